@@ -1,0 +1,751 @@
+//! The three text formats boards arrive in, detected from content, parsed
+//! with errors that point at a line and column, and printed back the same way.
+//!
+//! - **LeetCode literal**: `[["5","3",".",...],...]`, whitespace anywhere, as
+//!   copied from the problem page. Several literals in one file are several boards.
+//! - **AcWing lines** (AcWing 166, POJ 3074): one 81-character line per puzzle,
+//!   `.` or `0` for blanks, the input closed by a line `end`.
+//! - **Grid**: 9 lines of 9 cells, optionally spaced, `.` or `0` for blanks;
+//!   several grids follow each other, blank lines between them allowed.
+//!   Box rules such as `------+-------+------` and `|` separators are skipped,
+//!   so a grid copied from a write-up parses as it is.
+//!
+//! Parsing never guesses silently: CRLF line endings and a UTF-8 byte order
+//! mark are accepted, anything else odd is an error or a warning.
+
+use std::fmt;
+
+use super::{Board, Cell, Digit};
+
+/// How a case's boards are written; answers are printed the same way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    LeetCode,
+    AcWing,
+    /// `spaced`: cells separated by single spaces (`5 3 . . 7 ...`).
+    Grid {
+        spaced: bool,
+    },
+}
+
+impl Format {
+    /// Short lowercase name, as used on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::LeetCode => "leetcode",
+            Format::AcWing => "acwing",
+            Format::Grid { .. } => "grid",
+        }
+    }
+
+    /// Guesses the format from the text itself: a `[` opens a LeetCode
+    /// literal; a first line of 27 cells or more is an AcWing line (a grid row
+    /// has 9); anything else is a grid.
+    pub fn detect(text: &str) -> Format {
+        let text = strip_bom(text);
+        if text.trim_start().starts_with('[') {
+            return Format::LeetCode;
+        }
+        let first = text
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty() && !is_grid_rule(l));
+        match first {
+            None | Some("end") => Format::AcWing,
+            Some(line) if cell_chars(line).count() >= 27 => Format::AcWing,
+            Some(line) => Format::Grid {
+                spaced: line.contains(' '),
+            },
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What a parse is for. Puzzles must keep the rules and an AcWing input
+/// should end with `end`; answers are read leniently, because judging them
+/// is the checker's job, not the parser's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Puzzles,
+    Answers,
+}
+
+/// A malformed board: where (1-based line and column) and what was wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl ParseError {
+    fn new(line: usize, column: usize, message: impl Into<String>) -> Self {
+        Self {
+            line,
+            column,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "line {}, column {}: {}",
+            self.line, self.column, self.message
+        )
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// The boards of one text, with the line each one starts on.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ParsedBoards {
+    pub boards: Vec<Board>,
+    pub start_lines: Vec<usize>,
+    /// Things that were accepted but deserve a word, e.g. a missing `end`.
+    pub warnings: Vec<String>,
+}
+
+/// Parses `text` as `format`. In [`Mode::Puzzles`] the givens must not
+/// break the rules and there must be at least one board.
+pub fn parse(text: &str, format: Format, mode: Mode) -> Result<ParsedBoards, ParseError> {
+    let text = strip_bom(text);
+    let mut raw = Vec::new();
+    let mut warnings = Vec::new();
+    match format {
+        Format::LeetCode => parse_leetcode(text, &mut raw)?,
+        Format::AcWing => parse_acwing(text, mode, &mut raw, &mut warnings)?,
+        Format::Grid { .. } => parse_grid(text, &mut raw)?,
+    }
+    if mode == Mode::Puzzles {
+        if raw.is_empty() {
+            let line = text.lines().count().max(1);
+            return Err(ParseError::new(line, 1, "no puzzles in the input"));
+        }
+        for (n, board) in raw.iter().enumerate() {
+            if let Some(conflict) = board.board.conflicts().first() {
+                let (line, column) = board.positions[conflict.second.index()];
+                return Err(ParseError::new(
+                    line,
+                    column,
+                    format!("the givens of puzzle {} break the rules: {conflict}", n + 1),
+                ));
+            }
+        }
+    }
+    Ok(ParsedBoards {
+        start_lines: raw.iter().map(|b| b.positions[0].0).collect(),
+        boards: raw.into_iter().map(|b| b.board).collect(),
+        warnings,
+    })
+}
+
+/// Prints boards in `format`. Rows are taken as they are, so a solver that
+/// left a row short or wrote a stray character is shown exactly as it
+/// answered, and the checker can say what is wrong with it.
+pub fn render(format: Format, boards: &[Vec<Vec<char>>]) -> String {
+    let mut out = String::new();
+    for (n, rows) in boards.iter().enumerate() {
+        match format {
+            Format::LeetCode => {
+                out.push('[');
+                for (r, row) in rows.iter().enumerate() {
+                    if r > 0 {
+                        out.push(',');
+                    }
+                    out.push('[');
+                    for (c, &ch) in row.iter().enumerate() {
+                        if c > 0 {
+                            out.push(',');
+                        }
+                        out.push('"');
+                        out.push(ch);
+                        out.push('"');
+                    }
+                    out.push(']');
+                }
+                out.push_str("]\n");
+            }
+            Format::AcWing => {
+                out.extend(rows.iter().flatten());
+                out.push('\n');
+            }
+            Format::Grid { spaced } => {
+                if n > 0 {
+                    out.push('\n');
+                }
+                for row in rows {
+                    for (c, &ch) in row.iter().enumerate() {
+                        if spaced && c > 0 {
+                            out.push(' ');
+                        }
+                        out.push(ch);
+                    }
+                    out.push('\n');
+                }
+            }
+        }
+    }
+    out
+}
+
+/// [`render`] for well-formed boards.
+pub fn render_boards(format: Format, boards: &[Board]) -> String {
+    let rows: Vec<_> = boards.iter().map(Board::to_rows).collect();
+    render(format, &rows)
+}
+
+/// The AcWing 166 input for `boards`: one line each, then `end`.
+pub fn acwing_input(boards: &[Board]) -> String {
+    let mut out = render_boards(Format::AcWing, boards);
+    out.push_str("end\n");
+    out
+}
+
+/// A board as it is read, with where each cell was written.
+struct RawBoard {
+    board: Board,
+    positions: [(usize, usize); 81],
+}
+
+impl RawBoard {
+    fn new() -> Self {
+        Self {
+            board: Board::EMPTY,
+            positions: [(0, 0); 81],
+        }
+    }
+
+    fn set(&mut self, index: usize, digit: Option<Digit>, line: usize, column: usize) {
+        self.board.set(Cell::from_index(index), digit);
+        self.positions[index] = (line, column);
+    }
+}
+
+fn strip_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
+/// The lines of a text, numbered from 1, without their line endings.
+fn numbered_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .enumerate()
+        .map(|(i, l)| (i + 1, l))
+}
+
+/// A cell character: `'1'..='9'` is a digit, `'.'` and `'0'` are blanks.
+fn cell_value(c: char) -> Result<Option<Digit>, ()> {
+    match c {
+        '.' | '0' => Ok(None),
+        _ => Digit::from_char(c).map(Some).ok_or(()),
+    }
+}
+
+fn describe(c: char) -> String {
+    if c.is_control() || c.is_whitespace() {
+        format!("{:?}", c)
+    } else {
+        format!("'{c}'")
+    }
+}
+
+/// The characters of a grid row that are cells: not spaces, not `|`.
+fn cell_chars(line: &str) -> impl Iterator<Item = (usize, char)> + '_ {
+    line.chars()
+        .enumerate()
+        .filter(|&(_, c)| !c.is_whitespace() && c != '|')
+        .map(|(i, c)| (i + 1, c))
+}
+
+/// A decoration line of a pretty-printed grid, such as `------+-------+------`.
+fn is_grid_rule(line: &str) -> bool {
+    line.chars().any(|c| matches!(c, '-' | '+' | '='))
+        && line
+            .chars()
+            .all(|c| matches!(c, '-' | '+' | '=' | '|') || c.is_whitespace())
+}
+
+fn parse_acwing(
+    text: &str,
+    mode: Mode,
+    boards: &mut Vec<RawBoard>,
+    warnings: &mut Vec<String>,
+) -> Result<(), ParseError> {
+    let mut end_line = None;
+    let mut last_line = 0;
+    for (number, line) in numbered_lines(text) {
+        last_line = number;
+        let line = line.trim_end();
+        if let Some(end) = end_line {
+            if !line.is_empty() {
+                warnings.push(format!(
+                    "line {number}: text after the `end` on line {end} is ignored"
+                ));
+                break;
+            }
+            continue;
+        }
+        if line.is_empty() {
+            continue;
+        }
+        if line == "end" {
+            end_line = Some(number);
+            continue;
+        }
+        let mut board = RawBoard::new();
+        let mut length = 0;
+        for (i, c) in line.chars().enumerate() {
+            let value = cell_value(c).map_err(|()| {
+                ParseError::new(
+                    number,
+                    i + 1,
+                    format!(
+                        "{} is not a cell: use 1-9 for a digit, '.' or '0' for a blank",
+                        describe(c)
+                    ),
+                )
+            })?;
+            if i < 81 {
+                board.set(i, value, number, i + 1);
+            }
+            length = i + 1;
+        }
+        if length != 81 {
+            return Err(ParseError::new(
+                number,
+                length.min(81) + 1,
+                format!(
+                    "the line has {length} cells; an AcWing puzzle line needs exactly 81, \
+                     one per cell in row order"
+                ),
+            ));
+        }
+        boards.push(board);
+    }
+    if mode == Mode::Puzzles && end_line.is_none() && !boards.is_empty() {
+        warnings.push(format!(
+            "line {last_line}: the input has no `end` line; AcWing 166 inputs close with one"
+        ));
+    }
+    Ok(())
+}
+
+fn parse_grid(text: &str, boards: &mut Vec<RawBoard>) -> Result<(), ParseError> {
+    let mut current: Option<(RawBoard, usize)> = None;
+    let unfinished = |rows: usize, line: usize| {
+        ParseError::new(
+            line,
+            1,
+            format!(
+                "the grid ends after {rows} row{}; a grid needs 9 rows of 9 cells",
+                if rows == 1 { "" } else { "s" }
+            ),
+        )
+    };
+    let mut last_line = 0;
+    for (number, line) in numbered_lines(text) {
+        last_line = number;
+        if line.trim().is_empty() {
+            if let Some((_, rows)) = current {
+                return Err(unfinished(rows, number));
+            }
+            continue;
+        }
+        if is_grid_rule(line.trim()) {
+            continue;
+        }
+        let (mut board, row) = current.take().unwrap_or_else(|| (RawBoard::new(), 0));
+        let mut count = 0;
+        for (column, c) in cell_chars(line) {
+            let value = cell_value(c).map_err(|()| {
+                ParseError::new(
+                    number,
+                    column,
+                    format!(
+                        "{} is not a cell: use 1-9 for a digit, '.' or '0' for a blank",
+                        describe(c)
+                    ),
+                )
+            })?;
+            if count == 9 {
+                return Err(ParseError::new(
+                    number,
+                    column,
+                    "the row has more than 9 cells; a grid row needs exactly 9",
+                ));
+            }
+            board.set(row * 9 + count, value, number, column);
+            count += 1;
+        }
+        if count < 9 {
+            return Err(ParseError::new(
+                number,
+                line.trim_end().chars().count() + 1,
+                format!("the row has {count} cells; a grid row needs exactly 9"),
+            ));
+        }
+        if row == 8 {
+            boards.push(board);
+        } else {
+            current = Some((board, row + 1));
+        }
+    }
+    match current {
+        Some((_, rows)) => Err(unfinished(rows, last_line)),
+        None => Ok(()),
+    }
+}
+
+/// A token of the LeetCode literal, with its position.
+#[derive(Debug)]
+enum Token {
+    Open,
+    Close,
+    Comma,
+    Str(String),
+    Other(char),
+}
+
+fn tokenize(text: &str) -> Result<Vec<(Token, usize, usize)>, ParseError> {
+    let mut tokens = Vec::new();
+    let (mut line, mut column) = (1, 0);
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        column += 1;
+        if c == '\n' {
+            line += 1;
+            column = 0;
+            continue;
+        }
+        if c.is_whitespace() {
+            continue;
+        }
+        let token = match c {
+            '[' => Token::Open,
+            ']' => Token::Close,
+            ',' => Token::Comma,
+            '"' | '\'' => {
+                let (start_line, start_column) = (line, column);
+                let mut content = String::new();
+                loop {
+                    match chars.next() {
+                        Some(q) if q == c => {
+                            column += 1;
+                            break;
+                        }
+                        Some('\n') | None => {
+                            return Err(ParseError::new(
+                                start_line,
+                                start_column,
+                                "this string is never closed",
+                            ))
+                        }
+                        Some(other) => {
+                            column += 1;
+                            content.push(other);
+                        }
+                    }
+                }
+                tokens.push((Token::Str(content), start_line, start_column));
+                continue;
+            }
+            other => Token::Other(other),
+        };
+        tokens.push((token, line, column));
+    }
+    Ok(tokens)
+}
+
+fn parse_leetcode(text: &str, boards: &mut Vec<RawBoard>) -> Result<(), ParseError> {
+    let tokens = tokenize(text)?;
+    let end = {
+        let lines = text.lines().count().max(1);
+        let column = text.lines().last().map_or(0, |l| l.chars().count()) + 1;
+        (lines, column)
+    };
+    let mut tokens = tokens.into_iter().peekable();
+    let unexpected = |found: Option<(Token, usize, usize)>, wanted: &str| match found {
+        None => ParseError::new(
+            end.0,
+            end.1,
+            format!("the input ends where {wanted} should be"),
+        ),
+        Some((token, line, column)) => {
+            let what = match token {
+                Token::Open => "'['".to_string(),
+                Token::Close => "']'".to_string(),
+                Token::Comma => "','".to_string(),
+                Token::Str(s) => format!("{s:?}"),
+                Token::Other(c) => describe(c),
+            };
+            ParseError::new(
+                line,
+                column,
+                format!("found {what} where {wanted} should be"),
+            )
+        }
+    };
+    loop {
+        match tokens.next() {
+            None => return Ok(()),
+            // Boards may be separated by commas, as in a list of test cases.
+            Some((Token::Comma, ..)) if !boards.is_empty() => continue,
+            Some((Token::Open, ..)) => {}
+            other => return Err(unexpected(other, "'[' opening a board")),
+        }
+        let mut board = RawBoard::new();
+        let mut row = 0;
+        loop {
+            let (row_line, row_column) = match tokens.next() {
+                Some((Token::Open, line, column)) => (line, column),
+                other => return Err(unexpected(other, &format!("'[' opening row {}", row + 1))),
+            };
+            let mut cells = 0;
+            loop {
+                match tokens.next() {
+                    Some((Token::Str(s), line, column)) => {
+                        let mut chars = s.chars();
+                        let value = match (chars.next(), chars.next()) {
+                            (Some(c), None) => cell_value(c).ok(),
+                            _ => None,
+                        };
+                        let Some(value) = value else {
+                            return Err(ParseError::new(
+                                line,
+                                column,
+                                format!(
+                                    "{s:?} is not a cell: use \"1\" to \"9\" for a digit, \".\" for a blank"
+                                ),
+                            ));
+                        };
+                        if row < 9 && cells < 9 {
+                            board.set(row * 9 + cells, value, line, column);
+                        }
+                        cells += 1;
+                    }
+                    other => {
+                        return Err(unexpected(
+                            other,
+                            &format!("a cell such as \"5\" or \".\" in row {}", row + 1),
+                        ))
+                    }
+                }
+                match tokens.next() {
+                    Some((Token::Comma, ..)) => {}
+                    Some((Token::Close, line, column)) => {
+                        if cells != 9 {
+                            return Err(ParseError::new(
+                                line,
+                                column,
+                                format!("row {} has {cells} cells; a row needs 9", row + 1),
+                            ));
+                        }
+                        break;
+                    }
+                    other => return Err(unexpected(other, "',' or ']' after a cell")),
+                }
+            }
+            row += 1;
+            match tokens.next() {
+                Some((Token::Comma, ..)) => {}
+                Some((Token::Close, line, column)) => {
+                    if row != 9 {
+                        return Err(ParseError::new(
+                            line,
+                            column,
+                            format!("the board has {row} rows; a board needs 9 rows of 9 cells"),
+                        ));
+                    }
+                    break;
+                }
+                other => return Err(unexpected(other, "',' or ']' after a row")),
+            }
+            if row == 9 {
+                return Err(ParseError::new(
+                    row_line,
+                    row_column,
+                    "the board has more than 9 rows; a board needs 9 rows of 9 cells",
+                ));
+            }
+        }
+        boards.push(board);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const EXAMPLE: &str = r#"[["5","3",".",".","7",".",".",".","."],["6",".",".","1","9","5",".",".","."],[".","9","8",".",".",".",".","6","."],["8",".",".",".","6",".",".",".","3"],["4",".",".","8",".","3",".",".","1"],["7",".",".",".","2",".",".",".","6"],[".","6",".",".",".",".","2","8","."],[".",".",".","4","1","9",".",".","5"],[".",".",".",".","8",".",".","7","9"]]"#;
+    const EXAMPLE_LINE: &str =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    const SAMPLE: &str = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n\
+                          ......52..8.4......3...9...5.1...6..2..7........3.....6...1..........7.4.......3.\n\
+                          end\n";
+
+    fn puzzles(text: &str) -> Result<ParsedBoards, ParseError> {
+        parse(text, Format::detect(text), Mode::Puzzles)
+    }
+
+    fn error(text: &str) -> String {
+        puzzles(text).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn detects_each_format_from_content() {
+        assert_eq!(Format::detect(EXAMPLE), Format::LeetCode);
+        assert_eq!(
+            Format::detect(&format!("\u{feff}  \n{EXAMPLE}")),
+            Format::LeetCode
+        );
+        assert_eq!(Format::detect(SAMPLE), Format::AcWing);
+        assert_eq!(Format::detect("end\n"), Format::AcWing);
+        assert_eq!(
+            Format::detect("53..7....\n6..195...\n"),
+            Format::Grid { spaced: false }
+        );
+        assert_eq!(
+            Format::detect("5 3 . . 7 . . . .\n"),
+            Format::Grid { spaced: true }
+        );
+        // A mistyped AcWing line is still read as one, so its error is about length.
+        assert_eq!(Format::detect(&EXAMPLE_LINE[..80]), Format::AcWing);
+    }
+
+    #[test]
+    fn the_three_formats_read_the_same_board() {
+        let leetcode = puzzles(EXAMPLE).unwrap();
+        let acwing = puzzles(&format!("{EXAMPLE_LINE}\nend\n")).unwrap();
+        let grid_text: String = EXAMPLE_LINE
+            .as_bytes()
+            .chunks(9)
+            .map(|row| format!("{}\n", std::str::from_utf8(row).unwrap()))
+            .collect();
+        let grid = puzzles(&grid_text).unwrap();
+        assert_eq!(leetcode.boards, acwing.boards);
+        assert_eq!(grid.boards, acwing.boards);
+        assert_eq!(acwing.boards[0].to_line(), EXAMPLE_LINE);
+        assert!(acwing.warnings.is_empty());
+    }
+
+    #[test]
+    fn leetcode_literal_allows_whitespace_anywhere_and_crlf() {
+        let spread = EXAMPLE.replace("],[", "],\r\n  [").replace(',', " , ");
+        let parsed = puzzles(&format!("\u{feff}{spread}\r\n")).unwrap();
+        assert_eq!(parsed.boards[0].to_line(), EXAMPLE_LINE);
+    }
+
+    #[test]
+    fn several_boards_in_one_file() {
+        let two = puzzles(SAMPLE).unwrap();
+        assert_eq!(two.boards.len(), 2);
+        assert_eq!(two.start_lines, [1, 2]);
+        let literals = puzzles(&format!("{EXAMPLE}\n{EXAMPLE}\n")).unwrap();
+        assert_eq!(literals.boards.len(), 2);
+        assert_eq!(literals.start_lines, [1, 2]);
+    }
+
+    #[test]
+    fn acwing_accepts_zero_blanks_crlf_and_a_missing_end_with_a_warning() {
+        let zeros = EXAMPLE_LINE.replace('.', "0");
+        let parsed = puzzles(&format!("{zeros}\r\n")).unwrap();
+        assert_eq!(parsed.boards[0].to_line(), EXAMPLE_LINE);
+        assert_eq!(
+            parsed.warnings,
+            ["line 1: the input has no `end` line; AcWing 166 inputs close with one"]
+        );
+        let after = puzzles(&format!("{EXAMPLE_LINE}\nend\nmore\n")).unwrap();
+        assert_eq!(
+            after.warnings,
+            ["line 3: text after the `end` on line 2 is ignored"]
+        );
+        let answers = parse(EXAMPLE_LINE, Format::AcWing, Mode::Answers).unwrap();
+        assert!(answers.warnings.is_empty(), "answers have no `end`");
+    }
+
+    #[test]
+    fn grid_skips_rules_and_bars() {
+        let pretty = "5 3 . | . 7 . | . . .\n6 . . | 1 9 5 | . . .\n. 9 8 | . . . | . 6 .\n\
+                      ------+-------+------\n8 . . | . 6 . | . . 3\n4 . . | 8 . 3 | . . 1\n\
+                      7 . . | . 2 . | . . 6\n------+-------+------\n. 6 . | . . . | 2 8 .\n\
+                      . . . | 4 1 9 | . . 5\n. . . | . 8 . | . 7 9\n";
+        assert_eq!(puzzles(pretty).unwrap().boards[0].to_line(), EXAMPLE_LINE);
+    }
+
+    #[test]
+    fn malformed_boards_name_line_column_and_problem() {
+        assert_eq!(
+            error(&format!("{}\nend\n", &EXAMPLE_LINE[..80])),
+            "line 1, column 81: the line has 80 cells; an AcWing puzzle line needs exactly 81, \
+             one per cell in row order"
+        );
+        assert_eq!(
+            error(&format!(
+                "{EXAMPLE_LINE}\n{}x{}\nend\n",
+                &EXAMPLE_LINE[..9],
+                &EXAMPLE_LINE[10..]
+            )),
+            "line 2, column 10: 'x' is not a cell: use 1-9 for a digit, '.' or '0' for a blank"
+        );
+        assert_eq!(
+            error("53..7....\n6..195...\n.98....6.\n"),
+            "line 3, column 1: the grid ends after 3 rows; a grid needs 9 rows of 9 cells"
+        );
+        assert_eq!(
+            error("53..7...\n"),
+            "line 1, column 9: the row has 8 cells; a grid row needs exactly 9"
+        );
+        let short_row = EXAMPLE.replacen(r#","."]"#, "]", 1);
+        assert_eq!(
+            error(&short_row),
+            "line 1, column 34: row 1 has 8 cells; a row needs 9"
+        );
+        let eight_rows = EXAMPLE.replacen(r#"[".",".",".",".","8",".",".","7","9"]"#, "", 1);
+        assert!(error(&eight_rows).contains("found ']' where '[' opening row 9 should be"));
+        let bad_cell = EXAMPLE.replacen(r#""3""#, r#""x""#, 1);
+        assert_eq!(
+            error(&bad_cell),
+            r#"line 1, column 7: "x" is not a cell: use "1" to "9" for a digit, "." for a blank"#
+        );
+        assert!(error("").contains("no puzzles in the input"));
+        assert!(error(&EXAMPLE[..40]).contains("the input ends where"));
+    }
+
+    #[test]
+    fn givens_that_break_the_rules_are_an_error_at_the_cell() {
+        let clash = format!("55{}\nend\n", &EXAMPLE_LINE[2..]);
+        assert_eq!(
+            error(&clash),
+            "line 1, column 2: the givens of puzzle 1 break the rules: \
+             row 1 has two 5s (r1c1 and r1c2)"
+        );
+        // Answers are read as written; judging them is the checker's job.
+        assert!(parse(&clash, Format::AcWing, Mode::Answers).is_ok());
+    }
+
+    #[test]
+    fn render_round_trips_every_format() {
+        let parsed = puzzles(SAMPLE).unwrap();
+        for format in [
+            Format::LeetCode,
+            Format::AcWing,
+            Format::Grid { spaced: false },
+            Format::Grid { spaced: true },
+        ] {
+            let text = render_boards(format, &parsed.boards);
+            assert_eq!(Format::detect(&text), format, "{text}");
+            let again = parse(&text, format, Mode::Answers).unwrap();
+            assert_eq!(again.boards, parsed.boards, "{format}");
+        }
+        assert!(acwing_input(&parsed.boards).ends_with(".3.\nend\n"));
+    }
+}

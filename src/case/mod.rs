@@ -1,0 +1,278 @@
+//! Finding cases on disk. A case is an input file and, optionally, the
+//! expected output beside it, in either of the two layouts judges use:
+//!
+//! - a directory holding `input.txt` and `expected.txt` (also `input` /
+//!   `expected`, `in` / `out`);
+//! - flat pairs `NAME.in` with `NAME.out` or `NAME.ans`, the convention of
+//!   online-judge-tools and Codeforces.
+//!
+//! The pairing rule lives in [`case_in_dir`] and [`flat_expected`]; discovery
+//! walks the given paths with walkdir in natural order (`case2` before
+//! `case10`), skipping hidden and backup files.
+
+mod load;
+pub mod settings;
+
+use std::cmp::Ordering;
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context as _};
+use walkdir::{DirEntry, WalkDir};
+
+pub use load::{load, CaseData, Expected};
+pub use settings::{Settings, SettingsCache, SETTINGS_FILE};
+
+/// One case found on disk, not yet read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Case {
+    /// Where it is, relative to the path it was found under, without
+    /// extension: `acwing166/sample`.
+    pub id: String,
+    pub input: PathBuf,
+    pub expected: Option<PathBuf>,
+}
+
+impl Case {
+    /// The directory whose `judge.toml` (and its parents') applies.
+    pub fn dir(&self) -> &Path {
+        self.input.parent().unwrap_or(Path::new("."))
+    }
+}
+
+/// Input and expected file names inside a case directory, in order of preference.
+const DIR_INPUTS: [&str; 3] = ["input.txt", "input", "in"];
+const DIR_EXPECTED: [&str; 3] = ["expected.txt", "expected", "out"];
+/// Extensions of a flat pair's expected file.
+const FLAT_EXPECTED: [&str; 2] = ["out", "ans"];
+
+/// The input and expected file of a case directory, if `dir` is one.
+pub fn case_in_dir(dir: &Path) -> Option<(PathBuf, Option<PathBuf>)> {
+    let input = DIR_INPUTS
+        .iter()
+        .map(|n| dir.join(n))
+        .find(|p| p.is_file())?;
+    let expected = DIR_EXPECTED
+        .iter()
+        .map(|n| dir.join(n))
+        .find(|p| p.is_file());
+    Some((input, expected))
+}
+
+/// The expected file of a flat `NAME.in`: `NAME.out`, else `NAME.ans`.
+pub fn flat_expected(input: &Path) -> Option<PathBuf> {
+    FLAT_EXPECTED
+        .iter()
+        .map(|ext| input.with_extension(ext))
+        .find(|p| p.is_file())
+}
+
+fn is_hidden_or_backup(name: &str) -> bool {
+    name.starts_with('.')
+        || name.starts_with('#')
+        || name.ends_with('~')
+        || [".bak", ".orig", ".swp", ".tmp"]
+            .iter()
+            .any(|ext| name.ends_with(ext))
+}
+
+fn natural(a: &DirEntry, b: &DirEntry) -> Ordering {
+    natord::compare(
+        &a.file_name().to_string_lossy(),
+        &b.file_name().to_string_lossy(),
+    )
+}
+
+fn id_of(root: &Path, case_path: &Path) -> String {
+    let relative = case_path.strip_prefix(root).unwrap_or(case_path);
+    let relative = if relative.as_os_str().is_empty() {
+        // The path given was the case itself.
+        Path::new(case_path.file_name().unwrap_or(case_path.as_os_str()))
+    } else {
+        relative
+    };
+    let id = relative.with_extension("");
+    id.to_string_lossy().replace('\\', "/")
+}
+
+/// Finds the cases under each of `paths`, in natural order within each path,
+/// each case once. A path that does not exist, or that holds no case, is an
+/// error that says what a case looks like.
+pub fn discover(paths: &[PathBuf]) -> anyhow::Result<Vec<Case>> {
+    let mut cases = Vec::new();
+    let mut seen = HashSet::new();
+    for root in paths {
+        let before = cases.len();
+        let meta = std::fs::metadata(root)
+            .with_context(|| format!("cannot read case path {}", root.display()))?;
+        if meta.is_file() {
+            cases.push(file_case(root)?);
+        } else {
+            walk(root, &mut cases)?;
+        }
+        if cases.len() == before {
+            bail!(
+                "no cases found under {}; a case is a NAME.in file (with NAME.out or NAME.ans \
+                 beside it), or a directory holding input.txt (and expected.txt)",
+                root.display()
+            );
+        }
+    }
+    cases.retain(|c| seen.insert(c.input.clone()));
+    Ok(cases)
+}
+
+/// A case named by one of its files: `x.in`, or `input.txt` in a case directory.
+fn file_case(path: &Path) -> anyhow::Result<Case> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        if let Some((input, expected)) = case_in_dir(dir).filter(|(input, _)| input == path) {
+            return Ok(Case {
+                id: id_of(dir, dir),
+                input,
+                expected,
+            });
+        }
+    }
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("in") => Ok(Case {
+            id: id_of(path, path),
+            input: path.to_path_buf(),
+            expected: flat_expected(path),
+        }),
+        Some(ext) if FLAT_EXPECTED.contains(&ext) => {
+            bail!(
+                "{} is an expected output; name the input {} instead",
+                path.display(),
+                path.with_extension("in").display()
+            )
+        }
+        _ => Ok(Case {
+            // Any other single file is taken as an input without expected output.
+            id: id_of(path, path),
+            input: path.to_path_buf(),
+            expected: None,
+        }),
+    }
+}
+
+fn walk(root: &Path, cases: &mut Vec<Case>) -> anyhow::Result<()> {
+    let mut entries = WalkDir::new(root)
+        .sort_by(natural)
+        .into_iter()
+        .filter_entry(|e| e.depth() == 0 || !is_hidden_or_backup(&e.file_name().to_string_lossy()));
+    while let Some(entry) = entries.next() {
+        let entry =
+            entry.with_context(|| format!("cannot walk the cases under {}", root.display()))?;
+        let path = entry.path();
+        if entry.file_type().is_dir() {
+            if let Some((input, expected)) = case_in_dir(path) {
+                cases.push(Case {
+                    id: id_of(root, path),
+                    input,
+                    expected,
+                });
+                entries.skip_current_dir();
+            }
+        } else if path.extension().is_some_and(|e| e == "in") {
+            cases.push(Case {
+                id: id_of(root, path),
+                input: path.to_path_buf(),
+                expected: flat_expected(path),
+            });
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+
+    fn touch(root: &Path, path: &str) {
+        let path = root.join(path);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, "").unwrap();
+    }
+
+    fn ids(cases: &[Case]) -> Vec<&str> {
+        cases.iter().map(|c| c.id.as_str()).collect()
+    }
+
+    #[test]
+    fn finds_both_layouts_in_natural_order_skipping_hidden_and_backups() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        for f in [
+            "acwing/case10.in",
+            "acwing/case10.out",
+            "acwing/case2.in",
+            "acwing/case2.ans",
+            "acwing/case3.in",
+            "acwing/.hidden.in",
+            "acwing/old.in~",
+            "acwing/notes.txt",
+            ".git/x.in",
+            "leetcode/example1/input.txt",
+            "leetcode/example1/expected.txt",
+            "leetcode/example1/extra.in",
+            "leetcode/bare/in",
+            "leetcode/bare/out",
+        ] {
+            touch(root, f);
+        }
+        let cases = discover(&[root.to_path_buf()]).unwrap();
+        assert_eq!(
+            ids(&cases),
+            [
+                "acwing/case2",
+                "acwing/case3",
+                "acwing/case10",
+                "leetcode/bare",
+                "leetcode/example1"
+            ]
+        );
+        assert_eq!(cases[0].expected, Some(root.join("acwing/case2.ans")));
+        assert_eq!(cases[1].expected, None);
+        assert_eq!(cases[2].expected, Some(root.join("acwing/case10.out")));
+        assert_eq!(cases[3].input, root.join("leetcode/bare/in"));
+        assert_eq!(
+            cases[4].expected,
+            Some(root.join("leetcode/example1/expected.txt"))
+        );
+    }
+
+    #[test]
+    fn a_path_may_name_one_case_and_duplicates_are_dropped() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        touch(root, "s/a.in");
+        touch(root, "s/a.out");
+        touch(root, "s/dir/input.txt");
+        let cases = discover(&[
+            root.join("s/a.in"),
+            root.join("s/dir"),
+            root.join("s/dir/input.txt"),
+            root.join("s"),
+        ])
+        .unwrap();
+        assert_eq!(ids(&cases), ["a", "dir"]);
+        assert_eq!(cases[0].expected, Some(root.join("s/a.out")));
+        let err = discover(&[root.join("s/a.out")]).unwrap_err().to_string();
+        assert!(
+            err.contains("is an expected output; name the input"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn missing_paths_and_empty_directories_say_what_a_case_is() {
+        let tmp = tempfile::tempdir().unwrap();
+        let err = discover(&[tmp.path().join("nope")]).unwrap_err();
+        assert!(format!("{err:#}").contains("cannot read case path"));
+        let err = discover(&[tmp.path().to_path_buf()])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("a case is a NAME.in file"), "{err}");
+    }
+}

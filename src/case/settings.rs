@@ -1,0 +1,211 @@
+//! A suite's `judge.toml`: the limits and checker its cases are judged with.
+//!
+//! The nearest `judge.toml` above a case wins key by key over those further
+//! up, so a corpus can set a checker once at its root and limits per suite.
+//! The search stops at the working directory or at a repository root (a
+//! directory with `.git`), so a stray file elsewhere on disk is never read.
+//! Command-line flags override every file.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::Context as _;
+use serde::Deserialize;
+
+use crate::check::CheckerKind;
+use crate::problem::Problem;
+
+pub const SETTINGS_FILE: &str = "judge.toml";
+
+/// What a `judge.toml` may say. Unknown keys are errors, so a typo is caught.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    problem: Option<Problem>,
+    /// `"1s"`, `"1500ms"`.
+    time_limit: Option<String>,
+    /// `"64M"`, `"256MiB"`; K, M and G are powers of 1024, as judges mean them.
+    memory_limit: Option<String>,
+    checker: Option<CheckerKind>,
+}
+
+/// Judging settings; `None` means "not set here".
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Settings {
+    pub problem: Option<Problem>,
+    pub time_limit: Option<Duration>,
+    pub memory_limit_kb: Option<u64>,
+    pub checker: Option<CheckerKind>,
+}
+
+impl Settings {
+    /// Keeps what `self` sets and takes the rest from `fallback`.
+    pub fn or(self, fallback: &Settings) -> Settings {
+        Settings {
+            problem: self.problem.or(fallback.problem),
+            time_limit: self.time_limit.or(fallback.time_limit),
+            memory_limit_kb: self.memory_limit_kb.or(fallback.memory_limit_kb),
+            checker: self.checker.or(fallback.checker),
+        }
+    }
+}
+
+/// Parses a time limit as users write it: `1s`, `1500ms`, `2.5s`.
+pub fn parse_duration(text: &str) -> anyhow::Result<Duration> {
+    let text = text.trim();
+    if let Some(seconds) = text.strip_suffix('s').and_then(|s| s.parse::<f64>().ok()) {
+        if seconds.is_finite() && seconds > 0.0 {
+            return Ok(Duration::from_secs_f64(seconds));
+        }
+    }
+    let duration = humantime::parse_duration(text)
+        .with_context(|| format!("`{text}` is not a time limit; write it like `1s` or `1500ms`"))?;
+    anyhow::ensure!(
+        !duration.is_zero(),
+        "a time limit of zero would fail every case"
+    );
+    Ok(duration)
+}
+
+/// Parses a memory size as judges write it: `64M`, `256MB`, `65536K`, all
+/// powers of 1024. Returns kilobytes.
+pub fn parse_memory_kb(text: &str) -> anyhow::Result<u64> {
+    let bytes = parse_size::Config::new()
+        .with_binary()
+        .parse_size(text.trim())
+        .map_err(|e| anyhow::anyhow!("{e}"))
+        .with_context(|| {
+            format!("`{text}` is not a memory limit; write it like `64M` or `256MB`")
+        })?;
+    anyhow::ensure!(
+        bytes >= 1024,
+        "a memory limit under 1K would fail every case"
+    );
+    Ok(bytes / 1024)
+}
+
+fn read(path: &Path) -> anyhow::Result<Settings> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("failed to read {}", path.display()))?;
+    let file: File = toml::from_str(&text)
+        .map_err(|e| anyhow::anyhow!("{}", e.to_string().trim_end()))
+        .with_context(|| format!("invalid {}", path.display()))?;
+    let context = || format!("invalid {}", path.display());
+    Ok(Settings {
+        problem: file.problem,
+        time_limit: file
+            .time_limit
+            .as_deref()
+            .map(parse_duration)
+            .transpose()
+            .with_context(context)?,
+        memory_limit_kb: file
+            .memory_limit
+            .as_deref()
+            .map(parse_memory_kb)
+            .transpose()
+            .with_context(context)?,
+        checker: file.checker,
+    })
+}
+
+/// Reads each directory's `judge.toml` once per run.
+#[derive(Debug, Default)]
+pub struct SettingsCache {
+    by_dir: HashMap<PathBuf, Settings>,
+}
+
+impl SettingsCache {
+    /// The settings for a case in `dir`: every `judge.toml` from `dir` up,
+    /// nearest first.
+    pub fn for_dir(&mut self, dir: &Path) -> anyhow::Result<Settings> {
+        let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+        if let Some(found) = self.by_dir.get(&dir) {
+            return Ok(found.clone());
+        }
+        let here = dir.join(SETTINGS_FILE);
+        let own = if here.is_file() {
+            read(&here)?
+        } else {
+            Settings::default()
+        };
+        let stop = std::env::current_dir().is_ok_and(|cwd| cwd == dir) || dir.join(".git").exists();
+        let merged = match dir.parent() {
+            Some(parent) if !stop => own.or(&self.for_dir(parent)?),
+            _ => own,
+        };
+        self.by_dir.insert(dir, merged.clone());
+        Ok(merged)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits_read_as_judges_write_them() {
+        assert_eq!(parse_duration("1s").unwrap(), Duration::from_secs(1));
+        assert_eq!(
+            parse_duration("1500ms").unwrap(),
+            Duration::from_millis(1500)
+        );
+        assert_eq!(parse_duration("2.5s").unwrap(), Duration::from_millis(2500));
+        assert!(parse_duration("fast")
+            .unwrap_err()
+            .to_string()
+            .contains("like `1s`"));
+        assert!(parse_duration("0s").is_err());
+        assert_eq!(parse_memory_kb("64M").unwrap(), 65536);
+        assert_eq!(parse_memory_kb("65536K").unwrap(), 65536);
+        assert_eq!(parse_memory_kb("256MB").unwrap(), 262144);
+        assert!(parse_memory_kb("lots")
+            .unwrap_err()
+            .to_string()
+            .contains("like `64M`"));
+    }
+
+    #[test]
+    fn nearest_file_wins_key_by_key() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        std::fs::create_dir(root.join(".git")).unwrap();
+        std::fs::create_dir_all(root.join("suite/case")).unwrap();
+        std::fs::write(
+            root.join(SETTINGS_FILE),
+            "checker = \"exact\"\ntime_limit = \"3s\"\n",
+        )
+        .unwrap();
+        std::fs::write(
+            root.join("suite").join(SETTINGS_FILE),
+            "problem = \"acwing166\"\ntime_limit = \"500ms\"\nmemory_limit = \"64M\"\n",
+        )
+        .unwrap();
+        let mut cache = SettingsCache::default();
+        let settings = cache.for_dir(&root.join("suite/case")).unwrap();
+        assert_eq!(
+            settings,
+            Settings {
+                problem: Some(Problem::Acwing166),
+                time_limit: Some(Duration::from_millis(500)),
+                memory_limit_kb: Some(65536),
+                checker: Some(CheckerKind::Exact),
+            }
+        );
+    }
+
+    #[test]
+    fn a_bad_file_names_itself_and_the_problem() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::create_dir(tmp.path().join(".git")).unwrap();
+        std::fs::write(tmp.path().join(SETTINGS_FILE), "time_limt = \"1s\"\n").unwrap();
+        let err = SettingsCache::default().for_dir(tmp.path()).unwrap_err();
+        let message = format!("{err:#}");
+        assert!(message.contains("judge.toml"), "{message}");
+        assert!(message.contains("unknown field `time_limt`"), "{message}");
+        std::fs::write(tmp.path().join(SETTINGS_FILE), "time_limit = \"soon\"\n").unwrap();
+        let err = SettingsCache::default().for_dir(tmp.path()).unwrap_err();
+        assert!(format!("{err:#}").contains("`soon` is not a time limit"));
+    }
+}

@@ -1,0 +1,338 @@
+//! The report people read: a fixed-width line per case as it finishes, the
+//! failures explained under the table, and a summary that closes with
+//! `N passed, M failed` alone on its line, as test runners do.
+//!
+//! Colour marks the verdicts only, so everything stays readable without it.
+
+use std::io::{self, Write};
+
+use anstyle::{AnsiColor, Style};
+
+use super::{format_kb, format_ms, Event, Reporter};
+use crate::judge::{CaseResult, Judgement, Outcome, Summary};
+use crate::verdict::Verdict;
+
+pub struct HumanReporter<W> {
+    out: W,
+    color: bool,
+    /// Command-line options that rerun the same submission, for hints.
+    rerun_options: String,
+}
+
+/// Longest reason shown on a case's line; the full one is under the table.
+const REASON_WIDTH: usize = 72;
+
+impl<W: Write> HumanReporter<W> {
+    pub fn new(out: W, color: bool, rerun_options: impl Into<String>) -> Self {
+        Self {
+            out,
+            color,
+            rerun_options: rerun_options.into(),
+        }
+    }
+
+    fn paint(&self, style: Style, text: &str) -> String {
+        if self.color {
+            format!("{style}{text}{style:#}")
+        } else {
+            text.to_string()
+        }
+    }
+
+    fn verdict_style(verdict: Option<Verdict>) -> Style {
+        let color = match verdict {
+            Some(Verdict::AC) => AnsiColor::Green,
+            Some(Verdict::TLE | Verdict::MLE | Verdict::OLE) => AnsiColor::Yellow,
+            Some(Verdict::RE | Verdict::CE) => AnsiColor::Magenta,
+            Some(Verdict::WA | Verdict::PE) | None => AnsiColor::Red,
+        };
+        Style::new().fg_color(Some(color.into())).bold()
+    }
+
+    fn code(&self, verdict: Option<Verdict>) -> String {
+        let code = verdict.map_or("ERROR", Verdict::code);
+        self.paint(Self::verdict_style(verdict), &format!("{code:<5}"))
+    }
+
+    fn case_line(&mut self, result: &CaseResult) -> io::Result<()> {
+        let code = self.code(result.verdict());
+        match &result.outcome {
+            Outcome::Error(error) => {
+                let first = error.lines().next().unwrap_or_default();
+                writeln!(
+                    self.out,
+                    "{code} {:>9} {:>6} {:>8}  {}",
+                    "-", "-", "-", result.id
+                )?;
+                writeln!(self.out, "      {}", shorten(first, REASON_WIDTH + 20))?;
+            }
+            Outcome::Judged(j) => {
+                let time = format_ms(j.time);
+                let percent = format!("{:.0}%", j.limit_percent().min(999.0));
+                let note = if j.verdict == Verdict::AC {
+                    accepted_note(j)
+                } else {
+                    shorten(&j.reason, REASON_WIDTH)
+                };
+                writeln!(
+                    self.out,
+                    "{code} {time:>9} {percent:>6} {:>8}  {}  {note}",
+                    format_kb(j.memory_kb),
+                    result.id
+                )?;
+                for warning in &j.warnings {
+                    writeln!(self.out, "      warning: {warning}")?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn failure(&mut self, result: &CaseResult) -> io::Result<()> {
+        let code = self.code(result.verdict());
+        writeln!(self.out, "{} {}", code.trim_end(), result.id)?;
+        writeln!(self.out, "  input:    {}", result.input.display())?;
+        if let Some(expected) = &result.expected {
+            writeln!(self.out, "  expected: {}", expected.display())?;
+        }
+        match &result.outcome {
+            Outcome::Error(error) => {
+                writeln!(self.out, "  error:    {error}")?;
+                writeln!(
+                    self.out,
+                    "  hint:     fix the case files; `sudoku-judge test {}` rechecks this case alone",
+                    result.input.display()
+                )?;
+            }
+            Outcome::Judged(j) => {
+                writeln!(self.out, "  verdict:  {}", j.verdict.name())?;
+                writeln!(self.out, "  why:      {}", j.reason)?;
+                writeln!(
+                    self.out,
+                    "  measured: {} of {} ({:.0}%), cpu {}, memory {} of {}",
+                    format_ms(j.time),
+                    format_ms(j.limits.time),
+                    j.limit_percent(),
+                    format_ms(j.cpu),
+                    format_kb(j.memory_kb),
+                    format_kb(j.limits.memory_kb)
+                )?;
+                for line in j.details.lines() {
+                    writeln!(self.out, "  {line}")?;
+                }
+                let options = if self.rerun_options.is_empty() {
+                    String::new()
+                } else {
+                    format!(" {}", self.rerun_options)
+                };
+                writeln!(
+                    self.out,
+                    "  rerun:    sudoku-judge test {}{options}",
+                    result.input.display()
+                )?;
+            }
+        }
+        writeln!(self.out)
+    }
+
+    fn summary(&mut self, summary: &Summary) -> io::Result<()> {
+        let counts: Vec<String> = summary
+            .verdicts
+            .iter()
+            .map(|(v, n)| format!("{n} {v}"))
+            .chain((summary.errors > 0).then(|| format!("{} could not be judged", summary.errors)))
+            .collect();
+        writeln!(
+            self.out,
+            "{} case{} in {:.2} s: {}",
+            summary.total,
+            if summary.total == 1 { "" } else { "s" },
+            summary.elapsed.as_secs_f64(),
+            counts.join(", ")
+        )?;
+        writeln!(
+            self.out,
+            "{} passed, {} failed",
+            summary.passed, summary.failed
+        )
+    }
+}
+
+/// For an accepted case: the puzzle count and, for several, their spread.
+fn accepted_note(j: &Judgement) -> String {
+    match (j.puzzles, j.puzzle_times) {
+        (n, Some(spread)) => format!(
+            "{n} puzzles, each {}–{} (median {})",
+            format_ms(spread.min).trim_end_matches(" ms"),
+            format_ms(spread.max),
+            format_ms(spread.median)
+        ),
+        (1, None) => String::from("1 puzzle"),
+        (n, None) => format!("{n} puzzles"),
+    }
+}
+
+fn shorten(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        text.to_string()
+    } else {
+        let cut: String = text.chars().take(width - 1).collect();
+        format!("{cut}…")
+    }
+}
+
+impl<W: Write> Reporter for HumanReporter<W> {
+    fn report(&mut self, event: Event<'_>) -> io::Result<()> {
+        match event {
+            Event::Started { cases, submission } => {
+                writeln!(
+                    self.out,
+                    "judging {cases} case{} with {submission}",
+                    if cases == 1 { "" } else { "s" }
+                )?;
+                let header = format!(
+                    "{:<5} {:>9} {:>6} {:>8}  case",
+                    "", "time", "%limit", "memory"
+                );
+                writeln!(self.out, "{}", self.paint(Style::new().dimmed(), &header))?;
+            }
+            Event::CaseFinished(result) => {
+                self.case_line(result)?;
+                self.out.flush()?;
+            }
+            Event::Finished { results, summary } => {
+                let failures: Vec<_> = results.iter().filter(|r| !r.passed()).collect();
+                if !failures.is_empty() {
+                    writeln!(self.out, "\nfailures:\n")?;
+                    for result in failures {
+                        self.failure(result)?;
+                    }
+                } else {
+                    writeln!(self.out)?;
+                }
+                self.summary(summary)?;
+                self.out.flush()?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Format;
+    use crate::check::CheckerKind;
+    use crate::judge::Spread;
+    use crate::runner::Limits;
+    use std::path::PathBuf;
+    use std::time::Duration;
+
+    fn judged(verdict: Verdict, reason: &str, time_ms: u64) -> Outcome {
+        Outcome::Judged(Box::new(Judgement {
+            verdict,
+            reason: reason.to_string(),
+            details: if verdict == Verdict::WA {
+                "the answer:\n  (grid diff here)\n".to_string()
+            } else {
+                String::new()
+            },
+            format: Format::AcWing,
+            checker: CheckerKind::Sudoku,
+            puzzles: 2,
+            limits: Limits {
+                time: Duration::from_secs(1),
+                memory_kb: 65536,
+            },
+            time: Duration::from_millis(time_ms),
+            run_times: vec![Duration::from_millis(time_ms)],
+            puzzle_times: Some(Spread {
+                min: Duration::from_micros(120),
+                median: Duration::from_micros(250),
+                max: Duration::from_micros(380),
+            }),
+            wall: Duration::from_millis(time_ms + 2),
+            cpu: Duration::from_millis(time_ms),
+            memory_kb: 2150,
+            stderr: String::new(),
+            warnings: if verdict == Verdict::AC {
+                vec!["cases/a.in: line 2: the input has no `end` line; AcWing 166 inputs close with one".into()]
+            } else {
+                vec![]
+            },
+        }))
+    }
+
+    /// Every verdict's line, the failure blocks and the summary, in one
+    /// snapshot. Timings are fixed in the fixture, never measured.
+    #[test]
+    fn renders_every_verdict() {
+        let mut results: Vec<CaseResult> = Verdict::ALL
+            .iter()
+            .map(|&v| {
+                let (reason, ms) = match v {
+                    Verdict::AC => ("", 12),
+                    Verdict::WA => ("puzzle 2 (input line 2): r1c3 is empty", 3),
+                    Verdict::PE => ("the answers are right but printed in grid format; this case needs acwing format", 3),
+                    Verdict::TLE => ("killed after 1350 ms of wall time, over the 1000 ms limit; 0 of 2 puzzles answered", 1350),
+                    Verdict::MLE => ("peak memory 70000 KB, over the 65536 KB limit", 40),
+                    Verdict::OLE => ("the output passed the 64 MB output limit", 8),
+                    Verdict::RE => ("panicked at src/solver/faulty.rs:44: index out of bounds: the len is 9 but the index is 9 (puzzle 1 of 2)", 0),
+                    Verdict::CE => ("the compiler failed", 0),
+                };
+                CaseResult {
+                    id: format!("suite/{}", v.code().to_lowercase()),
+                    input: PathBuf::from(format!("cases/suite/{}.in", v.code().to_lowercase())),
+                    expected: Some(PathBuf::from(format!("cases/suite/{}.out", v.code().to_lowercase()))),
+                    outcome: judged(v, reason, ms),
+                }
+            })
+            .collect();
+        results.push(CaseResult {
+            id: "suite/broken".into(),
+            input: PathBuf::from("cases/suite/broken.in"),
+            expected: None,
+            outcome: Outcome::Error("cases/suite/broken.in:1:4: 'x' is not a cell".into()),
+        });
+        let summary = Summary::of(&results, Duration::from_millis(1500));
+        let mut out = Vec::new();
+        let mut reporter = HumanReporter::new(&mut out, false, "--solver mrv");
+        reporter
+            .report(Event::Started {
+                cases: results.len(),
+                submission: "solver mrv",
+            })
+            .unwrap();
+        for result in &results {
+            reporter.report(Event::CaseFinished(result)).unwrap();
+        }
+        reporter
+            .report(Event::Finished {
+                results: &results,
+                summary: &summary,
+            })
+            .unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.ends_with("\n1 passed, 8 failed\n"), "{text}");
+        insta::assert_snapshot!(text);
+    }
+
+    #[test]
+    fn colour_only_when_asked() {
+        let result = CaseResult {
+            id: "a".into(),
+            input: PathBuf::from("a.in"),
+            expected: None,
+            outcome: judged(Verdict::AC, "", 1),
+        };
+        let render = |color| {
+            let mut out = Vec::new();
+            HumanReporter::new(&mut out, color, "")
+                .report(Event::CaseFinished(&result))
+                .unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        assert!(!render(false).contains('\u{1b}'));
+        assert!(render(true).contains("\u{1b}["));
+    }
+}

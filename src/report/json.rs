@@ -1,0 +1,166 @@
+//! The machine-readable report: one JSON document for the whole run,
+//! written when the run finishes.
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use super::{Event, Reporter};
+use crate::judge::{CaseResult, Outcome, Spread, Summary};
+use crate::verdict::Verdict;
+
+pub struct JsonReporter<W> {
+    out: W,
+    submission: String,
+}
+
+impl<W: Write> JsonReporter<W> {
+    pub fn new(out: W) -> Self {
+        Self {
+            out,
+            submission: String::new(),
+        }
+    }
+}
+
+fn millis(d: std::time::Duration) -> f64 {
+    // Microsecond precision is all a timing here can honestly claim.
+    (d.as_secs_f64() * 1_000_000.0).round() / 1000.0
+}
+
+#[derive(Serialize)]
+struct PuzzleMs {
+    min: f64,
+    median: f64,
+    max: f64,
+}
+
+impl From<Spread> for PuzzleMs {
+    fn from(s: Spread) -> Self {
+        Self {
+            min: millis(s.min),
+            median: millis(s.median),
+            max: millis(s.max),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct CaseJson<'a> {
+    id: &'a str,
+    path: String,
+    expected_path: Option<String>,
+    /// `null` when the case could not be judged; `error` says why.
+    verdict: Option<Verdict>,
+    message: &'a str,
+    details: &'a str,
+    time_ms: Option<f64>,
+    time_limit_ms: Option<f64>,
+    limit_percent: Option<f64>,
+    runs_ms: Vec<f64>,
+    puzzles: Option<usize>,
+    puzzle_ms: Option<PuzzleMs>,
+    wall_ms: Option<f64>,
+    cpu_ms: Option<f64>,
+    memory_kb: Option<u64>,
+    memory_limit_kb: Option<u64>,
+    format: Option<&'static str>,
+    checker: Option<&'static str>,
+    warnings: &'a [String],
+    error: Option<&'a str>,
+}
+
+impl<'a> CaseJson<'a> {
+    fn of(result: &'a CaseResult) -> Self {
+        let mut json = CaseJson {
+            id: &result.id,
+            path: result.input.display().to_string(),
+            expected_path: result.expected.as_ref().map(|p| p.display().to_string()),
+            verdict: None,
+            message: "",
+            details: "",
+            time_ms: None,
+            time_limit_ms: None,
+            limit_percent: None,
+            runs_ms: Vec::new(),
+            puzzles: None,
+            puzzle_ms: None,
+            wall_ms: None,
+            cpu_ms: None,
+            memory_kb: None,
+            memory_limit_kb: None,
+            format: None,
+            checker: None,
+            warnings: &[],
+            error: None,
+        };
+        match &result.outcome {
+            Outcome::Error(error) => {
+                json.message = error;
+                json.error = Some(error);
+            }
+            Outcome::Judged(j) => {
+                json.verdict = Some(j.verdict);
+                json.message = &j.reason;
+                json.details = &j.details;
+                json.time_ms = Some(millis(j.time));
+                json.time_limit_ms = Some(millis(j.limits.time));
+                json.limit_percent = Some((j.limit_percent() * 10.0).round() / 10.0);
+                json.runs_ms = j.run_times.iter().copied().map(millis).collect();
+                json.puzzles = Some(j.puzzles);
+                json.puzzle_ms = j.puzzle_times.map(PuzzleMs::from);
+                json.wall_ms = Some(millis(j.wall));
+                json.cpu_ms = Some(millis(j.cpu));
+                json.memory_kb = Some(j.memory_kb);
+                json.memory_limit_kb = Some(j.limits.memory_kb);
+                json.format = Some(j.format.name());
+                json.checker = Some(j.checker.name());
+                json.warnings = &j.warnings;
+            }
+        }
+        json
+    }
+}
+
+#[derive(Serialize)]
+struct RunJson<'a> {
+    submission: &'a str,
+    cases: Vec<CaseJson<'a>>,
+    passed: usize,
+    failed: usize,
+    errors: usize,
+    total: usize,
+    elapsed_ms: f64,
+}
+
+impl<W: Write> Reporter for JsonReporter<W> {
+    fn report(&mut self, event: Event<'_>) -> io::Result<()> {
+        match event {
+            Event::Started { submission, .. } => self.submission = submission.to_string(),
+            Event::CaseFinished(_) => {}
+            Event::Finished { results, summary } => {
+                let Summary {
+                    passed,
+                    failed,
+                    errors,
+                    total,
+                    elapsed,
+                    ..
+                } = *summary;
+                let document = RunJson {
+                    submission: &self.submission,
+                    cases: results.iter().map(CaseJson::of).collect(),
+                    passed,
+                    failed,
+                    errors,
+                    total,
+                    elapsed_ms: millis(elapsed),
+                };
+                serde_json::to_writer_pretty(&mut self.out, &document)?;
+                writeln!(self.out)?;
+                self.out.flush()?;
+            }
+        }
+        Ok(())
+    }
+}

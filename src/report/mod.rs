@@ -1,0 +1,65 @@
+//! Reporters: the only part of the library that writes what people read.
+//! The judge sends one vocabulary of [`Event`]s; each reporter renders them
+//! to an injected writer, so tests render into strings.
+
+pub mod human;
+pub mod json;
+
+use std::io;
+use std::time::Duration;
+
+use crate::judge::{CaseResult, Summary};
+
+/// What the judge tells reporters, in order: `Started`, one
+/// `CaseFinished` per case in case order, then `Finished`.
+#[derive(Clone, Copy, Debug)]
+pub enum Event<'a> {
+    Started {
+        cases: usize,
+        submission: &'a str,
+    },
+    CaseFinished(&'a CaseResult),
+    Finished {
+        results: &'a [CaseResult],
+        summary: &'a Summary,
+    },
+}
+
+pub trait Reporter {
+    fn report(&mut self, event: Event<'_>) -> io::Result<()>;
+}
+
+/// Milliseconds with precision that suits the size: `0.042`, `4.20`, `123`.
+pub fn format_ms(d: Duration) -> String {
+    let ms = d.as_secs_f64() * 1000.0;
+    if ms < 1.0 {
+        format!("{ms:.3} ms")
+    } else if ms < 100.0 {
+        format!("{ms:.2} ms")
+    } else {
+        format!("{ms:.0} ms")
+    }
+}
+
+/// Kilobytes as people read memory: `812 KB`, `2.1 MB`.
+pub fn format_kb(kb: u64) -> String {
+    if kb < 1024 {
+        format!("{kb} KB")
+    } else {
+        format!("{:.1} MB", kb as f64 / 1024.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_read_naturally() {
+        assert_eq!(format_ms(Duration::from_micros(42)), "0.042 ms");
+        assert_eq!(format_ms(Duration::from_micros(4200)), "4.20 ms");
+        assert_eq!(format_ms(Duration::from_millis(1234)), "1234 ms");
+        assert_eq!(format_kb(812), "812 KB");
+        assert_eq!(format_kb(2150), "2.1 MB");
+    }
+}

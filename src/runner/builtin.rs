@@ -1,0 +1,229 @@
+//! Built-in solvers, called in-process through LeetCode's signature, inside
+//! a worker process.
+//!
+//! A thread stuck in an endless loop cannot be stopped from outside, and
+//! left running it would steal CPU from every case after it. So each case
+//! runs in a fresh worker, this same binary started as `sudoku-judge worker`,
+//! which the process layer can kill. Inside the worker the solver is a plain
+//! function call timed around the call alone, so the timing is the solver's
+//! own and not the cost of starting a process.
+//!
+//! The worker reads one 81-character puzzle per line on stdin and writes one
+//! JSON line per puzzle, flushed at once so a killed worker still tells how
+//! far it got: `{"ns":…,"rows":["534678912",…]}`, or `{"panic":"…"}` after
+//! which it stops, as a crashed program would.
+
+use std::cell::RefCell;
+use std::io::{self, BufRead, Write};
+use std::panic::{self, AssertUnwindSafe};
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use anyhow::Context as _;
+use serde::{Deserialize, Serialize};
+
+use super::process::{self, Exit};
+use super::{End, Limits, Run};
+use crate::board::format;
+use crate::case::CaseData;
+use crate::solver::Solver;
+
+/// The exit code of a worker whose solver panicked, as Rust uses for panics.
+const PANIC_EXIT: i32 = 101;
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(untagged)]
+enum Reply {
+    Answer { ns: u64, rows: Vec<String> },
+    Panic { panic: String },
+}
+
+thread_local! {
+    static LAST_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+fn remember_panics() {
+    panic::set_hook(Box::new(|info| {
+        let message = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic without a message".to_string());
+        let text = match info.location() {
+            Some(at) => format!("panicked at {}:{}: {message}", at.file(), at.line()),
+            None => format!("panicked: {message}"),
+        };
+        LAST_PANIC.with(|last| *last.borrow_mut() = Some(text));
+    }));
+}
+
+/// The worker's side: answers every puzzle line of `input` on `output`.
+/// Returns the process exit code.
+pub fn serve(solver: &Solver, input: impl BufRead, mut output: impl Write) -> io::Result<i32> {
+    remember_panics();
+    for line in input.lines() {
+        let line = line?;
+        let line = line.trim_end();
+        if line.is_empty() {
+            continue;
+        }
+        let mut board: Vec<Vec<char>> = line
+            .chars()
+            .collect::<Vec<_>>()
+            .chunks(9)
+            .map(<[char]>::to_vec)
+            .collect();
+        let started = Instant::now();
+        let result = panic::catch_unwind(AssertUnwindSafe(|| (solver.solve)(&mut board)));
+        let ns = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        let reply = match result {
+            Ok(()) => Reply::Answer {
+                ns,
+                rows: board.iter().map(|row| row.iter().collect()).collect(),
+            },
+            Err(_) => Reply::Panic {
+                panic: LAST_PANIC
+                    .with(|last| last.borrow_mut().take())
+                    .unwrap_or_else(|| "panicked".to_string()),
+            },
+        };
+        serde_json::to_writer(&mut output, &reply)?;
+        output.write_all(b"\n")?;
+        output.flush()?;
+        if matches!(reply, Reply::Panic { .. }) {
+            return Ok(PANIC_EXIT);
+        }
+    }
+    Ok(0)
+}
+
+/// Extra wall time past the limit before a worker is killed, so the report
+/// can say how far over it went.
+fn grace(limit: Duration) -> Duration {
+    limit / 4 + Duration::from_millis(100)
+}
+
+/// The harness's side: runs `solver` on every puzzle of `case` in a worker
+/// started from `exe`.
+pub fn run(exe: &Path, solver: &Solver, case: &CaseData, limits: &Limits) -> anyhow::Result<Run> {
+    let mut command = Command::new(exe);
+    command.args(["worker", "--solver", solver.name]);
+    let stdin: String = case
+        .puzzles
+        .iter()
+        .map(|p| format!("{}\n", p.to_line()))
+        .collect();
+    let finished = process::run(process::Spec {
+        command,
+        stdin: stdin.into_bytes(),
+        kill_after: limits.time + grace(limits.time),
+        cpu_limit: Some(limits.time + grace(limits.time) * 2),
+        address_space_limit: None,
+        // Generous: a reply is about 130 bytes per puzzle.
+        stdout_limit: 1024 * case.puzzles.len() + (1 << 20),
+        stderr_tail: 4096,
+    })
+    .with_context(|| format!("failed to start the solver worker {}", exe.display()))?;
+
+    let mut answers = Vec::new();
+    let mut puzzle_times = Vec::new();
+    let mut panicked = None;
+    for line in String::from_utf8_lossy(&finished.stdout).lines() {
+        // A worker killed mid-line leaves a partial reply; it is not an answer.
+        match serde_json::from_str::<Reply>(line) {
+            Ok(Reply::Answer { ns, rows }) => {
+                puzzle_times.push(Duration::from_nanos(ns));
+                answers.push(rows.iter().map(|r| r.chars().collect()).collect());
+            }
+            Ok(Reply::Panic { panic }) => panicked = Some(panic),
+            Err(_) => {}
+        }
+    }
+    let stderr = String::from_utf8_lossy(&finished.stderr_tail).into_owned();
+    let end = if finished.killed_at_deadline {
+        End::TimedOut
+    } else if let Some(message) = panicked {
+        End::Panicked(message)
+    } else {
+        match finished.exit {
+            Exit::Code(0) if answers.len() == case.puzzles.len() => End::Normal,
+            Exit::Code(code) => End::Crashed(format!("the worker exited with code {code}")),
+            Exit::Signal(signal) if stderr.contains("has overflowed its stack") => End::Crashed(
+                format!("stack overflow ({})", process::describe_signal(signal)),
+            ),
+            Exit::Signal(signal) => {
+                End::Crashed(format!("killed by {}", process::describe_signal(signal)))
+            }
+        }
+    };
+    Ok(Run {
+        output: format::render(case.format, &answers),
+        answered: answers.len(),
+        // A killed run is charged all the time it had, not just its finished calls.
+        time: if end == End::TimedOut {
+            finished.wall
+        } else {
+            puzzle_times.iter().sum()
+        },
+        wall: finished.wall,
+        cpu: finished.cpu,
+        memory_kb: finished.max_rss_kb,
+        puzzle_times,
+        end,
+        stderr,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver;
+
+    const PUZZLE: &str =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    const ANSWER: &str =
+        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+    fn serve_lines(name: &str, input: &str) -> (i32, Vec<Reply>) {
+        let mut out = Vec::new();
+        let code = serve(solver::find(name).unwrap(), input.as_bytes(), &mut out).unwrap();
+        let _ = panic::take_hook();
+        let replies = String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        (code, replies)
+    }
+
+    #[test]
+    fn the_worker_answers_each_line_with_its_time() {
+        let (code, replies) = serve_lines("mrv", &format!("{PUZZLE}\n\n{PUZZLE}\n"));
+        assert_eq!(code, 0);
+        assert_eq!(replies.len(), 2);
+        let Reply::Answer { rows, .. } = &replies[0] else {
+            panic!("{replies:?}")
+        };
+        assert_eq!(rows.concat(), ANSWER);
+    }
+
+    #[test]
+    fn the_worker_reports_a_panic_with_its_place_and_stops() {
+        let (code, replies) = serve_lines("faulty-panic", &format!("{PUZZLE}\n{PUZZLE}\n"));
+        assert_eq!(code, PANIC_EXIT);
+        assert_eq!(replies.len(), 1);
+        let Reply::Panic { panic } = &replies[0] else {
+            panic!("{replies:?}")
+        };
+        assert!(
+            panic.starts_with("panicked at src/solver/faulty.rs:"),
+            "{panic}"
+        );
+        assert!(
+            panic.contains("index out of bounds: the len is 9 but the index is 9"),
+            "{panic}"
+        );
+    }
+}

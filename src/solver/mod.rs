@@ -1,0 +1,225 @@
+//! The built-in solvers. Each has exactly LeetCode 37's Rust signature,
+//! `fn solve_sudoku(board: &mut Vec<Vec<char>>)`, lives in its own file, and
+//! is registered once in [`ALL`], which the CLI, the judge and the tests
+//! all read.
+
+pub mod backtrack;
+pub mod bitmask;
+pub mod faulty;
+pub mod mrv;
+pub mod singles;
+
+/// LeetCode 37's Rust signature.
+pub type SolveFn = fn(&mut Vec<Vec<char>>);
+
+/// A solver the judge can call in-process.
+#[derive(Debug)]
+pub struct Solver {
+    pub name: &'static str,
+    pub summary: &'static str,
+    pub solve: SolveFn,
+    /// Broken on purpose; hidden from listings unless asked for.
+    pub faulty: bool,
+}
+
+const fn solver(name: &'static str, summary: &'static str, solve: SolveFn) -> Solver {
+    Solver {
+        name,
+        summary,
+        solve,
+        faulty: false,
+    }
+}
+
+const fn faulty(name: &'static str, summary: &'static str, solve: SolveFn) -> Solver {
+    Solver {
+        name,
+        summary,
+        solve,
+        faulty: true,
+    }
+}
+
+/// Every built-in solver, fastest first: the first is the default.
+pub static ALL: &[Solver] = &[
+    solver(
+        "mrv",
+        "fewest-candidates-first search with bitmasks and popcount (the AcWing 166 accepted approach)",
+        mrv::solve_sudoku,
+    ),
+    solver(
+        "singles",
+        "bitmask backtracking that fills naked singles before each guess",
+        singles::solve_sudoku,
+    ),
+    solver(
+        "bitmask",
+        "row-major backtracking with row/column/box bitmasks",
+        bitmask::solve_sudoku,
+    ),
+    solver(
+        "backtrack",
+        "plain row-major backtracking with a validity scan (the first solution most people write)",
+        backtrack::solve_sudoku,
+    ),
+    faulty(
+        "faulty-wrong-digit",
+        "solves, then writes a wrong digit in r9c9 (WA)",
+        faulty::wrong_digit,
+    ),
+    faulty(
+        "faulty-changes-given",
+        "solves, then overwrites the first given (WA)",
+        faulty::changes_given,
+    ),
+    faulty(
+        "faulty-leaves-blank",
+        "solves all but the first blank cell (WA)",
+        faulty::leaves_blank,
+    ),
+    faulty(
+        "faulty-panic",
+        "indexes row 9 of a 9-row board (RE)",
+        faulty::panics,
+    ),
+    faulty(
+        "faulty-loop",
+        "spins forever (TLE, and it must be killed)",
+        faulty::endless_loop,
+    ),
+];
+
+/// The solver used when none is named: the fastest.
+pub fn default_solver() -> &'static Solver {
+    &ALL[0]
+}
+
+/// Looks a solver up by name; the error lists the names there are.
+pub fn find(name: &str) -> anyhow::Result<&'static Solver> {
+    ALL.iter().find(|s| s.name == name).ok_or_else(|| {
+        let names: Vec<_> = ALL.iter().filter(|s| !s.faulty).map(|s| s.name).collect();
+        anyhow::anyhow!(
+            "unknown solver `{name}`; the built-in solvers are {} (`sudoku-judge solvers --all` lists them all)",
+            names.join(", ")
+        )
+    })
+}
+
+/// Digits as 1..=9 and empty as 0; `None` unless 9 rows of 9 chars that are
+/// `'1'..='9'` or `'.'`. Solvers that work on bytes share this reading of
+/// LeetCode's board so that they all refuse the same malformed input.
+pub(crate) fn read_cells(board: &[Vec<char>]) -> Option<[u8; 81]> {
+    if board.len() != 9 || board.iter().any(|row| row.len() != 9) {
+        return None;
+    }
+    let mut cells = [0; 81];
+    for (cell, &ch) in cells.iter_mut().zip(board.iter().flatten()) {
+        *cell = match ch {
+            '.' => 0,
+            '1'..='9' => ch as u8 - b'0',
+            _ => return None,
+        };
+    }
+    Some(cells)
+}
+
+/// Writes solved cells back into LeetCode's board.
+pub(crate) fn write_cells(board: &mut [Vec<char>], cells: &[u8; 81]) {
+    for (pos, &d) in cells.iter().enumerate() {
+        board[pos / 9][pos % 9] = if d == 0 { '.' } else { char::from(b'0' + d) };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The contract every sound solver keeps, checked for each one in [`ALL`].
+
+    use super::*;
+    use crate::board::{format, Board, Format};
+
+    const EXAMPLE: &str =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    const ANSWER: &str =
+        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+    fn rows(line: &str) -> Vec<Vec<char>> {
+        let chars: Vec<char> = line.chars().collect();
+        chars.chunks(9).map(<[char]>::to_vec).collect()
+    }
+
+    fn sound() -> impl Iterator<Item = &'static Solver> {
+        ALL.iter().filter(|s| !s.faulty)
+    }
+
+    fn solve(solver: &Solver, line: &str) -> Vec<Vec<char>> {
+        let mut board = rows(line);
+        (solver.solve)(&mut board);
+        board
+    }
+
+    fn as_board(rows: &[Vec<char>]) -> Board {
+        let text = format::render(Format::AcWing, &[rows.to_vec()]);
+        format::parse(&text, Format::AcWing, format::Mode::Answers)
+            .unwrap()
+            .boards[0]
+    }
+
+    #[test]
+    fn names_are_unique_and_the_default_is_sound() {
+        let mut names: Vec<_> = ALL.iter().map(|s| s.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), ALL.len());
+        assert!(!default_solver().faulty);
+        assert!(find("nope").unwrap_err().to_string().contains("mrv"));
+    }
+
+    #[test]
+    fn every_solver_solves_the_leetcode_example() {
+        for solver in sound() {
+            assert_eq!(solve(solver, EXAMPLE), rows(ANSWER), "{}", solver.name);
+        }
+    }
+
+    #[test]
+    fn every_solver_fills_an_empty_board_with_a_valid_grid() {
+        for solver in sound() {
+            let board = as_board(&solve(solver, &".".repeat(81)));
+            assert!(board.solves(&Board::EMPTY), "{}", solver.name);
+        }
+    }
+
+    #[test]
+    fn every_solver_keeps_a_full_board() {
+        for solver in sound() {
+            assert_eq!(solve(solver, ANSWER), rows(ANSWER), "{}", solver.name);
+        }
+    }
+
+    #[test]
+    fn every_solver_leaves_an_unsolvable_board_as_it_was() {
+        let conflicting = format!("5.......5{}", ".".repeat(72));
+        // No two givens clash, but r1c9 sees every digit.
+        let dead_cell = format!("12345678.........9{}", ".".repeat(63));
+        for solver in sound() {
+            for line in [&conflicting, &dead_cell] {
+                assert_eq!(solve(solver, line), rows(line), "{}", solver.name);
+            }
+            let mut short = vec![vec!['.'; 9]; 8];
+            (solver.solve)(&mut short);
+            assert_eq!(short, vec![vec!['.'; 9]; 8], "{}", solver.name);
+        }
+    }
+
+    #[test]
+    fn faulty_solvers_fail_the_way_their_names_say() {
+        let wrong = as_board(&solve(find("faulty-wrong-digit").unwrap(), EXAMPLE));
+        assert!(!wrong.conflicts().is_empty());
+        let given = as_board(&solve(find("faulty-changes-given").unwrap(), EXAMPLE));
+        assert_eq!(given.to_line().as_bytes()[0], b'1');
+        let blank = as_board(&solve(find("faulty-leaves-blank").unwrap(), EXAMPLE));
+        assert_eq!(blank.filled(), 80);
+        let panicked = std::panic::catch_unwind(|| solve(find("faulty-panic").unwrap(), EXAMPLE));
+        assert!(panicked.is_err());
+    }
+}
