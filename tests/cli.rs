@@ -1,0 +1,676 @@
+//! The `sudoku-judge` binary as users run it: real processes on real files,
+//! asserting verdicts, messages, exit codes and the report formats.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use sudoku_judge::case;
+use sudoku_judge::solver::mrv::count_solutions;
+
+const EXAMPLE_IN: &str = r#"[["5","3",".",".","7",".",".",".","."],["6",".",".","1","9","5",".",".","."],[".","9","8",".",".",".",".","6","."],["8",".",".",".","6",".",".",".","3"],["4",".",".","8",".","3",".",".","1"],["7",".",".",".","2",".",".",".","6"],[".","6",".",".",".",".","2","8","."],[".",".",".","4","1","9",".",".","5"],[".",".",".",".","8",".",".","7","9"]]"#;
+const EXAMPLE_OUT: &str = r#"[["5","3","4","6","7","8","9","1","2"],["6","7","2","1","9","5","3","4","8"],["1","9","8","3","4","2","5","6","7"],["8","5","9","7","6","1","4","2","3"],["4","2","6","8","5","3","7","9","1"],["7","1","3","9","2","4","8","5","6"],["9","6","1","5","3","7","2","8","4"],["2","8","7","4","1","9","6","3","5"],["3","4","5","2","8","6","1","7","9"]]"#;
+const PUZZLE: &str =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+const ANSWER: &str =
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+/// No run in these tests takes long; one that does is a hang, and fails
+/// the test instead of stalling the suite.
+const HANG_GUARD: Duration = Duration::from_secs(180);
+
+fn manifest_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}", self.stdout))
+    }
+}
+
+/// Runs the binary in `dir` with `stdin`, killing it at [`HANG_GUARD`].
+fn run_in(dir: &Path, args: &[&str], stdin: &str) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sudoku-judge"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut input = child.stdin.take().unwrap();
+    let stdin = stdin.to_owned();
+    let writer = thread::spawn(move || {
+        use std::io::Write as _;
+        let _ = input.write_all(stdin.as_bytes());
+    });
+    let pid = child.id();
+    let started = Instant::now();
+    let guard = thread::spawn(move || {
+        while started.elapsed() < HANG_GUARD {
+            thread::sleep(Duration::from_millis(100));
+            if !Path::new(&format!("/proc/{pid}")).exists() {
+                return false;
+            }
+        }
+        // SAFETY: plain kill(2) of our own child, which has not been reaped
+        // yet because `wait_with_output` below is still waiting for it.
+        unsafe { libc::kill(pid as i32, libc::SIGKILL) };
+        true
+    });
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = child.wait_with_output().expect("the binary runs");
+    writer.join().unwrap();
+    assert!(
+        !guard.join().unwrap(),
+        "sudoku-judge {args:?} hung for {HANG_GUARD:?}"
+    );
+    Run {
+        code: status.code().expect("exited, not killed"),
+        stdout: String::from_utf8(stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(stderr).expect("stderr is UTF-8"),
+    }
+}
+
+fn run(args: &[&str]) -> Run {
+    run_in(&manifest_dir(), args, "")
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(&path, text).unwrap();
+    path
+}
+
+/// A suite directory with the LeetCode example as flat pair `a.in`/`a.out`.
+fn example_suite() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "a.in", EXAMPLE_IN);
+    write(dir.path(), "a.out", EXAMPLE_OUT);
+    dir
+}
+
+fn cases_of(report: &Value) -> &Vec<Value> {
+    report["cases"].as_array().expect("a cases array")
+}
+
+fn verdicts(report: &Value) -> Vec<(String, String)> {
+    cases_of(report)
+        .iter()
+        .map(|c| {
+            (
+                c["id"].as_str().unwrap().to_owned(),
+                c["verdict"].as_str().unwrap_or("ERROR").to_owned(),
+            )
+        })
+        .collect()
+}
+
+fn sound_solvers() -> Vec<String> {
+    let listing = run(&["solvers"]);
+    assert_eq!(listing.code, 0, "{}", listing.stderr);
+    listing
+        .stdout
+        .lines()
+        .map(|l| l.split_whitespace().next().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn the_shipped_cases_are_all_accepted() {
+    let run = run(&["test", "--format", "json"]);
+    let report = run.json();
+    let found = case::discover(&[manifest_dir().join("cases")]).unwrap();
+    assert_eq!(cases_of(&report).len(), found.len());
+    for (id, verdict) in verdicts(&report) {
+        assert_eq!(verdict, "AC", "{id}");
+    }
+    assert_eq!(run.code, 0);
+}
+
+#[test]
+fn the_table_lists_each_case_and_sums_up() {
+    let run = run(&["test", "cases/leetcode37"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.starts_with("judging 7 cases with solver mrv\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(run
+        .stdout
+        .contains("           time %limit   memory  case\n"));
+    let example = run
+        .stdout
+        .lines()
+        .find(|l| l.contains("  example1  "))
+        .expect("a row for example1");
+    assert!(example.starts_with("AC "), "{example}");
+    assert!(example.ends_with("  example1  1 puzzle"), "{example}");
+    assert!(run.stdout.trim_end().ends_with("7 passed, 0 failed"));
+}
+
+#[test]
+fn the_shipped_corpus_is_sound() {
+    // Every input parses, every puzzle has exactly one solution, and every
+    // expected answer solves its puzzle, so any valid answer is the expected one.
+    let found = case::discover(&[manifest_dir().join("cases")]).unwrap();
+    assert!(found.len() >= 10);
+    for c in &found {
+        let data = case::load(c, true).unwrap_or_else(|e| panic!("{e:#}"));
+        assert!(data.warnings.is_empty(), "{}: {:?}", c.id, data.warnings);
+        let expected = data.expected.as_ref().expect("shipped cases have answers");
+        let answers = expected.boards.as_ref().expect("answers parse as boards");
+        assert_eq!(answers.len(), data.puzzles.len(), "{}", c.id);
+        for (n, (puzzle, answer)) in data.puzzles.iter().zip(answers).enumerate() {
+            assert_eq!(
+                count_solutions(&puzzle.to_bytes(), 2),
+                1,
+                "{} puzzle {}",
+                c.id,
+                n + 1
+            );
+            assert!(answer.solves(puzzle), "{} puzzle {}", c.id, n + 1);
+        }
+    }
+}
+
+/// The solvers competitive programmers are judged by fail only by time:
+/// never a wrong answer, a crash or a harness error. The fast ones pass all.
+#[test]
+fn every_builtin_solver_on_every_shipped_case() {
+    for solver in sound_solvers() {
+        let fast = matches!(solver.as_str(), "mrv" | "singles");
+        let limit = if fast { "20s" } else { "1s" };
+        let run = run(&[
+            "test",
+            "--solver",
+            &solver,
+            "--time-limit",
+            limit,
+            "--format",
+            "json",
+        ]);
+        for (id, verdict) in verdicts(&run.json()) {
+            if fast {
+                assert_eq!(verdict, "AC", "{solver} on {id}");
+            } else {
+                assert!(
+                    verdict == "AC" || verdict == "TLE",
+                    "{solver} on {id}: {verdict}"
+                );
+            }
+        }
+        assert!(run.code <= 1, "{solver}: exit {}", run.code);
+    }
+}
+
+#[test]
+fn a_wrong_digit_is_wa_with_reason_and_grid_diff() {
+    // The AcWing sample: r9c9 is blank, so the faulty solver's wrong digit
+    // there breaks a row, a column and a box.
+    let run = run(&[
+        "test",
+        "cases/acwing166/sample.in",
+        "--solver",
+        "faulty-wrong-digit",
+    ]);
+    assert_eq!(run.code, 1);
+    let out = &run.stdout;
+    assert!(out.contains("\nWA "), "{out}");
+    assert!(
+        out.contains(
+            "why:      puzzle 1 (input line 1): row 9 has two 9s (r9c8 and r9c9); \
+             column 9 has two 9s (r4c9 and r9c9)"
+        ),
+        "the reason names the broken units and their cells:\n{out}"
+    );
+    // Expected beside the answer, the offending cells bracketed.
+    assert!(
+        out.contains("| 1  6  4 | 8  7  5 | 2  9  3 |   | 1  6  4 | 8  7  5 | 2 [9][9]|"),
+        "{out}"
+    );
+    assert!(out.contains("[x] marks a cell of your answer"), "{out}");
+    assert!(
+        out.contains(
+            "rerun:    sudoku-judge test cases/acwing166/sample.in --solver faulty-wrong-digit"
+        ),
+        "{out}"
+    );
+    assert!(out.trim_end().ends_with("0 passed, 1 failed"), "{out}");
+}
+
+#[test]
+fn a_changed_given_is_wa_and_shown_against_the_puzzle_without_an_answer_file() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "a.in", EXAMPLE_IN);
+    let run = run_in(
+        dir.path(),
+        &["test", ".", "--solver", "faulty-wrong-digit"],
+        "",
+    );
+    assert_eq!(run.code, 1);
+    let out = &run.stdout;
+    assert!(
+        out.contains("why:      the answer: r9c9 was given as 9, the answer has 1;"),
+        "{out}"
+    );
+    assert!(
+        out.contains("    puzzle                            your answer"),
+        "{out}"
+    );
+    assert!(
+        out.contains("| .  .  . | .  8  . | .  7  9 |   | 3  4  5 | 2  8  6 |[1] 7 [1]|"),
+        "{out}"
+    );
+}
+
+#[test]
+fn each_kind_of_wrong_answer_is_named() {
+    let dir = example_suite();
+    for (solver, reason) in [
+        (
+            "faulty-changes-given",
+            "r1c1 was given as 5, the answer has 1",
+        ),
+        ("faulty-leaves-blank", "r1c3 is empty"),
+    ] {
+        let run = run_in(
+            dir.path(),
+            &["test", ".", "--solver", solver, "--format", "json"],
+            "",
+        );
+        assert_eq!(run.code, 1, "{solver}");
+        let report = run.json();
+        let case = &cases_of(&report)[0];
+        assert_eq!(case["verdict"], "WA", "{solver}");
+        let message = case["message"].as_str().unwrap();
+        assert!(message.contains(reason), "{solver}: {message}");
+    }
+}
+
+#[test]
+fn an_expected_file_that_does_not_match_its_input_is_a_case_error() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "three.in",
+        &format!("{PUZZLE}\n{PUZZLE}\n{PUZZLE}\nend\n"),
+    );
+    write(dir.path(), "three.out", &format!("{ANSWER}\n{ANSWER}\n"));
+    let run = run_in(dir.path(), &["test", "."], "");
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stdout.contains("three.out has 2 answers for 3 puzzles"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn a_panic_is_re_with_the_panic_message() {
+    let dir = example_suite();
+    let run = run_in(
+        dir.path(),
+        &["test", ".", "--solver", "faulty-panic", "--format", "json"],
+        "",
+    );
+    assert_eq!(run.code, 1);
+    let report = run.json();
+    let case = &cases_of(&report)[0];
+    assert_eq!(case["verdict"], "RE");
+    let message = case["message"].as_str().unwrap();
+    assert!(message.starts_with("panicked at "), "{message}");
+    assert!(message.contains("index out of bounds"), "{message}");
+}
+
+fn processes_running(needle: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in fs::read_dir("/proc").unwrap().flatten() {
+        if let Ok(cmdline) = fs::read(entry.path().join("cmdline")) {
+            let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            if cmdline.contains(needle) {
+                found.push(format!(
+                    "{}: {cmdline}",
+                    entry.file_name().to_string_lossy()
+                ));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn an_endless_loop_is_tle_killed_and_the_run_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["case1", "case2", "case3"] {
+        write(dir.path(), &format!("{name}.in"), EXAMPLE_IN);
+        write(dir.path(), &format!("{name}.out"), EXAMPLE_OUT);
+    }
+    let run = run_in(
+        dir.path(),
+        &[
+            "test",
+            ".",
+            "--solver",
+            "faulty-loop",
+            "--time-limit",
+            "150ms",
+            "--format",
+            "json",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 1);
+    let report = run.json();
+    assert_eq!(
+        verdicts(&report),
+        [
+            ("case1".into(), "TLE".into()),
+            ("case2".into(), "TLE".into()),
+            ("case3".into(), "TLE".into())
+        ]
+    );
+    let message = cases_of(&report)[0]["message"].as_str().unwrap();
+    assert!(message.contains("over the 150 ms limit"), "{message}");
+    // Killed, with its whole process group, before the judge moved on.
+    let left = processes_running("worker --solver faulty-loop");
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
+
+#[test]
+fn a_malformed_case_names_file_line_and_column_and_the_others_are_judged() {
+    let run = run(&["test", "tests/fixtures/malformed", "--format", "json"]);
+    assert_eq!(run.code, 2, "a case that cannot be judged exits 2");
+    let report = run.json();
+    let by_id = |id: &str| {
+        cases_of(&report)
+            .iter()
+            .find(|c| c["id"] == id)
+            .unwrap_or_else(|| panic!("no case {id}"))
+            .clone()
+    };
+    assert_eq!(by_id("good")["verdict"], "AC");
+    for (id, location, words) in [
+        (
+            "bad-character",
+            "bad-character.in:2:5:",
+            "'x' is not a cell",
+        ),
+        ("short-line", "short-line.in:1:80:", "the line has 79 cells"),
+        (
+            "conflicting-givens",
+            "conflicting-givens.in:1:2:",
+            "row 1 has two 5s (r1c1 and r1c2)",
+        ),
+        ("eight-rows", "eight-rows.in:1:", "the board has 8 rows"),
+    ] {
+        let case = by_id(id);
+        assert!(case["verdict"].is_null(), "{id}");
+        let error = case["error"].as_str().unwrap();
+        assert!(
+            error.starts_with("tests/fixtures/malformed/") && error.contains(location),
+            "{id}: {error}"
+        );
+        assert!(error.contains(words), "{id}: {error}");
+    }
+    assert_eq!(report["errors"], 4);
+    assert_eq!(report["passed"], 1);
+}
+
+#[test]
+fn the_table_shows_a_harness_error_with_a_hint() {
+    let run = run(&["test", "tests/fixtures/malformed/bad-character.in"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stdout.contains("ERROR"), "{}", run.stdout);
+    assert!(run.stdout.contains("hint:     fix the case files; `sudoku-judge test tests/fixtures/malformed/bad-character.in` rechecks this case alone"));
+}
+
+#[test]
+fn cases_run_in_natural_order_and_hidden_and_backup_files_are_skipped() {
+    let run = run(&["test", "tests/fixtures/order", "--format", "json"]);
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    let ids: Vec<String> = verdicts(&run.json())
+        .into_iter()
+        .map(|(id, _)| id)
+        .collect();
+    assert_eq!(ids, ["case1", "case2", "case10"]);
+}
+
+#[test]
+fn both_layouts_crlf_a_bom_and_a_missing_expected_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    // A case directory with input.txt/expected.txt, CRLF and a BOM.
+    let crlf = |s: &str| format!("\u{feff}{}", s.replace('\n', "\r\n"));
+    let grid: String = PUZZLE
+        .as_bytes()
+        .chunks(9)
+        .map(|row| format!("{}\n", String::from_utf8_lossy(row)))
+        .collect();
+    write(root, "suite/dir-case/input.txt", &crlf(&grid));
+    let answer_grid: String = ANSWER
+        .as_bytes()
+        .chunks(9)
+        .map(|row| format!("{}\n", String::from_utf8_lossy(row)))
+        .collect();
+    write(root, "suite/dir-case/expected.txt", &crlf(&answer_grid));
+    // A case directory using in/out names.
+    write(root, "suite/short-names/in", &format!("{PUZZLE}\nend\n"));
+    write(root, "suite/short-names/out", &format!("{ANSWER}\n"));
+    // A flat pair with .ans.
+    write(root, "suite/flat.in", EXAMPLE_IN);
+    write(root, "suite/flat.ans", EXAMPLE_OUT);
+    // No expected file: the rules alone judge it.
+    write(root, "suite/no-answer.in", &format!("{PUZZLE}\nend\n"));
+    let run = run_in(root, &["test", "suite", "--format", "json"], "");
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    let report = run.json();
+    assert_eq!(
+        verdicts(&report),
+        [
+            ("dir-case".into(), "AC".into()),
+            ("flat".into(), "AC".into()),
+            ("no-answer".into(), "AC".into()),
+            ("short-names".into(), "AC".into())
+        ]
+    );
+    let formats: Vec<&str> = cases_of(&report)
+        .iter()
+        .map(|c| c["format"].as_str().unwrap())
+        .collect();
+    assert_eq!(formats, ["grid", "leetcode", "acwing", "acwing"]);
+    assert!(cases_of(&report)[2]["expected_path"].is_null());
+
+    // The exact checker needs an expected file, and says so.
+    let exact = run_in(
+        root,
+        &["test", "suite/no-answer.in", "--checker", "exact"],
+        "",
+    );
+    assert_eq!(exact.code, 2);
+    assert!(
+        exact
+            .stdout
+            .contains("the exact checker needs an expected output"),
+        "{}",
+        exact.stdout
+    );
+}
+
+#[test]
+fn judge_toml_sets_suite_defaults_and_flags_override_it() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "suite/judge.toml",
+        "time_limit = \"1500ms\"\nmemory_limit = \"128M\"\n",
+    );
+    write(dir.path(), "suite/a.in", EXAMPLE_IN);
+    let limits = |args: &[&str]| {
+        let run = run_in(dir.path(), args, "");
+        assert_eq!(run.code, 0, "{}", run.stdout);
+        let case = cases_of(&run.json())[0].clone();
+        (
+            case["time_limit_ms"].as_f64().unwrap(),
+            case["memory_limit_kb"].as_u64().unwrap(),
+        )
+    };
+    assert_eq!(
+        limits(&["test", "suite", "--format", "json"]),
+        (1500.0, 131072)
+    );
+    assert_eq!(
+        limits(&[
+            "test",
+            "suite",
+            "--format",
+            "json",
+            "--time-limit",
+            "2s",
+            "--memory-limit",
+            "64M"
+        ]),
+        (2000.0, 65536)
+    );
+
+    write(dir.path(), "bad/judge.toml", "time_limt = \"1s\"\n");
+    write(dir.path(), "bad/a.in", EXAMPLE_IN);
+    let run = run_in(dir.path(), &["test", "bad"], "");
+    assert_eq!(run.code, 2);
+    assert!(run.stdout.contains("judge.toml"), "{}", run.stdout);
+    assert!(run.stdout.contains("time_limt"), "{}", run.stdout);
+}
+
+#[test]
+fn the_json_report_has_the_documented_fields() {
+    let run = run(&[
+        "test",
+        "cases/acwing166/sample.in",
+        "--format",
+        "json",
+        "--repeat",
+        "3",
+    ]);
+    assert_eq!(run.code, 0);
+    let report = run.json();
+    for key in ["passed", "failed", "errors", "total", "elapsed_ms"] {
+        assert!(report.get(key).is_some(), "missing {key}");
+    }
+    let case = &cases_of(&report)[0];
+    for key in [
+        "id",
+        "path",
+        "expected_path",
+        "verdict",
+        "message",
+        "details",
+        "time_ms",
+        "time_limit_ms",
+        "limit_percent",
+        "runs_ms",
+        "puzzles",
+        "puzzle_ms",
+        "wall_ms",
+        "cpu_ms",
+        "memory_kb",
+        "memory_limit_kb",
+        "format",
+        "checker",
+        "warnings",
+        "error",
+    ] {
+        assert!(case.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(case["puzzles"], 2);
+    assert_eq!(case["runs_ms"].as_array().unwrap().len(), 3);
+    assert_eq!(case["time_limit_ms"], 1000.0, "from the suite's judge.toml");
+    assert_eq!(case["memory_limit_kb"], 65536, "AcWing 166's 64 MB");
+    assert!(
+        case["memory_kb"].as_u64().unwrap() > 0,
+        "peak memory is measured"
+    );
+}
+
+#[test]
+fn solvers_are_listed_name_first_with_the_default_first() {
+    let listing = run(&["solvers"]);
+    assert_eq!(listing.code, 0);
+    let names = sound_solvers();
+    for expected in ["mrv", "singles", "bitmask", "backtrack"] {
+        assert!(names.iter().any(|n| n == expected), "{names:?}");
+    }
+    assert!(
+        !listing.stdout.contains("faulty"),
+        "faulty solvers hide by default"
+    );
+    let all = run(&["solvers", "--all"]);
+    for faulty in ["faulty-wrong-digit", "faulty-panic", "faulty-loop"] {
+        assert!(all.stdout.contains(faulty), "{}", all.stdout);
+    }
+    let unknown = run(&["test", "--solver", "nope"]);
+    assert_eq!(unknown.code, 2);
+    assert!(
+        unknown.stderr.contains("unknown solver `nope`"),
+        "{}",
+        unknown.stderr
+    );
+}
+
+#[test]
+fn solve_reads_acwing_input_and_prints_one_line_per_puzzle() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = run_in(
+        dir.path(),
+        &["solve"],
+        &format!("{PUZZLE}\n{}\nend\n", PUZZLE.replace('.', "0")),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, format!("{ANSWER}\n{ANSWER}\n"));
+
+    let literal = run_in(dir.path(), &["solve", "--solver", "singles"], EXAMPLE_IN);
+    assert_eq!(literal.code, 0, "{}", literal.stderr);
+    assert_eq!(literal.stdout.trim_end(), EXAMPLE_OUT);
+
+    let bad = run_in(dir.path(), &["solve"], "12x\nend\n");
+    assert_eq!(bad.code, 2);
+    assert!(bad.stderr.contains("stdin:1:"), "{}", bad.stderr);
+}
+
+#[test]
+fn help_explains_the_layouts_and_exit_codes() {
+    let help = run(&["test", "--help"]);
+    assert_eq!(help.code, 0);
+    for words in [
+        "NAME.in",
+        "judge.toml",
+        "Exit code",
+        "--time-limit",
+        "--checker",
+    ] {
+        assert!(
+            help.stdout.contains(words),
+            "missing {words}:\n{}",
+            help.stdout
+        );
+    }
+    let missing = run(&["test", "no/such/dir"]);
+    assert_eq!(missing.code, 2);
+    assert!(missing.stderr.contains("no/such/dir"), "{}", missing.stderr);
+}
