@@ -103,8 +103,13 @@ pub fn discover(paths: &[PathBuf]) -> anyhow::Result<Vec<Case>> {
     let mut seen = HashSet::new();
     for root in paths {
         let before = cases.len();
-        let meta = std::fs::metadata(root)
-            .with_context(|| format!("cannot read case path {}", root.display()))?;
+        let meta = std::fs::metadata(root).with_context(|| {
+            format!(
+                "cannot read case path {}; give the suite directories, case directories or \
+                     NAME.in files to judge, e.g. `sudoku-judge test path/to/cases`",
+                root.display()
+            )
+        })?;
         if meta.is_file() {
             cases.push(file_case(root)?);
         } else {

@@ -11,7 +11,8 @@ use similar::{Algorithm, ChangeTag, TextDiff};
 use crate::board::{Board, Cell};
 
 /// Printed once under a block of grid diffs.
-pub const GRID_LEGEND: &str = "[x] marks a cell that is wrong in your answer\n";
+pub const GRID_LEGEND: &str =
+    "[x] marks a cell of your answer that breaks a rule, changes a given or differs from the expected answer\n";
 
 /// At most this many diff lines are shown; a flood of output is cut.
 const MAX_DIFF_LINES: usize = 60;
