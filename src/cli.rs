@@ -7,6 +7,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use sudoku_judge::check::CheckerKind;
 use sudoku_judge::problem::Problem;
+use sudoku_judge::runner::lang::Language;
 
 /// A local online judge for Sudoku submissions: LeetCode 37 "Sudoku Solver"
 /// and AcWing 166 / POJ 3074.
@@ -19,6 +20,9 @@ use sudoku_judge::problem::Problem;
 #[command(name = "sudoku-judge", version, propagate_version = true)]
 #[command(after_help = "Examples:\n  \
     sudoku-judge test                       judge the default solver on cases/\n  \
+    sudoku-judge test cases/acwing166 --submission main.cpp\n  \
+    sudoku-judge test cases/leetcode37 --submission solution.py\n  \
+    sudoku-judge test cases/acwing166 --cmd './a.out'\n  \
     sudoku-judge test cases/acwing166 --solver backtrack --time-limit 2s\n  \
     sudoku-judge test --format json > report.json\n  \
     sudoku-judge solve < puzzles.txt        solve puzzles in any format\n  \
@@ -42,7 +46,7 @@ pub enum ColorChoice {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Judge a solver on cases and print a verdict table.
+    /// Judge a solver, program or source file on cases and print a verdict table.
     ///
     /// A case is a directory holding input.txt and expected.txt (also
     /// input/expected, in/out), or a flat pair NAME.in with NAME.out or
@@ -54,8 +58,20 @@ pub enum Command {
     /// problem = "acwing166", time_limit = "1s", memory_limit = "64M",
     /// checker = "exact". Flags override it.
     ///
+    /// Limits: the time limit covers a whole case file. Programs are charged
+    /// their CPU time (and held to twice the limit in wall time); built-in
+    /// solvers and LeetCode-style files the time spent inside solveSudoku.
+    /// Peak memory is the kernel's count for the process; a submission is
+    /// stopped when it passes the memory limit, or prints more than 64 MB.
+    ///
+    /// Compiler flags: C++ g++ -O2 -std=c++17 -DONLINE_JUDGE; Rust rustc
+    /// --edition 2021 -O; Java javac, then java -Xmx<memory limit>
+    /// -Xss64m; Python python3. Builds are cached in ~/.cache/sudoku-judge
+    /// (or $SUDOKU_JUDGE_CACHE).
+    ///
     /// Exit code: 0 when every case is accepted, 1 when some case is not,
-    /// 2 when a case could not be judged (e.g. a malformed input).
+    /// 2 when a case could not be judged (e.g. a malformed input), 130 when
+    /// interrupted with Ctrl-C.
     Test(TestArgs),
 
     /// Solve puzzles read on stdin and print them in the same format.
@@ -92,8 +108,27 @@ pub struct TestArgs {
     pub paths: Vec<PathBuf>,
 
     /// Built-in solver to judge (default: the fastest; see `sudoku-judge solvers`).
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["cmd", "submission"])]
     pub solver: Option<String>,
+
+    /// Judge your own program, run as this command without a shell, e.g.
+    /// './a.out' or 'python3 sol.py'. It reads AcWing 166 input on stdin
+    /// (puzzle lines closed by `end`; cases in other formats are converted)
+    /// and prints one 81-digit line per puzzle.
+    #[arg(long, value_name = "COMMAND", conflicts_with = "submission")]
+    pub cmd: Option<String>,
+
+    /// Judge a source file: a program with a main (AcWing style), or a
+    /// LeetCode-style class Solution with solveSudoku / solve_sudoku and no
+    /// main, which is called once per board through a driver as on
+    /// LeetCode. C++ (.cpp .cc .cxx), Rust (.rs), Python 3 (.py) or Java
+    /// (.java); built once with the judges' flags and cached.
+    #[arg(long, value_name = "FILE")]
+    pub submission: Option<PathBuf>,
+
+    /// The language of --submission when its extension does not tell.
+    #[arg(long, value_enum, requires = "submission")]
+    pub lang: Option<Language>,
 
     /// How answers are checked: sudoku accepts any valid solution that keeps
     /// the givens (a special judge); exact compares text with the expected
@@ -101,8 +136,10 @@ pub struct TestArgs {
     #[arg(long, value_enum)]
     pub checker: Option<CheckerKind>,
 
-    /// Judge on this problem's terms: its time and memory limits
-    /// (acwing166 and poj3074: 1 s, 64 MB; leetcode37 publishes none: 1 s, 256 MB).
+    /// Judge on this problem's terms: its time and memory limits and its
+    /// interface (acwing166 and poj3074: programs, 1 s and 64 MB for the
+    /// whole input; leetcode37: a class Solution; LeetCode publishes no
+    /// limits, so a generous 1 s per case file and 256 MB are used).
     #[arg(long, value_enum)]
     pub problem: Option<Problem>,
 

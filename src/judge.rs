@@ -11,7 +11,8 @@ use crate::case::{self, Case, CaseData, Settings, SettingsCache};
 use crate::check::{self, CheckerKind};
 use crate::problem::{DEFAULT_MEMORY_LIMIT_KB, DEFAULT_TIME_LIMIT};
 use crate::report::{Event, Reporter};
-use crate::runner::{End, Limits, Run, Submission};
+use crate::runner::lang::BuildInfo;
+use crate::runner::{process, End, Kill, Limits, Run, Submission};
 use crate::verdict::Verdict;
 
 /// Everything a judging run needs, built by the CLI.
@@ -23,6 +24,8 @@ pub struct Config {
     pub overrides: Settings,
     /// Runs per case; timings are reported as min/median/max.
     pub repeat: usize,
+    /// How the submission's source was built, for the report.
+    pub build: Option<BuildInfo>,
 }
 
 /// Minimum, median and maximum of some timings.
@@ -67,6 +70,9 @@ pub struct Judgement {
     pub cpu: Duration,
     /// Peak memory, the highest over repeats.
     pub memory_kb: u64,
+    /// What a LeetCode-style submission printed itself, kept apart from
+    /// its answers.
+    pub stdout: String,
     pub stderr: String,
     pub warnings: Vec<String>,
 }
@@ -117,6 +123,8 @@ pub struct Summary {
     /// How many cases got each verdict, in [`Verdict::ALL`] order.
     pub verdicts: Vec<(Verdict, usize)>,
     pub elapsed: Duration,
+    /// The user stopped the run (Ctrl-C): these are the cases judged before.
+    pub interrupted: bool,
 }
 
 impl Summary {
@@ -134,6 +142,7 @@ impl Summary {
             total: results.len(),
             verdicts,
             elapsed,
+            interrupted: false,
         }
     }
 }
@@ -146,12 +155,18 @@ pub fn run(config: &Config, reporter: &mut dyn Reporter) -> anyhow::Result<Summa
     reporter.report(Event::Started {
         cases: cases.len(),
         submission: &config.submission.label(),
+        build: config.build.as_ref(),
     })?;
     let mut settings = SettingsCache::default();
     let mut results = Vec::with_capacity(cases.len());
+    let mut interrupted = false;
     for case in &cases {
         let outcome = match judge_case(config, &mut settings, case) {
-            Ok(judgement) => Outcome::Judged(Box::new(judgement)),
+            Ok(Some(judgement)) => Outcome::Judged(Box::new(judgement)),
+            Ok(None) => {
+                interrupted = true;
+                break;
+            }
             Err(error) => Outcome::Error(format!("{error:#}")),
         };
         let result = CaseResult {
@@ -162,8 +177,13 @@ pub fn run(config: &Config, reporter: &mut dyn Reporter) -> anyhow::Result<Summa
         };
         reporter.report(Event::CaseFinished(&result))?;
         results.push(result);
+        if process::interrupted() {
+            interrupted = true;
+            break;
+        }
     }
-    let summary = Summary::of(&results, started.elapsed());
+    let mut summary = Summary::of(&results, started.elapsed());
+    summary.interrupted = interrupted;
     reporter.report(Event::Finished {
         results: &results,
         summary: &summary,
@@ -171,11 +191,12 @@ pub fn run(config: &Config, reporter: &mut dyn Reporter) -> anyhow::Result<Summa
     Ok(summary)
 }
 
+/// `Ok(None)` when the user interrupted the run during this case.
 fn judge_case(
     config: &Config,
     cache: &mut SettingsCache,
     case: &Case,
-) -> anyhow::Result<Judgement> {
+) -> anyhow::Result<Option<Judgement>> {
     let settings = config.overrides.clone().or(&cache.for_dir(case.dir())?);
     let checker = settings.checker.unwrap_or_default();
     let limits = Limits {
@@ -200,6 +221,9 @@ fn judge_case(
     let mut decided = None;
     for n in 0..config.repeat.max(1) {
         let run = config.submission.run(&data, &limits)?;
+        if run.end == End::Killed(Kill::Interrupted) {
+            return Ok(None);
+        }
         let (verdict, mut reason, details) = decide(&data, &run, &limits, checker);
         if verdict != Verdict::AC && decided.is_none() && config.repeat > 1 {
             reason = format!("{reason} (run {} of {})", n + 1, config.repeat);
@@ -212,7 +236,7 @@ fn judge_case(
     let (verdict, reason, details) = decided.expect("at least one run");
     let run_times: Vec<Duration> = runs.iter().map(|r| r.time).collect();
     let first = &runs[0];
-    Ok(Judgement {
+    Ok(Some(Judgement {
         verdict,
         reason,
         details,
@@ -228,43 +252,116 @@ fn judge_case(
         wall: first.wall,
         cpu: first.cpu,
         memory_kb: runs.iter().map(|r| r.memory_kb).max().unwrap_or(0),
+        stdout: first.stdout.clone(),
         stderr: first.stderr.clone(),
         warnings: data.warnings,
-    })
+    }))
 }
 
 fn ms(d: Duration) -> String {
     format!("{:.0} ms", d.as_secs_f64() * 1000.0)
 }
 
-/// The verdict of one run, as judges decide it: time first, then memory,
-/// then a crash, and only then the answers.
+fn mb(kb: u64) -> String {
+    format!("{:.1} MB", kb as f64 / 1024.0)
+}
+
+fn plural(n: usize, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}
+
+/// The verdict of one run, as judges decide it: a compile error first, then
+/// time, memory and output limits, then a crash, and only then the answers.
 pub fn decide(
     case: &CaseData,
     run: &Run,
     limits: &Limits,
     checker: CheckerKind,
 ) -> (Verdict, String, String) {
-    let total = case.puzzles.len();
-    if run.end == End::TimedOut {
-        return (
-            Verdict::TLE,
-            format!(
-                "killed after {} of wall time, over the {} limit; {} of {total} puzzles answered",
-                ms(run.wall),
-                ms(limits.time),
-                run.answered
-            ),
-            String::new(),
-        );
+    let answered = format!(
+        "{} of {} answered",
+        run.answered,
+        plural(case.puzzles.len(), "puzzle")
+    );
+    let stderr = run.stderr.trim().to_string();
+    match &run.end {
+        End::NotCompiled => {
+            return (
+                Verdict::CE,
+                "the compiler rejected the submission; its message is shown once, above the \
+                 table"
+                    .into(),
+                String::new(),
+            )
+        }
+        End::Killed(Kill::Wall) => {
+            return (
+                Verdict::TLE,
+                format!(
+                    "killed after {} of wall time (CPU {}), over the {} limit; {answered}",
+                    ms(run.wall),
+                    ms(run.cpu),
+                    ms(limits.time),
+                ),
+                String::new(),
+            )
+        }
+        End::Killed(Kill::Cpu) => {
+            return (
+                Verdict::TLE,
+                format!(
+                    "killed after {} of CPU time, over the {} limit; {answered}",
+                    ms(run.cpu),
+                    ms(limits.time),
+                ),
+                String::new(),
+            )
+        }
+        End::Killed(Kill::Memory) => {
+            return (
+                Verdict::MLE,
+                format!(
+                    "killed at {} of memory, over the {} limit; {answered}",
+                    mb(run.memory_kb),
+                    mb(limits.memory_kb),
+                ),
+                String::new(),
+            )
+        }
+        End::Killed(Kill::Output) => {
+            return (
+                Verdict::OLE,
+                format!(
+                    "killed after printing more than {} MB, the output limit; {answered}",
+                    Limits::output_bytes(case.puzzles.len()) >> 20
+                ),
+                String::new(),
+            )
+        }
+        End::OutOfMemory(line) => {
+            return (
+                Verdict::MLE,
+                format!(
+                    "an allocation failed under the {} limit ({line}); peak memory {}",
+                    mb(limits.memory_kb),
+                    mb(run.memory_kb)
+                ),
+                stderr,
+            )
+        }
+        // The judge drops an interrupted case before deciding it.
+        End::Killed(Kill::Interrupted) => {
+            return (Verdict::TLE, "interrupted".into(), String::new())
+        }
+        End::Normal | End::Panicked(_) | End::Crashed(_) => {}
     }
-    let checked = check::check(checker, case, &run.output);
+    let checked = check::check(checker, case, &run.output, run.format);
+    let answers = match checked.verdict {
+        Verdict::AC => "the answers were right",
+        _ => "the answers were wrong too",
+    };
     if run.time > limits.time {
         let over = 100.0 * (run.time.as_secs_f64() / limits.time.as_secs_f64() - 1.0);
-        let answers = match checked.verdict {
-            Verdict::AC => "the answers were right",
-            _ => "the answers were wrong too",
-        };
         return (
             Verdict::TLE,
             format!(
@@ -275,29 +372,41 @@ pub fn decide(
             checked.details,
         );
     }
+    if run.wall > limits.wall() {
+        return (
+            Verdict::TLE,
+            format!(
+                "ran for {} of wall time, over the {} wall-clock limit (twice the time limit), \
+                 using {} of CPU; is it waiting or sleeping? ({answers})",
+                ms(run.wall),
+                ms(limits.wall()),
+                ms(run.cpu)
+            ),
+            checked.details,
+        );
+    }
     if run.memory_kb > limits.memory_kb {
         return (
             Verdict::MLE,
             format!(
-                "peak memory {} KB, over the {} KB limit",
-                run.memory_kb, limits.memory_kb
+                "peak memory {}, over the {} limit ({answers})",
+                mb(run.memory_kb),
+                mb(limits.memory_kb)
             ),
             String::new(),
         );
     }
     match &run.end {
-        End::Panicked(message) => {
-            return (
-                Verdict::RE,
-                format!("{message} (puzzle {} of {total})", run.answered + 1),
-                String::new(),
-            )
-        }
-        End::Crashed(how) => {
-            let tail = run.stderr.trim_end();
-            return (Verdict::RE, how.clone(), tail.to_string());
-        }
-        End::Normal | End::TimedOut => {}
+        End::Panicked(message) => (
+            Verdict::RE,
+            format!(
+                "{message} (puzzle {} of {})",
+                run.answered + 1,
+                case.puzzles.len()
+            ),
+            String::new(),
+        ),
+        End::Crashed(how) => (Verdict::RE, format!("{how}; {answered}"), stderr),
+        _ => (checked.verdict, checked.reason, checked.details),
     }
-    (checked.verdict, checked.reason, checked.details)
 }

@@ -150,18 +150,20 @@ fn plural(n: usize, word: &str) -> String {
     format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
 
-/// Judges `output`, the submission's answers printed in the case's format.
-pub fn check(kind: CheckerKind, case: &CaseData, output: &str) -> Checked {
+/// Judges `output`, the submission's answers, which should be printed in
+/// `format`: the case's own format for a function submission, AcWing lines
+/// for a program.
+pub fn check(kind: CheckerKind, case: &CaseData, output: &str, format: Format) -> Checked {
     match kind {
-        CheckerKind::Sudoku => check_sudoku(case, output),
-        CheckerKind::Exact => check_exact(case, output),
+        CheckerKind::Sudoku => check_sudoku(case, output, format),
+        CheckerKind::Exact => check_exact(case, output, format),
     }
 }
 
-fn check_sudoku(case: &CaseData, output: &str) -> Checked {
-    let answers = match format::parse(output, case.format, Mode::Answers) {
+fn check_sudoku(case: &CaseData, output: &str, format: Format) -> Checked {
+    let answers = match format::parse(output, format, Mode::Answers) {
         Ok(parsed) => parsed.boards,
-        Err(error) => return unreadable(case, output, &error),
+        Err(error) => return unreadable(case, output, format, &error),
     };
     let expected = case.expected.as_ref().and_then(|e| e.boards.as_deref());
     let mut reasons = Vec::new();
@@ -230,9 +232,14 @@ fn puzzle_label(case: &CaseData, n: usize) -> String {
 /// Output that does not read as boards in the case's format. If it reads in
 /// another format and solves every puzzle, the answers are right and only the
 /// presentation is wrong.
-fn unreadable(case: &CaseData, output: &str, error: &format::ParseError) -> Checked {
+fn unreadable(
+    case: &CaseData,
+    output: &str,
+    format: Format,
+    error: &format::ParseError,
+) -> Checked {
     let other = Format::detect(output);
-    if other != case.format {
+    if other != format {
         if let Ok(parsed) = format::parse(output, other, Mode::Answers) {
             let all_solve = parsed.boards.len() == case.puzzles.len()
                 && parsed
@@ -244,22 +251,15 @@ fn unreadable(case: &CaseData, output: &str, error: &format::ParseError) -> Chec
                 return Checked {
                     verdict: Verdict::PE,
                     reason: format!(
-                        "the answers are right but printed in {other} format; this case needs {} format",
-                        case.format
+                        "the answers are right but printed in {other} format; they should be in {format} format"
                     ),
                     details: String::new(),
                 };
             }
         }
     }
-    let reason = format!(
-        "the output does not read as {} answers: {error}",
-        case.format
-    );
-    let details = match &case.expected {
-        Some(expected) => diff::lines(&expected.text, output),
-        None => diff::lines("", output),
-    };
+    let reason = format!("the output does not read as {format} answers: {error}");
+    let details = diff::lines(&expected_text(case, format).unwrap_or_default(), output);
     Checked::wrong(reason, details)
 }
 
@@ -272,14 +272,26 @@ fn normalized(text: &str) -> Vec<&str> {
     lines
 }
 
-fn check_exact(case: &CaseData, output: &str) -> Checked {
-    let Some(expected) = &case.expected else {
+/// The expected output as it should be printed in `format`: the expected
+/// file itself, or its answers rendered in `format` when that differs from
+/// the case's.
+fn expected_text(case: &CaseData, format: Format) -> Option<String> {
+    let expected = case.expected.as_ref()?;
+    match &expected.boards {
+        Some(boards) if format != case.format => Some(format::render_boards(format, boards)),
+        _ => Some(expected.text.clone()),
+    }
+}
+
+fn check_exact(case: &CaseData, output: &str, format: Format) -> Checked {
+    let (Some(expected), Some(expected_text)) = (&case.expected, expected_text(case, format))
+    else {
         return Checked::wrong(
             "the exact checker needs an expected output file, and this case has none".into(),
             String::new(),
         );
     };
-    let (want, got) = (normalized(&expected.text), normalized(output));
+    let (want, got) = (normalized(&expected_text), normalized(output));
     let Some(line) = want
         .iter()
         .zip(&got)
@@ -302,7 +314,7 @@ fn check_exact(case: &CaseData, output: &str) -> Checked {
         ),
     };
     // Boards on both sides: show where they differ cell by cell.
-    let answers = format::parse(output, case.format, Mode::Answers).ok();
+    let answers = format::parse(output, format, Mode::Answers).ok();
     let details = match (&expected.boards, answers) {
         (Some(want), Some(got)) if want.len() == got.boards.len() => {
             let mut out = String::new();
@@ -321,7 +333,7 @@ fn check_exact(case: &CaseData, output: &str) -> Checked {
             out.push_str(diff::GRID_LEGEND);
             out
         }
-        _ => diff::lines(&expected.text, output),
+        _ => diff::lines(&expected_text, output),
     };
     Checked::wrong(reason, details)
 }
@@ -365,13 +377,19 @@ mod tests {
     fn accepts_any_valid_solution() {
         let sudoku = case(Format::AcWing, Some(ANSWER));
         assert_eq!(
-            check(CheckerKind::Sudoku, &sudoku, &format!("{ANSWER}\n")).verdict,
+            check(
+                CheckerKind::Sudoku,
+                &sudoku,
+                &format!("{ANSWER}\n"),
+                Format::AcWing
+            )
+            .verdict,
             Verdict::AC
         );
         // Without an expected file the rules alone decide.
         let bare = case(Format::AcWing, None);
         assert_eq!(
-            check(CheckerKind::Sudoku, &bare, ANSWER).verdict,
+            check(CheckerKind::Sudoku, &bare, ANSWER, Format::AcWing).verdict,
             Verdict::AC
         );
     }
@@ -379,28 +397,43 @@ mod tests {
     #[test]
     fn says_why_an_answer_is_wrong() {
         let sudoku = case(Format::AcWing, Some(ANSWER));
-        let changed = check(CheckerKind::Sudoku, &sudoku, &with(ANSWER, 0, '1'));
+        let changed = check(
+            CheckerKind::Sudoku,
+            &sudoku,
+            &with(ANSWER, 0, '1'),
+            Format::AcWing,
+        );
         assert_eq!(changed.verdict, Verdict::WA);
         assert_eq!(
             changed.reason,
             "the answer: r1c1 was given as 5, the answer has 1; row 1 has two 1s (r1c1 and r1c8); \
              column 1 has two 1s (r1c1 and r3c1); and 1 more"
         );
-        let empty = check(CheckerKind::Sudoku, &sudoku, &with(ANSWER, 2, '.'));
+        let empty = check(
+            CheckerKind::Sudoku,
+            &sudoku,
+            &with(ANSWER, 2, '.'),
+            Format::AcWing,
+        );
         assert_eq!(empty.reason, "the answer: r1c3 is empty");
-        let broken = check(CheckerKind::Sudoku, &sudoku, &with(ANSWER, 2, '5'));
+        let broken = check(
+            CheckerKind::Sudoku,
+            &sudoku,
+            &with(ANSWER, 2, '5'),
+            Format::AcWing,
+        );
         assert!(broken
             .reason
             .starts_with("the answer: row 1 has two 5s (r1c1 and r1c3)"));
         assert!(broken.details.contains("[5]"), "{}", broken.details);
-        let none = check(CheckerKind::Sudoku, &sudoku, "");
+        let none = check(CheckerKind::Sudoku, &sudoku, "", Format::AcWing);
         assert_eq!(none.reason, "expected 1 answer (one per puzzle), got 0");
     }
 
     #[test]
     fn unreadable_output_gets_a_line_diff() {
         let sudoku = case(Format::AcWing, Some(ANSWER));
-        let result = check(CheckerKind::Sudoku, &sudoku, "hello\n");
+        let result = check(CheckerKind::Sudoku, &sudoku, "hello\n", Format::AcWing);
         assert_eq!(result.verdict, Verdict::WA);
         assert!(result
             .reason
@@ -423,29 +456,69 @@ mod tests {
                 })
                 .collect::<Vec<_>>(),
         );
-        let result = check(CheckerKind::Sudoku, &sudoku, &grid);
+        let result = check(CheckerKind::Sudoku, &sudoku, &grid, Format::AcWing);
         assert_eq!(result.verdict, Verdict::PE);
         assert_eq!(
             result.reason,
-            "the answers are right but printed in grid format; this case needs acwing format"
+            "the answers are right but printed in grid format; they should be in acwing format"
         );
     }
 
     #[test]
     fn exact_ignores_crlf_and_trailing_space_only() {
         let exact = case(Format::AcWing, Some(&format!("{ANSWER}\n")));
-        let ok = check(CheckerKind::Exact, &exact, &format!("{ANSWER}  \r\n\n"));
+        let ok = check(
+            CheckerKind::Exact,
+            &exact,
+            &format!("{ANSWER}  \r\n\n"),
+            Format::AcWing,
+        );
         assert_eq!(ok.verdict, Verdict::AC);
-        let wrong = check(CheckerKind::Exact, &exact, &with(ANSWER, 80, '8'));
+        let wrong = check(
+            CheckerKind::Exact,
+            &exact,
+            &with(ANSWER, 80, '8'),
+            Format::AcWing,
+        );
         assert_eq!(wrong.verdict, Verdict::WA);
         assert_eq!(wrong.reason, "line 1 differs from the expected output");
         assert!(wrong.details.contains("[8]"), "{}", wrong.details);
-        let extra = check(CheckerKind::Exact, &exact, &format!("{ANSWER}\nextra\n"));
+        let extra = check(
+            CheckerKind::Exact,
+            &exact,
+            &format!("{ANSWER}\nextra\n"),
+            Format::AcWing,
+        );
         assert_eq!(
             extra.reason,
             "the output has 2 lines; the expected output has 1"
         );
-        let missing = check(CheckerKind::Exact, &case(Format::AcWing, None), ANSWER);
+        let missing = check(
+            CheckerKind::Exact,
+            &case(Format::AcWing, None),
+            ANSWER,
+            Format::AcWing,
+        );
         assert!(missing.reason.contains("needs an expected output file"));
+    }
+
+    #[test]
+    fn a_program_answers_a_leetcode_case_in_acwing_lines() {
+        let literal = format::render(
+            Format::LeetCode,
+            &[ANSWER
+                .chars()
+                .collect::<Vec<_>>()
+                .chunks(9)
+                .map(<[char]>::to_vec)
+                .collect()],
+        );
+        let leetcode = case(Format::LeetCode, Some(&literal));
+        for kind in [CheckerKind::Sudoku, CheckerKind::Exact] {
+            let ok = check(kind, &leetcode, &format!("{ANSWER}\n"), Format::AcWing);
+            assert_eq!(ok.verdict, Verdict::AC, "{kind:?}: {}", ok.reason);
+        }
+        let literal_back = check(CheckerKind::Sudoku, &leetcode, &literal, Format::AcWing);
+        assert_eq!(literal_back.verdict, Verdict::PE, "{}", literal_back.reason);
     }
 }

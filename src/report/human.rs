@@ -10,6 +10,7 @@ use anstyle::{AnsiColor, Style};
 
 use super::{format_kb, format_ms, Event, Reporter};
 use crate::judge::{CaseResult, Judgement, Outcome, Summary};
+use crate::runner::lang::BuildInfo;
 use crate::verdict::Verdict;
 
 pub struct HumanReporter<W> {
@@ -61,10 +62,23 @@ impl<W: Write> HumanReporter<W> {
                 let first = error.lines().next().unwrap_or_default();
                 writeln!(
                     self.out,
-                    "{code} {:>9} {:>6} {:>8}  {}",
-                    "-", "-", "-", result.id
+                    "{code} {:>9} {:>6} {:>9} {:>9} {:>8}  {}",
+                    "-", "-", "-", "-", "-", result.id
                 )?;
                 writeln!(self.out, "      {}", shorten(first, REASON_WIDTH + 20))?;
+            }
+            Outcome::Judged(j) if j.verdict == Verdict::CE => {
+                writeln!(
+                    self.out,
+                    "{code} {:>9} {:>6} {:>9} {:>9} {:>8}  {}  {}",
+                    "-",
+                    "-",
+                    "-",
+                    "-",
+                    "-",
+                    result.id,
+                    shorten(&j.reason, REASON_WIDTH)
+                )?;
             }
             Outcome::Judged(j) => {
                 let time = format_ms(j.time);
@@ -76,7 +90,9 @@ impl<W: Write> HumanReporter<W> {
                 };
                 writeln!(
                     self.out,
-                    "{code} {time:>9} {percent:>6} {:>8}  {}  {note}",
+                    "{code} {time:>9} {percent:>6} {:>9} {:>9} {:>8}  {}  {note}",
+                    format_ms(j.cpu),
+                    format_ms(j.wall),
                     format_kb(j.memory_kb),
                     result.id
                 )?;
@@ -120,6 +136,14 @@ impl<W: Write> HumanReporter<W> {
                 for line in j.details.lines() {
                     writeln!(self.out, "  {line}")?;
                 }
+                if !j.stdout.is_empty() {
+                    writeln!(self.out, "  its own stdout (not part of the answers):")?;
+                    self.excerpt(&j.stdout)?;
+                }
+                if !j.stderr.trim().is_empty() && !j.details.contains(j.stderr.trim_end()) {
+                    writeln!(self.out, "  stderr (the end of it):")?;
+                    self.excerpt(&j.stderr)?;
+                }
                 let options = if self.rerun_options.is_empty() {
                     String::new()
                 } else {
@@ -133,6 +157,48 @@ impl<W: Write> HumanReporter<W> {
             }
         }
         writeln!(self.out)
+    }
+
+    /// How the submission was built: once, above the table.
+    fn build(&mut self, build: &BuildInfo) -> io::Result<()> {
+        let source = build.source.display();
+        match (&build.error, build.command.is_empty(), build.cached) {
+            (Some(error), _, _) => {
+                writeln!(self.out, "{source} did not compile:")?;
+                if !build.command.is_empty() {
+                    writeln!(self.out, "  $ {}", build.command)?;
+                }
+                for line in error.lines() {
+                    writeln!(self.out, "  {line}")?;
+                }
+                writeln!(self.out)
+            }
+            (None, true, _) => Ok(()),
+            (None, false, true) => writeln!(
+                self.out,
+                "using the cached build of {source} ({})",
+                build.command
+            ),
+            (None, false, false) => writeln!(
+                self.out,
+                "compiled {source} in {:.2} s: {}",
+                build.time.as_secs_f64(),
+                build.command
+            ),
+        }
+    }
+
+    /// The first lines of what a submission printed, indented.
+    fn excerpt(&mut self, text: &str) -> io::Result<()> {
+        const SHOWN: usize = 20;
+        let lines: Vec<&str> = text.lines().collect();
+        for line in lines.iter().take(SHOWN) {
+            writeln!(self.out, "    {}", shorten(line, 200))?;
+        }
+        if lines.len() > SHOWN {
+            writeln!(self.out, "    ... {} more lines", lines.len() - SHOWN)?;
+        }
+        Ok(())
     }
 
     fn summary(&mut self, summary: &Summary) -> io::Result<()> {
@@ -150,6 +216,9 @@ impl<W: Write> HumanReporter<W> {
             summary.elapsed.as_secs_f64(),
             counts.join(", ")
         )?;
+        if summary.interrupted {
+            writeln!(self.out, "interrupted: only the cases above were judged")?;
+        }
         writeln!(
             self.out,
             "{} passed, {} failed",
@@ -160,6 +229,17 @@ impl<W: Write> HumanReporter<W> {
 
 /// For an accepted case: the puzzle count and, for several, their spread.
 fn accepted_note(j: &Judgement) -> String {
+    let note = puzzles_note(j);
+    match j.stdout.lines().count() {
+        0 => note,
+        n => format!(
+            "{note}; printed {n} line{} of its own",
+            if n == 1 { "" } else { "s" }
+        ),
+    }
+}
+
+fn puzzles_note(j: &Judgement) -> String {
     match (j.puzzles, j.puzzle_times) {
         (n, Some(spread)) => format!(
             "{n} puzzles, each {}–{} (median {})",
@@ -184,15 +264,22 @@ fn shorten(text: &str, width: usize) -> String {
 impl<W: Write> Reporter for HumanReporter<W> {
     fn report(&mut self, event: Event<'_>) -> io::Result<()> {
         match event {
-            Event::Started { cases, submission } => {
+            Event::Started {
+                cases,
+                submission,
+                build,
+            } => {
+                if let Some(build) = build {
+                    self.build(build)?;
+                }
                 writeln!(
                     self.out,
                     "judging {cases} case{} with {submission}",
                     if cases == 1 { "" } else { "s" }
                 )?;
                 let header = format!(
-                    "{:<5} {:>9} {:>6} {:>8}  case",
-                    "", "time", "%limit", "memory"
+                    "{:<5} {:>9} {:>6} {:>9} {:>9} {:>8}  case",
+                    "", "time", "%limit", "cpu", "wall", "memory"
                 );
                 writeln!(self.out, "{}", self.paint(Style::new().dimmed(), &header))?;
             }
@@ -201,7 +288,11 @@ impl<W: Write> Reporter for HumanReporter<W> {
                 self.out.flush()?;
             }
             Event::Finished { results, summary } => {
-                let failures: Vec<_> = results.iter().filter(|r| !r.passed()).collect();
+                // A compile error is the same for every case: it was shown once, above.
+                let failures: Vec<_> = results
+                    .iter()
+                    .filter(|r| !r.passed() && r.verdict() != Some(Verdict::CE))
+                    .collect();
                 if !failures.is_empty() {
                     writeln!(self.out, "\nfailures:\n")?;
                     for result in failures {
@@ -254,7 +345,16 @@ mod tests {
             wall: Duration::from_millis(time_ms + 2),
             cpu: Duration::from_millis(time_ms),
             memory_kb: 2150,
-            stderr: String::new(),
+            stdout: if verdict == Verdict::AC {
+                "debug: 64 blanks\n".to_string()
+            } else {
+                String::new()
+            },
+            stderr: if verdict == Verdict::RE {
+                "thread 'main' panicked at sol.rs:6:14:\nindex out of bounds\n".to_string()
+            } else {
+                String::new()
+            },
             warnings: if verdict == Verdict::AC {
                 vec!["cases/a.in: line 2: the input has no `end` line; AcWing 166 inputs close with one".into()]
             } else {
@@ -301,6 +401,7 @@ mod tests {
             .report(Event::Started {
                 cases: results.len(),
                 submission: "solver mrv",
+                build: None,
             })
             .unwrap();
         for result in &results {

@@ -7,11 +7,14 @@ use serde::Serialize;
 
 use super::{Event, Reporter};
 use crate::judge::{CaseResult, Outcome, Spread, Summary};
+use crate::runner::lang::BuildInfo;
+use crate::runner::Interface;
 use crate::verdict::Verdict;
 
 pub struct JsonReporter<W> {
     out: W,
     submission: String,
+    build: Option<BuildJson>,
 }
 
 impl<W: Write> JsonReporter<W> {
@@ -19,6 +22,7 @@ impl<W: Write> JsonReporter<W> {
         Self {
             out,
             submission: String::new(),
+            build: None,
         }
     }
 }
@@ -67,6 +71,10 @@ struct CaseJson<'a> {
     format: Option<&'static str>,
     checker: Option<&'static str>,
     warnings: &'a [String],
+    /// What a LeetCode-style submission printed itself.
+    stdout: &'a str,
+    /// The end of what the submission wrote to stderr.
+    stderr: &'a str,
     error: Option<&'a str>,
 }
 
@@ -92,6 +100,8 @@ impl<'a> CaseJson<'a> {
             format: None,
             checker: None,
             warnings: &[],
+            stdout: "",
+            stderr: "",
             error: None,
         };
         match &result.outcome {
@@ -116,15 +126,47 @@ impl<'a> CaseJson<'a> {
                 json.format = Some(j.format.name());
                 json.checker = Some(j.checker.name());
                 json.warnings = &j.warnings;
+                json.stdout = &j.stdout;
+                json.stderr = &j.stderr;
             }
         }
         json
     }
 }
 
+#[derive(Clone, Debug, Serialize)]
+struct BuildJson {
+    source: String,
+    language: String,
+    interface: &'static str,
+    command: String,
+    cached: bool,
+    time_ms: f64,
+    error: Option<String>,
+}
+
+impl BuildJson {
+    fn of(build: &BuildInfo) -> Self {
+        BuildJson {
+            source: build.source.display().to_string(),
+            language: build.language.to_string(),
+            interface: match build.interface {
+                Interface::Program => "program",
+                Interface::Function => "leetcode",
+            },
+            command: build.command.clone(),
+            cached: build.cached,
+            time_ms: millis(build.time),
+            error: build.error.clone(),
+        }
+    }
+}
+
 #[derive(Serialize)]
 struct RunJson<'a> {
     submission: &'a str,
+    build: Option<BuildJson>,
+    interrupted: bool,
     cases: Vec<CaseJson<'a>>,
     passed: usize,
     failed: usize,
@@ -136,7 +178,12 @@ struct RunJson<'a> {
 impl<W: Write> Reporter for JsonReporter<W> {
     fn report(&mut self, event: Event<'_>) -> io::Result<()> {
         match event {
-            Event::Started { submission, .. } => self.submission = submission.to_string(),
+            Event::Started {
+                submission, build, ..
+            } => {
+                self.submission = submission.to_string();
+                self.build = build.map(BuildJson::of);
+            }
             Event::CaseFinished(_) => {}
             Event::Finished { results, summary } => {
                 let Summary {
@@ -149,6 +196,8 @@ impl<W: Write> Reporter for JsonReporter<W> {
                 } = *summary;
                 let document = RunJson {
                     submission: &self.submission,
+                    build: self.build.clone(),
+                    interrupted: summary.interrupted,
                     cases: results.iter().map(CaseJson::of).collect(),
                     passed,
                     failed,

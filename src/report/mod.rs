@@ -9,6 +9,7 @@ use std::io;
 use std::time::Duration;
 
 use crate::judge::{CaseResult, Summary};
+use crate::runner::lang::BuildInfo;
 
 /// What the judge tells reporters, in order: `Started`, one
 /// `CaseFinished` per case in case order, then `Finished`.
@@ -17,6 +18,8 @@ pub enum Event<'a> {
     Started {
         cases: usize,
         submission: &'a str,
+        /// How a source file was built, when one was.
+        build: Option<&'a BuildInfo>,
     },
     CaseFinished(&'a CaseResult),
     Finished {

@@ -24,7 +24,7 @@ use anyhow::Context as _;
 use serde::{Deserialize, Serialize};
 
 use super::process::{self, Exit};
-use super::{End, Limits, Run};
+use super::{grace, End, Limits, Run};
 use crate::board::format;
 use crate::case::CaseData;
 use crate::solver::Solver;
@@ -99,12 +99,6 @@ pub fn serve(solver: &Solver, input: impl BufRead, mut output: impl Write) -> io
     Ok(0)
 }
 
-/// Extra wall time past the limit before a worker is killed, so the report
-/// can say how far over it went.
-fn grace(limit: Duration) -> Duration {
-    limit / 4 + Duration::from_millis(100)
-}
-
 /// The harness's side: runs `solver` on every puzzle of `case` in a worker
 /// started from `exe`.
 pub fn run(exe: &Path, solver: &Solver, case: &CaseData, limits: &Limits) -> anyhow::Result<Run> {
@@ -119,6 +113,8 @@ pub fn run(exe: &Path, solver: &Solver, case: &CaseData, limits: &Limits) -> any
         command,
         stdin: stdin.into_bytes(),
         kill_after: limits.time + grace(limits.time),
+        kill_after_cpu: None,
+        kill_above_memory_kb: None,
         cpu_limit: Some(limits.time + grace(limits.time) * 2),
         address_space_limit: None,
         // Generous: a reply is about 130 bytes per puzzle.
@@ -142,8 +138,8 @@ pub fn run(exe: &Path, solver: &Solver, case: &CaseData, limits: &Limits) -> any
         }
     }
     let stderr = String::from_utf8_lossy(&finished.stderr_tail).into_owned();
-    let end = if finished.killed_at_deadline {
-        End::TimedOut
+    let end = if let Some(kill) = finished.killed {
+        End::Killed(kill)
     } else if let Some(message) = panicked {
         End::Panicked(message)
     } else {
@@ -160,9 +156,10 @@ pub fn run(exe: &Path, solver: &Solver, case: &CaseData, limits: &Limits) -> any
     };
     Ok(Run {
         output: format::render(case.format, &answers),
+        format: case.format,
         answered: answers.len(),
         // A killed run is charged all the time it had, not just its finished calls.
-        time: if end == End::TimedOut {
+        time: if matches!(end, End::Killed(_)) {
             finished.wall
         } else {
             puzzle_times.iter().sum()
@@ -172,6 +169,7 @@ pub fn run(exe: &Path, solver: &Solver, case: &CaseData, limits: &Limits) -> any
         memory_kb: finished.max_rss_kb,
         puzzle_times,
         end,
+        stdout: String::new(),
         stderr,
     })
 }

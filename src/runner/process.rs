@@ -2,8 +2,11 @@
 //!
 //! - It gets its own process group, so a kill reaches every child it starts,
 //!   and the group is killed when the leader ends: no process outlives a run.
-//! - A watchdog kills the group at a wall-clock deadline; `RLIMIT_CPU` is a
-//!   backstop for CPU, and cores are never dumped.
+//! - A watchdog kills the group at a wall-clock deadline, when the leader's
+//!   CPU time or resident memory passes its bound (read from `/proc` every
+//!   few milliseconds), or when the user presses Ctrl-C ([`interrupt`]).
+//!   `RLIMIT_CPU` and `RLIMIT_AS` are kernel backstops behind it, and cores
+//!   are never dumped.
 //! - Stdin is written on one thread while stdout and stderr are drained on
 //!   others, so a process that never reads, or floods stderr, cannot
 //!   deadlock the harness. Stdout is capped (the output limit) and only the
@@ -27,6 +30,10 @@ pub struct Spec {
     pub stdin: Vec<u8>,
     /// Wall-clock time after which the process group is killed.
     pub kill_after: Duration,
+    /// CPU time of the leader after which the group is killed.
+    pub kill_after_cpu: Option<Duration>,
+    /// Resident memory of the leader, in KB, past which the group is killed.
+    pub kill_above_memory_kb: Option<u64>,
     /// `RLIMIT_CPU`, in whole seconds, rounded up.
     pub cpu_limit: Option<Duration>,
     /// `RLIMIT_AS`, in bytes.
@@ -35,6 +42,21 @@ pub struct Spec {
     pub stdout_limit: usize,
     /// How much of the end of stderr to keep.
     pub stderr_tail: usize,
+}
+
+/// Why the watchdog killed a process.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kill {
+    /// It ran past [`Spec::kill_after`] of wall-clock time.
+    Wall,
+    /// It used more than [`Spec::kill_after_cpu`] of CPU time.
+    Cpu,
+    /// Its resident memory passed [`Spec::kill_above_memory_kb`].
+    Memory,
+    /// Its stdout passed [`Spec::stdout_limit`].
+    Output,
+    /// The user interrupted the run.
+    Interrupted,
 }
 
 /// How the process ended.
@@ -52,11 +74,50 @@ pub struct Finished {
     pub cpu: Duration,
     pub max_rss_kb: u64,
     pub stdout: Vec<u8>,
-    /// Stdout passed [`Spec::stdout_limit`] and the process was killed.
-    pub stdout_overflowed: bool,
     pub stderr_tail: Vec<u8>,
-    /// The watchdog killed it at [`Spec::kill_after`].
-    pub killed_at_deadline: bool,
+    /// Why the harness killed it, if it did.
+    pub killed: Option<Kill>,
+}
+
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Asks every running and future [`run`] to kill its process at once; for
+/// a Ctrl-C handler. Safe to call from any thread.
+pub fn interrupt() {
+    INTERRUPTED.store(true, Ordering::SeqCst);
+}
+
+/// Whether [`interrupt`] was called.
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
+
+/// How often the watchdog looks at the process.
+const WATCH_EVERY: Duration = Duration::from_millis(5);
+
+/// What `/proc/PID/stat` says of a running process: CPU time and resident
+/// memory. `None` once it is gone, or where there is no `/proc`.
+fn sample(pid: i32) -> Option<(Duration, u64)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name may hold spaces and parentheses; fields resume after the last ')'.
+    let fields: Vec<&str> = stat.get(stat.rfind(')')? + 2..)?.split(' ').collect();
+    // Fields 14 and 15 (utime, stime) and 24 (rss) of proc(5), counted from
+    // the state, field 3, which is fields[0] here.
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    let rss_pages: u64 = fields.get(21)?.parse().ok()?;
+    // SAFETY: sysconf takes no pointers.
+    let (hz, page) = unsafe {
+        (
+            libc::sysconf(libc::_SC_CLK_TCK),
+            libc::sysconf(libc::_SC_PAGESIZE),
+        )
+    };
+    let hz = u64::try_from(hz).ok().filter(|&h| h > 0)?;
+    let page_kb = u64::try_from(page).ok()? / 1024;
+    Some((
+        Duration::from_nanos(ticks.saturating_mul(1_000_000_000) / hz),
+        rss_pages * page_kb,
+    ))
 }
 
 /// How long to wait for the pipes to close once the process group is dead.
@@ -120,6 +181,8 @@ pub fn run(spec: Spec) -> io::Result<Finished> {
         mut command,
         stdin,
         kill_after,
+        kill_after_cpu,
+        kill_above_memory_kb,
         cpu_limit,
         address_space_limit,
         stdout_limit,
@@ -158,19 +221,29 @@ pub fn run(spec: Spec) -> io::Result<Finished> {
 
     let stdout = Arc::new(Mutex::new(Vec::new()));
     let stderr = Arc::new(Mutex::new(Vec::new()));
-    let overflowed = Arc::new(AtomicBool::new(false));
+    // The first reason to kill wins; later ones only see the group gone.
+    let killed: Arc<Mutex<Option<Kill>>> = Arc::new(Mutex::new(None));
+    let kill = {
+        let killed = Arc::clone(&killed);
+        move |why: Kill| {
+            let mut first = killed.lock().unwrap_or_else(|e| e.into_inner());
+            if first.is_none() {
+                *first = Some(why);
+                kill_group(pid);
+            }
+        }
+    };
     let (done_tx, done_rx) = mpsc::channel::<()>();
     {
-        let (pipe, sink, flag, done) = (
+        let (pipe, sink, kill, done) = (
             child.stdout.take().expect("stdout is piped"),
             Arc::clone(&stdout),
-            Arc::clone(&overflowed),
+            kill.clone(),
             done_tx.clone(),
         );
         thread::spawn(move || {
             if drain(pipe, &sink, stdout_limit, false) {
-                flag.store(true, Ordering::SeqCst);
-                kill_group(pid);
+                kill(Kill::Output);
             }
             drop(done);
         });
@@ -187,17 +260,30 @@ pub fn run(spec: Spec) -> io::Result<Finished> {
         });
     }
 
-    let killed = Arc::new(AtomicBool::new(false));
     let (stop_watchdog, watchdog_rx) = mpsc::channel::<()>();
-    let watchdog = {
-        let killed = Arc::clone(&killed);
-        thread::spawn(move || {
-            if let Err(mpsc::RecvTimeoutError::Timeout) = watchdog_rx.recv_timeout(kill_after) {
-                killed.store(true, Ordering::SeqCst);
-                kill_group(pid);
+    let watchdog = thread::spawn(move || {
+        let watch_usage = kill_after_cpu.is_some() || kill_above_memory_kb.is_some();
+        loop {
+            match watchdog_rx.recv_timeout(WATCH_EVERY) {
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                _ => return,
             }
-        })
-    };
+            if interrupted() {
+                return kill(Kill::Interrupted);
+            }
+            if start.elapsed() >= kill_after {
+                return kill(Kill::Wall);
+            }
+            if let Some((cpu, rss_kb)) = watch_usage.then(|| sample(pid)).flatten() {
+                if kill_after_cpu.is_some_and(|limit| cpu >= limit) {
+                    return kill(Kill::Cpu);
+                }
+                if kill_above_memory_kb.is_some_and(|limit| rss_kb > limit) {
+                    return kill(Kill::Memory);
+                }
+            }
+        }
+    });
 
     let (status, usage) = wait4(pid)?;
     let wall = start.elapsed();
@@ -223,15 +309,15 @@ pub fn run(spec: Spec) -> io::Result<Finished> {
     let take = |sink: &Mutex<Vec<u8>>| {
         std::mem::take(&mut *sink.lock().unwrap_or_else(|e| e.into_inner()))
     };
+    let killed = *killed.lock().unwrap_or_else(|e| e.into_inner());
     Ok(Finished {
         exit,
         wall,
         cpu: timeval(usage.ru_utime) + timeval(usage.ru_stime),
         max_rss_kb: u64::try_from(usage.ru_maxrss).unwrap_or(0),
         stdout: take(&stdout),
-        stdout_overflowed: overflowed.load(Ordering::SeqCst),
         stderr_tail: take(&stderr),
-        killed_at_deadline: killed.load(Ordering::SeqCst),
+        killed,
     })
 }
 
@@ -292,6 +378,8 @@ mod tests {
             command,
             stdin: Vec::new(),
             kill_after: Duration::from_secs(10),
+            kill_after_cpu: None,
+            kill_above_memory_kb: None,
             cpu_limit: None,
             address_space_limit: None,
             stdout_limit: 1 << 20,
@@ -308,7 +396,7 @@ mod tests {
         assert_eq!(done.stdout, b"hello\n");
         assert_eq!(done.stderr_tail, b"oops\n");
         assert!(done.max_rss_kb > 0);
-        assert!(!done.killed_at_deadline && !done.stdout_overflowed);
+        assert_eq!(done.killed, None);
     }
 
     #[test]
@@ -318,7 +406,7 @@ mod tests {
         spec.kill_after = Duration::from_millis(200);
         let started = Instant::now();
         let done = run(spec).unwrap();
-        assert!(done.killed_at_deadline);
+        assert_eq!(done.killed, Some(Kill::Wall));
         assert_eq!(done.exit, Exit::Signal(libc::SIGKILL));
         assert!(
             started.elapsed() < Duration::from_secs(10),
@@ -331,7 +419,7 @@ mod tests {
         let mut spec = sh("yes");
         spec.stdout_limit = 1000;
         let done = run(spec).unwrap();
-        assert!(done.stdout_overflowed);
+        assert_eq!(done.killed, Some(Kill::Output));
         assert_eq!(done.stdout.len(), 1000);
     }
 
@@ -340,6 +428,25 @@ mod tests {
         let mut spec = sh("exit 0");
         spec.stdin = vec![b'x'; 8 << 20];
         assert_eq!(run(spec).unwrap().exit, Exit::Code(0));
+    }
+
+    #[test]
+    fn a_busy_loop_is_killed_by_its_cpu_time() {
+        let mut spec = sh("while :; do :; done");
+        spec.kill_after_cpu = Some(Duration::from_millis(100));
+        let done = run(spec).unwrap();
+        assert_eq!(done.killed, Some(Kill::Cpu));
+        assert!(done.cpu >= Duration::from_millis(100), "{:?}", done.cpu);
+    }
+
+    #[test]
+    fn a_growing_process_is_killed_above_its_memory_bound() {
+        // A shell variable doubled until it is far above the bound.
+        let mut spec = sh("x=0123456789abcdef; while :; do x=$x$x; done");
+        spec.kill_above_memory_kb = Some(64 * 1024);
+        let done = run(spec).unwrap();
+        assert_eq!(done.killed, Some(Kill::Memory));
+        assert!(done.max_rss_kb > 64 * 1024, "{}", done.max_rss_kb);
     }
 
     #[test]

@@ -1,0 +1,55 @@
+# sudoku-judge's LeetCode driver for Python 3. Runs the submission with the
+# imports LeetCode preloads, then reads one 81-character puzzle a line until
+# `end`, calls a fresh Solution().solveSudoku on each board and writes
+# "<ns> <row>/<row>/.../<row>" per board to the file named by argv[3], apart
+# from the submission's own stdout.
+import sys
+import time
+
+PRELUDE = """
+from typing import *
+from bisect import *
+from collections import *
+from copy import *
+from functools import *
+from heapq import *
+from itertools import *
+from math import *
+from operator import *
+from string import *
+import array, bisect, collections, copy, functools, heapq, itertools, math
+import operator, random, re, string, sys
+"""
+
+
+def cell(value):
+    return value if isinstance(value, str) and len(value) == 1 else "?"
+
+
+def main():
+    source_path, display_name, answers_path = sys.argv[1:4]
+    namespace = {"__name__": "solution"}
+    exec(PRELUDE, namespace)
+    with open(source_path, encoding="utf-8") as source:
+        code = compile(source.read(), display_name, "exec")
+    exec(code, namespace)
+    solution_class = namespace.get("Solution")
+    if solution_class is None:
+        sys.exit(f"{display_name}: no class Solution")
+    with open(answers_path, "w", encoding="utf-8") as answers:
+        for line in sys.stdin:
+            line = line.rstrip()
+            if line == "end":
+                break
+            if len(line) != 81:
+                continue
+            board = [list(line[r * 9:(r + 1) * 9]) for r in range(9)]
+            started = time.perf_counter_ns()
+            solution_class().solveSudoku(board)
+            ns = time.perf_counter_ns() - started
+            rows = "/".join("".join(cell(c) for c in row) for row in board)
+            answers.write(f"{ns} {rows}\n")
+            answers.flush()
+
+
+main()
