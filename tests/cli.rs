@@ -155,7 +155,7 @@ fn the_table_lists_each_case_and_sums_up() {
     );
     assert!(run
         .stdout
-        .contains("           time %limit   memory  case\n"));
+        .contains("           time %limit       cpu      wall   memory  case\n"));
     let example = run
         .stdout
         .lines()
@@ -673,4 +673,421 @@ fn help_explains_the_layouts_and_exit_codes() {
     let missing = run(&["test", "no/such/dir"]);
     assert_eq!(missing.code, 2);
     assert!(missing.stderr.contains("no/such/dir"), "{}", missing.stderr);
+}
+
+// ---------------------------------------------------------------------------
+// Submissions: programs and LeetCode-style files in C++, Rust, Python, Java.
+// ---------------------------------------------------------------------------
+
+/// One build cache for the tests, under `target/`, so each fixture is
+/// compiled once and nothing lands in the user's own cache.
+fn build_cache() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("build-cache")
+}
+
+/// Whether the tools a language needs are here; prints a visible skip line
+/// when they are not, so a missing toolchain never passes silently.
+fn have(tools: &[&str], test: &str) -> bool {
+    let missing: Vec<&str> = tools
+        .iter()
+        .copied()
+        .filter(|t| which::which(t).is_err())
+        .collect();
+    if !missing.is_empty() {
+        eprintln!("SKIP {test}: {} not installed", missing.join(", "));
+    }
+    missing.is_empty()
+}
+
+fn judge_with(args: &[&str]) -> Run {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_sudoku-judge"));
+    command
+        .args(args)
+        .current_dir(manifest_dir())
+        .env("SUDOKU_JUDGE_CACHE", build_cache())
+        .stdin(Stdio::null());
+    let started = Instant::now();
+    let output = command.output().expect("the binary runs");
+    assert!(started.elapsed() < HANG_GUARD, "sudoku-judge {args:?} hung");
+    Run {
+        code: output.status.code().expect("exited, not killed"),
+        stdout: String::from_utf8(output.stdout).unwrap(),
+        stderr: String::from_utf8(output.stderr).unwrap(),
+    }
+}
+
+/// Judges fixture `file` on `cases` and returns each case's verdict and
+/// message, asserting that the JSON report is well formed.
+fn judge_fixture(file: &str, cases: &str, extra: &[&str]) -> (Run, Value) {
+    let path = format!("tests/fixtures/submissions/{file}");
+    let mut args = vec!["test", cases, "--submission", &path, "--format", "json"];
+    args.extend_from_slice(extra);
+    let run = judge_with(&args);
+    let report = run.json();
+    (run, report)
+}
+
+fn only_verdict(report: &Value) -> (String, String) {
+    let cases = cases_of(report);
+    let verdict = cases[0]["verdict"].as_str().unwrap_or("ERROR").to_owned();
+    for case in cases {
+        assert_eq!(
+            case["verdict"].as_str().unwrap_or("ERROR"),
+            verdict,
+            "{case}"
+        );
+    }
+    (verdict, cases[0]["message"].as_str().unwrap().to_owned())
+}
+
+#[test]
+fn leetcode_style_files_are_accepted_in_every_language() {
+    for (file, tools) in [
+        ("ac_leetcode.cpp", &["g++"][..]),
+        ("ac_leetcode.rs", &["rustc"][..]),
+        ("ac_leetcode.py", &["python3"][..]),
+        ("ac_leetcode.java", &["javac", "java"][..]),
+    ] {
+        if !have(tools, file) {
+            continue;
+        }
+        // Every shipped format reaches the function as a board.
+        for cases in ["cases/leetcode37", "cases/acwing166/hard.in"] {
+            let (run, report) = judge_fixture(file, cases, &["--time-limit", "5s"]);
+            assert_eq!(
+                only_verdict(&report).0,
+                "AC",
+                "{file} on {cases}: {}",
+                run.stdout
+            );
+            assert_eq!(run.code, 0, "{file}");
+            assert_eq!(report["build"]["interface"], "leetcode", "{file}");
+            for case in cases_of(&report) {
+                assert!(case["memory_kb"].as_u64().unwrap() > 0, "{file}");
+                assert!(case["cpu_ms"].as_f64().unwrap() > 0.0, "{file}");
+            }
+        }
+    }
+}
+
+#[test]
+fn debug_output_of_a_leetcode_file_is_kept_apart_from_its_answers() {
+    if !have(&["python3"], "debug output") {
+        return;
+    }
+    let (run, report) = judge_fixture("ac_leetcode.py", "cases/acwing166/sample.in", &[]);
+    assert_eq!(only_verdict(&report).0, "AC", "{}", run.stdout);
+    let stdout = cases_of(&report)[0]["stdout"].as_str().unwrap();
+    assert_eq!(
+        stdout.lines().count(),
+        2,
+        "one debug line per board: {stdout:?}"
+    );
+    assert!(stdout.starts_with("solving, blanks:"), "{stdout:?}");
+    let table = judge_with(&[
+        "test",
+        "cases/acwing166/sample.in",
+        "--submission",
+        "tests/fixtures/submissions/ac_leetcode.py",
+    ]);
+    assert!(
+        table.stdout.contains("printed 2 lines of its own"),
+        "{}",
+        table.stdout
+    );
+}
+
+#[test]
+fn programs_are_accepted_in_every_language_and_any_case_format() {
+    for (file, tools) in [
+        ("ac_program.cpp", &["g++"][..]),
+        ("ac_program.rs", &["rustc"][..]),
+        ("ac_program.py", &["python3"][..]),
+        ("ac_program.java", &["javac", "java"][..]),
+    ] {
+        if !have(tools, file) {
+            continue;
+        }
+        for cases in ["cases/acwing166/sample.in", "cases/leetcode37"] {
+            let (run, report) = judge_fixture(file, cases, &["--time-limit", "5s"]);
+            assert_eq!(
+                only_verdict(&report).0,
+                "AC",
+                "{file} on {cases}: {}",
+                run.stdout
+            );
+            assert_eq!(report["build"]["interface"], "program", "{file}");
+        }
+    }
+}
+
+#[test]
+fn failing_programs_get_their_verdicts() {
+    if !have(&["g++"], "failing C++ programs") {
+        return;
+    }
+    let sample = "cases/acwing166/sample.in";
+    for (file, verdict, words) in [
+        (
+            "wa_wrong_digit.cpp",
+            "WA",
+            "row 9 has two 4s (r9c3 and r9c9)",
+        ),
+        (
+            "pe_grid.cpp",
+            "PE",
+            "the answers are right but printed in grid format; they should be in acwing format",
+        ),
+        (
+            "tle_endless_loop.cpp",
+            "TLE",
+            "of CPU time, over the 1000 ms limit",
+        ),
+        (
+            "re_segfault.cpp",
+            "RE",
+            "killed by SIGSEGV (segmentation fault",
+        ),
+        ("re_stack_overflow.cpp", "RE", "killed by SIGSEGV"),
+        ("mle_allocate.cpp", "MLE", "over the 64.0 MB limit"),
+        ("ole_flood.cpp", "OLE", "the output limit"),
+        ("ac_never_reads_floods_stderr.cpp", "AC", ""),
+    ] {
+        let (run, report) = judge_fixture(file, sample, &["--problem", "acwing166"]);
+        let (got, message) = only_verdict(&report);
+        assert_eq!(got, verdict, "{file}: {message}\n{}", run.stdout);
+        assert!(message.contains(words), "{file}: {message}");
+        let case = &cases_of(&report)[0];
+        assert_eq!(case["memory_limit_kb"], 65536, "{file}");
+        if verdict == "MLE" {
+            // Stopped near the limit, not left to eat the machine.
+            assert!(case["memory_kb"].as_u64().unwrap() < 1024 * 1024, "{case}");
+        }
+    }
+}
+
+#[test]
+fn python_programs_that_sleep_or_fail_get_their_verdicts() {
+    if !have(&["python3"], "failing Python programs") {
+        return;
+    }
+    let (_, report) = judge_fixture("tle_sleeps.py", "cases/acwing166/sample.in", &[]);
+    let (verdict, message) = only_verdict(&report);
+    assert_eq!(verdict, "TLE");
+    assert!(message.contains("of wall time"), "{message}");
+
+    let (_, report) = judge_fixture("re_exit_code.py", "cases/acwing166/sample.in", &[]);
+    let (verdict, message) = only_verdict(&report);
+    assert_eq!(verdict, "RE");
+    assert!(message.starts_with("exited with code 3"), "{message}");
+    let details = cases_of(&report)[0]["details"].as_str().unwrap();
+    assert!(details.contains("something went wrong"), "{details}");
+}
+
+#[test]
+fn a_crashing_leetcode_file_is_re_with_the_cause() {
+    for (file, tools, words) in [
+        (
+            "re_panic.rs",
+            &["rustc"][..],
+            "panicked at re_panic.rs:6:14: index out of bounds",
+        ),
+        (
+            "re_exception.java",
+            &["javac", "java"][..],
+            "threw java.lang.IllegalStateException: board is unsolvable?",
+        ),
+    ] {
+        if !have(tools, file) {
+            continue;
+        }
+        let (_, report) = judge_fixture(file, "cases/leetcode37/example1", &[]);
+        let (verdict, message) = only_verdict(&report);
+        assert_eq!(verdict, "RE", "{file}");
+        assert!(message.contains(words), "{file}: {message}");
+    }
+}
+
+#[test]
+fn a_compile_error_is_ce_on_every_case_with_the_message_once() {
+    for (file, tools, place) in [
+        ("ce_syntax.cpp", &["g++"][..], "ce_syntax.cpp:6:29: error"),
+        ("ce_syntax.rs", &["rustc"][..], "ce_syntax.rs:6:21"),
+        ("ce_syntax.java", &["javac"][..], "ce_syntax.java:5: error"),
+    ] {
+        if !have(tools, file) {
+            continue;
+        }
+        let path = format!("tests/fixtures/submissions/{file}");
+        let run = judge_with(&["test", "cases/leetcode37", "--submission", &path]);
+        assert_eq!(run.code, 1, "{file}");
+        assert!(
+            run.stdout
+                .starts_with(&format!("{path} did not compile:\n")),
+            "{}",
+            run.stdout
+        );
+        assert_eq!(
+            run.stdout.matches(place).count(),
+            1,
+            "{file}:\n{}",
+            run.stdout
+        );
+        let rows = run.stdout.lines().filter(|l| l.starts_with("CE ")).count();
+        assert_eq!(rows, 7, "{file}:\n{}", run.stdout);
+        assert!(run.stdout.contains("7 cases in"), "{}", run.stdout);
+        assert!(
+            !run.stdout.contains("failures:"),
+            "no block repeats it:\n{}",
+            run.stdout
+        );
+    }
+}
+
+#[test]
+fn a_second_run_uses_the_cached_build() {
+    if !have(&["g++"], "build cache") {
+        return;
+    }
+    let cache = tempfile::tempdir().unwrap();
+    let judge = || {
+        let output = Command::new(env!("CARGO_BIN_EXE_sudoku-judge"))
+            .args([
+                "test",
+                "cases/acwing166/sample.in",
+                "--submission",
+                "tests/fixtures/submissions/ac_program.cpp",
+            ])
+            .current_dir(manifest_dir())
+            .env("SUDOKU_JUDGE_CACHE", cache.path())
+            .output()
+            .unwrap();
+        assert!(output.status.success());
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let first = judge();
+    assert!(
+        first.starts_with("compiled tests/fixtures/submissions/ac_program.cpp in "),
+        "{first}"
+    );
+    assert!(
+        first.contains("g++ -O2 -std=c++17 -DONLINE_JUDGE"),
+        "{first}"
+    );
+    let second = judge();
+    assert!(
+        second.starts_with("using the cached build of tests/fixtures/submissions/ac_program.cpp"),
+        "{second}"
+    );
+    let builds = fs::read_dir(cache.path())
+        .unwrap()
+        .filter(|e| {
+            !e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .starts_with('.')
+        })
+        .count();
+    assert_eq!(builds, 1);
+}
+
+#[test]
+fn a_command_whose_child_holds_stdout_is_tle_on_time_and_leaves_nothing() {
+    let run = judge_with(&[
+        "test",
+        "cases/acwing166/sample.in",
+        "--cmd",
+        "sh tests/fixtures/submissions/tle_child_holds_stdout.sh",
+        "--time-limit",
+        "300ms",
+        "--format",
+        "json",
+    ]);
+    let report = run.json();
+    let (verdict, message) = only_verdict(&report);
+    assert_eq!(verdict, "TLE", "{message}");
+    assert!(message.contains("of wall time"), "{message}");
+    let left = processes_running("sleep 347");
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
+
+#[test]
+fn ctrl_c_kills_the_submission_and_reports_what_was_judged() {
+    let child = Command::new(env!("CARGO_BIN_EXE_sudoku-judge"))
+        .args([
+            "test",
+            "cases/leetcode37/example1",
+            "cases/acwing166/sample.in",
+            "--cmd",
+            "sh tests/fixtures/submissions/tle_child_holds_stdout.sh",
+            "--time-limit",
+            "60s",
+        ])
+        .current_dir(manifest_dir())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Both cases get the sleeping script; interrupt during the first.
+    thread::sleep(Duration::from_millis(700));
+    // SAFETY: kill(2) on our own child, still running (not yet waited for).
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let started = Instant::now();
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "it did not stop"
+    );
+    assert_eq!(output.status.code(), Some(130));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        stdout.contains("interrupted: only the cases above were judged"),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains("TLE "),
+        "the interrupted case is not judged:\n{stdout}"
+    );
+    let left = processes_running("sleep 347");
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
+
+#[test]
+fn submission_errors_say_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let odd = write(dir.path(), "solution.txt", "int main() {}\n");
+    let neither = write(dir.path(), "helper.cpp", "int helper() { return 1; }\n");
+    let cpp = write(dir.path(), "main.cpp", "int main() {}\n");
+    let odd = odd.to_str().unwrap();
+    let run = judge_with(&["test", "cases", "--submission", odd]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("--lang"), "{}", run.stderr);
+
+    let run = judge_with(&["test", "cases", "--submission", neither.to_str().unwrap()]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("neither a main function"),
+        "{}",
+        run.stderr
+    );
+
+    // A machine without g++: the error names the tool.
+    let empty = tempfile::tempdir().unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_sudoku-judge"))
+        .args(["test", "cases", "--submission", cpp.to_str().unwrap()])
+        .current_dir(manifest_dir())
+        .env("PATH", empty.path())
+        .env("SUDOKU_JUDGE_CACHE", build_cache())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.contains("`g++` is not installed or not on PATH"),
+        "{stderr}"
+    );
+
+    let run = judge_with(&["test", "cases", "--cmd", "no-such-program-here"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("not on PATH"), "{}", run.stderr);
 }
