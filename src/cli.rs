@@ -5,7 +5,9 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use sudoku_judge::board::Format;
 use sudoku_judge::check::CheckerKind;
+use sudoku_judge::generate::{Grade, Layout};
 use sudoku_judge::problem::Problem;
 use sudoku_judge::runner::lang::Language;
 
@@ -84,6 +86,54 @@ pub enum Command {
         solver: Option<String>,
     },
 
+    /// Generate cases: puzzles with exactly one solution, with expected outputs.
+    ///
+    /// Reproducible from --seed. Puzzles are carved from random full grids
+    /// (removing givens while the solution stays unique); fewer than 22
+    /// givens start from a shuffled known 17-given puzzle with givens added
+    /// back. Existing files are never overwritten.
+    ///
+    /// Example: 100 fiendish puzzles as AcWing cases, 10 per file:
+    ///   sudoku-judge gen --out cases/mine --grade fiendish --count 10 --per-file 10
+    Gen(GenArgs),
+
+    /// Rate puzzles: givens, solutions and the grade of each.
+    ///
+    /// Reads files (any format; AcWing files may hold many puzzles; `-` or
+    /// nothing reads stdin). The grade comes from the guesses the reference
+    /// search needs to solve the puzzle and prove its solution unique:
+    /// easy = none (naked and hidden singles solve it), medium = 1 to 3,
+    /// hard = 4 to 20, fiendish = more than 20.
+    Rate {
+        /// Puzzle files; `-` or none reads stdin.
+        #[arg(value_name = "FILE")]
+        files: Vec<PathBuf>,
+    },
+
+    /// Check a corpus without judging: every input reads, every puzzle has
+    /// exactly one solution, every expected output solves its input, and no
+    /// suite holds the same puzzle twice.
+    ///
+    /// Each problem is printed with its file and line; nothing is modified.
+    /// Exit code: 0 when there are no problems, 1 when there are.
+    Check {
+        /// Suite directories, case directories or case files.
+        #[arg(value_name = "PATH", default_value = "cases")]
+        paths: Vec<PathBuf>,
+    },
+
+    /// Stress test (对拍): judge a submission on generated puzzles round after
+    /// round until it fails, then shrink the input and save it as a case.
+    ///
+    /// Each round judges --puzzles freshly generated puzzles (with exactly
+    /// one solution) as one AcWing 166 input. On the first verdict other
+    /// than AC, the input is shrunk while it fails the same way (fewer
+    /// puzzles, then givens added back from the solution) and saved under
+    /// --save with its expected output; the seed that replays it is printed.
+    ///
+    /// Exit code: 0 when every round passed, 1 when a failure was found.
+    Stress(StressArgs),
+
     /// List the built-in solvers, one a line, name first; the first is the default.
     Solvers {
         /// Also list the deliberately broken solvers, one for each way a
@@ -107,28 +157,8 @@ pub struct TestArgs {
     #[arg(value_name = "PATH", default_value = "cases")]
     pub paths: Vec<PathBuf>,
 
-    /// Built-in solver to judge (default: the fastest; see `sudoku-judge solvers`).
-    #[arg(long, value_name = "NAME", conflicts_with_all = ["cmd", "submission"])]
-    pub solver: Option<String>,
-
-    /// Judge your own program, run as this command without a shell, e.g.
-    /// './a.out' or 'python3 sol.py'. It reads AcWing 166 input on stdin
-    /// (puzzle lines closed by `end`; cases in other formats are converted)
-    /// and prints one 81-digit line per puzzle.
-    #[arg(long, value_name = "COMMAND", conflicts_with = "submission")]
-    pub cmd: Option<String>,
-
-    /// Judge a source file: a program with a main (AcWing style), or a
-    /// LeetCode-style class Solution with solveSudoku / solve_sudoku and no
-    /// main, which is called once per board through a driver as on
-    /// LeetCode. C++ (.cpp .cc .cxx), Rust (.rs), Python 3 (.py) or Java
-    /// (.java); built once with the judges' flags and cached.
-    #[arg(long, value_name = "FILE")]
-    pub submission: Option<PathBuf>,
-
-    /// The language of --submission when its extension does not tell.
-    #[arg(long, value_enum, requires = "submission")]
-    pub lang: Option<Language>,
+    #[command(flatten)]
+    pub submission: SubmissionArgs,
 
     /// How answers are checked: sudoku accepts any valid solution that keeps
     /// the givens (a special judge); exact compares text with the expected
@@ -158,6 +188,149 @@ pub struct TestArgs {
     /// Report format: a table for people, or one JSON document.
     #[arg(long, value_enum, default_value_t = ReportFormat::Table)]
     pub format: ReportFormat,
+}
+
+/// What is judged: a built-in solver, a command, or a source file.
+#[derive(Debug, Args)]
+pub struct SubmissionArgs {
+    /// Built-in solver to judge (default: the fastest; see `sudoku-judge solvers`).
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["cmd", "submission"])]
+    pub solver: Option<String>,
+
+    /// Judge your own program, run as this command without a shell, e.g.
+    /// './a.out' or 'python3 sol.py'. It reads AcWing 166 input on stdin
+    /// (puzzle lines closed by `end`; cases in other formats are converted)
+    /// and prints one 81-digit line per puzzle.
+    #[arg(long, value_name = "COMMAND", conflicts_with = "submission")]
+    pub cmd: Option<String>,
+
+    /// Judge a source file: a program with a main (AcWing style), or a
+    /// LeetCode-style class Solution with solveSudoku / solve_sudoku and no
+    /// main, which is called once per board through a driver as on
+    /// LeetCode. C++ (.cpp .cc .cxx), Rust (.rs), Python 3 (.py) or Java
+    /// (.java); built once with the judges' flags and cached.
+    #[arg(long, value_name = "FILE")]
+    pub submission: Option<PathBuf>,
+
+    /// The language of --submission when its extension does not tell.
+    #[arg(long, value_enum, requires = "submission")]
+    pub lang: Option<Language>,
+}
+
+#[derive(Debug, Args)]
+pub struct GenArgs {
+    /// Directory to write the cases into (created if missing). Existing
+    /// files are never overwritten: a name clash is an error.
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+
+    /// How many case files to write.
+    #[arg(long, default_value_t = 10, value_name = "N")]
+    pub count: usize,
+
+    /// Puzzles per case file (several need --format acwing).
+    #[arg(long, default_value_t = 1, value_name = "K")]
+    pub per_file: usize,
+
+    /// Seed of the generator: the same seed writes the same cases.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+
+    /// Exactly this many givens per puzzle, from 17 to 81.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(17..=81))]
+    pub givens: Option<u8>,
+
+    /// Only puzzles of this grade (see `sudoku-judge rate --help`).
+    #[arg(long, value_enum)]
+    pub grade: Option<Grade>,
+
+    /// Format of the inputs and expected outputs.
+    #[arg(long, value_enum, default_value_t = FormatArg::Acwing)]
+    pub format: FormatArg,
+
+    /// flat: NAME.in with NAME.out; dir: NAME/input.txt with NAME/expected.txt.
+    #[arg(long, value_enum, default_value_t = Layout::Flat)]
+    pub layout: Layout,
+
+    /// Case names are this prefix and a number.
+    #[arg(long, default_value = "gen-", value_name = "PREFIX")]
+    pub name: String,
+
+    /// Candidates to try for each puzzle before giving up on a target.
+    #[arg(long, default_value_t = 10_000, value_name = "N")]
+    pub attempts: usize,
+}
+
+#[derive(Debug, Args)]
+pub struct StressArgs {
+    #[command(flatten)]
+    pub submission: SubmissionArgs,
+
+    /// Rounds to run; each judges freshly generated puzzles.
+    #[arg(long, default_value_t = 1000, value_name = "N")]
+    pub rounds: u64,
+
+    /// Stop after this long even if rounds remain, e.g. 30s or 5m.
+    #[arg(long, value_name = "DURATION")]
+    pub time: Option<String>,
+
+    /// Seed of the first round; round r uses seed + r.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+
+    /// Puzzles in each round's input, as in an AcWing 166 input file: more
+    /// than one catches state left over between puzzles.
+    #[arg(long, default_value_t = 5, value_name = "K")]
+    pub puzzles: usize,
+
+    /// Exactly this many givens per puzzle, from 17 to 81.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(17..=81))]
+    pub givens: Option<u8>,
+
+    /// Only puzzles of this grade.
+    #[arg(long, value_enum)]
+    pub grade: Option<Grade>,
+
+    /// Judge on this problem's limits (see `sudoku-judge test --help`).
+    #[arg(long, value_enum)]
+    pub problem: Option<Problem>,
+
+    /// Time limit for each round's input [default: 1s].
+    #[arg(long, value_name = "TIME")]
+    pub time_limit: Option<String>,
+
+    /// Memory limit [default: 256M].
+    #[arg(long, value_name = "SIZE")]
+    pub memory_limit: Option<String>,
+
+    /// Where the shrunk failing case is saved, as NAME.in/NAME.out.
+    #[arg(long, default_value = "stress-cases", value_name = "DIR")]
+    pub save: PathBuf,
+
+    /// Most runs to spend shrinking a failing input.
+    #[arg(long, default_value_t = 300, value_name = "N")]
+    pub shrink_runs: usize,
+}
+
+/// The formats `gen` can write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// `[["5","3",...],...]`, one board per file.
+    Leetcode,
+    /// 81-character lines closed by `end`.
+    Acwing,
+    /// 9 lines of 9 cells, one board per file.
+    Grid,
+}
+
+impl FormatArg {
+    pub fn format(self) -> Format {
+        match self {
+            FormatArg::Leetcode => Format::LeetCode,
+            FormatArg::Acwing => Format::AcWing,
+            FormatArg::Grid => Format::Grid { spaced: false },
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

@@ -13,6 +13,7 @@ use crate::problem::{DEFAULT_MEMORY_LIMIT_KB, DEFAULT_TIME_LIMIT};
 use crate::report::{Event, Reporter};
 use crate::runner::lang::BuildInfo;
 use crate::runner::{process, End, Kill, Limits, Run, Submission};
+use crate::solver::reference::count_solutions;
 use crate::verdict::Verdict;
 
 /// Everything a judging run needs, built by the CLI.
@@ -209,13 +210,40 @@ fn judge_case(
             .or(settings.problem.map(|p| p.memory_limit_kb()))
             .unwrap_or(DEFAULT_MEMORY_LIMIT_KB),
     };
-    let data = case::load(case, checker == CheckerKind::Sudoku)?;
+    let mut data = case::load(case, checker == CheckerKind::Sudoku)?;
     if checker == CheckerKind::Exact && data.expected.is_none() {
         anyhow::bail!(
             "{}: the exact checker needs an expected output beside the input; add one, or judge \
              this case with `--checker sudoku`",
             case.input.display()
         );
+    }
+    // An expected file proves its puzzles solvable; without one, a puzzle
+    // with no solution would blame the submission for the case's fault.
+    if data.expected.is_none() {
+        for (n, (puzzle, line)) in data.puzzles.iter().zip(&data.start_lines).enumerate() {
+            if count_solutions(&puzzle.to_bytes(), 1) == 0 {
+                anyhow::bail!(
+                    "{}:{line}: puzzle {} has no solution, so no answer can be right; fix the case \
+                     (`sudoku-judge check` finds such faults)",
+                    case.input.display(),
+                    n + 1
+                );
+            }
+        }
+    }
+    // Text comparison is only fair when the expected answer is the only one.
+    if checker == CheckerKind::Exact {
+        for (n, (puzzle, line)) in data.puzzles.iter().zip(&data.start_lines).enumerate() {
+            if count_solutions(&puzzle.to_bytes(), 2) > 1 {
+                data.warnings.push(format!(
+                    "{}:{line}: puzzle {} has several solutions, and the exact checker accepts \
+                     only the expected one",
+                    case.input.display(),
+                    n + 1
+                ));
+            }
+        }
     }
     let mut runs = Vec::with_capacity(config.repeat);
     let mut decided = None;

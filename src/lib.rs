@@ -9,9 +9,12 @@
 pub mod board;
 pub mod case;
 pub mod check;
+pub mod corpus;
+pub mod generate;
 pub mod judge;
 pub mod problem;
 pub mod report;
 pub mod runner;
 pub mod solver;
+pub mod stress;
 pub mod verdict;

@@ -1091,3 +1091,339 @@ fn submission_errors_say_what_to_do() {
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("not on PATH"), "{}", run.stderr);
 }
+
+// ---------------------------------------------------------------------------
+// Making cases: gen, rate, check, stress.
+// ---------------------------------------------------------------------------
+
+fn read_dir_sorted(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn gen_is_reproducible_checked_and_never_overwrites() {
+    let dir = tempfile::tempdir().unwrap();
+    let gen = |out: &str| {
+        run_in(
+            dir.path(),
+            &[
+                "gen",
+                "--out",
+                out,
+                "--count",
+                "3",
+                "--per-file",
+                "4",
+                "--seed",
+                "42",
+            ],
+            "",
+        )
+    };
+    let first = gen("a");
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    assert!(
+        first
+            .stdout
+            .contains("3 cases with 12 puzzles in a (seed 42)"),
+        "{}",
+        first.stdout
+    );
+    assert_eq!(gen("b").code, 0);
+    let a = read_dir_sorted(&dir.path().join("a"));
+    assert_eq!(a.len(), 6, "three .in/.out pairs");
+    assert_eq!(
+        a,
+        read_dir_sorted(&dir.path().join("b")),
+        "same seed, same files"
+    );
+
+    let check = run_in(dir.path(), &["check", "a"], "");
+    assert_eq!(check.code, 0, "{}", check.stdout);
+    assert!(check
+        .stdout
+        .contains("checked 3 cases with 12 puzzles: no problems"));
+    let judged = run_in(dir.path(), &["test", "a"], "");
+    assert_eq!(judged.code, 0, "{}", judged.stdout);
+
+    // A clash is an error naming the file, and nothing changes.
+    let again = gen("a");
+    assert_eq!(again.code, 2);
+    assert!(
+        again.stderr.contains("gen-001.in already exists"),
+        "{}",
+        again.stderr
+    );
+    assert_eq!(a, read_dir_sorted(&dir.path().join("a")));
+}
+
+#[test]
+fn gen_writes_every_format_and_both_layouts() {
+    let dir = tempfile::tempdir().unwrap();
+    for (format, layout) in [("leetcode", "dir"), ("grid", "flat"), ("acwing", "dir")] {
+        let out = format!("{format}-{layout}");
+        let run = run_in(
+            dir.path(),
+            &[
+                "gen", "--out", &out, "--count", "2", "--format", format, "--layout", layout,
+                "--givens", "24", "--seed", "9",
+            ],
+            "",
+        );
+        assert_eq!(run.code, 0, "{format}: {}", run.stderr);
+        let judged = run_in(dir.path(), &["test", &out, "--format", "json"], "");
+        assert_eq!(judged.code, 0, "{format}: {}", judged.stdout);
+        for case in cases_of(&judged.json()) {
+            assert_eq!(case["format"], format, "{case}");
+        }
+    }
+    let rate = run_in(dir.path(), &["rate", "grid-flat/gen-001.in"], "");
+    assert_eq!(rate.code, 0, "{}", rate.stdout);
+    let row = rate.stdout.lines().nth(1).unwrap();
+    assert!(row.starts_with("grid-flat/gen-001.in:1"), "{row}");
+    assert_eq!(row.split_whitespace().nth(1), Some("24"), "{row}");
+}
+
+#[test]
+fn gen_reaches_seventeen_givens() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = run_in(
+        dir.path(),
+        &[
+            "gen",
+            "--out",
+            "m",
+            "--count",
+            "2",
+            "--per-file",
+            "3",
+            "--givens",
+            "17",
+            "--seed",
+            "3",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let rate = run_in(dir.path(), &["rate", "m/gen-001.in", "m/gen-002.in"], "");
+    let givens: Vec<&str> = rate
+        .stdout
+        .lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().nth(1).unwrap())
+        .collect();
+    assert_eq!(givens, ["17"; 6]);
+    assert_eq!(run_in(dir.path(), &["check", "m"], "").code, 0);
+}
+
+#[test]
+fn rate_says_how_many_solutions_and_grades_only_unique_puzzles() {
+    let rate = run(&[
+        "rate",
+        "tests/fixtures/corpus-faults/several-solutions.in",
+        "cases/acwing166/sample.in",
+    ]);
+    assert_eq!(rate.code, 1, "a puzzle without one solution has no grade");
+    let rows: Vec<Vec<&str>> = rate
+        .stdout
+        .lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(rows[0][2], "2+", "{}", rate.stdout);
+    assert_eq!(rows[0][4], "-", "{}", rate.stdout);
+    for row in &rows[1..] {
+        assert_eq!(row[2], "1", "{}", rate.stdout);
+        assert!(
+            ["easy", "medium", "hard", "fiendish"].contains(&row[4]),
+            "{row:?}"
+        );
+    }
+}
+
+#[test]
+fn check_finds_each_kind_of_corpus_fault_and_passes_the_shipped_cases() {
+    let found = run(&["check", "tests/fixtures/corpus-faults"]);
+    assert_eq!(found.code, 1);
+    let dir = "tests/fixtures/corpus-faults";
+    for expected in [
+        format!("{dir}/contradictory-givens.in:1:2: the givens of puzzle 1 break the rules: row 1 has two 5s (r1c1 and r1c2)"),
+        format!("{dir}/no-solution.in:1: the puzzle has no solution"),
+        format!("{dir}/several-solutions.in:1: the puzzle has 2 solutions; a judge's puzzle needs exactly one"),
+        format!("{dir}/malformed-line.in:2:41: '?' is not a cell"),
+        format!("{dir}/wrong-answer.out:1: answer 1 does not solve puzzle 1: r9c9 was given as 9, the answer has 1"),
+        format!("{dir}/duplicate.in:2: puzzle 2 is the same as the one at {dir}/duplicate.in:1"),
+    ] {
+        assert!(found.stdout.contains(&expected), "missing {expected:?} in:\n{}", found.stdout);
+    }
+    assert!(
+        found
+            .stdout
+            .ends_with("checked 6 cases with 5 puzzles: 6 problems\n"),
+        "{}",
+        found.stdout
+    );
+
+    let shipped = run_in(&manifest_dir(), &["check"], "");
+    assert_eq!(shipped.code, 0, "{}", shipped.stdout);
+    assert!(
+        shipped.stdout.contains(": no problems"),
+        "{}",
+        shipped.stdout
+    );
+
+    // `test` refuses the case no answer could solve.
+    let test = run(&["test", "tests/fixtures/corpus-faults/no-solution.in"]);
+    assert_eq!(test.code, 2);
+    assert!(
+        test.stdout
+            .contains("puzzle 1 has no solution, so no answer can be right"),
+        "{}",
+        test.stdout
+    );
+}
+
+#[test]
+fn stress_finds_a_bug_that_needs_two_puzzles_and_shrinks_to_them() {
+    if !have(&["g++"], "stress with C++") {
+        return;
+    }
+    let save = tempfile::tempdir().unwrap();
+    let save_dir = save.path().to_str().unwrap();
+    let fixture = "tests/fixtures/submissions/wa_stale_state.cpp";
+    let run = judge_with(&[
+        "stress",
+        "--submission",
+        fixture,
+        "--rounds",
+        "20",
+        "--save",
+        save_dir,
+    ]);
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.starts_with("round 1 failed with WA: puzzle 2"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("-> 2 puzzles with"), "{}", run.stdout);
+    let saved: Vec<PathBuf> = fs::read_dir(save.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(saved.len(), 2, "{saved:?}");
+    let input = save.path().join("stress-0.in");
+    assert!(
+        run.stdout
+            .contains(&format!("saved:     {}", input.display())),
+        "{}",
+        run.stdout
+    );
+    let puzzles = fs::read_to_string(&input).unwrap();
+    assert_eq!(
+        puzzles.lines().count(),
+        3,
+        "two puzzles and `end`:\n{puzzles}"
+    );
+
+    // The saved case reproduces the failure, and a correct program passes it.
+    let input = input.to_str().unwrap();
+    let replay = judge_with(&["test", input, "--submission", fixture]);
+    assert_eq!(replay.code, 1);
+    assert!(replay.stdout.contains("\nWA "), "{}", replay.stdout);
+    let correct = judge_with(&[
+        "test",
+        input,
+        "--submission",
+        "tests/fixtures/submissions/ac_program.cpp",
+    ]);
+    assert_eq!(correct.code, 0, "{}", correct.stdout);
+
+    // A second failure is saved beside the first, never over it.
+    let again = judge_with(&[
+        "stress",
+        "--submission",
+        fixture,
+        "--rounds",
+        "1",
+        "--save",
+        save_dir,
+    ]);
+    assert_eq!(again.code, 1);
+    assert!(save.path().join("stress-0-2.in").is_file());
+}
+
+#[test]
+fn stress_finds_a_rare_bug_within_bounded_rounds() {
+    if !have(&["g++"], "stress with C++") {
+        return;
+    }
+    let save = tempfile::tempdir().unwrap();
+    let fixture = "tests/fixtures/submissions/wa_sometimes.cpp";
+    let run = judge_with(&[
+        "stress",
+        "--submission",
+        fixture,
+        "--rounds",
+        "100",
+        "--puzzles",
+        "1",
+        "--seed",
+        "100",
+        "--save",
+        save.path().to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 1, "not found in 100 rounds:\n{}", run.stdout);
+    assert!(
+        run.stdout.contains("failed with WA: the answer: r1c1"),
+        "{}",
+        run.stdout
+    );
+    let reproduce = run
+        .stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("reproduce: sudoku-judge "))
+        .expect("a reproduce line");
+    let args = shell_words::split(reproduce).unwrap();
+    let mut args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let other = tempfile::tempdir().unwrap();
+    args.extend(["--save", other.path().to_str().unwrap()]);
+    let replay = judge_with(&args);
+    assert!(
+        replay.stdout.starts_with("round 1 failed with WA"),
+        "{}",
+        replay.stdout
+    );
+
+    // A correct program passes the same rounds.
+    let fine = judge_with(&[
+        "stress",
+        "--submission",
+        "tests/fixtures/submissions/ac_program.cpp",
+        "--rounds",
+        "30",
+        "--puzzles",
+        "1",
+        "--seed",
+        "100",
+        "--save",
+        other.path().to_str().unwrap(),
+    ]);
+    assert_eq!(fine.code, 0, "{}", fine.stdout);
+    assert!(
+        fine.stdout.starts_with("all 30 rounds accepted"),
+        "{}",
+        fine.stdout
+    );
+}

@@ -93,8 +93,8 @@ fn load_expected(
     warnings: &mut Vec<String>,
 ) -> anyhow::Result<Expected> {
     let text = read_text(path, "expected output")?;
-    let boards = match format::parse(&text, format, Mode::Answers) {
-        Ok(parsed) => Some(parsed.boards),
+    let (boards, lines) = match format::parse(&text, format, Mode::Answers) {
+        Ok(parsed) => (Some(parsed.boards), parsed.start_lines),
         Err(e) if need_boards => bail!(
             "{}:{}:{}: {} (expected output of a {format} case)",
             path.display(),
@@ -110,7 +110,7 @@ fn load_expected(
                 e.column,
                 e.message
             ));
-            None
+            (None, Vec::new())
         }
     };
     if let Some(boards) = &boards {
@@ -131,8 +131,9 @@ fn load_expected(
                     .map(ToString::to_string)
                     .unwrap_or_default();
                 bail!(
-                    "{}: answer {} does not solve puzzle {}: {why}",
+                    "{}:{}: answer {} does not solve puzzle {}: {why}",
                     path.display(),
+                    lines.get(n).copied().unwrap_or(1),
                     n + 1,
                     n + 1
                 );
@@ -211,7 +212,7 @@ mod tests {
             .to_string();
         assert!(
             err.contains(
-                "c.out: answer 1 does not solve puzzle 1: r1c1 was given as 4, the answer has 1"
+                "c.out:1: answer 1 does not solve puzzle 1: r1c1 was given as 4, the answer has 1"
             ),
             "{err}"
         );

@@ -7,6 +7,7 @@ pub mod backtrack;
 pub mod bitmask;
 pub mod faulty;
 pub mod mrv;
+pub mod reference;
 pub mod singles;
 
 /// LeetCode 37's Rust signature.

@@ -1,0 +1,546 @@
+//! One function per command: turn the parsed arguments into the library's
+//! configuration, run it, and say how it went as an exit code.
+
+use std::io::{self, IsTerminal as _, Read as _, Write as _};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context as _;
+use clap::ValueEnum as _;
+
+use crate::cli::{GenArgs, ReportFormat, StressArgs, SubmissionArgs, TestArgs};
+use sudoku_judge::board::format::{self, Mode};
+use sudoku_judge::board::Format;
+use sudoku_judge::case::settings;
+use sudoku_judge::case::Settings;
+use sudoku_judge::corpus;
+use sudoku_judge::generate::{self, Target};
+use sudoku_judge::judge::{self, Config};
+use sudoku_judge::problem::{Problem, DEFAULT_MEMORY_LIMIT_KB, DEFAULT_TIME_LIMIT};
+use sudoku_judge::report::human::HumanReporter;
+use sudoku_judge::report::json::JsonReporter;
+use sudoku_judge::report::Reporter;
+use sudoku_judge::runner::external::Launch;
+use sudoku_judge::runner::lang::{self, BuildInfo};
+use sudoku_judge::runner::{builtin, process, Limits, Submission};
+use sudoku_judge::solver::{self, Solver};
+use sudoku_judge::stress;
+
+use crate::HARNESS_ERROR;
+
+/// As shells report a command stopped by SIGINT.
+const INTERRUPTED: u8 = 130;
+
+fn pick_solver(name: Option<&str>) -> anyhow::Result<&'static Solver> {
+    name.map_or_else(|| Ok(solver::default_solver()), solver::find)
+}
+
+/// What `test` judges, and how to say it again in a rerun hint.
+fn submission(args: &SubmissionArgs) -> anyhow::Result<(Submission, Option<BuildInfo>, String)> {
+    if let Some(command) = &args.cmd {
+        let launch = Launch::command(command)?;
+        return Ok((
+            Submission::External(launch),
+            None,
+            format!("--cmd {}", shell_words::quote(command)),
+        ));
+    }
+    if let Some(path) = &args.submission {
+        let mut rerun = format!(
+            "--submission {}",
+            shell_words::quote(&path.to_string_lossy())
+        );
+        if let Some(lang) = args.lang {
+            let name = lang.to_possible_value().expect("no skipped values");
+            rerun.push_str(&format!(" --lang {}", name.get_name()));
+        }
+        let built = lang::build(path, args.lang)?;
+        let submission = match built.launch {
+            Some(launch) => Submission::External(launch),
+            None => Submission::NotCompiled {
+                label: path.display().to_string(),
+            },
+        };
+        return Ok((submission, Some(built.info), rerun));
+    }
+    let solver = pick_solver(args.solver.as_deref())?;
+    let exe = std::env::current_exe()
+        .context("cannot find this program's own binary to run solvers in")?;
+    Ok((
+        Submission::Builtin { solver, exe },
+        None,
+        format!("--solver {}", solver.name),
+    ))
+}
+
+/// A note when the submission's interface is not the one `--problem` names.
+fn interface_note(problem: Option<Problem>, submission: &Submission) -> Option<String> {
+    if matches!(submission, Submission::NotCompiled { .. }) {
+        return None;
+    }
+    match (problem?, submission.is_function()) {
+        (Problem::Leetcode37, false) => Some(
+            "note: LeetCode 37 calls a class Solution's solveSudoku; this submission is a \
+             program reading stdin, judged as AcWing 166 would judge it"
+                .into(),
+        ),
+        (problem @ (Problem::Acwing166 | Problem::Poj3074), true) => Some(format!(
+            "note: {} judges a program reading stdin; this submission is a function, called \
+             through sudoku-judge's driver",
+            problem.name()
+        )),
+        _ => None,
+    }
+}
+
+pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
+    let overrides = Settings {
+        problem: args.problem,
+        time_limit: args
+            .time_limit
+            .as_deref()
+            .map(settings::parse_duration)
+            .transpose()
+            .context("invalid --time-limit")?,
+        memory_limit_kb: args
+            .memory_limit
+            .as_deref()
+            .map(settings::parse_memory_kb)
+            .transpose()
+            .context("invalid --memory-limit")?,
+        checker: args.checker,
+    };
+    let (submission, build, rerun) = submission(&args.submission)?;
+    if let Some(note) = interface_note(args.problem, &submission) {
+        eprintln!("{note}");
+    }
+    // Ctrl-C stops the running submission (it has its own process group, so
+    // the terminal's signal does not reach it) and reports what was judged.
+    on_ctrl_c()?;
+    let config = Config {
+        paths: args.paths,
+        submission,
+        overrides,
+        repeat: args.repeat as usize,
+        build,
+    };
+    let stdout = io::stdout().lock();
+    let mut reporter: Box<dyn Reporter> = match args.format {
+        ReportFormat::Table => Box::new(HumanReporter::new(stdout, color, rerun)),
+        ReportFormat::Json => Box::new(JsonReporter::new(stdout)),
+    };
+    let summary = judge::run(&config, reporter.as_mut())?;
+    Ok(if summary.interrupted {
+        ExitCode::from(INTERRUPTED)
+    } else if summary.errors > 0 {
+        ExitCode::from(HARNESS_ERROR)
+    } else if summary.failed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+pub fn solve(name: Option<&str>) -> anyhow::Result<ExitCode> {
+    let solver = pick_solver(name)?;
+    let mut input = String::new();
+    io::stdin()
+        .read_to_string(&mut input)
+        .context("failed to read puzzles from stdin")?;
+    let format = Format::detect(&input);
+    let parsed = format::parse(&input, format, Mode::Puzzles).map_err(|e| {
+        anyhow::anyhow!(
+            "stdin:{}:{}: {} (read as {format} format)",
+            e.line,
+            e.column,
+            e.message
+        )
+    })?;
+    for warning in &parsed.warnings {
+        eprintln!("warning: stdin: {warning}");
+    }
+    let mut unsolved = 0;
+    let answers: Vec<Vec<Vec<char>>> = parsed
+        .boards
+        .iter()
+        .enumerate()
+        .map(|(n, puzzle)| {
+            let mut rows = puzzle.to_rows();
+            (solver.solve)(&mut rows);
+            if rows.iter().flatten().any(|&c| c == '.') {
+                unsolved += 1;
+                eprintln!(
+                    "puzzle {} (line {}) has no solution; printed as given",
+                    n + 1,
+                    parsed.start_lines[n]
+                );
+            }
+            rows
+        })
+        .collect();
+    let mut out = io::stdout().lock();
+    out.write_all(format::render(format, &answers).as_bytes())?;
+    out.flush()?;
+    Ok(if unsolved > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Ctrl-C stops the running submission (it has its own process group, so
+/// the terminal's signal does not reach it); the command then reports what
+/// it finished.
+fn on_ctrl_c() -> anyhow::Result<()> {
+    ctrlc::set_handler(process::interrupt).context("failed to install the Ctrl-C handler")
+}
+
+pub fn solvers(all: bool) -> anyhow::Result<ExitCode> {
+    let mut out = io::stdout().lock();
+    for s in solver::ALL.iter().filter(|s| all || !s.faulty) {
+        writeln!(out, "{:<22} {}", s.name, s.summary)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn worker(name: &str) -> anyhow::Result<ExitCode> {
+    let solver = solver::find(name)?;
+    let code = builtin::serve(solver, io::stdin().lock(), io::stdout().lock())?;
+    Ok(ExitCode::from(u8::try_from(code).unwrap_or(1)))
+}
+
+pub fn gen(args: GenArgs) -> anyhow::Result<ExitCode> {
+    let plan = generate::Plan {
+        seed: args.seed,
+        files: args.count,
+        per_file: args.per_file.max(1),
+        target: Target {
+            givens: args.givens.map(usize::from),
+            grade: args.grade,
+        },
+        format: args.format.format(),
+        layout: args.layout,
+        out: args.out,
+        name: args.name,
+        attempts: args.attempts,
+    };
+    let progress = progress_bar(plan.files as u64, "writing cases");
+    let mut out = io::stdout().lock();
+    let written = generate::write_cases(&plan, |case| {
+        progress.inc(1);
+        let grades: Vec<String> = case
+            .ratings
+            .iter()
+            .map(|r| {
+                format!(
+                    "{} ({} givens, {} guesses)",
+                    r.grade.map_or("?", |g| g.name()),
+                    r.givens,
+                    r.guesses
+                )
+            })
+            .collect();
+        let line = format!("wrote {}  {}", case.input.display(), grades.join(", "));
+        progress.suspend(|| writeln!(out, "{line}")).ok();
+    })?;
+    progress.finish_and_clear();
+    let puzzles: usize = written.iter().map(|w| w.ratings.len()).sum();
+    writeln!(
+        out,
+        "{} case{} with {puzzles} puzzle{} in {} (seed {}); check them with `sudoku-judge check {}`",
+        written.len(),
+        if written.len() == 1 { "" } else { "s" },
+        if puzzles == 1 { "" } else { "s" },
+        plan.out.display(),
+        plan.seed,
+        plan.out.display()
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A progress bar on stderr when it is a terminal; hidden otherwise, so
+/// nothing of it reaches a pipe or a log.
+fn progress_bar(len: u64, what: &str) -> indicatif::ProgressBar {
+    if !io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(len);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{prefix} [{bar:30}] {pos}/{len} {msg} ({elapsed}, eta {eta})",
+        )
+        .expect("a valid template")
+        .progress_chars("=> "),
+    );
+    bar.set_prefix(what.to_string());
+    bar
+}
+
+pub fn rate(files: &[PathBuf]) -> anyhow::Result<ExitCode> {
+    let sources: Vec<(String, String)> = if files.is_empty() || files == [PathBuf::from("-")] {
+        let mut text = String::new();
+        io::stdin()
+            .read_to_string(&mut text)
+            .context("failed to read puzzles from stdin")?;
+        vec![("stdin".into(), text)]
+    } else {
+        files
+            .iter()
+            .map(|f| {
+                std::fs::read_to_string(f)
+                    .with_context(|| format!("failed to read {}", f.display()))
+                    .map(|text| (f.display().to_string(), text))
+            })
+            .collect::<anyhow::Result<_>>()?
+    };
+    let mut out = io::stdout().lock();
+    writeln!(
+        out,
+        "{:<24} {:>6} {:>9} {:>8}  grade",
+        "puzzle", "givens", "solutions", "guesses"
+    )?;
+    let mut unrated = 0;
+    for (name, text) in &sources {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let format = Format::detect(text);
+        // Dataset files hold bare puzzle lines with `#` comments.
+        let cleaned: String;
+        let text = if format == Format::AcWing {
+            cleaned = text
+                .lines()
+                .map(|l| if l.starts_with('#') { "" } else { l })
+                .collect::<Vec<_>>()
+                .join("\n");
+            &cleaned
+        } else {
+            text
+        };
+        let parsed = format::parse(text, format, Mode::Puzzles).map_err(|e| {
+            anyhow::anyhow!(
+                "{name}:{}:{}: {} (read as {format} format)",
+                e.line,
+                e.column,
+                e.message
+            )
+        })?;
+        for (puzzle, line) in parsed.boards.iter().zip(&parsed.start_lines) {
+            let rating = generate::rate(puzzle);
+            let solutions = match rating.solutions {
+                0 => "none".to_string(),
+                1 => "1".to_string(),
+                n => format!("{n}+"),
+            };
+            if rating.grade.is_none() {
+                unrated += 1;
+            }
+            writeln!(
+                out,
+                "{:<24} {:>6} {:>9} {:>8}  {}",
+                format!("{name}:{line}"),
+                rating.givens,
+                solutions,
+                rating.guesses,
+                rating.grade.map_or("-", |g| g.name())
+            )?;
+        }
+    }
+    Ok(if unrated > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+pub fn check(paths: &[PathBuf]) -> anyhow::Result<ExitCode> {
+    let report = corpus::check(paths)?;
+    let mut out = io::stdout().lock();
+    for finding in &report.findings {
+        let kind = if finding.problem { "" } else { "note: " };
+        match finding.place.as_str() {
+            "" => writeln!(out, "{kind}{}", finding.message)?,
+            place => writeln!(out, "{place}: {kind}{}", finding.message)?,
+        }
+    }
+    let problems = report.problems();
+    writeln!(
+        out,
+        "checked {} case{} with {} puzzle{}: {}",
+        report.cases,
+        if report.cases == 1 { "" } else { "s" },
+        report.puzzles,
+        if report.puzzles == 1 { "" } else { "s" },
+        match problems {
+            0 => "no problems".to_string(),
+            1 => "1 problem".to_string(),
+            n => format!("{n} problems"),
+        }
+    )?;
+    Ok(if problems > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Limits from `--problem`, `--time-limit` and `--memory-limit`.
+fn limits(
+    problem: Option<Problem>,
+    time: Option<&str>,
+    memory: Option<&str>,
+) -> anyhow::Result<Limits> {
+    Ok(Limits {
+        time: match time {
+            Some(t) => settings::parse_duration(t).context("invalid --time-limit")?,
+            None => problem.map_or(DEFAULT_TIME_LIMIT, |p| p.time_limit()),
+        },
+        memory_kb: match memory {
+            Some(m) => settings::parse_memory_kb(m).context("invalid --memory-limit")?,
+            None => problem.map_or(DEFAULT_MEMORY_LIMIT_KB, |p| p.memory_limit_kb()),
+        },
+    })
+}
+
+struct StressProgress {
+    bar: indicatif::ProgressBar,
+    /// Off a terminal: a plain line now and then instead of a bar.
+    plain_every: Option<u64>,
+}
+
+impl stress::Progress for StressProgress {
+    fn round(&mut self, done: u64, total: u64) {
+        self.bar.set_position(done);
+        if let Some(every) = self.plain_every {
+            if done > 0 && done % every == 0 {
+                eprintln!("stress: {done} of {total} rounds accepted");
+            }
+        }
+    }
+
+    fn shrinking(&mut self, runs: usize, puzzles: usize, givens: usize) {
+        self.bar.set_message(format!(
+            "shrinking: {puzzles} puzzle{}, {givens} givens, {runs} runs",
+            if puzzles == 1 { "" } else { "s" }
+        ));
+    }
+}
+
+pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
+    let (submission, build, rerun) = submission(&args.submission)?;
+    if let Some(error) = build.as_ref().and_then(|b| b.error.as_ref()) {
+        let source = build.as_ref().map(|b| b.source.display().to_string());
+        eprintln!("{} did not compile:\n{error}", source.unwrap_or_default());
+        return Ok(ExitCode::from(1));
+    }
+    let time = args
+        .time
+        .as_deref()
+        .map(settings::parse_duration)
+        .transpose()
+        .context("invalid --time")?;
+    // The flags that shape a round, to replay the failing one.
+    let mut same = format!(" --puzzles {}", args.puzzles.max(1));
+    for (flag, value) in [
+        ("--givens", args.givens.map(|g| g.to_string())),
+        ("--grade", args.grade.map(|g| g.name().to_string())),
+        ("--problem", args.problem.map(|p| p.name().to_string())),
+        ("--time-limit", args.time_limit.clone()),
+        ("--memory-limit", args.memory_limit.clone()),
+    ] {
+        if let Some(value) = value {
+            same.push_str(&format!(" {flag} {value}"));
+        }
+    }
+    let config = stress::Config {
+        submission,
+        seed: args.seed,
+        rounds: args.rounds,
+        time,
+        puzzles_per_round: args.puzzles.max(1),
+        target: Target {
+            givens: args.givens.map(usize::from),
+            grade: args.grade,
+        },
+        limits: limits(
+            args.problem,
+            args.time_limit.as_deref(),
+            args.memory_limit.as_deref(),
+        )?,
+        save: args.save,
+        shrink_runs: args.shrink_runs,
+    };
+    on_ctrl_c()?;
+    let terminal = io::stderr().is_terminal();
+    let mut progress = StressProgress {
+        bar: progress_bar(config.rounds, "stress"),
+        plain_every: (!terminal).then(|| (config.rounds / 10).max(100)),
+    };
+    eprintln!(
+        "stress: {} against the reference solver, {} puzzle{} a round, seed {}",
+        config.submission.label(),
+        config.puzzles_per_round,
+        if config.puzzles_per_round == 1 {
+            ""
+        } else {
+            "s"
+        },
+        config.seed
+    );
+    let outcome = stress::run(&config, &mut progress)?;
+    progress.bar.finish_and_clear();
+    let mut out = io::stdout().lock();
+    match outcome {
+        stress::Outcome::Passed { rounds, elapsed } => {
+            writeln!(
+                out,
+                "all {rounds} rounds accepted in {:.1} s (seeds {}..{}); no failure found",
+                elapsed.as_secs_f64(),
+                config.seed,
+                config.seed + rounds
+            )?;
+            Ok(ExitCode::SUCCESS)
+        }
+        stress::Outcome::Interrupted { rounds } => {
+            writeln!(out, "interrupted after {rounds} accepted rounds")?;
+            Ok(ExitCode::from(INTERRUPTED))
+        }
+        stress::Outcome::Failed(failure) => {
+            let f = &*failure;
+            writeln!(
+                out,
+                "round {} failed with {}: {}",
+                f.round + 1,
+                f.verdict,
+                f.reason
+            )?;
+            writeln!(
+                out,
+                "shrunk in {} run{}: {} puzzle{} with {} givens -> {} puzzle{} with {} givens",
+                f.shrink_runs,
+                if f.shrink_runs == 1 { "" } else { "s" },
+                f.original_puzzles,
+                if f.original_puzzles == 1 { "" } else { "s" },
+                f.original_givens,
+                f.puzzles,
+                if f.puzzles == 1 { "" } else { "s" },
+                f.givens
+            )?;
+            writeln!(
+                out,
+                "saved:     {} with {}",
+                f.input.display(),
+                f.expected.display()
+            )?;
+            writeln!(
+                out,
+                "rerun:     sudoku-judge test {} {rerun}",
+                f.input.display()
+            )?;
+            writeln!(
+                out,
+                "reproduce: sudoku-judge stress {rerun} --seed {} --rounds 1{same}",
+                f.round_seed
+            )?;
+            Ok(ExitCode::from(1))
+        }
+    }
+}

@@ -1,0 +1,306 @@
+//! Stress testing (对拍): judge a submission on freshly generated puzzles,
+//! round after round, until it fails; then shrink the failing input while
+//! it keeps failing the same way, and save it as a case.
+//!
+//! The reference is the generator itself: every puzzle has exactly one
+//! solution, proved by the reference solver, so the expected answers are
+//! certain and any valid answer is the right one.
+//!
+//! Shrinking first drops puzzles from the input (a bug that needs two
+//! puzzles in a row, such as state left over between them, keeps both),
+//! then adds givens back from the solution, in halving chunks, keeping
+//! each addition that still fails: the saved case is as close to solved as
+//! the bug allows, so there is as little search as possible to follow by
+//! hand. Added givens keep the puzzle's one solution.
+
+use std::fs::OpenOptions;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::Context as _;
+
+use crate::board::format;
+use crate::board::{Board, Cell, Format};
+use crate::case::{CaseData, Expected};
+use crate::check::CheckerKind;
+use crate::generate::{Generator, Target};
+use crate::judge;
+use crate::runner::{process, Limits, Submission};
+use crate::verdict::Verdict;
+
+/// A puzzle with its one solution.
+type Pair = (Board, Board);
+
+/// An input shrunk as far as it would go: its puzzles, the runs spent and
+/// the reason of its last failure.
+struct Shrunk {
+    puzzles: Vec<Pair>,
+    runs: usize,
+    reason: String,
+}
+
+/// What to stress, and how long.
+pub struct Config {
+    pub submission: Submission,
+    pub seed: u64,
+    pub rounds: u64,
+    /// Stop after this long even if rounds remain.
+    pub time: Option<Duration>,
+    pub puzzles_per_round: usize,
+    pub target: Target,
+    pub limits: Limits,
+    pub save: PathBuf,
+    /// At most this many runs spent shrinking.
+    pub shrink_runs: usize,
+}
+
+/// How far a stress run got, for progress reports.
+pub trait Progress {
+    fn round(&mut self, done: u64, total: u64);
+    fn shrinking(&mut self, runs: usize, puzzles: usize, givens: usize);
+}
+
+/// A failure found, shrunk and saved.
+#[derive(Debug)]
+pub struct Failure {
+    /// The round that failed, counted from 0, and the seed that replays it
+    /// as round 0.
+    pub round: u64,
+    pub round_seed: u64,
+    pub verdict: Verdict,
+    pub reason: String,
+    pub original_puzzles: usize,
+    pub original_givens: usize,
+    pub puzzles: usize,
+    pub givens: usize,
+    pub shrink_runs: usize,
+    pub input: PathBuf,
+    pub expected: PathBuf,
+}
+
+/// How a stress run ended.
+#[derive(Debug)]
+pub enum Outcome {
+    /// Every round was accepted.
+    Passed {
+        rounds: u64,
+        elapsed: Duration,
+    },
+    Failed(Box<Failure>),
+    Interrupted {
+        rounds: u64,
+    },
+}
+
+/// The seed that makes round `round`'s puzzles on its own.
+pub fn round_seed(seed: u64, round: u64) -> u64 {
+    seed.wrapping_add(round)
+}
+
+fn case_of(puzzles: &[Pair]) -> CaseData {
+    let boards: Vec<Board> = puzzles.iter().map(|(p, _)| *p).collect();
+    let answers: Vec<Board> = puzzles.iter().map(|(_, s)| *s).collect();
+    CaseData {
+        format: Format::AcWing,
+        input_text: format::acwing_input(&boards),
+        start_lines: (1..=boards.len()).collect(),
+        puzzles: boards,
+        expected: Some(Expected {
+            text: format::render_boards(Format::AcWing, &answers),
+            boards: Some(answers),
+        }),
+        warnings: Vec::new(),
+    }
+}
+
+/// Judges `puzzles` once: the verdict and its reason.
+fn judge_once(config: &Config, puzzles: &[Pair]) -> anyhow::Result<(Verdict, String)> {
+    let case = case_of(puzzles);
+    let run = config.submission.run(&case, &config.limits)?;
+    let (verdict, reason, _) = judge::decide(&case, &run, &config.limits, CheckerKind::Sudoku);
+    Ok((verdict, reason))
+}
+
+fn givens(puzzles: &[Pair]) -> usize {
+    puzzles.iter().map(|(p, _)| p.filled()).sum()
+}
+
+/// Runs rounds until one fails, then shrinks and saves it.
+pub fn run(config: &Config, progress: &mut dyn Progress) -> anyhow::Result<Outcome> {
+    let started = Instant::now();
+    for round in 0..config.rounds {
+        if process::interrupted() {
+            return Ok(Outcome::Interrupted { rounds: round });
+        }
+        if config.time.is_some_and(|t| started.elapsed() >= t) {
+            return Ok(Outcome::Passed {
+                rounds: round,
+                elapsed: started.elapsed(),
+            });
+        }
+        progress.round(round, config.rounds);
+        let seed = round_seed(config.seed, round);
+        let mut generator = Generator::new(seed);
+        let mut puzzles = Vec::with_capacity(config.puzzles_per_round);
+        for _ in 0..config.puzzles_per_round {
+            let made = generator.puzzle(config.target, 10_000).with_context(|| {
+                format!(
+                    "could not make a puzzle for {:?} from seed {seed}",
+                    config.target
+                )
+            })?;
+            puzzles.push((made.puzzle, made.solution));
+        }
+        let (verdict, reason) = judge_once(config, &puzzles)?;
+        if process::interrupted() {
+            return Ok(Outcome::Interrupted { rounds: round });
+        }
+        if verdict == Verdict::AC {
+            continue;
+        }
+        let (original_puzzles, original_givens) = (puzzles.len(), givens(&puzzles));
+        let Shrunk {
+            puzzles: shrunk,
+            runs,
+            reason,
+        } = shrink(config, puzzles, verdict, reason, progress)?;
+        let (input, expected) = save(&config.save, &format!("stress-{seed}"), &shrunk)?;
+        return Ok(Outcome::Failed(Box::new(Failure {
+            round,
+            round_seed: seed,
+            verdict,
+            reason,
+            original_puzzles,
+            original_givens,
+            puzzles: shrunk.len(),
+            givens: givens(&shrunk),
+            shrink_runs: runs,
+            input,
+            expected,
+        })));
+    }
+    Ok(Outcome::Passed {
+        rounds: config.rounds,
+        elapsed: started.elapsed(),
+    })
+}
+
+/// Shrinks a failing input while it fails with `verdict`, within the run
+/// budget. Returns the smallest input found, the runs spent and its reason.
+fn shrink(
+    config: &Config,
+    mut puzzles: Vec<Pair>,
+    verdict: Verdict,
+    mut reason: String,
+    progress: &mut dyn Progress,
+) -> anyhow::Result<Shrunk> {
+    let mut runs = 0;
+    let still_fails = |candidate: &[Pair], runs: &mut usize| -> anyhow::Result<Option<String>> {
+        if *runs >= config.shrink_runs || process::interrupted() {
+            return Ok(None);
+        }
+        *runs += 1;
+        let (v, r) = judge_once(config, candidate)?;
+        Ok((v == verdict).then_some(r))
+    };
+
+    // Fewer puzzles: drop one at a time while it keeps failing.
+    let mut i = 0;
+    while puzzles.len() > 1 && i < puzzles.len() {
+        progress.shrinking(runs, puzzles.len(), givens(&puzzles));
+        let mut fewer = puzzles.clone();
+        fewer.remove(i);
+        match still_fails(&fewer, &mut runs)? {
+            Some(r) => {
+                puzzles = fewer;
+                reason = r;
+            }
+            None => i += 1,
+        }
+    }
+
+    // More givens: add back solution digits in halving chunks.
+    for n in 0..puzzles.len() {
+        let blanks: Vec<Cell> = Cell::all()
+            .filter(|&c| puzzles[n].0.get(c).is_none())
+            .collect();
+        let mut pending = blanks;
+        let mut chunk = pending.len().div_ceil(2).max(1);
+        while !pending.is_empty() {
+            progress.shrinking(runs, puzzles.len(), givens(&puzzles));
+            let mut rest = Vec::new();
+            let mut progressed = false;
+            for group in pending.chunks(chunk) {
+                let mut candidate = puzzles.clone();
+                let (puzzle, solution) = &mut candidate[n];
+                for &cell in group {
+                    puzzle.set(cell, solution.get(cell));
+                }
+                match still_fails(&candidate, &mut runs)? {
+                    Some(r) => {
+                        puzzles = candidate;
+                        reason = r;
+                        progressed = true;
+                    }
+                    None => rest.extend_from_slice(group),
+                }
+            }
+            pending = rest;
+            if chunk == 1 && !progressed {
+                break;
+            }
+            chunk = chunk.div_ceil(2).max(1);
+            if runs >= config.shrink_runs || process::interrupted() {
+                break;
+            }
+        }
+    }
+    Ok(Shrunk {
+        puzzles,
+        runs,
+        reason,
+    })
+}
+
+/// Writes `puzzles` as a flat AcWing pair `NAME.in`/`NAME.out` under `dir`,
+/// never over an existing file: a taken name gets a number.
+fn save(dir: &Path, name: &str, puzzles: &[Pair]) -> anyhow::Result<(PathBuf, PathBuf)> {
+    std::fs::create_dir_all(dir).with_context(|| format!("failed to create {}", dir.display()))?;
+    let case = case_of(puzzles);
+    let expected_text = &case.expected.as_ref().expect("made with answers").text;
+    for n in 1.. {
+        let stem = if n == 1 {
+            name.to_string()
+        } else {
+            format!("{name}-{n}")
+        };
+        let (input, expected) = (
+            dir.join(format!("{stem}.in")),
+            dir.join(format!("{stem}.out")),
+        );
+        if input.exists() || expected.exists() {
+            continue;
+        }
+        write_new(&input, &case.input_text)?;
+        write_new(&expected, expected_text)?;
+        return Ok((input, expected));
+    }
+    unreachable!("some name is free")
+}
+
+/// Creates `path` with `text`; an existing file is an error, never replaced.
+pub fn write_new(path: &Path, text: &str) -> anyhow::Result<()> {
+    let mut file = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .with_context(|| {
+            format!(
+                "failed to create {} (it is never overwritten)",
+                path.display()
+            )
+        })?;
+    file.write_all(text.as_bytes())
+        .with_context(|| format!("failed to write {}", path.display()))
+}
