@@ -134,6 +134,19 @@ pub enum Command {
     /// Exit code: 0 when every round passed, 1 when a failure was found.
     Stress(StressArgs),
 
+    /// Measure solvers' speed on puzzle files: µs per puzzle and guesses.
+    ///
+    /// FILES hold one puzzle a line (`#` comments allowed), like the standard
+    /// benchmark sets, or any case format. Each built-in solver is run
+    /// in-process: one validating warm-up round (a wrong answer disqualifies
+    /// it), then --rounds timed rounds over the whole file; the table shows
+    /// the median, min and max µs per puzzle. --cmd also times a program on
+    /// the same puzzles given as one AcWing 166 input (whole process time
+    /// per puzzle), so you can compare yours with the built-ins.
+    ///
+    /// Example: sudoku-judge bench --solver all --limit 300 puzzles.txt
+    Bench(BenchArgs),
+
     /// List the built-in solvers, one a line, name first; the first is the default.
     Solvers {
         /// Also list the deliberately broken solvers, one for each way a
@@ -153,9 +166,12 @@ pub enum Command {
 
 #[derive(Debug, Args)]
 pub struct TestArgs {
-    /// Suite directories, case directories or case files to judge.
-    #[arg(value_name = "PATH", default_value = "cases")]
-    pub paths: Vec<PathBuf>,
+    /// Suite directories, case directories or case files to judge; an
+    /// argument that is not a path picks cases by id under cases/, as a
+    /// substring (`acwing166/hard`) or a glob (`leetcode37/*`)
+    /// [default: cases].
+    #[arg(value_name = "PATH|FILTER")]
+    pub paths: Vec<String>,
 
     #[command(flatten)]
     pub submission: SubmissionArgs,
@@ -188,6 +204,29 @@ pub struct TestArgs {
     /// Report format: a table for people, or one JSON document.
     #[arg(long, value_enum, default_value_t = ReportFormat::Table)]
     pub format: ReportFormat,
+
+    /// Judge N cases at a time. Each case's CPU time and memory stay its
+    /// own, but wall times are taken under load; 1 keeps them faithful.
+    #[arg(long, short = 'j', default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: u16,
+
+    /// Judge only the K-th of N shares of the sorted case list (every N-th
+    /// case), so N CI machines judge one corpus together, e.g. 2/4.
+    #[arg(long, value_name = "K/N")]
+    pub partition: Option<String>,
+
+    /// Judge only the cases that were not accepted in the last run here
+    /// (remembered in .sudoku-judge/ in the current directory).
+    #[arg(long)]
+    pub failed: bool,
+
+    /// Also write the JSON report to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+
+    /// Also write a JUnit XML report to FILE, for CI viewers.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
 }
 
 /// What is judged: a built-in solver, a command, or a source file.
@@ -259,6 +298,39 @@ pub struct GenArgs {
     /// Candidates to try for each puzzle before giving up on a target.
     #[arg(long, default_value_t = 10_000, value_name = "N")]
     pub attempts: usize,
+}
+
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Puzzle files.
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
+
+    /// Built-in solvers to time (repeat the flag; `all` for every one)
+    /// [default: the default solver].
+    #[arg(long, value_name = "NAME")]
+    pub solver: Vec<String>,
+
+    /// Also time this program on the same puzzles as one AcWing input.
+    #[arg(long, value_name = "COMMAND")]
+    pub cmd: Option<String>,
+
+    /// Timed rounds per solver and file.
+    #[arg(long, default_value_t = 5, value_name = "N")]
+    pub rounds: usize,
+
+    /// Untimed rounds first (the first also validates every answer).
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub warmup: u64,
+
+    /// Use only the first N puzzles of each file (the textbook solvers
+    /// need minutes for a whole hard set).
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
+
+    /// A table for people, or JSON.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Table)]
+    pub format: ReportFormat,
 }
 
 #[derive(Debug, Args)]

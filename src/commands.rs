@@ -8,7 +8,8 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 use clap::ValueEnum as _;
 
-use crate::cli::{GenArgs, ReportFormat, StressArgs, SubmissionArgs, TestArgs};
+use crate::cli::{BenchArgs, GenArgs, ReportFormat, StressArgs, SubmissionArgs, TestArgs};
+use sudoku_judge::bench;
 use sudoku_judge::board::format::{self, Mode};
 use sudoku_judge::board::Format;
 use sudoku_judge::case::settings;
@@ -19,7 +20,8 @@ use sudoku_judge::judge::{self, Config};
 use sudoku_judge::problem::{Problem, DEFAULT_MEMORY_LIMIT_KB, DEFAULT_TIME_LIMIT};
 use sudoku_judge::report::human::HumanReporter;
 use sudoku_judge::report::json::JsonReporter;
-use sudoku_judge::report::Reporter;
+use sudoku_judge::report::junit::JunitReporter;
+use sudoku_judge::report::{Event, Reporter, Tee};
 use sudoku_judge::runner::external::Launch;
 use sudoku_judge::runner::lang::{self, BuildInfo};
 use sudoku_judge::runner::{builtin, process, Limits, Submission};
@@ -117,19 +119,57 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
     // Ctrl-C stops the running submission (it has its own process group, so
     // the terminal's signal does not reach it) and reports what was judged.
     on_ctrl_c()?;
+    // Arguments that are not paths pick cases by id.
+    let (paths, filters): (Vec<String>, Vec<String>) = args
+        .paths
+        .into_iter()
+        .partition(|p| std::path::Path::new(p).exists());
+    let mut paths: Vec<PathBuf> = paths.into_iter().map(PathBuf::from).collect();
+    if paths.is_empty() {
+        paths.push(PathBuf::from("cases"));
+    }
+    let only = if args.failed {
+        let failed = last_failed()?;
+        if failed.is_empty() {
+            println!("the last run here had no failures; nothing to rerun");
+            return Ok(ExitCode::SUCCESS);
+        }
+        Some(failed)
+    } else {
+        None
+    };
     let config = Config {
-        paths: args.paths,
+        paths,
         submission,
         overrides,
         repeat: args.repeat as usize,
         build,
+        selection: judge::Selection {
+            filters,
+            only,
+            partition: args
+                .partition
+                .as_deref()
+                .map(judge::parse_partition)
+                .transpose()?,
+        },
+        jobs: usize::from(args.jobs),
     };
     let stdout = io::stdout().lock();
-    let mut reporter: Box<dyn Reporter> = match args.format {
+    let mut reporters: Vec<Box<dyn Reporter>> = vec![match args.format {
         ReportFormat::Table => Box::new(HumanReporter::new(stdout, color, rerun)),
         ReportFormat::Json => Box::new(JsonReporter::new(stdout)),
-    };
-    let summary = judge::run(&config, reporter.as_mut())?;
+    }];
+    if let Some(path) = &args.json {
+        reporters.push(Box::new(JsonReporter::new(create_report(path)?)));
+    }
+    if let Some(path) = &args.junit {
+        reporters.push(Box::new(JunitReporter::new(create_report(path)?)));
+    }
+    let progress = TestProgress::new();
+    let mut reporter = Tee::new(reporters);
+    let summary = judge::run(&config, &mut progress.wrap(&mut reporter))?;
+    remember_failed(&summary.not_accepted)?;
     Ok(if summary.interrupted {
         ExitCode::from(INTERRUPTED)
     } else if summary.errors > 0 {
@@ -301,28 +341,7 @@ pub fn rate(files: &[PathBuf]) -> anyhow::Result<ExitCode> {
     )?;
     let mut unrated = 0;
     for (name, text) in &sources {
-        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let format = Format::detect(text);
-        // Dataset files hold bare puzzle lines with `#` comments.
-        let cleaned: String;
-        let text = if format == Format::AcWing {
-            cleaned = text
-                .lines()
-                .map(|l| if l.starts_with('#') { "" } else { l })
-                .collect::<Vec<_>>()
-                .join("\n");
-            &cleaned
-        } else {
-            text
-        };
-        let parsed = format::parse(text, format, Mode::Puzzles).map_err(|e| {
-            anyhow::anyhow!(
-                "{name}:{}:{}: {} (read as {format} format)",
-                e.line,
-                e.column,
-                e.message
-            )
-        })?;
+        let parsed = bench::parse_puzzle_file(name, text)?;
         for (puzzle, line) in parsed.boards.iter().zip(&parsed.start_lines) {
             let rating = generate::rate(puzzle);
             let solutions = match rating.solutions {
@@ -541,6 +560,236 @@ pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
                 f.round_seed
             )?;
             Ok(ExitCode::from(1))
+        }
+    }
+}
+
+pub fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
+    let solvers: Vec<&'static Solver> = if args.solver.is_empty() {
+        vec![solver::default_solver()]
+    } else if args.solver.iter().any(|s| s == "all") {
+        solver::ALL.iter().filter(|s| !s.faulty).collect()
+    } else {
+        args.solver
+            .iter()
+            .map(|name| solver::find(name))
+            .collect::<anyhow::Result<_>>()?
+    };
+    if let Some(faulty) = solvers.iter().find(|s| s.faulty) {
+        anyhow::bail!(
+            "{} is broken on purpose and some never return; bench times sound solvers only",
+            faulty.name
+        );
+    }
+    let command = args
+        .cmd
+        .as_deref()
+        .map(|c| {
+            shell_words::split(c)
+                .with_context(|| format!("cannot split the command `{c}` into words"))
+        })
+        .transpose()?
+        .filter(|w| !w.is_empty());
+    let rounds = bench::Rounds {
+        warmup: args.warmup as usize,
+        measured: args.rounds.max(1),
+    };
+    let sets = args
+        .files
+        .iter()
+        .map(|f| bench::read_puzzles(f, args.limit))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let jobs = sets.len() * (solvers.len() + usize::from(command.is_some()));
+    let progress = progress_bar(jobs as u64, "bench");
+    let mut results = Vec::with_capacity(jobs);
+    for set in &sets {
+        for solver in &solvers {
+            progress.set_message(format!("{} on {}", solver.name, set.path.display()));
+            results.push(bench::builtin(solver, set, rounds));
+            progress.inc(1);
+        }
+        if let Some(words) = &command {
+            progress.set_message(format!("`{}` on {}", words.join(" "), set.path.display()));
+            results.push(bench::command(words, set, rounds)?);
+            progress.inc(1);
+        }
+    }
+    progress.finish_and_clear();
+    let mut out = io::stdout().lock();
+    if args.format == ReportFormat::Json {
+        let rows: Vec<serde_json::Value> = results
+            .iter()
+            .map(|m| {
+                serde_json::json!({
+                    "file": m.file.display().to_string(),
+                    "solver": m.solver,
+                    "puzzles": m.puzzles,
+                    "us_per_puzzle": m.us_per_puzzle.map(|(min, median, max)| serde_json::json!({
+                        "min": min, "median": median, "max": max
+                    })),
+                    "guesses_per_puzzle": m.guesses_per_puzzle,
+                    "wrong": m.wrong,
+                    "first_wrong": m.first_wrong,
+                })
+            })
+            .collect();
+        serde_json::to_writer_pretty(
+            &mut out,
+            &serde_json::json!({
+                "rounds": rounds.measured,
+                "warmup": rounds.warmup,
+                "results": rows,
+            }),
+        )?;
+        writeln!(out)?;
+    } else {
+        writeln!(
+            out,
+            "{:<40} {:<12} {:>8} {:>12} {:>10} {:>10} {:>9}",
+            "file", "solver", "puzzles", "µs/puzzle", "min", "max", "guesses"
+        )?;
+        for m in &results {
+            let file = m.file.file_name().map_or_else(
+                || m.file.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            );
+            let guesses = m
+                .guesses_per_puzzle
+                .map_or_else(|| "-".to_string(), |g| format!("{g:.2}"));
+            match m.us_per_puzzle {
+                Some((min, median, max)) => writeln!(
+                    out,
+                    "{file:<40} {:<12} {:>8} {median:>12.2} {min:>10.2} {max:>10.2} {guesses:>9}",
+                    m.solver, m.puzzles
+                )?,
+                None => writeln!(
+                    out,
+                    "{file:<40} {:<12} {:>8} WRONG on {} puzzle{} (first: puzzle {}); not timed",
+                    m.solver,
+                    m.puzzles,
+                    m.wrong,
+                    if m.wrong == 1 { "" } else { "s" },
+                    m.first_wrong.unwrap_or(0)
+                )?,
+            }
+        }
+        writeln!(
+            out,
+            "median of {} timed round{} after {} warm-up; µs per puzzle over whole rounds",
+            rounds.measured,
+            if rounds.measured == 1 { "" } else { "s" },
+            rounds.warmup
+        )?;
+    }
+    Ok(if results.iter().any(|m| m.wrong > 0) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Where the cases that were not accepted in the last run are listed.
+fn failed_record() -> PathBuf {
+    PathBuf::from(".sudoku-judge").join("failed")
+}
+
+fn last_failed() -> anyhow::Result<std::collections::HashSet<PathBuf>> {
+    let path = failed_record();
+    let text = std::fs::read_to_string(&path).with_context(|| {
+        format!(
+            "no earlier run is recorded in {}; run `sudoku-judge test` first",
+            path.display()
+        )
+    })?;
+    Ok(text
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(PathBuf::from)
+        .collect())
+}
+
+/// Records the inputs of the cases that were not accepted, for `--failed`.
+/// A harness-owned dot-directory in the current directory: never `cases/`.
+fn remember_failed(inputs: &[PathBuf]) -> anyhow::Result<()> {
+    let path = failed_record();
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("failed to create {}", dir.display()))?;
+    }
+    let text: String = inputs
+        .iter()
+        .map(|p| format!("{}\n", judge::absolute(p).display()))
+        .collect();
+    std::fs::write(&path, text).with_context(|| format!("failed to write {}", path.display()))
+}
+
+/// A report file named on the command line; like `--junit` in every test
+/// runner, it is replaced on each run.
+fn create_report(path: &std::path::Path) -> anyhow::Result<Box<dyn io::Write>> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("failed to create {}", dir.display()))?;
+    }
+    let file = std::fs::File::create(path)
+        .with_context(|| format!("failed to create the report {}", path.display()))?;
+    Ok(Box::new(io::BufWriter::new(file)))
+}
+
+/// A progress bar under the table on a terminal: cases done, failures so
+/// far and an ETA. Hidden when stderr is not a terminal.
+struct TestProgress {
+    bar: indicatif::ProgressBar,
+}
+
+impl TestProgress {
+    fn new() -> Self {
+        let bar = progress_bar(0, "judging");
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{prefix} [{bar:30}] {pos}/{len} cases, {msg} ({elapsed}, eta {eta})",
+            )
+            .expect("a valid template")
+            .progress_chars("=> "),
+        );
+        TestProgress { bar }
+    }
+
+    fn wrap<'a>(&'a self, inner: &'a mut dyn Reporter) -> ProgressReporter<'a> {
+        ProgressReporter {
+            bar: &self.bar,
+            inner,
+            failed: 0,
+        }
+    }
+}
+
+struct ProgressReporter<'a> {
+    bar: &'a indicatif::ProgressBar,
+    inner: &'a mut dyn Reporter,
+    failed: usize,
+}
+
+impl Reporter for ProgressReporter<'_> {
+    fn report(&mut self, event: Event<'_>) -> io::Result<()> {
+        match event {
+            Event::Started { cases, .. } => {
+                self.bar.set_length(cases as u64);
+                self.bar.set_message("0 failed");
+                self.inner.report(event)
+            }
+            Event::CaseFinished(result) => {
+                if !result.passed() {
+                    self.failed += 1;
+                    self.bar.set_message(format!("{} failed", self.failed));
+                }
+                let reported = self.bar.suspend(|| self.inner.report(event));
+                self.bar.inc(1);
+                reported
+            }
+            Event::Finished { .. } => {
+                self.bar.finish_and_clear();
+                self.inner.report(event)
+            }
         }
     }
 }

@@ -43,17 +43,6 @@ fn problem(place: String, message: String) -> Finding {
     }
 }
 
-/// The suite a case belongs to: the directory holding its case directory
-/// or its flat pair. Duplicates are looked for within a suite.
-fn suite_of(case: &Case) -> PathBuf {
-    let dir = case.dir();
-    if case::case_in_dir(dir).is_some_and(|(input, _)| input == case.input) {
-        dir.parent().unwrap_or(dir).to_path_buf()
-    } else {
-        dir.to_path_buf()
-    }
-}
-
 /// Checks every case under `paths`; `Err` only when there are no cases.
 pub fn check(paths: &[PathBuf]) -> anyhow::Result<Report> {
     let cases = case::discover(paths)?;
@@ -97,7 +86,8 @@ pub fn check(paths: &[PathBuf]) -> anyhow::Result<Report> {
                 problem: false,
             });
         }
-        let suite = seen.entry(suite_of(case)).or_default();
+        // Duplicates are looked for within a suite.
+        let suite = seen.entry(case.suite().to_path_buf()).or_default();
         for (n, (puzzle, &line)) in data.puzzles.iter().zip(&data.start_lines).enumerate() {
             report.puzzles += 1;
             let place = format!("{}:{line}", case.input.display());

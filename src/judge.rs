@@ -3,8 +3,13 @@
 //! failure is a verdict; a case that cannot be read is a harness error for
 //! that case alone, and the run goes on with the others.
 
-use std::path::PathBuf;
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
+
+use anyhow::Context as _;
 
 use crate::board::Format;
 use crate::case::{self, Case, CaseData, Settings, SettingsCache};
@@ -27,6 +32,9 @@ pub struct Config {
     pub repeat: usize,
     /// How the submission's source was built, for the report.
     pub build: Option<BuildInfo>,
+    pub selection: Selection,
+    /// Cases judged at once; 1 keeps timings faithful.
+    pub jobs: usize,
 }
 
 /// Minimum, median and maximum of some timings.
@@ -96,6 +104,8 @@ pub enum Outcome {
 #[derive(Clone, Debug)]
 pub struct CaseResult {
     pub id: String,
+    /// The directory of cases it belongs to.
+    pub suite: PathBuf,
     pub input: PathBuf,
     pub expected: Option<PathBuf>,
     pub outcome: Outcome,
@@ -126,6 +136,8 @@ pub struct Summary {
     pub elapsed: Duration,
     /// The user stopped the run (Ctrl-C): these are the cases judged before.
     pub interrupted: bool,
+    /// Inputs of the cases not accepted, for `--failed`.
+    pub not_accepted: Vec<PathBuf>,
 }
 
 impl Summary {
@@ -144,45 +156,172 @@ impl Summary {
             verdicts,
             elapsed,
             interrupted: false,
+            not_accepted: results
+                .iter()
+                .filter(|r| !r.passed())
+                .map(|r| r.input.clone())
+                .collect(),
         }
     }
 }
 
-/// Judges every case under `config.paths`, reporting as it goes. `Err`
-/// only when nothing can be judged (no cases) or the reporter fails.
+/// Which of the discovered cases to judge.
+#[derive(Clone, Debug, Default)]
+pub struct Selection {
+    /// Substrings or globs (`*`, `?`, `[...]`) of case ids; a case is kept
+    /// when any matches. Empty keeps all.
+    pub filters: Vec<String>,
+    /// Only these inputs (e.g. the cases that failed last time).
+    pub only: Option<HashSet<PathBuf>>,
+    /// `(k, n)`: the k-th of n shares (1-based) of the sorted, filtered
+    /// list, taking every n-th case, so n machines judge it together.
+    pub partition: Option<(usize, usize)>,
+}
+
+impl Selection {
+    /// The cases to judge, in their sorted order.
+    pub fn apply(&self, cases: Vec<Case>) -> anyhow::Result<Vec<Case>> {
+        let mut globs = globset::GlobSetBuilder::new();
+        let mut substrings = Vec::new();
+        for filter in &self.filters {
+            if filter.contains(['*', '?', '[']) {
+                globs.add(
+                    globset::Glob::new(filter)
+                        .with_context(|| format!("`{filter}` is not a valid glob"))?,
+                );
+            } else {
+                substrings.push(filter.as_str());
+            }
+        }
+        let globs = globs.build()?;
+        let total = cases.len();
+        let mut kept: Vec<Case> = cases
+            .into_iter()
+            .filter(|c| {
+                self.filters.is_empty()
+                    || substrings.iter().any(|s| c.id.contains(s))
+                    || globs.is_match(&c.id)
+            })
+            .filter(|c| {
+                self.only
+                    .as_ref()
+                    .is_none_or(|only| only.contains(&absolute(&c.input)))
+            })
+            .collect();
+        if kept.is_empty() && !self.filters.is_empty() {
+            anyhow::bail!(
+                "no case matches {}; {total} cases were found (ids look like `acwing166/hard`)",
+                self.filters
+                    .iter()
+                    .map(|f| format!("`{f}`"))
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            );
+        }
+        if let Some((k, n)) = self.partition {
+            kept = kept
+                .into_iter()
+                .enumerate()
+                .filter(|(i, _)| i % n == k - 1)
+                .map(|(_, c)| c)
+                .collect();
+        }
+        Ok(kept)
+    }
+}
+
+/// `path` made absolute without touching the file system beyond the
+/// current directory, so the same case compares equal across runs.
+pub fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// Parses `K/N` for `--partition`.
+pub fn parse_partition(text: &str) -> anyhow::Result<(usize, usize)> {
+    let parsed = text
+        .split_once('/')
+        .and_then(|(k, n)| Some((k.trim().parse().ok()?, n.trim().parse().ok()?)));
+    match parsed {
+        Some((k, n)) if n >= 1 && (1..=n).contains(&k) => Ok((k, n)),
+        _ => anyhow::bail!(
+            "`{text}` is not a partition; write K/N with 1 <= K <= N, e.g. 2/4 for the second of four shares"
+        ),
+    }
+}
+
+/// Judges every case under `config.paths`, reporting as it goes, in case
+/// order whatever order parallel jobs finish in. `Err` only when nothing
+/// can be judged (no cases) or a reporter fails.
 pub fn run(config: &Config, reporter: &mut dyn Reporter) -> anyhow::Result<Summary> {
     let started = Instant::now();
-    let cases = case::discover(&config.paths)?;
+    let cases = config.selection.apply(case::discover(&config.paths)?)?;
+    let jobs = config.jobs.clamp(1, cases.len().max(1));
     reporter.report(Event::Started {
         cases: cases.len(),
         submission: &config.submission.label(),
         build: config.build.as_ref(),
+        jobs,
     })?;
-    let mut settings = SettingsCache::default();
+    // Settings are read once per directory, before any job starts.
+    let mut cache = SettingsCache::default();
+    let settings: Vec<anyhow::Result<Settings>> = cases
+        .iter()
+        .map(|case| Ok(config.overrides.clone().or(&cache.for_dir(case.dir())?)))
+        .collect();
     let mut results = Vec::with_capacity(cases.len());
     let mut interrupted = false;
-    for case in &cases {
-        let outcome = match judge_case(config, &mut settings, case) {
-            Ok(Some(judgement)) => Outcome::Judged(Box::new(judgement)),
-            Ok(None) => {
-                interrupted = true;
+    let next = AtomicUsize::new(0);
+    let (done_tx, done_rx) = mpsc::channel::<(usize, Option<Outcome>)>();
+    std::thread::scope(|scope| -> anyhow::Result<()> {
+        for _ in 0..jobs {
+            let done = done_tx.clone();
+            let (next, cases, settings) = (&next, &cases, &settings);
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                if i >= cases.len() || process::interrupted() {
+                    return;
+                }
+                let outcome = match &settings[i] {
+                    Err(error) => Some(Outcome::Error(format!("{error:#}"))),
+                    Ok(settings) => match judge_case(config, settings, &cases[i]) {
+                        Ok(Some(judgement)) => Some(Outcome::Judged(Box::new(judgement))),
+                        Ok(None) => None,
+                        Err(error) => Some(Outcome::Error(format!("{error:#}"))),
+                    },
+                };
+                if done.send((i, outcome)).is_err() {
+                    return;
+                }
+            });
+        }
+        drop(done_tx);
+        // Results wait here until every case before them is reported.
+        let mut waiting: BTreeMap<usize, Option<Outcome>> = BTreeMap::new();
+        for (i, outcome) in done_rx {
+            waiting.insert(i, outcome);
+            while let Some(outcome) = waiting.remove(&results.len()) {
+                let Some(outcome) = outcome.filter(|_| !interrupted) else {
+                    interrupted = true;
+                    continue;
+                };
+                let case = &cases[results.len()];
+                let result = CaseResult {
+                    id: case.id.clone(),
+                    suite: case.suite().to_path_buf(),
+                    input: case.input.clone(),
+                    expected: case.expected.clone(),
+                    outcome,
+                };
+                reporter.report(Event::CaseFinished(&result))?;
+                results.push(result);
+            }
+            if interrupted {
                 break;
             }
-            Err(error) => Outcome::Error(format!("{error:#}")),
-        };
-        let result = CaseResult {
-            id: case.id.clone(),
-            input: case.input.clone(),
-            expected: case.expected.clone(),
-            outcome,
-        };
-        reporter.report(Event::CaseFinished(&result))?;
-        results.push(result);
-        if process::interrupted() {
-            interrupted = true;
-            break;
         }
-    }
+        Ok(())
+    })?;
+    interrupted |= process::interrupted() && results.len() < cases.len();
     let mut summary = Summary::of(&results, started.elapsed());
     summary.interrupted = interrupted;
     reporter.report(Event::Finished {
@@ -195,10 +334,9 @@ pub fn run(config: &Config, reporter: &mut dyn Reporter) -> anyhow::Result<Summa
 /// `Ok(None)` when the user interrupted the run during this case.
 fn judge_case(
     config: &Config,
-    cache: &mut SettingsCache,
+    settings: &Settings,
     case: &Case,
 ) -> anyhow::Result<Option<Judgement>> {
-    let settings = config.overrides.clone().or(&cache.for_dir(case.dir())?);
     let checker = settings.checker.unwrap_or_default();
     let limits = Limits {
         time: settings

@@ -50,6 +50,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Rate { files } => commands::rate(&files),
         Command::Check { paths } => commands::check(&paths),
         Command::Stress(args) => commands::stress(args),
+        Command::Bench(args) => commands::bench(args),
         Command::Solvers { all } => commands::solvers(all),
         Command::Worker { solver } => commands::worker(&solver),
     }

@@ -838,11 +838,7 @@ fn failing_programs_get_their_verdicts() {
             "PE",
             "the answers are right but printed in grid format; they should be in acwing format",
         ),
-        (
-            "tle_endless_loop.cpp",
-            "TLE",
-            "of CPU time, over the 1000 ms limit",
-        ),
+        ("tle_endless_loop.cpp", "TLE", "over the 1000 ms limit"),
         (
             "re_segfault.cpp",
             "RE",
@@ -1425,5 +1421,225 @@ fn stress_finds_a_rare_bug_within_bounded_rounds() {
         fine.stdout.starts_with("all 30 rounds accepted"),
         "{}",
         fine.stdout
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Judging at scale: --jobs, --partition, filters, --failed, JUnit and JSON files.
+// ---------------------------------------------------------------------------
+
+fn ids_of(run: &Run) -> Vec<String> {
+    verdicts(&run.json())
+        .into_iter()
+        .map(|(id, _)| id)
+        .collect()
+}
+
+#[test]
+fn parallel_jobs_report_in_case_order() {
+    let one = run(&["test", "--format", "json"]);
+    let two = run(&["test", "--format", "json", "--jobs", "2"]);
+    assert_eq!(two.code, 0, "{}", two.stdout);
+    assert_eq!(ids_of(&one), ids_of(&two));
+    let table = run(&["test", "-j", "2"]);
+    assert!(
+        table.stdout.starts_with(
+            "judging 13 cases with solver mrv, 2 at a time (wall times are taken under load)\n"
+        ),
+        "{}",
+        table.stdout
+    );
+}
+
+#[test]
+fn partitions_split_the_sorted_cases_exactly() {
+    let all = ids_of(&run(&["test", "--format", "json"]));
+    let mut union = Vec::new();
+    for k in 1..=3 {
+        let share = ids_of(&run(&[
+            "test",
+            "--format",
+            "json",
+            "--partition",
+            &format!("{k}/3"),
+        ]));
+        assert!(!share.is_empty());
+        union.extend(share);
+    }
+    let mut sorted_union = union.clone();
+    sorted_union.sort();
+    sorted_union.dedup();
+    assert_eq!(sorted_union.len(), union.len(), "shares overlap: {union:?}");
+    let mut sorted_all = all.clone();
+    sorted_all.sort();
+    assert_eq!(sorted_union, sorted_all);
+    let bad = run(&["test", "--partition", "4/3"]);
+    assert_eq!(bad.code, 2);
+    assert!(
+        bad.stderr.contains("is not a partition; write K/N"),
+        "{}",
+        bad.stderr
+    );
+}
+
+#[test]
+fn filters_pick_cases_by_id_substring_or_glob() {
+    let picked = ids_of(&run(&[
+        "test",
+        "acwing166/hard",
+        "leetcode37/*blank*",
+        "--format",
+        "json",
+    ]));
+    assert_eq!(picked, ["acwing166/hard", "leetcode37/one-blank"]);
+    let none = run(&["test", "acwing166/nothing-like-this"]);
+    assert_eq!(none.code, 2);
+    assert!(
+        none.stderr
+            .contains("no case matches `acwing166/nothing-like-this`"),
+        "{}",
+        none.stderr
+    );
+}
+
+#[test]
+fn failed_reruns_only_what_was_not_accepted() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["a", "b"] {
+        write(
+            dir.path(),
+            &format!("cases/{name}.in"),
+            &format!("{PUZZLE}\nend\n"),
+        );
+        write(
+            dir.path(),
+            &format!("cases/{name}.out"),
+            &format!("{ANSWER}\n"),
+        );
+    }
+    write(dir.path(), "cases/c.in", &format!("{}\nend\n", ANSWER));
+    // r9c9 is given in c (a solved board), so the faulty solver's change of
+    // it is WA there too; a and b fail as well: all three are remembered.
+    let first = run_in(dir.path(), &["test", "--solver", "faulty-leaves-blank"], "");
+    assert_eq!(first.code, 1);
+    let record = fs::read_to_string(dir.path().join(".sudoku-judge/failed")).unwrap();
+    assert_eq!(
+        record.lines().count(),
+        2,
+        "c has no blank, so it passes: {record}"
+    );
+    let rerun = run_in(dir.path(), &["test", "--failed", "--format", "json"], "");
+    assert_eq!(rerun.code, 0, "{}", rerun.stdout);
+    assert_eq!(ids_of(&rerun), ["a", "b"]);
+    let nothing = run_in(dir.path(), &["test", "--failed"], "");
+    assert_eq!(nothing.code, 0);
+    assert!(
+        nothing.stdout.contains("no failures; nothing to rerun"),
+        "{}",
+        nothing.stdout
+    );
+    assert!(
+        !dir.path().join("cases/.sudoku-judge").exists(),
+        "nothing is written into cases/"
+    );
+}
+
+#[test]
+fn junit_and_json_files_are_written_beside_the_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let junit = dir.path().join("reports/junit.xml");
+    let json = dir.path().join("report.json");
+    let run = run(&[
+        "test",
+        "cases/acwing166/sample.in",
+        "cases/leetcode37",
+        "tests/fixtures/malformed/short-line.in",
+        "--solver",
+        "faulty-wrong-digit",
+        "--junit",
+        junit.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stdout.contains("failures:"),
+        "the table still goes to stdout"
+    );
+    let report: Value = serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(report["total"], 9);
+
+    let xml = fs::read_to_string(&junit).unwrap();
+    assert_eq!(
+        xml.matches("<testsuite ").count(),
+        3,
+        "one per suite directory:\n{xml}"
+    );
+    assert_eq!(xml.matches("<testcase ").count(), 9);
+    assert!(xml.contains(r#"<failure message="WA: "#), "{xml}");
+    assert!(xml.contains(r#"type="WA""#));
+    assert!(xml.contains("<error "), "the malformed case is an error");
+    assert!(
+        xml.contains("[x] marks a cell"),
+        "the diff travels with the failure"
+    );
+    if have(&["xmllint"], "JUnit schema validation") {
+        let schema = manifest_dir().join("tests/fixtures/junit.xsd");
+        let validate = |path: &Path| {
+            Command::new("xmllint")
+                .args(["--noout", "--schema"])
+                .arg(&schema)
+                .arg(path)
+                .output()
+                .unwrap()
+        };
+        let checked = validate(&junit);
+        assert!(
+            checked.status.success(),
+            "{}",
+            String::from_utf8_lossy(&checked.stderr)
+        );
+        // The schema is a real check: a testcase without a name fails it.
+        let broken = dir.path().join("broken.xml");
+        fs::write(
+            &broken,
+            xml.replacen("<testcase name=", "<testcase label=", 1),
+        )
+        .unwrap();
+        assert!(!validate(&broken).status.success());
+    }
+}
+
+#[test]
+fn an_interrupted_run_still_writes_its_report_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let junit = dir.path().join("junit.xml");
+    let child = Command::new(env!("CARGO_BIN_EXE_sudoku-judge"))
+        .args([
+            "test",
+            "cases/leetcode37/example1",
+            "cases/acwing166/sample.in",
+            "--cmd",
+            "sh tests/fixtures/submissions/tle_child_holds_stdout.sh",
+            "--time-limit",
+            "60s",
+            "--junit",
+        ])
+        .arg(&junit)
+        .current_dir(manifest_dir())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    thread::sleep(Duration::from_millis(700));
+    // SAFETY: kill(2) on our own child, still running (not yet waited for).
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130));
+    let xml = fs::read_to_string(&junit).unwrap();
+    assert!(xml.contains("<testsuites "), "{xml}");
+    assert_eq!(
+        xml.matches("<testcase ").count(),
+        0,
+        "nothing finished: {xml}"
     );
 }

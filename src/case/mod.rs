@@ -38,6 +38,17 @@ impl Case {
     pub fn dir(&self) -> &Path {
         self.input.parent().unwrap_or(Path::new("."))
     }
+
+    /// The suite the case belongs to: the directory holding its case
+    /// directory, or holding its flat pair.
+    pub fn suite(&self) -> &Path {
+        let dir = self.dir();
+        if case_in_dir(dir).is_some_and(|(input, _)| input == self.input) {
+            dir.parent().unwrap_or(dir)
+        } else {
+            dir
+        }
+    }
 }
 
 /// Input and expected file names inside a case directory, in order of preference.

@@ -268,13 +268,19 @@ impl<W: Write> Reporter for HumanReporter<W> {
                 cases,
                 submission,
                 build,
+                jobs,
             } => {
                 if let Some(build) = build {
                     self.build(build)?;
                 }
+                let parallel = if jobs > 1 {
+                    format!(", {jobs} at a time (wall times are taken under load)")
+                } else {
+                    String::new()
+                };
                 writeln!(
                     self.out,
-                    "judging {cases} case{} with {submission}",
+                    "judging {cases} case{} with {submission}{parallel}",
                     if cases == 1 { "" } else { "s" }
                 )?;
                 let header = format!(
@@ -382,6 +388,7 @@ mod tests {
                 };
                 CaseResult {
                     id: format!("suite/{}", v.code().to_lowercase()),
+                    suite: PathBuf::from("cases/suite"),
                     input: PathBuf::from(format!("cases/suite/{}.in", v.code().to_lowercase())),
                     expected: Some(PathBuf::from(format!("cases/suite/{}.out", v.code().to_lowercase()))),
                     outcome: judged(v, reason, ms),
@@ -390,6 +397,7 @@ mod tests {
             .collect();
         results.push(CaseResult {
             id: "suite/broken".into(),
+            suite: PathBuf::from("cases/suite"),
             input: PathBuf::from("cases/suite/broken.in"),
             expected: None,
             outcome: Outcome::Error("cases/suite/broken.in:1:4: 'x' is not a cell".into()),
@@ -402,6 +410,7 @@ mod tests {
                 cases: results.len(),
                 submission: "solver mrv",
                 build: None,
+                jobs: 1,
             })
             .unwrap();
         for result in &results {
@@ -422,6 +431,7 @@ mod tests {
     fn colour_only_when_asked() {
         let result = CaseResult {
             id: "a".into(),
+            suite: PathBuf::from("."),
             input: PathBuf::from("a.in"),
             expected: None,
             outcome: judged(Verdict::AC, "", 1),

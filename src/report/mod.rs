@@ -4,6 +4,7 @@
 
 pub mod human;
 pub mod json;
+pub mod junit;
 
 use std::io;
 use std::time::Duration;
@@ -20,6 +21,8 @@ pub enum Event<'a> {
         submission: &'a str,
         /// How a source file was built, when one was.
         build: Option<&'a BuildInfo>,
+        /// Cases judged at once.
+        jobs: usize,
     },
     CaseFinished(&'a CaseResult),
     Finished {
@@ -50,6 +53,46 @@ pub fn format_kb(kb: u64) -> String {
         format!("{kb} KB")
     } else {
         format!("{:.1} MB", kb as f64 / 1024.0)
+    }
+}
+
+/// Sends every event to several reporters: the table on the terminal and
+/// the files asked for with `--json` and `--junit`.
+///
+/// A reporter that fails (stdout piped into `head`, say) is dropped, and the
+/// others go on, so report files are still written; its error is returned
+/// when the run finishes, or at once when no reporter is left.
+pub struct Tee {
+    reporters: Vec<Option<Box<dyn Reporter>>>,
+    error: Option<io::Error>,
+}
+
+impl Tee {
+    pub fn new(reporters: Vec<Box<dyn Reporter>>) -> Self {
+        Tee {
+            reporters: reporters.into_iter().map(Some).collect(),
+            error: None,
+        }
+    }
+}
+
+impl Reporter for Tee {
+    fn report(&mut self, event: Event<'_>) -> io::Result<()> {
+        for slot in &mut self.reporters {
+            if let Some(reporter) = slot {
+                if let Err(error) = reporter.report(event) {
+                    self.error.get_or_insert(error);
+                    *slot = None;
+                }
+            }
+        }
+        let finished = matches!(event, Event::Finished { .. });
+        if finished || self.reporters.iter().all(Option::is_none) {
+            if let Some(error) = self.error.take() {
+                return Err(error);
+            }
+        }
+        Ok(())
     }
 }
 
