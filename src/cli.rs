@@ -102,8 +102,8 @@ pub enum Command {
     /// Reads files (any format; AcWing files may hold many puzzles; `-` or
     /// nothing reads stdin). The grade comes from the guesses the reference
     /// search needs to solve the puzzle and prove its solution unique:
-    /// easy = none (naked and hidden singles solve it), medium = 1 to 3,
-    /// hard = 4 to 20, fiendish = more than 20.
+    /// easy = none (naked and hidden singles and locked candidates solve
+    /// it), medium = 1 to 3, hard = 4 to 20, fiendish = more than 20.
     Rate {
         /// Puzzle files; `-` or none reads stdin.
         #[arg(value_name = "FILE")]

@@ -34,7 +34,8 @@ use crate::solver::reference::{count_solutions, search};
 /// How hard a puzzle is for a solver, from the reference search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
 pub enum Grade {
-    /// Naked and hidden singles alone solve it: no guess at all.
+    /// Logic alone solves it (naked and hidden singles, locked
+    /// candidates): no guess at all.
     Easy,
     /// One to three guesses.
     Medium,
@@ -80,7 +81,8 @@ pub struct Rating {
     /// Solutions found, counting no further than [`Rating::COUNT_LIMIT`].
     pub solutions: usize,
     /// Guesses the reference search needed to find every solution up to the
-    /// limit (for a unique puzzle: to solve it and prove nothing else fits).
+    /// limit (for a unique puzzle: to solve it and prove nothing else fits);
+    /// see `solver::propagate` for how they are counted.
     pub guesses: u64,
     /// `None` unless the puzzle has exactly one solution.
     pub grade: Option<Grade>,

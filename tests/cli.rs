@@ -26,6 +26,13 @@ fn manifest_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// How many cases the shipped corpus holds under `cases/{dir}`.
+fn shipped(dir: &str) -> usize {
+    case::discover(&[manifest_dir().join("cases").join(dir)])
+        .unwrap()
+        .len()
+}
+
 struct Run {
     code: i32,
     stdout: String,
@@ -149,7 +156,10 @@ fn the_table_lists_each_case_and_sums_up() {
     let run = run(&["test", "cases/leetcode37"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(
-        run.stdout.starts_with("judging 7 cases with solver mrv\n"),
+        run.stdout.starts_with(&format!(
+            "judging {} cases with solver propagate\n",
+            shipped("leetcode37")
+        )),
         "{}",
         run.stdout
     );
@@ -163,7 +173,10 @@ fn the_table_lists_each_case_and_sums_up() {
         .expect("a row for example1");
     assert!(example.starts_with("AC "), "{example}");
     assert!(example.ends_with("  example1  1 puzzle"), "{example}");
-    assert!(run.stdout.trim_end().ends_with("7 passed, 0 failed"));
+    assert!(run
+        .stdout
+        .trim_end()
+        .ends_with(&format!("{} passed, 0 failed", shipped("leetcode37"))));
 }
 
 #[test]
@@ -196,7 +209,7 @@ fn the_shipped_corpus_is_sound() {
 #[test]
 fn every_builtin_solver_on_every_shipped_case() {
     for solver in sound_solvers() {
-        let fast = matches!(solver.as_str(), "mrv" | "singles");
+        let fast = matches!(solver.as_str(), "propagate" | "mrv" | "singles");
         let limit = if fast { "20s" } else { "1s" };
         let run = run(&[
             "test",
@@ -613,7 +626,7 @@ fn solvers_are_listed_name_first_with_the_default_first() {
     let listing = run(&["solvers"]);
     assert_eq!(listing.code, 0);
     let names = sound_solvers();
-    for expected in ["mrv", "singles", "bitmask", "backtrack"] {
+    for expected in ["propagate", "mrv", "singles", "bitmask", "backtrack"] {
         assert!(names.iter().any(|n| n == expected), "{names:?}");
     }
     assert!(
@@ -930,8 +943,13 @@ fn a_compile_error_is_ce_on_every_case_with_the_message_once() {
             run.stdout
         );
         let rows = run.stdout.lines().filter(|l| l.starts_with("CE ")).count();
-        assert_eq!(rows, 7, "{file}:\n{}", run.stdout);
-        assert!(run.stdout.contains("7 cases in"), "{}", run.stdout);
+        let cases = shipped("leetcode37");
+        assert_eq!(rows, cases, "{file}:\n{}", run.stdout);
+        assert!(
+            run.stdout.contains(&format!("{cases} cases in")),
+            "{}",
+            run.stdout
+        );
         assert!(
             !run.stdout.contains("failures:"),
             "no block repeats it:\n{}",
@@ -1444,7 +1462,10 @@ fn parallel_jobs_report_in_case_order() {
     let table = run(&["test", "-j", "2"]);
     assert!(
         table.stdout.starts_with(
-            "judging 13 cases with solver mrv, 2 at a time (wall times are taken under load)\n"
+            &format!(
+                "judging {} cases with solver propagate, 2 at a time (wall times are taken under load)\n",
+                shipped("")
+            )
         ),
         "{}",
         table.stdout
@@ -1567,15 +1588,23 @@ fn junit_and_json_files_are_written_beside_the_table() {
         "the table still goes to stdout"
     );
     let report: Value = serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
-    assert_eq!(report["total"], 9);
+    let total = 2 + shipped("leetcode37");
+    assert_eq!(report["total"], total);
 
     let xml = fs::read_to_string(&junit).unwrap();
+    let mut suites: Vec<PathBuf> = case::discover(&[manifest_dir().join("cases/leetcode37")])
+        .unwrap()
+        .iter()
+        .map(|c| c.suite().to_path_buf())
+        .collect();
+    suites.sort();
+    suites.dedup();
     assert_eq!(
         xml.matches("<testsuite ").count(),
-        3,
+        suites.len() + 2,
         "one per suite directory:\n{xml}"
     );
-    assert_eq!(xml.matches("<testcase ").count(), 9);
+    assert_eq!(xml.matches("<testcase ").count(), total);
     assert!(xml.contains(r#"<failure message="WA: "#), "{xml}");
     assert!(xml.contains(r#"type="WA""#));
     assert!(xml.contains("<error "), "the malformed case is an error");

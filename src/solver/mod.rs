@@ -7,6 +7,7 @@ pub mod backtrack;
 pub mod bitmask;
 pub mod faulty;
 pub mod mrv;
+pub mod propagate;
 pub mod reference;
 pub mod singles;
 
@@ -43,6 +44,11 @@ const fn faulty(name: &'static str, summary: &'static str, solve: SolveFn) -> So
 
 /// Every built-in solver, fastest first: the first is the default.
 pub static ALL: &[Solver] = &[
+    solver(
+        "propagate",
+        "bit-parallel bands, singles and locked candidates to a fixed point before each guess (the reference solver)",
+        propagate::solve_sudoku,
+    ),
     solver(
         "mrv",
         "fewest-candidates-first search with bitmasks and popcount (the AcWing 166 accepted approach)",
