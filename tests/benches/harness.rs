@@ -1,0 +1,100 @@
+//! `cargo bench --bench harness`: what judging costs on top of running the
+//! program. The same 1,000 one-puzzle AcWing cases are judged with an
+//! external program (`sudoku-judge solve`, which is itself an AcWing 166
+//! submission) three ways, in one run:
+//!
+//! - a plain shell loop, `for f in *.in; do prog < $f | cmp -s - ${f%.in}.out; done`;
+//! - `sudoku-judge test DIR --cmd prog --jobs 1`;
+//! - `sudoku-judge test DIR --cmd prog --jobs 2`.
+//!
+//! It prints each median of five rounds and the ratios to the shell loop.
+//! The harness does more per case than the loop (a process group, limits,
+//! a watchdog reading /proc, wait4 accounting, parsing and checking every
+//! answer), and the ratio says what that costs.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use sudoku_judge::board::Format;
+use sudoku_judge::generate::{self, Layout, Plan, Target};
+
+const CASES: usize = 1000;
+const ROUNDS: usize = 5;
+
+fn median(mut times: Vec<Duration>) -> Duration {
+    times.sort();
+    times[times.len() / 2]
+}
+
+fn time(mut command: Command) -> Duration {
+    command.stdout(Stdio::null()).stderr(Stdio::null());
+    let started = Instant::now();
+    let status = command.status().expect("the command runs");
+    let elapsed = started.elapsed();
+    assert!(status.code().is_some(), "{command:?} was killed");
+    elapsed
+}
+
+fn main() {
+    // `cargo bench` passes its own flags (e.g. --bench); none apply here.
+    let exe = env!("CARGO_BIN_EXE_sudoku-judge");
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let cases = dir.path().join("cases");
+    let plan = Plan {
+        seed: 2024,
+        files: CASES,
+        per_file: 1,
+        target: Target::default(),
+        format: Format::AcWing,
+        layout: Layout::Flat,
+        out: cases.clone(),
+        name: "c".into(),
+        attempts: 100,
+    };
+    generate::write_cases(&plan, |_| {}).expect("cases are written");
+    let program = format!("{exe} solve");
+
+    let shell = |cases: &Path| {
+        let mut command = Command::new("sh");
+        command.current_dir(cases).arg("-c").arg(format!(
+            "for f in *.in; do {program} < \"$f\" | cmp -s - \"${{f%.in}}.out\" || echo \"$f\"; done"
+        ));
+        command
+    };
+    let judge = |jobs: &str| {
+        let mut command = Command::new(exe);
+        command
+            .args(["test", "--cmd", &program, "--jobs", jobs])
+            .arg(&cases);
+        command
+    };
+    let (mut loop_times, mut one, mut two) = (Vec::new(), Vec::new(), Vec::new());
+    // Interleaved rounds, so a slow spell of the machine hits all three.
+    for _ in 0..ROUNDS {
+        loop_times.push(time(shell(&cases)));
+        one.push(time(judge("1")));
+        two.push(time(judge("2")));
+    }
+    let (base, one, two) = (median(loop_times), median(one), median(two));
+    let per_case = |d: Duration| d.as_secs_f64() * 1e3 / CASES as f64;
+    println!(
+        "{CASES} one-puzzle cases judged with `sudoku-judge solve`, median of {ROUNDS} rounds:"
+    );
+    println!(
+        "  shell loop (run + cmp)       {:>8.3} s  {:.3} ms/case",
+        base.as_secs_f64(),
+        per_case(base)
+    );
+    for (label, d) in [
+        ("sudoku-judge test --jobs 1", one),
+        ("sudoku-judge test --jobs 2", two),
+    ] {
+        println!(
+            "  {label:<28} {:>8.3} s  {:.3} ms/case  {:.2}x the shell loop",
+            d.as_secs_f64(),
+            per_case(d),
+            d.as_secs_f64() / base.as_secs_f64()
+        );
+    }
+}
