@@ -167,6 +167,13 @@ fn split(pos: usize) -> (usize, u32) {
     (pos / 27, 1 << (pos % 27))
 }
 
+/// The two bands other than `band`, in order, computed rather than matched:
+/// a branch on the band mispredicts often.
+#[inline(always)]
+fn other_bands(band: usize) -> (usize, usize) {
+    (usize::from(band == 0), 2 - usize::from(band == 2))
+}
+
 /// The search state; see the module docs.
 #[derive(Clone, Copy)]
 struct Grid {
@@ -184,22 +191,54 @@ struct Grid {
 
 impl Grid {
     /// `None` if a value is above 9 or two equal givens share a unit.
+    ///
+    /// The grid that placing the givens one by one with [`Grid::assign`]
+    /// would give, built in one branch-free pass: each digit's masks lose
+    /// the peers of its givens and the other givens' cells, and a given
+    /// fails exactly when an equal given is its peer.
     fn new(cells: &[u8; 81]) -> Option<Grid> {
+        if cells.iter().any(|&value| value > 9) {
+            return None;
+        }
+        // The givens' positions, gathered without a branch per cell.
+        let mut given = [0u8; 81];
+        let mut count = 0;
+        for (pos, &value) in (0..).zip(cells) {
+            given[count] = pos;
+            count += usize::from(value != 0);
+        }
+        // Per digit (index 1..=9) and band: its givens' peers and cells;
+        // index 0 collects all the given cells.
+        let mut peers = [[0u32; 3]; 10];
+        let mut givens = [[0u32; 3]; 10];
+        let mut conflict = 0;
+        for &pos in &given[..count] {
+            let pos = usize::from(pos);
+            let (band, bit) = split(pos);
+            let value = usize::from(cells[pos]);
+            conflict |= peers[value][band] & bit;
+            for (acc, &cells) in peers[value].iter_mut().zip(&PEERS[pos]) {
+                *acc |= cells;
+            }
+            givens[value][band] |= bit;
+            givens[0][band] |= bit;
+        }
+        if conflict != 0 {
+            return None;
+        }
         let mut grid = Grid {
             cand: [[BAND; 9]; 3],
             unsolved: [BAND; 3],
             dirty: ALL_MASKS,
             stale: NINE,
         };
-        for (pos, &value) in cells.iter().enumerate() {
-            match value {
-                0 => {}
-                1..=9 => {
-                    if !grid.assign(usize::from(value - 1), pos) {
-                        return None;
-                    }
-                }
-                _ => return None,
+        for band in 0..3 {
+            let all = givens[0][band];
+            grid.unsolved[band] = BAND & !all;
+            for digit in 0..9 {
+                // The givens of other digits: given cells not its own.
+                let others = all & !givens[digit + 1][band];
+                grid.cand[band][digit] = BAND & !peers[digit + 1][band] & !others;
             }
         }
         Some(grid)
@@ -226,9 +265,12 @@ impl Grid {
         let masks = &mut self.cand[band];
         let own = masks[keep];
         let mut changed = 0;
-        for (digit, mask) in masks.iter_mut().enumerate() {
+        // Highest digit first, so each flag goes in with a shift by one;
+        // `hit` is within the band, so `hit + BAND` carries into bit 27
+        // exactly when it is not zero.
+        for mask in masks.iter_mut().rev() {
             let hit = *mask & cells;
-            changed |= u32::from(hit != 0) << digit;
+            changed = changed << 1 | (hit + BAND) >> 27;
             *mask ^= hit;
         }
         masks[keep] = own;
@@ -279,11 +321,9 @@ impl Grid {
             // The table already cleared the rest of each row and box; the
             // columns reach into the other two bands.
             let cols = (new | new >> 9 | new >> 18) & NINE;
-            for other in 0..3 {
-                if other != band {
-                    self.clear(other, digit, cols * SPREAD);
-                }
-            }
+            let (b1, b2) = other_bands(band);
+            self.clear(b1, digit, cols * SPREAD);
+            self.clear(b2, digit, cols * SPREAD);
             self.clear_others(band, digit, new);
         }
         true
@@ -312,8 +352,12 @@ impl Grid {
                 let bit = singles & singles.wrapping_neg();
                 singles ^= bit;
                 // An earlier single may have taken this cell's last digit.
-                let digit = self.cand[band].iter().position(|&m| m & bit != 0)?;
-                self.assign(digit, 27 * band + bit.trailing_zeros() as usize);
+                let pos = 27 * band + bit.trailing_zeros() as usize;
+                let digits = self.digits_at(pos);
+                if digits == 0 {
+                    return None;
+                }
+                self.assign(digits.trailing_zeros() as usize, pos);
             }
         }
         Some(progress)
@@ -376,10 +420,13 @@ impl Grid {
                 singles &= singles - 1;
                 // A placement earlier in this pass may have taken the cell,
                 // leaving the digit no room in this column.
-                let (band, cell) = (0..3)
-                    .map(|b| (b, self.cand[b][digit] & self.unsolved[b] & SPREAD << col))
-                    .find(|&(_, cell)| cell != 0)?;
-                self.assign(digit, 27 * band + cell.trailing_zeros() as usize);
+                let cell = |b: usize| self.cand[b][digit] & self.unsolved[b] & SPREAD << col;
+                let cells =
+                    u128::from(cell(0)) | u128::from(cell(1)) << 27 | u128::from(cell(2)) << 54;
+                if cells == 0 {
+                    return None;
+                }
+                self.assign(digit, cells.trailing_zeros() as usize);
             }
         }
         Some(progress)
@@ -412,11 +459,14 @@ impl Grid {
     }
 
     /// The candidates of `pos` as a 9-bit mask.
+    #[inline(always)]
     fn digits_at(&self, pos: usize) -> u32 {
-        let (band, bit) = split(pos);
-        (0..9)
-            .filter(|&d| self.cand[band][d] & bit != 0)
-            .fold(0, |acc, d| acc | 1 << d)
+        let (band, i) = (pos / 27, pos % 27);
+        let mut digits = 0;
+        for &mask in self.cand[band].iter().rev() {
+            digits = digits << 1 | (mask >> i & 1);
+        }
+        digits
     }
 
     /// The cell to branch on and its candidates. Only called on an unsolved
@@ -430,10 +480,12 @@ impl Grid {
     /// slightly less time. Ties go to the first cell in row-major order.
     /// Without a bivalue cell, the first cell with the fewest candidates.
     fn branch_cell(&self) -> (usize, u32) {
-        let mut best: Option<(u32, usize, u32)> = None;
-        for band in 0..3 {
+        // Largest reach, then smallest position: `(reach + 1) << 7 | (127 -
+        // pos)`, maximised without a branch; 0 while there is none.
+        let mut best = 0;
+        for (band, masks) in self.cand.iter().enumerate() {
             let (mut once, mut twice, mut thrice) = (0, 0, 0);
-            for &mask in &self.cand[band] {
+            for &mask in masks {
                 thrice |= twice & mask;
                 twice |= once & mask;
                 once |= mask;
@@ -443,25 +495,30 @@ impl Grid {
                 let i = pairs.trailing_zeros();
                 pairs &= pairs - 1;
                 let pos = 27 * band + i as usize;
-                let peers = &PEERS[pos];
-                let (mut digits, mut reach) = (0, u32::MAX);
-                for digit in 0..9 {
-                    if self.cand[band][digit] >> i & 1 != 0 {
-                        digits |= 1 << digit;
-                        // At a fixpoint only open peers can still hold it.
-                        let n = (self.cand[0][digit] & peers[0]).count_ones()
-                            + (self.cand[1][digit] & peers[1]).count_ones()
-                            + (self.cand[2][digit] & peers[2]).count_ones();
-                        reach = reach.min(n);
-                    }
-                }
-                if best.is_none_or(|(most, ..)| reach > most) {
-                    best = Some((reach, pos, digits));
-                }
+                let own = PEERS[pos][band];
+                // In the other two bands the peers are the cell's column.
+                let col = SPREAD << (i % 9);
+                let (b1, b2) = other_bands(band);
+                let digits = self.digits_at(pos);
+                // Exactly two digits. At a fixpoint only open peers can
+                // still hold one; the peers holding it, counted with one
+                // 64-bit popcount: own band in bits 0..27, the column in the
+                // other bands in bits 27.. (the second band shifted by one
+                // so the two do not overlap).
+                let peers_holding = |digit: usize| {
+                    let near = masks[digit] & own;
+                    let far = self.cand[b1][digit] & col | (self.cand[b2][digit] & col) << 1;
+                    (u64::from(near) | u64::from(far) << 27).count_ones()
+                };
+                let first = digits.trailing_zeros() as usize;
+                let second = (digits & (digits - 1)).trailing_zeros() as usize;
+                let reach = peers_holding(first).min(peers_holding(second));
+                best = best.max((reach + 1) << 7 | (127 - pos as u32));
             }
         }
-        if let Some((_, pos, digits)) = best {
-            return (pos, digits);
+        if best != 0 {
+            let pos = 127 - (best & 127) as usize;
+            return (pos, self.digits_at(pos));
         }
         let mut fewest = (0, 0, u32::MAX);
         for pos in 0..81 {
