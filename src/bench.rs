@@ -190,18 +190,14 @@ pub fn command(words: &[String], set: &PuzzleSet, rounds: Rounds) -> anyhow::Res
     let answers = format::parse(&output, Format::AcWing, Mode::Answers)
         .map(|p| p.boards)
         .unwrap_or_default();
-    let wrong = set
+    let wrong_puzzles: Vec<usize> = set
         .puzzles
         .iter()
         .enumerate()
         .filter(|(n, p)| !answers.get(*n).is_some_and(|a| a.solves(p)))
-        .count();
-    let first_wrong = set
-        .puzzles
-        .iter()
-        .enumerate()
-        .find(|(n, p)| !answers.get(*n).is_some_and(|a| a.solves(p)))
-        .map(|(n, _)| n + 1);
+        .map(|(n, _)| n + 1)
+        .collect();
+    let (wrong, first_wrong) = (wrong_puzzles.len(), wrong_puzzles.first().copied());
     let mut measurement = Measurement {
         solver: format!("`{}`", words.join(" ")),
         file: set.path.clone(),

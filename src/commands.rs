@@ -14,17 +14,18 @@ use sudoku_judge::board::format::{self, Mode};
 use sudoku_judge::board::Format;
 use sudoku_judge::case::settings;
 use sudoku_judge::case::Settings;
+use sudoku_judge::check::CheckerKind;
 use sudoku_judge::corpus;
 use sudoku_judge::generate::{self, Target};
 use sudoku_judge::judge::{self, Config};
-use sudoku_judge::problem::{Problem, DEFAULT_MEMORY_LIMIT_KB, DEFAULT_TIME_LIMIT};
+use sudoku_judge::problem::Problem;
 use sudoku_judge::report::human::HumanReporter;
 use sudoku_judge::report::json::JsonReporter;
 use sudoku_judge::report::junit::JunitReporter;
 use sudoku_judge::report::{Event, Reporter, Tee};
 use sudoku_judge::runner::external::Launch;
 use sudoku_judge::runner::lang::{self, BuildInfo};
-use sudoku_judge::runner::{builtin, process, Limits, Submission};
+use sudoku_judge::runner::{builtin, process, Submission};
 use sudoku_judge::solver::{self, Solver};
 use sudoku_judge::stress;
 
@@ -96,22 +97,12 @@ fn interface_note(problem: Option<Problem>, submission: &Submission) -> Option<S
 }
 
 pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
-    let overrides = Settings {
-        problem: args.problem,
-        time_limit: args
-            .time_limit
-            .as_deref()
-            .map(settings::parse_duration)
-            .transpose()
-            .context("invalid --time-limit")?,
-        memory_limit_kb: args
-            .memory_limit
-            .as_deref()
-            .map(settings::parse_memory_kb)
-            .transpose()
-            .context("invalid --memory-limit")?,
-        checker: args.checker,
-    };
+    let overrides = flag_settings(
+        args.problem,
+        args.time_limit.as_deref(),
+        args.memory_limit.as_deref(),
+        args.checker,
+    )?;
     let (submission, build, rerun) = submission(&args.submission)?;
     if let Some(note) = interface_note(args.problem, &submission) {
         eprintln!("{note}");
@@ -401,21 +392,25 @@ pub fn check(paths: &[PathBuf]) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// Limits from `--problem`, `--time-limit` and `--memory-limit`.
-fn limits(
+/// Settings from `--problem`, `--time-limit`, `--memory-limit` and
+/// `--checker`, as `judge.toml` would set them.
+fn flag_settings(
     problem: Option<Problem>,
     time: Option<&str>,
     memory: Option<&str>,
-) -> anyhow::Result<Limits> {
-    Ok(Limits {
-        time: match time {
-            Some(t) => settings::parse_duration(t).context("invalid --time-limit")?,
-            None => problem.map_or(DEFAULT_TIME_LIMIT, |p| p.time_limit()),
-        },
-        memory_kb: match memory {
-            Some(m) => settings::parse_memory_kb(m).context("invalid --memory-limit")?,
-            None => problem.map_or(DEFAULT_MEMORY_LIMIT_KB, |p| p.memory_limit_kb()),
-        },
+    checker: Option<CheckerKind>,
+) -> anyhow::Result<Settings> {
+    Ok(Settings {
+        problem,
+        time_limit: time
+            .map(settings::parse_duration)
+            .transpose()
+            .context("invalid --time-limit")?,
+        memory_limit_kb: memory
+            .map(settings::parse_memory_kb)
+            .transpose()
+            .context("invalid --memory-limit")?,
+        checker,
     })
 }
 
@@ -479,11 +474,13 @@ pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
             givens: args.givens.map(usize::from),
             grade: args.grade,
         },
-        limits: limits(
+        limits: flag_settings(
             args.problem,
             args.time_limit.as_deref(),
             args.memory_limit.as_deref(),
-        )?,
+            None,
+        )?
+        .limits(),
         save: args.save,
         shrink_runs: args.shrink_runs,
     };

@@ -390,8 +390,8 @@ pub fn write_cases(plan: &Plan, mut on_case: impl FnMut(&Written)) -> anyhow::Re
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("failed to create {}", dir.display()))?;
         }
-        crate::stress::write_new(&input, &input_text)?;
-        crate::stress::write_new(
+        crate::case::write_new(&input, &input_text)?;
+        crate::case::write_new(
             &expected,
             &crate::board::format::render_boards(plan.format, &answers),
         )?;

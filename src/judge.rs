@@ -14,7 +14,6 @@ use anyhow::Context as _;
 use crate::board::Format;
 use crate::case::{self, Case, CaseData, Settings, SettingsCache};
 use crate::check::{self, CheckerKind};
-use crate::problem::{DEFAULT_MEMORY_LIMIT_KB, DEFAULT_TIME_LIMIT};
 use crate::report::{Event, Reporter};
 use crate::runner::lang::BuildInfo;
 use crate::runner::{process, End, Kill, Limits, Run, Submission};
@@ -338,16 +337,7 @@ fn judge_case(
     case: &Case,
 ) -> anyhow::Result<Option<Judgement>> {
     let checker = settings.checker.unwrap_or_default();
-    let limits = Limits {
-        time: settings
-            .time_limit
-            .or(settings.problem.map(|p| p.time_limit()))
-            .unwrap_or(DEFAULT_TIME_LIMIT),
-        memory_kb: settings
-            .memory_limit_kb
-            .or(settings.problem.map(|p| p.memory_limit_kb()))
-            .unwrap_or(DEFAULT_MEMORY_LIMIT_KB),
-    };
+    let limits = settings.limits();
     let mut data = case::load(case, checker == CheckerKind::Sudoku)?;
     if checker == CheckerKind::Exact && data.expected.is_none() {
         anyhow::bail!(

@@ -13,8 +13,6 @@
 //! the bug allows, so there is as little search as possible to follow by
 //! hand. Added givens keep the puzzle's one solution.
 
-use std::fs::OpenOptions;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -22,7 +20,7 @@ use anyhow::Context as _;
 
 use crate::board::format;
 use crate::board::{Board, Cell, Format};
-use crate::case::{CaseData, Expected};
+use crate::case::{self, CaseData, Expected};
 use crate::check::CheckerKind;
 use crate::generate::{Generator, Target};
 use crate::judge;
@@ -282,25 +280,9 @@ fn save(dir: &Path, name: &str, puzzles: &[Pair]) -> anyhow::Result<(PathBuf, Pa
         if input.exists() || expected.exists() {
             continue;
         }
-        write_new(&input, &case.input_text)?;
-        write_new(&expected, expected_text)?;
+        case::write_new(&input, &case.input_text)?;
+        case::write_new(&expected, expected_text)?;
         return Ok((input, expected));
     }
     unreachable!("some name is free")
-}
-
-/// Creates `path` with `text`; an existing file is an error, never replaced.
-pub fn write_new(path: &Path, text: &str) -> anyhow::Result<()> {
-    let mut file = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(path)
-        .with_context(|| {
-            format!(
-                "failed to create {} (it is never overwritten)",
-                path.display()
-            )
-        })?;
-    file.write_all(text.as_bytes())
-        .with_context(|| format!("failed to write {}", path.display()))
 }

@@ -1026,8 +1026,9 @@ fn a_command_whose_child_holds_stdout_is_tle_on_time_and_leaves_nothing() {
     assert!(left.is_empty(), "left behind: {left:?}");
 }
 
-#[test]
-fn ctrl_c_kills_the_submission_and_reports_what_was_judged() {
+/// Judges two cases with a script that sleeps holding stdout open, presses
+/// Ctrl-C during the first, and returns how the run ended.
+fn interrupted_run(extra: &[&str]) -> Output {
     let child = Command::new(env!("CARGO_BIN_EXE_sudoku-judge"))
         .args([
             "test",
@@ -1038,11 +1039,11 @@ fn ctrl_c_kills_the_submission_and_reports_what_was_judged() {
             "--time-limit",
             "60s",
         ])
+        .args(extra)
         .current_dir(manifest_dir())
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    // Both cases get the sleeping script; interrupt during the first.
     thread::sleep(Duration::from_millis(700));
     // SAFETY: kill(2) on our own child, still running (not yet waited for).
     unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
@@ -1052,6 +1053,12 @@ fn ctrl_c_kills_the_submission_and_reports_what_was_judged() {
         started.elapsed() < Duration::from_secs(20),
         "it did not stop"
     );
+    output
+}
+
+#[test]
+fn ctrl_c_kills_the_submission_and_reports_what_was_judged() {
+    let output = interrupted_run(&[]);
     assert_eq!(output.status.code(), Some(130));
     let stdout = String::from_utf8(output.stdout).unwrap();
     assert!(
@@ -1643,26 +1650,7 @@ fn junit_and_json_files_are_written_beside_the_table() {
 fn an_interrupted_run_still_writes_its_report_files() {
     let dir = tempfile::tempdir().unwrap();
     let junit = dir.path().join("junit.xml");
-    let child = Command::new(env!("CARGO_BIN_EXE_sudoku-judge"))
-        .args([
-            "test",
-            "cases/leetcode37/example1",
-            "cases/acwing166/sample.in",
-            "--cmd",
-            "sh tests/fixtures/submissions/tle_child_holds_stdout.sh",
-            "--time-limit",
-            "60s",
-            "--junit",
-        ])
-        .arg(&junit)
-        .current_dir(manifest_dir())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    thread::sleep(Duration::from_millis(700));
-    // SAFETY: kill(2) on our own child, still running (not yet waited for).
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-    let output = child.wait_with_output().unwrap();
+    let output = interrupted_run(&["--junit", junit.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(130));
     let xml = fs::read_to_string(&junit).unwrap();
     assert!(xml.contains("<testsuites "), "{xml}");

@@ -200,6 +200,24 @@ fn walk(root: &Path, cases: &mut Vec<Case>) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Creates the case file `path` with `text`. An existing file is an error
+/// and is never replaced: nothing the user wrote is overwritten.
+pub fn write_new(path: &Path, text: &str) -> anyhow::Result<()> {
+    use std::io::Write as _;
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .with_context(|| {
+            format!(
+                "failed to create {} (it is never overwritten)",
+                path.display()
+            )
+        })?;
+    file.write_all(text.as_bytes())
+        .with_context(|| format!("failed to write {}", path.display()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

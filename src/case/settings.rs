@@ -14,7 +14,8 @@ use anyhow::Context as _;
 use serde::Deserialize;
 
 use crate::check::CheckerKind;
-use crate::problem::Problem;
+use crate::problem::{Problem, DEFAULT_MEMORY_LIMIT_KB, DEFAULT_TIME_LIMIT};
+use crate::runner::Limits;
 
 pub const SETTINGS_FILE: &str = "judge.toml";
 
@@ -40,6 +41,21 @@ pub struct Settings {
 }
 
 impl Settings {
+    /// The limits these settings mean: an explicit limit, else the named
+    /// problem's, else the defaults.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            time: self
+                .time_limit
+                .or(self.problem.map(Problem::time_limit))
+                .unwrap_or(DEFAULT_TIME_LIMIT),
+            memory_kb: self
+                .memory_limit_kb
+                .or(self.problem.map(Problem::memory_limit_kb))
+                .unwrap_or(DEFAULT_MEMORY_LIMIT_KB),
+        }
+    }
+
     /// Keeps what `self` sets and takes the rest from `fallback`.
     pub fn or(self, fallback: &Settings) -> Settings {
         Settings {
