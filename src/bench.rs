@@ -159,17 +159,19 @@ pub fn command(words: &[String], set: &PuzzleSet, rounds: Rounds) -> anyhow::Res
     let run = || -> anyhow::Result<(Duration, String)> {
         let mut command = Command::new(&words[0]);
         command.args(&words[1..]);
-        let finished = process::run(process::Spec {
-            command,
-            stdin: input.clone().into_bytes(),
-            kill_after: Duration::from_secs(600),
-            kill_after_cpu: None,
-            kill_above_memory_kb: None,
-            cpu_limit: None,
-            address_space_limit: None,
-            stdout_limit: crate::runner::Limits::output_bytes(set.puzzles.len()),
-            stderr_tail: 4096,
-        })
+        let (finished, stdout) = process::run_captured(
+            process::Spec {
+                command,
+                kill_after: Duration::from_secs(600),
+                kill_after_cpu: None,
+                kill_above_memory_kb: None,
+                cpu_limit: None,
+                address_space_limit: None,
+                stdout_limit: crate::runner::Limits::output_bytes(set.puzzles.len()),
+                stderr_tail: 4096,
+            },
+            input.as_bytes(),
+        )
         .with_context(|| format!("failed to start `{}`", words.join(" ")))?;
         if finished.killed.is_some() || finished.exit != process::Exit::Code(0) {
             bail!(
@@ -181,10 +183,7 @@ pub fn command(words: &[String], set: &PuzzleSet, rounds: Rounds) -> anyhow::Res
                 String::from_utf8_lossy(&finished.stderr_tail)
             );
         }
-        Ok((
-            finished.wall,
-            String::from_utf8_lossy(&finished.stdout).into_owned(),
-        ))
+        Ok((finished.wall, String::from_utf8_lossy(&stdout).into_owned()))
     };
     let (_, output) = run()?;
     let answers = format::parse(&output, Format::AcWing, Mode::Answers)

@@ -162,6 +162,11 @@ pub enum Command {
         #[arg(long)]
         solver: String,
     },
+
+    /// Internal: start submissions for the judge (requests on a socket as
+    /// stdin), so that the memory each one is charged is its own.
+    #[command(hide = true)]
+    Spawner,
 }
 
 #[derive(Debug, Args)]

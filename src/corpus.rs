@@ -88,10 +88,11 @@ pub fn check(paths: &[PathBuf]) -> anyhow::Result<Report> {
         }
         // Duplicates are looked for within a suite.
         let suite = seen.entry(case.suite().to_path_buf()).or_default();
-        for (n, (puzzle, &line)) in data.puzzles.iter().zip(&data.start_lines).enumerate() {
+        for (n, puzzle) in data.puzzles()?.enumerate() {
+            let (line, puzzle) = puzzle?;
             report.puzzles += 1;
             let place = format!("{}:{line}", case.input.display());
-            let label = if data.puzzles.len() == 1 {
+            let label = if data.puzzles == 1 {
                 "the puzzle".to_string()
             } else {
                 format!("puzzle {}", n + 1)

@@ -530,7 +530,7 @@ mod tests {
         let cases = crate::case::discover(&[tmp.path().to_path_buf()]).unwrap();
         for case in &cases {
             let data = crate::case::load(case, true).unwrap();
-            assert_eq!(data.puzzles.len(), 3);
+            assert_eq!(data.puzzles, 3);
             assert!(data.warnings.is_empty());
         }
         let before = std::fs::read(tmp.path().join("g-001.in")).unwrap();

@@ -13,7 +13,7 @@ use anyhow::Context as _;
 
 use crate::board::Format;
 use crate::case::{self, Case, CaseData, Settings, SettingsCache};
-use crate::check::{self, CheckerKind};
+use crate::check::{Checked, Checker, CheckerKind};
 use crate::report::{Event, Reporter};
 use crate::runner::lang::BuildInfo;
 use crate::runner::{process, End, Kill, Limits, Run, Submission};
@@ -36,25 +36,7 @@ pub struct Config {
     pub jobs: usize,
 }
 
-/// Minimum, median and maximum of some timings.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Spread {
-    pub min: Duration,
-    pub median: Duration,
-    pub max: Duration,
-}
-
-impl Spread {
-    pub fn of(times: &[Duration]) -> Option<Spread> {
-        let mut sorted = times.to_vec();
-        sorted.sort_unstable();
-        Some(Spread {
-            min: *sorted.first()?,
-            median: sorted[sorted.len() / 2],
-            max: *sorted.last()?,
-        })
-    }
-}
+pub use crate::runner::Spread;
 
 /// The judgement of one case that could be run.
 #[derive(Clone, Debug)]
@@ -79,8 +61,10 @@ pub struct Judgement {
     /// Peak memory, the highest over repeats.
     pub memory_kb: u64,
     /// What a LeetCode-style submission printed itself, kept apart from
-    /// its answers.
+    /// its answers (its first 64 KB).
     pub stdout: String,
+    /// How many lines it printed.
+    pub stdout_lines: usize,
     pub stderr: String,
     pub warnings: Vec<String>,
 }
@@ -330,6 +314,9 @@ pub fn run(config: &Config, reporter: &mut dyn Reporter) -> anyhow::Result<Summa
     Ok(summary)
 }
 
+/// At most this many puzzles of a case are named in warnings of one kind.
+const WARNED: usize = 5;
+
 /// `Ok(None)` when the user interrupted the run during this case.
 fn judge_case(
     config: &Config,
@@ -349,7 +336,8 @@ fn judge_case(
     // An expected file proves its puzzles solvable; without one, a puzzle
     // with no solution would blame the submission for the case's fault.
     if data.expected.is_none() {
-        for (n, (puzzle, line)) in data.puzzles.iter().zip(&data.start_lines).enumerate() {
+        for (n, puzzle) in data.puzzles()?.enumerate() {
+            let (line, puzzle) = puzzle?;
             if count_solutions(&puzzle.to_bytes(), 1) == 0 {
                 anyhow::bail!(
                     "{}:{line}: puzzle {} has no solution, so no answer can be right; fix the case \
@@ -362,25 +350,42 @@ fn judge_case(
     }
     // Text comparison is only fair when the expected answer is the only one.
     if checker == CheckerKind::Exact {
-        for (n, (puzzle, line)) in data.puzzles.iter().zip(&data.start_lines).enumerate() {
+        let mut warnings = Vec::new();
+        let mut several = 0;
+        for (n, puzzle) in data.puzzles()?.enumerate() {
+            let (line, puzzle) = puzzle?;
             if count_solutions(&puzzle.to_bytes(), 2) > 1 {
-                data.warnings.push(format!(
-                    "{}:{line}: puzzle {} has several solutions, and the exact checker accepts \
-                     only the expected one",
-                    case.input.display(),
-                    n + 1
-                ));
+                several += 1;
+                if several <= WARNED {
+                    warnings.push(format!(
+                        "{}:{line}: puzzle {} has several solutions, and the exact checker \
+                         accepts only the expected one",
+                        case.input.display(),
+                        n + 1
+                    ));
+                }
             }
         }
+        if several > WARNED {
+            warnings.push(format!(
+                "{}: {} more puzzles have several solutions",
+                case.input.display(),
+                several - WARNED
+            ));
+        }
+        data.warnings.extend(warnings);
     }
+    let format = config.submission.answer_format(&data);
     let mut runs = Vec::with_capacity(config.repeat);
     let mut decided = None;
     for n in 0..config.repeat.max(1) {
-        let run = config.submission.run(&data, &limits)?;
+        let mut answers = Checker::new(checker, &data, format)?;
+        let run = config.submission.run(&data, &limits, &mut answers)?;
         if run.end == End::Killed(Kill::Interrupted) {
             return Ok(None);
         }
-        let (verdict, mut reason, details) = decide(&data, &run, &limits, checker);
+        let checked = answers.finish()?;
+        let (verdict, mut reason, details) = decide(&data, &run, &limits, checked);
         if verdict != Verdict::AC && decided.is_none() && config.repeat > 1 {
             reason = format!("{reason} (run {} of {})", n + 1, config.repeat);
         }
@@ -398,17 +403,16 @@ fn judge_case(
         details,
         format: data.format,
         checker,
-        puzzles: data.puzzles.len(),
+        puzzles: data.puzzles,
         limits,
         time: Spread::of(&run_times).expect("at least one run").median,
-        puzzle_times: (data.puzzles.len() > 1)
-            .then(|| Spread::of(&first.puzzle_times))
-            .flatten(),
+        puzzle_times: first.puzzle_times.filter(|_| data.puzzles > 1),
         run_times,
         wall: first.wall,
         cpu: first.cpu,
         memory_kb: runs.iter().map(|r| r.memory_kb).max().unwrap_or(0),
         stdout: first.stdout.clone(),
+        stdout_lines: first.stdout_lines,
         stderr: first.stderr.clone(),
         warnings: data.warnings,
     }))
@@ -427,17 +431,18 @@ fn plural(n: usize, word: &str) -> String {
 }
 
 /// The verdict of one run, as judges decide it: a compile error first, then
-/// time, memory and output limits, then a crash, and only then the answers.
+/// time, memory and output limits, then a crash, and only then the answers,
+/// which `checked` judged.
 pub fn decide(
     case: &CaseData,
     run: &Run,
     limits: &Limits,
-    checker: CheckerKind,
+    checked: Checked,
 ) -> (Verdict, String, String) {
     let answered = format!(
         "{} of {} answered",
         run.answered,
-        plural(case.puzzles.len(), "puzzle")
+        plural(case.puzzles, "puzzle")
     );
     let stderr = run.stderr.trim().to_string();
     match &run.end {
@@ -489,7 +494,7 @@ pub fn decide(
                 Verdict::OLE,
                 format!(
                     "killed after printing more than {} MB, the output limit; {answered}",
-                    Limits::output_bytes(case.puzzles.len()) >> 20
+                    Limits::output_bytes(case.puzzles) >> 20
                 ),
                 String::new(),
             )
@@ -511,7 +516,6 @@ pub fn decide(
         }
         End::Normal | End::Panicked(_) | End::Crashed(_) => {}
     }
-    let checked = check::check(checker, case, &run.output, run.format);
     let answers = match checked.verdict {
         Verdict::AC => "the answers were right",
         _ => "the answers were wrong too",
@@ -558,7 +562,7 @@ pub fn decide(
             format!(
                 "{message} (puzzle {} of {})",
                 run.answered + 1,
-                case.puzzles.len()
+                case.puzzles
             ),
             String::new(),
         ),

@@ -43,6 +43,13 @@ fn run() -> anyhow::Result<ExitCode> {
                 && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
         }
     };
+    // Submissions are started by a small process of their own, so that the
+    // memory each one is charged is not the harness's (runner/spawner.rs).
+    if !matches!(cli.command, Command::Worker { .. } | Command::Spawner) {
+        if let Ok(exe) = std::env::current_exe() {
+            sudoku_judge::runner::spawner::enable(exe);
+        }
+    }
     match cli.command {
         Command::Test(args) => commands::test(args, color),
         Command::Solve { solver } => commands::solve(solver.as_deref()),
@@ -53,5 +60,9 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Bench(args) => commands::bench(args),
         Command::Solvers { all } => commands::solvers(all),
         Command::Worker { solver } => commands::worker(&solver),
+        Command::Spawner => {
+            sudoku_judge::runner::spawner::serve()?;
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }

@@ -20,8 +20,8 @@ use anyhow::Context as _;
 
 use crate::board::format;
 use crate::board::{Board, Cell, Format};
-use crate::case::{self, CaseData, Expected};
-use crate::check::CheckerKind;
+use crate::case::{self, CaseData};
+use crate::check::{Checker, CheckerKind};
 use crate::generate::{Generator, Target};
 use crate::judge;
 use crate::runner::{process, Limits, Submission};
@@ -99,24 +99,19 @@ pub fn round_seed(seed: u64, round: u64) -> u64 {
 fn case_of(puzzles: &[Pair]) -> CaseData {
     let boards: Vec<Board> = puzzles.iter().map(|(p, _)| *p).collect();
     let answers: Vec<Board> = puzzles.iter().map(|(_, s)| *s).collect();
-    CaseData {
-        format: Format::AcWing,
-        input_text: format::acwing_input(&boards),
-        start_lines: (1..=boards.len()).collect(),
-        puzzles: boards,
-        expected: Some(Expected {
-            text: format::render_boards(Format::AcWing, &answers),
-            boards: Some(answers),
-        }),
-        warnings: Vec::new(),
-    }
+    CaseData::in_memory(&boards, Some(&answers))
 }
 
 /// Judges `puzzles` once: the verdict and its reason.
 fn judge_once(config: &Config, puzzles: &[Pair]) -> anyhow::Result<(Verdict, String)> {
     let case = case_of(puzzles);
-    let run = config.submission.run(&case, &config.limits)?;
-    let (verdict, reason, _) = judge::decide(&case, &run, &config.limits, CheckerKind::Sudoku);
+    let mut checker = Checker::new(
+        CheckerKind::Sudoku,
+        &case,
+        config.submission.answer_format(&case),
+    )?;
+    let run = config.submission.run(&case, &config.limits, &mut checker)?;
+    let (verdict, reason, _) = judge::decide(&case, &run, &config.limits, checker.finish()?);
     Ok((verdict, reason))
 }
 
@@ -265,8 +260,10 @@ fn shrink(
 /// never over an existing file: a taken name gets a number.
 fn save(dir: &Path, name: &str, puzzles: &[Pair]) -> anyhow::Result<(PathBuf, PathBuf)> {
     std::fs::create_dir_all(dir).with_context(|| format!("failed to create {}", dir.display()))?;
-    let case = case_of(puzzles);
-    let expected_text = &case.expected.as_ref().expect("made with answers").text;
+    let boards: Vec<Board> = puzzles.iter().map(|(p, _)| *p).collect();
+    let answers: Vec<Board> = puzzles.iter().map(|(_, s)| *s).collect();
+    let input_text = format::acwing_input(&boards);
+    let expected_text = format::render_boards(Format::AcWing, &answers);
     for n in 1.. {
         let stem = if n == 1 {
             name.to_string()
@@ -280,8 +277,8 @@ fn save(dir: &Path, name: &str, puzzles: &[Pair]) -> anyhow::Result<(PathBuf, Pa
         if input.exists() || expected.exists() {
             continue;
         }
-        case::write_new(&input, &case.input_text)?;
-        case::write_new(&expected, expected_text)?;
+        case::write_new(&input, &input_text)?;
+        case::write_new(&expected, &expected_text)?;
         return Ok((input, expected));
     }
     unreachable!("some name is free")

@@ -188,10 +188,15 @@ fn the_shipped_corpus_is_sound() {
     for c in &found {
         let data = case::load(c, true).unwrap_or_else(|e| panic!("{e:#}"));
         assert!(data.warnings.is_empty(), "{}: {:?}", c.id, data.warnings);
-        let expected = data.expected.as_ref().expect("shipped cases have answers");
-        let answers = expected.boards.as_ref().expect("answers parse as boards");
-        assert_eq!(answers.len(), data.puzzles.len(), "{}", c.id);
-        for (n, (puzzle, answer)) in data.puzzles.iter().zip(answers).enumerate() {
+        let answers: Vec<_> = data
+            .expected_boards()
+            .unwrap()
+            .expect("shipped cases have answers that parse as boards")
+            .map(|b| b.unwrap().1)
+            .collect();
+        assert_eq!(answers.len(), data.puzzles, "{}", c.id);
+        for (n, (puzzle, answer)) in data.puzzles().unwrap().zip(&answers).enumerate() {
+            let puzzle = puzzle.unwrap().1;
             assert_eq!(
                 count_solutions(&puzzle.to_bytes(), 2),
                 1,
@@ -199,7 +204,7 @@ fn the_shipped_corpus_is_sound() {
                 c.id,
                 n + 1
             );
-            assert!(answer.solves(puzzle), "{} puzzle {}", c.id, n + 1);
+            assert!(answer.solves(&puzzle), "{} puzzle {}", c.id, n + 1);
         }
     }
 }
@@ -1770,5 +1775,98 @@ fn solved_boards_are_valid_and_keep_their_givens_over_many_seeds() {
             // One solution: every sound solver finds the same one.
             assert_eq!(answer, made.solution, "{} on seed {seed}", solver.name);
         }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Huge inputs stream: the harness's memory does not grow with the case.
+// ---------------------------------------------------------------------------
+
+/// Judges `args` and returns the exit code with the harness's own peak
+/// resident memory (its `VmHWM`, sampled until it exits), in KB.
+fn peak_memory_kb(args: &[&str]) -> (i32, u64) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sudoku-judge"))
+        .args(args)
+        .current_dir(manifest_dir())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut peak = 0;
+    loop {
+        if let Ok(status) = fs::read_to_string(format!("/proc/{}/status", child.id())) {
+            if let Some(kb) = status
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            {
+                peak = peak.max(kb);
+            }
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            return (status.code().unwrap(), peak);
+        }
+        thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// An AcWing case of `count` puzzles, the shipped AcWing puzzles over and
+/// over, with its expected output.
+fn repeated_case(dir: &Path, count: usize) -> PathBuf {
+    let mut pairs = Vec::new();
+    for c in case::discover(&[manifest_dir().join("cases/acwing166")]).unwrap() {
+        let data = case::load(&c, true).unwrap();
+        let answers: Vec<_> = data.expected_boards().unwrap().unwrap().collect();
+        for (puzzle, answer) in data.puzzles().unwrap().zip(answers) {
+            pairs.push((puzzle.unwrap().1.to_line(), answer.unwrap().1.to_line()));
+        }
+    }
+    let (mut input, mut expected) = (String::new(), String::new());
+    for (puzzle, answer) in pairs.iter().cycle().take(count) {
+        input.push_str(puzzle);
+        input.push('\n');
+        expected.push_str(answer);
+        expected.push('\n');
+    }
+    input.push_str("end\n");
+    write(dir, &format!("n{count}.out"), &expected);
+    write(dir, &format!("n{count}.in"), &input)
+}
+
+/// `cargo test --release --test cli -- --ignored --nocapture` prints the
+/// figures the README quotes: a case of a million puzzles (82 MB in, 82 MB
+/// out) is judged in about the memory of a case of a thousand.
+#[test]
+#[ignore = "judges a million puzzles: a minute in a release build, far longer in debug"]
+fn a_million_puzzle_case_is_judged_in_bounded_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let small = repeated_case(dir.path(), 1_000);
+    let huge = repeated_case(dir.path(), 1_000_000);
+    let exe = env!("CARGO_BIN_EXE_sudoku-judge");
+    let program = format!("{exe} solve");
+    for (how, extra) in [
+        ("built-in solver", vec![]),
+        ("program", vec!["--cmd", &program]),
+    ] {
+        let mut figures = Vec::new();
+        for case in [&small, &huge] {
+            let mut args = vec!["test", case.to_str().unwrap(), "--time-limit", "120s"];
+            args.extend(&extra);
+            let (code, peak_kb) = peak_memory_kb(&args);
+            assert_eq!(code, 0, "{how} on {}", case.display());
+            figures.push(peak_kb);
+        }
+        println!(
+            "{how}: harness peak {:.1} MB for 1,000 puzzles, {:.1} MB for 1,000,000",
+            figures[0] as f64 / 1024.0,
+            figures[1] as f64 / 1024.0
+        );
+        // Holding the input or the output alone would take 82 MB.
+        assert!(
+            figures[1] < figures[0] + 16 * 1024,
+            "{how}: the harness grew from {} KB to {} KB",
+            figures[0],
+            figures[1]
+        );
     }
 }

@@ -118,12 +118,22 @@ pub struct ParsedBoards {
 /// break the rules and there must be at least one board.
 pub fn parse(text: &str, format: Format, mode: Mode) -> Result<ParsedBoards, ParseError> {
     let text = strip_bom(text);
+    if format == Format::AcWing {
+        let mut reader = AcWingReader::new(text.as_bytes(), mode);
+        let mut parsed = ParsedBoards::default();
+        for item in &mut reader {
+            let (line, board) = item?;
+            parsed.boards.push(board);
+            parsed.start_lines.push(line);
+        }
+        parsed.warnings = reader.warnings;
+        return Ok(parsed);
+    }
     let mut raw = Vec::new();
-    let mut warnings = Vec::new();
     match format {
         Format::LeetCode => parse_leetcode(text, &mut raw)?,
-        Format::AcWing => parse_acwing(text, mode, &mut raw, &mut warnings)?,
         Format::Grid { .. } => parse_grid(text, &mut raw)?,
+        Format::AcWing => unreachable!("read above"),
     }
     if mode == Mode::Puzzles {
         if raw.is_empty() {
@@ -144,7 +154,7 @@ pub fn parse(text: &str, format: Format, mode: Mode) -> Result<ParsedBoards, Par
     Ok(ParsedBoards {
         start_lines: raw.iter().map(|b| b.positions[0].0).collect(),
         boards: raw.into_iter().map(|b| b.board).collect(),
-        warnings,
+        warnings: Vec::new(),
     })
 }
 
@@ -195,6 +205,18 @@ pub fn render(format: Format, boards: &[Vec<Vec<char>>]) -> String {
         }
     }
     out
+}
+
+/// The `n`-th (from 0) of several answers in `format`, as [`render`] would
+/// print it among the others: grids after the first are set off by a
+/// blank line.
+pub fn render_nth(format: Format, n: usize, rows: &[Vec<char>]) -> String {
+    let text = render(format, std::slice::from_ref(&rows.to_vec()));
+    if n > 0 && matches!(format, Format::Grid { .. }) {
+        format!("\n{text}")
+    } else {
+        text
+    }
 }
 
 /// [`render`] for well-formed boards.
@@ -274,69 +296,187 @@ fn is_grid_rule(line: &str) -> bool {
             .all(|c| matches!(c, '-' | '+' | '=' | '|') || c.is_whitespace())
 }
 
-fn parse_acwing(
-    text: &str,
-    mode: Mode,
-    boards: &mut Vec<RawBoard>,
-    warnings: &mut Vec<String>,
-) -> Result<(), ParseError> {
-    let mut end_line = None;
-    let mut last_line = 0;
-    for (number, line) in numbered_lines(text) {
-        last_line = number;
-        let line = line.trim_end();
-        if let Some(end) = end_line {
-            if !line.is_empty() {
-                warnings.push(format!(
-                    "line {number}: text after the `end` on line {end} is ignored"
-                ));
-                break;
-            }
-            continue;
-        }
-        if line.is_empty() {
-            continue;
-        }
-        if line == "end" {
-            end_line = Some(number);
-            continue;
-        }
-        let mut board = RawBoard::new();
-        let mut length = 0;
-        for (i, c) in line.chars().enumerate() {
-            let value = cell_value(c).map_err(|()| {
-                ParseError::new(
-                    number,
-                    i + 1,
-                    format!(
-                        "{} is not a cell: use 1-9 for a digit, '.' or '0' for a blank",
-                        describe(c)
-                    ),
-                )
-            })?;
-            if i < 81 {
-                board.set(i, value, number, i + 1);
-            }
-            length = i + 1;
-        }
-        if length != 81 {
-            return Err(ParseError::new(
-                number,
-                length.min(81) + 1,
-                format!(
-                    "the line has {length} cells; an AcWing puzzle line needs exactly 81, \
-                     one per cell in row order"
-                ),
-            ));
-        }
-        boards.push(board);
+/// What one line of an AcWing file holds.
+pub(crate) enum AcWingLine {
+    Blank,
+    End,
+    Puzzle(Board),
+}
+
+/// Reads one AcWing line: `number` counts from 1, `line` is without its
+/// ending and trailing whitespace.
+pub(crate) fn acwing_line(number: usize, line: &str) -> Result<AcWingLine, ParseError> {
+    if line.is_empty() {
+        return Ok(AcWingLine::Blank);
     }
-    if mode == Mode::Puzzles && end_line.is_none() && !boards.is_empty() {
-        warnings.push(format!(
-            "line {last_line}: the input has no `end` line; AcWing 166 inputs close with one"
+    if line == "end" {
+        return Ok(AcWingLine::End);
+    }
+    let mut board = Board::EMPTY;
+    let mut length = 0;
+    for (i, c) in line.chars().enumerate() {
+        let value = cell_value(c).map_err(|()| {
+            ParseError::new(
+                number,
+                i + 1,
+                format!(
+                    "{} is not a cell: use 1-9 for a digit, '.' or '0' for a blank",
+                    describe(c)
+                ),
+            )
+        })?;
+        if i < 81 {
+            board.set(Cell::from_index(i), value);
+        }
+        length = i + 1;
+    }
+    if length != 81 {
+        return Err(ParseError::new(
+            number,
+            length.min(81) + 1,
+            format!(
+                "the line has {length} cells; an AcWing puzzle line needs exactly 81, \
+                 one per cell in row order"
+            ),
         ));
     }
-    Ok(())
+    Ok(AcWingLine::Puzzle(board))
+}
+
+/// AcWing 166 lines read one board at a time from any reader, so that an
+/// input of a million puzzles is never held whole: the same rules, errors
+/// and warnings as [`parse`], which reads AcWing text through it.
+///
+/// It yields each board with the line it is on and stops after the first
+/// error. [`AcWingReader::warnings`] are complete once it has returned
+/// `None`.
+pub struct AcWingReader<R> {
+    input: R,
+    mode: Mode,
+    /// The last line read, counted from 1.
+    line: usize,
+    end_line: Option<usize>,
+    boards: usize,
+    buf: Vec<u8>,
+    warnings: Vec<String>,
+    done: bool,
+}
+
+impl<R: std::io::BufRead> AcWingReader<R> {
+    pub fn new(input: R, mode: Mode) -> Self {
+        Self {
+            input,
+            mode,
+            line: 0,
+            end_line: None,
+            boards: 0,
+            buf: Vec::with_capacity(128),
+            warnings: Vec::new(),
+            done: false,
+        }
+    }
+
+    /// Things accepted that deserve a word, e.g. a missing `end`.
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    /// The checks that need the whole input, once it has been read.
+    fn finish(&mut self) -> Option<ParseError> {
+        if self.mode != Mode::Puzzles {
+            return None;
+        }
+        if self.boards == 0 {
+            return Some(ParseError::new(
+                self.line.max(1),
+                1,
+                "no puzzles in the input",
+            ));
+        }
+        if self.end_line.is_none() {
+            self.warnings.push(format!(
+                "line {}: the input has no `end` line; AcWing 166 inputs close with one",
+                self.line
+            ));
+        }
+        None
+    }
+
+    fn advance(&mut self) -> Option<Result<(usize, Board), ParseError>> {
+        loop {
+            self.buf.clear();
+            match self.input.read_until(b'\n', &mut self.buf) {
+                Ok(0) => return self.finish().map(Err),
+                Ok(_) => self.line += 1,
+                Err(e) => {
+                    return Some(Err(ParseError::new(
+                        self.line + 1,
+                        1,
+                        format!("the line cannot be read: {e}"),
+                    )))
+                }
+            }
+            let number = self.line;
+            let mut bytes = &self.buf[..];
+            if number == 1 {
+                bytes = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
+            }
+            let line = match std::str::from_utf8(bytes) {
+                Ok(line) => line.trim_end(),
+                Err(e) => {
+                    let valid = String::from_utf8_lossy(&bytes[..e.valid_up_to()]);
+                    return Some(Err(ParseError::new(
+                        number,
+                        valid.chars().count() + 1,
+                        "this byte is not UTF-8 text; case files must be UTF-8",
+                    )));
+                }
+            };
+            if let Some(end) = self.end_line {
+                if line.is_empty() {
+                    continue;
+                }
+                self.warnings.push(format!(
+                    "line {number}: text after the `end` on line {end} is ignored"
+                ));
+                return self.finish().map(Err);
+            }
+            match acwing_line(number, line) {
+                Err(e) => return Some(Err(e)),
+                Ok(AcWingLine::Blank) => {}
+                Ok(AcWingLine::End) => self.end_line = Some(number),
+                Ok(AcWingLine::Puzzle(board)) => {
+                    self.boards += 1;
+                    if self.mode == Mode::Puzzles {
+                        if let Some(conflict) = board.conflicts().first() {
+                            return Some(Err(ParseError::new(
+                                number,
+                                conflict.second.index() + 1,
+                                format!(
+                                    "the givens of puzzle {} break the rules: {conflict}",
+                                    self.boards
+                                ),
+                            )));
+                        }
+                    }
+                    return Some(Ok((number, board)));
+                }
+            }
+        }
+    }
+}
+
+impl<R: std::io::BufRead> Iterator for AcWingReader<R> {
+    type Item = Result<(usize, Board), ParseError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        let item = self.advance();
+        self.done = !matches!(item, Some(Ok(_)));
+        item
+    }
 }
 
 fn parse_grid(text: &str, boards: &mut Vec<RawBoard>) -> Result<(), ParseError> {

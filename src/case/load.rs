@@ -1,24 +1,104 @@
 //! Reading a case: its puzzles and its expected answers, checked before any
 //! submission sees them. A fault here is the corpus's, so it is reported as
 //! a harness error naming the file, line and column, never as a verdict.
+//!
+//! A case is never held whole. Loading reads it through once to check it
+//! and count its puzzles; every later use (the submission's stdin, the
+//! checker's cursor over the puzzles and over the expected answers) reads
+//! it again from the start, one board at a time. That keeps the harness's
+//! memory flat on an AcWing input of a million puzzles, at the price of
+//! reading a file two or three times, which the page cache makes cheap.
+//! LeetCode literals and grids are small and are parsed whole each time.
 
-use std::path::Path;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use anyhow::{bail, Context as _};
 
 use super::Case;
-use crate::board::format::{self, Mode};
+use crate::board::format::{self, AcWingReader, Mode};
 use crate::board::{Board, Format};
 
-/// A case read from disk and ready to judge.
+/// How much of a file is looked at to tell its format.
+const DETECT_BYTES: usize = 64 << 10;
+
+/// Where a case's text comes from.
+#[derive(Clone, Debug)]
+pub enum Text {
+    /// A file, read afresh by every pass.
+    File(PathBuf),
+    /// Text made in memory, e.g. a stress round's puzzles.
+    Memory(Arc<str>),
+}
+
+impl Text {
+    /// The text from its start.
+    pub fn open(&self) -> anyhow::Result<Box<dyn BufRead + '_>> {
+        Ok(match self {
+            Text::File(path) => Box::new(BufReader::with_capacity(
+                64 << 10,
+                File::open(path).with_context(|| format!("failed to read {}", path.display()))?,
+            )),
+            Text::Memory(text) => Box::new(text.as_bytes()),
+        })
+    }
+
+    /// The text as raw bytes, streamed, for a program's stdin.
+    pub fn reader(&self) -> anyhow::Result<Box<dyn Read + '_>> {
+        Ok(self.open()?)
+    }
+
+    /// The first `max` bytes at most, cut back to a whole line and to valid
+    /// UTF-8, and whether that is all of it.
+    pub fn prefix(&self, max: usize) -> anyhow::Result<(String, bool)> {
+        let mut bytes = Vec::new();
+        self.open()?
+            .take(max as u64 + 1)
+            .read_to_end(&mut bytes)
+            .with_context(|| format!("failed to read {self}"))?;
+        let whole = bytes.len() <= max;
+        if !whole {
+            bytes.truncate(max);
+            let end = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            bytes.truncate(end);
+        }
+        Ok((String::from_utf8_lossy(&bytes).into_owned(), whole))
+    }
+
+    /// All of it, for the formats that are parsed whole.
+    fn read_all(&self) -> anyhow::Result<String> {
+        let mut bytes = Vec::new();
+        self.open()?
+            .read_to_end(&mut bytes)
+            .with_context(|| format!("failed to read {self}"))?;
+        String::from_utf8(bytes).map_err(|e| {
+            anyhow::anyhow!(
+                "{self} is not UTF-8 text (invalid byte at offset {})",
+                e.utf8_error().valid_up_to()
+            )
+        })
+    }
+}
+
+impl std::fmt::Display for Text {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Text::File(path) => path.display().fmt(f),
+            Text::Memory(_) => f.write_str("the generated input"),
+        }
+    }
+}
+
+/// A case read from disk, checked, and ready to judge.
 #[derive(Clone, Debug)]
 pub struct CaseData {
     pub format: Format,
     /// The input exactly as written (programs on AcWing cases get these bytes).
-    pub input_text: String,
-    pub puzzles: Vec<Board>,
-    /// The line of the input on which each puzzle starts.
-    pub start_lines: Vec<usize>,
+    pub input: Text,
+    /// How many puzzles the input holds.
+    pub puzzles: usize,
     pub expected: Option<Expected>,
     /// Accepted oddities worth a word, each prefixed with its file.
     pub warnings: Vec<String>,
@@ -27,120 +107,246 @@ pub struct CaseData {
 /// A case's expected output.
 #[derive(Clone, Debug)]
 pub struct Expected {
-    pub text: String,
-    /// The expected boards, when the text reads as boards in the case's
-    /// format. Each one has been checked to solve its puzzle.
-    pub boards: Option<Vec<Board>>,
+    pub text: Text,
+    /// Whether the text reads as boards in the case's format; each of them
+    /// has been checked to solve its puzzle.
+    pub boards: bool,
 }
 
-fn read_text(path: &Path, what: &str) -> anyhow::Result<String> {
-    let bytes =
-        std::fs::read(path).with_context(|| format!("failed to read {what} {}", path.display()))?;
-    String::from_utf8(bytes).map_err(|e| {
-        anyhow::anyhow!(
-            "{what} {} is not UTF-8 text (invalid byte at offset {})",
-            path.display(),
-            e.utf8_error().valid_up_to()
+impl CaseData {
+    /// A case made in memory: AcWing lines for `puzzles`, and `answers` as
+    /// the expected output when given.
+    pub fn in_memory(puzzles: &[Board], answers: Option<&[Board]>) -> CaseData {
+        CaseData {
+            format: Format::AcWing,
+            input: Text::Memory(format::acwing_input(puzzles).into()),
+            puzzles: puzzles.len(),
+            expected: answers.map(|answers| Expected {
+                text: Text::Memory(format::render_boards(Format::AcWing, answers).into()),
+                boards: true,
+            }),
+            warnings: Vec::new(),
+        }
+    }
+
+    /// The puzzles from the first, each with the line it starts on.
+    pub fn puzzles(&self) -> anyhow::Result<Boards<'_>> {
+        Boards::open(&self.input, self.format, Mode::Puzzles)
+    }
+
+    /// The expected boards from the first, when the expected output reads
+    /// as boards.
+    pub fn expected_boards(&self) -> anyhow::Result<Option<Boards<'_>>> {
+        match &self.expected {
+            Some(expected) if expected.boards => {
+                Boards::open(&expected.text, self.format, Mode::Answers).map(Some)
+            }
+            _ => Ok(None),
+        }
+    }
+}
+
+/// Boards read one at a time: streamed for AcWing lines, parsed whole for
+/// the other formats.
+pub struct Boards<'a> {
+    text: &'a Text,
+    format: Format,
+    inner: Inner<'a>,
+}
+
+enum Inner<'a> {
+    Stream(AcWingReader<Box<dyn BufRead + 'a>>),
+    Parsed {
+        boards: std::vec::IntoIter<(usize, Board)>,
+        warnings: Vec<String>,
+    },
+    Failed(Option<format::ParseError>),
+}
+
+impl<'a> Boards<'a> {
+    fn open(text: &'a Text, format: Format, mode: Mode) -> anyhow::Result<Boards<'a>> {
+        let inner = if format == Format::AcWing {
+            Inner::Stream(AcWingReader::new(text.open()?, mode))
+        } else {
+            match format::parse(&text.read_all()?, format, mode) {
+                Ok(parsed) => Inner::Parsed {
+                    boards: parsed
+                        .start_lines
+                        .into_iter()
+                        .zip(parsed.boards)
+                        .collect::<Vec<_>>()
+                        .into_iter(),
+                    warnings: parsed.warnings,
+                },
+                Err(e) => Inner::Failed(Some(e)),
+            }
+        };
+        Ok(Boards {
+            text,
+            format,
+            inner,
+        })
+    }
+
+    /// The next board and its line, or where and why it cannot be read.
+    fn next_parsed(&mut self) -> Option<Result<(usize, Board), format::ParseError>> {
+        match &mut self.inner {
+            Inner::Stream(reader) => reader.next(),
+            Inner::Parsed { boards, .. } => boards.next().map(Ok),
+            Inner::Failed(error) => error.take().map(Err),
+        }
+    }
+
+    /// Warnings about the text, complete once every board has been read.
+    pub fn warnings(&self) -> &[String] {
+        match &self.inner {
+            Inner::Stream(reader) => reader.warnings(),
+            Inner::Parsed { warnings, .. } => warnings,
+            Inner::Failed(_) => &[],
+        }
+    }
+}
+
+fn parse_error(text: &Text, format: Format, e: &format::ParseError) -> anyhow::Error {
+    anyhow::anyhow!(
+        "{text}:{}:{}: {} (read as {format} format)",
+        e.line,
+        e.column,
+        e.message
+    )
+}
+
+impl Iterator for Boards<'_> {
+    /// A board and the line it starts on; `Err` names the file, line and
+    /// column of what could not be read.
+    type Item = anyhow::Result<(usize, Board)>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let (text, format) = (self.text, self.format);
+        Some(
+            self.next_parsed()?
+                .map_err(|e| parse_error(text, format, &e)),
         )
-    })
+    }
 }
 
 /// Reads and checks a case. `need_boards`: the checker needs the expected
 /// output to read as boards (the default, Sudoku-aware checker does; an exact
 /// text comparison does not).
 pub fn load(case: &Case, need_boards: bool) -> anyhow::Result<CaseData> {
-    let input_text = read_text(&case.input, "case input")?;
-    let format = Format::detect(&input_text);
-    let parsed = format::parse(&input_text, format, Mode::Puzzles).map_err(|e| {
-        anyhow::anyhow!(
-            "{}:{}:{}: {} (read as {format} format)",
-            case.input.display(),
-            e.line,
-            e.column,
-            e.message
-        )
-    })?;
-    let mut warnings: Vec<String> = parsed
-        .warnings
-        .iter()
-        .map(|w| format!("{}: {w}", case.input.display()))
-        .collect();
-    let expected = match &case.expected {
-        None => None,
-        Some(path) => Some(load_expected(
-            path,
-            format,
-            &parsed.boards,
-            need_boards,
-            &mut warnings,
-        )?),
+    File::open(&case.input)
+        .with_context(|| format!("failed to read case input {}", case.input.display()))?;
+    let input = Text::File(case.input.clone());
+    let (head, _) = input.prefix(DETECT_BYTES)?;
+    let format = Format::detect(&head);
+    if format != Format::AcWing {
+        // Parsed whole: say so plainly if it is not text at all.
+        input.read_all().context("case input")?;
+    }
+    let (puzzles, mut warnings) = {
+        let mut boards = Boards::open(&input, format, Mode::Puzzles)?;
+        let mut puzzles = 0;
+        for board in &mut boards {
+            board?;
+            puzzles += 1;
+        }
+        let warnings: Vec<String> = boards
+            .warnings()
+            .iter()
+            .map(|w| format!("{}: {w}", case.input.display()))
+            .collect();
+        (puzzles, warnings)
     };
-    Ok(CaseData {
+    let mut data = CaseData {
         format,
-        input_text,
-        puzzles: parsed.boards,
-        start_lines: parsed.start_lines,
-        expected,
-        warnings,
-    })
+        input,
+        puzzles,
+        expected: None,
+        warnings: Vec::new(),
+    };
+    if let Some(path) = &case.expected {
+        data.expected = Some(load_expected(path, &data, need_boards, &mut warnings)?);
+    }
+    data.warnings = warnings;
+    Ok(data)
 }
 
+/// Reads the expected output alongside the puzzles, one pair at a time. A
+/// syntax error anywhere is reported first, then a count that does not
+/// match, then the first answer that does not solve its puzzle.
 fn load_expected(
     path: &Path,
-    format: Format,
-    puzzles: &[Board],
+    data: &CaseData,
     need_boards: bool,
     warnings: &mut Vec<String>,
 ) -> anyhow::Result<Expected> {
-    let text = read_text(path, "expected output")?;
-    let (boards, lines) = match format::parse(&text, format, Mode::Answers) {
-        Ok(parsed) => (Some(parsed.boards), parsed.start_lines),
-        Err(e) if need_boards => bail!(
-            "{}:{}:{}: {} (expected output of a {format} case)",
-            path.display(),
-            e.line,
-            e.column,
-            e.message
-        ),
-        Err(e) => {
-            warnings.push(format!(
-                "{}:{}:{}: the expected output does not read as boards, so it is compared as text only: {}",
+    let text = Text::File(path.to_path_buf());
+    if data.format != Format::AcWing {
+        text.read_all().context("expected output")?;
+    }
+    let format = data.format;
+    let mut answers = Boards::open(&text, format, Mode::Answers)?;
+    let mut puzzles = data.puzzles()?;
+    let mut count = 0;
+    let mut wrong: Option<anyhow::Error> = None;
+    while let Some(answer) = answers.next_parsed() {
+        let (line, answer) = match answer {
+            Ok(answer) => answer,
+            Err(e) if need_boards => bail!(
+                "{}:{}:{}: {} (expected output of a {format} case)",
                 path.display(),
                 e.line,
                 e.column,
                 e.message
-            ));
-            (None, Vec::new())
-        }
-    };
-    if let Some(boards) = &boards {
-        if boards.len() != puzzles.len() {
-            bail!(
-                "{} has {} answer{} for {} puzzle{}",
-                path.display(),
-                boards.len(),
-                if boards.len() == 1 { "" } else { "s" },
-                puzzles.len(),
-                if puzzles.len() == 1 { "" } else { "s" },
-            );
-        }
-        for (n, (answer, puzzle)) in boards.iter().zip(puzzles).enumerate() {
-            if !answer.solves(puzzle) {
-                let why = crate::check::problems(puzzle, answer)
-                    .first()
-                    .map(ToString::to_string)
-                    .unwrap_or_default();
-                bail!(
-                    "{}:{}: answer {} does not solve puzzle {}: {why}",
+            ),
+            Err(e) => {
+                warnings.push(format!(
+                    "{}:{}:{}: the expected output does not read as boards, so it is compared \
+                     as text only: {}",
                     path.display(),
-                    lines.get(n).copied().unwrap_or(1),
-                    n + 1,
-                    n + 1
-                );
+                    e.line,
+                    e.column,
+                    e.message
+                ));
+                return Ok(Expected {
+                    text: text.clone(),
+                    boards: false,
+                });
             }
+        };
+        count += 1;
+        let Some(puzzle) = puzzles.next() else {
+            continue;
+        };
+        let (_, puzzle) = puzzle?;
+        if wrong.is_none() && !answer.solves(&puzzle) {
+            let why = crate::check::problems(&puzzle, &answer)
+                .first()
+                .map(ToString::to_string)
+                .unwrap_or_default();
+            wrong = Some(anyhow::anyhow!(
+                "{}:{line}: answer {count} does not solve puzzle {count}: {why}",
+                path.display(),
+            ));
         }
     }
-    Ok(Expected { text, boards })
+    if count != data.puzzles {
+        bail!(
+            "{} has {} answer{} for {} puzzle{}",
+            path.display(),
+            count,
+            if count == 1 { "" } else { "s" },
+            data.puzzles,
+            if data.puzzles == 1 { "" } else { "s" },
+        );
+    }
+    if let Some(error) = wrong {
+        return Err(error);
+    }
+    Ok(Expected {
+        text: text.clone(),
+        boards: true,
+    })
 }
 
 #[cfg(test)]
@@ -174,9 +380,13 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let data = load(&case(tmp.path(), SAMPLE, Some(ANSWERS)), true).unwrap();
         assert_eq!(data.format, Format::AcWing);
-        assert_eq!(data.puzzles.len(), 2);
-        assert_eq!(data.expected.unwrap().boards.unwrap().len(), 2);
+        assert_eq!(data.puzzles, 2);
+        assert!(data.expected.as_ref().unwrap().boards);
         assert!(data.warnings.is_empty());
+        // Every later pass reads the boards afresh.
+        let lines: Vec<usize> = data.puzzles().unwrap().map(|b| b.unwrap().0).collect();
+        assert_eq!(lines, [1, 2]);
+        assert_eq!(data.expected_boards().unwrap().unwrap().count(), 2);
     }
 
     #[test]
@@ -188,7 +398,7 @@ mod tests {
             true,
         )
         .unwrap();
-        assert_eq!(data.puzzles.len(), 2);
+        assert_eq!(data.puzzles, 2);
     }
 
     #[test]
@@ -223,8 +433,32 @@ mod tests {
         assert!(err.contains("c.out:1:4: the line has 3 cells"), "{err}");
         // The exact checker compares text, so unreadable boards are only a warning.
         let data = load(&case(tmp.path(), SAMPLE, Some("417\n")), false).unwrap();
-        assert!(data.expected.unwrap().boards.is_none());
+        assert!(!data.expected.unwrap().boards);
         assert_eq!(data.warnings.len(), 1);
+        assert!(
+            data.warnings[0].ends_with("c.out:1:4: the expected output does not read as boards, so it is compared as text only: the line has 3 cells; an AcWing puzzle line needs exactly 81, one per cell in row order"),
+            "{:?}",
+            data.warnings
+        );
+    }
+
+    #[test]
+    fn a_bad_byte_is_named_by_line_and_column() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut input = SAMPLE.as_bytes().to_vec();
+        input[82 + 3] = 0xFF;
+        let path = tmp.path().join("c.in");
+        std::fs::write(&path, &input).unwrap();
+        let case = Case {
+            id: "c".into(),
+            input: path,
+            expected: None,
+        };
+        let err = load(&case, true).unwrap_err().to_string();
+        assert!(
+            err.ends_with("c.in:2:4: this byte is not UTF-8 text; case files must be UTF-8 (read as acwing format)"),
+            "{err}"
+        );
     }
 
     #[test]

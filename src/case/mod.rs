@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context as _};
 use walkdir::{DirEntry, WalkDir};
 
-pub use load::{load, CaseData, Expected};
+pub use load::{load, Boards, CaseData, Expected, Text};
 pub use settings::{Settings, SettingsCache, SETTINGS_FILE};
 
 /// One case found on disk, not yet read.

@@ -5,16 +5,17 @@
 //! keeps every given is accepted, as on LeetCode and AcWing. `exact` compares
 //! text with the expected file, ignoring CRLF and trailing whitespace.
 
+mod answers;
 pub mod diff;
+
+pub use answers::{Checker, KEEP};
 
 use std::fmt;
 
 use clap::ValueEnum;
 use serde::{Deserialize, Serialize};
 
-use crate::board::format::{self, Mode};
-use crate::board::{Board, Cell, Conflict, Digit, Format};
-use crate::case::CaseData;
+use crate::board::{Board, Cell, Conflict, Digit};
 use crate::verdict::Verdict;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, ValueEnum)]
@@ -150,198 +151,12 @@ fn plural(n: usize, word: &str) -> String {
     format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
 
-/// Judges `output`, the submission's answers, which should be printed in
-/// `format`: the case's own format for a function submission, AcWing lines
-/// for a program.
-pub fn check(kind: CheckerKind, case: &CaseData, output: &str, format: Format) -> Checked {
-    match kind {
-        CheckerKind::Sudoku => check_sudoku(case, output, format),
-        CheckerKind::Exact => check_exact(case, output, format),
-    }
-}
-
-fn check_sudoku(case: &CaseData, output: &str, format: Format) -> Checked {
-    let answers = match format::parse(output, format, Mode::Answers) {
-        Ok(parsed) => parsed.boards,
-        Err(error) => return unreadable(case, output, format, &error),
-    };
-    let expected = case.expected.as_ref().and_then(|e| e.boards.as_deref());
-    let mut reasons = Vec::new();
-    let mut details = String::new();
-    if answers.len() != case.puzzles.len() {
-        reasons.push(format!(
-            "expected {} (one per puzzle), got {}",
-            plural(case.puzzles.len(), "answer"),
-            answers.len()
-        ));
-    }
-    let mut wrong = 0;
-    for (n, (puzzle, answer)) in case.puzzles.iter().zip(&answers).enumerate() {
-        let found = problems(puzzle, answer);
-        if found.is_empty() {
-            continue;
-        }
-        wrong += 1;
-        if wrong > SHOWN {
-            continue;
-        }
-        let label = puzzle_label(case, n);
-        reasons.push(format!("{label}: {}", summarize(&found)));
-        let mut marked = [false; 81];
-        for cell in found.iter().flat_map(Problem::cells) {
-            marked[cell.index()] = true;
-        }
-        let (left_title, left) = match expected.and_then(|e| e.get(n)) {
-            Some(want) => {
-                for cell in Cell::all().filter(|&c| want.get(c) != answer.get(c)) {
-                    marked[cell.index()] = true;
-                }
-                ("expected", want)
-            }
-            None => ("puzzle", puzzle),
-        };
-        details.push_str(&format!("{label}:\n"));
-        details.push_str(&diff::grids(
-            left_title,
-            left,
-            "your answer",
-            answer,
-            &marked,
-        ));
-    }
-    if wrong > SHOWN {
-        reasons.push(format!("{} more wrong", plural(wrong - SHOWN, "answer")));
-    }
-    if reasons.is_empty() {
-        return Checked::accepted();
-    }
-    if !details.is_empty() {
-        details.push_str(diff::GRID_LEGEND);
-    }
-    Checked::wrong(reasons.join("; "), details)
-}
-
-fn puzzle_label(case: &CaseData, n: usize) -> String {
-    if case.puzzles.len() == 1 {
-        "the answer".to_string()
-    } else {
-        format!("puzzle {} (input line {})", n + 1, case.start_lines[n])
-    }
-}
-
-/// Output that does not read as boards in the case's format. If it reads in
-/// another format and solves every puzzle, the answers are right and only the
-/// presentation is wrong.
-fn unreadable(
-    case: &CaseData,
-    output: &str,
-    format: Format,
-    error: &format::ParseError,
-) -> Checked {
-    let other = Format::detect(output);
-    if other != format {
-        if let Ok(parsed) = format::parse(output, other, Mode::Answers) {
-            let all_solve = parsed.boards.len() == case.puzzles.len()
-                && parsed
-                    .boards
-                    .iter()
-                    .zip(&case.puzzles)
-                    .all(|(a, p)| a.solves(p));
-            if all_solve {
-                return Checked {
-                    verdict: Verdict::PE,
-                    reason: format!(
-                        "the answers are right but printed in {other} format; they should be in {format} format"
-                    ),
-                    details: String::new(),
-                };
-            }
-        }
-    }
-    let reason = format!("the output does not read as {format} answers: {error}");
-    let details = diff::lines(&expected_text(case, format).unwrap_or_default(), output);
-    Checked::wrong(reason, details)
-}
-
-/// Lines without CR and trailing whitespace, trailing blank lines dropped.
-fn normalized(text: &str) -> Vec<&str> {
-    let mut lines: Vec<&str> = text.lines().map(str::trim_end).collect();
-    while lines.last().is_some_and(|l| l.is_empty()) {
-        lines.pop();
-    }
-    lines
-}
-
-/// The expected output as it should be printed in `format`: the expected
-/// file itself, or its answers rendered in `format` when that differs from
-/// the case's.
-fn expected_text(case: &CaseData, format: Format) -> Option<String> {
-    let expected = case.expected.as_ref()?;
-    match &expected.boards {
-        Some(boards) if format != case.format => Some(format::render_boards(format, boards)),
-        _ => Some(expected.text.clone()),
-    }
-}
-
-fn check_exact(case: &CaseData, output: &str, format: Format) -> Checked {
-    let (Some(expected), Some(expected_text)) = (&case.expected, expected_text(case, format))
-    else {
-        return Checked::wrong(
-            "the exact checker needs an expected output file, and this case has none".into(),
-            String::new(),
-        );
-    };
-    let (want, got) = (normalized(&expected_text), normalized(output));
-    let Some(line) = want
-        .iter()
-        .zip(&got)
-        .position(|(a, b)| a != b)
-        .or_else(|| (want.len() != got.len()).then_some(want.len().min(got.len())))
-    else {
-        return Checked::accepted();
-    };
-    let reason = match (want.get(line), got.get(line)) {
-        (Some(_), Some(_)) => format!("line {} differs from the expected output", line + 1),
-        (Some(_), None) => format!(
-            "the output ends after {}; the expected output has {}",
-            plural(got.len(), "line"),
-            want.len()
-        ),
-        _ => format!(
-            "the output has {}; the expected output has {}",
-            plural(got.len(), "line"),
-            want.len()
-        ),
-    };
-    // Boards on both sides: show where they differ cell by cell.
-    let answers = format::parse(output, format, Mode::Answers).ok();
-    let details = match (&expected.boards, answers) {
-        (Some(want), Some(got)) if want.len() == got.boards.len() => {
-            let mut out = String::new();
-            let differing = want
-                .iter()
-                .zip(&got.boards)
-                .enumerate()
-                .filter(|(_, (w, g))| w != g);
-            for (n, (want, got)) in differing.take(SHOWN) {
-                let marked: [bool; 81] = std::array::from_fn(|i| {
-                    want.get(Cell::from_index(i)) != got.get(Cell::from_index(i))
-                });
-                out.push_str(&format!("{}:\n", puzzle_label(case, n)));
-                out.push_str(&diff::grids("expected", want, "your answer", got, &marked));
-            }
-            out.push_str(diff::GRID_LEGEND);
-            out
-        }
-        _ => diff::lines(&expected_text, output),
-    };
-    Checked::wrong(reason, details)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::case::Expected;
+    use crate::board::format::{self, Mode};
+    use crate::board::Format;
+    use crate::case::{CaseData, Expected, Text};
 
     const PUZZLE: &str =
         "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
@@ -349,22 +164,33 @@ mod tests {
         "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
 
     fn case(format: Format, expected: Option<&str>) -> CaseData {
-        let input = format!("{PUZZLE}\nend\n");
-        let parsed = format::parse(&input, Format::AcWing, Mode::Puzzles).unwrap();
+        let puzzle = format::parse(PUZZLE, Format::AcWing, Mode::Puzzles)
+            .unwrap()
+            .boards;
+        let input = match format {
+            Format::AcWing => format!("{PUZZLE}\nend\n"),
+            _ => format::render_boards(format, &puzzle),
+        };
         let expected = expected.map(|text| Expected {
-            text: text.to_string(),
-            boards: format::parse(text, format, Mode::Answers)
-                .ok()
-                .map(|p| p.boards),
+            text: Text::Memory(text.into()),
+            boards: format::parse(text, format, Mode::Answers).is_ok(),
         });
         CaseData {
             format,
-            input_text: input,
-            puzzles: parsed.boards,
-            start_lines: parsed.start_lines,
+            input: Text::Memory(input.into()),
+            puzzles: 1,
             expected,
             warnings: vec![],
         }
+    }
+
+    /// Checks `output` as a runner hands it over: in small pieces.
+    fn check(kind: CheckerKind, case: &CaseData, output: &str, format: Format) -> Checked {
+        let mut checker = Checker::new(kind, case, format).unwrap();
+        for piece in output.as_bytes().chunks(7) {
+            checker.feed(piece);
+        }
+        checker.finish().unwrap()
     }
 
     fn with(answer: &str, index: usize, c: char) -> String {
@@ -446,15 +272,9 @@ mod tests {
         let sudoku = case(Format::AcWing, Some(ANSWER));
         let grid = format::render_boards(
             Format::Grid { spaced: true },
-            &sudoku
-                .puzzles
-                .iter()
-                .map(|_| {
-                    format::parse(ANSWER, Format::AcWing, Mode::Answers)
-                        .unwrap()
-                        .boards[0]
-                })
-                .collect::<Vec<_>>(),
+            &format::parse(ANSWER, Format::AcWing, Mode::Answers)
+                .unwrap()
+                .boards,
         );
         let result = check(CheckerKind::Sudoku, &sudoku, &grid, Format::AcWing);
         assert_eq!(result.verdict, Verdict::PE);

@@ -230,7 +230,7 @@ impl<W: Write> HumanReporter<W> {
 /// For an accepted case: the puzzle count and, for several, their spread.
 fn accepted_note(j: &Judgement) -> String {
     let note = puzzles_note(j);
-    match j.stdout.lines().count() {
+    match j.stdout_lines {
         0 => note,
         n => format!(
             "{note}; printed {n} line{} of its own",
@@ -356,6 +356,7 @@ mod tests {
             } else {
                 String::new()
             },
+            stdout_lines: usize::from(verdict == Verdict::AC),
             stderr: if verdict == Verdict::RE {
                 "thread 'main' panicked at sol.rs:6:14:\nindex out of bounds\n".to_string()
             } else {

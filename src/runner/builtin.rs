@@ -24,9 +24,10 @@ use anyhow::Context as _;
 use serde::{Deserialize, Serialize};
 
 use super::process::{self, Exit};
-use super::{grace, End, Limits, Run};
-use crate::board::format;
+use super::{grace, End, Limits, PuzzleLines, PuzzleTimes, Run};
+use crate::board::{format, Format};
 use crate::case::CaseData;
+use crate::check::Checker;
 use crate::solver::Solver;
 
 /// The exit code of a worker whose solver panicked, as Rust uses for panics.
@@ -119,52 +120,94 @@ pub fn serve(solver: &Solver, input: impl BufRead, mut output: impl Write) -> io
     Ok(0)
 }
 
-/// The harness's side: runs `solver` on every puzzle of `case` in a worker
-/// started from `exe`.
-pub fn run(exe: &Path, solver: &Solver, case: &CaseData, limits: &Limits) -> anyhow::Result<Run> {
-    let mut command = Command::new(exe);
-    command.args(["worker", "--solver", solver.name]);
-    let stdin: String = case
-        .puzzles
-        .iter()
-        .map(|p| format!("{}\n", p.to_line()))
-        .collect();
-    let finished = process::run(process::Spec {
-        command,
-        stdin: stdin.into_bytes(),
-        kill_after: limits.time + grace(limits.time),
-        kill_after_cpu: None,
-        kill_above_memory_kb: None,
-        cpu_limit: Some(limits.time + grace(limits.time) * 2),
-        address_space_limit: None,
-        // Generous: a reply is about 130 bytes per puzzle.
-        stdout_limit: 1024 * case.puzzles.len() + (1 << 20),
-        stderr_tail: 4096,
-    })
-    .with_context(|| format!("failed to start the solver worker {}", exe.display()))?;
+/// The harness's side of the replies: each one read as its line completes,
+/// its time recorded and its board handed to the checker in the case's
+/// format.
+struct Replies<'c, 'a> {
+    format: Format,
+    checker: &'c mut Checker<'a>,
+    partial: Vec<u8>,
+    answered: usize,
+    times: PuzzleTimes,
+    panicked: Option<String>,
+}
 
-    let mut answers = Vec::new();
-    let mut puzzle_times = Vec::new();
-    let mut panicked = None;
-    for line in String::from_utf8_lossy(&finished.stdout).lines() {
-        // A worker killed mid-line leaves a partial reply; it is not an answer.
-        match serde_json::from_str::<Reply>(line) {
+impl Replies<'_, '_> {
+    fn feed(&mut self, chunk: &[u8]) {
+        let mut rest = chunk;
+        while let Some(at) = rest.iter().position(|&b| b == b'\n') {
+            self.partial.extend_from_slice(&rest[..at]);
+            let line = std::mem::take(&mut self.partial);
+            self.reply(&line);
+            rest = &rest[at + 1..];
+        }
+        // A worker killed mid-line leaves a partial reply: it is not an answer.
+        self.partial.extend_from_slice(rest);
+    }
+
+    fn reply(&mut self, line: &[u8]) {
+        match serde_json::from_slice::<Reply>(line) {
             Ok(Reply::Answer { ns, rows }) => {
-                puzzle_times.push(Duration::from_nanos(ns));
-                answers.push(rows.iter().map(|r| r.chars().collect()).collect());
+                self.times.record(ns);
+                let rows: Vec<Vec<char>> = rows.iter().map(|r| r.chars().collect()).collect();
+                let text = format::render_nth(self.format, self.answered, &rows);
+                self.checker.feed(text.as_bytes());
+                self.answered += 1;
             }
-            Ok(Reply::Panic { panic }) => panicked = Some(panic),
+            Ok(Reply::Panic { panic }) => self.panicked = Some(panic),
             Err(_) => {}
         }
     }
+}
+
+/// The harness's side: runs `solver` on every puzzle of `case` in a worker
+/// started from `exe`, the puzzles streamed in and the answers checked as
+/// they come out.
+pub fn run(
+    exe: &Path,
+    solver: &Solver,
+    case: &CaseData,
+    limits: &Limits,
+    checker: &mut Checker<'_>,
+) -> anyhow::Result<Run> {
+    let mut command = Command::new(exe);
+    command.args(["worker", "--solver", solver.name]);
+    let mut stdin = PuzzleLines::new(case.puzzles()?, false);
+    let mut replies = Replies {
+        format: case.format,
+        checker,
+        partial: Vec::new(),
+        answered: 0,
+        times: PuzzleTimes::default(),
+        panicked: None,
+    };
+    let finished = process::run(
+        process::Spec {
+            command,
+            kill_after: limits.time + grace(limits.time),
+            kill_after_cpu: None,
+            kill_above_memory_kb: None,
+            cpu_limit: Some(limits.time + grace(limits.time) * 2),
+            address_space_limit: None,
+            // Generous: a reply is about 130 bytes per puzzle.
+            stdout_limit: 1024 * case.puzzles + (1 << 20),
+            stderr_tail: 4096,
+        },
+        process::Io {
+            stdin: &mut stdin,
+            stdout: &mut |chunk| replies.feed(chunk),
+        },
+    )
+    .with_context(|| format!("failed to run the solver worker {}", exe.display()))?;
+
     let stderr = String::from_utf8_lossy(&finished.stderr_tail).into_owned();
     let end = if let Some(kill) = finished.killed {
         End::Killed(kill)
-    } else if let Some(message) = panicked {
+    } else if let Some(message) = replies.panicked {
         End::Panicked(message)
     } else {
         match finished.exit {
-            Exit::Code(0) if answers.len() == case.puzzles.len() => End::Normal,
+            Exit::Code(0) if replies.answered == case.puzzles => End::Normal,
             Exit::Code(code) => End::Crashed(format!("the worker exited with code {code}")),
             Exit::Signal(signal) if stderr.contains("has overflowed its stack") => End::Crashed(
                 format!("stack overflow ({})", process::describe_signal(signal)),
@@ -175,21 +218,20 @@ pub fn run(exe: &Path, solver: &Solver, case: &CaseData, limits: &Limits) -> any
         }
     };
     Ok(Run {
-        output: format::render(case.format, &answers),
-        format: case.format,
-        answered: answers.len(),
+        answered: replies.answered,
         // A killed run is charged all the time it had, not just its finished calls.
         time: if matches!(end, End::Killed(_)) {
             finished.wall
         } else {
-            puzzle_times.iter().sum()
+            replies.times.total()
         },
         wall: finished.wall,
         cpu: finished.cpu,
         memory_kb: finished.max_rss_kb,
-        puzzle_times,
+        puzzle_times: replies.times.spread(),
         end,
         stdout: String::new(),
+        stdout_lines: 0,
         stderr,
     })
 }

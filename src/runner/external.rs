@@ -11,6 +11,7 @@
 //! prints on stdout (debug output) never corrupts them and is reported apart.
 
 use std::ffi::OsString;
+use std::io::{BufRead as _, BufReader, Read};
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
@@ -19,10 +20,11 @@ use anyhow::Context as _;
 
 use super::lang::{self, Language};
 use super::process::{self, Exit};
-use super::{grace, End, Limits, Run};
+use super::{grace, End, Limits, OwnOutput, PuzzleLines, PuzzleTimes, Run};
 use crate::board::format;
 use crate::board::Format;
 use crate::case::CaseData;
+use crate::check::Checker;
 
 /// How a submission talks to the judge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -166,20 +168,25 @@ fn crash_cause(stderr: &str) -> Option<String> {
     None
 }
 
-fn looks_like_answer(line: &str) -> bool {
-    let line = line.trim_end();
-    line.len() == 81 && line.bytes().all(|b| b.is_ascii_digit())
-}
-
-/// Runs `launch` on one case under `limits`.
-pub fn run(launch: &Launch, case: &CaseData, limits: &Limits) -> anyhow::Result<Run> {
+/// Runs `launch` on one case under `limits`, streaming the case in and its
+/// answers to `checker`.
+pub fn run(
+    launch: &Launch,
+    case: &CaseData,
+    limits: &Limits,
+    checker: &mut Checker<'_>,
+) -> anyhow::Result<Run> {
     let function = launch.interface == Interface::Function;
     // A program gets an AcWing case byte for byte, as on the judge; any
     // other case, and every driver, gets its puzzles as AcWing lines.
-    let stdin = if !function && case.format == Format::AcWing {
-        case.input_text.clone().into_bytes()
+    let mut raw;
+    let mut lines;
+    let stdin: &mut dyn Read = if !function && case.format == Format::AcWing {
+        raw = case.input.reader()?;
+        &mut raw
     } else {
-        format::acwing_input(&case.puzzles).into_bytes()
+        lines = PuzzleLines::new(case.puzzles()?, true);
+        &mut lines
     };
     let answers_dir = function
         .then(|| tempfile::Builder::new().prefix("sudoku-judge-").tempdir())
@@ -205,20 +212,34 @@ pub fn run(launch: &Launch, case: &CaseData, limits: &Limits) -> anyhow::Result<
         Runtime::Java { .. } | Runtime::Command(_) => None,
         _ => Some(limits.memory_kb * 1024 * 2 + (512 << 20)),
     };
-    let finished = process::run(process::Spec {
-        command,
-        stdin,
-        kill_after,
-        kill_after_cpu: (!function).then(|| limits.time + grace(limits.time)),
-        kill_above_memory_kb: Some(limits.memory_kb),
-        cpu_limit: Some(kill_after + Duration::from_secs(1)),
-        address_space_limit,
-        stdout_limit: Limits::output_bytes(case.puzzles.len()),
-        stderr_tail: 8 << 10,
-    })
-    .with_context(|| format!("failed to start {}", launch.label))?;
+    // A program's stdout is its answers; a driver's is the solution's own
+    // printing, kept apart.
+    let mut own = OwnOutput::default();
+    let mut sink = |chunk: &[u8]| {
+        if function {
+            own.feed(chunk);
+        } else {
+            checker.feed(chunk);
+        }
+    };
+    let finished = process::run(
+        process::Spec {
+            command,
+            kill_after,
+            kill_after_cpu: (!function).then(|| limits.time + grace(limits.time)),
+            kill_above_memory_kb: Some(limits.memory_kb),
+            cpu_limit: Some(kill_after + Duration::from_secs(1)),
+            address_space_limit,
+            stdout_limit: Limits::output_bytes(case.puzzles),
+            stderr_tail: 8 << 10,
+        },
+        process::Io {
+            stdin,
+            stdout: &mut sink,
+        },
+    )
+    .with_context(|| format!("failed to run {}", launch.label))?;
 
-    let stdout = String::from_utf8_lossy(&finished.stdout).into_owned();
     let stderr = String::from_utf8_lossy(&finished.stderr_tail).into_owned();
     let end = match (finished.killed, finished.exit) {
         (Some(kill), _) => End::Killed(kill),
@@ -248,53 +269,53 @@ pub fn run(launch: &Launch, case: &CaseData, limits: &Limits) -> anyhow::Result<
     };
     let killed = matches!(end, End::Killed(_));
 
-    if let Some(dir) = answers_dir {
-        let text = std::fs::read(dir.path().join("answers")).unwrap_or_default();
-        let mut boards = Vec::new();
-        let mut puzzle_times = Vec::new();
-        for line in String::from_utf8_lossy(&text).lines() {
-            // A driver killed mid-line leaves a partial answer: not an answer.
+    let Some(dir) = answers_dir else {
+        return Ok(Run {
+            answered: checker.answered(),
+            time: finished.cpu,
+            wall: finished.wall,
+            cpu: finished.cpu,
+            memory_kb: finished.max_rss_kb,
+            puzzle_times: None,
+            end,
+            stdout: String::new(),
+            stdout_lines: 0,
+            stderr,
+        });
+    };
+    // The driver's answers, one a line: `NANOSECONDS ROW/ROW/.../ROW`. A
+    // driver killed mid-line leaves a partial answer: not an answer.
+    let mut times = PuzzleTimes::default();
+    let mut answered = 0;
+    if let Ok(file) = std::fs::File::open(dir.path().join("answers")) {
+        for line in BufReader::new(file).split(b'\n') {
+            let line = line.context("failed to read the driver's answers")?;
+            if answered == case.puzzles {
+                break;
+            }
+            let line = String::from_utf8_lossy(&line);
             let Some((ns, rows)) = line.split_once(' ') else {
                 continue;
             };
             let Ok(ns) = ns.parse::<u64>() else { continue };
-            if boards.len() == case.puzzles.len() {
-                break;
-            }
-            puzzle_times.push(Duration::from_nanos(ns));
-            boards.push(rows.split('/').map(|r| r.chars().collect()).collect());
+            times.record(ns);
+            let rows: Vec<Vec<char>> = rows.split('/').map(|r| r.chars().collect()).collect();
+            checker.feed(format::render_nth(case.format, answered, &rows).as_bytes());
+            answered += 1;
         }
-        let answered = boards.len();
-        return Ok(Run {
-            output: format::render(case.format, &boards),
-            format: case.format,
-            answered,
-            // A killed run is charged all the time it had.
-            time: if killed {
-                finished.wall
-            } else {
-                puzzle_times.iter().sum()
-            },
-            wall: finished.wall,
-            cpu: finished.cpu,
-            memory_kb: finished.max_rss_kb,
-            puzzle_times,
-            end,
-            stdout,
-            stderr,
-        });
     }
+    let (stdout, stdout_lines) = own.finish();
     Ok(Run {
-        answered: stdout.lines().filter(|l| looks_like_answer(l)).count(),
-        output: stdout,
-        format: Format::AcWing,
-        time: finished.cpu,
+        answered,
+        // A killed run is charged all the time it had.
+        time: if killed { finished.wall } else { times.total() },
         wall: finished.wall,
         cpu: finished.cpu,
         memory_kb: finished.max_rss_kb,
-        puzzle_times: Vec::new(),
+        puzzle_times: times.spread(),
         end,
-        stdout: String::new(),
+        stdout,
+        stdout_lines,
         stderr,
     })
 }

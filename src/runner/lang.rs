@@ -482,23 +482,25 @@ pub fn build(path: &Path, language: Option<Language>) -> anyhow::Result<Built> {
     if let Some((tool, args)) = &plan.compile {
         let mut command = Command::new(tool);
         command.args(args).current_dir(scratch.path());
-        let finished = process::run(process::Spec {
-            command,
-            stdin: Vec::new(),
-            kill_after: COMPILE_TIMEOUT,
-            kill_after_cpu: None,
-            kill_above_memory_kb: None,
-            cpu_limit: None,
-            address_space_limit: None,
-            stdout_limit: 1 << 20,
-            stderr_tail: 64 << 10,
-        })
+        let (finished, stdout) = process::run_captured(
+            process::Spec {
+                command,
+                kill_after: COMPILE_TIMEOUT,
+                kill_after_cpu: None,
+                kill_above_memory_kb: None,
+                cpu_limit: None,
+                address_space_limit: None,
+                stdout_limit: 1 << 20,
+                stderr_tail: 64 << 10,
+            },
+            b"",
+        )
         .with_context(|| format!("failed to start {}", tool.display()))?;
         info.time = started.elapsed();
         let ok = finished.killed.is_none() && finished.exit == process::Exit::Code(0);
         if !ok {
             let mut message = String::from_utf8_lossy(&finished.stderr_tail).into_owned();
-            message.push_str(&String::from_utf8_lossy(&finished.stdout));
+            message.push_str(&String::from_utf8_lossy(&stdout));
             if finished.killed.is_some() {
                 message.push_str(&format!(
                     "\nthe compiler was stopped after {} s",

@@ -6,14 +6,17 @@ pub mod builtin;
 pub mod external;
 pub mod lang;
 pub mod process;
+pub mod spawner;
 
+use std::io::{self, Read};
 use std::path::PathBuf;
 use std::time::Duration;
 
 pub use process::Kill;
 
 use crate::board::Format;
-use crate::case::CaseData;
+use crate::case::{Boards, CaseData};
+use crate::check::Checker;
 use crate::solver::Solver;
 
 pub use external::Interface;
@@ -64,14 +67,153 @@ pub enum End {
     NotCompiled,
 }
 
-/// One run of a submission on one case.
+/// Minimum, median and maximum of some timings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Spread {
+    pub min: Duration,
+    pub median: Duration,
+    pub max: Duration,
+}
+
+impl Spread {
+    pub fn of(times: &[Duration]) -> Option<Spread> {
+        let mut sorted = times.to_vec();
+        sorted.sort_unstable();
+        Some(Spread {
+            min: *sorted.first()?,
+            median: sorted[sorted.len() / 2],
+            max: *sorted.last()?,
+        })
+    }
+}
+
+/// The time of each call of a function submission, summed and spread
+/// without keeping each one (a case may hold a million puzzles): the
+/// spread comes from a histogram exact to three significant digits.
+pub struct PuzzleTimes {
+    total: Duration,
+    histogram: hdrhistogram::Histogram<u64>,
+}
+
+impl Default for PuzzleTimes {
+    fn default() -> Self {
+        PuzzleTimes {
+            total: Duration::ZERO,
+            histogram: hdrhistogram::Histogram::new(3).expect("3 significant figures are allowed"),
+        }
+    }
+}
+
+impl PuzzleTimes {
+    pub fn record(&mut self, ns: u64) {
+        self.total += Duration::from_nanos(ns);
+        // It grows to hold any value; should growing fail, the value is
+        // recorded as the largest it can hold.
+        if self.histogram.record(ns).is_err() {
+            self.histogram.saturating_record(ns);
+        }
+    }
+
+    /// The time of every call together.
+    pub fn total(&self) -> Duration {
+        self.total
+    }
+
+    pub fn spread(&self) -> Option<Spread> {
+        if self.histogram.is_empty() {
+            return None;
+        }
+        Some(Spread {
+            min: Duration::from_nanos(self.histogram.min()),
+            median: Duration::from_nanos(self.histogram.value_at_quantile(0.5)),
+            max: Duration::from_nanos(self.histogram.max()),
+        })
+    }
+}
+
+/// A case's puzzles as AcWing input lines, followed by `end` if asked,
+/// made as the submission reads them.
+pub struct PuzzleLines<'a> {
+    boards: Boards<'a>,
+    buf: Vec<u8>,
+    at: usize,
+    end: bool,
+}
+
+impl<'a> PuzzleLines<'a> {
+    pub fn new(boards: Boards<'a>, end: bool) -> Self {
+        PuzzleLines {
+            boards,
+            buf: Vec::new(),
+            at: 0,
+            end,
+        }
+    }
+}
+
+impl Read for PuzzleLines<'_> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        if self.at == self.buf.len() {
+            self.buf.clear();
+            self.at = 0;
+            // A few hundred lines at a time.
+            while self.buf.len() < 32 << 10 {
+                match self.boards.next() {
+                    Some(Ok((_, board))) => {
+                        self.buf.extend_from_slice(board.to_line().as_bytes());
+                        self.buf.push(b'\n');
+                    }
+                    Some(Err(error)) => return Err(io::Error::other(format!("{error:#}"))),
+                    None => {
+                        if std::mem::take(&mut self.end) {
+                            self.buf.extend_from_slice(b"end\n");
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        let n = out.len().min(self.buf.len() - self.at);
+        out[..n].copy_from_slice(&self.buf[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
+}
+
+/// What a function submission printed itself: the first
+/// [`crate::check::KEEP`] bytes, and how many lines in all.
+#[derive(Default)]
+pub struct OwnOutput {
+    kept: Vec<u8>,
+    lines: usize,
+    /// Whether the last byte seen ended a line.
+    at_line_start: bool,
+    any: bool,
+}
+
+impl OwnOutput {
+    pub fn feed(&mut self, chunk: &[u8]) {
+        let room = crate::check::KEEP.saturating_sub(self.kept.len());
+        self.kept.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        self.lines += chunk.iter().filter(|&&b| b == b'\n').count();
+        if let Some(&last) = chunk.last() {
+            self.any = true;
+            self.at_line_start = last == b'\n';
+        }
+    }
+
+    /// The text kept and the number of lines (a last one without a newline
+    /// counts).
+    pub fn finish(self) -> (String, usize) {
+        let lines = self.lines + usize::from(self.any && !self.at_line_start);
+        (String::from_utf8_lossy(&self.kept).into_owned(), lines)
+    }
+}
+
+/// One run of a submission on one case. Its answers went to the checker as
+/// they came.
 #[derive(Clone, Debug)]
 pub struct Run {
-    /// The answers as the submission printed them, in [`Run::format`].
-    pub output: String,
-    /// The format the answers should be in: the case's own for a function
-    /// submission (the harness prints its boards), AcWing lines for a program.
-    pub format: Format,
     /// How many puzzles got an answer before the run ended.
     pub answered: usize,
     /// The time charged against the limit: for a function (a built-in
@@ -82,12 +224,16 @@ pub struct Run {
     pub cpu: Duration,
     /// Peak resident memory of the process that ran it.
     pub memory_kb: u64,
-    /// Each puzzle's time, when the submission is called once per puzzle.
-    pub puzzle_times: Vec<Duration>,
+    /// The spread of each puzzle's time, when the submission is called once
+    /// per puzzle.
+    pub puzzle_times: Option<Spread>,
     pub end: End,
     /// What a function submission printed itself (debug output), kept apart
-    /// from its answers as LeetCode does. Empty for programs.
+    /// from its answers as LeetCode does: its first [`crate::check::KEEP`]
+    /// bytes. Empty for programs.
     pub stdout: String,
+    /// How many lines it printed in all.
+    pub stdout_lines: usize,
     /// The end of what it wrote to stderr.
     pub stderr: String,
 }
@@ -127,24 +273,61 @@ impl Submission {
         }
     }
 
-    /// Runs on one case. `Err` only when the harness itself failed.
-    pub fn run(&self, case: &CaseData, limits: &Limits) -> anyhow::Result<Run> {
+    /// The format its answers come in: a function's are printed by the
+    /// harness in the case's own format, a program prints AcWing lines.
+    pub fn answer_format(&self, case: &CaseData) -> Format {
+        if self.is_function() {
+            case.format
+        } else {
+            Format::AcWing
+        }
+    }
+
+    /// Runs on one case, handing its answers to `checker` as they come (in
+    /// [`Submission::answer_format`]). `Err` only when the harness itself
+    /// failed.
+    pub fn run(
+        &self,
+        case: &CaseData,
+        limits: &Limits,
+        checker: &mut Checker<'_>,
+    ) -> anyhow::Result<Run> {
         match self {
-            Submission::Builtin { solver, exe } => builtin::run(exe, solver, case, limits),
-            Submission::External(launch) => external::run(launch, case, limits),
+            Submission::Builtin { solver, exe } => builtin::run(exe, solver, case, limits, checker),
+            Submission::External(launch) => external::run(launch, case, limits, checker),
             Submission::NotCompiled { .. } => Ok(Run {
-                output: String::new(),
-                format: case.format,
                 answered: 0,
                 time: Duration::ZERO,
                 wall: Duration::ZERO,
                 cpu: Duration::ZERO,
                 memory_kb: 0,
-                puzzle_times: Vec::new(),
+                puzzle_times: None,
                 end: End::NotCompiled,
                 stdout: String::new(),
+                stdout_lines: 0,
                 stderr: String::new(),
             }),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn puzzle_times_sum_exactly_and_spread_within_a_tenth_of_a_percent() {
+        let mut times = PuzzleTimes::default();
+        assert_eq!(times.spread(), None);
+        for ns in [3_000, 1_000, 2_000, 1_000_000, 4_000] {
+            times.record(ns);
+        }
+        assert_eq!(times.total(), Duration::from_nanos(1_010_000));
+        let spread = times.spread().unwrap();
+        let near =
+            |d: Duration, ns: u64| d.as_nanos().abs_diff(u128::from(ns)) * 1000 <= u128::from(ns);
+        assert!(near(spread.min, 1_000), "{spread:?}");
+        assert!(near(spread.median, 3_000), "{spread:?}");
+        assert!(near(spread.max, 1_000_000), "{spread:?}");
     }
 }

@@ -1,0 +1,584 @@
+//! Checking answers as they arrive. The runner hands the submission's
+//! output over chunk by chunk while it runs; AcWing answer lines are parsed
+//! and judged the moment each line is complete, against cursors that read
+//! the case's puzzles and expected answers from their files in step. So a
+//! case of a million puzzles is judged with a few kilobytes of state: what
+//! is kept is the verdict so far, the first few wrong answers with their
+//! grids, and the first [`KEEP`] bytes of output for a line diff.
+//!
+//! Answers in the other formats (a LeetCode literal, grids) come from small
+//! cases; they are kept whole and read at the end, through the same tallies.
+
+use crate::board::format::{self, AcWingLine, Mode, ParseError};
+use crate::board::{Board, Cell, Format};
+use crate::case::{Boards, CaseData};
+
+use super::{diff, plural, problems, summarize, Checked, CheckerKind, Problem, SHOWN};
+use crate::verdict::Verdict;
+
+/// How much of the output (and of the expected output) is kept to show a
+/// line diff when the output does not read as answers. A smaller output
+/// is kept whole, and then right answers in the wrong format are told
+/// apart (PE) from wrong ones.
+pub const KEEP: usize = 64 << 10;
+
+/// Judges one run's output; see the module docs. Feed it with
+/// [`Checker::feed`], then [`Checker::finish`].
+pub struct Checker<'a> {
+    case: &'a CaseData,
+    /// The format the answers should be in.
+    format: Format,
+    /// AcWing lines are judged one by one; other formats at the end.
+    by_line: bool,
+    /// The unfinished last line (by line), or everything (otherwise).
+    pending: Vec<u8>,
+    /// The first [`KEEP`] bytes of output, and whether that is all.
+    kept: Vec<u8>,
+    kept_all: bool,
+    /// Output lines seen, counted from 1.
+    line: usize,
+    /// Where `end` was, after which answers are no longer read.
+    end_line: Option<usize>,
+    /// Text after `end`: ignored, as the parser does.
+    stopped: bool,
+    /// The first line that is not an answer.
+    unreadable: Option<ParseError>,
+    answers: usize,
+    sudoku: Option<SudokuTally<'a>>,
+    exact: Option<ExactTally<'a>>,
+    /// A case file that could not be read again: the harness's failure.
+    failure: Option<anyhow::Error>,
+}
+
+impl<'a> Checker<'a> {
+    /// A checker of `kind` for answers to `case` printed in `format`.
+    pub fn new(kind: CheckerKind, case: &'a CaseData, format: Format) -> anyhow::Result<Self> {
+        let (sudoku, exact) = match kind {
+            CheckerKind::Sudoku => (Some(SudokuTally::new(case)?), None),
+            CheckerKind::Exact => (None, Some(ExactTally::new(case, format)?)),
+        };
+        Ok(Checker {
+            case,
+            format,
+            by_line: format == Format::AcWing,
+            pending: Vec::new(),
+            kept: Vec::new(),
+            kept_all: true,
+            line: 0,
+            end_line: None,
+            stopped: false,
+            unreadable: None,
+            answers: 0,
+            sudoku,
+            exact,
+            failure: None,
+        })
+    }
+
+    /// How many answers have been read so far.
+    pub fn answered(&self) -> usize {
+        self.answers
+    }
+
+    /// Takes the next piece of output.
+    pub fn feed(&mut self, bytes: &[u8]) {
+        let room = KEEP.saturating_sub(self.kept.len());
+        self.kept.extend_from_slice(&bytes[..bytes.len().min(room)]);
+        self.kept_all &= bytes.len() <= room;
+        if !self.by_line {
+            self.pending.extend_from_slice(bytes);
+            return;
+        }
+        let mut rest = bytes;
+        while let Some(at) = rest.iter().position(|&b| b == b'\n') {
+            if self.pending.is_empty() {
+                self.output_line(&rest[..at]);
+            } else {
+                self.pending.extend_from_slice(&rest[..at]);
+                let line = std::mem::take(&mut self.pending);
+                self.output_line(&line);
+            }
+            rest = &rest[at + 1..];
+        }
+        self.pending.extend_from_slice(rest);
+    }
+
+    fn output_line(&mut self, raw: &[u8]) {
+        self.line += 1;
+        let mut raw = raw;
+        if self.line == 1 {
+            raw = raw.strip_prefix("\u{feff}".as_bytes()).unwrap_or(raw);
+        }
+        let text = String::from_utf8_lossy(raw);
+        let text = text.trim_end();
+        if let Some(exact) = &mut self.exact {
+            exact.output_line(text, &mut self.failure);
+        }
+        if self.unreadable.is_some() || self.stopped {
+            return;
+        }
+        if self.end_line.is_some() {
+            self.stopped = !text.is_empty();
+            return;
+        }
+        match format::acwing_line(self.line, text) {
+            Err(error) => self.unreadable = Some(error),
+            Ok(AcWingLine::Blank) => {}
+            Ok(AcWingLine::End) => self.end_line = Some(self.line),
+            Ok(AcWingLine::Puzzle(board)) => self.answer(board),
+        }
+    }
+
+    fn answer(&mut self, board: Board) {
+        let n = self.answers;
+        self.answers += 1;
+        let result = match (&mut self.sudoku, &mut self.exact) {
+            (Some(tally), _) => tally.answer(n, &board),
+            (_, Some(tally)) => tally.answer(n, &board),
+            _ => Ok(()),
+        };
+        if let Err(error) = result {
+            self.failure.get_or_insert(error);
+        }
+    }
+
+    /// The verdict on everything fed. `Err` only when a case file could not
+    /// be read again.
+    pub fn finish(mut self) -> anyhow::Result<Checked> {
+        if self.by_line {
+            if !self.pending.is_empty() {
+                let last = std::mem::take(&mut self.pending);
+                self.output_line(&last);
+            }
+        } else {
+            let text = String::from_utf8_lossy(&std::mem::take(&mut self.pending)).into_owned();
+            if let Some(exact) = &mut self.exact {
+                for line in text.lines() {
+                    exact.output_line(line.trim_end(), &mut self.failure);
+                }
+            }
+            match format::parse(&text, self.format, Mode::Answers) {
+                Ok(parsed) => parsed.boards.into_iter().for_each(|b| self.answer(b)),
+                Err(error) => self.unreadable = Some(error),
+            }
+            self.kept = text.into_bytes();
+            self.kept_all = true;
+        }
+        if let Some(error) = self.failure.take() {
+            return Err(error);
+        }
+        if let Some(exact) = self.exact.take() {
+            let readable = self.unreadable.is_none();
+            let output = String::from_utf8_lossy(&self.kept).into_owned();
+            return exact.finish(self.answers, readable, &output, self.kept_all);
+        }
+        if let Some(error) = self.unreadable.take() {
+            return self.unreadable_output(&error);
+        }
+        Ok(self
+            .sudoku
+            .take()
+            .map_or_else(Checked::accepted, |tally| tally.finish(self.answers)))
+    }
+
+    /// Output that does not read as boards in the format it should be in.
+    /// If it reads in another format and solves every puzzle, the answers
+    /// are right and only the presentation is wrong. That is only decided
+    /// when the output was kept whole.
+    fn unreadable_output(&self, error: &ParseError) -> anyhow::Result<Checked> {
+        let output = String::from_utf8_lossy(&self.kept).into_owned();
+        if self.kept_all {
+            let other = Format::detect(&output);
+            if other != self.format {
+                if let Ok(parsed) = format::parse(&output, other, Mode::Answers) {
+                    let mut all_solve = parsed.boards.len() == self.case.puzzles;
+                    for (answer, puzzle) in parsed.boards.iter().zip(self.case.puzzles()?) {
+                        all_solve &= answer.solves(&puzzle?.1);
+                    }
+                    if all_solve {
+                        return Ok(Checked {
+                            verdict: Verdict::PE,
+                            reason: format!(
+                                "the answers are right but printed in {other} format; they should be in {} format",
+                                self.format
+                            ),
+                            details: String::new(),
+                        });
+                    }
+                }
+            }
+        }
+        let reason = format!(
+            "the output does not read as {} answers: {error}",
+            self.format
+        );
+        let (expected, expected_all) = expected_prefix(self.case, self.format)?;
+        let mut details = diff::lines(&expected, &output);
+        if !(self.kept_all && expected_all) {
+            details.push_str(&format!(
+                "(only the first {} KB of each are compared here)\n",
+                KEEP >> 10
+            ));
+        }
+        Ok(Checked::wrong(reason, details))
+    }
+}
+
+/// How the n-th answer is named: by its puzzle's place when there are several.
+fn puzzle_label(case: &CaseData, n: usize, line: usize) -> String {
+    if case.puzzles == 1 {
+        "the answer".to_string()
+    } else {
+        format!("puzzle {} (input line {line})", n + 1)
+    }
+}
+
+/// The next board of a cursor, which was read once already: running out or
+/// failing now means the file changed during the run.
+fn next_board(boards: &mut Boards<'_>, what: &str) -> anyhow::Result<(usize, Board)> {
+    boards.next().unwrap_or_else(|| {
+        anyhow::bail!("the {what} ended early; did the case change while it was judged?")
+    })
+}
+
+/// The special judge: every answer must solve its puzzle.
+struct SudokuTally<'a> {
+    case: &'a CaseData,
+    puzzles: Boards<'a>,
+    expected: Option<Boards<'a>>,
+    wrong: usize,
+    reasons: Vec<String>,
+    details: String,
+}
+
+impl<'a> SudokuTally<'a> {
+    fn new(case: &'a CaseData) -> anyhow::Result<Self> {
+        Ok(SudokuTally {
+            case,
+            puzzles: case.puzzles()?,
+            expected: case.expected_boards()?,
+            wrong: 0,
+            reasons: Vec::new(),
+            details: String::new(),
+        })
+    }
+
+    fn answer(&mut self, n: usize, answer: &Board) -> anyhow::Result<()> {
+        if n >= self.case.puzzles {
+            return Ok(());
+        }
+        let (line, puzzle) = next_board(&mut self.puzzles, "input")?;
+        let want = match &mut self.expected {
+            Some(expected) => Some(next_board(expected, "expected output")?.1),
+            None => None,
+        };
+        let found = problems(&puzzle, answer);
+        if found.is_empty() {
+            return Ok(());
+        }
+        self.wrong += 1;
+        if self.wrong > SHOWN {
+            return Ok(());
+        }
+        let label = puzzle_label(self.case, n, line);
+        self.reasons.push(format!("{label}: {}", summarize(&found)));
+        let mut marked = [false; 81];
+        for cell in found.iter().flat_map(Problem::cells) {
+            marked[cell.index()] = true;
+        }
+        let (left_title, left) = match &want {
+            Some(want) => {
+                for cell in Cell::all().filter(|&c| want.get(c) != answer.get(c)) {
+                    marked[cell.index()] = true;
+                }
+                ("expected", want)
+            }
+            None => ("puzzle", &puzzle),
+        };
+        self.details.push_str(&format!("{label}:\n"));
+        self.details.push_str(&diff::grids(
+            left_title,
+            left,
+            "your answer",
+            answer,
+            &marked,
+        ));
+        Ok(())
+    }
+
+    fn finish(self, answers: usize) -> Checked {
+        let mut reasons = Vec::new();
+        if answers != self.case.puzzles {
+            reasons.push(format!(
+                "expected {} (one per puzzle), got {answers}",
+                plural(self.case.puzzles, "answer"),
+            ));
+        }
+        reasons.extend(self.reasons);
+        if self.wrong > SHOWN {
+            reasons.push(format!(
+                "{} more wrong",
+                plural(self.wrong - SHOWN, "answer")
+            ));
+        }
+        if reasons.is_empty() {
+            return Checked::accepted();
+        }
+        let mut details = self.details;
+        if !details.is_empty() {
+            details.push_str(diff::GRID_LEGEND);
+        }
+        Checked::wrong(reasons.join("; "), details)
+    }
+}
+
+/// Lines of a text without CR and trailing whitespace, and without its
+/// trailing blank lines, read lazily.
+type Lines<'a> = Box<dyn Iterator<Item = anyhow::Result<String>> + 'a>;
+
+/// The expected output's lines as they should be printed in `format`: the
+/// expected file's own, or its answers rendered in `format` when that
+/// differs from the case's.
+fn expected_lines(case: &CaseData, format: Format) -> anyhow::Result<Option<Lines<'_>>> {
+    let Some(expected) = &case.expected else {
+        return Ok(None);
+    };
+    let lines: Lines<'_> = if format == case.format || !expected.boards {
+        Box::new(
+            std::io::BufRead::split(expected.text.open()?, b'\n').map(|line| {
+                let line = line?;
+                Ok(String::from_utf8_lossy(&line).trim_end().to_string())
+            }),
+        )
+    } else {
+        let boards = case
+            .expected_boards()?
+            .expect("the expected output reads as boards");
+        let grid = matches!(format, Format::Grid { .. });
+        Box::new(boards.enumerate().flat_map(move |(n, board)| {
+            let lines: Vec<anyhow::Result<String>> = match board {
+                Ok((_, board)) => {
+                    let text = format::render_boards(format, &[board]);
+                    let gap = (grid && n > 0).then(String::new);
+                    gap.into_iter()
+                        .chain(text.lines().map(str::to_string))
+                        .map(Ok)
+                        .collect()
+                }
+                Err(error) => vec![Err(error)],
+            };
+            lines
+        }))
+    };
+    Ok(Some(Box::new(WithoutTrailingBlanks {
+        lines,
+        blanks: 0,
+        next: None,
+    })))
+}
+
+/// Holds blank lines back until a line with text follows them.
+struct WithoutTrailingBlanks<'a> {
+    lines: Lines<'a>,
+    /// Blank lines read and not yet given out.
+    blanks: usize,
+    /// The line with text that ended them.
+    next: Option<anyhow::Result<String>>,
+}
+
+impl Iterator for WithoutTrailingBlanks<'_> {
+    type Item = anyhow::Result<String>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.blanks > 0 && self.next.is_some() {
+            self.blanks -= 1;
+            return Some(Ok(String::new()));
+        }
+        if let Some(line) = self.next.take() {
+            return Some(line);
+        }
+        loop {
+            match self.lines.next()? {
+                Ok(line) if line.is_empty() => self.blanks += 1,
+                other => {
+                    if self.blanks == 0 {
+                        return Some(other);
+                    }
+                    self.next = Some(other);
+                    self.blanks -= 1;
+                    return Some(Ok(String::new()));
+                }
+            }
+        }
+    }
+}
+
+/// The first [`KEEP`] bytes of the expected output as it should be printed
+/// in `format`, and whether that is all of it; empty without one.
+fn expected_prefix(case: &CaseData, format: Format) -> anyhow::Result<(String, bool)> {
+    let Some(expected) = &case.expected else {
+        return Ok((String::new(), true));
+    };
+    if format == case.format || !expected.boards {
+        return expected.text.prefix(KEEP);
+    }
+    let mut text = String::new();
+    for (n, board) in case.expected_boards()?.into_iter().flatten().enumerate() {
+        if text.len() >= KEEP {
+            return Ok((text, false));
+        }
+        if n > 0 && matches!(format, Format::Grid { .. }) {
+            text.push('\n');
+        }
+        text.push_str(&format::render_boards(format, &[board?.1]));
+    }
+    Ok((text, true))
+}
+
+/// The exact checker: the output's lines must be the expected file's.
+struct ExactTally<'a> {
+    case: &'a CaseData,
+    format: Format,
+    expected: Option<Lines<'a>>,
+    /// Expected lines taken so far.
+    taken: usize,
+    /// Output lines compared so far (trailing blank lines are held back).
+    compared: usize,
+    blanks: usize,
+    first_difference: Option<usize>,
+    /// For grids of the differing boards: the puzzles' lines and the
+    /// expected boards, in step with the answers.
+    puzzles: Boards<'a>,
+    expected_boards: Option<Boards<'a>>,
+    differing: Vec<(String, Board, Board)>,
+}
+
+impl<'a> ExactTally<'a> {
+    fn new(case: &'a CaseData, format: Format) -> anyhow::Result<Self> {
+        Ok(ExactTally {
+            case,
+            format,
+            expected: expected_lines(case, format)?,
+            taken: 0,
+            compared: 0,
+            blanks: 0,
+            first_difference: None,
+            puzzles: case.puzzles()?,
+            expected_boards: case.expected_boards()?,
+            differing: Vec::new(),
+        })
+    }
+
+    fn output_line(&mut self, line: &str, failure: &mut Option<anyhow::Error>) {
+        if line.is_empty() {
+            self.blanks += 1;
+            return;
+        }
+        for _ in 0..std::mem::take(&mut self.blanks) {
+            self.compare("", failure);
+        }
+        self.compare(line, failure);
+    }
+
+    fn compare(&mut self, got: &str, failure: &mut Option<anyhow::Error>) {
+        let at = self.compared;
+        self.compared += 1;
+        if self.first_difference.is_some() {
+            return;
+        }
+        let Some(expected) = &mut self.expected else {
+            return;
+        };
+        match expected.next() {
+            Some(Ok(want)) => {
+                self.taken += 1;
+                if want != got {
+                    self.first_difference = Some(at);
+                }
+            }
+            Some(Err(error)) => {
+                failure.get_or_insert(error);
+            }
+            None => self.first_difference = Some(at),
+        }
+    }
+
+    fn answer(&mut self, n: usize, answer: &Board) -> anyhow::Result<()> {
+        let Some(expected) = &mut self.expected_boards else {
+            return Ok(());
+        };
+        if n >= self.case.puzzles {
+            return Ok(());
+        }
+        let (line, _) = next_board(&mut self.puzzles, "input")?;
+        let (_, want) = next_board(expected, "expected output")?;
+        if want != *answer && self.differing.len() < SHOWN {
+            self.differing
+                .push((puzzle_label(self.case, n, line), want, *answer));
+        }
+        Ok(())
+    }
+
+    fn finish(
+        self,
+        answers: usize,
+        readable: bool,
+        output: &str,
+        output_all: bool,
+    ) -> anyhow::Result<Checked> {
+        let Some(expected) = self.expected else {
+            return Ok(Checked::wrong(
+                "the exact checker needs an expected output file, and this case has none".into(),
+                String::new(),
+            ));
+        };
+        let (got, mut want) = (self.compared, self.taken);
+        for line in expected {
+            line?;
+            want += 1;
+        }
+        let line = match self.first_difference {
+            Some(line) => line,
+            None if got == want => return Ok(Checked::accepted()),
+            None => got.min(want),
+        };
+        let reason = if line < got && line < want {
+            format!("line {} differs from the expected output", line + 1)
+        } else if line < want {
+            format!(
+                "the output ends after {}; the expected output has {want}",
+                plural(got, "line")
+            )
+        } else {
+            format!(
+                "the output has {}; the expected output has {want}",
+                plural(got, "line")
+            )
+        };
+        // Boards on both sides: show where they differ cell by cell.
+        let details = if self.expected_boards.is_some() && readable && answers == self.case.puzzles
+        {
+            let mut out = String::new();
+            for (label, want, got) in &self.differing {
+                let marked: [bool; 81] = std::array::from_fn(|i| {
+                    want.get(Cell::from_index(i)) != got.get(Cell::from_index(i))
+                });
+                out.push_str(&format!("{label}:\n"));
+                out.push_str(&diff::grids("expected", want, "your answer", got, &marked));
+            }
+            out.push_str(diff::GRID_LEGEND);
+            out
+        } else {
+            let (expected, expected_all) = expected_prefix(self.case, self.format)?;
+            let mut details = diff::lines(&expected, output);
+            if !(output_all && expected_all) {
+                details.push_str(&format!(
+                    "(only the first {} KB of each are compared here)\n",
+                    KEEP >> 10
+                ));
+            }
+            details
+        };
+        Ok(Checked::wrong(reason, details))
+    }
+}
