@@ -124,27 +124,35 @@ pub struct Summary {
 }
 
 impl Summary {
-    pub fn of(results: &[CaseResult], elapsed: Duration) -> Summary {
-        let verdicts = Verdict::ALL
-            .iter()
-            .map(|&v| (v, results.iter().filter(|r| r.verdict() == Some(v)).count()))
-            .filter(|&(_, n)| n > 0)
-            .collect();
-        let passed = results.iter().filter(|r| r.passed()).count();
-        Summary {
-            passed,
-            failed: results.len() - passed,
-            errors: results.iter().filter(|r| r.verdict().is_none()).count(),
-            total: results.len(),
-            verdicts,
-            elapsed,
-            interrupted: false,
-            not_accepted: results
-                .iter()
-                .filter(|r| !r.passed())
-                .map(|r| r.input.clone())
-                .collect(),
+    /// Counts one more case in.
+    pub fn add(&mut self, result: &CaseResult) {
+        self.total += 1;
+        if let Some(verdict) = result.verdict() {
+            match self.verdicts.iter_mut().find(|(v, _)| *v == verdict) {
+                Some((_, n)) => *n += 1,
+                None => {
+                    self.verdicts.push((verdict, 1));
+                    self.verdicts
+                        .sort_by_key(|&(v, _)| Verdict::ALL.iter().position(|&w| w == v));
+                }
+            }
         }
+        if result.passed() {
+            self.passed += 1;
+        } else {
+            self.failed += 1;
+            self.errors += usize::from(result.verdict().is_none());
+            self.not_accepted.push(result.input.clone());
+        }
+    }
+
+    pub fn of(results: &[CaseResult], elapsed: Duration) -> Summary {
+        let mut summary = Summary::default();
+        for result in results {
+            summary.add(result);
+        }
+        summary.elapsed = elapsed;
+        summary
     }
 }
 
@@ -251,7 +259,10 @@ pub fn run(config: &Config, reporter: &mut dyn Reporter) -> anyhow::Result<Summa
         .iter()
         .map(|case| Ok(config.overrides.clone().or(&cache.for_dir(case.dir())?)))
         .collect();
-    let mut results = Vec::with_capacity(cases.len());
+    // Nothing of a case is kept once it is reported: reporters keep what
+    // they need, so a run of 100,000 cases does not grow the harness.
+    let mut summary = Summary::default();
+    let mut reported = 0;
     let mut interrupted = false;
     let next = AtomicUsize::new(0);
     let (done_tx, done_rx) = mpsc::channel::<(usize, Option<Outcome>)>();
@@ -282,12 +293,12 @@ pub fn run(config: &Config, reporter: &mut dyn Reporter) -> anyhow::Result<Summa
         let mut waiting: BTreeMap<usize, Option<Outcome>> = BTreeMap::new();
         for (i, outcome) in done_rx {
             waiting.insert(i, outcome);
-            while let Some(outcome) = waiting.remove(&results.len()) {
+            while let Some(outcome) = waiting.remove(&reported) {
                 let Some(outcome) = outcome.filter(|_| !interrupted) else {
                     interrupted = true;
                     continue;
                 };
-                let case = &cases[results.len()];
+                let case = &cases[reported];
                 let result = CaseResult {
                     id: case.id.clone(),
                     suite: case.suite().to_path_buf(),
@@ -296,7 +307,8 @@ pub fn run(config: &Config, reporter: &mut dyn Reporter) -> anyhow::Result<Summa
                     outcome,
                 };
                 reporter.report(Event::CaseFinished(&result))?;
-                results.push(result);
+                summary.add(&result);
+                reported += 1;
             }
             if interrupted {
                 break;
@@ -304,13 +316,10 @@ pub fn run(config: &Config, reporter: &mut dyn Reporter) -> anyhow::Result<Summa
         }
         Ok(())
     })?;
-    interrupted |= process::interrupted() && results.len() < cases.len();
-    let mut summary = Summary::of(&results, started.elapsed());
+    interrupted |= process::interrupted() && reported < cases.len();
+    summary.elapsed = started.elapsed();
     summary.interrupted = interrupted;
-    reporter.report(Event::Finished {
-        results: &results,
-        summary: &summary,
-    })?;
+    reporter.report(Event::Finished { summary: &summary })?;
     Ok(summary)
 }
 

@@ -18,7 +18,15 @@ pub struct HumanReporter<W> {
     color: bool,
     /// Command-line options that rerun the same submission, for hints.
     rerun_options: String,
+    /// The failures described under the table, at most [`DESCRIBED`].
+    failures: Vec<CaseResult>,
+    /// Failures beyond those.
+    more_failures: usize,
 }
+
+/// At most this many failures are described in full under the table; the
+/// rest are on their lines in the table, and in the JSON and JUnit reports.
+const DESCRIBED: usize = 50;
 
 /// Longest reason shown on a case's line; the full one is under the table.
 const REASON_WIDTH: usize = 72;
@@ -29,6 +37,8 @@ impl<W: Write> HumanReporter<W> {
             out,
             color,
             rerun_options: rerun_options.into(),
+            failures: Vec::new(),
+            more_failures: 0,
         }
     }
 
@@ -292,17 +302,29 @@ impl<W: Write> Reporter for HumanReporter<W> {
             Event::CaseFinished(result) => {
                 self.case_line(result)?;
                 self.out.flush()?;
-            }
-            Event::Finished { results, summary } => {
                 // A compile error is the same for every case: it was shown once, above.
-                let failures: Vec<_> = results
-                    .iter()
-                    .filter(|r| !r.passed() && r.verdict() != Some(Verdict::CE))
-                    .collect();
+                if !result.passed() && result.verdict() != Some(Verdict::CE) {
+                    if self.failures.len() < DESCRIBED {
+                        self.failures.push(result.clone());
+                    } else {
+                        self.more_failures += 1;
+                    }
+                }
+            }
+            Event::Finished { summary } => {
+                let failures = std::mem::take(&mut self.failures);
                 if !failures.is_empty() {
                     writeln!(self.out, "\nfailures:\n")?;
-                    for result in failures {
+                    for result in &failures {
                         self.failure(result)?;
+                    }
+                    if self.more_failures > 0 {
+                        writeln!(
+                            self.out,
+                            "... and {} more failures, on their lines above; `--failed` reruns \
+                             them all, and `--json FILE` or `--junit FILE` describes every one\n",
+                            self.more_failures
+                        )?;
                     }
                 } else {
                     writeln!(self.out)?;
@@ -318,91 +340,15 @@ impl<W: Write> Reporter for HumanReporter<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Format;
-    use crate::check::CheckerKind;
-    use crate::judge::Spread;
-    use crate::runner::Limits;
+    use crate::report::fixtures::{every_verdict, judged};
     use std::path::PathBuf;
     use std::time::Duration;
-
-    fn judged(verdict: Verdict, reason: &str, time_ms: u64) -> Outcome {
-        Outcome::Judged(Box::new(Judgement {
-            verdict,
-            reason: reason.to_string(),
-            details: if verdict == Verdict::WA {
-                "the answer:\n  (grid diff here)\n".to_string()
-            } else {
-                String::new()
-            },
-            format: Format::AcWing,
-            checker: CheckerKind::Sudoku,
-            puzzles: 2,
-            limits: Limits {
-                time: Duration::from_secs(1),
-                memory_kb: 65536,
-            },
-            time: Duration::from_millis(time_ms),
-            run_times: vec![Duration::from_millis(time_ms)],
-            puzzle_times: Some(Spread {
-                min: Duration::from_micros(120),
-                median: Duration::from_micros(250),
-                max: Duration::from_micros(380),
-            }),
-            wall: Duration::from_millis(time_ms + 2),
-            cpu: Duration::from_millis(time_ms),
-            memory_kb: 2150,
-            stdout: if verdict == Verdict::AC {
-                "debug: 64 blanks\n".to_string()
-            } else {
-                String::new()
-            },
-            stdout_lines: usize::from(verdict == Verdict::AC),
-            stderr: if verdict == Verdict::RE {
-                "thread 'main' panicked at sol.rs:6:14:\nindex out of bounds\n".to_string()
-            } else {
-                String::new()
-            },
-            warnings: if verdict == Verdict::AC {
-                vec!["cases/a.in: line 2: the input has no `end` line; AcWing 166 inputs close with one".into()]
-            } else {
-                vec![]
-            },
-        }))
-    }
 
     /// Every verdict's line, the failure blocks and the summary, in one
     /// snapshot. Timings are fixed in the fixture, never measured.
     #[test]
     fn renders_every_verdict() {
-        let mut results: Vec<CaseResult> = Verdict::ALL
-            .iter()
-            .map(|&v| {
-                let (reason, ms) = match v {
-                    Verdict::AC => ("", 12),
-                    Verdict::WA => ("puzzle 2 (input line 2): r1c3 is empty", 3),
-                    Verdict::PE => ("the answers are right but printed in grid format; this case needs acwing format", 3),
-                    Verdict::TLE => ("killed after 1350 ms of wall time, over the 1000 ms limit; 0 of 2 puzzles answered", 1350),
-                    Verdict::MLE => ("peak memory 70000 KB, over the 65536 KB limit", 40),
-                    Verdict::OLE => ("the output passed the 64 MB output limit", 8),
-                    Verdict::RE => ("panicked at src/solver/faulty.rs:44: index out of bounds: the len is 9 but the index is 9 (puzzle 1 of 2)", 0),
-                    Verdict::CE => ("the compiler failed", 0),
-                };
-                CaseResult {
-                    id: format!("suite/{}", v.code().to_lowercase()),
-                    suite: PathBuf::from("cases/suite"),
-                    input: PathBuf::from(format!("cases/suite/{}.in", v.code().to_lowercase())),
-                    expected: Some(PathBuf::from(format!("cases/suite/{}.out", v.code().to_lowercase()))),
-                    outcome: judged(v, reason, ms),
-                }
-            })
-            .collect();
-        results.push(CaseResult {
-            id: "suite/broken".into(),
-            suite: PathBuf::from("cases/suite"),
-            input: PathBuf::from("cases/suite/broken.in"),
-            expected: None,
-            outcome: Outcome::Error("cases/suite/broken.in:1:4: 'x' is not a cell".into()),
-        });
+        let results = every_verdict();
         let summary = Summary::of(&results, Duration::from_millis(1500));
         let mut out = Vec::new();
         let mut reporter = HumanReporter::new(&mut out, false, "--solver mrv");
@@ -418,14 +364,40 @@ mod tests {
             reporter.report(Event::CaseFinished(result)).unwrap();
         }
         reporter
-            .report(Event::Finished {
-                results: &results,
-                summary: &summary,
-            })
+            .report(Event::Finished { summary: &summary })
             .unwrap();
         let text = String::from_utf8(out).unwrap();
         assert!(text.ends_with("\n1 passed, 8 failed\n"), "{text}");
         insta::assert_snapshot!(text);
+    }
+
+    #[test]
+    fn only_the_first_failures_are_described_in_full() {
+        let results: Vec<CaseResult> = (0..DESCRIBED + 3)
+            .map(|n| CaseResult {
+                id: format!("c{n}"),
+                suite: PathBuf::from("."),
+                input: PathBuf::from(format!("c{n}.in")),
+                expected: None,
+                outcome: judged(Verdict::WA, "r1c3 is empty", 1),
+            })
+            .collect();
+        let mut out = Vec::new();
+        let mut reporter = HumanReporter::new(&mut out, false, "");
+        for result in &results {
+            reporter.report(Event::CaseFinished(result)).unwrap();
+        }
+        let summary = Summary::of(&results, Duration::from_millis(5));
+        reporter
+            .report(Event::Finished { summary: &summary })
+            .unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(text.matches("  verdict:  Wrong Answer").count(), DESCRIBED);
+        assert!(
+            text.contains("... and 3 more failures, on their lines above"),
+            "{text}"
+        );
+        assert!(text.ends_with("0 passed, 53 failed\n"), "{text}");
     }
 
     #[test]

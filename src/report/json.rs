@@ -1,30 +1,34 @@
-//! The machine-readable report: one JSON document for the whole run,
-//! written when the run finishes.
+//! The machine-readable report: one JSON document for the whole run. It is
+//! written as the run goes, each case when it is judged and the totals at
+//! the end, so that nothing of a finished case has to be kept.
 
 use std::io::{self, Write};
 
 use serde::Serialize;
 
 use super::{Event, Reporter};
-use crate::judge::{CaseResult, Outcome, Spread, Summary};
+use crate::judge::{CaseResult, Outcome, Spread};
 use crate::runner::lang::BuildInfo;
 use crate::runner::Interface;
 use crate::verdict::Verdict;
 
 pub struct JsonReporter<W> {
     out: W,
-    submission: String,
-    build: Option<BuildJson>,
+    /// Cases written so far.
+    cases: usize,
 }
 
 impl<W: Write> JsonReporter<W> {
     pub fn new(out: W) -> Self {
-        Self {
-            out,
-            submission: String::new(),
-            build: None,
-        }
+        Self { out, cases: 0 }
     }
+}
+
+/// `value` pretty-printed, its lines after the first indented by `indent`
+/// spaces, to sit inside the document at that depth.
+fn nested(value: &impl Serialize, indent: usize) -> io::Result<String> {
+    let text = serde_json::to_string_pretty(value)?;
+    Ok(text.replace('\n', &format!("\n{}", " ".repeat(indent))))
 }
 
 fn millis(d: std::time::Duration) -> f64 {
@@ -162,12 +166,10 @@ impl BuildJson {
     }
 }
 
+/// The totals, after the cases.
 #[derive(Serialize)]
-struct RunJson<'a> {
-    submission: &'a str,
-    build: Option<BuildJson>,
+struct TotalsJson {
     interrupted: bool,
-    cases: Vec<CaseJson<'a>>,
     passed: usize,
     failed: usize,
     errors: usize,
@@ -181,35 +183,93 @@ impl<W: Write> Reporter for JsonReporter<W> {
             Event::Started {
                 submission, build, ..
             } => {
-                self.submission = submission.to_string();
-                self.build = build.map(BuildJson::of);
+                write!(
+                    self.out,
+                    "{{\n  \"submission\": {},\n  \"build\": {},\n  \"cases\": [",
+                    serde_json::to_string(submission)?,
+                    nested(&build.map(BuildJson::of), 2)?,
+                )?;
             }
-            Event::CaseFinished(_) => {}
-            Event::Finished { results, summary } => {
-                let Summary {
-                    passed,
-                    failed,
-                    errors,
-                    total,
-                    elapsed,
-                    ..
-                } = *summary;
-                let document = RunJson {
-                    submission: &self.submission,
-                    build: self.build.clone(),
+            Event::CaseFinished(result) => {
+                let separator = if self.cases == 0 { "" } else { "," };
+                write!(
+                    self.out,
+                    "{separator}\n    {}",
+                    nested(&CaseJson::of(result), 4)?
+                )?;
+                self.cases += 1;
+            }
+            Event::Finished { summary } => {
+                let totals = TotalsJson {
                     interrupted: summary.interrupted,
-                    cases: results.iter().map(CaseJson::of).collect(),
-                    passed,
-                    failed,
-                    errors,
-                    total,
-                    elapsed_ms: millis(elapsed),
+                    passed: summary.passed,
+                    failed: summary.failed,
+                    errors: summary.errors,
+                    total: summary.total,
+                    elapsed_ms: millis(summary.elapsed),
                 };
-                serde_json::to_writer_pretty(&mut self.out, &document)?;
-                writeln!(self.out)?;
+                let totals = nested(&totals, 0)?;
+                let fields = totals
+                    .trim_start_matches('{')
+                    .trim_end_matches('}')
+                    .trim_end();
+                let close = if self.cases == 0 { "]" } else { "\n  ]" };
+                writeln!(self.out, "{close},{fields}\n}}")?;
                 self.out.flush()?;
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::Summary;
+    use crate::report::fixtures::every_verdict;
+    use std::time::Duration;
+
+    fn render(results: &[CaseResult]) -> serde_json::Value {
+        let mut out = Vec::new();
+        let mut reporter = JsonReporter::new(&mut out);
+        reporter
+            .report(Event::Started {
+                cases: results.len(),
+                submission: "solver mrv",
+                build: None,
+                jobs: 1,
+            })
+            .unwrap();
+        for result in results {
+            reporter.report(Event::CaseFinished(result)).unwrap();
+        }
+        let summary = Summary::of(results, Duration::from_millis(1500));
+        reporter
+            .report(Event::Finished { summary: &summary })
+            .unwrap();
+        let text = String::from_utf8(out).unwrap();
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}:\n{text}"))
+    }
+
+    #[test]
+    fn the_document_written_piece_by_piece_is_one_json_value() {
+        let results = every_verdict();
+        let json = render(&results);
+        assert_eq!(json["submission"], "solver mrv");
+        assert_eq!(json["build"], serde_json::Value::Null);
+        let cases = json["cases"].as_array().unwrap();
+        assert_eq!(cases.len(), results.len());
+        assert_eq!(cases[0]["verdict"], "AC");
+        assert_eq!(cases[1]["verdict"], "WA");
+        assert_eq!(cases[1]["details"], "the answer:\n  (grid diff here)\n");
+        assert_eq!(cases.last().unwrap()["verdict"], serde_json::Value::Null);
+        assert_eq!(json["passed"], 1);
+        assert_eq!(json["failed"], results.len() - 1);
+        assert_eq!(json["errors"], 1);
+        assert_eq!(json["elapsed_ms"], 1500.0);
+
+        let empty = render(&[]);
+        assert_eq!(empty["cases"], serde_json::json!([]));
+        assert_eq!(empty["total"], 0);
     }
 }

@@ -15,6 +15,9 @@ use crate::verdict::Verdict;
 pub struct JunitReporter<W> {
     out: Option<W>,
     submission: String,
+    /// Each case as it is judged, in its suite: the XML is written at the
+    /// end, when every suite's totals are known.
+    suites: Vec<TestSuite>,
 }
 
 impl<W: io::Write> JunitReporter<W> {
@@ -22,6 +25,7 @@ impl<W: io::Write> JunitReporter<W> {
         Self {
             out: Some(out),
             submission: String::new(),
+            suites: Vec::new(),
         }
     }
 }
@@ -78,24 +82,29 @@ impl<W: io::Write> Reporter for JunitReporter<W> {
     fn report(&mut self, event: Event<'_>) -> io::Result<()> {
         match event {
             Event::Started { submission, .. } => self.submission = submission.to_string(),
-            Event::CaseFinished(_) => {}
-            Event::Finished { results, summary } => {
-                let mut report = Report::new(format!("sudoku-judge: {}", self.submission));
-                report.set_time(summary.elapsed);
-                let mut suites: Vec<TestSuite> = Vec::new();
-                for result in results {
-                    let (suite, case) = test_case(result);
-                    match suites.iter_mut().find(|s| s.name.as_str() == suite) {
-                        Some(existing) => {
-                            existing.add_test_case(case);
-                        }
-                        None => {
-                            let mut new = TestSuite::new(suite);
-                            new.add_test_case(case);
-                            suites.push(new);
-                        }
+            Event::CaseFinished(result) => {
+                let (suite, case) = test_case(result);
+                // Cases come in sorted order, so their suite is most often the last one.
+                match self
+                    .suites
+                    .iter_mut()
+                    .rev()
+                    .find(|s| s.name.as_str() == suite)
+                {
+                    Some(existing) => {
+                        existing.add_test_case(case);
+                    }
+                    None => {
+                        let mut new = TestSuite::new(suite);
+                        new.add_test_case(case);
+                        self.suites.push(new);
                     }
                 }
+            }
+            Event::Finished { summary } => {
+                let mut report = Report::new(format!("sudoku-judge: {}", self.submission));
+                report.set_time(summary.elapsed);
+                let mut suites = std::mem::take(&mut self.suites);
                 for suite in &mut suites {
                     let time = suite.test_cases.iter().filter_map(|c| c.time).sum();
                     suite.set_time(time);

@@ -24,9 +24,10 @@ pub enum Event<'a> {
         /// Cases judged at once.
         jobs: usize,
     },
+    /// Nothing of a case is kept by the judge after this: a reporter that
+    /// needs it at the end keeps its own copy.
     CaseFinished(&'a CaseResult),
     Finished {
-        results: &'a [CaseResult],
         summary: &'a Summary,
     },
 }
@@ -93,6 +94,98 @@ impl Reporter for Tee {
             }
         }
         Ok(())
+    }
+}
+
+/// Results for reporter tests: fixed timings, never measured.
+#[cfg(test)]
+pub(crate) mod fixtures {
+    use std::path::PathBuf;
+    use std::time::Duration;
+
+    use crate::board::Format;
+    use crate::check::CheckerKind;
+    use crate::judge::{CaseResult, Judgement, Outcome, Spread};
+    use crate::runner::Limits;
+    use crate::verdict::Verdict;
+
+    pub fn judged(verdict: Verdict, reason: &str, time_ms: u64) -> Outcome {
+        Outcome::Judged(Box::new(Judgement {
+            verdict,
+            reason: reason.to_string(),
+            details: if verdict == Verdict::WA {
+                "the answer:\n  (grid diff here)\n".to_string()
+            } else {
+                String::new()
+            },
+            format: Format::AcWing,
+            checker: CheckerKind::Sudoku,
+            puzzles: 2,
+            limits: Limits {
+                time: Duration::from_secs(1),
+                memory_kb: 65536,
+            },
+            time: Duration::from_millis(time_ms),
+            run_times: vec![Duration::from_millis(time_ms)],
+            puzzle_times: Some(Spread {
+                min: Duration::from_micros(120),
+                median: Duration::from_micros(250),
+                max: Duration::from_micros(380),
+            }),
+            wall: Duration::from_millis(time_ms + 2),
+            cpu: Duration::from_millis(time_ms),
+            memory_kb: 2150,
+            stdout: if verdict == Verdict::AC {
+                "debug: 64 blanks\n".to_string()
+            } else {
+                String::new()
+            },
+            stdout_lines: usize::from(verdict == Verdict::AC),
+            stderr: if verdict == Verdict::RE {
+                "thread 'main' panicked at sol.rs:6:14:\nindex out of bounds\n".to_string()
+            } else {
+                String::new()
+            },
+            warnings: if verdict == Verdict::AC {
+                vec!["cases/a.in: line 2: the input has no `end` line; AcWing 166 inputs close with one".into()]
+            } else {
+                vec![]
+            },
+        }))
+    }
+
+    /// One case of every verdict, then one that could not be judged.
+    pub fn every_verdict() -> Vec<CaseResult> {
+        let mut results: Vec<CaseResult> = Verdict::ALL
+            .iter()
+            .map(|&v| {
+                let (reason, ms) = match v {
+                    Verdict::AC => ("", 12),
+                    Verdict::WA => ("puzzle 2 (input line 2): r1c3 is empty", 3),
+                    Verdict::PE => ("the answers are right but printed in grid format; this case needs acwing format", 3),
+                    Verdict::TLE => ("killed after 1350 ms of wall time, over the 1000 ms limit; 0 of 2 puzzles answered", 1350),
+                    Verdict::MLE => ("peak memory 70000 KB, over the 65536 KB limit", 40),
+                    Verdict::OLE => ("the output passed the 64 MB output limit", 8),
+                    Verdict::RE => ("panicked at src/solver/faulty.rs:44: index out of bounds: the len is 9 but the index is 9 (puzzle 1 of 2)", 0),
+                    Verdict::CE => ("the compiler failed", 0),
+                };
+                CaseResult {
+                    id: format!("suite/{}", v.code().to_lowercase()),
+                    suite: PathBuf::from("cases/suite"),
+                    input: PathBuf::from(format!("cases/suite/{}.in", v.code().to_lowercase())),
+                    expected: Some(PathBuf::from(format!("cases/suite/{}.out", v.code().to_lowercase()))),
+                    outcome: judged(v, reason, ms),
+                }
+            })
+            .collect();
+        results.push(CaseResult {
+            id: "suite/broken".into(),
+            suite: PathBuf::from("cases/suite"),
+            input: PathBuf::from("cases/suite/broken.in"),
+            expected: None,
+            outcome: Outcome::Error("cases/suite/broken.in:1:4: 'x' is not a cell".into()),
+        });
+        results
     }
 }
 

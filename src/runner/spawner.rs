@@ -34,8 +34,10 @@ use std::process::{Command, Stdio};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-/// The largest message: a request holds a command line and its environment.
-const MAX_MESSAGE: usize = 64 << 10;
+/// The largest request: a command line and the variables it sets.
+const MAX_REQUEST: usize = 64 << 10;
+/// The largest reply: a pid, an exit report or why a start failed.
+const MAX_REPLY: usize = 4 << 10;
 
 /// What the kernel said of a finished submission.
 #[derive(Clone, Copy, Debug)]
@@ -123,7 +125,7 @@ impl Spawner {
             &encode_request(command, limits),
             &stdio.map(|fd| fd.as_raw_fd()),
         )?;
-        let (reply, _) = receive(&self.socket)?.ok_or_else(gone)?;
+        let (reply, _) = receive(&self.socket, MAX_REPLY)?.ok_or_else(gone)?;
         match reply.split_first() {
             Some((b'S', pid)) => Ok(i32::from_le_bytes(word(pid, 0)?)),
             Some((b'F', failure)) => {
@@ -155,7 +157,7 @@ impl Spawner {
         if unsafe { libc::poll(&mut ready, 1, 0) } <= 0 {
             return Ok(None);
         }
-        let (reply, _) = receive(&self.socket)?.ok_or_else(gone)?;
+        let (reply, _) = receive(&self.socket, MAX_REPLY)?.ok_or_else(gone)?;
         match reply.split_first() {
             Some((b'X', rest)) if rest.len() == 28 => {
                 let status = i32::from_le_bytes(word(rest, 0)?);
@@ -252,8 +254,8 @@ fn send(socket: &OwnedFd, message: &[u8], fds: &[RawFd]) -> io::Result<()> {
 
 /// Receives one message and the descriptors attached to it; `None` at the
 /// end (the other side has gone).
-fn receive(socket: &OwnedFd) -> io::Result<Option<(Vec<u8>, Vec<OwnedFd>)>> {
-    let mut message = vec![0u8; MAX_MESSAGE];
+fn receive(socket: &OwnedFd, max: usize) -> io::Result<Option<(Vec<u8>, Vec<OwnedFd>)>> {
+    let mut message = vec![0u8; max];
     // SAFETY: CMSG_SPACE is a size computation.
     let space = unsafe { libc::CMSG_SPACE(8 * std::mem::size_of::<RawFd>() as u32) } as usize;
     let mut control = vec![0u8; space];
@@ -439,10 +441,17 @@ pub fn serve() -> io::Result<()> {
     if die_with_parent() {
         return Ok(());
     }
+    // What starting up allocated goes back to the system: a child starts
+    // with a copy of this process's memory, and is charged for it.
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only releases free heap pages.
+    unsafe {
+        libc::malloc_trim(0);
+    }
     // SAFETY: fd 0 is the socket the harness gave as our stdin; from here
     // on this owns it.
     let socket = unsafe { OwnedFd::from_raw_fd(0) };
-    while let Some((request, fds)) = receive(&socket)? {
+    while let Some((request, fds)) = receive(&socket, MAX_REQUEST)? {
         let reply = match (decode_request(&request), <[OwnedFd; 3]>::try_from(fds)) {
             (Ok((command, limits)), Ok(stdio)) => run_one(&socket, command, limits, stdio)?,
             _ => {
@@ -561,7 +570,7 @@ mod tests {
         };
         send(&a, b"hello", &[write.as_raw_fd()]).unwrap();
         drop(write);
-        let (message, mut fds) = receive(&b).unwrap().unwrap();
+        let (message, mut fds) = receive(&b, MAX_REPLY).unwrap().unwrap();
         assert_eq!(message, b"hello");
         assert_eq!(fds.len(), 1);
         let mut pipe = std::fs::File::from(fds.pop().unwrap());
@@ -571,6 +580,6 @@ mod tests {
         std::io::Read::read_to_string(&mut std::fs::File::from(read), &mut text).unwrap();
         assert_eq!(text, "through");
         drop(a);
-        assert!(receive(&b).unwrap().is_none());
+        assert!(receive(&b, MAX_REPLY).unwrap().is_none());
     }
 }
