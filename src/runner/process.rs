@@ -265,11 +265,18 @@ pub fn run(spec: Spec, io: Io<'_>) -> io::Result<Finished> {
             let (child_stdin, stdin) = pipe()?;
             let (stdout, child_stdout) = pipe()?;
             let (stderr, child_stderr) = pipe()?;
-            let pid = spawner.spawn(
+            let pid = match spawner.spawn(
                 &command,
                 [&child_stdin, &child_stdout, &child_stderr],
                 limits,
-            )?;
+            ) {
+                Ok(pid) => pid,
+                Err(error) => {
+                    // The program did not start; the spawner is fine.
+                    spawner::give_back(spawner);
+                    return Err(error);
+                }
+            };
             let pipes = Pipes {
                 stdin: Some(stdin),
                 stdout: Some(stdout),

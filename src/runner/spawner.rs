@@ -63,6 +63,9 @@ pub struct Rlimits {
 pub struct Spawner {
     socket: OwnedFd,
     server: std::process::Child,
+    /// Every message so far went through; a spawner that failed one is
+    /// not used again.
+    healthy: bool,
 }
 
 static EXE: OnceLock<PathBuf> = OnceLock::new();
@@ -84,8 +87,11 @@ pub fn take() -> Option<io::Result<Spawner>> {
     Some(idle.map_or_else(|| Spawner::start(exe), Ok))
 }
 
-/// Returns a spawner whose last run ended cleanly, for the next run.
+/// Returns a spawner for the next run; one that failed is let go.
 pub fn give_back(spawner: Spawner) {
+    if !spawner.healthy {
+        return;
+    }
     IDLE.lock().unwrap_or_else(|e| e.into_inner()).push(spawner);
 }
 
@@ -109,6 +115,7 @@ impl Spawner {
         Ok(Spawner {
             socket: ours,
             server,
+            healthy: true,
         })
     }
 
@@ -120,12 +127,14 @@ impl Spawner {
         stdio: [&OwnedFd; 3],
         limits: Rlimits,
     ) -> io::Result<i32> {
+        self.healthy = false;
         send(
             &self.socket,
             &encode_request(command, limits),
             &stdio.map(|fd| fd.as_raw_fd()),
         )?;
         let (reply, _) = receive(&self.socket, MAX_REPLY)?.ok_or_else(gone)?;
+        self.healthy = true;
         match reply.split_first() {
             Some((b'S', pid)) => Ok(i32::from_le_bytes(word(pid, 0)?)),
             Some((b'F', failure)) => {
@@ -157,7 +166,9 @@ impl Spawner {
         if unsafe { libc::poll(&mut ready, 1, 0) } <= 0 {
             return Ok(None);
         }
+        self.healthy = false;
         let (reply, _) = receive(&self.socket, MAX_REPLY)?.ok_or_else(gone)?;
+        self.healthy = true;
         match reply.split_first() {
             Some((b'X', rest)) if rest.len() == 28 => {
                 let status = i32::from_le_bytes(word(rest, 0)?);
