@@ -3,7 +3,10 @@
 //! external program (`sudoku-judge solve`, which is itself an AcWing 166
 //! submission) three ways, in one run:
 //!
-//! - a plain shell loop, `for f in *.in; do prog < $f | cmp -s - ${f%.in}.out; done`;
+//! - a plain shell loop, `for f in *.in; do prog < $f | cmp -s - ${f%.in}.out; done`,
+//!   the baseline the harness is held to;
+//! - the same loop running the program alone (`prog < $f > /dev/null`), the
+//!   least any judge must spend;
 //! - `sudoku-judge test DIR --cmd prog --jobs 1`;
 //! - `sudoku-judge test DIR --cmd prog --jobs 2`.
 //!
@@ -62,6 +65,13 @@ fn main() {
         ));
         command
     };
+    let bare = |cases: &Path| {
+        let mut command = Command::new("sh");
+        command.current_dir(cases).arg("-c").arg(format!(
+            "for f in *.in; do {program} < \"$f\" > /dev/null; done"
+        ));
+        command
+    };
     let judge = |jobs: &str| {
         let mut command = Command::new(exe);
         command
@@ -69,14 +79,21 @@ fn main() {
             .arg(&cases);
         command
     };
-    let (mut loop_times, mut one, mut two) = (Vec::new(), Vec::new(), Vec::new());
-    // Interleaved rounds, so a slow spell of the machine hits all three.
+    let (mut loop_times, mut bare_times, mut one, mut two) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    // Interleaved rounds, so a slow spell of the machine hits all four.
     for _ in 0..ROUNDS {
         loop_times.push(time(shell(&cases)));
+        bare_times.push(time(bare(&cases)));
         one.push(time(judge("1")));
         two.push(time(judge("2")));
     }
-    let (base, one, two) = (median(loop_times), median(one), median(two));
+    let (base, bare, one, two) = (
+        median(loop_times),
+        median(bare_times),
+        median(one),
+        median(two),
+    );
     let per_case = |d: Duration| d.as_secs_f64() * 1e3 / CASES as f64;
     println!(
         "{CASES} one-puzzle cases judged with `sudoku-judge solve`, median of {ROUNDS} rounds:"
@@ -87,6 +104,7 @@ fn main() {
         per_case(base)
     );
     for (label, d) in [
+        ("shell loop (run only)", bare),
         ("sudoku-judge test --jobs 1", one),
         ("sudoku-judge test --jobs 2", two),
     ] {
