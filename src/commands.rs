@@ -1,7 +1,7 @@
 //! One function per command: turn the parsed arguments into the library's
 //! configuration, run it, and say how it went as an exit code.
 
-use std::io::{self, IsTerminal as _, Read as _, Write as _};
+use std::io::{self, BufRead as _, IsTerminal as _, Read as _, Write as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -174,44 +174,73 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
 
 pub fn solve(name: Option<&str>) -> anyhow::Result<ExitCode> {
     let solver = pick_solver(name)?;
-    let mut input = String::new();
-    io::stdin()
-        .read_to_string(&mut input)
-        .context("failed to read puzzles from stdin")?;
-    let format = Format::detect(&input);
-    let parsed = format::parse(&input, format, Mode::Puzzles).map_err(|e| {
+    let mut stdin = io::stdin().lock();
+    // The format shows in the first line with cells; read up to it.
+    let mut head = Vec::new();
+    loop {
+        let before = head.len();
+        if stdin
+            .read_until(b'\n', &mut head)
+            .context("failed to read puzzles from stdin")?
+            == 0
+        {
+            break;
+        }
+        let line = String::from_utf8_lossy(&head[before..]);
+        let line = line.trim().trim_start_matches('\u{feff}');
+        if !line.is_empty() && !line.chars().all(|c| "-+=| ".contains(c)) {
+            break;
+        }
+    }
+    let format = Format::detect(&String::from_utf8_lossy(&head));
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut unsolved = 0;
+    let mut solve_one = |n: usize, line: usize, puzzle: &sudoku_judge::board::Board| {
+        let mut rows = puzzle.to_rows();
+        (solver.solve)(&mut rows);
+        if rows.iter().flatten().any(|&c| c == '.') {
+            unsolved += 1;
+            eprintln!(
+                "puzzle {} (line {line}) has no solution; printed as given",
+                n + 1
+            );
+        }
+        format::render_nth(format, n, &rows)
+    };
+    let stdin_error = |e: format::ParseError| {
         anyhow::anyhow!(
             "stdin:{}:{}: {} (read as {format} format)",
             e.line,
             e.column,
             e.message
         )
-    })?;
-    for warning in &parsed.warnings {
-        eprintln!("warning: stdin: {warning}");
+    };
+    if format == Format::AcWing {
+        // A puzzle at a time, each answer printed before the next is read:
+        // a million puzzles need no more memory than one.
+        let mut reader = format::AcWingReader::new(head.chain(stdin), Mode::Puzzles);
+        for (n, puzzle) in (&mut reader).enumerate() {
+            let (line, puzzle) = puzzle.map_err(stdin_error)?;
+            out.write_all(solve_one(n, line, &puzzle).as_bytes())?;
+        }
+        for warning in reader.warnings() {
+            eprintln!("warning: stdin: {warning}");
+        }
+    } else {
+        let mut input = String::from_utf8_lossy(&head).into_owned();
+        stdin
+            .read_to_string(&mut input)
+            .context("failed to read puzzles from stdin")?;
+        let parsed = format::parse(&input, format, Mode::Puzzles).map_err(stdin_error)?;
+        for warning in &parsed.warnings {
+            eprintln!("warning: stdin: {warning}");
+        }
+        for (n, (puzzle, &line)) in parsed.boards.iter().zip(&parsed.start_lines).enumerate() {
+            out.write_all(solve_one(n, line, puzzle).as_bytes())?;
+        }
     }
-    let mut unsolved = 0;
-    let answers: Vec<Vec<Vec<char>>> = parsed
-        .boards
-        .iter()
-        .enumerate()
-        .map(|(n, puzzle)| {
-            let mut rows = puzzle.to_rows();
-            (solver.solve)(&mut rows);
-            if rows.iter().flatten().any(|&c| c == '.') {
-                unsolved += 1;
-                eprintln!(
-                    "puzzle {} (line {}) has no solution; printed as given",
-                    n + 1,
-                    parsed.start_lines[n]
-                );
-            }
-            rows
-        })
-        .collect();
-    let mut out = io::stdout().lock();
-    out.write_all(format::render(format, &answers).as_bytes())?;
     out.flush()?;
+    drop(out);
     Ok(if unsolved > 0 {
         ExitCode::from(1)
     } else {

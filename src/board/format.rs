@@ -312,6 +312,16 @@ pub(crate) fn acwing_line(number: usize, line: &str) -> Result<AcWingLine, Parse
     if line == "end" {
         return Ok(AcWingLine::End);
     }
+    // The common case, 81 cells and nothing else, read byte by byte; the
+    // general path below finds and names what is wrong with any other line.
+    if let Ok(bytes) = <&[u8; 81]>::try_from(line.as_bytes()) {
+        if bytes.iter().all(|&b| b == b'.' || b.is_ascii_digit()) {
+            let cells = bytes.map(|b| if b == b'.' { 0 } else { b - b'0' });
+            if let Some(board) = Board::from_bytes(&cells) {
+                return Ok(AcWingLine::Puzzle(board));
+            }
+        }
+    }
     let mut board = Board::EMPTY;
     let mut length = 0;
     for (i, c) in line.chars().enumerate() {
@@ -447,7 +457,7 @@ impl<R: std::io::BufRead> AcWingReader<R> {
                 Ok(AcWingLine::End) => self.end_line = Some(number),
                 Ok(AcWingLine::Puzzle(board)) => {
                     self.boards += 1;
-                    if self.mode == Mode::Puzzles {
+                    if self.mode == Mode::Puzzles && board.has_conflict() {
                         if let Some(conflict) = board.conflicts().first() {
                             return Some(Err(ParseError::new(
                                 number,

@@ -10,13 +10,16 @@ use std::fmt;
 
 pub use format::{Format, ParseError, ParsedBoards};
 
-/// A digit 1–9. Empty cells are `None`, never a zero digit.
+/// A digit 1–9. Empty cells are `None`, never a zero digit; being never
+/// zero, an optional digit takes one byte, and a board 81.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Digit(u8);
+pub struct Digit(std::num::NonZeroU8);
 
 impl Digit {
     pub fn new(value: u8) -> Option<Self> {
-        (1..=9).contains(&value).then_some(Self(value))
+        std::num::NonZeroU8::new(value)
+            .filter(|v| v.get() <= 9)
+            .map(Self)
     }
 
     /// The digit of a cell character: `'1'..='9'`. Blanks are not digits.
@@ -25,17 +28,17 @@ impl Digit {
     }
 
     pub fn get(self) -> u8 {
-        self.0
+        self.0.get()
     }
 
     pub fn to_char(self) -> char {
-        char::from(b'0' + self.0)
+        char::from(b'0' + self.get())
     }
 }
 
 impl fmt::Display for Digit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.0)
+        write!(f, "{}", self.get())
     }
 }
 
@@ -203,11 +206,35 @@ impl Board {
         found
     }
 
+    /// Whether some digit is twice in a row, column or box: the quick
+    /// question, without the description [`Board::conflicts`] gives. The
+    /// judge asks it of every answer, a million times for a big case.
+    pub fn has_conflict(&self) -> bool {
+        let (mut rows, mut cols, mut boxes) = ([0u16; 9], [0u16; 9], [0u16; 9]);
+        for (i, cell) in self.cells.iter().enumerate() {
+            let Some(digit) = cell else {
+                continue;
+            };
+            let bit = 1u16 << digit.get();
+            let (r, c) = (i / 9, i % 9);
+            let b = r / 3 * 3 + c / 3;
+            if (rows[r] | cols[c] | boxes[b]) & bit != 0 {
+                return true;
+            }
+            rows[r] |= bit;
+            cols[c] |= bit;
+            boxes[b] |= bit;
+        }
+        false
+    }
+
     /// Is this a complete grid that keeps every given of `puzzle`?
     pub fn solves(&self, puzzle: &Board) -> bool {
-        self.is_complete()
-            && self.conflicts().is_empty()
-            && Cell::all().all(|c| puzzle.get(c).is_none() || puzzle.get(c) == self.get(c))
+        self.cells
+            .iter()
+            .zip(&puzzle.cells)
+            .all(|(answer, given)| answer.is_some() && (given.is_none() || given == answer))
+            && !self.has_conflict()
     }
 
     /// Cells as bytes, 0 for empty: the compact form solvers work on.
