@@ -9,11 +9,13 @@
 //! own and not the cost of starting a process.
 //!
 //! The worker reads one 81-character puzzle per line on stdin and writes one
-//! JSON line per puzzle, flushed at once so a killed worker still tells how
-//! far it got: `{"ns":…,"rows":["534678912",…]}`, or `{"panic":"…"}` after
-//! which it stops, as a crashed program would.
+//! JSON line per puzzle, flushed at least every 10 ms so a killed worker
+//! still tells how far it got: `{"ns":…,"rows":["534678912",…]}`, or
+//! `{"panic":"…"}` after which it stops, as a crashed program would.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
+use std::fmt::Write as _;
 use std::io::{self, BufRead, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::path::Path;
@@ -33,11 +35,48 @@ use crate::solver::Solver;
 /// The exit code of a worker whose solver panicked, as Rust uses for panics.
 const PANIC_EXIT: i32 = 101;
 
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(untagged)]
-enum Reply {
-    Answer { ns: u64, rows: Vec<String> },
-    Panic { panic: String },
+/// A reply as the harness reads it: an answer (`ns` and `rows`) or a panic.
+/// Rows are borrowed from the line when they need no unescaping, which is
+/// always for a solver that writes digits.
+#[derive(Debug, Deserialize)]
+struct Reply<'a> {
+    ns: Option<u64>,
+    #[serde(borrow)]
+    rows: Option<Vec<Cow<'a, str>>>,
+    panic: Option<String>,
+}
+
+/// An answer as the worker writes it, straight from the board.
+#[derive(Serialize)]
+struct Answer<'a> {
+    ns: u64,
+    rows: Rows<'a>,
+}
+
+/// A board's rows as JSON strings, written without building them first.
+struct Rows<'a>(&'a [Vec<char>]);
+
+/// One row's characters, as text.
+struct Chars<'a>(&'a [char]);
+
+impl std::fmt::Display for Chars<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.iter().try_for_each(|&c| f.write_char(c))
+    }
+}
+
+impl Serialize for Rows<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(|row| RowText(row)))
+    }
+}
+
+struct RowText<'a>(&'a [char]);
+
+impl Serialize for RowText<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(&Chars(self.0))
+    }
 }
 
 thread_local! {
@@ -65,58 +104,65 @@ fn remember_panics() {
 /// disturbed) by a write and a flush between every two puzzles.
 const FLUSH_EVERY: Duration = Duration::from_millis(10);
 
-fn send(output: &mut impl Write, replies: &mut Vec<Reply>) -> io::Result<()> {
-    for reply in replies.drain(..) {
-        serde_json::to_writer(&mut *output, &reply)?;
-        output.write_all(b"\n")?;
-    }
-    output.flush()
-}
-
 /// The worker's side: answers every puzzle line of `input` on `output`.
 /// Returns the process exit code.
-pub fn serve(solver: &Solver, input: impl BufRead, mut output: impl Write) -> io::Result<i32> {
+pub fn serve(solver: &Solver, mut input: impl BufRead, output: impl Write) -> io::Result<i32> {
     remember_panics();
-    let mut pending = Vec::new();
+    let mut output = io::BufWriter::with_capacity(64 << 10, output);
     let mut last_flush = Instant::now();
-    for line in input.lines() {
-        let line = line?;
-        let line = line.trim_end();
-        if line.is_empty() {
+    let mut line = String::new();
+    let mut cells: Vec<char> = Vec::with_capacity(81);
+    // One board for every puzzle: a fresh one each time would cost more in
+    // allocation than a fast solver spends solving.
+    let mut board: Vec<Vec<char>> = Vec::new();
+    loop {
+        line.clear();
+        if input.read_line(&mut line)? == 0 {
+            break;
+        }
+        let text = line.trim_end();
+        if text.is_empty() {
             continue;
         }
-        let mut board: Vec<Vec<char>> = line
-            .chars()
-            .collect::<Vec<_>>()
-            .chunks(9)
-            .map(<[char]>::to_vec)
-            .collect();
+        cells.clear();
+        cells.extend(text.chars());
+        let rows = cells.len().div_ceil(9);
+        board.truncate(rows);
+        for (r, chunk) in cells.chunks(9).enumerate() {
+            match board.get_mut(r) {
+                Some(row) => {
+                    row.clear();
+                    row.extend_from_slice(chunk);
+                }
+                None => board.push(chunk.to_vec()),
+            }
+        }
         let started = Instant::now();
         let result = panic::catch_unwind(AssertUnwindSafe(|| (solver.solve)(&mut board)));
         let ns = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
-        let reply = match result {
-            Ok(()) => Reply::Answer {
-                ns,
-                rows: board.iter().map(|row| row.iter().collect()).collect(),
-            },
-            Err(_) => Reply::Panic {
-                panic: LAST_PANIC
-                    .with(|last| last.borrow_mut().take())
-                    .unwrap_or_else(|| "panicked".to_string()),
-            },
-        };
-        let panicked = matches!(reply, Reply::Panic { .. });
-        pending.push(reply);
-        if panicked {
-            send(&mut output, &mut pending)?;
+        if result.is_err() {
+            let panic = LAST_PANIC
+                .with(|last| last.borrow_mut().take())
+                .unwrap_or_else(|| "panicked".to_string());
+            serde_json::to_writer(&mut output, &serde_json::json!({ "panic": panic }))?;
+            output.write_all(b"\n")?;
+            output.flush()?;
             return Ok(PANIC_EXIT);
         }
+        serde_json::to_writer(
+            &mut output,
+            &Answer {
+                ns,
+                rows: Rows(&board),
+            },
+        )?;
+        output.write_all(b"\n")?;
         if last_flush.elapsed() >= FLUSH_EVERY {
-            send(&mut output, &mut pending)?;
+            output.flush()?;
             last_flush = Instant::now();
         }
     }
-    send(&mut output, &mut pending)?;
+    output.flush()?;
     Ok(0)
 }
 
@@ -126,6 +172,8 @@ pub fn serve(solver: &Solver, input: impl BufRead, mut output: impl Write) -> io
 struct Replies<'c, 'a> {
     format: Format,
     checker: &'c mut Checker<'a>,
+    /// The answer being handed on, reused.
+    text: String,
     partial: Vec<u8>,
     answered: usize,
     times: PuzzleTimes,
@@ -146,17 +194,29 @@ impl Replies<'_, '_> {
     }
 
     fn reply(&mut self, line: &[u8]) {
-        match serde_json::from_slice::<Reply>(line) {
-            Ok(Reply::Answer { ns, rows }) => {
-                self.times.record(ns);
-                let rows: Vec<Vec<char>> = rows.iter().map(|r| r.chars().collect()).collect();
-                let text = format::render_nth(self.format, self.answered, &rows);
-                self.checker.feed(text.as_bytes());
-                self.answered += 1;
-            }
-            Ok(Reply::Panic { panic }) => self.panicked = Some(panic),
-            Err(_) => {}
+        let Ok(reply) = serde_json::from_slice::<Reply>(line) else {
+            return;
+        };
+        if let Some(panic) = reply.panic {
+            self.panicked = Some(panic);
+            return;
         }
+        let (Some(ns), Some(rows)) = (reply.ns, reply.rows) else {
+            return;
+        };
+        self.times.record(ns);
+        if self.format == Format::AcWing {
+            // An AcWing answer is its rows on one line.
+            self.text.clear();
+            rows.iter().for_each(|row| self.text.push_str(row));
+            self.text.push('\n');
+            self.checker.feed(self.text.as_bytes());
+        } else {
+            let rows: Vec<Vec<char>> = rows.iter().map(|r| r.chars().collect()).collect();
+            let text = format::render_nth(self.format, self.answered, &rows);
+            self.checker.feed(text.as_bytes());
+        }
+        self.answered += 1;
     }
 }
 
@@ -176,6 +236,7 @@ pub fn run(
     let mut replies = Replies {
         format: case.format,
         checker,
+        text: String::new(),
         partial: Vec::new(),
         answered: 0,
         times: PuzzleTimes::default(),
@@ -246,7 +307,9 @@ mod tests {
     const ANSWER: &str =
         "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
 
-    fn serve_lines(name: &str, input: &str) -> (i32, Vec<Reply>) {
+    /// Serves `input` with solver `name`: the exit code and each reply
+    /// line as JSON.
+    fn serve_lines(name: &str, input: &str) -> (i32, Vec<serde_json::Value>) {
         let mut out = Vec::new();
         let code = serve(solver::find(name).unwrap(), input.as_bytes(), &mut out).unwrap();
         let _ = panic::take_hook();
@@ -263,10 +326,34 @@ mod tests {
         let (code, replies) = serve_lines("mrv", &format!("{PUZZLE}\n\n{PUZZLE}\n"));
         assert_eq!(code, 0);
         assert_eq!(replies.len(), 2);
-        let Reply::Answer { rows, .. } = &replies[0] else {
-            panic!("{replies:?}")
-        };
-        assert_eq!(rows.concat(), ANSWER);
+        for reply in &replies {
+            let rows: Vec<&str> = reply["rows"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r.as_str().unwrap())
+                .collect();
+            assert_eq!(rows.concat(), ANSWER);
+            assert!(reply["ns"].as_u64().is_some(), "{reply}");
+        }
+    }
+
+    #[test]
+    fn the_harness_reads_what_the_worker_writes() {
+        let (_, replies) = serve_lines("mrv", &format!("{PUZZLE}\n"));
+        let line = replies[0].to_string();
+        let reply: Reply = serde_json::from_str(&line).unwrap();
+        assert!(reply.ns.is_some() && reply.panic.is_none());
+        assert_eq!(reply.rows.unwrap().concat(), ANSWER);
+        // Odd characters a broken solver may write survive the trip.
+        let odd = vec![vec!['"', '\\', '\n', 'é'], vec![]];
+        let text = serde_json::to_string(&Answer {
+            ns: 7,
+            rows: Rows(&odd),
+        })
+        .unwrap();
+        let back: Reply = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.rows.unwrap(), ["\"\\\né", ""]);
     }
 
     #[test]
@@ -274,9 +361,7 @@ mod tests {
         let (code, replies) = serve_lines("faulty-panic", &format!("{PUZZLE}\n{PUZZLE}\n"));
         assert_eq!(code, PANIC_EXIT);
         assert_eq!(replies.len(), 1);
-        let Reply::Panic { panic } = &replies[0] else {
-            panic!("{replies:?}")
-        };
+        let panic = replies[0]["panic"].as_str().unwrap();
         assert!(
             panic.starts_with("panicked at src/solver/faulty.rs:"),
             "{panic}"
