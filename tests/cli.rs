@@ -1011,6 +1011,58 @@ fn a_second_run_uses_the_cached_build() {
     assert_eq!(builds, 1);
 }
 
+/// Waits up to `patience` for `check` to hold.
+fn eventually(patience: Duration, mut check: impl FnMut() -> bool) -> bool {
+    let started = Instant::now();
+    while started.elapsed() < patience {
+        if check() {
+            return true;
+        }
+        thread::sleep(Duration::from_millis(50));
+    }
+    check()
+}
+
+#[test]
+fn a_judge_killed_outright_leaves_no_submission_running() {
+    // SIGKILL gives the judge no chance to clean up: the submission must
+    // still go, with the process that started it.
+    let command_line = "sleep 41.25";
+    let sleepers = || -> Vec<String> {
+        processes_running(command_line)
+            .into_iter()
+            .filter(|p| {
+                p.split_once(": ")
+                    .is_some_and(|(_, cmd)| cmd.starts_with(command_line))
+            })
+            .collect()
+    };
+    let mut judge = Command::new(env!("CARGO_BIN_EXE_sudoku-judge"))
+        .args([
+            "test",
+            "cases/acwing166/sample.in",
+            "--cmd",
+            command_line,
+            "--time-limit",
+            "60s",
+        ])
+        .current_dir(manifest_dir())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    assert!(
+        eventually(Duration::from_secs(20), || !sleepers().is_empty()),
+        "the submission never started"
+    );
+    judge.kill().unwrap();
+    judge.wait().unwrap();
+    assert!(
+        eventually(Duration::from_secs(10), || sleepers().is_empty()),
+        "left behind: {:?}",
+        sleepers()
+    );
+}
+
 #[test]
 fn a_command_whose_child_holds_stdout_is_tle_on_time_and_leaves_nothing() {
     let run = judge_with(&[

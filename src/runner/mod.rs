@@ -6,6 +6,10 @@ pub mod builtin;
 pub mod external;
 pub mod lang;
 pub mod process;
+#[cfg(target_os = "linux")]
+pub mod spawner;
+#[cfg(not(target_os = "linux"))]
+#[path = "spawner_none.rs"]
 pub mod spawner;
 
 use std::io::{self, Read};

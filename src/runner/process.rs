@@ -153,6 +153,43 @@ fn kill_group(pgid: i32) {
     }
 }
 
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+type Resource = libc::__rlimit_resource_t;
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+type Resource = libc::c_int;
+
+fn set_limit(resource: Resource, value: u64) -> io::Result<()> {
+    let limit = libc::rlimit {
+        rlim_cur: value,
+        rlim_max: value,
+    };
+    // SAFETY: setrlimit reads the struct we pass and is async-signal-safe.
+    if unsafe { libc::setrlimit(resource, &limit) } == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
+/// Sets the limits of a submission between fork and exec: no core dumps,
+/// and the CPU and address-space backstops.
+pub(crate) fn limit_child(command: &mut Command, limits: Rlimits) {
+    // SAFETY: the closure runs between fork and exec and only calls
+    // setrlimit, which is async-signal-safe, and allocates nothing.
+    unsafe {
+        command.pre_exec(move || {
+            set_limit(libc::RLIMIT_CORE, 0)?;
+            if let Some(seconds) = limits.cpu_seconds {
+                set_limit(libc::RLIMIT_CPU, seconds)?;
+            }
+            if let Some(bytes) = limits.address_space {
+                set_limit(libc::RLIMIT_AS, bytes)?;
+            }
+            Ok(())
+        });
+    }
+}
+
 fn set_nonblocking(fd: RawFd) -> io::Result<()> {
     // SAFETY: fcntl on a descriptor we own, with integer arguments only.
     let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
@@ -290,7 +327,7 @@ pub fn run(spec: Spec, io: Io<'_>) -> io::Result<Finished> {
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped())
                 .process_group(0);
-            spawner::limit_child(&mut command, limits);
+            limit_child(&mut command, limits);
             let mut child = command.spawn()?;
             let pid = child.id() as i32;
             let pipes = Pipes {
@@ -328,7 +365,9 @@ pub fn run(spec: Spec, io: Io<'_>) -> io::Result<Finished> {
     result
 }
 
-/// A pipe: (read end, write end), both closed on exec.
+/// A pipe: (read end, write end), both closed on exec. Only the spawner,
+/// which is Linux's, needs one made here.
+#[cfg(target_os = "linux")]
 fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
     let mut fds = [0; 2];
     // SAFETY: fds is a live array of two ints for the new descriptors.
@@ -337,6 +376,14 @@ fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
     }
     // SAFETY: the kernel just made both; nothing else owns them.
     Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+}
+
+#[cfg(not(target_os = "linux"))]
+fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
+    Err(io::Error::new(
+        io::ErrorKind::Unsupported,
+        "pipes for a spawner need Linux",
+    ))
 }
 
 /// The running process, however it was started.

@@ -74,9 +74,7 @@ static IDLE: Mutex<Vec<Spawner>> = Mutex::new(Vec::new());
 /// Starts submissions through spawners run from `exe` (this program's own
 /// binary) from now on. Without this, the harness forks them itself.
 pub fn enable(exe: PathBuf) {
-    if cfg!(target_os = "linux") {
-        let _ = EXE.set(exe);
-    }
+    let _ = EXE.set(exe);
 }
 
 /// A spawner for one run: an idle one, or a new one. `None` when spawners
@@ -395,55 +393,13 @@ fn decode_request(mut bytes: &[u8]) -> io::Result<(Command, Rlimits)> {
     Ok((command.ok_or_else(malformed)?, limits))
 }
 
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-type Resource = libc::__rlimit_resource_t;
-#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-type Resource = libc::c_int;
-
-fn set_limit(resource: Resource, value: u64) -> io::Result<()> {
-    let limit = libc::rlimit {
-        rlim_cur: value,
-        rlim_max: value,
-    };
-    // SAFETY: setrlimit reads the struct we pass and is async-signal-safe.
-    if unsafe { libc::setrlimit(resource, &limit) } == 0 {
-        Ok(())
-    } else {
-        Err(io::Error::last_os_error())
-    }
-}
-
-/// Sets the limits of a submission between fork and exec: no core dumps,
-/// and the CPU and address-space backstops.
-pub(crate) fn limit_child(command: &mut Command, limits: Rlimits) {
-    // SAFETY: the closure runs between fork and exec and only calls
-    // setrlimit, which is async-signal-safe, and allocates nothing.
-    unsafe {
-        command.pre_exec(move || {
-            set_limit(libc::RLIMIT_CORE, 0)?;
-            if let Some(seconds) = limits.cpu_seconds {
-                set_limit(libc::RLIMIT_CPU, seconds)?;
-            }
-            if let Some(bytes) = limits.address_space {
-                set_limit(libc::RLIMIT_AS, bytes)?;
-            }
-            Ok(())
-        });
-    }
-}
-
-/// Kills this process when its parent dies (Linux), and says whether the
-/// parent is already gone.
+/// Kills this process when its parent dies, and says whether the parent is
+/// already gone.
 fn die_with_parent() -> bool {
-    #[cfg(target_os = "linux")]
-    {
-        let parent = std::os::unix::process::parent_id();
-        // SAFETY: prctl with integer arguments only.
-        unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) };
-        std::os::unix::process::parent_id() != parent || parent == 1
-    }
-    #[cfg(not(target_os = "linux"))]
-    false
+    let parent = std::os::unix::process::parent_id();
+    // SAFETY: prctl with integer arguments only.
+    unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) };
+    std::os::unix::process::parent_id() != parent || parent == 1
 }
 
 /// The spawner's side, on the socket it got as stdin: serves requests one
@@ -454,7 +410,7 @@ pub fn serve() -> io::Result<()> {
     }
     // What starting up allocated goes back to the system: a child starts
     // with a copy of this process's memory, and is charged for it.
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    #[cfg(target_env = "gnu")]
     // SAFETY: malloc_trim only releases free heap pages.
     unsafe {
         libc::malloc_trim(0);
@@ -490,11 +446,10 @@ fn run_one(
         .stdout(Stdio::from(stdout))
         .stderr(Stdio::from(stderr))
         .process_group(0);
-    limit_child(&mut command, limits);
+    super::process::limit_child(&mut command, limits);
     // SAFETY: prctl with integer arguments only, async-signal-safe.
     unsafe {
         command.pre_exec(|| {
-            #[cfg(target_os = "linux")]
             libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
             Ok(())
         });
