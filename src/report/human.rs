@@ -340,7 +340,7 @@ impl<W: Write> Reporter for HumanReporter<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::fixtures::{every_verdict, judged};
+    use crate::report::fixtures::{every_verdict, judged, report_run};
     use std::path::PathBuf;
     use std::time::Duration;
 
@@ -349,23 +349,11 @@ mod tests {
     #[test]
     fn renders_every_verdict() {
         let results = every_verdict();
-        let summary = Summary::of(&results, Duration::from_millis(1500));
         let mut out = Vec::new();
-        let mut reporter = HumanReporter::new(&mut out, false, "--solver mrv");
-        reporter
-            .report(Event::Started {
-                cases: results.len(),
-                submission: "solver mrv",
-                build: None,
-                jobs: 1,
-            })
-            .unwrap();
-        for result in &results {
-            reporter.report(Event::CaseFinished(result)).unwrap();
-        }
-        reporter
-            .report(Event::Finished { summary: &summary })
-            .unwrap();
+        report_run(
+            &mut HumanReporter::new(&mut out, false, "--solver mrv"),
+            &results,
+        );
         let text = String::from_utf8(out).unwrap();
         assert!(text.ends_with("\n1 passed, 8 failed\n"), "{text}");
         insta::assert_snapshot!(text);

@@ -225,28 +225,11 @@ impl<W: Write> Reporter for JsonReporter<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::judge::Summary;
-    use crate::report::fixtures::every_verdict;
-    use std::time::Duration;
+    use crate::report::fixtures::{every_verdict, report_run};
 
     fn render(results: &[CaseResult]) -> serde_json::Value {
         let mut out = Vec::new();
-        let mut reporter = JsonReporter::new(&mut out);
-        reporter
-            .report(Event::Started {
-                cases: results.len(),
-                submission: "solver mrv",
-                build: None,
-                jobs: 1,
-            })
-            .unwrap();
-        for result in results {
-            reporter.report(Event::CaseFinished(result)).unwrap();
-        }
-        let summary = Summary::of(results, Duration::from_millis(1500));
-        reporter
-            .report(Event::Finished { summary: &summary })
-            .unwrap();
+        report_run(&mut JsonReporter::new(&mut out), results);
         let text = String::from_utf8(out).unwrap();
         serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}:\n{text}"))
     }

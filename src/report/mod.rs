@@ -154,6 +154,27 @@ pub(crate) mod fixtures {
         }))
     }
 
+    /// Sends a whole run of `results` to `reporter`, as the judge would:
+    /// started, each case, finished after 1.5 s.
+    pub fn report_run(reporter: &mut dyn super::Reporter, results: &[CaseResult]) {
+        use super::Event;
+        reporter
+            .report(Event::Started {
+                cases: results.len(),
+                submission: "solver mrv",
+                build: None,
+                jobs: 1,
+            })
+            .unwrap();
+        for result in results {
+            reporter.report(Event::CaseFinished(result)).unwrap();
+        }
+        let summary = crate::judge::Summary::of(results, Duration::from_millis(1500));
+        reporter
+            .report(Event::Finished { summary: &summary })
+            .unwrap();
+    }
+
     /// One case of every verdict, then one that could not be judged.
     pub fn every_verdict() -> Vec<CaseResult> {
         let mut results: Vec<CaseResult> = Verdict::ALL

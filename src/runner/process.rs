@@ -27,7 +27,7 @@ use std::os::fd::{AsRawFd as _, FromRawFd as _, OwnedFd, RawFd};
 use std::os::unix::process::CommandExt as _;
 use std::process::{Command, Stdio};
 
-use super::spawner::{self, Rlimits, Spawner};
+use super::spawner::{self, Spawner};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -399,12 +399,23 @@ enum Child {
 }
 
 /// How a process ended, as the kernel accounted it.
-struct Ended {
-    status: i32,
-    cpu: Duration,
-    max_rss_kb: u64,
-    /// Measured by the spawner, when it started the process.
-    wall: Option<Duration>,
+pub(crate) struct Ended {
+    /// As `wait4` returns it.
+    pub status: i32,
+    pub cpu: Duration,
+    pub max_rss_kb: u64,
+    /// From the fork to the exit, when a spawner started the process and
+    /// timed it.
+    pub wall: Option<Duration>,
+}
+
+/// Limits set in the child between fork and exec.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Rlimits {
+    /// `RLIMIT_CPU`, whole seconds.
+    pub cpu_seconds: Option<u64>,
+    /// `RLIMIT_AS`, bytes.
+    pub address_space: Option<u64>,
 }
 
 impl Child {
@@ -430,12 +441,7 @@ impl Child {
                 max_rss_kb: u64::try_from(usage.ru_maxrss).unwrap_or(0),
                 wall: None,
             })),
-            Child::Spawned { spawner, .. } => Ok(spawner.try_exit()?.map(|exited| Ended {
-                status: exited.status,
-                cpu: exited.cpu,
-                max_rss_kb: exited.max_rss_kb,
-                wall: Some(exited.wall),
-            })),
+            Child::Spawned { spawner, .. } => spawner.try_exit(),
         }
     }
 }

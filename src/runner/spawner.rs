@@ -34,30 +34,12 @@ use std::process::{Command, Stdio};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
+use super::process::{Ended, Rlimits};
+
 /// The largest request: a command line and the variables it sets.
 const MAX_REQUEST: usize = 64 << 10;
 /// The largest reply: a pid, an exit report or why a start failed.
 const MAX_REPLY: usize = 4 << 10;
-
-/// What the kernel said of a finished submission.
-#[derive(Clone, Copy, Debug)]
-pub struct Exited {
-    /// As `wait4` returns it.
-    pub status: i32,
-    pub cpu: Duration,
-    pub max_rss_kb: u64,
-    /// From the fork to the exit, as the spawner timed it.
-    pub wall: Duration,
-}
-
-/// Limits set in the child between fork and exec.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Rlimits {
-    /// `RLIMIT_CPU`, whole seconds.
-    pub cpu_seconds: Option<u64>,
-    /// `RLIMIT_AS`, bytes.
-    pub address_space: Option<u64>,
-}
 
 /// The harness's end of one spawner.
 pub struct Spawner {
@@ -79,14 +61,14 @@ pub fn enable(exe: PathBuf) {
 
 /// A spawner for one run: an idle one, or a new one. `None` when spawners
 /// are not enabled.
-pub fn take() -> Option<io::Result<Spawner>> {
+pub(crate) fn take() -> Option<io::Result<Spawner>> {
     let exe = EXE.get()?;
     let idle = IDLE.lock().unwrap_or_else(|e| e.into_inner()).pop();
     Some(idle.map_or_else(|| Spawner::start(exe), Ok))
 }
 
 /// Returns a spawner for the next run; one that failed is let go.
-pub fn give_back(spawner: Spawner) {
+pub(crate) fn give_back(spawner: Spawner) {
     if !spawner.healthy {
         return;
     }
@@ -119,7 +101,7 @@ impl Spawner {
 
     /// Starts `command` on `stdio` (stdin, stdout, stderr) in a process
     /// group of its own, under `limits`, and returns its pid.
-    pub fn spawn(
+    pub(crate) fn spawn(
         &mut self,
         command: &Command,
         stdio: [&OwnedFd; 3],
@@ -149,12 +131,12 @@ impl Spawner {
     }
 
     /// Readable once the submission has exited.
-    pub fn exit_fd(&self) -> RawFd {
+    pub(crate) fn exit_fd(&self) -> RawFd {
         self.socket.as_raw_fd()
     }
 
     /// The submission's exit, once the spawner has reported it.
-    pub fn try_exit(&mut self) -> io::Result<Option<Exited>> {
+    pub(crate) fn try_exit(&mut self) -> io::Result<Option<Ended>> {
         let mut ready = libc::pollfd {
             fd: self.socket.as_raw_fd(),
             events: libc::POLLIN,
@@ -176,11 +158,11 @@ impl Spawner {
                         .map_err(|_| io::Error::other("short exit report"))?;
                     Ok(u64::from_le_bytes(bytes))
                 };
-                Ok(Some(Exited {
+                Ok(Some(Ended {
                     status,
                     cpu: Duration::from_micros(long(4)?),
                     max_rss_kb: long(12)?,
-                    wall: Duration::from_nanos(long(20)?),
+                    wall: Some(Duration::from_nanos(long(20)?)),
                 }))
             }
             _ => Err(io::Error::other("the spawner sent a malformed exit report")),

@@ -7,41 +7,24 @@ use std::io;
 use std::os::fd::{OwnedFd, RawFd};
 use std::path::PathBuf;
 use std::process::Command;
-use std::time::Duration;
 
-/// What the kernel said of a finished submission.
-#[derive(Clone, Copy, Debug)]
-pub struct Exited {
-    pub status: i32,
-    pub cpu: Duration,
-    pub max_rss_kb: u64,
-    pub wall: Duration,
-}
-
-/// Limits set in the child between fork and exec.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Rlimits {
-    /// `RLIMIT_CPU`, whole seconds.
-    pub cpu_seconds: Option<u64>,
-    /// `RLIMIT_AS`, bytes.
-    pub address_space: Option<u64>,
-}
+use super::process::{Ended, Rlimits};
 
 /// No spawner exists here: this type has no values.
 pub enum Spawner {}
 
 pub fn enable(_exe: PathBuf) {}
 
-pub fn take() -> Option<io::Result<Spawner>> {
+pub(crate) fn take() -> Option<io::Result<Spawner>> {
     None
 }
 
-pub fn give_back(spawner: Spawner) {
+pub(crate) fn give_back(spawner: Spawner) {
     match spawner {}
 }
 
 impl Spawner {
-    pub fn spawn(
+    pub(crate) fn spawn(
         &mut self,
         _command: &Command,
         _stdio: [&OwnedFd; 3],
@@ -50,11 +33,11 @@ impl Spawner {
         match *self {}
     }
 
-    pub fn exit_fd(&self) -> RawFd {
+    pub(crate) fn exit_fd(&self) -> RawFd {
         match *self {}
     }
 
-    pub fn try_exit(&mut self) -> io::Result<Option<Exited>> {
+    pub(crate) fn try_exit(&mut self) -> io::Result<Option<Ended>> {
         match *self {}
     }
 }
