@@ -1083,16 +1083,19 @@ fn a_command_whose_child_holds_stdout_is_tle_on_time_and_leaves_nothing() {
     assert!(left.is_empty(), "left behind: {left:?}");
 }
 
-/// Judges two cases with a script that sleeps holding stdout open, presses
-/// Ctrl-C during the first, and returns how the run ended.
-fn interrupted_run(extra: &[&str]) -> Output {
+/// Judges two cases with a command that sleeps holding stdout open, presses
+/// Ctrl-C during the first, and returns how the run ended. Its sleeps last
+/// `seconds`, which each caller picks apart from every other test's, so that
+/// the tests running beside it cannot be mistaken for what it left behind.
+fn interrupted_run(seconds: u32, extra: &[&str]) -> Output {
+    let command = format!("sh -c 'sleep {seconds} & sleep {seconds}'");
     let child = Command::new(env!("CARGO_BIN_EXE_sudoku-judge"))
         .args([
             "test",
             "cases/leetcode37/example1",
             "cases/acwing166/sample.in",
             "--cmd",
-            "sh tests/fixtures/submissions/tle_child_holds_stdout.sh",
+            &command,
             "--time-limit",
             "60s",
         ])
@@ -1115,7 +1118,7 @@ fn interrupted_run(extra: &[&str]) -> Output {
 
 #[test]
 fn ctrl_c_kills_the_submission_and_reports_what_was_judged() {
-    let output = interrupted_run(&[]);
+    let output = interrupted_run(349, &[]);
     assert_eq!(output.status.code(), Some(130));
     let stdout = String::from_utf8(output.stdout).unwrap();
     assert!(
@@ -1126,7 +1129,7 @@ fn ctrl_c_kills_the_submission_and_reports_what_was_judged() {
         !stdout.contains("TLE "),
         "the interrupted case is not judged:\n{stdout}"
     );
-    let left = processes_running("sleep 347");
+    let left = processes_running("sleep 349");
     assert!(left.is_empty(), "left behind: {left:?}");
 }
 
@@ -1707,7 +1710,7 @@ fn junit_and_json_files_are_written_beside_the_table() {
 fn an_interrupted_run_still_writes_its_report_files() {
     let dir = tempfile::tempdir().unwrap();
     let junit = dir.path().join("junit.xml");
-    let output = interrupted_run(&["--junit", junit.to_str().unwrap()]);
+    let output = interrupted_run(351, &["--junit", junit.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(130));
     let xml = fs::read_to_string(&junit).unwrap();
     assert!(xml.contains("<testsuites "), "{xml}");

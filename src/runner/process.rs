@@ -202,7 +202,7 @@ fn set_nonblocking(fd: RawFd) -> io::Result<()> {
 /// A descriptor that becomes readable when `pid` exits, so the exit wakes
 /// the loop at once rather than at its next round. Linux 5.3 and later.
 #[cfg(target_os = "linux")]
-fn pidfd_open(pid: i32) -> Option<OwnedFd> {
+pub(crate) fn pidfd_open(pid: i32) -> Option<OwnedFd> {
     // SAFETY: pidfd_open takes two integers and returns a new descriptor or -1.
     let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
     let fd = RawFd::try_from(fd).ok().filter(|&fd| fd >= 0)?;
@@ -211,7 +211,7 @@ fn pidfd_open(pid: i32) -> Option<OwnedFd> {
 }
 
 #[cfg(not(target_os = "linux"))]
-fn pidfd_open(_pid: i32) -> Option<OwnedFd> {
+pub(crate) fn pidfd_open(_pid: i32) -> Option<OwnedFd> {
     None
 }
 
@@ -245,7 +245,7 @@ fn write_some(fd: &OwnedFd, buf: &[u8]) -> io::Result<Option<usize>> {
 
 /// `wait4(2)` without blocking: the status and the child's own resource
 /// usage once it has exited.
-fn try_wait4(pid: i32) -> io::Result<Option<(i32, libc::rusage)>> {
+pub(crate) fn try_wait4(pid: i32) -> io::Result<Option<(i32, libc::rusage)>> {
     let mut status = 0;
     // SAFETY: rusage is plain data; all-zero is a valid value.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };

@@ -15,11 +15,15 @@
 //! Everything else, the pipes, the watchdog and the kills, stays in the
 //! harness ([`super::process`]).
 //!
-//! Lifetimes are tied both ways: the spawner dies with the harness and the
-//! submission with the spawner (`PR_SET_PDEATHSIG`), so even a harness
-//! killed outright leaves no submission running. The spawner sits in a
-//! process group of its own, so Ctrl-C at the terminal reaches the harness,
-//! which then stops the run in order.
+//! Lifetimes are tied: a spawner watches its socket while a submission
+//! runs, and if the harness goes away, even killed outright, it kills the
+//! submission's process group and exits; idle, it exits at the socket's
+//! end; and should the spawner itself die, the submission dies with it
+//! (`PR_SET_PDEATHSIG`). (The spawner does not use `PR_SET_PDEATHSIG` for
+//! itself: that follows the *thread* that started it, and spawners are
+//! started by job threads that end before the run does.) The spawner sits
+//! in a process group of its own, so Ctrl-C at the terminal reaches the
+//! harness, which then stops the run in order.
 //!
 //! Linux only (`SOCK_SEQPACKET`, `PR_SET_PDEATHSIG`); elsewhere the harness
 //! forks submissions itself.
@@ -34,7 +38,7 @@ use std::process::{Command, Stdio};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use super::process::{Ended, Rlimits};
+use super::process::{pidfd_open, try_wait4, Ended, Rlimits};
 
 /// The largest request: a command line and the variables it sets.
 const MAX_REQUEST: usize = 64 << 10;
@@ -375,21 +379,9 @@ fn decode_request(mut bytes: &[u8]) -> io::Result<(Command, Rlimits)> {
     Ok((command.ok_or_else(malformed)?, limits))
 }
 
-/// Kills this process when its parent dies, and says whether the parent is
-/// already gone.
-fn die_with_parent() -> bool {
-    let parent = std::os::unix::process::parent_id();
-    // SAFETY: prctl with integer arguments only.
-    unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) };
-    std::os::unix::process::parent_id() != parent || parent == 1
-}
-
 /// The spawner's side, on the socket it got as stdin: serves requests one
 /// at a time until the harness goes away.
 pub fn serve() -> io::Result<()> {
-    if die_with_parent() {
-        return Ok(());
-    }
     // What starting up allocated goes back to the system: a child starts
     // with a copy of this process's memory, and is charged for it.
     #[cfg(target_env = "gnu")]
@@ -455,19 +447,44 @@ fn run_one(
     started_reply.extend_from_slice(&pid.to_le_bytes());
     send(socket, &started_reply, &[])?;
 
-    let mut status = 0;
-    // SAFETY: rusage is plain data; all-zero is a valid value.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    loop {
-        // SAFETY: both pointers are to live locals of the right types.
-        if unsafe { libc::wait4(pid, &mut status, 0, &mut usage) } == pid {
-            break;
+    // Wait for the exit, watching the socket meanwhile. The harness sends
+    // nothing while a submission runs, so anything there is its end (even
+    // killed outright): then the submission and its group go too.
+    let pidfd = pidfd_open(pid);
+    let (status, usage) = loop {
+        if let Some(ended) = try_wait4(pid)? {
+            break ended;
         }
-        let error = io::Error::last_os_error();
-        if error.kind() != io::ErrorKind::Interrupted {
-            return Err(error);
+        let mut fds = [
+            libc::pollfd {
+                fd: socket.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            },
+            libc::pollfd {
+                fd: pidfd.as_ref().map_or(-1, |fd| fd.as_raw_fd()),
+                events: libc::POLLIN,
+                revents: 0,
+            },
+        ];
+        // Without a pidfd, look at the child every few milliseconds.
+        let timeout = if pidfd.is_some() { -1 } else { 2 };
+        // SAFETY: fds is a live array of 2 pollfds; a negative fd is ignored.
+        if unsafe { libc::poll(fds.as_mut_ptr(), 2, timeout) } < 0 {
+            let error = io::Error::last_os_error();
+            if error.kind() != io::ErrorKind::Interrupted {
+                return Err(error);
+            }
         }
-    }
+        if fds[0].revents != 0 {
+            // SAFETY: kill(2) and a blocking wait4 on our own child.
+            unsafe {
+                libc::kill(-pid, libc::SIGKILL);
+                libc::waitpid(pid, std::ptr::null_mut(), 0);
+            }
+            return Err(gone());
+        }
+    };
     let wall = started.elapsed();
     let micros = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
     let mut exited = b"X".to_vec();
