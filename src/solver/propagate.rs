@@ -73,7 +73,7 @@ const SPREAD: u32 = 1 | 1 << 9 | 1 << 18;
 /// The nine columns (or the nine cells of a row).
 const NINE: u32 = 0x1FF;
 /// Every mask, in the dirty set.
-const ALL_MASKS: u32 = (1 << 27) - 1;
+const ALL_MASKS: u64 = NINE as u64 * (1 | 1 << 16 | 1 << 32);
 
 /// For a row's 9-bit mask, which of its three mini-rows (bit `k` for columns
 /// `3k..3k + 3`) have a candidate.
@@ -367,9 +367,10 @@ struct Grid {
     cand: [[u32; 9]; 3],
     /// Cells not yet solved, per band.
     unsolved: [u32; 3],
-    /// Bit `9 * band + digit`: that mask changed since the band rule last
-    /// ran on it.
-    dirty: u32,
+    /// Bit `16 * band + digit`: that mask changed since the band rule last
+    /// ran on it. Bands 16 bits apart rather than 9 let the loop split a
+    /// bit's index with a shift and a mask instead of a division.
+    dirty: u64,
     /// Bit `digit`: one of its masks changed since the column pass last
     /// looked at it.
     stale: u32,
@@ -439,23 +440,23 @@ impl Grid {
     /// `self.dirty`, so that the band rule's loop keeps its set in a
     /// register instead of a round trip through memory per mask.
     #[inline(always)]
-    fn clear(&mut self, band: usize, digit: usize, cells: u32) -> u32 {
+    fn clear(&mut self, band: usize, digit: usize, cells: u32) -> u64 {
         let old = self.cand[band][digit];
         let new = old & !cells;
         self.cand[band][digit] = new;
-        u32::from(new != old) << (9 * band + digit)
+        u64::from(new != old) << (16 * band + digit)
     }
 
     /// Removes `cells` from every mask of `band` but `keep`'s; returns the
     /// dirty bits of the changed ones. One branch-free pass over the nine
     /// masks, then `keep`'s put back, is cheaper than skipping it.
     #[inline(always)]
-    fn clear_others(&mut self, band: usize, keep: usize, cells: u32) -> u32 {
+    fn clear_others(&mut self, band: usize, keep: usize, cells: u32) -> u64 {
         let masks = &mut self.cand[band];
         let own = masks[keep];
         let changed = lanes::clear(masks, cells);
         masks[keep] = own;
-        (changed & !(1 << keep)) << (9 * band)
+        u64::from(changed & !(1 << keep)) << (16 * band)
     }
 
     /// Places `digit` (0-based) at `pos`; `false` if it is not a candidate
@@ -478,7 +479,7 @@ impl Grid {
     /// (its own is never among them: the rule is idempotent), or `None` on
     /// a contradiction.
     #[inline(always)]
-    fn band_rule(&mut self, band: usize, digit: usize) -> Option<u32> {
+    fn band_rule(&mut self, band: usize, digit: usize) -> Option<u64> {
         let mask = self.cand[band][digit];
         let minirows = usize::from(SHRINK[(mask & NINE) as usize])
             | usize::from(SHRINK[(mask >> 9 & NINE) as usize]) << 3
@@ -617,19 +618,19 @@ impl Grid {
     fn propagate(&mut self) -> bool {
         loop {
             let mut dirty = std::mem::take(&mut self.dirty);
-            let mut seen = 0;
+            let mut seen = 0u64;
             while dirty != 0 {
                 let i = dirty.trailing_zeros() as usize;
                 dirty &= dirty - 1;
                 seen |= 1 << i;
-                match self.band_rule(i / 9, i % 9) {
+                match self.band_rule(i >> 4, i & 15) {
                     Some(changed) => dirty |= changed,
                     None => return false,
                 }
             }
             // Every digit whose masks the band rule saw is due for the
             // column pass.
-            self.stale |= (seen | seen >> 9 | seen >> 18) & NINE;
+            self.stale |= (seen | seen >> 16 | seen >> 32) as u32 & NINE;
             if self.is_solved() {
                 return true;
             }
