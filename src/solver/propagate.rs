@@ -43,7 +43,11 @@
 //! them, counting how many hold each cell, reading one cell's candidates)
 //! are the hot spots once the band rule is a table lookup; on x86-64 they
 //! run as SSE2 kernels (two registers hold eight masks), elsewhere as plain
-//! loops, and a test checks that both give the same searches.
+//! loops. The whole search is also compiled a second time for x86-64-v3
+//! (AVX2, BMI, a popcount instruction), taken when the CPU has it: the
+//! branch-cell choice counts bits, which the baseline instruction set can
+//! only do with a dozen instructions. A test checks that every variant
+//! gives the same searches.
 //!
 //! A 27-bit dirty set holds the masks changed since the band rule last saw
 //! them, so only those are revisited; the other rules run when the band rule
@@ -188,18 +192,27 @@ fn other_bands(band: usize) -> (usize, usize) {
 mod lanes {
     #[cfg(test)]
     thread_local! {
-        /// Use the scalar kernels on this thread (tests only).
-        pub static SCALAR: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+        /// How much of the fast code to skip on this thread (tests only):
+        /// 0 none, 1 the x86-64-v3 copy of the search, 2 also the SSE2
+        /// kernels.
+        pub static PORTABLE: std::cell::Cell<u8> = const { std::cell::Cell::new(0) };
+    }
+
+    /// Whether a test asked to skip the fast code from `level` on.
+    #[inline(always)]
+    pub fn skipped(level: u8) -> bool {
+        #[cfg(test)]
+        if PORTABLE.with(std::cell::Cell::get) >= level {
+            return true;
+        }
+        let _ = level;
+        false
     }
 
     /// Whether to take the SSE2 kernels.
     #[inline(always)]
     fn sse2() -> bool {
-        #[cfg(test)]
-        if SCALAR.with(std::cell::Cell::get) {
-            return false;
-        }
-        cfg!(target_arch = "x86_64")
+        cfg!(target_arch = "x86_64") && !skipped(2)
     }
 
     /// See [`super::scalar::clear`].
@@ -431,6 +444,7 @@ impl Grid {
         Some(grid)
     }
 
+    #[inline(always)]
     fn is_solved(&self) -> bool {
         self.unsolved == [0; 3]
     }
@@ -461,6 +475,7 @@ impl Grid {
 
     /// Places `digit` (0-based) at `pos`; `false` if it is not a candidate
     /// there.
+    #[inline(always)]
     fn assign(&mut self, digit: usize, pos: usize) -> bool {
         let (band, bit) = split(pos);
         if self.cand[band][digit] & bit == 0 {
@@ -517,6 +532,7 @@ impl Grid {
 
     /// Places every naked single. `None` on a contradiction, else whether
     /// anything changed.
+    #[inline(always)]
     fn naked_singles(&mut self) -> Option<bool> {
         let mut progress = false;
         for band in 0..3 {
@@ -548,6 +564,7 @@ impl Grid {
     /// The stack rule and hidden singles in columns, for the digits changed
     /// since the last run. `None` on a contradiction, else whether anything
     /// changed.
+    #[inline(always)]
     fn column_pass(&mut self) -> Option<bool> {
         let mut progress = false;
         let mut stale = std::mem::take(&mut self.stale);
@@ -615,6 +632,7 @@ impl Grid {
     }
 
     /// Runs the rules to a fixpoint; `false` on a contradiction.
+    #[inline(always)]
     fn propagate(&mut self) -> bool {
         loop {
             let mut dirty = std::mem::take(&mut self.dirty);
@@ -663,6 +681,7 @@ impl Grid {
     /// about 40% fewer guesses than the first bivalue cell, for the same or
     /// slightly less time. Ties go to the first cell in row-major order.
     /// Without a bivalue cell, the first cell with the fewest candidates.
+    #[inline(always)]
     fn branch_cell(&self) -> (usize, u32) {
         // Largest reach, then smallest position: `(reach + 1) << 7 | (127 -
         // pos)`, maximised without a branch; 0 while there is none.
@@ -713,6 +732,7 @@ impl Grid {
     }
 
     /// The solved grid, row-major digits 1..=9.
+    #[inline(always)]
     fn cells(&self) -> [u8; 81] {
         let mut cells = [0; 81];
         for (band, masks) in self.cand.iter().enumerate() {
@@ -737,7 +757,13 @@ struct Search {
 }
 
 impl Search {
-    fn visit(&mut self, mut grid: Grid) {
+    /// Visits `grid` and everything below it, depth first: propagate, then
+    /// (unless solved or dead) branch on [`Grid::branch_cell`], trying its
+    /// digits in increasing order, each but the last on a copy. `recurse`
+    /// is the caller's own entry point: the body is compiled once per
+    /// instruction set (see [`run`]), and each copy recurses into itself.
+    #[inline(always)]
+    fn visit(&mut self, mut grid: Grid, recurse: impl Fn(&mut Search, Grid)) {
         if !grid.propagate() {
             return;
         }
@@ -755,19 +781,62 @@ impl Search {
             if digits == 0 {
                 // The only branch left: placed on this grid, not a guess.
                 if grid.assign(digit, pos) {
-                    self.visit(grid);
+                    recurse(self, grid);
                 }
                 return;
             }
             self.guesses += 1;
             let mut trial = grid;
             if trial.assign(digit, pos) {
-                self.visit(trial);
+                recurse(self, trial);
             }
             if self.solutions >= self.limit {
                 return;
             }
         }
+    }
+}
+
+/// Runs the search from `grid`: compiled for x86-64-v3 (AVX2, BMI, a
+/// popcount instruction) when the CPU has it, else for the baseline. The
+/// search is the same either way; the newer instructions only make the
+/// bit counting and the masks' loops shorter.
+fn run(search: &mut Search, grid: Grid) {
+    #[cfg(target_arch = "x86_64")]
+    if !lanes::skipped(1) && v3::detected() {
+        // SAFETY: the CPU has every feature `v3::visit` is compiled for.
+        unsafe { v3::visit(search, grid) };
+        return;
+    }
+    visit_baseline(search, grid);
+}
+
+fn visit_baseline(search: &mut Search, grid: Grid) {
+    search.visit(grid, visit_baseline);
+}
+
+/// The copy of the search compiled for x86-64-v3.
+#[cfg(target_arch = "x86_64")]
+mod v3 {
+    use super::{Grid, Search};
+
+    /// Whether the CPU has the features of [`visit`]; the standard
+    /// library caches the answer, so this is cheap per search.
+    pub fn detected() -> bool {
+        std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("bmi1")
+            && std::arch::is_x86_feature_detected!("bmi2")
+            && std::arch::is_x86_feature_detected!("lzcnt")
+            && std::arch::is_x86_feature_detected!("popcnt")
+    }
+
+    /// # Safety
+    /// The CPU must have the features [`detected`] checks.
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    pub unsafe fn visit(search: &mut Search, grid: Grid) {
+        // SAFETY: reached only from `super::run` after `detected()`, or
+        // from itself.
+        search.visit(grid, |search, grid| unsafe { visit(search, grid) });
     }
 }
 
@@ -812,7 +881,7 @@ pub fn search(cells: &[u8; 81], limit: usize) -> Outcome {
     };
     if limit > 0 {
         if let Some(grid) = Grid::new(cells) {
-            search.visit(grid);
+            run(&mut search, grid);
         }
     }
     Outcome {
@@ -1226,16 +1295,21 @@ mod tests {
     }
 
     #[test]
-    fn scalar_and_sse2_kernels_search_alike() {
-        // On x86-64 the first run takes the SSE2 kernels; elsewhere both
-        // runs are scalar and the test holds trivially.
-        let fast = outcomes();
-        lanes::SCALAR.with(|scalar| scalar.set(true));
-        let portable = outcomes();
-        lanes::SCALAR.with(|scalar| scalar.set(false));
-        assert_eq!(fast, portable);
-        assert!(fast.iter().any(|o| o.guesses > 0));
-        assert!(fast.iter().any(|o| o.solutions == 0));
+    fn every_compiled_variant_searches_alike() {
+        // The x86-64-v3 copy of the search (when this CPU has it), the
+        // baseline copy with the SSE2 kernels, and the portable code alone;
+        // elsewhere than x86-64 all three runs are the portable code.
+        let runs: Vec<Vec<Outcome>> = (0..3)
+            .map(|level| {
+                lanes::PORTABLE.with(|portable| portable.set(level));
+                outcomes()
+            })
+            .collect();
+        lanes::PORTABLE.with(|portable| portable.set(0));
+        assert_eq!(runs[0], runs[1]);
+        assert_eq!(runs[0], runs[2]);
+        assert!(runs[0].iter().any(|o| o.guesses > 0));
+        assert!(runs[0].iter().any(|o| o.solutions == 0));
     }
 
     #[cfg(target_arch = "x86_64")]
