@@ -57,9 +57,9 @@
 //! # Search and guesses
 //!
 //! When the rules stall, the search branches on a bivalue cell (see
-//! `Grid::branch_cell` for which one), or if there is none on the first cell
-//! with the fewest candidates, and tries its digits in increasing order, each
-//! on a copy of the grid.
+//! `Grid::branch_cell` for which one and which of its digits goes first),
+//! or if there is none on the first cell with the fewest candidates, whose
+//! digits it tries in increasing order, each on a copy of the grid.
 //!
 //! **Guesses** count trial placements: at a branch cell every candidate tried
 //! counts one guess except the cell's last one, which is placed without
@@ -671,8 +671,9 @@ impl Grid {
         lanes::column(&self.cand[pos / 27], (pos % 27) as u32)
     }
 
-    /// The cell to branch on and its candidates. Only called on an unsolved
-    /// grid at a fixpoint, where every open cell has two or more.
+    /// The cell to branch on, its candidates, and whether to try the
+    /// highest one first. Only called on an unsolved grid at a fixpoint,
+    /// where every open cell has two or more.
     ///
     /// Among the bivalue cells it takes the one whose weaker branch removes
     /// the most candidates from its peers (the largest minimum, over its two
@@ -680,11 +681,16 @@ impl Grid {
     /// start with plenty to propagate. On the hard benchmark sets that takes
     /// about 40% fewer guesses than the first bivalue cell, for the same or
     /// slightly less time. Ties go to the first cell in row-major order.
-    /// Without a bivalue cell, the first cell with the fewest candidates.
+    /// The digit with the larger reach is tried first (the lower one on a
+    /// tie): that finds a first solution after 2-4% fewer guesses on the
+    /// hard sets than the lower digit first, and the order cannot change
+    /// how many guesses a full count takes. Without a bivalue cell, the
+    /// first cell with the fewest candidates, lowest digit first.
     #[inline(always)]
-    fn branch_cell(&self) -> (usize, u32) {
-        // Largest reach, then smallest position: `(reach + 1) << 7 | (127 -
-        // pos)`, maximised without a branch; 0 while there is none.
+    fn branch_cell(&self) -> (usize, u32, bool) {
+        // Largest reach, then smallest position: `((reach + 1) << 7 | (127 -
+        // pos)) << 1 | high_first`, maximised without a branch (positions
+        // differ, so the last bit never decides); 0 while there is none.
         let mut best = 0;
         for (band, masks) in self.cand.iter().enumerate() {
             let (_, twice, thrice) = lanes::counts(masks);
@@ -708,15 +714,15 @@ impl Grid {
                     let far = self.cand[b1][digit] & col | (self.cand[b2][digit] & col) << 1;
                     (u64::from(near) | u64::from(far) << 27).count_ones()
                 };
-                let first = digits.trailing_zeros() as usize;
-                let second = (digits & (digits - 1)).trailing_zeros() as usize;
-                let reach = peers_holding(first).min(peers_holding(second));
-                best = best.max((reach + 1) << 7 | (127 - pos as u32));
+                let low = peers_holding(digits.trailing_zeros() as usize);
+                let high = peers_holding(31 - digits.leading_zeros() as usize);
+                let key = (low.min(high) + 1) << 7 | (127 - pos as u32);
+                best = best.max(key << 1 | u32::from(high > low));
             }
         }
         if best != 0 {
-            let pos = 127 - (best & 127) as usize;
-            return (pos, self.digits_at(pos));
+            let pos = 127 - (best >> 1 & 127) as usize;
+            return (pos, self.digits_at(pos), best & 1 != 0);
         }
         let mut fewest = (0, 0, u32::MAX);
         for pos in 0..81 {
@@ -728,7 +734,7 @@ impl Grid {
                 }
             }
         }
-        (fewest.0, fewest.1)
+        (fewest.0, fewest.1, false)
     }
 
     /// The solved grid, row-major digits 1..=9.
@@ -759,7 +765,7 @@ struct Search {
 impl Search {
     /// Visits `grid` and everything below it, depth first: propagate, then
     /// (unless solved or dead) branch on [`Grid::branch_cell`], trying its
-    /// digits in increasing order, each but the last on a copy. `recurse`
+    /// digits in the order it gives, each but the last on a copy. `recurse`
     /// is the caller's own entry point: the body is compiled once per
     /// instruction set (see [`run`]), and each copy recurses into itself.
     #[inline(always)]
@@ -774,10 +780,14 @@ impl Search {
             }
             return;
         }
-        let (pos, mut digits) = grid.branch_cell();
+        let (pos, mut digits, high_first) = grid.branch_cell();
         loop {
-            let digit = digits.trailing_zeros() as usize;
-            digits &= digits - 1;
+            let digit = if high_first {
+                31 - digits.leading_zeros()
+            } else {
+                digits.trailing_zeros()
+            } as usize;
+            digits &= !(1 << digit);
             if digits == 0 {
                 // The only branch left: placed on this grid, not a guess.
                 if grid.assign(digit, pos) {
