@@ -33,10 +33,13 @@
 //! * **Naked singles**, per band: "at least once" and "at least twice" masks
 //!   over the nine digit masks give the open cells with exactly one
 //!   candidate (and any with none: a contradiction).
-//! * **Stack rule and hidden singles in columns**, per digit: the band rule's
-//!   permutation table applied down each stack, to which columns of each
-//!   band still hold the digit (locked candidates between columns and
-//!   boxes, and a column with no room left); then once/twice masks over the
+//! * **Stack rule and hidden singles in columns**, per digit: the band
+//!   rule's permutation filter applied down each stack, to which columns of
+//!   each band still hold the digit (locked candidates between columns and
+//!   boxes, and a column with no room left), computed with shifts and
+//!   masks rather than a table (a column survives when the other two bands
+//!   can take the stack's other two columns), so that it runs for four
+//!   digits at once in an SSE2 register; then once/twice masks over the
 //!   nine rows give the columns with a single open cell for the digit.
 //!
 //! The loops over a band's nine digit masks (clearing a cell from all of
@@ -49,7 +52,7 @@
 //! only do with a dozen instructions. A test checks that every variant
 //! gives the same searches.
 //!
-//! A 27-bit dirty set holds the masks changed since the band rule last saw
+//! A dirty set holds the masks changed since the band rule last saw
 //! them, so only those are revisited; the other rules run when the band rule
 //! is quiet (the column pass only for digits whose masks changed since its
 //! last run), and everything repeats until nothing changes.
@@ -86,9 +89,6 @@ static SHRINK: [u8; 512] = build_shrink();
 /// mask of the mini-rows that lie on some permutation inside the set; 0 when
 /// there is none (the digit cannot fit in the band).
 static COMPLEX: [u32; 512] = build_complex();
-/// [`COMPLEX`] before expanding to cells: the mini-rows themselves. The
-/// stack rule uses it with bands for rows and columns for boxes.
-static PERMS: [u16; 512] = build_perms();
 /// For each cell (0..81, row-major), its 20 peers as three band masks.
 static PEERS: [[u32; 3]; 81] = build_peers();
 
@@ -108,6 +108,8 @@ const fn build_shrink() -> [u8; 512] {
     table
 }
 
+/// For a 9-bit mini-row set (bit `3 * row + box`), the mini-rows that lie
+/// on some permutation inside it.
 const fn build_perms() -> [u16; 512] {
     const PERMUTATIONS: [[usize; 3]; 6] = [
         [0, 1, 2],
@@ -295,10 +297,55 @@ mod scalar {
 #[cfg(target_arch = "x86_64")]
 mod sse2 {
     use std::arch::x86_64::{
-        __m128i, _mm_and_si128, _mm_castsi128_ps, _mm_cmpeq_epi32, _mm_cvtsi128_si32,
-        _mm_cvtsi32_si128, _mm_loadu_si128, _mm_movemask_ps, _mm_or_si128, _mm_set1_epi32,
-        _mm_setzero_si128, _mm_shuffle_epi32, _mm_sll_epi32, _mm_storeu_si128, _mm_xor_si128,
+        __m128i, _mm_and_si128, _mm_andnot_si128, _mm_castsi128_ps, _mm_cmpeq_epi32,
+        _mm_cvtsi128_si32, _mm_cvtsi32_si128, _mm_loadu_si128, _mm_movemask_ps, _mm_or_si128,
+        _mm_set1_epi32, _mm_setzero_si128, _mm_shuffle_epi32, _mm_sll_epi32, _mm_slli_epi32,
+        _mm_srli_epi32, _mm_storeu_si128, _mm_xor_si128,
     };
+
+    // SAFETY (every `unsafe` block of this impl): SSE2 is part of x86-64,
+    // and the loads and stores check that four masks are there.
+    impl super::Word for __m128i {
+        #[inline(always)]
+        fn splat(x: u32) -> Self {
+            unsafe { _mm_set1_epi32(x as i32) }
+        }
+        #[inline(always)]
+        fn load(masks: &[u32]) -> Self {
+            let four = &masks[..4];
+            unsafe { _mm_loadu_si128(four.as_ptr().cast()) }
+        }
+        #[inline(always)]
+        fn store(self, masks: &mut [u32]) {
+            let four = &mut masks[..4];
+            unsafe { _mm_storeu_si128(four.as_mut_ptr().cast(), self) }
+        }
+        #[inline(always)]
+        fn and(self, other: Self) -> Self {
+            unsafe { _mm_and_si128(self, other) }
+        }
+        #[inline(always)]
+        fn or(self, other: Self) -> Self {
+            unsafe { _mm_or_si128(self, other) }
+        }
+        #[inline(always)]
+        fn and_not(self, other: Self) -> Self {
+            unsafe { _mm_andnot_si128(other, self) }
+        }
+        #[inline(always)]
+        fn shr<const N: i32>(self) -> Self {
+            unsafe { _mm_srli_epi32::<N>(self) }
+        }
+        #[inline(always)]
+        fn shl<const N: i32>(self) -> Self {
+            unsafe { _mm_slli_epi32::<N>(self) }
+        }
+        #[inline(always)]
+        fn differs(self, other: Self) -> u32 {
+            let same = unsafe { _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(self, other))) };
+            !same as u32 & 0xF
+        }
+    }
 
     /// See [`super::scalar::clear`].
     #[inline(always)]
@@ -371,6 +418,116 @@ mod sse2 {
         let last = masks[8];
         (once | last, twice | once & last, thrice | twice & last)
     }
+}
+
+/// A bundle of masks handled in lock step: one digit's (`u32`) or four
+/// consecutive digits' (an SSE2 register). The column pass is written once
+/// over it, so the portable and the SSE2 versions cannot drift apart.
+trait Word: Copy {
+    fn splat(x: u32) -> Self;
+    /// `LANES` masks from the front of `masks`.
+    fn load(masks: &[u32]) -> Self;
+    fn store(self, masks: &mut [u32]);
+    fn and(self, other: Self) -> Self;
+    fn or(self, other: Self) -> Self;
+    /// `self & !other`.
+    fn and_not(self, other: Self) -> Self;
+    fn shr<const N: i32>(self) -> Self;
+    fn shl<const N: i32>(self) -> Self;
+    /// Bit `lane` set where `self` and `other` differ.
+    fn differs(self, other: Self) -> u32;
+}
+
+impl Word for u32 {
+    #[inline(always)]
+    fn splat(x: u32) -> Self {
+        x
+    }
+    #[inline(always)]
+    fn load(masks: &[u32]) -> Self {
+        masks[0]
+    }
+    #[inline(always)]
+    fn store(self, masks: &mut [u32]) {
+        masks[0] = self;
+    }
+    #[inline(always)]
+    fn and(self, other: Self) -> Self {
+        self & other
+    }
+    #[inline(always)]
+    fn or(self, other: Self) -> Self {
+        self | other
+    }
+    #[inline(always)]
+    fn and_not(self, other: Self) -> Self {
+        self & !other
+    }
+    #[inline(always)]
+    fn shr<const N: i32>(self) -> Self {
+        self >> N
+    }
+    #[inline(always)]
+    fn shl<const N: i32>(self) -> Self {
+        self << N
+    }
+    #[inline(always)]
+    fn differs(self, other: Self) -> u32 {
+        u32::from(self != other)
+    }
+}
+
+/// The stack rule on the masks of one or more digits, one per band: the
+/// band rule turned sideways, with bands for rows and the columns of a
+/// stack for boxes. Returns the masks without the columns that lie on no
+/// permutation, and a value with a bit set in a lane whose digit cannot
+/// fit some stack at all.
+#[inline(always)]
+fn stack_rule<W: Word>(masks: [W; 3]) -> ([W; 3], W) {
+    // Bit `3 * stack + k`: column `3 * stack + k` holds the digit.
+    let cols = masks.map(|m| m.or(m.shr::<9>()).or(m.shr::<18>()).and(W::splat(NINE)));
+    // Each column's neighbours in its stack: `next` has at bit `k` the
+    // bit of column `k + 1`, `after` that of column `k + 2` (mod 3).
+    let next = |x: W| {
+        x.shr::<1>()
+            .and(W::splat(0o333))
+            .or(x.shl::<2>().and(W::splat(0o444)))
+    };
+    let after = |x: W| {
+        x.shr::<2>()
+            .and(W::splat(0o111))
+            .or(x.shl::<1>().and(W::splat(0o666)))
+    };
+    let (n, a) = (cols.map(next), cols.map(after));
+    // A column of a band lies on a permutation when the other two bands
+    // can take the stack's other two columns, one each.
+    let matched = |b1: usize, b2: usize| n[b1].and(a[b2]).or(a[b1].and(n[b2]));
+    let keep = [
+        cols[0].and(matched(1, 2)),
+        cols[1].and(matched(2, 0)),
+        cols[2].and(matched(0, 1)),
+    ];
+    // With no permutation in a stack, band 0 keeps none of its columns.
+    let any = keep[0].or(keep[0].shr::<1>()).or(keep[0].shr::<2>());
+    let stuck = W::splat(0o111).and_not(any);
+    let spread = |x: W| x.or(x.shl::<9>()).or(x.shl::<18>());
+    ([0, 1, 2].map(|b| masks[b].and(spread(keep[b]))), stuck)
+}
+
+/// Hidden singles in columns: per lane, the columns where the digit has
+/// exactly one open cell left.
+#[inline(always)]
+fn column_singles<W: Word>(masks: [W; 3], unsolved: [u32; 3]) -> W {
+    let nine = W::splat(NINE);
+    let (mut once, mut twice) = (W::splat(0), W::splat(0));
+    for (mask, open) in masks.into_iter().zip(unsolved) {
+        let open = mask.and(W::splat(open));
+        for row in [open.and(nine), open.shr::<9>().and(nine), open.shr::<18>()] {
+            twice = twice.or(once.and(row));
+            once = once.or(row);
+        }
+    }
+    once.and_not(twice)
 }
 
 /// The search state; see the module docs.
@@ -566,59 +723,71 @@ impl Grid {
     /// changed.
     #[inline(always)]
     fn column_pass(&mut self) -> Option<bool> {
+        let stale = std::mem::take(&mut self.stale);
+        let mut singles = [0; 9];
         let mut progress = false;
-        let mut stale = std::mem::take(&mut self.stale);
-        while stale != 0 {
-            let digit = stale.trailing_zeros() as usize;
-            stale &= stale - 1;
-            let mut masks = [
-                self.cand[0][digit],
-                self.cand[1][digit],
-                self.cand[2][digit],
-            ];
-            // Stack rule: in stack `s`, bit `3 * band + k` of `set` says
-            // whether column `3s + k` still holds the digit in that band.
-            let cols = masks.map(|m| (m | m >> 9 | m >> 18) & NINE);
-            let mut allowed = [0; 3];
-            for shift in [0, 3, 6] {
-                let set = (cols[0] >> shift & 7)
-                    | (cols[1] >> shift & 7) << 3
-                    | (cols[2] >> shift & 7) << 6;
-                let keep = u32::from(PERMS[set as usize]);
-                if keep == 0 {
-                    return None;
-                }
-                for (band, allowed) in allowed.iter_mut().enumerate() {
-                    *allowed |= (keep >> (3 * band) & 7) << shift;
+        // The rules for four digits at a time in SSE2 registers, or one at
+        // a time; either way every digit's drops and singles come from the
+        // masks as they were before any single of this pass is placed,
+        // which the placements below allow for.
+        #[cfg(target_arch = "x86_64")]
+        if !lanes::skipped(2) {
+            use std::arch::x86_64::__m128i;
+            for first in [0, 4] {
+                if stale >> first & 0xF != 0 {
+                    progress |= self.stack_and_columns::<__m128i>(first, &mut singles)?;
                 }
             }
-            for band in 0..3 {
-                if allowed[band] != cols[band] {
-                    let drop = !(allowed[band] * SPREAD);
-                    masks[band] &= !drop;
-                    self.dirty |= self.clear(band, digit, drop);
-                    progress = true;
-                }
+            if stale & 1 << 8 != 0 {
+                progress |= self.stack_and_columns::<u32>(8, &mut singles)?;
             }
-            // Hidden singles. At a fixpoint a column where the digit is
-            // placed has no open cell left for it, so every column found
-            // here still needs it.
-            let (mut once, mut twice) = (0, 0);
-            for (mask, open) in masks.iter().zip(self.unsolved) {
-                let open = mask & open;
-                for shift in [0, 9, 18] {
-                    let row = open >> shift & NINE;
-                    twice |= once & row;
-                    once |= row;
-                }
+            return self.place_column_singles(&singles, progress);
+        }
+        for digit in 0..9 {
+            if stale & 1 << digit != 0 {
+                progress |= self.stack_and_columns::<u32>(digit, &mut singles)?;
             }
-            let mut singles = once & !twice;
+        }
+        self.place_column_singles(&singles, progress)
+    }
+
+    /// [`stack_rule`] and [`column_singles`] for the digits of a `W` from
+    /// `first`: stores their masks and the singles found. `None` on a
+    /// contradiction, else whether a mask changed.
+    #[inline(always)]
+    fn stack_and_columns<W: Word>(&mut self, first: usize, singles: &mut [u32; 9]) -> Option<bool> {
+        let masks = [0, 1, 2].map(|band| W::load(&self.cand[band][first..]));
+        let (kept, stuck) = stack_rule(masks);
+        if stuck.differs(W::splat(0)) != 0 {
+            return None;
+        }
+        let mut changed = false;
+        for band in 0..3 {
+            let lanes = kept[band].differs(masks[band]);
+            if lanes != 0 {
+                kept[band].store(&mut self.cand[band][first..]);
+                self.dirty |= u64::from(lanes) << (16 * band + first);
+                changed = true;
+            }
+        }
+        column_singles(kept, self.unsolved).store(&mut singles[first..]);
+        Some(changed)
+    }
+
+    /// Places the column singles found by [`Grid::stack_and_columns`].
+    #[inline(always)]
+    fn place_column_singles(&mut self, singles: &[u32; 9], progress: bool) -> Option<bool> {
+        let mut progress = progress;
+        for (digit, &singles) in singles.iter().enumerate() {
+            let mut singles = singles;
             progress |= singles != 0;
             while singles != 0 {
                 let col = singles.trailing_zeros();
                 singles &= singles - 1;
                 // A placement earlier in this pass may have taken the cell,
-                // leaving the digit no room in this column.
+                // leaving the digit no room in this column. (At a fixpoint
+                // a column where the digit is placed has no open cell left
+                // for it, so every column found still needs it.)
                 let cell = |b: usize| self.cand[b][digit] & self.unsolved[b] & SPREAD << col;
                 let cells =
                     u128::from(cell(0)) | u128::from(cell(1)) << 27 | u128::from(cell(2)) << 54;
@@ -1340,6 +1509,25 @@ mod tests {
             let (mut a, mut b) = (masks, masks);
             assert_eq!(sse2::clear(&mut a, cells), scalar::clear(&mut b, cells));
             assert_eq!(a, b);
+        }
+    }
+
+    #[test]
+    fn the_stack_rule_keeps_what_the_permutation_table_keeps() {
+        // Stack 0 holds the set under test (bit `3 * band + k`: column k
+        // in that band), stacks 1 and 2 every column, in row 0 of each band.
+        let perms = build_perms();
+        for set in 0..512u32 {
+            let masks = [0, 1, 2].map(|band| (set >> (3 * band) & 7) | 0o770);
+            let (kept, stuck) = stack_rule(masks);
+            let expected = u32::from(perms[set as usize]);
+            assert_eq!(stuck != 0, expected == 0, "{set:o}");
+            if expected != 0 {
+                for (band, kept) in kept.iter().enumerate() {
+                    assert_eq!(kept & 7, expected >> (3 * band) & 7, "{set:o}");
+                    assert_eq!(kept & 0o770, 0o770);
+                }
+            }
         }
     }
 }
