@@ -97,9 +97,29 @@ const NINE: u32 = 0x1FF;
 /// Every mask, in the dirty set.
 const ALL_MASKS: u64 = NINE as u64 * (1 | 1 << 16 | 1 << 32);
 
-/// For a row's 9-bit mask, which of its three mini-rows (bit `k` for columns
-/// `3k..3k + 3`) have a candidate.
-static SHRINK: [u8; 512] = build_shrink();
+/// For row `r` of a band and its 9-bit mask, which of its three mini-rows
+/// have a candidate, as bits `3 * r + k` (columns `3k..3k + 3`): one table
+/// per row, already shifted into place, so the three lookups only need
+/// ORing.
+static SHRINK: [[u16; 512]; 3] = build_shrink();
+/// For row `r` of a band and its 9-bit mask, the mask shifted into place
+/// (bits `9 * r..`) if it has exactly one cell, else 0: a row's placed
+/// digit in one lookup.
+static LONE: [[u32; 512]; 3] = {
+    let mut table = [[0; 512]; 3];
+    let mut row = 0;
+    while row < 512 {
+        if (row as u32).count_ones() == 1 {
+            let mut r = 0;
+            while r < 3 {
+                table[r][row] = (row as u32) << (9 * r);
+                r += 1;
+            }
+        }
+        row += 1;
+    }
+    table
+};
 /// For a band's 9-bit mini-row set (bit `3 * row + box`), the 27-bit cell
 /// mask of the mini-rows that lie on some permutation inside the set; 0 when
 /// there is none (the digit cannot fit in the band).
@@ -118,14 +138,18 @@ static COLUMN: [u32; 27] = {
 /// For each cell (0..81, row-major), its 20 peers as three band masks.
 static PEERS: [[u32; 3]; 81] = build_peers();
 
-const fn build_shrink() -> [u8; 512] {
-    let mut table = [0; 512];
+const fn build_shrink() -> [[u16; 512]; 3] {
+    let mut table = [[0; 512]; 3];
     let mut row = 0;
     while row < 512 {
         let mut third = 0;
         while third < 3 {
             if row >> (3 * third) & 7 != 0 {
-                table[row] |= 1 << third;
+                let mut r = 0;
+                while r < 3 {
+                    table[r][row] |= 1 << (3 * r + third);
+                    r += 1;
+                }
             }
             third += 1;
         }
@@ -679,24 +703,20 @@ impl Grid {
     #[inline(always)]
     fn band_rule(&mut self, band: usize, digit: usize) -> Option<u64> {
         let mask = self.cand[band][digit];
-        let minirows = usize::from(SHRINK[(mask & NINE) as usize])
-            | usize::from(SHRINK[(mask >> 9 & NINE) as usize]) << 3
-            | usize::from(SHRINK[(mask >> 18) as usize]) << 6;
+        let minirows = usize::from(
+            SHRINK[0][(mask & NINE) as usize]
+                | SHRINK[1][(mask >> 9 & NINE) as usize]
+                | SHRINK[2][(mask >> 18) as usize],
+        );
         let mask = mask & COMPLEX[minirows];
         if mask == 0 {
             return None;
         }
         self.cand[band][digit] = mask;
-        // Each row still has a cell (it lies on a permutation), so
-        // subtracting one per row borrows within the row only, and `rest`
-        // is each row without its lowest cell: zero for a placed digit.
-        let rest = mask & mask.wrapping_sub(SPREAD);
-        let mut placed = 0;
-        for row in [NINE, NINE << 9, NINE << 18] {
-            if rest & row == 0 {
-                placed |= mask & row;
-            }
-        }
+        // A row down to one cell is the digit placed there.
+        let placed = LONE[0][(mask & NINE) as usize]
+            | LONE[1][(mask >> 9 & NINE) as usize]
+            | LONE[2][(mask >> 18) as usize];
         let new = placed & self.unsolved[band];
         if new == 0 {
             return Some(0);
