@@ -251,6 +251,7 @@ mod lanes {
     }
 
     /// Whether a test asked to skip the fast code from `level` on.
+    #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     pub fn skipped(level: u8) -> bool {
         #[cfg(test)]
@@ -262,9 +263,10 @@ mod lanes {
     }
 
     /// Whether to take the SSE2 kernels.
+    #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn sse2() -> bool {
-        cfg!(target_arch = "x86_64") && !skipped(2)
+        !skipped(2)
     }
 
     /// See [`super::scalar::clear`].
