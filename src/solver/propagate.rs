@@ -736,19 +736,18 @@ impl Grid {
     }
 
     /// Places every naked single. `None` on a contradiction, else whether
-    /// anything changed.
+    /// anything changed; `pairs` gets each band's open cells with exactly
+    /// two candidates, as they were before any placement.
     #[inline(always)]
-    fn naked_singles(&mut self) -> Option<bool> {
+    fn naked_singles(&mut self, pairs: &mut [u32; 3]) -> Option<bool> {
         let mut progress = false;
-        for band in 0..3 {
+        for (band, pairs) in pairs.iter_mut().enumerate() {
             let open = self.unsolved[band];
-            if open == 0 {
-                continue;
-            }
-            let (once, twice, _) = lanes::counts(&self.cand[band]);
+            let (once, twice, thrice) = lanes::counts(&self.cand[band]);
             if open & !once != 0 {
                 return None;
             }
+            *pairs = open & twice & !thrice;
             let mut singles = open & !twice;
             progress |= singles != 0;
             while singles != 0 {
@@ -848,9 +847,12 @@ impl Grid {
         Some(progress)
     }
 
-    /// Runs the rules to a fixpoint; `false` on a contradiction.
+    /// Runs the rules to a fixpoint; `None` on a contradiction, else the
+    /// bivalue cells of each band at the fixpoint (for
+    /// [`Grid::branch_cell`]; meaningless once the grid is solved).
     #[inline(always)]
-    fn propagate(&mut self) -> bool {
+    fn propagate(&mut self) -> Option<[u32; 3]> {
+        let mut pairs = [0; 3];
         loop {
             let mut dirty = std::mem::take(&mut self.dirty);
             let mut seen = 0u64;
@@ -858,26 +860,21 @@ impl Grid {
                 let i = dirty.trailing_zeros() as usize;
                 dirty &= dirty - 1;
                 seen |= 1 << i;
-                match self.band_rule(i >> 4, i & 15) {
-                    Some(changed) => dirty |= changed,
-                    None => return false,
-                }
+                dirty |= self.band_rule(i >> 4, i & 15)?;
             }
             // Every digit whose masks the band rule saw is due for the
             // column pass.
             self.stale |= (seen | seen >> 16 | seen >> 32) as u32 & NINE;
             if self.is_solved() {
-                return true;
+                return Some(pairs);
             }
-            match self.naked_singles() {
-                None => return false,
-                Some(true) => continue,
-                Some(false) => {}
+            if self.naked_singles(&mut pairs)? {
+                continue;
             }
-            match self.column_pass() {
-                None => return false,
-                Some(true) => continue,
-                Some(false) => return true,
+            if !self.column_pass()? {
+                // Neither pass changed anything since `naked_singles`
+                // counted the candidates: its pairs are the fixpoint's.
+                return Some(pairs);
             }
         }
     }
@@ -890,7 +887,8 @@ impl Grid {
 
     /// The cell to branch on, its candidates, and whether to try the
     /// highest one first. Only called on an unsolved grid at a fixpoint,
-    /// where every open cell has two or more.
+    /// where every open cell has two or more; `pairs` are the bivalue
+    /// cells the last pass of [`Grid::propagate`] counted.
     ///
     /// Among the bivalue cells it takes the one whose weaker branch removes
     /// the most candidates from its peers (the largest minimum, over its two
@@ -904,14 +902,13 @@ impl Grid {
     /// how many guesses a full count takes. Without a bivalue cell, the
     /// first cell with the fewest candidates, lowest digit first.
     #[inline(always)]
-    fn branch_cell(&self) -> (usize, u32, bool) {
+    fn branch_cell(&self, pairs: [u32; 3]) -> (usize, u32, bool) {
         // Largest reach, then smallest position: `((reach + 1) << 7 | (127 -
         // pos)) << 1 | high_first`, maximised without a branch (positions
         // differ, so the last bit never decides); 0 while there is none.
         let mut best = 0;
-        for (band, masks) in self.cand.iter().enumerate() {
-            let (_, twice, thrice) = lanes::counts(masks);
-            let mut pairs = self.unsolved[band] & twice & !thrice;
+        for (band, (masks, pairs)) in self.cand.iter().zip(pairs).enumerate() {
+            let mut pairs = pairs;
             let (b1, b2) = other_bands(band);
             while pairs != 0 {
                 let i = pairs.trailing_zeros();
@@ -987,9 +984,9 @@ impl Search {
     /// instruction set (see [`run`]), and each copy recurses into itself.
     #[inline(always)]
     fn visit(&mut self, mut grid: Grid, recurse: impl Fn(&mut Search, Grid)) {
-        if !grid.propagate() {
+        let Some(pairs) = grid.propagate() else {
             return;
-        }
+        };
         if grid.is_solved() {
             self.solutions += 1;
             if self.first.is_none() {
@@ -997,7 +994,7 @@ impl Search {
             }
             return;
         }
-        let (pos, mut digits, high_first) = grid.branch_cell();
+        let (pos, mut digits, high_first) = grid.branch_cell(pairs);
         loop {
             let digit = if high_first {
                 31 - digits.leading_zeros()
