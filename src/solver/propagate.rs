@@ -44,13 +44,13 @@
 //!
 //! The loops over a band's nine digit masks (clearing a cell from all of
 //! them, counting how many hold each cell, reading one cell's candidates)
-//! are the hot spots once the band rule is a table lookup; on x86-64 they
-//! run as SSE2 kernels (two registers hold eight masks), elsewhere as plain
-//! loops. The whole search is also compiled a second time for x86-64-v3
-//! (AVX2, BMI, a popcount instruction), taken when the CPU has it: the
-//! branch-cell choice counts bits, which the baseline instruction set can
-//! only do with a dozen instructions. A test checks that every variant
-//! gives the same searches.
+//! and the column pass are the hot spots once the band rule is a table
+//! lookup. The search is generic over the [`Kernels`] that do them and is
+//! compiled three times: with SSE2 (two registers hold eight masks; every
+//! x86-64 CPU has it), with AVX2 in a copy compiled for x86-64-v3 (AVX2,
+//! BMI, a popcount instruction; taken when the CPU has them, checked at run
+//! time), and with plain loops for other architectures. A test runs the
+//! same puzzles through every copy and asserts identical outcomes.
 //!
 //! A dirty set holds the masks changed since the band rule last saw
 //! them, so only those are revisited; the other rules run when the band rule
@@ -236,71 +236,102 @@ fn other_bands(band: usize) -> (usize, usize) {
     (usize::from(band == 0), 2 - usize::from(band == 2))
 }
 
-/// The kernels that work on all nine digit masks of a band at once. Eight
-/// of the masks fit two SSE2 registers, which every x86-64 CPU has, so on
-/// x86-64 they run without a loop or a serial chain of shifts; [`scalar`]
-/// is the portable version. Test builds can switch to the scalar kernels
-/// at run time, so that one test runs the same puzzles through both.
-mod lanes {
-    #[cfg(test)]
-    thread_local! {
-        /// How much of the fast code to skip on this thread (tests only):
-        /// 0 none, 1 the x86-64-v3 copy of the search, 2 also the SSE2
-        /// kernels.
-        pub static PORTABLE: std::cell::Cell<u8> = const { std::cell::Cell::new(0) };
-    }
+/// The kernels that work on all nine digit masks of a band at once, and
+/// how many digits the column pass handles together. The search is
+/// generic over them and compiled once per implementation: [`Portable`]
+/// (plain loops, any CPU), [`Sse2`] (two registers hold eight masks; every
+/// x86-64 CPU has SSE2) and [`Avx2`] (one register holds eight; used in the
+/// copy of the search compiled for x86-64-v3). Tests run the same puzzles
+/// through all three and compare the outcomes.
+trait Kernels {
+    /// A group of digits the column pass handles in lock step.
+    type Group: Word;
+    /// How many digits a [`Kernels::Group`] holds.
+    const GROUP: usize;
+    /// See `scalar::clear`.
+    fn clear(masks: &mut [u32; 9], cells: u32) -> u32;
+    /// See `scalar::column`.
+    fn column(masks: &[u32; 9], i: u32) -> u32;
+    /// See `scalar::counts`.
+    fn counts(masks: &[u32; 9]) -> (u32, u32, u32);
+}
 
-    /// Whether a test asked to skip the fast code from `level` on.
-    #[cfg(target_arch = "x86_64")]
-    #[inline(always)]
-    pub fn skipped(level: u8) -> bool {
-        #[cfg(test)]
-        if PORTABLE.with(std::cell::Cell::get) >= level {
-            return true;
-        }
-        let _ = level;
-        false
-    }
+/// The plain-loop kernels.
+// Built where it runs (not x86-64) and in tests, which compare it with
+// the SIMD copies.
+#[cfg(any(not(target_arch = "x86_64"), test))]
+struct Portable;
 
-    /// Whether to take the SSE2 kernels.
-    #[cfg(target_arch = "x86_64")]
+#[cfg(any(not(target_arch = "x86_64"), test))]
+impl Kernels for Portable {
+    type Group = u32;
+    const GROUP: usize = 1;
     #[inline(always)]
-    fn sse2() -> bool {
-        !skipped(2)
+    fn clear(masks: &mut [u32; 9], cells: u32) -> u32 {
+        scalar::clear(masks, cells)
     }
-
-    /// See [`super::scalar::clear`].
     #[inline(always)]
-    pub fn clear(masks: &mut [u32; 9], cells: u32) -> u32 {
-        #[cfg(target_arch = "x86_64")]
-        if sse2() {
-            return super::sse2::clear(masks, cells);
-        }
-        super::scalar::clear(masks, cells)
+    fn column(masks: &[u32; 9], i: u32) -> u32 {
+        scalar::column(masks, i)
     }
-
-    /// See [`super::scalar::column`].
     #[inline(always)]
-    pub fn column(masks: &[u32; 9], i: u32) -> u32 {
-        #[cfg(target_arch = "x86_64")]
-        if sse2() {
-            return super::sse2::column(masks, i);
-        }
-        super::scalar::column(masks, i)
-    }
-
-    /// See [`super::scalar::counts`].
-    #[inline(always)]
-    pub fn counts(masks: &[u32; 9]) -> (u32, u32, u32) {
-        #[cfg(target_arch = "x86_64")]
-        if sse2() {
-            return super::sse2::counts(masks);
-        }
-        super::scalar::counts(masks)
+    fn counts(masks: &[u32; 9]) -> (u32, u32, u32) {
+        scalar::counts(masks)
     }
 }
 
-/// Portable versions of the [`lanes`] kernels.
+/// The SSE2 kernels.
+#[cfg(target_arch = "x86_64")]
+struct Sse2;
+
+#[cfg(target_arch = "x86_64")]
+impl Kernels for Sse2 {
+    type Group = std::arch::x86_64::__m128i;
+    const GROUP: usize = 4;
+    #[inline(always)]
+    fn clear(masks: &mut [u32; 9], cells: u32) -> u32 {
+        sse2::clear(masks, cells)
+    }
+    #[inline(always)]
+    fn column(masks: &[u32; 9], i: u32) -> u32 {
+        sse2::column(masks, i)
+    }
+    #[inline(always)]
+    fn counts(masks: &[u32; 9]) -> (u32, u32, u32) {
+        sse2::counts(masks)
+    }
+}
+
+/// The AVX2 kernels, only ever run by the copy of the search compiled for
+/// x86-64-v3 ([`v3::visit`]), after the CPU was found to have AVX2.
+#[cfg(target_arch = "x86_64")]
+struct Avx2;
+
+#[cfg(target_arch = "x86_64")]
+impl Kernels for Avx2 {
+    type Group = std::arch::x86_64::__m256i;
+    const GROUP: usize = 8;
+    #[inline(always)]
+    fn clear(masks: &mut [u32; 9], cells: u32) -> u32 {
+        // SAFETY: see the type's docs: only reached with AVX2 present.
+        unsafe { avx2::clear(masks, cells) }
+    }
+    #[inline(always)]
+    fn column(masks: &[u32; 9], i: u32) -> u32 {
+        // SAFETY: as above.
+        unsafe { avx2::column(masks, i) }
+    }
+    #[inline(always)]
+    fn counts(masks: &[u32; 9]) -> (u32, u32, u32) {
+        // SAFETY: as above.
+        unsafe { avx2::counts(masks) }
+    }
+}
+
+/// The plain-loop versions of the [`Kernels`].
+// Built where it runs (not x86-64) and in tests, which compare it with
+// the SIMD copies.
+#[cfg(any(not(target_arch = "x86_64"), test))]
 mod scalar {
     use super::BAND;
 
@@ -344,7 +375,7 @@ mod scalar {
     }
 }
 
-/// The [`lanes`] kernels in SSE2: digits 0..4 and 4..8 in one register
+/// The [`Kernels`] in SSE2: digits 0..4 and 4..8 in one register
 /// each, digit 8 alone.
 #[cfg(target_arch = "x86_64")]
 mod sse2 {
@@ -399,7 +430,7 @@ mod sse2 {
         }
     }
 
-    /// See [`super::scalar::clear`].
+    /// See `scalar::clear`.
     #[inline(always)]
     pub fn clear(masks: &mut [u32; 9], cells: u32) -> u32 {
         let low = masks.as_mut_ptr().cast::<__m128i>();
@@ -422,7 +453,7 @@ mod sse2 {
         (!unchanged & 0xFF) | u32::from(hit != 0) << 8
     }
 
-    /// See [`super::scalar::column`].
+    /// See `scalar::column`.
     #[inline(always)]
     pub fn column(masks: &[u32; 9], i: u32) -> u32 {
         let low = masks.as_ptr().cast::<__m128i>();
@@ -437,7 +468,7 @@ mod sse2 {
         eight as u32 | (masks[8] >> i & 1) << 8
     }
 
-    /// See [`super::scalar::counts`]. Counters saturating at three are
+    /// See `scalar::counts`. Counters saturating at three are
     /// kept per lane, and lanes are merged pairwise: (once, twice,
     /// thrice) of two disjoint sets of masks combine with ANDs and ORs.
     #[inline(always)]
@@ -469,6 +500,115 @@ mod sse2 {
         };
         let last = masks[8];
         (once | last, twice | once & last, thrice | twice & last)
+    }
+}
+
+/// The [`Kernels`] in AVX2: digits 0..8 in one register, digit 8 alone.
+/// Every function here needs AVX2: they are only reached through [`Avx2`],
+/// inside the x86-64-v3 copy of the search.
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use std::arch::x86_64::{
+        __m256i, _mm256_and_si256, _mm256_andnot_si256, _mm256_castsi256_ps, _mm256_cmpeq_epi32,
+        _mm256_loadu_si256, _mm256_movemask_ps, _mm256_or_si256, _mm256_set1_epi32,
+        _mm256_setzero_si256, _mm256_sll_epi32, _mm256_slli_epi32, _mm256_srli_epi32,
+        _mm256_storeu_si256, _mm256_xor_si256, _mm_cvtsi32_si128,
+    };
+
+    /// See `scalar::clear`.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub unsafe fn clear(masks: &mut [u32; 9], cells: u32) -> u32 {
+        let eight = masks.as_mut_ptr().cast::<__m256i>();
+        // SAFETY: the load and store cover masks[0..8], inside the array.
+        let unchanged = unsafe {
+            let all = _mm256_loadu_si256(eight);
+            let hit = _mm256_and_si256(all, _mm256_set1_epi32(cells as i32));
+            _mm256_storeu_si256(eight, _mm256_xor_si256(all, hit));
+            let same = _mm256_cmpeq_epi32(hit, _mm256_setzero_si256());
+            _mm256_movemask_ps(_mm256_castsi256_ps(same)) as u32
+        };
+        let hit = masks[8] & cells;
+        masks[8] ^= hit;
+        (!unchanged & 0xFF) | u32::from(hit != 0) << 8
+    }
+
+    /// See `scalar::column`.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub unsafe fn column(masks: &[u32; 9], i: u32) -> u32 {
+        // SAFETY: the load covers masks[0..8]. Shifting bit `i` to the sign
+        // bit lets movemask gather it.
+        let eight = unsafe {
+            let all = _mm256_loadu_si256(masks.as_ptr().cast());
+            let moved = _mm256_sll_epi32(all, _mm_cvtsi32_si128(31 - i as i32));
+            _mm256_movemask_ps(_mm256_castsi256_ps(moved)) as u32
+        };
+        eight | (masks[8] >> i & 1) << 8
+    }
+
+    /// See `scalar::counts`: the SSE2 version, which the v3 copy
+    /// compiles to AVX encodings; a 256-bit register gains nothing there,
+    /// as its two halves must be merged anyway.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub unsafe fn counts(masks: &[u32; 9]) -> (u32, u32, u32) {
+        super::sse2::counts(masks)
+    }
+
+    // SAFETY (every `unsafe` block of this impl): the impl is only used by
+    // the [`super::Avx2`] kernels, so the CPU has AVX2; the loads and
+    // stores check that eight masks are there.
+    impl super::Word for __m256i {
+        #[inline(always)]
+        fn splat(x: u32) -> Self {
+            unsafe { _mm256_set1_epi32(x as i32) }
+        }
+        #[inline(always)]
+        fn load(masks: &[u32]) -> Self {
+            let eight = &masks[..8];
+            unsafe { _mm256_loadu_si256(eight.as_ptr().cast()) }
+        }
+        #[inline(always)]
+        fn store(self, masks: &mut [u32]) {
+            let eight = &mut masks[..8];
+            unsafe { _mm256_storeu_si256(eight.as_mut_ptr().cast(), self) }
+        }
+        #[inline(always)]
+        fn and(self, other: Self) -> Self {
+            unsafe { _mm256_and_si256(self, other) }
+        }
+        #[inline(always)]
+        fn or(self, other: Self) -> Self {
+            unsafe { _mm256_or_si256(self, other) }
+        }
+        #[inline(always)]
+        fn and_not(self, other: Self) -> Self {
+            unsafe { _mm256_andnot_si256(other, self) }
+        }
+        #[inline(always)]
+        fn shr<const N: i32>(self) -> Self {
+            unsafe { _mm256_srli_epi32::<N>(self) }
+        }
+        #[inline(always)]
+        fn shl<const N: i32>(self) -> Self {
+            unsafe { _mm256_slli_epi32::<N>(self) }
+        }
+        #[inline(always)]
+        fn differs(self, other: Self) -> u32 {
+            let same =
+                unsafe { _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(self, other))) };
+            !same as u32 & 0xFF
+        }
     }
 }
 
@@ -536,34 +676,63 @@ impl Word for u32 {
 /// fit some stack at all.
 #[inline(always)]
 fn stack_rule<W: Word>(masks: [W; 3]) -> ([W; 3], W) {
-    // Bit `3 * stack + k`: column `3 * stack + k` holds the digit.
-    let cols = masks.map(|m| m.or(m.shr::<9>()).or(m.shr::<18>()).and(W::splat(NINE)));
-    // Each column's neighbours in its stack: `next` has at bit `k` the
-    // bit of column `k + 1`, `after` that of column `k + 2` (mod 3).
-    let next = |x: W| {
-        x.shr::<1>()
-            .and(W::splat(0o333))
-            .or(x.shl::<2>().and(W::splat(0o444)))
-    };
-    let after = |x: W| {
-        x.shr::<2>()
-            .and(W::splat(0o111))
-            .or(x.shl::<1>().and(W::splat(0o666)))
-    };
-    let (n, a) = (cols.map(next), cols.map(after));
+    // Plain calls rather than closures and array maps throughout: in the
+    // x86-64-v3 copy everything here must inline down to the AVX2
+    // instructions, and closures are left to the optimizer's judgement.
+    let cols = [columns(masks[0]), columns(masks[1]), columns(masks[2])];
+    let (n, a) = (
+        [next(cols[0]), next(cols[1]), next(cols[2])],
+        [after(cols[0]), after(cols[1]), after(cols[2])],
+    );
     // A column of a band lies on a permutation when the other two bands
     // can take the stack's other two columns, one each.
-    let matched = |b1: usize, b2: usize| n[b1].and(a[b2]).or(a[b1].and(n[b2]));
     let keep = [
-        cols[0].and(matched(1, 2)),
-        cols[1].and(matched(2, 0)),
-        cols[2].and(matched(0, 1)),
+        cols[0].and(n[1].and(a[2]).or(a[1].and(n[2]))),
+        cols[1].and(n[2].and(a[0]).or(a[2].and(n[0]))),
+        cols[2].and(n[0].and(a[1]).or(a[0].and(n[1]))),
     ];
     // With no permutation in a stack, band 0 keeps none of its columns.
     let any = keep[0].or(keep[0].shr::<1>()).or(keep[0].shr::<2>());
     let stuck = W::splat(0o111).and_not(any);
-    let spread = |x: W| x.or(x.shl::<9>()).or(x.shl::<18>());
-    ([0, 1, 2].map(|b| masks[b].and(spread(keep[b]))), stuck)
+    (
+        [
+            masks[0].and(spread(keep[0])),
+            masks[1].and(spread(keep[1])),
+            masks[2].and(spread(keep[2])),
+        ],
+        stuck,
+    )
+}
+
+/// Bit `3 * stack + k`: column `3 * stack + k` of the band holds the digit.
+#[inline(always)]
+fn columns<W: Word>(mask: W) -> W {
+    mask.or(mask.shr::<9>())
+        .or(mask.shr::<18>())
+        .and(W::splat(NINE))
+}
+
+/// Each column's neighbour in its stack: bit `k` gets the bit of column
+/// `k + 1` (mod 3, within each stack).
+#[inline(always)]
+fn next<W: Word>(cols: W) -> W {
+    cols.shr::<1>()
+        .and(W::splat(0o333))
+        .or(cols.shl::<2>().and(W::splat(0o444)))
+}
+
+/// As [`next`], for column `k + 2`.
+#[inline(always)]
+fn after<W: Word>(cols: W) -> W {
+    cols.shr::<2>()
+        .and(W::splat(0o111))
+        .or(cols.shl::<1>().and(W::splat(0o666)))
+}
+
+/// A 9-bit column set copied to the three rows of a band.
+#[inline(always)]
+fn spread<W: Word>(cols: W) -> W {
+    cols.or(cols.shl::<9>()).or(cols.shl::<18>())
 }
 
 /// Hidden singles in columns: per lane, the columns where the digit has
@@ -572,8 +741,8 @@ fn stack_rule<W: Word>(masks: [W; 3]) -> ([W; 3], W) {
 fn column_singles<W: Word>(masks: [W; 3], unsolved: [u32; 3]) -> W {
     let nine = W::splat(NINE);
     let (mut once, mut twice) = (W::splat(0), W::splat(0));
-    for (mask, open) in masks.into_iter().zip(unsolved) {
-        let open = mask.and(W::splat(open));
+    for band in 0..3 {
+        let open = masks[band].and(W::splat(unsolved[band]));
         for row in [open.and(nine), open.shr::<9>().and(nine), open.shr::<18>()] {
             twice = twice.or(once.and(row));
             once = once.or(row);
@@ -674,10 +843,10 @@ impl Grid {
     /// dirty bits of the changed ones. One branch-free pass over the nine
     /// masks, then `keep`'s put back, is cheaper than skipping it.
     #[inline(always)]
-    fn clear_others(&mut self, band: usize, keep: usize, cells: u32) -> u64 {
+    fn clear_others<K: Kernels>(&mut self, band: usize, keep: usize, cells: u32) -> u64 {
         let masks = &mut self.cand[band];
         let own = masks[keep];
-        let changed = lanes::clear(masks, cells);
+        let changed = K::clear(masks, cells);
         masks[keep] = own;
         u64::from(changed & !(1 << keep)) << (16 * band)
     }
@@ -685,13 +854,13 @@ impl Grid {
     /// Places `digit` (0-based) at `pos`; `false` if it is not a candidate
     /// there.
     #[inline(always)]
-    fn assign(&mut self, digit: usize, pos: usize) -> bool {
+    fn assign<K: Kernels>(&mut self, digit: usize, pos: usize) -> bool {
         let (band, bit) = split(pos);
         if self.cand[band][digit] & bit == 0 {
             return false;
         }
         self.unsolved[band] &= !bit;
-        let mut dirty = self.clear_others(band, digit, bit);
+        let mut dirty = self.clear_others::<K>(band, digit, bit);
         for (b, &peers) in PEERS[pos].iter().enumerate() {
             dirty |= self.clear(b, digit, peers);
         }
@@ -703,7 +872,7 @@ impl Grid {
     /// (its own is never among them: the rule is idempotent), or `None` on
     /// a contradiction.
     #[inline(always)]
-    fn band_rule(&mut self, band: usize, digit: usize) -> Option<u64> {
+    fn band_rule<K: Kernels>(&mut self, band: usize, digit: usize) -> Option<u64> {
         let mask = self.cand[band][digit];
         let minirows = usize::from(
             SHRINK[0][(mask & NINE) as usize]
@@ -731,7 +900,7 @@ impl Grid {
         Some(
             self.clear(b1, digit, cols * SPREAD)
                 | self.clear(b2, digit, cols * SPREAD)
-                | self.clear_others(band, digit, new),
+                | self.clear_others::<K>(band, digit, new),
         )
     }
 
@@ -739,11 +908,11 @@ impl Grid {
     /// anything changed; `pairs` gets each band's open cells with exactly
     /// two candidates, as they were before any placement.
     #[inline(always)]
-    fn naked_singles(&mut self, pairs: &mut [u32; 3]) -> Option<bool> {
+    fn naked_singles<K: Kernels>(&mut self, pairs: &mut [u32; 3]) -> Option<bool> {
         let mut progress = false;
         for (band, pairs) in pairs.iter_mut().enumerate() {
             let open = self.unsolved[band];
-            let (once, twice, thrice) = lanes::counts(&self.cand[band]);
+            let (once, twice, thrice) = K::counts(&self.cand[band]);
             if open & !once != 0 {
                 return None;
             }
@@ -755,11 +924,11 @@ impl Grid {
                 singles ^= bit;
                 // An earlier single may have taken this cell's last digit.
                 let pos = 27 * band + bit.trailing_zeros() as usize;
-                let digits = self.digits_at(pos);
+                let digits = self.digits_at::<K>(pos);
                 if digits == 0 {
                     return None;
                 }
-                self.assign(digits.trailing_zeros() as usize, pos);
+                self.assign::<K>(digits.trailing_zeros() as usize, pos);
             }
         }
         Some(progress)
@@ -769,33 +938,28 @@ impl Grid {
     /// since the last run. `None` on a contradiction, else whether anything
     /// changed.
     #[inline(always)]
-    fn column_pass(&mut self) -> Option<bool> {
+    fn column_pass<K: Kernels>(&mut self) -> Option<bool> {
         let stale = std::mem::take(&mut self.stale);
         let mut singles = [0; 9];
         let mut progress = false;
-        // The rules for four digits at a time in SSE2 registers, or one at
-        // a time; either way every digit's drops and singles come from the
-        // masks as they were before any single of this pass is placed,
-        // which the placements below allow for.
-        #[cfg(target_arch = "x86_64")]
-        if !lanes::skipped(2) {
-            use std::arch::x86_64::__m128i;
-            for first in [0, 4] {
-                if stale >> first & 0xF != 0 {
-                    progress |= self.stack_and_columns::<__m128i>(first, &mut singles)?;
-                }
+        // The rules for `K::GROUP` digits at a time, the digits left over
+        // one at a time; either way every digit's drops and singles come
+        // from the masks as they were before any single of this pass is
+        // placed, which the placements below allow for.
+        let group = (1 << K::GROUP) - 1;
+        let mut first = 0;
+        while first + K::GROUP <= 9 {
+            if stale >> first & group != 0 {
+                progress |= self.stack_and_columns::<K::Group>(first, &mut singles)?;
             }
-            if stale & 1 << 8 != 0 {
-                progress |= self.stack_and_columns::<u32>(8, &mut singles)?;
-            }
-            return self.place_column_singles(&singles, progress);
+            first += K::GROUP;
         }
-        for digit in 0..9 {
-            if stale & 1 << digit != 0 {
+        for digit in first..9 {
+            if stale >> digit & 1 != 0 {
                 progress |= self.stack_and_columns::<u32>(digit, &mut singles)?;
             }
         }
-        self.place_column_singles(&singles, progress)
+        self.place_column_singles::<K>(&singles, progress)
     }
 
     /// [`stack_rule`] and [`column_singles`] for the digits of a `W` from
@@ -803,7 +967,11 @@ impl Grid {
     /// contradiction, else whether a mask changed.
     #[inline(always)]
     fn stack_and_columns<W: Word>(&mut self, first: usize, singles: &mut [u32; 9]) -> Option<bool> {
-        let masks = [0, 1, 2].map(|band| W::load(&self.cand[band][first..]));
+        let masks = [
+            W::load(&self.cand[0][first..]),
+            W::load(&self.cand[1][first..]),
+            W::load(&self.cand[2][first..]),
+        ];
         let (kept, stuck) = stack_rule(masks);
         if stuck.differs(W::splat(0)) != 0 {
             return None;
@@ -823,7 +991,11 @@ impl Grid {
 
     /// Places the column singles found by [`Grid::stack_and_columns`].
     #[inline(always)]
-    fn place_column_singles(&mut self, singles: &[u32; 9], progress: bool) -> Option<bool> {
+    fn place_column_singles<K: Kernels>(
+        &mut self,
+        singles: &[u32; 9],
+        progress: bool,
+    ) -> Option<bool> {
         let mut progress = progress;
         for (digit, &singles) in singles.iter().enumerate() {
             let mut singles = singles;
@@ -841,7 +1013,7 @@ impl Grid {
                 if cells == 0 {
                     return None;
                 }
-                self.assign(digit, cells.trailing_zeros() as usize);
+                self.assign::<K>(digit, cells.trailing_zeros() as usize);
             }
         }
         Some(progress)
@@ -851,7 +1023,7 @@ impl Grid {
     /// bivalue cells of each band at the fixpoint (for
     /// [`Grid::branch_cell`]; meaningless once the grid is solved).
     #[inline(always)]
-    fn propagate(&mut self) -> Option<[u32; 3]> {
+    fn propagate<K: Kernels>(&mut self) -> Option<[u32; 3]> {
         let mut pairs = [0; 3];
         loop {
             let mut dirty = std::mem::take(&mut self.dirty);
@@ -860,7 +1032,7 @@ impl Grid {
                 let i = dirty.trailing_zeros() as usize;
                 dirty &= dirty - 1;
                 seen |= 1 << i;
-                dirty |= self.band_rule(i >> 4, i & 15)?;
+                dirty |= self.band_rule::<K>(i >> 4, i & 15)?;
             }
             // Every digit whose masks the band rule saw is due for the
             // column pass.
@@ -868,10 +1040,10 @@ impl Grid {
             if self.is_solved() {
                 return Some(pairs);
             }
-            if self.naked_singles(&mut pairs)? {
+            if self.naked_singles::<K>(&mut pairs)? {
                 continue;
             }
-            if !self.column_pass()? {
+            if !self.column_pass::<K>()? {
                 // Neither pass changed anything since `naked_singles`
                 // counted the candidates: its pairs are the fixpoint's.
                 return Some(pairs);
@@ -881,8 +1053,8 @@ impl Grid {
 
     /// The candidates of `pos` as a 9-bit mask.
     #[inline(always)]
-    fn digits_at(&self, pos: usize) -> u32 {
-        lanes::column(&self.cand[pos / 27], (pos % 27) as u32)
+    fn digits_at<K: Kernels>(&self, pos: usize) -> u32 {
+        K::column(&self.cand[pos / 27], (pos % 27) as u32)
     }
 
     /// The cell to branch on, its candidates, and whether to try the
@@ -902,7 +1074,7 @@ impl Grid {
     /// how many guesses a full count takes. Without a bivalue cell, the
     /// first cell with the fewest candidates, lowest digit first.
     #[inline(always)]
-    fn branch_cell(&self, pairs: [u32; 3]) -> (usize, u32, bool) {
+    fn branch_cell<K: Kernels>(&self, pairs: [u32; 3]) -> (usize, u32, bool) {
         // Largest reach, then smallest position: `((reach + 1) << 7 | (127 -
         // pos)) << 1 | high_first`, maximised without a branch (positions
         // differ, so the last bit never decides); 0 while there is none.
@@ -917,7 +1089,7 @@ impl Grid {
                 let own = PEERS[pos][band];
                 // In the other two bands the peers are the cell's column.
                 let col = COLUMN[i as usize];
-                let digits = lanes::column(masks, i);
+                let digits = K::column(masks, i);
                 // Exactly two digits. At a fixpoint only open peers can
                 // still hold one; the peers holding it, counted with one
                 // 64-bit popcount: own band in bits 0..27, the column in the
@@ -936,13 +1108,13 @@ impl Grid {
         }
         if best != 0 {
             let pos = 127 - (best >> 1 & 127) as usize;
-            return (pos, self.digits_at(pos), best & 1 != 0);
+            return (pos, self.digits_at::<K>(pos), best & 1 != 0);
         }
         let mut fewest = (0, 0, u32::MAX);
         for pos in 0..81 {
             let (band, bit) = split(pos);
             if self.unsolved[band] & bit != 0 {
-                let digits = self.digits_at(pos);
+                let digits = self.digits_at::<K>(pos);
                 if digits.count_ones() < fewest.2 {
                     fewest = (pos, digits, digits.count_ones());
                 }
@@ -983,8 +1155,8 @@ impl Search {
     /// is the caller's own entry point: the body is compiled once per
     /// instruction set (see [`run`]), and each copy recurses into itself.
     #[inline(always)]
-    fn visit(&mut self, mut grid: Grid, recurse: impl Fn(&mut Search, Grid)) {
-        let Some(pairs) = grid.propagate() else {
+    fn visit<K: Kernels>(&mut self, mut grid: Grid, recurse: impl Fn(&mut Search, Grid)) {
+        let Some(pairs) = grid.propagate::<K>() else {
             return;
         };
         if grid.is_solved() {
@@ -994,7 +1166,7 @@ impl Search {
             }
             return;
         }
-        let (pos, mut digits, high_first) = grid.branch_cell(pairs);
+        let (pos, mut digits, high_first) = grid.branch_cell::<K>(pairs);
         loop {
             let digit = if high_first {
                 31 - digits.leading_zeros()
@@ -1004,14 +1176,14 @@ impl Search {
             digits &= !(1 << digit);
             if digits == 0 {
                 // The only branch left: placed on this grid, not a guess.
-                if grid.assign(digit, pos) {
+                if grid.assign::<K>(digit, pos) {
                     recurse(self, grid);
                 }
                 return;
             }
             self.guesses += 1;
             let mut trial = grid;
-            if trial.assign(digit, pos) {
+            if trial.assign::<K>(digit, pos) {
                 recurse(self, trial);
             }
             if self.solutions >= self.limit {
@@ -1021,28 +1193,43 @@ impl Search {
     }
 }
 
-/// Runs the search from `grid`: compiled for x86-64-v3 (AVX2, BMI, a
-/// popcount instruction) when the CPU has it, else for the baseline. The
-/// search is the same either way; the newer instructions only make the
-/// bit counting and the masks' loops shorter.
+/// Runs the search from `grid` with the fastest copy the CPU can run: the
+/// one compiled for x86-64-v3 (AVX2, BMI, a popcount instruction) with the
+/// AVX2 kernels, else the baseline one with the SSE2 kernels (every x86-64
+/// CPU), else the portable one. The search is the same in each; the newer
+/// instructions only make the bit counting and the masks' loops shorter.
 fn run(search: &mut Search, grid: Grid) {
     #[cfg(target_arch = "x86_64")]
-    if !lanes::skipped(1) && v3::detected() {
-        // SAFETY: the CPU has every feature `v3::visit` is compiled for.
-        unsafe { v3::visit(search, grid) };
-        return;
+    {
+        if v3::detected() {
+            // SAFETY: the CPU has every feature `v3::visit` is compiled for.
+            unsafe { v3::visit(search, grid) };
+        } else {
+            visit_sse2(search, grid);
+        }
     }
-    visit_baseline(search, grid);
+    #[cfg(not(target_arch = "x86_64"))]
+    visit_portable(search, grid);
 }
 
-fn visit_baseline(search: &mut Search, grid: Grid) {
-    search.visit(grid, visit_baseline);
+/// The search with the plain-loop kernels.
+// Built where it runs (not x86-64) and in tests, which compare it with
+// the SIMD copies.
+#[cfg(any(not(target_arch = "x86_64"), test))]
+fn visit_portable(search: &mut Search, grid: Grid) {
+    search.visit::<Portable>(grid, visit_portable);
+}
+
+/// The search with the SSE2 kernels, for the baseline x86-64.
+#[cfg(target_arch = "x86_64")]
+fn visit_sse2(search: &mut Search, grid: Grid) {
+    search.visit::<Sse2>(grid, visit_sse2);
 }
 
 /// The copy of the search compiled for x86-64-v3.
 #[cfg(target_arch = "x86_64")]
 mod v3 {
-    use super::{Grid, Search};
+    use super::{Avx2, Grid, Search};
 
     /// Whether the CPU has the features of [`visit`]; the standard
     /// library caches the answer, so this is cheap per search.
@@ -1060,7 +1247,7 @@ mod v3 {
     pub unsafe fn visit(search: &mut Search, grid: Grid) {
         // SAFETY: reached only from `super::run` after `detected()`, or
         // from itself.
-        search.visit(grid, |search, grid| unsafe { visit(search, grid) });
+        search.visit::<Avx2>(grid, |search, grid| unsafe { visit(search, grid) });
     }
 }
 
@@ -1097,6 +1284,11 @@ pub struct Outcome {
 /// gives 0 solutions and does no search.
 #[must_use]
 pub fn search(cells: &[u8; 81], limit: usize) -> Outcome {
+    search_with(cells, limit, run)
+}
+
+/// [`search`] through one entry point (tests compare them).
+fn search_with(cells: &[u8; 81], limit: usize, entry: fn(&mut Search, Grid)) -> Outcome {
     let mut search = Search {
         limit,
         solutions: 0,
@@ -1105,7 +1297,7 @@ pub fn search(cells: &[u8; 81], limit: usize) -> Outcome {
     };
     if limit > 0 {
         if let Some(grid) = Grid::new(cells) {
-            run(&mut search, grid);
+            entry(&mut search, grid);
         }
     }
     Outcome {
@@ -1495,9 +1687,9 @@ mod tests {
         }
     }
 
-    /// The puzzles of the other tests and a sweep of random ones, as
-    /// [`search`] sees them at limits 1 and 3.
-    fn outcomes() -> Vec<Outcome> {
+    /// The puzzles of the other tests and a sweep of random ones, searched
+    /// through `entry` at limits 1 and 3.
+    fn outcomes(entry: fn(&mut Search, Grid)) -> Vec<Outcome> {
         let mut puzzles: Vec<[u8; 81]> =
             [EXAMPLE, ANSWER, INKALA].iter().map(|p| cells(p)).collect();
         puzzles.push([0; 81]);
@@ -1514,26 +1706,26 @@ mod tests {
         }
         puzzles
             .iter()
-            .flat_map(|p| [search(p, 1), search(p, 3)])
+            .flat_map(|p| [search_with(p, 1, entry), search_with(p, 3, entry)])
             .collect()
     }
 
     #[test]
     fn every_compiled_variant_searches_alike() {
-        // The x86-64-v3 copy of the search (when this CPU has it), the
-        // baseline copy with the SSE2 kernels, and the portable code alone;
-        // elsewhere than x86-64 all three runs are the portable code.
-        let runs: Vec<Vec<Outcome>> = (0..3)
-            .map(|level| {
-                lanes::PORTABLE.with(|portable| portable.set(level));
-                outcomes()
-            })
-            .collect();
-        lanes::PORTABLE.with(|portable| portable.set(0));
-        assert_eq!(runs[0], runs[1]);
-        assert_eq!(runs[0], runs[2]);
-        assert!(runs[0].iter().any(|o| o.guesses > 0));
-        assert!(runs[0].iter().any(|o| o.solutions == 0));
+        // The portable copy of the search, and on x86-64 the SSE2 one and
+        // (when this CPU has x86-64-v3) the AVX2 one, on the same puzzles.
+        let portable = outcomes(visit_portable);
+        assert!(portable.iter().any(|o| o.guesses > 0));
+        assert!(portable.iter().any(|o| o.solutions == 0));
+        assert_eq!(outcomes(run), portable);
+        #[cfg(target_arch = "x86_64")]
+        {
+            assert_eq!(outcomes(visit_sse2), portable);
+            if v3::detected() {
+                // SAFETY: the CPU has the features, as just checked.
+                assert_eq!(outcomes(|s, g| unsafe { v3::visit(s, g) }), portable);
+            }
+        }
     }
 
     #[cfg(target_arch = "x86_64")]
