@@ -45,7 +45,7 @@
 //! The loops over a band's nine digit masks (clearing a cell from all of
 //! them, counting how many hold each cell, reading one cell's candidates)
 //! and the column pass are the hot spots once the band rule is a table
-//! lookup. The search is generic over the [`Kernels`] that do them and is
+//! lookup. The search is generic over the `Kernels` that do them and is
 //! compiled three times: with SSE2 (two registers hold eight masks; every
 //! x86-64 CPU has it), with AVX2 in a copy compiled for x86-64-v3 (AVX2,
 //! BMI, a popcount instruction; taken when the CPU has them, checked at run
