@@ -901,17 +901,14 @@ impl Grid {
         }
         self.unsolved[band] &= !new;
         // The table already cleared the rest of each row and box; the
-        // columns reach into the other two bands. Clearing them in all three
-        // bands and putting this mask back is cheaper than picking the other
-        // two: here a placed cell's column holds nothing else (the rest of
-        // it is in the cell's box).
+        // columns reach into the other two bands.
         let cols = (new | new >> 9 | new >> 18) & NINE;
-        let column = cols * SPREAD;
-        let changed = self.clear(0, digit, column)
-            | self.clear(1, digit, column)
-            | self.clear(2, digit, column);
-        self.cand[band][digit] = mask;
-        Some(changed & !(1 << (16 * band + digit)) | self.clear_others::<K>(band, digit, new))
+        let (b1, b2) = other_bands(band);
+        Some(
+            self.clear(b1, digit, cols * SPREAD)
+                | self.clear(b2, digit, cols * SPREAD)
+                | self.clear_others::<K>(band, digit, new),
+        )
     }
 
     /// Places every naked single. `None` on a contradiction, else whether
