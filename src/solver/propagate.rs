@@ -395,40 +395,49 @@ mod sse2 {
     impl super::Word for __m128i {
         #[inline(always)]
         fn splat(x: u32) -> Self {
+            // SAFETY: see the comment on this impl.
             unsafe { _mm_set1_epi32(x as i32) }
         }
         #[inline(always)]
         fn load(masks: &[u32]) -> Self {
             let four = &masks[..4];
+            // SAFETY: see the comment on this impl.
             unsafe { _mm_loadu_si128(four.as_ptr().cast()) }
         }
         #[inline(always)]
         fn store(self, masks: &mut [u32]) {
             let four = &mut masks[..4];
+            // SAFETY: see the comment on this impl.
             unsafe { _mm_storeu_si128(four.as_mut_ptr().cast(), self) }
         }
         #[inline(always)]
         fn and(self, other: Self) -> Self {
+            // SAFETY: see the comment on this impl.
             unsafe { _mm_and_si128(self, other) }
         }
         #[inline(always)]
         fn or(self, other: Self) -> Self {
+            // SAFETY: see the comment on this impl.
             unsafe { _mm_or_si128(self, other) }
         }
         #[inline(always)]
         fn and_not(self, other: Self) -> Self {
+            // SAFETY: see the comment on this impl.
             unsafe { _mm_andnot_si128(other, self) }
         }
         #[inline(always)]
         fn shr<const N: i32>(self) -> Self {
+            // SAFETY: see the comment on this impl.
             unsafe { _mm_srli_epi32::<N>(self) }
         }
         #[inline(always)]
         fn shl<const N: i32>(self) -> Self {
+            // SAFETY: see the comment on this impl.
             unsafe { _mm_slli_epi32::<N>(self) }
         }
         #[inline(always)]
         fn differs(self, other: Self) -> u32 {
+            // SAFETY: see the comment on this impl.
             let same = unsafe { _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(self, other))) };
             !same as u32 & 0xF
         }
@@ -575,42 +584,53 @@ mod avx2 {
     impl super::Word for __m256i {
         #[inline(always)]
         fn splat(x: u32) -> Self {
+            // SAFETY: see the comment on this impl.
             unsafe { _mm256_set1_epi32(x as i32) }
         }
         #[inline(always)]
         fn load(masks: &[u32]) -> Self {
             let eight = &masks[..8];
+            // SAFETY: see the comment on this impl.
             unsafe { _mm256_loadu_si256(eight.as_ptr().cast()) }
         }
         #[inline(always)]
         fn store(self, masks: &mut [u32]) {
             let eight = &mut masks[..8];
+            // SAFETY: see the comment on this impl.
             unsafe { _mm256_storeu_si256(eight.as_mut_ptr().cast(), self) }
         }
         #[inline(always)]
         fn and(self, other: Self) -> Self {
+            // SAFETY: see the comment on this impl.
             unsafe { _mm256_and_si256(self, other) }
         }
         #[inline(always)]
         fn or(self, other: Self) -> Self {
+            // SAFETY: see the comment on this impl.
             unsafe { _mm256_or_si256(self, other) }
         }
         #[inline(always)]
         fn and_not(self, other: Self) -> Self {
+            // SAFETY: see the comment on this impl.
             unsafe { _mm256_andnot_si256(other, self) }
         }
         #[inline(always)]
         fn shr<const N: i32>(self) -> Self {
+            // SAFETY: see the comment on this impl.
             unsafe { _mm256_srli_epi32::<N>(self) }
         }
         #[inline(always)]
         fn shl<const N: i32>(self) -> Self {
+            // SAFETY: see the comment on this impl.
             unsafe { _mm256_slli_epi32::<N>(self) }
         }
         #[inline(always)]
         fn differs(self, other: Self) -> u32 {
-            let same =
-                unsafe { _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(self, other))) };
+            // SAFETY: see the comment on this impl.
+            let same = unsafe {
+                let equal = _mm256_cmpeq_epi32(self, other);
+                _mm256_movemask_ps(_mm256_castsi256_ps(equal))
+            };
             !same as u32 & 0xFF
         }
     }
