@@ -1,9 +1,12 @@
 //! One function per command: turn the parsed arguments into the library's
 //! configuration, run it, and say how it went as an exit code.
 
-use std::io::{self, BufRead as _, IsTerminal as _, Read as _, Write as _};
+use std::io::{self, IsTerminal as _, Read as _, Write as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::Context as _;
 use clap::ValueEnum as _;
@@ -129,6 +132,7 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
     } else {
         None
     };
+    let progress = TestProgress::new();
     let config = Config {
         paths,
         submission,
@@ -145,6 +149,7 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
                 .transpose()?,
         },
         jobs: usize::from(args.jobs),
+        answered: Some(Arc::clone(&progress.answered)),
     };
     let stdout = io::stdout().lock();
     let mut reporters: Vec<Box<dyn Reporter>> = vec![match args.format {
@@ -157,7 +162,6 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.junit {
         reporters.push(Box::new(JunitReporter::new(create_report(path)?)));
     }
-    let progress = TestProgress::new();
     let mut reporter = Tee::new(reporters);
     let summary = judge::run(&config, &mut progress.wrap(&mut reporter))?;
     remember_failed(&summary.not_accepted)?;
@@ -176,23 +180,8 @@ pub fn solve(name: Option<&str>) -> anyhow::Result<ExitCode> {
     let solver = pick_solver(name)?;
     let mut stdin = io::stdin().lock();
     // The format shows in the first line with cells; read up to it.
-    let mut head = Vec::new();
-    loop {
-        let before = head.len();
-        if stdin
-            .read_until(b'\n', &mut head)
-            .context("failed to read puzzles from stdin")?
-            == 0
-        {
-            break;
-        }
-        let line = String::from_utf8_lossy(&head[before..]);
-        let line = line.trim().trim_start_matches('\u{feff}');
-        if !line.is_empty() && !line.chars().all(|c| "-+=| ".contains(c)) {
-            break;
-        }
-    }
-    let format = Format::detect(&String::from_utf8_lossy(&head));
+    let (head, format) =
+        format::read_head(&mut stdin).context("failed to read puzzles from stdin")?;
     let mut out = io::BufWriter::new(io::stdout().lock());
     let mut unsolved = 0;
     let mut solve_one = |n: usize, line: usize, puzzle: &sudoku_judge::board::Board| {
@@ -761,23 +750,37 @@ fn create_report(path: &std::path::Path) -> anyhow::Result<Box<dyn io::Write>> {
     Ok(Box::new(io::BufWriter::new(file)))
 }
 
-/// A progress bar under the table on a terminal: cases done, failures so
-/// far and an ETA. Hidden when stderr is not a terminal.
+/// A progress bar under the table on a terminal: cases done, puzzles
+/// answered (which moves inside a long case too), failures so far and an
+/// ETA. Hidden when stderr is not a terminal.
 struct TestProgress {
     bar: indicatif::ProgressBar,
+    answered: Arc<AtomicUsize>,
 }
 
 impl TestProgress {
     fn new() -> Self {
         let bar = progress_bar(0, "judging");
+        let answered = Arc::new(AtomicUsize::new(0));
+        let count = Arc::clone(&answered);
         bar.set_style(
             indicatif::ProgressStyle::with_template(
-                "{prefix} [{bar:30}] {pos}/{len} cases, {msg} ({elapsed}, eta {eta})",
+                "{prefix} [{bar:30}] {pos}/{len} cases, {answered} puzzles answered, {msg} \
+                 ({elapsed}, eta {eta})",
             )
             .expect("a valid template")
+            .with_key(
+                "answered",
+                move |_: &indicatif::ProgressState, out: &mut dyn std::fmt::Write| {
+                    let _ = write!(out, "{}", count.load(Ordering::Relaxed));
+                },
+            )
             .progress_chars("=> "),
         );
-        TestProgress { bar }
+        if !bar.is_hidden() {
+            bar.enable_steady_tick(Duration::from_millis(200));
+        }
+        TestProgress { bar, answered }
     }
 
     fn wrap<'a>(&'a self, inner: &'a mut dyn Reporter) -> ProgressReporter<'a> {

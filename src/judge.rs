@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
@@ -34,6 +34,9 @@ pub struct Config {
     pub selection: Selection,
     /// Cases judged at once; 1 keeps timings faithful.
     pub jobs: usize,
+    /// Counts every answer as it is checked, for a progress display that
+    /// moves inside a long case too.
+    pub answered: Option<Arc<AtomicUsize>>,
 }
 
 pub use crate::runner::Spread;
@@ -146,7 +149,9 @@ impl Summary {
         }
     }
 
-    pub fn of(results: &[CaseResult], elapsed: Duration) -> Summary {
+    /// The summary of `results` at once, as the judge tallies it case by case.
+    #[cfg(test)]
+    pub(crate) fn of(results: &[CaseResult], elapsed: Duration) -> Summary {
         let mut summary = Summary::default();
         for result in results {
             summary.add(result);
@@ -388,7 +393,8 @@ fn judge_case(
     let mut runs = Vec::with_capacity(config.repeat);
     let mut decided = None;
     for n in 0..config.repeat.max(1) {
-        let mut answers = Checker::new(checker, &data, format)?;
+        let mut answers =
+            Checker::new(checker, &data, format)?.counting(config.answered.as_deref());
         let run = config.submission.run(&data, &limits, &mut answers)?;
         if run.end == End::Killed(Kill::Interrupted) {
             return Ok(None);

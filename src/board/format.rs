@@ -60,6 +60,26 @@ impl Format {
     }
 }
 
+/// Reads `input` up to the first line that shows its format (all that
+/// [`Format::detect`] looks at), for input read as a stream: the bytes read,
+/// to be read again before the rest, and the format.
+pub fn read_head(input: &mut impl std::io::BufRead) -> std::io::Result<(Vec<u8>, Format)> {
+    let mut head = Vec::new();
+    loop {
+        let before = head.len();
+        if input.read_until(b'\n', &mut head)? == 0 {
+            break;
+        }
+        let line = String::from_utf8_lossy(&head[before..]);
+        let line = strip_bom(line.trim_start()).trim();
+        if !line.is_empty() && !is_grid_rule(line) {
+            break;
+        }
+    }
+    let format = Format::detect(&String::from_utf8_lossy(&head));
+    Ok((head, format))
+}
+
 impl fmt::Display for Format {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -126,7 +146,7 @@ pub fn parse(text: &str, format: Format, mode: Mode) -> Result<ParsedBoards, Par
             parsed.boards.push(board);
             parsed.start_lines.push(line);
         }
-        parsed.warnings = reader.warnings;
+        parsed.warnings = reader.lines.warnings;
         return Ok(parsed);
     }
     let mut raw = Vec::new();
@@ -164,58 +184,58 @@ pub fn parse(text: &str, format: Format, mode: Mode) -> Result<ParsedBoards, Par
 pub fn render(format: Format, boards: &[Vec<Vec<char>>]) -> String {
     let mut out = String::new();
     for (n, rows) in boards.iter().enumerate() {
-        match format {
-            Format::LeetCode => {
-                out.push('[');
-                for (r, row) in rows.iter().enumerate() {
-                    if r > 0 {
-                        out.push(',');
-                    }
-                    out.push('[');
-                    for (c, &ch) in row.iter().enumerate() {
-                        if c > 0 {
-                            out.push(',');
-                        }
-                        out.push('"');
-                        out.push(ch);
-                        out.push('"');
-                    }
-                    out.push(']');
-                }
-                out.push_str("]\n");
-            }
-            Format::AcWing => {
-                out.extend(rows.iter().flatten());
-                out.push('\n');
-            }
-            Format::Grid { spaced } => {
-                if n > 0 {
-                    out.push('\n');
-                }
-                for row in rows {
-                    for (c, &ch) in row.iter().enumerate() {
-                        if spaced && c > 0 {
-                            out.push(' ');
-                        }
-                        out.push(ch);
-                    }
-                    out.push('\n');
-                }
-            }
-        }
+        write_board(&mut out, format, n, rows);
     }
     out
 }
 
-/// The `n`-th (from 0) of several answers in `format`, as [`render`] would
-/// print it among the others: grids after the first are set off by a
-/// blank line.
+/// The `n`-th (from 0) of several answers in `format`, as [`render`] prints
+/// it among the others: grids after the first are set off by a blank line.
 pub fn render_nth(format: Format, n: usize, rows: &[Vec<char>]) -> String {
-    let text = render(format, std::slice::from_ref(&rows.to_vec()));
-    if n > 0 && matches!(format, Format::Grid { .. }) {
-        format!("\n{text}")
-    } else {
-        text
+    let mut out = String::new();
+    write_board(&mut out, format, n, rows);
+    out
+}
+
+fn write_board(out: &mut String, format: Format, n: usize, rows: &[Vec<char>]) {
+    match format {
+        Format::LeetCode => {
+            out.push('[');
+            for (r, row) in rows.iter().enumerate() {
+                if r > 0 {
+                    out.push(',');
+                }
+                out.push('[');
+                for (c, &ch) in row.iter().enumerate() {
+                    if c > 0 {
+                        out.push(',');
+                    }
+                    out.push('"');
+                    out.push(ch);
+                    out.push('"');
+                }
+                out.push(']');
+            }
+            out.push_str("]\n");
+        }
+        Format::AcWing => {
+            out.extend(rows.iter().flatten());
+            out.push('\n');
+        }
+        Format::Grid { spaced } => {
+            if n > 0 {
+                out.push('\n');
+            }
+            for row in rows {
+                for (c, &ch) in row.iter().enumerate() {
+                    if spaced && c > 0 {
+                        out.push(' ');
+                    }
+                    out.push(ch);
+                }
+                out.push('\n');
+            }
+        }
     }
 }
 
@@ -297,7 +317,7 @@ fn is_grid_rule(line: &str) -> bool {
 }
 
 /// What one line of an AcWing file holds.
-pub(crate) enum AcWingLine {
+enum AcWingLine {
     Blank,
     End,
     Puzzle(Board),
@@ -305,7 +325,7 @@ pub(crate) enum AcWingLine {
 
 /// Reads one AcWing line: `number` counts from 1, `line` is without its
 /// ending and trailing whitespace.
-pub(crate) fn acwing_line(number: usize, line: &str) -> Result<AcWingLine, ParseError> {
+fn acwing_line(number: usize, line: &str) -> Result<AcWingLine, ParseError> {
     if line.is_empty() {
         return Ok(AcWingLine::Blank);
     }
@@ -353,46 +373,92 @@ pub(crate) fn acwing_line(number: usize, line: &str) -> Result<AcWingLine, Parse
     Ok(AcWingLine::Puzzle(board))
 }
 
-/// AcWing 166 lines read one board at a time from any reader, so that an
-/// input of a million puzzles is never held whole: the same rules, errors
-/// and warnings as [`parse`], which reads AcWing text through it.
-///
-/// It yields each board with the line it is on and stops after the first
-/// error. [`AcWingReader::warnings`] are complete once it has returned
-/// `None`.
-pub struct AcWingReader<R> {
-    input: R,
+/// The rules of AcWing text, a line at a time: blank lines are skipped, a
+/// line `end` closes the input, text after it is ignored with a warning, and
+/// every other line must be one board. [`AcWingReader`] pulls lines from a
+/// file through it; the checker hands it a submission's output line by line
+/// as it arrives.
+pub(crate) struct AcWingLines {
     mode: Mode,
-    /// The last line read, counted from 1.
+    /// The last line taken, counted from 1.
     line: usize,
     end_line: Option<usize>,
     boards: usize,
-    buf: Vec<u8>,
     warnings: Vec<String>,
+    /// Text came after `end`: nothing more is read.
     done: bool,
 }
 
-impl<R: std::io::BufRead> AcWingReader<R> {
-    pub fn new(input: R, mode: Mode) -> Self {
+impl AcWingLines {
+    pub(crate) fn new(mode: Mode) -> Self {
         Self {
-            input,
             mode,
             line: 0,
             end_line: None,
             boards: 0,
-            buf: Vec::with_capacity(128),
             warnings: Vec::new(),
             done: false,
         }
     }
 
-    /// Things accepted that deserve a word, e.g. a missing `end`.
-    pub fn warnings(&self) -> &[String] {
-        &self.warnings
+    /// The last line taken, counted from 1.
+    pub(crate) fn line(&self) -> usize {
+        self.line
     }
 
-    /// The checks that need the whole input, once it has been read.
-    fn finish(&mut self) -> Option<ParseError> {
+    /// Whether text after `end` has closed the input.
+    pub(crate) fn is_done(&self) -> bool {
+        self.done
+    }
+
+    /// Takes the next line (without its ending): the board on it, if any.
+    pub(crate) fn take(&mut self, line: &str) -> Result<Option<Board>, ParseError> {
+        self.line += 1;
+        if self.done {
+            return Ok(None);
+        }
+        let number = self.line;
+        let line = if number == 1 {
+            line.strip_prefix('\u{feff}').unwrap_or(line)
+        } else {
+            line
+        }
+        .trim_end();
+        if let Some(end) = self.end_line {
+            if !line.is_empty() {
+                self.warnings.push(format!(
+                    "line {number}: text after the `end` on line {end} is ignored"
+                ));
+                self.done = true;
+            }
+            return Ok(None);
+        }
+        let board = match acwing_line(number, line)? {
+            AcWingLine::Blank => return Ok(None),
+            AcWingLine::End => {
+                self.end_line = Some(number);
+                return Ok(None);
+            }
+            AcWingLine::Puzzle(board) => board,
+        };
+        self.boards += 1;
+        if self.mode == Mode::Puzzles && board.has_conflict() {
+            if let Some(conflict) = board.conflicts().first() {
+                return Err(ParseError::new(
+                    number,
+                    conflict.second.index() + 1,
+                    format!(
+                        "the givens of puzzle {} break the rules: {conflict}",
+                        self.boards
+                    ),
+                ));
+            }
+        }
+        Ok(Some(board))
+    }
+
+    /// The checks that need the whole input, once it has been taken.
+    pub(crate) fn finish(&mut self) -> Option<ParseError> {
         if self.mode != Mode::Puzzles {
             return None;
         }
@@ -411,30 +477,57 @@ impl<R: std::io::BufRead> AcWingReader<R> {
         }
         None
     }
+}
+
+/// AcWing 166 lines read one board at a time from any reader, so that an
+/// input of a million puzzles is never held whole: the same rules, errors
+/// and warnings as [`parse`], which reads AcWing text through it.
+///
+/// It yields each board with the line it is on and stops after the first
+/// error. [`AcWingReader::warnings`] are complete once it has returned
+/// `None`.
+pub struct AcWingReader<R> {
+    input: R,
+    lines: AcWingLines,
+    buf: Vec<u8>,
+    done: bool,
+}
+
+impl<R: std::io::BufRead> AcWingReader<R> {
+    pub fn new(input: R, mode: Mode) -> Self {
+        Self {
+            input,
+            lines: AcWingLines::new(mode),
+            buf: Vec::with_capacity(128),
+            done: false,
+        }
+    }
+
+    /// Things accepted that deserve a word, e.g. a missing `end`.
+    pub fn warnings(&self) -> &[String] {
+        &self.lines.warnings
+    }
 
     fn advance(&mut self) -> Option<Result<(usize, Board), ParseError>> {
-        loop {
+        while !self.lines.is_done() {
+            let number = self.lines.line() + 1;
             self.buf.clear();
             match self.input.read_until(b'\n', &mut self.buf) {
-                Ok(0) => return self.finish().map(Err),
-                Ok(_) => self.line += 1,
+                Ok(0) => break,
+                Ok(_) => {}
                 Err(e) => {
                     return Some(Err(ParseError::new(
-                        self.line + 1,
+                        number,
                         1,
                         format!("the line cannot be read: {e}"),
                     )))
                 }
             }
-            let number = self.line;
-            let mut bytes = &self.buf[..];
-            if number == 1 {
-                bytes = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
-            }
-            let line = match std::str::from_utf8(bytes) {
-                Ok(line) => line.trim_end(),
+            let line = match std::str::from_utf8(&self.buf) {
+                Ok(line) => line,
                 Err(e) => {
-                    let valid = String::from_utf8_lossy(&bytes[..e.valid_up_to()]);
+                    let valid = String::from_utf8_lossy(&self.buf[..e.valid_up_to()]);
+                    let valid = valid.trim_start_matches('\u{feff}');
                     return Some(Err(ParseError::new(
                         number,
                         valid.chars().count() + 1,
@@ -442,37 +535,13 @@ impl<R: std::io::BufRead> AcWingReader<R> {
                     )));
                 }
             };
-            if let Some(end) = self.end_line {
-                if line.is_empty() {
-                    continue;
-                }
-                self.warnings.push(format!(
-                    "line {number}: text after the `end` on line {end} is ignored"
-                ));
-                return self.finish().map(Err);
-            }
-            match acwing_line(number, line) {
+            match self.lines.take(line) {
+                Ok(None) => {}
+                Ok(Some(board)) => return Some(Ok((number, board))),
                 Err(e) => return Some(Err(e)),
-                Ok(AcWingLine::Blank) => {}
-                Ok(AcWingLine::End) => self.end_line = Some(number),
-                Ok(AcWingLine::Puzzle(board)) => {
-                    self.boards += 1;
-                    if self.mode == Mode::Puzzles && board.has_conflict() {
-                        if let Some(conflict) = board.conflicts().first() {
-                            return Some(Err(ParseError::new(
-                                number,
-                                conflict.second.index() + 1,
-                                format!(
-                                    "the givens of puzzle {} break the rules: {conflict}",
-                                    self.boards
-                                ),
-                            )));
-                        }
-                    }
-                    return Some(Ok((number, board)));
-                }
             }
         }
+        self.lines.finish().map(Err)
     }
 }
 

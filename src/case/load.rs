@@ -45,11 +45,6 @@ impl Text {
         })
     }
 
-    /// The text as raw bytes, streamed, for a program's stdin.
-    pub fn reader(&self) -> anyhow::Result<Box<dyn Read + '_>> {
-        Ok(self.open()?)
-    }
-
     /// The first `max` bytes at most, cut back to a whole line and to valid
     /// UTF-8, and whether that is all of it.
     pub fn prefix(&self, max: usize) -> anyhow::Result<(String, bool)> {
@@ -239,10 +234,6 @@ pub fn load(case: &Case, need_boards: bool) -> anyhow::Result<CaseData> {
     let input = Text::File(case.input.clone());
     let (head, _) = input.prefix(DETECT_BYTES)?;
     let format = Format::detect(&head);
-    if format != Format::AcWing {
-        // Parsed whole: say so plainly if it is not text at all.
-        input.read_all().context("case input")?;
-    }
     let (puzzles, mut warnings) = {
         let mut boards = Boards::open(&input, format, Mode::Puzzles)?;
         let mut puzzles = 0;
@@ -281,9 +272,6 @@ fn load_expected(
     warnings: &mut Vec<String>,
 ) -> anyhow::Result<Expected> {
     let text = Text::File(path.to_path_buf());
-    if data.format != Format::AcWing {
-        text.read_all().context("expected output")?;
-    }
     let format = data.format;
     let mut answers = Boards::open(&text, format, Mode::Answers)?;
     let mut puzzles = data.puzzles()?;

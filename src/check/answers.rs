@@ -9,7 +9,9 @@
 //! Answers in the other formats (a LeetCode literal, grids) come from small
 //! cases; they are kept whole and read at the end, through the same tallies.
 
-use crate::board::format::{self, AcWingLine, Mode, ParseError};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use crate::board::format::{self, AcWingLines, Mode, ParseError};
 use crate::board::{Board, Cell, Format};
 use crate::case::{Boards, CaseData};
 
@@ -22,57 +24,114 @@ use crate::verdict::Verdict;
 /// apart (PE) from wrong ones.
 pub const KEEP: usize = 64 << 10;
 
+/// The first [`KEEP`] bytes of a stream, and whether they are all of it.
+#[derive(Default)]
+pub struct Head {
+    bytes: Vec<u8>,
+    cut: bool,
+}
+
+impl Head {
+    pub fn push(&mut self, chunk: &[u8]) {
+        let room = KEEP.saturating_sub(self.bytes.len());
+        self.bytes
+            .extend_from_slice(&chunk[..chunk.len().min(room)]);
+        self.cut |= chunk.len() > room;
+    }
+
+    /// Whether nothing was cut.
+    pub fn is_whole(&self) -> bool {
+        !self.cut
+    }
+
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.bytes).into_owned()
+    }
+}
+
+/// A stream that arrives in pieces, cut into lines (without their `\n`);
+/// only the unfinished last line is held.
+#[derive(Default)]
+pub struct LineSplitter {
+    partial: Vec<u8>,
+}
+
+impl LineSplitter {
+    /// Hands every line that `chunk` completes to `line`.
+    pub fn push(&mut self, chunk: &[u8], mut line: impl FnMut(&[u8])) {
+        let mut rest = chunk;
+        while let Some(at) = rest.iter().position(|&b| b == b'\n') {
+            if self.partial.is_empty() {
+                line(&rest[..at]);
+            } else {
+                self.partial.extend_from_slice(&rest[..at]);
+                line(&std::mem::take(&mut self.partial));
+            }
+            rest = &rest[at + 1..];
+        }
+        self.partial.extend_from_slice(rest);
+    }
+
+    /// The last line, when the stream ended without a `\n`.
+    pub fn rest(&mut self) -> Option<Vec<u8>> {
+        Some(std::mem::take(&mut self.partial)).filter(|rest| !rest.is_empty())
+    }
+}
+
 /// Judges one run's output; see the module docs. Feed it with
 /// [`Checker::feed`], then [`Checker::finish`].
 pub struct Checker<'a> {
     case: &'a CaseData,
     /// The format the answers should be in.
     format: Format,
-    /// AcWing lines are judged one by one; other formats at the end.
-    by_line: bool,
-    /// The unfinished last line (by line), or everything (otherwise).
-    pending: Vec<u8>,
-    /// The first [`KEEP`] bytes of output, and whether that is all.
-    kept: Vec<u8>,
-    kept_all: bool,
-    /// Output lines seen, counted from 1.
-    line: usize,
-    /// Where `end` was, after which answers are no longer read.
-    end_line: Option<usize>,
-    /// Text after `end`: ignored, as the parser does.
-    stopped: bool,
+    /// AcWing lines, judged one by one as they complete; `None` for the
+    /// other formats, whose output is kept whole in `whole` and read at
+    /// the end.
+    lines: Option<(LineSplitter, AcWingLines)>,
+    whole: Vec<u8>,
+    head: Head,
     /// The first line that is not an answer.
     unreadable: Option<ParseError>,
     answers: usize,
-    sudoku: Option<SudokuTally<'a>>,
-    exact: Option<ExactTally<'a>>,
+    tally: Tally<'a>,
+    /// Counts every answer read, for a progress display.
+    counter: Option<&'a AtomicUsize>,
     /// A case file that could not be read again: the harness's failure.
     failure: Option<anyhow::Error>,
+}
+
+/// What the answers are held to.
+enum Tally<'a> {
+    Sudoku(SudokuTally<'a>),
+    Exact(ExactTally<'a>),
 }
 
 impl<'a> Checker<'a> {
     /// A checker of `kind` for answers to `case` printed in `format`.
     pub fn new(kind: CheckerKind, case: &'a CaseData, format: Format) -> anyhow::Result<Self> {
-        let (sudoku, exact) = match kind {
-            CheckerKind::Sudoku => (Some(SudokuTally::new(case)?), None),
-            CheckerKind::Exact => (None, Some(ExactTally::new(case, format)?)),
+        let tally = match kind {
+            CheckerKind::Sudoku => Tally::Sudoku(SudokuTally::new(case)?),
+            CheckerKind::Exact => Tally::Exact(ExactTally::new(case, format)?),
         };
         Ok(Checker {
             case,
             format,
-            by_line: format == Format::AcWing,
-            pending: Vec::new(),
-            kept: Vec::new(),
-            kept_all: true,
-            line: 0,
-            end_line: None,
-            stopped: false,
+            lines: (format == Format::AcWing)
+                .then(|| (LineSplitter::default(), AcWingLines::new(Mode::Answers))),
+            whole: Vec::new(),
+            head: Head::default(),
             unreadable: None,
             answers: 0,
-            sudoku,
-            exact,
+            tally,
+            counter: None,
             failure: None,
         })
+    }
+
+    /// Also counts each answer read in `counter`.
+    pub fn counting(mut self, counter: Option<&'a AtomicUsize>) -> Self {
+        self.counter = counter;
+        self
     }
 
     /// How many answers have been read so far.
@@ -82,60 +141,44 @@ impl<'a> Checker<'a> {
 
     /// Takes the next piece of output.
     pub fn feed(&mut self, bytes: &[u8]) {
-        let room = KEEP.saturating_sub(self.kept.len());
-        self.kept.extend_from_slice(&bytes[..bytes.len().min(room)]);
-        self.kept_all &= bytes.len() <= room;
-        if !self.by_line {
-            self.pending.extend_from_slice(bytes);
-            return;
-        }
-        let mut rest = bytes;
-        while let Some(at) = rest.iter().position(|&b| b == b'\n') {
-            if self.pending.is_empty() {
-                self.output_line(&rest[..at]);
-            } else {
-                self.pending.extend_from_slice(&rest[..at]);
-                let line = std::mem::take(&mut self.pending);
-                self.output_line(&line);
+        self.head.push(bytes);
+        match self.lines.take() {
+            Some((mut splitter, mut rules)) => {
+                splitter.push(bytes, |line| self.output_line(&mut rules, line));
+                self.lines = Some((splitter, rules));
             }
-            rest = &rest[at + 1..];
+            None => self.whole.extend_from_slice(bytes),
         }
-        self.pending.extend_from_slice(rest);
     }
 
-    fn output_line(&mut self, raw: &[u8]) {
-        self.line += 1;
-        let mut raw = raw;
-        if self.line == 1 {
-            raw = raw.strip_prefix("\u{feff}".as_bytes()).unwrap_or(raw);
-        }
+    fn output_line(&mut self, rules: &mut AcWingLines, raw: &[u8]) {
+        let raw = match rules.line() {
+            0 => raw.strip_prefix("\u{feff}".as_bytes()).unwrap_or(raw),
+            _ => raw,
+        };
         let text = String::from_utf8_lossy(raw);
-        let text = text.trim_end();
-        if let Some(exact) = &mut self.exact {
-            exact.output_line(text, &mut self.failure);
+        if let Tally::Exact(exact) = &mut self.tally {
+            exact.output_line(text.trim_end(), &mut self.failure);
         }
-        if self.unreadable.is_some() || self.stopped {
+        if self.unreadable.is_some() {
             return;
         }
-        if self.end_line.is_some() {
-            self.stopped = !text.is_empty();
-            return;
-        }
-        match format::acwing_line(self.line, text) {
+        match rules.take(&text) {
             Err(error) => self.unreadable = Some(error),
-            Ok(AcWingLine::Blank) => {}
-            Ok(AcWingLine::End) => self.end_line = Some(self.line),
-            Ok(AcWingLine::Puzzle(board)) => self.answer(board),
+            Ok(Some(board)) => self.answer(board),
+            Ok(None) => {}
         }
     }
 
     fn answer(&mut self, board: Board) {
         let n = self.answers;
         self.answers += 1;
-        let result = match (&mut self.sudoku, &mut self.exact) {
-            (Some(tally), _) => tally.answer(n, &board),
-            (_, Some(tally)) => tally.answer(n, &board),
-            _ => Ok(()),
+        if let Some(counter) = self.counter {
+            counter.fetch_add(1, Ordering::Relaxed);
+        }
+        let result = match &mut self.tally {
+            Tally::Sudoku(tally) => tally.answer(n, &board),
+            Tally::Exact(tally) => tally.answer(n, &board),
         };
         if let Err(error) = result {
             self.failure.get_or_insert(error);
@@ -145,83 +188,97 @@ impl<'a> Checker<'a> {
     /// The verdict on everything fed. `Err` only when a case file could not
     /// be read again.
     pub fn finish(mut self) -> anyhow::Result<Checked> {
-        if self.by_line {
-            if !self.pending.is_empty() {
-                let last = std::mem::take(&mut self.pending);
-                self.output_line(&last);
-            }
-        } else {
-            let text = String::from_utf8_lossy(&std::mem::take(&mut self.pending)).into_owned();
-            if let Some(exact) = &mut self.exact {
-                for line in text.lines() {
-                    exact.output_line(line.trim_end(), &mut self.failure);
+        let (output, output_whole) = match self.lines.take() {
+            Some((mut splitter, mut rules)) => {
+                if let Some(last) = splitter.rest() {
+                    self.output_line(&mut rules, &last);
                 }
+                (self.head.text(), self.head.is_whole())
             }
-            match format::parse(&text, self.format, Mode::Answers) {
-                Ok(parsed) => parsed.boards.into_iter().for_each(|b| self.answer(b)),
-                Err(error) => self.unreadable = Some(error),
+            None => {
+                let text = String::from_utf8_lossy(&std::mem::take(&mut self.whole)).into_owned();
+                if let Tally::Exact(exact) = &mut self.tally {
+                    for line in text.lines() {
+                        exact.output_line(line.trim_end(), &mut self.failure);
+                    }
+                }
+                match format::parse(&text, self.format, Mode::Answers) {
+                    Ok(parsed) => parsed.boards.into_iter().for_each(|b| self.answer(b)),
+                    Err(error) => self.unreadable = Some(error),
+                }
+                (text, true)
             }
-            self.kept = text.into_bytes();
-            self.kept_all = true;
-        }
-        if let Some(error) = self.failure.take() {
+        };
+        if let Some(error) = self.failure {
             return Err(error);
         }
-        if let Some(exact) = self.exact.take() {
-            let readable = self.unreadable.is_none();
-            let output = String::from_utf8_lossy(&self.kept).into_owned();
-            return exact.finish(self.answers, readable, &output, self.kept_all);
+        match (self.tally, self.unreadable) {
+            (Tally::Exact(exact), unreadable) => {
+                exact.finish(self.answers, unreadable.is_none(), &output, output_whole)
+            }
+            (Tally::Sudoku(_), Some(error)) => {
+                unreadable_output(self.case, self.format, &error, &output, output_whole)
+            }
+            (Tally::Sudoku(tally), None) => Ok(tally.finish(self.answers)),
         }
-        if let Some(error) = self.unreadable.take() {
-            return self.unreadable_output(&error);
-        }
-        Ok(self
-            .sudoku
-            .take()
-            .map_or_else(Checked::accepted, |tally| tally.finish(self.answers)))
     }
+}
 
-    /// Output that does not read as boards in the format it should be in.
-    /// If it reads in another format and solves every puzzle, the answers
-    /// are right and only the presentation is wrong. That is only decided
-    /// when the output was kept whole.
-    fn unreadable_output(&self, error: &ParseError) -> anyhow::Result<Checked> {
-        let output = String::from_utf8_lossy(&self.kept).into_owned();
-        if self.kept_all {
-            let other = Format::detect(&output);
-            if other != self.format {
-                if let Ok(parsed) = format::parse(&output, other, Mode::Answers) {
-                    let mut all_solve = parsed.boards.len() == self.case.puzzles;
-                    for (answer, puzzle) in parsed.boards.iter().zip(self.case.puzzles()?) {
-                        all_solve &= answer.solves(&puzzle?.1);
-                    }
-                    if all_solve {
-                        return Ok(Checked {
-                            verdict: Verdict::PE,
-                            reason: format!(
-                                "the answers are right but printed in {other} format; they should be in {} format",
-                                self.format
-                            ),
-                            details: String::new(),
-                        });
-                    }
+/// Output that does not read as boards in the format it should be in. If
+/// it reads in another format and solves every puzzle, the answers are
+/// right and only the presentation is wrong. That is only decided when the
+/// output was kept whole.
+fn unreadable_output(
+    case: &CaseData,
+    format: Format,
+    error: &ParseError,
+    output: &str,
+    output_whole: bool,
+) -> anyhow::Result<Checked> {
+    if output_whole {
+        let other = Format::detect(output);
+        if other != format {
+            if let Ok(parsed) = format::parse(output, other, Mode::Answers) {
+                let mut all_solve = parsed.boards.len() == case.puzzles;
+                for (answer, puzzle) in parsed.boards.iter().zip(case.puzzles()?) {
+                    all_solve &= answer.solves(&puzzle?.1);
+                }
+                if all_solve {
+                    return Ok(Checked {
+                        verdict: Verdict::PE,
+                        reason: format!(
+                            "the answers are right but printed in {other} format; they should be in {format} format"
+                        ),
+                        details: String::new(),
+                    });
                 }
             }
         }
-        let reason = format!(
-            "the output does not read as {} answers: {error}",
-            self.format
-        );
-        let (expected, expected_all) = expected_prefix(self.case, self.format)?;
-        let mut details = diff::lines(&expected, &output);
-        if !(self.kept_all && expected_all) {
-            details.push_str(&format!(
-                "(only the first {} KB of each are compared here)\n",
-                KEEP >> 10
-            ));
-        }
-        Ok(Checked::wrong(reason, details))
     }
+    let reason = format!("the output does not read as {format} answers: {error}");
+    Ok(Checked::wrong(
+        reason,
+        line_diff(case, format, output, output_whole)?,
+    ))
+}
+
+/// A line diff of the expected output against the kept `output`; when
+/// either was cut at [`KEEP`] bytes, it says so.
+fn line_diff(
+    case: &CaseData,
+    format: Format,
+    output: &str,
+    output_whole: bool,
+) -> anyhow::Result<String> {
+    let (expected, expected_whole) = expected_prefix(case, format)?;
+    let mut details = diff::lines(&expected, output);
+    if !(output_whole && expected_whole) {
+        details.push_str(&format!(
+            "(only the first {} KB of each are compared here)\n",
+            KEEP >> 10
+        ));
+    }
+    Ok(details)
 }
 
 /// How the n-th answer is named: by its puzzle's place when there are several.
@@ -336,6 +393,21 @@ impl<'a> SudokuTally<'a> {
 /// trailing blank lines, read lazily.
 type Lines<'a> = Box<dyn Iterator<Item = anyhow::Result<String>> + 'a>;
 
+/// The expected answers printed in `format`, one answer's text at a time,
+/// as [`format::render`] prints them together. For a program answering a
+/// case written in another format.
+fn rendered_expected(
+    case: &CaseData,
+    format: Format,
+) -> anyhow::Result<impl Iterator<Item = anyhow::Result<String>> + '_> {
+    let boards = case
+        .expected_boards()?
+        .ok_or_else(|| anyhow::anyhow!("the expected output does not read as boards"))?;
+    Ok(boards
+        .enumerate()
+        .map(move |(n, board)| Ok(format::render_nth(format, n, &board?.1.to_rows()))))
+}
+
 /// The expected output's lines as they should be printed in `format`: the
 /// expected file's own, or its answers rendered in `format` when that
 /// differs from the case's.
@@ -351,20 +423,9 @@ fn expected_lines(case: &CaseData, format: Format) -> anyhow::Result<Option<Line
             }),
         )
     } else {
-        let boards = case
-            .expected_boards()?
-            .expect("the expected output reads as boards");
-        let grid = matches!(format, Format::Grid { .. });
-        Box::new(boards.enumerate().flat_map(move |(n, board)| {
-            let lines: Vec<anyhow::Result<String>> = match board {
-                Ok((_, board)) => {
-                    let text = format::render_boards(format, &[board]);
-                    let gap = (grid && n > 0).then(String::new);
-                    gap.into_iter()
-                        .chain(text.lines().map(str::to_string))
-                        .map(Ok)
-                        .collect()
-                }
+        Box::new(rendered_expected(case, format)?.flat_map(|answer| {
+            let lines: Vec<anyhow::Result<String>> = match answer {
+                Ok(text) => text.lines().map(|line| Ok(line.to_string())).collect(),
                 Err(error) => vec![Err(error)],
             };
             lines
@@ -423,14 +484,11 @@ fn expected_prefix(case: &CaseData, format: Format) -> anyhow::Result<(String, b
         return expected.text.prefix(KEEP);
     }
     let mut text = String::new();
-    for (n, board) in case.expected_boards()?.into_iter().flatten().enumerate() {
+    for answer in rendered_expected(case, format)? {
         if text.len() >= KEEP {
             return Ok((text, false));
         }
-        if n > 0 && matches!(format, Format::Grid { .. }) {
-            text.push('\n');
-        }
-        text.push_str(&format::render_boards(format, &[board?.1]));
+        text.push_str(&answer?);
     }
     Ok((text, true))
 }
@@ -524,7 +582,7 @@ impl<'a> ExactTally<'a> {
         answers: usize,
         readable: bool,
         output: &str,
-        output_all: bool,
+        output_whole: bool,
     ) -> anyhow::Result<Checked> {
         let Some(expected) = self.expected else {
             return Ok(Checked::wrong(
@@ -569,15 +627,7 @@ impl<'a> ExactTally<'a> {
             out.push_str(diff::GRID_LEGEND);
             out
         } else {
-            let (expected, expected_all) = expected_prefix(self.case, self.format)?;
-            let mut details = diff::lines(&expected, output);
-            if !(output_all && expected_all) {
-                details.push_str(&format!(
-                    "(only the first {} KB of each are compared here)\n",
-                    KEEP >> 10
-                ));
-            }
-            details
+            line_diff(self.case, self.format, output, output_whole)?
         };
         Ok(Checked::wrong(reason, details))
     }

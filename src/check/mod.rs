@@ -8,7 +8,7 @@
 mod answers;
 pub mod diff;
 
-pub use answers::{Checker, KEEP};
+pub use answers::{Checker, Head, LineSplitter, KEEP};
 
 use std::fmt;
 

@@ -29,7 +29,7 @@ use super::process::{self, Exit};
 use super::{grace, End, Limits, PuzzleLines, PuzzleTimes, Run};
 use crate::board::{format, Format};
 use crate::case::CaseData;
-use crate::check::Checker;
+use crate::check::{Checker, LineSplitter};
 use crate::solver::Solver;
 
 /// The exit code of a worker whose solver panicked, as Rust uses for panics.
@@ -174,7 +174,8 @@ struct Replies<'c, 'a> {
     checker: &'c mut Checker<'a>,
     /// The answer being handed on, reused.
     text: String,
-    partial: Vec<u8>,
+    /// A worker killed mid-line leaves a partial reply: it is not an answer.
+    lines: LineSplitter,
     answered: usize,
     times: PuzzleTimes,
     panicked: Option<String>,
@@ -182,15 +183,9 @@ struct Replies<'c, 'a> {
 
 impl Replies<'_, '_> {
     fn feed(&mut self, chunk: &[u8]) {
-        let mut rest = chunk;
-        while let Some(at) = rest.iter().position(|&b| b == b'\n') {
-            self.partial.extend_from_slice(&rest[..at]);
-            let line = std::mem::take(&mut self.partial);
-            self.reply(&line);
-            rest = &rest[at + 1..];
-        }
-        // A worker killed mid-line leaves a partial reply: it is not an answer.
-        self.partial.extend_from_slice(rest);
+        let mut lines = std::mem::take(&mut self.lines);
+        lines.push(chunk, |line| self.reply(line));
+        self.lines = lines;
     }
 
     fn reply(&mut self, line: &[u8]) {
@@ -237,7 +232,7 @@ pub fn run(
         format: case.format,
         checker,
         text: String::new(),
-        partial: Vec::new(),
+        lines: LineSplitter::default(),
         answered: 0,
         times: PuzzleTimes::default(),
         panicked: None,

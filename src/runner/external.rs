@@ -182,7 +182,7 @@ pub fn run(
     let mut raw;
     let mut lines;
     let stdin: &mut dyn Read = if !function && case.format == Format::AcWing {
-        raw = case.input.reader()?;
+        raw = case.input.open()?;
         &mut raw
     } else {
         lines = PuzzleLines::new(case.puzzles()?, true);

@@ -20,7 +20,7 @@ pub use process::Kill;
 
 use crate::board::Format;
 use crate::case::{Boards, CaseData};
-use crate::check::Checker;
+use crate::check::{Checker, Head};
 use crate::solver::Solver;
 
 pub use external::Interface;
@@ -188,7 +188,7 @@ impl Read for PuzzleLines<'_> {
 /// [`crate::check::KEEP`] bytes, and how many lines in all.
 #[derive(Default)]
 pub struct OwnOutput {
-    kept: Vec<u8>,
+    head: Head,
     lines: usize,
     /// Whether the last byte seen ended a line.
     at_line_start: bool,
@@ -197,8 +197,7 @@ pub struct OwnOutput {
 
 impl OwnOutput {
     pub fn feed(&mut self, chunk: &[u8]) {
-        let room = crate::check::KEEP.saturating_sub(self.kept.len());
-        self.kept.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        self.head.push(chunk);
         self.lines += chunk.iter().filter(|&&b| b == b'\n').count();
         if let Some(&last) = chunk.last() {
             self.any = true;
@@ -210,7 +209,7 @@ impl OwnOutput {
     /// counts).
     pub fn finish(self) -> (String, usize) {
         let lines = self.lines + usize::from(self.any && !self.at_line_start);
-        (String::from_utf8_lossy(&self.kept).into_owned(), lines)
+        (self.head.text(), lines)
     }
 }
 

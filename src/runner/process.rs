@@ -31,7 +31,7 @@ use super::spawner::{self, Spawner};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// What to run and within which bounds.
+/// What to run and within which spec.
 pub struct Spec {
     pub command: Command,
     /// Wall-clock time after which the process group is killed.
@@ -273,27 +273,12 @@ fn timeval(t: libc::timeval) -> Duration {
 /// to `io.stdout` as it comes, and reports how it went. An `Err` means the
 /// harness could not run it at all (e.g. the program does not exist) or
 /// could not read the input it was to feed; the process is gone either way.
-pub fn run(spec: Spec, io: Io<'_>) -> io::Result<Finished> {
-    let Spec {
-        mut command,
-        kill_after,
-        kill_after_cpu,
-        kill_above_memory_kb,
-        cpu_limit,
-        address_space_limit,
-        stdout_limit,
-        stderr_tail,
-    } = spec;
+pub fn run(mut spec: Spec, io: Io<'_>) -> io::Result<Finished> {
     let limits = Rlimits {
-        cpu_seconds: cpu_limit.map(|d| d.as_secs() + u64::from(d.subsec_nanos() > 0)),
-        address_space: address_space_limit,
-    };
-    let bounds = Bounds {
-        kill_after,
-        kill_after_cpu,
-        kill_above_memory_kb,
-        stdout_limit,
-        stderr_tail,
+        cpu_seconds: spec
+            .cpu_limit
+            .map(|d| d.as_secs() + u64::from(d.subsec_nanos() > 0)),
+        address_space: spec.address_space_limit,
     };
     let start = Instant::now();
     let (child, pipes) = match spawner::take() {
@@ -303,7 +288,7 @@ pub fn run(spec: Spec, io: Io<'_>) -> io::Result<Finished> {
             let (stdout, child_stdout) = pipe()?;
             let (stderr, child_stderr) = pipe()?;
             let pid = match spawner.spawn(
-                &command,
+                &spec.command,
                 [&child_stdin, &child_stdout, &child_stderr],
                 limits,
             ) {
@@ -322,14 +307,14 @@ pub fn run(spec: Spec, io: Io<'_>) -> io::Result<Finished> {
             (Child::Spawned { pid, spawner }, pipes)
         }
         None => {
+            let command = &mut spec.command;
             command
                 .stdin(Stdio::piped())
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped())
                 .process_group(0);
-            limit_child(&mut command, limits);
+            limit_child(command, limits);
             let mut child = command.spawn()?;
-            let pid = child.id() as i32;
             let pipes = Pipes {
                 stdin: child.stdin.take().map(OwnedFd::from),
                 stdout: child.stdout.take().map(OwnedFd::from),
@@ -337,8 +322,7 @@ pub fn run(spec: Spec, io: Io<'_>) -> io::Result<Finished> {
             };
             (
                 Child::Direct {
-                    pid,
-                    pidfd: pidfd_open(pid),
+                    pidfd: pidfd_open(child.id() as i32),
                     process: child,
                 },
                 pipes,
@@ -347,7 +331,7 @@ pub fn run(spec: Spec, io: Io<'_>) -> io::Result<Finished> {
     };
     let mut child = child;
     let pid = child.pid();
-    let result = watch(&mut child, start, pipes, &bounds, io);
+    let result = watch(&mut child, start, pipes, &spec, io);
     match (child, &result) {
         // The harness failed, not the process: leave nothing behind.
         (Child::Direct { mut process, .. }, Err(_)) => {
@@ -390,7 +374,6 @@ fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
 enum Child {
     /// Forked by this process, which waits for it.
     Direct {
-        pid: i32,
         pidfd: Option<OwnedFd>,
         process: std::process::Child,
     },
@@ -421,7 +404,8 @@ pub(crate) struct Rlimits {
 impl Child {
     fn pid(&self) -> i32 {
         match self {
-            Child::Direct { pid, .. } | Child::Spawned { pid, .. } => *pid,
+            Child::Direct { process, .. } => process.id() as i32,
+            Child::Spawned { pid, .. } => *pid,
         }
     }
 
@@ -435,12 +419,14 @@ impl Child {
 
     fn try_exit(&mut self) -> io::Result<Option<Ended>> {
         match self {
-            Child::Direct { pid, .. } => Ok(try_wait4(*pid)?.map(|(status, usage)| Ended {
-                status,
-                cpu: timeval(usage.ru_utime) + timeval(usage.ru_stime),
-                max_rss_kb: u64::try_from(usage.ru_maxrss).unwrap_or(0),
-                wall: None,
-            })),
+            Child::Direct { process, .. } => Ok(try_wait4(process.id() as i32)?.map(
+                |(status, usage)| Ended {
+                    status,
+                    cpu: timeval(usage.ru_utime) + timeval(usage.ru_stime),
+                    max_rss_kb: u64::try_from(usage.ru_maxrss).unwrap_or(0),
+                    wall: None,
+                },
+            )),
             Child::Spawned { spawner, .. } => spawner.try_exit(),
         }
     }
@@ -469,14 +455,6 @@ struct Pipes {
     stderr: Option<OwnedFd>,
 }
 
-struct Bounds {
-    kill_after: Duration,
-    kill_after_cpu: Option<Duration>,
-    kill_above_memory_kb: Option<u64>,
-    stdout_limit: usize,
-    stderr_tail: usize,
-}
-
 /// Records the first reason to kill and kills the group; later reasons only
 /// find it dying.
 fn kill(killed: &mut Option<Kill>, why: Kill, pid: i32) {
@@ -493,7 +471,7 @@ fn watch(
     process: &mut Child,
     start: Instant,
     pipes: Pipes,
-    bounds: &Bounds,
+    spec: &Spec,
     io: Io<'_>,
 ) -> io::Result<Finished> {
     let pid = process.pid();
@@ -506,7 +484,7 @@ fn watch(
         set_nonblocking(fd.as_raw_fd())?;
     }
     let exit_fd = process.exit_fd();
-    let watch_usage = bounds.kill_after_cpu.is_some() || bounds.kill_above_memory_kb.is_some();
+    let watch_usage = spec.kill_after_cpu.is_some() || spec.kill_above_memory_kb.is_some();
 
     // Input read from `io.stdin` but not yet taken by the process.
     let mut pending: Vec<u8> = Vec::with_capacity(CHUNK);
@@ -536,14 +514,14 @@ fn watch(
             }
         } else if interrupted() {
             kill(&mut killed, Kill::Interrupted, pid);
-        } else if now - start >= bounds.kill_after {
+        } else if now - start >= spec.kill_after {
             kill(&mut killed, Kill::Wall, pid);
         } else if watch_usage && now >= next_sample {
             next_sample = now + WATCH_EVERY;
             if let Some((cpu, rss_kb)) = sample(pid) {
-                if bounds.kill_after_cpu.is_some_and(|limit| cpu >= limit) {
+                if spec.kill_after_cpu.is_some_and(|limit| cpu >= limit) {
                     kill(&mut killed, Kill::Cpu, pid);
-                } else if bounds
+                } else if spec
                     .kill_above_memory_kb
                     .is_some_and(|limit| rss_kb > limit)
                 {
@@ -591,7 +569,7 @@ fn watch(
         let wake = match drain_until {
             Some(until) => until,
             None => {
-                let mut wake = (now + WATCH_EVERY).min(start + bounds.kill_after);
+                let mut wake = (now + WATCH_EVERY).min(start + spec.kill_after);
                 if exit_fd.is_none() {
                     wake = wake.min(now + EXIT_CHECK_EVERY);
                 }
@@ -633,7 +611,7 @@ fn watch(
                     Ok(None) => {}
                     Ok(Some(0)) | Err(_) => stdout = None,
                     Ok(Some(n)) => {
-                        let room = bounds.stdout_limit - stdout_bytes;
+                        let room = spec.stdout_limit - stdout_bytes;
                         let take = n.min(room);
                         if take > 0 {
                             (io.stdout)(&chunk[..take]);
@@ -654,8 +632,8 @@ fn watch(
                     Ok(Some(0)) | Err(_) => stderr = None,
                     Ok(Some(n)) => {
                         tail.extend_from_slice(&chunk[..n]);
-                        if tail.len() > bounds.stderr_tail {
-                            let excess = tail.len() - bounds.stderr_tail;
+                        if tail.len() > spec.stderr_tail {
+                            let excess = tail.len() - spec.stderr_tail;
                             tail.drain(..excess);
                         }
                     }

@@ -394,7 +394,13 @@ pub fn serve() -> io::Result<()> {
     let socket = unsafe { OwnedFd::from_raw_fd(0) };
     while let Some((request, fds)) = receive(&socket, MAX_REQUEST)? {
         let reply = match (decode_request(&request), <[OwnedFd; 3]>::try_from(fds)) {
-            (Ok((command, limits)), Ok(stdio)) => run_one(&socket, command, limits, stdio)?,
+            (Ok((command, limits)), Ok(stdio)) => {
+                match run_one(&socket, command, limits, stdio)? {
+                    Some(reply) => reply,
+                    // The harness went away mid-run; nothing is left to do.
+                    None => return Ok(()),
+                }
+            }
             _ => {
                 let mut failure = b"F".to_vec();
                 failure.extend_from_slice(&(-1i32).to_le_bytes());
@@ -408,13 +414,14 @@ pub fn serve() -> io::Result<()> {
 }
 
 /// Starts one submission, tells the harness its pid, waits for it, and
-/// returns the last reply: its exit report, or why it did not start.
+/// returns the last reply: its exit report, or why it did not start; `None`
+/// when the harness went away while it ran (it has been killed).
 fn run_one(
     socket: &OwnedFd,
     mut command: Command,
     limits: Rlimits,
     [stdin, stdout, stderr]: [OwnedFd; 3],
-) -> io::Result<Vec<u8>> {
+) -> io::Result<Option<Vec<u8>>> {
     command
         .stdin(Stdio::from(stdin))
         .stdout(Stdio::from(stdout))
@@ -439,7 +446,7 @@ fn run_one(
             let mut failure = b"F".to_vec();
             failure.extend_from_slice(&error.raw_os_error().unwrap_or(-1).to_le_bytes());
             failure.extend_from_slice(error.to_string().as_bytes());
-            return Ok(failure);
+            return Ok(Some(failure));
         }
     };
     let pid = child.id() as i32;
@@ -482,7 +489,7 @@ fn run_one(
                 libc::kill(-pid, libc::SIGKILL);
                 libc::waitpid(pid, std::ptr::null_mut(), 0);
             }
-            return Err(gone());
+            return Ok(None);
         }
     };
     let wall = started.elapsed();
@@ -492,7 +499,7 @@ fn run_one(
     exited.extend_from_slice(&(micros(usage.ru_utime) + micros(usage.ru_stime)).to_le_bytes());
     exited.extend_from_slice(&(usage.ru_maxrss as u64).to_le_bytes());
     exited.extend_from_slice(&(wall.as_nanos() as u64).to_le_bytes());
-    Ok(exited)
+    Ok(Some(exited))
 }
 
 #[cfg(test)]
