@@ -28,14 +28,19 @@ use sudoku_judge::report::junit::JunitReporter;
 use sudoku_judge::report::{Event, Reporter, Tee};
 use sudoku_judge::runner::external::Launch;
 use sudoku_judge::runner::lang::{self, BuildInfo};
-use sudoku_judge::runner::{builtin, process, Submission};
+use sudoku_judge::runner::sandbox::{self, Protections};
+use sudoku_judge::runner::{builtin, process, spawner, Submission};
 use sudoku_judge::solver::{self, Solver};
 use sudoku_judge::stress;
 
 use crate::HARNESS_ERROR;
 
-/// As shells report a command stopped by SIGINT.
-const INTERRUPTED: u8 = 130;
+/// As shells report a command stopped by a signal: 128 + its number
+/// (130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP).
+fn interrupted_code() -> ExitCode {
+    let signal = process::interrupting_signal().unwrap_or(libc::SIGINT);
+    ExitCode::from(128 + u8::try_from(signal).unwrap_or(2))
+}
 
 fn pick_solver(name: Option<&str>) -> anyhow::Result<&'static Solver> {
     name.map_or_else(|| Ok(solver::default_solver()), solver::find)
@@ -106,6 +111,7 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
         args.memory_limit.as_deref(),
         args.checker,
     )?;
+    let protections = sandbox()?;
     let (submission, build, rerun) = submission(&args.submission)?;
     if let Some(note) = interface_note(args.problem, &submission) {
         eprintln!("{note}");
@@ -150,6 +156,7 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
         },
         jobs: usize::from(args.jobs),
         answered: Some(Arc::clone(&progress.answered)),
+        sandbox: protections,
     };
     let stdout = io::stdout().lock();
     let mut reporters: Vec<Box<dyn Reporter>> = vec![match args.format {
@@ -166,7 +173,7 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
     let summary = judge::run(&config, &mut progress.wrap(&mut reporter))?;
     remember_failed(&summary.not_accepted)?;
     Ok(if summary.interrupted {
-        ExitCode::from(INTERRUPTED)
+        interrupted_code()
     } else if summary.errors > 0 {
         ExitCode::from(HARNESS_ERROR)
     } else if summary.failed > 0 {
@@ -237,11 +244,45 @@ pub fn solve(name: Option<&str>) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// Ctrl-C stops the running submission (it has its own process group, so
-/// the terminal's signal does not reach it); the command then reports what
-/// it finished.
+/// Ctrl-C, SIGTERM (how CI systems cancel a job) and SIGHUP stop the
+/// running submission (it has its own process group, so the terminal's
+/// signal does not reach it); the command then reports what it finished,
+/// and exits as a shell would say the signal stopped it. A second signal
+/// ends the judge at once.
 fn on_ctrl_c() -> anyhow::Result<()> {
-    ctrlc::set_handler(process::interrupt).context("failed to install the Ctrl-C handler")
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])
+        .context("failed to install the signal handlers")?;
+    std::thread::spawn(move || {
+        for signal in signals.forever() {
+            if process::interrupted() {
+                std::process::exit(128 + signal);
+            }
+            process::interrupt(signal);
+        }
+    });
+    Ok(())
+}
+
+/// The sandbox's protections, checked against `--sandbox require`.
+fn sandbox() -> anyhow::Result<Option<Protections>> {
+    let Some(protections) = spawner::protections() else {
+        return Ok(None);
+    };
+    let protections = protections.context("failed to start the sandbox's spawner")?;
+    let missing = protections.missing();
+    if sandbox::mode() == sandbox::Mode::Require && !missing.is_empty() {
+        let list: Vec<String> = missing
+            .iter()
+            .map(|(name, why)| format!("{name}: {why}"))
+            .collect();
+        anyhow::bail!(
+            "--sandbox require, but the kernel refused {}; run as root, enable unprivileged \
+             user namespaces, or judge with --sandbox auto to go on without them",
+            list.join("; ")
+        );
+    }
+    Ok(Some(protections))
 }
 
 pub fn solvers(all: bool) -> anyhow::Result<ExitCode> {
@@ -457,6 +498,7 @@ impl stress::Progress for StressProgress {
 }
 
 pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
+    sandbox()?;
     let (submission, build, rerun) = submission(&args.submission)?;
     if let Some(error) = build.as_ref().and_then(|b| b.error.as_ref()) {
         let source = build.as_ref().map(|b| b.source.display().to_string());
@@ -535,7 +577,7 @@ pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
         }
         stress::Outcome::Interrupted { rounds } => {
             writeln!(out, "interrupted after {rounds} accepted rounds")?;
-            Ok(ExitCode::from(INTERRUPTED))
+            Ok(interrupted_code())
         }
         stress::Outcome::Failed(failure) => {
             let f = &*failure;
@@ -596,15 +638,7 @@ pub fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
             faulty.name
         );
     }
-    let command = args
-        .cmd
-        .as_deref()
-        .map(|c| {
-            shell_words::split(c)
-                .with_context(|| format!("cannot split the command `{c}` into words"))
-        })
-        .transpose()?
-        .filter(|w| !w.is_empty());
+    let command = args.cmd.as_deref().map(Launch::command).transpose()?;
     let rounds = bench::Rounds {
         warmup: args.warmup as usize,
         measured: args.rounds.max(1),
@@ -623,9 +657,9 @@ pub fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
             results.push(bench::builtin(solver, set, rounds));
             progress.inc(1);
         }
-        if let Some(words) = &command {
-            progress.set_message(format!("`{}` on {}", words.join(" "), set.path.display()));
-            results.push(bench::command(words, set, rounds)?);
+        if let Some(launch) = &command {
+            progress.set_message(format!("{} on {}", launch.label, set.path.display()));
+            results.push(bench::command(launch, set, rounds)?);
             progress.inc(1);
         }
     }

@@ -37,6 +37,8 @@ pub struct Config {
     /// Counts every answer as it is checked, for a progress display that
     /// moves inside a long case too.
     pub answered: Option<Arc<AtomicUsize>>,
+    /// The protections runs get, for the report's header.
+    pub sandbox: Option<crate::runner::sandbox::Protections>,
 }
 
 pub use crate::runner::Spread;
@@ -257,6 +259,7 @@ pub fn run(config: &Config, reporter: &mut dyn Reporter) -> anyhow::Result<Summa
         submission: &config.submission.label(),
         build: config.build.as_ref(),
         jobs,
+        sandbox: config.sandbox.as_ref(),
     })?;
     // Settings are read once per directory, before any job starts.
     let mut cache = SettingsCache::default();
@@ -454,12 +457,30 @@ pub fn decide(
     limits: &Limits,
     checked: Checked,
 ) -> (Verdict, String, String) {
-    let answered = format!(
+    let mut answered = format!(
         "{} of {} answered",
         run.answered,
         plural(case.puzzles, "puzzle")
     );
+    // A program killed before it printed anything may well have answered:
+    // into a buffer that died with it.
+    if run.answered == 0 && case.puzzles > 1 && matches!(run.end, End::Killed(_)) {
+        answered.push_str(
+            " (its output may be buffered: what is printed but not flushed is lost when a \
+             program is killed; flush after each answer, e.g. with endl or fflush(stdout), to \
+             see how far it got)",
+        );
+    }
     let stderr = run.stderr.trim().to_string();
+    let forks = if run.fork_refusals > 0 {
+        format!(
+            "; {} refused: it reached the limit of {} processes and threads",
+            plural(run.fork_refusals as usize, "fork"),
+            crate::runner::TASKS
+        )
+    } else {
+        String::new()
+    };
     match &run.end {
         End::NotCompiled => {
             return (
@@ -474,9 +495,9 @@ pub fn decide(
             return (
                 Verdict::TLE,
                 format!(
-                    "killed after {} of wall time (CPU {}), over the {} limit; {answered}",
+                    "killed after {} of wall time (CPU {}), over the {} limit; {answered}{forks}",
                     ms(run.wall),
-                    ms(run.cpu),
+                    ms(run.time),
                     ms(limits.time),
                 ),
                 String::new(),
@@ -486,9 +507,20 @@ pub fn decide(
             return (
                 Verdict::TLE,
                 format!(
-                    "killed after {} of CPU time, over the {} limit; {answered}",
-                    ms(run.cpu),
+                    "killed after {} of CPU time, over the {} limit; {answered}{forks}",
+                    ms(run.time),
                     ms(limits.time),
+                ),
+                String::new(),
+            )
+        }
+        End::Killed(Kill::Startup) => {
+            return (
+                Verdict::TLE,
+                format!(
+                    "killed before its first board: starting the runtime and loading the \
+                     solution took over {} s (code run when the file is loaded counts here){forks}",
+                    crate::runner::external::STARTUP.as_secs()
                 ),
                 String::new(),
             )
@@ -560,7 +592,7 @@ pub fn decide(
             checked.details,
         );
     }
-    if run.memory_kb > limits.memory_kb {
+    if run.memory_kb > limits.memory_kb + run.memory_allowance_kb {
         return (
             Verdict::MLE,
             format!(
@@ -581,7 +613,7 @@ pub fn decide(
             ),
             String::new(),
         ),
-        End::Crashed(how) => (Verdict::RE, format!("{how}; {answered}"), stderr),
+        End::Crashed(how) => (Verdict::RE, format!("{how}; {answered}{forks}"), stderr),
         _ => (checked.verdict, checked.reason, checked.details),
     }
 }

@@ -50,7 +50,9 @@ impl Head {
 }
 
 /// A stream that arrives in pieces, cut into lines (without their `\n`);
-/// only the unfinished last line is held.
+/// only the unfinished last line is held, and of a line longer than
+/// [`KEEP`] only its first [`KEEP`] bytes (no answer is that long), so a
+/// submission printing one endless line cannot make the judge grow.
 #[derive(Default)]
 pub struct LineSplitter {
     partial: Vec<u8>,
@@ -62,14 +64,20 @@ impl LineSplitter {
         let mut rest = chunk;
         while let Some(at) = rest.iter().position(|&b| b == b'\n') {
             if self.partial.is_empty() {
-                line(&rest[..at]);
+                line(&rest[..at.min(KEEP)]);
             } else {
-                self.partial.extend_from_slice(&rest[..at]);
+                self.hold(&rest[..at]);
                 line(&std::mem::take(&mut self.partial));
             }
             rest = &rest[at + 1..];
         }
-        self.partial.extend_from_slice(rest);
+        self.hold(rest);
+    }
+
+    fn hold(&mut self, bytes: &[u8]) {
+        let room = KEEP.saturating_sub(self.partial.len());
+        self.partial
+            .extend_from_slice(&bytes[..bytes.len().min(room)]);
     }
 
     /// The last line, when the stream ended without a `\n`.

@@ -279,6 +279,7 @@ impl<W: Write> Reporter for HumanReporter<W> {
                 submission,
                 build,
                 jobs,
+                sandbox,
             } => {
                 if let Some(build) = build {
                     self.build(build)?;
@@ -293,6 +294,15 @@ impl<W: Write> Reporter for HumanReporter<W> {
                     "judging {cases} case{} with {submission}{parallel}",
                     if cases == 1 { "" } else { "s" }
                 )?;
+                if let Some(sandbox) = sandbox {
+                    let line = format!("sandbox: {sandbox}");
+                    let style = if sandbox.missing().is_empty() {
+                        Style::new().dimmed()
+                    } else {
+                        Style::new().fg_color(Some(AnsiColor::Yellow.into()))
+                    };
+                    writeln!(self.out, "{}", self.paint(style, &line))?;
+                }
                 let header = format!(
                     "{:<5} {:>9} {:>6} {:>9} {:>9} {:>8}  case",
                     "", "time", "%limit", "cpu", "wall", "memory"

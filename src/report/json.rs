@@ -181,13 +181,17 @@ impl<W: Write> Reporter for JsonReporter<W> {
     fn report(&mut self, event: Event<'_>) -> io::Result<()> {
         match event {
             Event::Started {
-                submission, build, ..
+                submission,
+                build,
+                sandbox,
+                ..
             } => {
                 write!(
                     self.out,
-                    "{{\n  \"submission\": {},\n  \"build\": {},\n  \"cases\": [",
+                    "{{\n  \"submission\": {},\n  \"build\": {},\n  \"sandbox\": {},\n  \"cases\": [",
                     serde_json::to_string(submission)?,
                     nested(&build.map(BuildJson::of), 2)?,
+                    nested(&sandbox, 2)?,
                 )?;
             }
             Event::CaseFinished(result) => {

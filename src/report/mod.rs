@@ -23,6 +23,8 @@ pub enum Event<'a> {
         build: Option<&'a BuildInfo>,
         /// Cases judged at once.
         jobs: usize,
+        /// The protections runs get, when submissions run in a sandbox.
+        sandbox: Option<&'a crate::runner::sandbox::Protections>,
     },
     /// Nothing of a case is kept by the judge after this: a reporter that
     /// needs it at the end keeps its own copy.
@@ -164,6 +166,7 @@ pub(crate) mod fixtures {
                 submission: "solver mrv",
                 build: None,
                 jobs: 1,
+                sandbox: None,
             })
             .unwrap();
         for result in results {
