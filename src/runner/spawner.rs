@@ -43,7 +43,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::sandbox::cgroup::Cgroup;
-use super::sandbox::jail::{Failure, Jail};
+use super::sandbox::jail::{Failure, Jail, Running};
 use super::sandbox::{self, Ended, Launch, Mode, Protections};
 
 /// The largest message: a launch names its command, environment and paths.
@@ -317,7 +317,7 @@ pub(crate) fn send(socket: &OwnedFd, message: &[u8], fds: &[RawFd]) -> io::Resul
 
 /// Receives one message and the descriptors attached to it; `None` at the
 /// end (the other side has gone).
-fn receive(socket: &OwnedFd, max: usize) -> io::Result<Option<(Vec<u8>, Vec<OwnedFd>)>> {
+pub(crate) fn receive(socket: &OwnedFd, max: usize) -> io::Result<Option<(Vec<u8>, Vec<OwnedFd>)>> {
     let mut message = vec![0u8; max];
     // SAFETY: CMSG_SPACE is a size computation.
     let space = unsafe { libc::CMSG_SPACE(8 * std::mem::size_of::<RawFd>() as u32) } as usize;
@@ -435,15 +435,76 @@ pub fn serve() -> io::Result<()> {
         libc::malloc_trim(0);
     }
     reply(&socket, &Reply::Ready(jail.protections.clone()))?;
-    while let Some((request, fds)) = receive(&socket, MAX_MESSAGE)? {
+    let mut current: Option<Running> = None;
+    loop {
+        // Everything that can move: the judge's requests, the run, and the
+        // background (a sandbox being made, inits being reaped).
+        let mut watched = vec![socket.as_raw_fd()];
+        if let Some(running) = &current {
+            watched.extend(running.fds());
+        }
+        watched.extend(jail.background_fds());
+        let mut fds: Vec<libc::pollfd> = watched
+            .into_iter()
+            .map(|fd| libc::pollfd {
+                fd,
+                events: libc::POLLIN,
+                revents: 0,
+            })
+            .collect();
+        // Without a pidfd, a run's end is noticed by looking every few
+        // milliseconds.
+        let blind = current.as_ref().is_some_and(|r| r.fds()[0] < 0);
+        let timeout = if blind { 2 } else { 1000 };
+        // SAFETY: fds is a live array of pollfds; negative fds are ignored.
+        if unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, timeout) } < 0 {
+            let error = io::Error::last_os_error();
+            if error.kind() != io::ErrorKind::Interrupted {
+                return Err(error);
+            }
+        }
+        jail.tend();
+        if let Some(running) = &mut current {
+            if let Some(ended) = running.poll()? {
+                reply(&socket, &Reply::Exited(ended))?;
+                jail.retire(current.take().expect("a run is under way"));
+            }
+        }
+        if fds[0].revents == 0 {
+            continue;
+        }
+        let Some((request, stdio)) = receive(&socket, MAX_MESSAGE)? else {
+            // The judge is gone: nothing of a run may stay (dropping the
+            // run and the jail kills and reaps everything).
+            if let Some(running) = &current {
+                running.kill();
+            }
+            return Ok(());
+        };
         match serde_json::from_slice(&request) {
-            Ok(Request::Launch(launch)) => {
-                if !run_one(&socket, &mut jail, &launch, fds)? {
-                    return Ok(());
+            Ok(Request::Launch(launch)) if current.is_none() => {
+                match jail.launch(&launch, stdio) {
+                    Ok(running) => {
+                        reply(
+                            &socket,
+                            &Reply::Started {
+                                pid: running.pid,
+                                cgroup: running.cgroup.clone(),
+                            },
+                        )?;
+                        current = Some(running);
+                        // The next case's sandbox is made while this one runs.
+                        jail.prepare_ahead(&launch.plan);
+                    }
+                    Err(failure) => reply(&socket, &Reply::Failed(failure))?,
                 }
             }
-            // A kill that crossed the run's end: nothing to stop.
-            Ok(Request::Kill) => {}
+            Ok(Request::Kill) => {
+                // A kill that crossed the run's end finds nothing to stop.
+                if let Some(running) = &current {
+                    running.kill();
+                }
+            }
             _ => {
                 let failure = Failure {
                     stage: super::sandbox::jail::Stage::Exec,
@@ -451,67 +512,6 @@ pub fn serve() -> io::Result<()> {
                     message: "malformed request".into(),
                 };
                 reply(&socket, &Reply::Failed(failure))?;
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Starts one run, tells the harness, waits for its end (stopping it when
-/// asked) and reports it. `false` when the harness went away meanwhile.
-fn run_one(
-    socket: &OwnedFd,
-    jail: &mut Jail,
-    launch: &Launch,
-    fds: Vec<OwnedFd>,
-) -> io::Result<bool> {
-    let mut running = match jail.launch(launch, fds) {
-        Ok(running) => running,
-        Err(failure) => {
-            reply(socket, &Reply::Failed(failure))?;
-            return Ok(true);
-        }
-    };
-    reply(
-        socket,
-        &Reply::Started {
-            pid: running.pid,
-            cgroup: running.cgroup.clone(),
-        },
-    )?;
-    loop {
-        if let Some(ended) = running.poll()? {
-            reply(socket, &Reply::Exited(ended))?;
-            return Ok(true);
-        }
-        let [exit, init] = running.fds();
-        let mut fds = [socket.as_raw_fd(), exit, init].map(|fd| libc::pollfd {
-            fd,
-            events: libc::POLLIN,
-            revents: 0,
-        });
-        // Without a pidfd, look at the run every few milliseconds.
-        let timeout = if exit >= 0 { 1000 } else { 2 };
-        // SAFETY: fds is a live array of 3 pollfds; negative fds are ignored.
-        if unsafe { libc::poll(fds.as_mut_ptr(), 3, timeout) } < 0 {
-            let error = io::Error::last_os_error();
-            if error.kind() != io::ErrorKind::Interrupted {
-                return Err(error);
-            }
-        }
-        if fds[0].revents != 0 {
-            match receive(socket, MAX_MESSAGE)? {
-                Some((message, _)) => {
-                    if let Ok(Request::Kill) = serde_json::from_slice(&message) {
-                        running.kill();
-                    }
-                }
-                None => {
-                    // The harness is gone: nothing of the run may stay.
-                    running.kill();
-                    drop(running);
-                    return Ok(false);
-                }
             }
         }
     }

@@ -35,7 +35,7 @@ use std::os::unix::fs::{DirBuilderExt as _, OpenOptionsExt as _};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use nix::mount::{mount, umount2, MntFlags, MsFlags};
+use nix::mount::{mount, MsFlags};
 use nix::sched::CloneFlags;
 use nix::sys::statvfs::{statvfs, FsFlags};
 use nix::unistd::{Gid, Uid};
@@ -111,14 +111,18 @@ impl Failure {
 /// What the init tells the spawner.
 #[derive(Debug, Serialize, Deserialize)]
 enum FromInit {
-    /// The submission has exec'd; its pid as the spawner sees it.
-    Started {
-        pid: i32,
+    /// The root is ready and the submission's process waits for its
+    /// command; its pid as the spawner sees it.
+    Prepared {
+        leader: i32,
     },
     Failed(Failure),
-    /// The submission ended, as `wait` reported.
+    /// The submission ended (as `wait` reported) and everything else it
+    /// left in the namespace is killed and reaped, with their rusage.
     Exited {
         status: i32,
+        cpu_ns: u64,
+        max_rss_kb: u64,
     },
 }
 
@@ -135,23 +139,111 @@ pub(crate) struct Jail {
     /// The ids inside the namespaces that scratch directories belong to.
     owner: (u32, u32),
     runs: u64,
+    /// The sandbox for the next run: made, or being made by its init.
+    ready: Option<Prepared>,
+    /// Runs and sandboxes let go, whose inits are still to be reaped.
+    retired: Vec<Retired>,
+}
+
+/// What is left of a run or an unused sandbox: an init on its way out
+/// (its namespaces end with it), then a cgroup to remove and directories
+/// to give back. Reaped when the kernel is done, off any run's time.
+struct Retired {
+    init: Option<i32>,
+    pidfd: Option<OwnedFd>,
+    cgroup: Option<Cgroup>,
+    lent: Vec<(PathBuf, Uid, Gid)>,
+}
+
+impl Retired {
+    /// Whether it is all gone now; cleans up what it can.
+    fn reap(&mut self, wait: bool) -> bool {
+        if let Some(init) = self.init {
+            let flags = if wait { 0 } else { libc::WNOHANG };
+            // SAFETY: waitpid on our own child.
+            let r = unsafe { libc::waitpid(init, std::ptr::null_mut(), flags) };
+            if r == 0 {
+                return false;
+            }
+            self.init = None;
+            self.pidfd = None;
+        }
+        if let Some(cgroup) = self.cgroup.take() {
+            cgroup.kill_all();
+            let _ = cgroup.remove();
+        }
+        give_back(&std::mem::take(&mut self.lent));
+        true
+    }
+}
+
+impl Drop for Jail {
+    fn drop(&mut self) {
+        if let Some(ready) = self.ready.take() {
+            self.retire_prepared(ready);
+        }
+        for retired in &mut self.retired {
+            retired.reap(true);
+        }
+    }
+}
+
+/// A run's sandbox, made before its command is known: its cgroup, and an
+/// init that has built the root and pivoted into it, with the
+/// submission's process waiting on a socket for its command and its
+/// descriptors. Making it while the judge is busy with the last run keeps
+/// it off the time a case takes.
+struct Prepared {
+    plan: Plan,
+    init: i32,
+    pidfd: Option<OwnedFd>,
+    from_init: OwnedFd,
+    /// The waiting process's socket: the command goes there; it closes
+    /// at exec, or carries why the exec failed.
+    leader_socket: OwnedFd,
+    /// The waiting process, once the init says the sandbox is ready.
+    leader: Option<i32>,
+    cgroup: Option<Cgroup>,
+    lent: Vec<(PathBuf, Uid, Gid)>,
+}
+
+impl Prepared {
+    /// Takes the init's word that the sandbox is ready, waiting at most
+    /// `deadline` for it (zero: only if it is there).
+    fn ready(&mut self, deadline: Duration) -> Result<(), Failure> {
+        if self.leader.is_some() {
+            return Ok(());
+        }
+        match receive_from_init(&self.from_init, deadline) {
+            Ok(FromInit::Prepared { leader }) => {
+                self.leader = Some(leader);
+                Ok(())
+            }
+            Ok(FromInit::Failed(failure)) => Err(failure),
+            Err(error) if error.kind() == io::ErrorKind::TimedOut && deadline.is_zero() => Ok(()),
+            Ok(FromInit::Exited { .. }) | Err(_) => Err(Failure::new(
+                Stage::Namespaces,
+                "the run's init ended before it was ready",
+                0,
+            )),
+        }
+    }
 }
 
 /// A run under way, as the spawner tracks it.
 pub(crate) struct Running {
     /// The submission's process, as the spawner and the judge see it.
     pub pid: i32,
-    /// The process the spawner waits for: the init, or the submission.
-    waited: i32,
+    /// The init of its namespace, when it has one.
+    init: Option<i32>,
+    /// Readable at the exit of the init, or of the submission without one.
     pidfd: Option<OwnedFd>,
-    /// Messages from the init; `None` without namespaces.
     from_init: Option<OwnedFd>,
     pub cgroup: Option<Cgroup>,
     started: Instant,
-    status: Option<i32>,
-    /// Directories handed to the box's user for the run, and their owners.
     lent: Vec<(PathBuf, Uid, Gid)>,
-    namespaced: bool,
+    /// The report, once made; the run is cleaned up after it is sent.
+    ended: Option<Ended>,
 }
 
 fn cstring(bytes: &[u8]) -> Result<CString, Failure> {
@@ -159,8 +251,7 @@ fn cstring(bytes: &[u8]) -> Result<CString, Failure> {
         .map_err(|_| Failure::new(Stage::Exec, "a command line holds a NUL byte", libc::EINVAL))
 }
 
-/// Everything the submission's process needs between fork and exec,
-/// prepared before the fork.
+/// Everything the submission's process needs between fork and exec.
 struct Exec<'a> {
     program: CString,
     argv: Vec<CString>,
@@ -210,6 +301,8 @@ impl Jail {
             drop_to: None,
             owner: (Uid::current().as_raw(), Gid::current().as_raw()),
             runs: 0,
+            ready: None,
+            retired: Vec::new(),
         };
         // Whatever a run leaves behind, outside a PID namespace, becomes
         // the spawner's child, to be killed.
@@ -298,10 +391,14 @@ impl Jail {
                 Err(_) => return,
             };
             let failure = match self.launch(&launch, stdio) {
-                Ok(mut running) => match running.wait_blocking() {
-                    Ok(_) => return,
-                    Err(error) => Failure::io(Stage::Exec, "the probe run failed", &error),
-                },
+                Ok(mut running) => {
+                    let result = running.wait_blocking();
+                    self.retire(running);
+                    match result {
+                        Ok(_) => return,
+                        Err(error) => Failure::io(Stage::Exec, "the probe run failed", &error),
+                    }
+                }
                 Err(failure) => failure,
             };
             let why = failure.message;
@@ -334,51 +431,176 @@ impl Jail {
     /// Starts one run on `stdio` (stdin, stdout, stderr, and a driver's
     /// answers as fd 3 when there are four).
     pub fn launch(&mut self, launch: &Launch, stdio: Vec<OwnedFd>) -> Result<Running, Failure> {
-        self.runs += 1;
-        let exec = Exec::new(launch, self)?;
-        let plan = &launch.plan;
-        let cgroup = match &self.cgroups {
-            Some(hierarchy) => Some(
-                hierarchy
-                    .create(
-                        &format!("{}-{}", std::process::id(), self.runs),
-                        CgroupLimits {
-                            memory_bytes: plan.memory_cap_kb.saturating_mul(1024),
-                            pids: plan.tasks,
-                        },
-                    )
-                    .map_err(|e| Failure::io(Stage::Cgroup, "cannot make the run's cgroup", &e))?,
-            ),
-            None => None,
-        };
-        let lent = self.lend(&plan.writable);
-        let started = Instant::now();
-        let result = if self.per_run {
-            self.launch_namespaced(&exec, plan, stdio, cgroup.as_ref())
-        } else {
-            launch_plain(&exec, stdio, cgroup.as_ref())
-        };
-        match result {
-            Ok((pid, waited, from_init)) => Ok(Running {
-                pid,
-                waited,
-                pidfd: crate::runner::process::pidfd_open(waited),
-                from_init,
-                cgroup,
-                started,
-                status: None,
-                lent,
-                namespaced: self.per_run,
-            }),
-            Err(failure) => {
-                give_back(&lent);
-                if let Some(cgroup) = cgroup {
-                    cgroup.kill_all();
-                    let _ = cgroup.remove();
+        if !self.per_run {
+            self.runs += 1;
+            let cgroup = self.cgroup(&launch.plan)?;
+            let lent = self.lend(&launch.plan.writable);
+            let exec = Exec::new(launch, self)?;
+            let started = Instant::now();
+            return match launch_plain(&exec, stdio, cgroup.as_ref()) {
+                Ok(pid) => Ok(Running {
+                    pid,
+                    init: None,
+                    pidfd: crate::runner::process::pidfd_open(pid),
+                    from_init: None,
+                    cgroup,
+                    started,
+                    lent,
+                    ended: None,
+                }),
+                Err(failure) => {
+                    give_back(&lent);
+                    if let Some(cgroup) = cgroup {
+                        cgroup.kill_all();
+                        let _ = cgroup.remove();
+                    }
+                    Err(failure)
                 }
-                Err(failure)
+            };
+        }
+        let mut prepared = match self.ready.take() {
+            Some(ready) if ready.plan == launch.plan => ready,
+            other => {
+                if let Some(other) = other {
+                    self.retire_prepared(other);
+                }
+                self.prepare(&launch.plan)?
+            }
+        };
+        if let Err(failure) = prepared.ready(SETUP_DEADLINE) {
+            self.retire_prepared(prepared);
+            return Err(failure);
+        }
+        let command = serde_json::to_vec(launch)
+            .map_err(|e| Failure::new(Stage::Exec, format!("cannot encode the command: {e}"), 0))?;
+        let fds: Vec<RawFd> = stdio.iter().map(|fd| fd.as_raw_fd()).collect();
+        let started = Instant::now();
+        let sent = crate::runner::spawner::send(&prepared.leader_socket, &command, &fds);
+        drop(stdio);
+        // The socket closes at a successful exec; a failure is written on it.
+        let failure = match sent.and_then(|()| {
+            crate::runner::spawner::receive_within(
+                &prepared.leader_socket,
+                64 << 10,
+                SETUP_DEADLINE,
+            )
+        }) {
+            Ok(None) => None,
+            Ok(Some((message, _))) => {
+                Some(serde_json::from_slice(&message).unwrap_or_else(|_| {
+                    Failure::new(Stage::Exec, "the submission did not start", 0)
+                }))
+            }
+            Err(error) => Some(Failure::io(
+                Stage::Exec,
+                "the submission did not start",
+                &error,
+            )),
+        };
+        if let Some(failure) = failure {
+            self.retire_prepared(prepared);
+            return Err(failure);
+        }
+        let Prepared {
+            init,
+            pidfd,
+            from_init,
+            leader,
+            cgroup,
+            lent,
+            ..
+        } = prepared;
+        Ok(Running {
+            pid: leader.unwrap_or(0),
+            init: Some(init),
+            pidfd,
+            from_init: Some(from_init),
+            cgroup,
+            started,
+            lent,
+            ended: None,
+        })
+    }
+
+    /// Starts making the sandbox for the next run, when it will likely
+    /// look like the last (every case of a submission does): its init
+    /// builds it while the last run goes on. A compile's, which writes a
+    /// directory of its own, is never made ahead.
+    pub fn prepare_ahead(&mut self, plan: &Plan) {
+        if self.per_run && self.ready.is_none() && plan.writable.is_empty() {
+            self.ready = self.prepare(plan).ok();
+        }
+    }
+
+    /// Lets go of a sandbox that will not be used.
+    fn retire_prepared(&mut self, prepared: Prepared) {
+        // SAFETY: kill(2) on our own child, not yet reaped.
+        unsafe { libc::kill(prepared.init, libc::SIGKILL) };
+        self.retired.push(Retired {
+            init: Some(prepared.init),
+            pidfd: prepared.pidfd,
+            cgroup: prepared.cgroup,
+            lent: prepared.lent,
+        });
+    }
+
+    /// Lets go of a run whose report has been sent.
+    pub fn retire(&mut self, mut running: Running) {
+        let init = running.init.take();
+        if let Some(init) = init {
+            // It exits by itself once it has reported; this only makes sure.
+            // SAFETY: kill(2) on our own child, not yet reaped.
+            unsafe { libc::kill(init, libc::SIGKILL) };
+        }
+        self.retired.push(Retired {
+            init,
+            pidfd: running.pidfd.take(),
+            cgroup: running.cgroup.take(),
+            lent: std::mem::take(&mut running.lent),
+        });
+        running.ended.get_or_insert_with(Ended::default);
+    }
+
+    /// Tends to the background: takes the word of a sandbox being made,
+    /// and reaps what was let go.
+    pub fn tend(&mut self) {
+        if let Some(mut ready) = self.ready.take() {
+            match ready.ready(Duration::ZERO) {
+                Ok(()) => self.ready = Some(ready),
+                Err(_) => self.retire_prepared(ready),
             }
         }
+        self.retired.retain_mut(|retired| !retired.reap(false));
+    }
+
+    /// Descriptors that become readable when the background moves on.
+    pub fn background_fds(&self) -> Vec<RawFd> {
+        let mut fds: Vec<RawFd> = self
+            .retired
+            .iter()
+            .filter_map(|r| r.pidfd.as_ref().map(|fd| fd.as_raw_fd()))
+            .collect();
+        if let Some(ready) = self.ready.as_ref().filter(|r| r.leader.is_none()) {
+            fds.push(ready.from_init.as_raw_fd());
+        }
+        fds
+    }
+
+    fn cgroup(&mut self, plan: &Plan) -> Result<Option<Cgroup>, Failure> {
+        let Some(hierarchy) = &self.cgroups else {
+            return Ok(None);
+        };
+        self.runs += 1;
+        hierarchy
+            .create(
+                &format!("{}-{}", std::process::id(), self.runs),
+                CgroupLimits {
+                    memory_bytes: plan.memory_cap_kb.saturating_mul(1024),
+                    pids: plan.tasks,
+                },
+            )
+            .map(Some)
+            .map_err(|e| Failure::io(Stage::Cgroup, "cannot make the run's cgroup", &e))
     }
 
     /// Hands the writable directories to the box's user for the run (when
@@ -400,15 +622,31 @@ impl Jail {
         lent
     }
 
-    fn launch_namespaced(
-        &self,
-        exec: &Exec<'_>,
-        plan: &Plan,
-        stdio: Vec<OwnedFd>,
-        cgroup: Option<&Cgroup>,
-    ) -> Result<(i32, i32, Option<OwnedFd>), Failure> {
-        let (ours, theirs) = crate::runner::spawner::socket_pair()
-            .map_err(|e| Failure::io(Stage::Namespaces, "cannot make a socket pair", &e))?;
+    /// Starts making a run's sandbox for `plan`, up to the point where only
+    /// its command is missing: the init does the work, and says when it is
+    /// done ([`Prepared::ready`]).
+    fn prepare(&mut self, plan: &Plan) -> Result<Prepared, Failure> {
+        let cgroup = self.cgroup(plan)?;
+        let lent = self.lend(&plan.writable);
+        let cleanup = |cgroup: Option<Cgroup>, lent: &[(PathBuf, Uid, Gid)]| {
+            if let Some(cgroup) = cgroup {
+                let _ = cgroup.remove();
+            }
+            give_back(lent);
+        };
+        let sockets = crate::runner::spawner::socket_pair()
+            .and_then(|init| Ok((init, crate::runner::spawner::socket_pair()?)));
+        let ((ours, theirs), (leader_ours, leader_theirs)) = match sockets {
+            Ok(sockets) => sockets,
+            Err(e) => {
+                cleanup(cgroup, &lent);
+                return Err(Failure::io(
+                    Stage::Namespaces,
+                    "cannot make a socket pair",
+                    &e,
+                ));
+            }
+        };
         let flags = CloneFlags::CLONE_NEWPID | CloneFlags::CLONE_NEWNS | CloneFlags::CLONE_NEWIPC;
         // SAFETY: a fork-like clone (no new stack, SIGCHLD to the parent)
         // of this single-threaded process; the child only ends by _exit.
@@ -424,6 +662,7 @@ impl Jail {
         };
         if pid < 0 {
             let error = io::Error::last_os_error();
+            cleanup(cgroup, &lent);
             return Err(Failure::io(
                 Stage::Namespaces,
                 "cannot make PID, mount and IPC namespaces",
@@ -431,35 +670,21 @@ impl Jail {
             ));
         }
         if pid == 0 {
-            drop(ours);
-            init(
-                &theirs,
-                exec,
-                plan,
-                stdio,
-                cgroup,
-                self.filesystem,
-                self.owner,
-            );
+            drop((ours, leader_ours));
+            init(&theirs, leader_theirs, plan, cgroup.as_ref(), self);
         }
         let pid = pid as i32;
-        drop(theirs);
-        drop(stdio);
-        match receive_from_init(&ours, SETUP_DEADLINE) {
-            Ok(FromInit::Started { pid: leader }) => Ok((leader, pid, Some(ours))),
-            Ok(FromInit::Failed(failure)) => {
-                kill_and_reap(pid);
-                Err(failure)
-            }
-            Ok(FromInit::Exited { .. }) | Err(_) => {
-                kill_and_reap(pid);
-                Err(Failure::new(
-                    Stage::Namespaces,
-                    "the run's init ended before starting the submission",
-                    0,
-                ))
-            }
-        }
+        drop((theirs, leader_theirs));
+        Ok(Prepared {
+            plan: plan.clone(),
+            init: pid,
+            pidfd: crate::runner::process::pidfd_open(pid),
+            from_init: ours,
+            leader_socket: leader_ours,
+            leader: None,
+            cgroup,
+            lent,
+        })
     }
 }
 
@@ -568,7 +793,7 @@ fn launch_plain(
     exec: &Exec<'_>,
     stdio: Vec<OwnedFd>,
     cgroup: Option<&Cgroup>,
-) -> Result<(i32, i32, Option<OwnedFd>), Failure> {
+) -> Result<i32, Failure> {
     let procs = open_procs(cgroup)?;
     let (errors, report) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)
         .map_err(|e| Failure::nix(Stage::Exec, "cannot make a pipe", e))?;
@@ -592,7 +817,7 @@ fn launch_plain(
             kill_and_reap(pid);
             Err(failure)
         }
-        None => Ok((pid, pid, None)),
+        None => Ok(pid),
     }
 }
 
@@ -773,30 +998,23 @@ fn receive_from_init(socket: &OwnedFd, deadline: Duration) -> io::Result<FromIni
 }
 
 /// The init of a run's namespaces. Never returns.
-#[allow(clippy::too_many_arguments)]
 fn init(
     socket: &OwnedFd,
-    exec: &Exec<'_>,
+    leader_socket: OwnedFd,
     plan: &Plan,
-    stdio: Vec<OwnedFd>,
     cgroup: Option<&Cgroup>,
-    filesystem: bool,
-    owner: (u32, u32),
+    jail: &Jail,
 ) -> ! {
     let result = (|| -> Result<(), Failure> {
         let procs = open_procs(cgroup)?;
         let _ = nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGKILL);
         let _ = nix::sys::prctl::set_dumpable(false);
-        let root = if filesystem {
-            Some(build_root(plan, owner)?)
+        let root = if jail.filesystem {
+            Some(build_root(plan, jail.owner)?)
         } else {
             None
         };
         let (pid_in, pid_out) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)
-            .map_err(|e| Failure::nix(Stage::Namespaces, "pipe", e))?;
-        let (go_in, go_out) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)
-            .map_err(|e| Failure::nix(Stage::Namespaces, "pipe", e))?;
-        let (errors, report) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)
             .map_err(|e| Failure::nix(Stage::Namespaces, "pipe", e))?;
         // SAFETY: fork of this single-threaded process; the child only
         // ends by exec or _exit.
@@ -806,58 +1024,57 @@ fn init(
             return Err(Failure::io(Stage::Namespaces, "cannot fork", &error));
         }
         if leader == 0 {
-            drop((pid_in, go_out, errors));
-            let _ = nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGKILL);
-            // Our pid as the spawner sees it: the host's /proc is still
-            // mounted here, and names us in its own namespace.
-            let outer = fs::read_link("/proc/self")
-                .ok()
-                .and_then(|p| p.to_str()?.parse::<i32>().ok())
-                .unwrap_or(0);
-            write_all(&pid_out, &outer.to_le_bytes());
-            let mut go = [0u8; 1];
-            // SAFETY: reads one byte into a live buffer.
-            let n = unsafe { libc::read(go_in.as_raw_fd(), go.as_mut_ptr().cast(), 1) };
-            if n != 1 || go[0] != b'g' {
-                // SAFETY: the init is gone; end without running anything.
-                unsafe { libc::_exit(127) };
-            }
-            exec_child(exec, &stdio, &procs, &report);
+            drop(pid_in);
+            leader_main(&leader_socket, pid_out, &procs, root.as_deref(), jail);
         }
-        drop((pid_out, go_in, report, stdio, procs));
+        drop((pid_out, leader_socket, procs));
         let mut outer = [0u8; 4];
         read_exact(&pid_in, &mut outer);
         if let Some(root) = &root {
-            if let Err(failure) = enter_root(root) {
+            if let Err(failure) = seal_root(root) {
                 kill_and_reap(leader);
                 return Err(failure);
             }
         }
-        write_all(&go_out, b"g");
-        drop(go_out);
-        if let Some(failure) = read_failure(&errors) {
-            kill_and_reap(leader);
-            return Err(failure);
-        }
         tell(
             socket,
-            &FromInit::Started {
-                pid: i32::from_le_bytes(outer),
+            &FromInit::Prepared {
+                leader: i32::from_le_bytes(outer),
             },
         );
-        // Reap everything that ends here, until the submission itself does.
-        loop {
+        // Reap everything that ends here, until the submission does.
+        let status = loop {
             let mut status = 0;
             // SAFETY: waits for any child of ours.
             let pid = unsafe { libc::waitpid(-1, &mut status, 0) };
             if pid == leader {
-                tell(socket, &FromInit::Exited { status });
-                return Ok(());
+                break status;
             }
             if pid < 0 && io::Error::last_os_error().raw_os_error() == Some(libc::ECHILD) {
                 return Ok(());
             }
+        };
+        // Then whatever it left behind: every other process of the
+        // namespace, killed at once and reaped, so their time is counted.
+        // SAFETY: kill(2) and waitpid(2) take no pointers that outlive the calls.
+        unsafe {
+            libc::kill(-1, libc::SIGKILL);
+            while libc::waitpid(-1, std::ptr::null_mut(), 0) > 0 {}
         }
+        // SAFETY: rusage is plain data for the kernel to fill.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: a live rusage.
+        unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) };
+        let micros = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
+        tell(
+            socket,
+            &FromInit::Exited {
+                status,
+                cpu_ns: (micros(usage.ru_utime) + micros(usage.ru_stime)) * 1000,
+                max_rss_kb: usage.ru_maxrss as u64,
+            },
+        );
+        Ok(())
     })();
     if let Err(failure) = result {
         tell(socket, &FromInit::Failed(failure));
@@ -866,6 +1083,49 @@ fn init(
     }
     // SAFETY: as above.
     unsafe { libc::_exit(0) }
+}
+
+/// The submission's process before its exec: it tells the init its pid as
+/// the spawner sees it, joins the run's cgroup, waits for its command and
+/// descriptors, and enters the run's root. Never returns.
+fn leader_main(
+    socket: &OwnedFd,
+    pid_out: OwnedFd,
+    procs: &[OwnedFd],
+    root: Option<&Path>,
+    jail: &Jail,
+) -> ! {
+    let _ = nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGKILL);
+    // The host's /proc is still mounted here, and names us in its namespace.
+    let outer = fs::read_link("/proc/self")
+        .ok()
+        .and_then(|p| p.to_str()?.parse::<i32>().ok())
+        .unwrap_or(0);
+    write_all(&pid_out, &outer.to_le_bytes());
+    drop(pid_out);
+    // Joining now, while it waits, keeps the move off the run's time.
+    let joined = join(procs);
+    let Ok(Some((command, stdio))) = crate::runner::spawner::receive(socket, 256 << 10) else {
+        // The spawner let this sandbox go unused.
+        // SAFETY: ends the process without running anything.
+        unsafe { libc::_exit(0) };
+    };
+    let exec = joined.and_then(|()| {
+        if let Some(root) = root {
+            enter_root(root)?;
+        }
+        let launch: Launch = serde_json::from_slice(&command)
+            .map_err(|e| Failure::new(Stage::Exec, format!("a malformed command: {e}"), 0))?;
+        Exec::new(&launch, jail)
+    });
+    match exec {
+        Ok(exec) => exec_child(&exec, &stdio, &[], socket),
+        Err(failure) => {
+            report_failure(socket, &failure);
+            // SAFETY: ends the process without running anything.
+            unsafe { libc::_exit(127) }
+        }
+    }
 }
 
 fn write_all(fd: &OwnedFd, bytes: &[u8]) {
@@ -1142,24 +1402,28 @@ fn build_root(plan: &Plan, (uid, gid): (u32, u32)) -> Result<PathBuf, Failure> {
     Ok(root)
 }
 
-/// Makes `root` the root of this mount namespace, the old one detached.
-fn enter_root(root: &Path) -> Result<(), Failure> {
-    let old = root.join(".old");
-    mountpoint(&old, true)?;
-    nix::unistd::pivot_root(root, &old)
-        .map_err(|e| Failure::nix(Stage::Filesystem, "pivot_root", e))?;
-    nix::unistd::chdir("/").map_err(|e| Failure::nix(Stage::Filesystem, "chdir", e))?;
-    umount2("/.old", MntFlags::MNT_DETACH)
-        .map_err(|e| Failure::nix(Stage::Filesystem, "cannot detach the old root", e))?;
-    let _ = fs::remove_dir("/.old");
+/// Makes the run's root read-only, now that it is built.
+fn seal_root(root: &Path) -> Result<(), Failure> {
     mount(
         None::<&str>,
-        "/",
+        root,
         None::<&str>,
         MsFlags::MS_REMOUNT | MsFlags::MS_RDONLY | MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
         None::<&str>,
     )
     .map_err(|e| Failure::nix(Stage::Filesystem, "cannot make the root read-only", e))
+}
+
+/// Makes `root` the calling process's root. The rest of the mount
+/// namespace stays mounted but out of reach: nothing leads there from the
+/// new root, `/proc/self/mountinfo` shows only what is below it, and the
+/// submission has no capability to change roots again. (Detaching the
+/// old root instead, with `pivot_root`, costs a few milliseconds per run
+/// in the kernel's teardown, for nothing the submission could reach.)
+fn enter_root(root: &Path) -> Result<(), Failure> {
+    nix::unistd::chdir(root).map_err(|e| Failure::nix(Stage::Filesystem, "chdir", e))?;
+    nix::unistd::chroot(".").map_err(|e| Failure::nix(Stage::Filesystem, "chroot", e))?;
+    nix::unistd::chdir("/").map_err(|e| Failure::nix(Stage::Filesystem, "chdir", e))
 }
 
 impl Running {
@@ -1174,39 +1438,89 @@ impl Running {
 
     /// Kills everything of the run.
     pub fn kill(&self) {
-        // SAFETY: kill(2) on our own child (the init: its namespace goes
-        // with it) or on the submission's process group.
-        unsafe {
-            if self.namespaced {
-                libc::kill(self.waited, libc::SIGKILL);
-            } else {
-                libc::kill(-self.pid, libc::SIGKILL);
-            }
-        }
-        if !self.namespaced {
-            if let Some(cgroup) = &self.cgroup {
-                cgroup.kill_all();
+        match self.init {
+            // SAFETY: kill(2) on our own child, not yet reaped: its
+            // namespace, and everything in it, goes with it.
+            Some(init) => unsafe {
+                libc::kill(init, libc::SIGKILL);
+            },
+            None => {
+                // SAFETY: kill(2) on the submission's process group.
+                unsafe { libc::kill(-self.pid, libc::SIGKILL) };
+                if let Some(cgroup) = &self.cgroup {
+                    cgroup.kill_all();
+                }
             }
         }
     }
 
-    /// Takes in the init's messages; `Ok(Some)` once the run is over.
+    /// Takes in the init's messages; `Ok(Some)` once the run is over and
+    /// everything it started is dead.
     pub fn poll(&mut self) -> io::Result<Option<Ended>> {
+        if let Some(ended) = self.ended {
+            return Ok(Some(ended));
+        }
         if let Some(socket) = &self.from_init {
-            while let Some((message, _)) =
-                crate::runner::spawner::receive_within(socket, 64 << 10, Duration::ZERO)
-                    .ok()
-                    .flatten()
-            {
-                if let Ok(FromInit::Exited { status }) = serde_json::from_slice(&message) {
-                    self.status = Some(status);
+            match crate::runner::spawner::receive_within(socket, 64 << 10, Duration::ZERO) {
+                Ok(Some((message, _))) => {
+                    if let Ok(FromInit::Exited {
+                        status,
+                        cpu_ns,
+                        max_rss_kb,
+                    }) = serde_json::from_slice(&message)
+                    {
+                        return Ok(Some(self.finish(status, cpu_ns, max_rss_kb)));
+                    }
                 }
+                // The init is gone without a report: its exit says more.
+                Ok(None) => self.from_init = None,
+                Err(error) if error.kind() == io::ErrorKind::TimedOut => {}
+                Err(error) => return Err(error),
             }
         }
-        let Some((status, usage)) = crate::runner::process::try_wait4(self.waited)? else {
+        let waited = self.init.unwrap_or(self.pid);
+        let Some((status, usage)) = crate::runner::process::try_wait4(waited)? else {
             return Ok(None);
         };
-        Ok(Some(self.finish(status, usage)))
+        self.pidfd = None;
+        let status = match self.init.take() {
+            // The init died before the submission ended: it was killed
+            // (the judge stopped the run), and everything with it.
+            Some(_) => libc::SIGKILL,
+            None => {
+                // SAFETY: kill(2) on the submission's process group.
+                unsafe { libc::kill(-self.pid, libc::SIGKILL) };
+                if let Some(cgroup) = &self.cgroup {
+                    cgroup.kill_all();
+                }
+                sweep_orphans();
+                status
+            }
+        };
+        let micros = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
+        let cpu_ns = (micros(usage.ru_utime) + micros(usage.ru_stime)) * 1000;
+        Ok(Some(self.finish(status, cpu_ns, usage.ru_maxrss as u64)))
+    }
+
+    /// The report of a run whose processes are all gone.
+    fn finish(&mut self, status: i32, cpu_ns: u64, max_rss_kb: u64) -> Ended {
+        let mut ended = Ended {
+            status,
+            cpu_ns,
+            memory_peak_kb: None,
+            max_rss_kb,
+            wall_ns: self.started.elapsed().as_nanos() as u64,
+            oom_kills: 0,
+            fork_refusals: 0,
+        };
+        if let Some(counted) = self.cgroup.as_ref().and_then(|c| c.usage().ok()) {
+            ended.cpu_ns = counted.cpu.as_nanos() as u64;
+            ended.memory_peak_kb = counted.memory_peak_kb;
+            ended.oom_kills = counted.oom_kills;
+            ended.fork_refusals = counted.fork_refusals;
+        }
+        self.ended = Some(ended);
+        ended
     }
 
     /// Waits for the end, however long it takes: for the probe only.
@@ -1225,60 +1539,27 @@ impl Running {
         }
     }
 
-    fn finish(&mut self, status: i32, usage: libc::rusage) -> Ended {
-        let wall = self.started.elapsed();
-        // The init reports the submission's own status; an init killed
-        // before it could (the judge stopped the run) means it was killed.
-        let status = if self.namespaced {
-            self.status.unwrap_or(libc::SIGKILL)
-        } else {
-            status
-        };
-        if !self.namespaced {
-            // SAFETY: kill(2) on the submission's process group.
-            unsafe { libc::kill(-self.pid, libc::SIGKILL) };
-            if let Some(cgroup) = &self.cgroup {
-                cgroup.kill_all();
-            }
-            sweep_orphans();
+    fn tear_down(&mut self) {
+        if let Some(init) = self.init.take() {
+            kill_and_reap(init);
+        } else if self.ended.is_none() {
+            self.kill();
+            // SAFETY: reaps our own child.
+            unsafe { libc::waitpid(self.pid, std::ptr::null_mut(), 0) };
         }
-        let micros = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
-        let mut ended = Ended {
-            status,
-            cpu_ns: (micros(usage.ru_utime) + micros(usage.ru_stime)) * 1000,
-            memory_peak_kb: None,
-            max_rss_kb: usage.ru_maxrss as u64,
-            wall_ns: wall.as_nanos() as u64,
-            oom_kills: 0,
-            fork_refusals: 0,
-        };
         if let Some(cgroup) = self.cgroup.take() {
-            if let Ok(counted) = cgroup.usage() {
-                ended.cpu_ns = counted.cpu.as_nanos() as u64;
-                ended.memory_peak_kb = counted.memory_peak_kb;
-                ended.oom_kills = counted.oom_kills;
-                ended.fork_refusals = counted.fork_refusals;
-            }
             cgroup.kill_all();
             let _ = cgroup.remove();
         }
         give_back(&std::mem::take(&mut self.lent));
-        ended
     }
 }
 
+/// A run dropped without being retired (the spawner failed) is killed
+/// and cleaned up at once.
 impl Drop for Running {
     fn drop(&mut self) {
-        if self.cgroup.is_some() || !self.lent.is_empty() {
-            self.kill();
-            // SAFETY: reaps our own child.
-            unsafe { libc::waitpid(self.waited, std::ptr::null_mut(), 0) };
-            if let Some(cgroup) = self.cgroup.take() {
-                cgroup.kill_all();
-                let _ = cgroup.remove();
-            }
-            give_back(&std::mem::take(&mut self.lent));
-        }
+        self.tear_down();
     }
 }
 
@@ -1286,6 +1567,13 @@ impl Drop for Running {
 /// child subreaper) because its parent ended: what a run started outside a
 /// PID namespace, in a session of its own.
 fn sweep_orphans() {
+    // Usually there is none: no child at all is left to wait for.
+    // SAFETY: waitpid with WNOHANG on any child of ours.
+    let none = unsafe { libc::waitpid(-1, std::ptr::null_mut(), libc::WNOHANG) } < 0
+        && io::Error::last_os_error().raw_os_error() == Some(libc::ECHILD);
+    if none {
+        return;
+    }
     let me = std::process::id().to_string();
     for _ in 0..50 {
         let mut found = false;
