@@ -175,7 +175,7 @@ pub fn command(launch: &Launch, set: &PuzzleSet, rounds: Rounds) -> anyhow::Resu
                 set.path.display(),
                 finished.exit,
                 finished.killed,
-                String::from_utf8_lossy(&finished.stderr_tail)
+                String::from_utf8_lossy(&finished.stderr)
             );
         }
         Ok((finished.wall, String::from_utf8_lossy(&stdout).into_owned()))

@@ -123,7 +123,7 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
     let (paths, filters): (Vec<String>, Vec<String>) = args
         .paths
         .into_iter()
-        .partition(|p| std::path::Path::new(p).exists());
+        .partition(|p| std::path::Path::new(p).symlink_metadata().is_ok());
     let mut paths: Vec<PathBuf> = paths.into_iter().map(PathBuf::from).collect();
     if paths.is_empty() {
         paths.push(PathBuf::from("cases"));
@@ -171,7 +171,11 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
     }
     let mut reporter = Tee::new(reporters);
     let summary = judge::run(&config, &mut progress.wrap(&mut reporter))?;
-    remember_failed(&summary.not_accepted)?;
+    // The record serves --failed next time; a directory the user cannot
+    // write is no reason to fail this run.
+    if let Err(error) = remember_failed(&summary.not_accepted) {
+        eprintln!("warning: {error:#}; --failed will not know this run");
+    }
     Ok(if summary.interrupted {
         interrupted_code()
     } else if summary.errors > 0 {

@@ -252,7 +252,8 @@ pub fn parse_partition(text: &str) -> anyhow::Result<(usize, usize)> {
 /// can be judged (no cases) or a reporter fails.
 pub fn run(config: &Config, reporter: &mut dyn Reporter) -> anyhow::Result<Summary> {
     let started = Instant::now();
-    let cases = config.selection.apply(case::discover(&config.paths)?)?;
+    let found = case::find(&config.paths)?;
+    let cases = config.selection.apply(found.cases)?;
     let jobs = config.jobs.clamp(1, cases.len().max(1));
     reporter.report(Event::Started {
         cases: cases.len(),
@@ -260,6 +261,7 @@ pub fn run(config: &Config, reporter: &mut dyn Reporter) -> anyhow::Result<Summa
         build: config.build.as_ref(),
         jobs,
         sandbox: config.sandbox.as_ref(),
+        warnings: &found.warnings,
     })?;
     // Settings are read once per directory, before any job starts.
     let mut cache = SettingsCache::default();

@@ -280,6 +280,7 @@ impl<W: Write> Reporter for HumanReporter<W> {
                 build,
                 jobs,
                 sandbox,
+                warnings,
             } => {
                 if let Some(build) = build {
                     self.build(build)?;
@@ -302,6 +303,9 @@ impl<W: Write> Reporter for HumanReporter<W> {
                         Style::new().fg_color(Some(AnsiColor::Yellow.into()))
                     };
                     writeln!(self.out, "{}", self.paint(style, &line))?;
+                }
+                for warning in warnings {
+                    writeln!(self.out, "warning: {warning}")?;
                 }
                 let header = format!(
                     "{:<5} {:>9} {:>6} {:>9} {:>9} {:>8}  case",

@@ -184,14 +184,16 @@ impl<W: Write> Reporter for JsonReporter<W> {
                 submission,
                 build,
                 sandbox,
+                warnings,
                 ..
             } => {
                 write!(
                     self.out,
-                    "{{\n  \"submission\": {},\n  \"build\": {},\n  \"sandbox\": {},\n  \"cases\": [",
+                    "{{\n  \"submission\": {},\n  \"build\": {},\n  \"sandbox\": {},\n  \"warnings\": {},\n  \"cases\": [",
                     serde_json::to_string(submission)?,
                     nested(&build.map(BuildJson::of), 2)?,
                     nested(&sandbox, 2)?,
+                    nested(&warnings, 2)?,
                 )?;
             }
             Event::CaseFinished(result) => {

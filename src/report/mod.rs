@@ -25,6 +25,8 @@ pub enum Event<'a> {
         jobs: usize,
         /// The protections runs get, when submissions run in a sandbox.
         sandbox: Option<&'a crate::runner::sandbox::Protections>,
+        /// Files that look like part of a case but are not judged.
+        warnings: &'a [String],
     },
     /// Nothing of a case is kept by the judge after this: a reporter that
     /// needs it at the end keeps its own copy.
@@ -167,6 +169,7 @@ pub(crate) mod fixtures {
                 build: None,
                 jobs: 1,
                 sandbox: None,
+                warnings: &[],
             })
             .unwrap();
         for result in results {

@@ -260,7 +260,7 @@ pub fn run(
     )
     .with_context(|| format!("failed to run the solver worker {}", exe.display()))?;
 
-    let stderr = String::from_utf8_lossy(&finished.stderr_tail).into_owned();
+    let stderr = String::from_utf8_lossy(&finished.stderr).into_owned();
     let end = if let Some(kill) = finished.killed {
         End::Killed(kill)
     } else if let Some(message) = replies.panicked {

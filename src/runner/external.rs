@@ -69,14 +69,19 @@ pub struct Launch {
     pub read_only: Vec<PathBuf>,
 }
 
-/// The heap the JVM gets, and what it is allowed on top: its own code,
-/// metadata and collector (about 40 MB) and the main thread's stack
-/// (`-Xss64m`). A Java submission is held to its heap (an
-/// `OutOfMemoryError` is MLE), and killed only past all three together:
-/// deep recursion fills the stack and ends in `StackOverflowError` (RE),
-/// not in a memory verdict.
-pub const JVM_STACK_KB: u64 = 64 << 10;
+/// What the JVM is allowed on top of the memory limit, which is its heap
+/// (`-Xmx`; an `OutOfMemoryError` is MLE): its own code, metadata and
+/// collector (about 40 MB), and its thread stack (`-Xss`, a quarter of the
+/// limit, from 8 to 64 MB) with what its compiler takes for deep
+/// recursion, measured at up to four times the stack. So recursion without
+/// end fills the stack and ends in `StackOverflowError` (RE), not in a
+/// memory verdict.
 pub const JVM_OWN_KB: u64 = 64 << 10;
+
+/// The JVM's thread stack under a memory limit of `memory_kb`.
+pub fn jvm_stack_kb(memory_kb: u64) -> u64 {
+    (memory_kb / 4).clamp(8 << 10, 64 << 10)
+}
 
 impl Launch {
     /// A program given as a command line, e.g. `./a.out` or `python3 sol.py`,
@@ -137,7 +142,7 @@ impl Launch {
                 let mut argv: Vec<OsString> = vec![
                     java.into(),
                     format!("-Xmx{}m", (limits.memory_kb / 1024).max(16)).into(),
-                    format!("-Xss{}m", JVM_STACK_KB >> 10).into(),
+                    format!("-Xss{}m", jvm_stack_kb(limits.memory_kb) >> 10).into(),
                     "-XX:+UseSerialGC".into(),
                     "-XX:-UsePerfData".into(),
                     "-cp".into(),
@@ -158,16 +163,16 @@ impl Launch {
         read_only.push(program.clone());
         let plan = super::plan(
             read_only,
-            limits.memory_kb + self.memory_allowance_kb(),
+            limits.memory_kb + self.memory_allowance_kb(limits),
             no_fork,
         );
         process::Spec::new(program, argv, plan)
     }
 
-    /// Memory the runtime takes on its own, allowed on top of the limit.
-    pub fn memory_allowance_kb(&self) -> u64 {
+    /// Memory the runtime takes on its own under `limits`, allowed on top.
+    pub fn memory_allowance_kb(&self, limits: &Limits) -> u64 {
         match self.runtime {
-            Runtime::Java { .. } => JVM_STACK_KB + JVM_OWN_KB,
+            Runtime::Java { .. } => JVM_OWN_KB + 4 * jvm_stack_kb(limits.memory_kb),
             Runtime::Exec { .. } => 0,
         }
     }
@@ -387,7 +392,7 @@ pub fn run(
     checker: &mut Checker<'_>,
 ) -> anyhow::Result<Run> {
     let function = launch.interface == Interface::Function;
-    let allowance = launch.memory_allowance_kb();
+    let allowance = launch.memory_allowance_kb(limits);
     let mut spec = launch.spec(limits, function);
     spec.answers = function;
     spec.kill_after = if function {
@@ -471,7 +476,7 @@ pub fn run(
         (finished, None)
     };
 
-    let stderr = String::from_utf8_lossy(&finished.stderr_tail).into_owned();
+    let stderr = String::from_utf8_lossy(&finished.stderr).into_owned();
     let end = match (finished.killed, finished.exit) {
         (Some(kill), _) => End::Killed(kill),
         (None, Exit::Code(0)) => End::Normal,

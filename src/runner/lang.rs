@@ -638,7 +638,7 @@ fn compile(
     if finished.killed.is_none() && finished.exit == process::Exit::Code(0) {
         return Ok(Ok(()));
     }
-    let mut message = String::from_utf8_lossy(&finished.stderr_tail).into_owned();
+    let mut message = String::from_utf8_lossy(&finished.stderr).into_owned();
     message.push_str(&String::from_utf8_lossy(&stdout));
     let limit = match finished.killed {
         Some(process::Kill::Cpu) => Some(format!(

@@ -13,7 +13,9 @@
 //! - Input and output stream: stdin is fed as the process takes it, and
 //!   stdout (and a driver's answer channel, fd 3) handed on chunk by chunk
 //!   as it arrives, so a case of a million puzzles is judged while it runs.
-//!   Stdout is cut at the output limit and only the tail of stderr is kept.
+//!   Stdout is cut at the output limit; of stderr, its start and its end are
+//!   kept (a Java stack overflow names itself on its first line, then
+//!   prints a thousand frames).
 //!   A [`Conversation`] decides what to feed and when: a whole file at
 //!   once, or one board at a time, each after the answer to the last.
 //! - One thread does it all with `poll(2)`: feeding stdin, draining the
@@ -64,7 +66,8 @@ pub struct Spec {
     /// Output past this many bytes, on stdout or on the answer channel,
     /// kills it (the output limit).
     pub stdout_limit: usize,
-    /// How much of the end of stderr to keep.
+    /// How much of the end of stderr to keep (its first [`STDERR_HEAD`]
+    /// bytes are kept too).
     pub stderr_tail: usize,
     /// Whether it gets an answer channel as fd 3 (a LeetCode driver's).
     pub answers: bool,
@@ -174,10 +177,13 @@ pub struct Finished {
     /// CPU time of the whole run: every process in its cgroup, else every
     /// process waited for.
     pub cpu: Duration,
-    /// Peak memory of the whole run, in KB: its cgroup's peak, else the
-    /// largest resident set among its processes.
+    /// Peak memory of the whole run, in KB: the most its cgroup's
+    /// processes held together (anonymous, tmpfs and shared memory,
+    /// sampled as it ran), or the largest resident set among them, if more.
     pub memory_kb: u64,
-    pub stderr_tail: Vec<u8>,
+    /// The start and the end of what it wrote to stderr, with what was
+    /// left out between them said in a line of its own.
+    pub stderr: Vec<u8>,
     /// Why the harness killed it, if it did.
     pub killed: Option<Kill>,
     /// Forks refused because the run reached its process limit.
@@ -219,6 +225,43 @@ const KILL_GRACE: Duration = Duration::from_secs(5);
 
 /// Bytes moved per read or write.
 const CHUNK: usize = 64 * 1024;
+
+/// How much of the start of stderr is kept.
+pub const STDERR_HEAD: usize = 2048;
+
+/// The start and the end of a stream, within bounds whatever its length.
+#[derive(Default)]
+struct Ends {
+    head: Vec<u8>,
+    tail: Vec<u8>,
+    /// Bytes dropped between the two.
+    skipped: usize,
+}
+
+impl Ends {
+    fn push(&mut self, mut chunk: &[u8], tail_size: usize) {
+        let room = STDERR_HEAD.saturating_sub(self.head.len());
+        let (head, rest) = chunk.split_at(chunk.len().min(room));
+        self.head.extend_from_slice(head);
+        chunk = rest;
+        self.tail.extend_from_slice(chunk);
+        if self.tail.len() > tail_size {
+            let excess = self.tail.len() - tail_size;
+            self.tail.drain(..excess);
+            self.skipped += excess;
+        }
+    }
+
+    fn finish(mut self) -> Vec<u8> {
+        if self.skipped > 0 {
+            self.head.extend_from_slice(
+                format!("\n[... {} bytes left out ...]\n", self.skipped).as_bytes(),
+            );
+        }
+        self.head.extend_from_slice(&self.tail);
+        self.head
+    }
+}
 
 /// Reads what the kernel says of a running process: the CPU clock of the
 /// submission's own process, and the CPU time and memory of its whole run.
@@ -455,8 +498,6 @@ struct Ended {
     /// As `wait4` returns it.
     status: i32,
     cpu: Duration,
-    /// A cgroup's peak, when there is one.
-    memory_peak_kb: Option<u64>,
     max_rss_kb: u64,
     /// From the start to the exit, when a spawner timed it.
     wall: Option<Duration>,
@@ -496,7 +537,6 @@ impl Child {
                 |(status, usage)| Ended {
                     status,
                     cpu: timeval(usage.ru_utime) + timeval(usage.ru_stime),
-                    memory_peak_kb: None,
                     max_rss_kb: u64::try_from(usage.ru_maxrss).unwrap_or(0),
                     wall: None,
                     oom_kills: 0,
@@ -510,7 +550,6 @@ impl Child {
                     return Ok(Some(Ended {
                         status: ended.status,
                         cpu: Duration::from_nanos(ended.cpu_ns),
-                        memory_peak_kb: ended.memory_peak_kb,
                         max_rss_kb: ended.max_rss_kb,
                         wall: Some(Duration::from_nanos(ended.wall_ns)),
                         oom_kills: ended.oom_kills,
@@ -746,7 +785,7 @@ fn watch(
     let (mut pending_at, mut pending_end) = (0, 0);
     let mut chunk = vec![0u8; CHUNK];
     let (mut stdout_bytes, mut answer_bytes) = (0, 0);
-    let mut tail: Vec<u8> = Vec::new();
+    let mut errors = Ends::default();
     let mut killed = None;
     let mut ended: Option<(Ended, Duration)> = None;
     let mut drain_until: Option<Instant> = None;
@@ -884,11 +923,7 @@ fn watch(
         if is_ready(2) {
             let mut ignored = 0;
             drain(&mut stderr, &mut chunk, &mut ignored, usize::MAX, |c| {
-                tail.extend_from_slice(c);
-                if tail.len() > spec.stderr_tail {
-                    let excess = tail.len() - spec.stderr_tail;
-                    tail.drain(..excess);
-                }
+                errors.push(c, spec.stderr_tail)
             });
         }
     }
@@ -899,18 +934,17 @@ fn watch(
     } else {
         Exit::Code(libc::WEXITSTATUS(end.status))
     };
-    // The kernel's memory cap stopped it: that is the memory limit too.
-    if killed.is_none() && end.oom_kills > 0 {
+    // The kernel's memory cap stopped some of it: that is the memory
+    // limit too, and the cause of whatever came after.
+    if end.oom_kills > 0 && killed != Some(Kill::Interrupted) {
         killed = Some(Kill::Memory);
     }
     Ok(Finished {
         exit,
         wall: end.wall.unwrap_or(noticed),
         cpu: end.cpu,
-        memory_kb: end
-            .memory_peak_kb
-            .unwrap_or_else(|| end.max_rss_kb.max(meter.seen_kb)),
-        stderr_tail: tail,
+        memory_kb: end.max_rss_kb.max(meter.seen_kb),
+        stderr: errors.finish(),
         killed,
         fork_refusals: end.fork_refusals,
     })
@@ -964,7 +998,7 @@ mod tests {
         let (done, stdout) = run_captured(sh("cat; echo oops >&2; exit 3"), b"hello\n").unwrap();
         assert_eq!(done.exit, Exit::Code(3));
         assert_eq!(stdout, b"hello\n");
-        assert_eq!(done.stderr_tail, b"oops\n");
+        assert_eq!(done.stderr, b"oops\n");
         assert!(done.memory_kb > 0);
         assert_eq!(done.killed, None);
     }
@@ -1074,6 +1108,18 @@ mod tests {
             started.elapsed() < Duration::from_secs(10),
             "the run was not cut short"
         );
+    }
+
+    #[test]
+    fn stderr_keeps_its_first_line_and_its_end() {
+        let mut spec = sh("echo first >&2; yes middle | head -n 20000 >&2; echo last >&2");
+        spec.stderr_tail = 100;
+        let (done, _) = run_captured(spec, b"").unwrap();
+        let text = String::from_utf8(done.stderr).unwrap();
+        assert!(text.starts_with("first\nmiddle"), "{text}");
+        assert!(text.contains(" bytes left out ...]\n"), "{text}");
+        assert!(text.ends_with("middle\nlast\n"), "{text}");
+        assert!(text.len() < STDERR_HEAD + 200, "{}", text.len());
     }
 
     #[test]

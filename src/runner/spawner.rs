@@ -555,7 +555,6 @@ mod tests {
         let ended = Ended {
             status: 9,
             cpu_ns: 1_500_000_000,
-            memory_peak_kb: Some(70_000),
             max_rss_kb: 1_100,
             wall_ns: 2,
             oom_kills: 1,
@@ -569,11 +568,11 @@ mod tests {
             (
                 back.status,
                 back.cpu_ns,
-                back.memory_peak_kb,
+                back.max_rss_kb,
                 back.oom_kills,
                 back.fork_refusals
             ),
-            (9, 1_500_000_000, Some(70_000), 1, 4)
+            (9, 1_500_000_000, 1_100, 1, 4)
         );
         assert!(serde_json::from_slice::<Request>(br#"{"Launch":7}"#).is_err());
     }

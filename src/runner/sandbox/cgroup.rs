@@ -5,12 +5,21 @@
 //! A process's own `rusage` misses the children it never waits for, and
 //! its resident memory misses its children's memory, tmpfs and shared
 //! memory. A cgroup counts all of them: CPU time of every task that was
-//! ever in it (`cpuacct.usage`, `cpu.stat`), the peak of all the memory
-//! charged to it, page cache and tmpfs included (`memory.max_usage_in_bytes`,
-//! `memory.peak`), and how often a fork failed at its process limit
+//! ever in it (`cpuacct.usage`, `cpu.stat`), the memory of all of them
+//! (`memory.stat`), and how often a fork failed at its process limit
 //! (`pids.events`). Its memory limit is enforced by the kernel, so a
 //! submission that allocates faster than the watchdog looks is still
 //! stopped.
+//!
+//! The memory judged is the tree's anonymous memory and its tmpfs and
+//! shared memory (`rss` and `shmem`, or `anon` and `shmem` under v2), not
+//! the cgroup's whole charge (`memory.max_usage_in_bytes`,
+//! `memory.peak`): that also holds the page cache of files the run read
+//! first and the kernel's own caches, which vary with what the machine
+//! did before and would give a program that reads its own binary on a
+//! cold cache, or a JVM, a false MLE. The kernel keeps no peak of that
+//! sum, so the watchdog samples it; the whole charge still bounds the run
+//! through the kernel's limit, where page cache is reclaimed first.
 //!
 //! Where the cgroups live: under v1, below the judge's own cgroup in each
 //! controller's hierarchy (so whatever limits the judge runs under still
@@ -82,9 +91,6 @@ pub struct Cgroup {
 pub struct Usage {
     /// CPU time of every task that was in it.
     pub cpu: Duration,
-    /// Peak memory charged to it, in KB; `None` where the kernel keeps no
-    /// peak (cgroup v2 before Linux 5.19).
-    pub memory_peak_kb: Option<u64>,
     /// Times the kernel's OOM killer killed a task in it.
     pub oom_kills: u64,
     /// Forks refused at its process limit.
@@ -318,52 +324,38 @@ impl Cgroup {
 
     /// Open handles for reading the CPU time and memory as a run goes.
     pub fn meter(&self) -> io::Result<CgroupMeter> {
-        let (cpu, memory) = match self.version {
-            Version::V1 => (
-                self.cpu.join("cpuacct.usage"),
-                self.memory.join("memory.usage_in_bytes"),
-            ),
-            Version::V2 => (
-                self.cpu.join("cpu.stat"),
-                self.memory.join("memory.current"),
-            ),
+        let cpu = match self.version {
+            Version::V1 => self.cpu.join("cpuacct.usage"),
+            Version::V2 => self.cpu.join("cpu.stat"),
+        };
+        let memory = self.memory.join("memory.stat");
+        let open = |path: &Path| {
+            File::open(path)
+                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))
         };
         Ok(CgroupMeter {
             version: self.version,
-            cpu: File::open(&cpu)
-                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", cpu.display())))?,
-            memory: File::open(&memory)
-                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", memory.display())))?,
-            buf: Vec::with_capacity(512),
+            cpu: open(&cpu)?,
+            memory: open(&memory)?,
+            buf: Vec::with_capacity(4096),
         })
     }
 
     /// What the cgroup counted; read once the run is over.
     pub fn usage(&self) -> io::Result<Usage> {
         let cpu = self.meter()?.cpu()?;
-        Ok(match self.version {
-            Version::V1 => {
-                let oom = read(&self.memory.join("memory.oom_control")).unwrap_or_default();
-                Usage {
-                    cpu,
-                    memory_peak_kb: Some(
-                        number(&read(&self.memory.join("memory.max_usage_in_bytes"))?)? / 1024,
-                    ),
-                    oom_kills: keyed(&oom, "oom_kill").unwrap_or(0),
-                    fork_refusals: keyed(&read(&self.pids.join("pids.events"))?, "max")
-                        .unwrap_or(0),
-                }
-            }
-            Version::V2 => Usage {
-                cpu,
-                memory_peak_kb: read(&self.memory.join("memory.peak"))
-                    .ok()
-                    .and_then(|t| number(&t).ok())
-                    .map(|b| b / 1024),
-                oom_kills: keyed(&read(&self.memory.join("memory.events"))?, "oom_kill")
-                    .unwrap_or(0),
-                fork_refusals: keyed(&read(&self.pids.join("pids.events"))?, "max").unwrap_or(0),
-            },
+        let (oom_file, oom_key) = match self.version {
+            Version::V1 => ("memory.oom_control", "oom_kill"),
+            Version::V2 => ("memory.events", "oom_kill"),
+        };
+        Ok(Usage {
+            cpu,
+            oom_kills: keyed(
+                &read(&self.memory.join(oom_file)).unwrap_or_default(),
+                oom_key,
+            )
+            .unwrap_or(0),
+            fork_refusals: keyed(&read(&self.pids.join("pids.events"))?, "max").unwrap_or(0),
         })
     }
 
@@ -434,7 +426,7 @@ pub struct CgroupMeter {
 impl CgroupMeter {
     fn read(file: &File, buf: &mut Vec<u8>) -> io::Result<()> {
         buf.clear();
-        buf.resize(512, 0);
+        buf.resize(4096, 0);
         let n = file.read_at(buf, 0)?;
         buf.truncate(n);
         Ok(())
@@ -453,10 +445,19 @@ impl CgroupMeter {
         })
     }
 
-    /// Memory charged to the cgroup now, in KB.
+    /// The tree's anonymous memory and tmpfs and shared memory now, in KB
+    /// (see the module's docs for why not the whole charge).
     pub fn memory_kb(&mut self) -> io::Result<u64> {
         Self::read(&self.memory, &mut self.buf)?;
-        Ok(number(&String::from_utf8_lossy(&self.buf))? / 1024)
+        let text = String::from_utf8_lossy(&self.buf);
+        let anon = match self.version {
+            Version::V1 => "rss",
+            Version::V2 => "anon",
+        };
+        let field = |key: &str| {
+            keyed(&text, key).ok_or_else(|| io::Error::other(format!("memory.stat has no {key}")))
+        };
+        Ok((field(anon)? + field("shmem")?) / 1024)
     }
 }
 
@@ -542,8 +543,10 @@ mod tests {
                     "cpu.stat",
                     "usage_usec 1500000\nuser_usec 1400000\nsystem_usec 100000\n",
                 ),
-                ("memory.current", "3145728\n"),
-                ("memory.peak", "73400320\n"),
+                (
+                    "memory.stat",
+                    "anon 2097152\nfile 50000000\nkernel 900000\nshmem 1048576\n",
+                ),
                 ("memory.events", "low 0\nhigh 0\nmax 3\noom 1\noom_kill 1\n"),
                 ("pids.events", "max 12\n"),
             ],
@@ -570,19 +573,16 @@ mod tests {
         assert_eq!(cgroup.procs_files(), [run.join("cgroup.procs")]);
         let mut meter = cgroup.meter().unwrap();
         assert_eq!(meter.cpu().unwrap(), Duration::from_millis(1500));
+        // Anonymous and shared memory; not the page cache, not the kernel's.
         assert_eq!(meter.memory_kb().unwrap(), 3072);
         assert_eq!(
             cgroup.usage().unwrap(),
             Usage {
                 cpu: Duration::from_millis(1500),
-                memory_peak_kb: Some(71680),
                 oom_kills: 1,
                 fork_refusals: 12,
             }
         );
-        // Without memory.peak (before Linux 5.19) there is no peak to give.
-        fs::remove_file(run.join("memory.peak")).unwrap();
-        assert_eq!(cgroup.usage().unwrap().memory_peak_kb, None);
     }
 
     #[test]

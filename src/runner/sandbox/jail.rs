@@ -1507,7 +1507,6 @@ impl Running {
         let mut ended = Ended {
             status,
             cpu_ns,
-            memory_peak_kb: None,
             max_rss_kb,
             wall_ns: self.started.elapsed().as_nanos() as u64,
             oom_kills: 0,
@@ -1515,7 +1514,6 @@ impl Running {
         };
         if let Some(counted) = self.cgroup.as_ref().and_then(|c| c.usage().ok()) {
             ended.cpu_ns = counted.cpu.as_nanos() as u64;
-            ended.memory_peak_kb = counted.memory_peak_kb;
             ended.oom_kills = counted.oom_kills;
             ended.fork_refusals = counted.fork_refusals;
         }

@@ -276,8 +276,6 @@ pub struct Ended {
     /// CPU time of the tree: the cgroup's, else the rusage of every
     /// process waited for.
     pub cpu_ns: u64,
-    /// The cgroup's peak memory, when it keeps one.
-    pub memory_peak_kb: Option<u64>,
     /// The largest resident set among the processes waited for.
     pub max_rss_kb: u64,
     pub wall_ns: u64,
