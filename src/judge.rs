@@ -445,6 +445,21 @@ fn plural(n: usize, word: &str) -> String {
     format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
 
+/// How far a run got through the puzzles. More answer lines than puzzles
+/// (a flood, or a program that reads past the input's end) are said as
+/// they are: never "3 of 2 puzzles answered".
+fn answered(answers: usize, puzzles: usize) -> String {
+    if answers <= puzzles {
+        format!("{answers} of {} answered", plural(puzzles, "puzzle"))
+    } else {
+        format!(
+            "printed {} for {}, so it went on past the last one",
+            plural(answers, "answer line"),
+            plural(puzzles, "puzzle")
+        )
+    }
+}
+
 /// The verdict of one run, as judges decide it: a compile error first, then
 /// time, memory and output limits, then a crash, and only then the answers,
 /// which `checked` judged.
@@ -454,11 +469,7 @@ pub fn decide(
     limits: &Limits,
     checked: Checked,
 ) -> (Verdict, String, String) {
-    let answered = format!(
-        "{} of {} answered",
-        run.answered,
-        plural(case.puzzles, "puzzle")
-    );
+    let answered = answered(run.answered, case.puzzles);
     let stderr = run.stderr.trim().to_string();
     match &run.end {
         End::NotCompiled => {
@@ -576,7 +587,7 @@ pub fn decide(
             Verdict::RE,
             format!(
                 "{message} (puzzle {} of {})",
-                run.answered + 1,
+                (run.answered + 1).min(case.puzzles),
                 case.puzzles
             ),
             String::new(),

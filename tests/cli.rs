@@ -697,6 +697,27 @@ fn help_explains_the_layouts_and_exit_codes() {
 // Submissions: programs and LeetCode-style files in C++, Rust, Python, Java.
 // ---------------------------------------------------------------------------
 
+#[test]
+fn answers_past_the_last_puzzle_are_never_counted_as_more_puzzles_than_there_are() {
+    // Three answers for the two puzzles, then a crash: what was printed is
+    // said as it is, never "3 of 2 puzzles answered".
+    let command = format!("sh -c 'echo {ANSWER}; echo {ANSWER}; echo {ANSWER}; exit 3'");
+    let run = run(&[
+        "test",
+        "cases/acwing166/sample.in",
+        "--cmd",
+        &command,
+        "--format",
+        "json",
+    ]);
+    let (verdict, message) = only_verdict(&run.json());
+    assert_eq!(verdict, "RE");
+    assert_eq!(
+        message,
+        "exited with code 3; printed 3 answer lines for 2 puzzles, so it went on past the last one"
+    );
+}
+
 /// One build cache for the tests, under `target/`, so each fixture is
 /// compiled once and nothing lands in the user's own cache.
 fn build_cache() -> PathBuf {
