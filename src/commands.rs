@@ -106,13 +106,6 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
         args.memory_limit.as_deref(),
         args.checker,
     )?;
-    let (submission, build, rerun) = submission(&args.submission)?;
-    if let Some(note) = interface_note(args.problem, &submission) {
-        eprintln!("{note}");
-    }
-    // Ctrl-C stops the running submission (it has its own process group, so
-    // the terminal's signal does not reach it) and reports what was judged.
-    on_ctrl_c()?;
     // Arguments that are not paths pick cases by id.
     let (paths, filters): (Vec<String>, Vec<String>) = args
         .paths
@@ -120,7 +113,7 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
         .partition(|p| std::path::Path::new(p).exists());
     let mut paths: Vec<PathBuf> = paths.into_iter().map(PathBuf::from).collect();
     if paths.is_empty() {
-        paths.push(PathBuf::from("cases"));
+        paths.push(default_cases(&filters)?);
     }
     let only = if args.failed {
         let failed = last_failed()?;
@@ -132,6 +125,13 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
     } else {
         None
     };
+    let (submission, build, rerun) = submission(&args.submission)?;
+    if let Some(note) = interface_note(args.problem, &submission) {
+        eprintln!("{note}");
+    }
+    // Ctrl-C stops the running submission (it has its own process group, so
+    // the terminal's signal does not reach it) and reports what was judged.
+    on_ctrl_c()?;
     let progress = TestProgress::new();
     let config = Config {
         paths,
@@ -174,6 +174,30 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// `cases`, where `test` looks when given no path; when it is not there,
+/// an error that names what was looked for and where.
+fn default_cases(filters: &[String]) -> anyhow::Result<PathBuf> {
+    let cases = PathBuf::from("cases");
+    if cases.exists() {
+        return Ok(cases);
+    }
+    let here = std::env::current_dir().map_or_else(|_| ".".into(), |d| d.display().to_string());
+    let named: Vec<String> = filters.iter().map(|f| format!("`{f}`")).collect();
+    match named.as_slice() {
+        [] => anyhow::bail!(
+            "there is no cases/ directory in {here}, where `sudoku-judge test` looks when given \
+             no path; name the suite directories, case directories or NAME.in files to judge, \
+             e.g. `sudoku-judge test path/to/cases`"
+        ),
+        _ => anyhow::bail!(
+            "{} is not a file or directory in {here}, and there is no cases/ directory here to \
+             pick cases from by id; name the suite directories, case directories or NAME.in \
+             files to judge by a path that exists, e.g. `sudoku-judge test path/to/cases`",
+            named.join(" or ")
+        ),
+    }
 }
 
 pub fn solve(name: Option<&str>) -> anyhow::Result<ExitCode> {

@@ -1194,6 +1194,36 @@ fn submission_errors_say_what_to_do() {
     assert!(run.stderr.contains("not on PATH"), "{}", run.stderr);
 }
 
+#[test]
+fn a_path_that_is_not_there_is_named_with_where_it_was_looked_for() {
+    // Outside a repository with cases/: the argument the user gave is named,
+    // not the default they never typed.
+    let dir = tempfile::tempdir().unwrap();
+    let here = dir.path().canonicalize().unwrap();
+    let run = run_in(&here, &["test", "mycases", "--cmd", "./slow"], "");
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "error: `mycases` is not a file or directory in {}, and there is no cases/ directory \
+             here to pick cases from by id; name the suite directories, case directories or \
+             NAME.in files to judge by a path that exists, e.g. `sudoku-judge test path/to/cases`\n",
+            here.display()
+        )
+    );
+    let run = run_in(&here, &["test"], "");
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.starts_with(&format!(
+            "error: there is no cases/ directory in {}, where `sudoku-judge test` looks when \
+             given no path;",
+            here.display()
+        )),
+        "{}",
+        run.stderr
+    );
+}
+
 // ---------------------------------------------------------------------------
 // Making cases: gen, rate, check, stress.
 // ---------------------------------------------------------------------------
