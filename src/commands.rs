@@ -734,12 +734,22 @@ fn failed_record() -> PathBuf {
 
 fn last_failed() -> anyhow::Result<std::collections::HashSet<PathBuf>> {
     let path = failed_record();
-    let text = std::fs::read_to_string(&path).with_context(|| {
-        format!(
-            "no earlier run is recorded in {}; run `sudoku-judge test` first",
-            path.display()
-        )
-    })?;
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(error) if error.kind() == io::ErrorKind::NotFound => {
+            let here =
+                std::env::current_dir().map_or_else(|_| ".".into(), |d| d.display().to_string());
+            anyhow::bail!(
+                "--failed reruns the cases that failed in the last run in this directory, and no \
+                 run is recorded here ({} in {here}); run `sudoku-judge test` here first, then \
+                 `sudoku-judge test --failed`",
+                path.display()
+            )
+        }
+        Err(error) => {
+            return Err(error).with_context(|| format!("failed to read {}", path.display()))
+        }
+    };
     Ok(text
         .lines()
         .filter(|l| !l.is_empty())

@@ -1684,6 +1684,29 @@ fn failed_reruns_only_what_was_not_accepted() {
 }
 
 #[test]
+fn failed_with_no_earlier_run_says_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "cases/a.in", &format!("{PUZZLE}\nend\n"));
+    let run = run_in(dir.path(), &["test", "--failed"], "");
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.starts_with(
+            "error: --failed reruns the cases that failed in the last run in this directory, \
+             and no run is recorded here (.sudoku-judge/failed in "
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .ends_with("run `sudoku-judge test` here first, then `sudoku-judge test --failed`\n"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("os error"), "{}", run.stderr);
+}
+
+#[test]
 fn junit_and_json_files_are_written_beside_the_table() {
     let dir = tempfile::tempdir().unwrap();
     let junit = dir.path().join("reports/junit.xml");
