@@ -271,6 +271,24 @@ mod tests {
     }
 
     #[test]
+    fn digits_with_spaces_between_them_are_told_so() {
+        let sudoku = case(Format::AcWing, Some(ANSWER));
+        let spaced: String = ANSWER.chars().map(|c| format!("{c} ")).collect();
+        let result = check(
+            CheckerKind::Sudoku,
+            &sudoku,
+            &format!("{}\n", spaced.trim_end()),
+            Format::AcWing,
+        );
+        assert_eq!(result.verdict, Verdict::WA);
+        assert_eq!(
+            result.reason,
+            "the output does not read as acwing answers: line 1, column 2: ' ' is not a cell: \
+             an AcWing line is its 81 cells with nothing between them"
+        );
+    }
+
+    #[test]
     fn right_answers_in_the_wrong_format_are_a_presentation_error() {
         let sudoku = case(Format::AcWing, Some(ANSWER));
         let grid = format::render_boards(
