@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use clap::ValueEnum as _;
@@ -458,24 +458,53 @@ fn flag_settings(
 
 struct StressProgress {
     bar: indicatif::ProgressBar,
-    /// Off a terminal: a plain line now and then instead of a bar.
-    plain_every: Option<u64>,
+    /// Off a terminal, where the bar does not show: when the last plain
+    /// line was printed, so a log shows the run is alive at a bounded rate.
+    plain: Option<Option<Instant>>,
+    shrinking: bool,
+}
+
+/// Off a terminal, at most one progress line this often (and the first
+/// line of shrinking at once).
+const PLAIN_EVERY: Duration = Duration::from_secs(5);
+
+impl StressProgress {
+    /// Whether a plain line is due now; records it when it is.
+    fn plain_due(&mut self, at_once: bool) -> bool {
+        let Some(last) = &mut self.plain else {
+            return false;
+        };
+        let now = Instant::now();
+        if !at_once && last.is_some_and(|t| now.duration_since(t) < PLAIN_EVERY) {
+            return false;
+        }
+        *last = Some(now);
+        true
+    }
 }
 
 impl stress::Progress for StressProgress {
     fn round(&mut self, done: u64, total: u64) {
         self.bar.set_position(done);
-        if let Some(every) = self.plain_every {
-            if done > 0 && done % every == 0 {
-                eprintln!("stress: {done} of {total} rounds accepted");
-            }
+        if done > 0 && self.plain_due(false) {
+            eprintln!("stress: {done} of {total} rounds accepted");
         }
     }
 
     fn shrinking(&mut self, runs: usize, puzzles: usize, givens: usize) {
+        let (s, runs_s) = (
+            if puzzles == 1 { "" } else { "s" },
+            if runs == 1 { "" } else { "s" },
+        );
+        let first = !std::mem::replace(&mut self.shrinking, true);
+        if self.plain_due(first) {
+            eprintln!(
+                "stress: shrinking the failing input: {puzzles} puzzle{s} with {givens} givens \
+                 after {runs} run{runs_s}"
+            );
+        }
         self.bar.set_message(format!(
-            "shrinking: {puzzles} puzzle{}, {givens} givens, {runs} runs",
-            if puzzles == 1 { "" } else { "s" }
+            "shrinking: {puzzles} puzzle{s}, {givens} givens, {runs} run{runs_s}"
         ));
     }
 }
@@ -530,7 +559,8 @@ pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
     let terminal = io::stderr().is_terminal();
     let mut progress = StressProgress {
         bar: progress_bar(config.rounds, "stress"),
-        plain_every: (!terminal).then(|| (config.rounds / 10).max(100)),
+        plain: (!terminal).then_some(None),
+        shrinking: false,
     };
     eprintln!(
         "stress: {} against the reference solver, {} puzzle{} a round, seed {}",

@@ -1497,6 +1497,32 @@ fn stress_finds_a_bug_that_needs_two_puzzles_and_shrinks_to_them() {
 }
 
 #[test]
+fn stress_says_it_is_shrinking_when_stderr_is_not_a_terminal() {
+    let save = tempfile::tempdir().unwrap();
+    let run = run(&[
+        "stress",
+        "--solver",
+        "faulty-leaves-blank",
+        "--rounds",
+        "3",
+        "--save",
+        save.path().to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr
+            .contains("\nstress: shrinking the failing input: 5 puzzles with 1"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stdout.starts_with("round 1 failed with WA"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
 fn stress_finds_a_rare_bug_within_bounded_rounds() {
     if !have(&["g++"], "stress with C++") {
         return;
