@@ -712,43 +712,7 @@ pub fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
         )?;
         writeln!(out)?;
     } else {
-        writeln!(
-            out,
-            "{:<40} {:<12} {:>8} {:>12} {:>10} {:>10} {:>9}",
-            "file", "solver", "puzzles", "µs/puzzle", "min", "max", "guesses"
-        )?;
-        for m in &results {
-            let file = m.file.file_name().map_or_else(
-                || m.file.display().to_string(),
-                |n| n.to_string_lossy().into_owned(),
-            );
-            let guesses = m
-                .guesses_per_puzzle
-                .map_or_else(|| "-".to_string(), |g| format!("{g:.2}"));
-            match m.us_per_puzzle {
-                Some((min, median, max)) => writeln!(
-                    out,
-                    "{file:<40} {:<12} {:>8} {median:>12.2} {min:>10.2} {max:>10.2} {guesses:>9}",
-                    m.solver, m.puzzles
-                )?,
-                None => writeln!(
-                    out,
-                    "{file:<40} {:<12} {:>8} WRONG on {} puzzle{} (first: puzzle {}); not timed",
-                    m.solver,
-                    m.puzzles,
-                    m.wrong,
-                    if m.wrong == 1 { "" } else { "s" },
-                    m.first_wrong.unwrap_or(0)
-                )?,
-            }
-        }
-        writeln!(
-            out,
-            "median of {} timed round{} after {} warm-up; µs per puzzle over whole rounds",
-            rounds.measured,
-            if rounds.measured == 1 { "" } else { "s" },
-            rounds.warmup
-        )?;
+        sudoku_judge::report::bench::table(&mut out, &results, rounds)?;
     }
     Ok(if results.iter().any(|m| m.wrong > 0) {
         ExitCode::from(1)

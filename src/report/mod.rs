@@ -2,6 +2,7 @@
 //! The judge sends one vocabulary of [`Event`]s; each reporter renders them
 //! to an injected writer, so tests render into strings.
 
+pub mod bench;
 pub mod human;
 pub mod json;
 pub mod junit;
