@@ -259,12 +259,22 @@ fn a_wrong_digit_is_wa_with_reason_and_grid_diff() {
         ),
         "the reason names the broken units and their cells:\n{out}"
     );
-    // Expected beside the answer, the offending cells bracketed.
+    // Expected beside the answer, the givens starred and only the wrong
+    // cell bracketed: not r9c8 or r4c9, the right cells it clashes with.
     assert!(
-        out.contains("| 1  6  4 | 8  7  5 | 2  9  3 |   | 1  6  4 | 8  7  5 | 2 [9][9]|"),
+        out.contains("|*1  6 *4 | 8  7  5 | 2  9  3 |   |*1  6 *4 | 8  7  5 | 2  9 [9]|"),
         "{out}"
     );
-    assert!(out.contains("[x] marks a cell of your answer"), "{out}");
+    assert!(
+        out.contains("| 8 *2  5 | 4  3  7 | 1 *6  9 |   | 8 *2  5 | 4  3  7 | 1 *6  9 |"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "*5 is a given; [5] marks a cell of your answer that differs from the expected answer"
+        ),
+        "{out}"
+    );
     assert!(
         out.contains(
             "rerun:    sudoku-judge test cases/acwing166/sample.in --solver faulty-wrong-digit"
@@ -293,8 +303,9 @@ fn a_changed_given_is_wa_and_shown_against_the_puzzle_without_an_answer_file() {
         out.contains("    puzzle                            your answer"),
         "{out}"
     );
+    // The changed given is to blame, not the right 1 it clashes with.
     assert!(
-        out.contains("| .  .  . | .  8  . | .  7  9 |   | 3  4  5 | 2  8  6 |[1] 7 [1]|"),
+        out.contains("| .  .  . | .  8  . | .  7  9 |   | 3  4  5 | 2 *8  6 | 1 *7 [1]|"),
         "{out}"
     );
 }
@@ -1815,7 +1826,7 @@ fn junit_and_json_files_are_written_beside_the_table() {
     assert!(xml.contains(r#"type="WA""#));
     assert!(xml.contains("<error "), "the malformed case is an error");
     assert!(
-        xml.contains("[x] marks a cell"),
+        xml.contains("[5] marks a cell"),
         "the diff travels with the failure"
     );
     if have(&["xmllint"], "JUnit schema validation") {
