@@ -79,26 +79,6 @@ fn submission(args: &SubmissionArgs) -> anyhow::Result<(Submission, Option<Build
     ))
 }
 
-/// A note when the submission's interface is not the one `--problem` names.
-fn interface_note(problem: Option<Problem>, submission: &Submission) -> Option<String> {
-    if matches!(submission, Submission::NotCompiled { .. }) {
-        return None;
-    }
-    match (problem?, submission.is_function()) {
-        (Problem::Leetcode37, false) => Some(
-            "note: LeetCode 37 calls a class Solution's solveSudoku; this submission is a \
-             program reading stdin, judged as AcWing 166 would judge it"
-                .into(),
-        ),
-        (problem @ (Problem::Acwing166 | Problem::Poj3074), true) => Some(format!(
-            "note: {} judges a program reading stdin; this submission is a function, called \
-             through sudoku-judge's driver",
-            problem.name()
-        )),
-        _ => None,
-    }
-}
-
 pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
     let overrides = flag_settings(
         args.problem,
@@ -126,9 +106,6 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
         None
     };
     let (submission, build, rerun) = submission(&args.submission)?;
-    if let Some(note) = interface_note(args.problem, &submission) {
-        eprintln!("{note}");
-    }
     // Ctrl-C stops the running submission (it has its own process group, so
     // the terminal's signal does not reach it) and reports what was judged.
     on_ctrl_c()?;
@@ -153,7 +130,9 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
     };
     let stdout = io::stdout().lock();
     let mut reporters: Vec<Box<dyn Reporter>> = vec![match args.format {
-        ReportFormat::Table => Box::new(HumanReporter::new(stdout, color, rerun)),
+        ReportFormat::Table => {
+            Box::new(HumanReporter::new(stdout, color, rerun).with_width(stdout_width()))
+        }
         ReportFormat::Json => Box::new(JsonReporter::new(stdout)),
     }];
     if let Some(path) = &args.json {
@@ -198,6 +177,12 @@ fn default_cases(filters: &[String]) -> anyhow::Result<PathBuf> {
             named.join(" or ")
         ),
     }
+}
+
+/// The width of the terminal stdout is, or `None` when it is not one (a
+/// pipe or a file gets whole lines).
+fn stdout_width() -> Option<usize> {
+    terminal_size::terminal_size_of(io::stdout()).map(|(width, _)| usize::from(width.0))
 }
 
 pub fn solve(name: Option<&str>) -> anyhow::Result<ExitCode> {
@@ -269,10 +254,8 @@ fn on_ctrl_c() -> anyhow::Result<()> {
 }
 
 pub fn solvers(all: bool) -> anyhow::Result<ExitCode> {
-    let mut out = io::stdout().lock();
-    for s in solver::ALL.iter().filter(|s| all || !s.faulty) {
-        writeln!(out, "{:<22} {}", s.name, s.summary)?;
-    }
+    let listed = solver::ALL.iter().filter(|s| all || !s.faulty);
+    sudoku_judge::report::solvers::list(&mut io::stdout().lock(), listed, stdout_width())?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -14,9 +14,10 @@ use anyhow::Context as _;
 use crate::board::Format;
 use crate::case::{self, Case, CaseData, Settings, SettingsCache};
 use crate::check::{Checked, Checker, CheckerKind};
+use crate::problem::Problem;
 use crate::report::{Event, Reporter};
 use crate::runner::lang::BuildInfo;
-use crate::runner::{process, End, Kill, Limits, Run, Submission};
+use crate::runner::{process, End, Interface, Kill, Limits, Run, Submission};
 use crate::solver::reference::count_solutions;
 use crate::verdict::Verdict;
 
@@ -94,6 +95,8 @@ pub struct CaseResult {
     pub suite: PathBuf,
     pub input: PathBuf,
     pub expected: Option<PathBuf>,
+    /// The problem it is judged as, from `--problem` or a `judge.toml`.
+    pub problem: Option<Problem>,
     pub outcome: Outcome,
 }
 
@@ -252,18 +255,32 @@ pub fn run(config: &Config, reporter: &mut dyn Reporter) -> anyhow::Result<Summa
     let started = Instant::now();
     let cases = config.selection.apply(case::discover(&config.paths)?)?;
     let jobs = config.jobs.clamp(1, cases.len().max(1));
-    reporter.report(Event::Started {
-        cases: cases.len(),
-        submission: &config.submission.label(),
-        build: config.build.as_ref(),
-        jobs,
-    })?;
     // Settings are read once per directory, before any job starts.
     let mut cache = SettingsCache::default();
     let settings: Vec<anyhow::Result<Settings>> = cases
         .iter()
         .map(|case| Ok(config.overrides.clone().or(&cache.for_dir(case.dir())?)))
         .collect();
+    let problem_of = |i: usize| settings[i].as_ref().ok().and_then(|s| s.problem);
+    let mut problems: Vec<(Problem, usize)> = Vec::new();
+    for problem in (0..cases.len()).filter_map(problem_of) {
+        match problems.iter_mut().find(|(p, _)| *p == problem) {
+            Some((_, n)) => *n += 1,
+            None => problems.push((problem, 1)),
+        }
+    }
+    reporter.report(Event::Started {
+        cases: cases.len(),
+        submission: &config.submission.label(),
+        build: config.build.as_ref(),
+        jobs,
+        problems: &problems,
+        interface: match &config.submission {
+            Submission::NotCompiled { .. } => None,
+            submission if submission.is_function() => Some(Interface::Function),
+            _ => Some(Interface::Program),
+        },
+    })?;
     // Nothing of a case is kept once it is reported: reporters keep what
     // they need, so a run of 100,000 cases does not grow the harness.
     let mut summary = Summary::default();
@@ -309,6 +326,7 @@ pub fn run(config: &Config, reporter: &mut dyn Reporter) -> anyhow::Result<Summa
                     suite: case.suite().to_path_buf(),
                     input: case.input.clone(),
                     expected: case.expected.clone(),
+                    problem: problem_of(reported),
                     outcome,
                 };
                 reporter.report(Event::CaseFinished(&result))?;

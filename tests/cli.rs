@@ -173,10 +173,95 @@ fn the_table_lists_each_case_and_sums_up() {
         .expect("a row for example1");
     assert!(example.starts_with("AC "), "{example}");
     assert!(example.ends_with("  example1  1 puzzle"), "{example}");
-    assert!(run
+    assert!(run.stdout.trim_end().ends_with(&format!(
+        "LeetCode would say: Accepted, {0} / {0} testcases passed\n{0} passed, 0 failed",
+        shipped("leetcode37")
+    )));
+}
+
+#[test]
+fn the_interface_note_comes_from_judge_toml_once_per_problem() {
+    // The built-in solver is a function; cases/acwing166's judge.toml says
+    // the problem judges programs.
+    let run = run(&["test", "cases/acwing166"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let note = "note: acwing166 judges a program reading stdin; this submission is a function, \
+                called through sudoku-judge's driver\n";
+    assert_eq!(run.stdout.matches(note).count(), 1, "{}", run.stdout);
+    assert!(
+        run.stdout.starts_with(&format!(
+            "judging {} cases with solver propagate\n{note}",
+            shipped("acwing166")
+        )),
+        "{}",
+        run.stdout
+    );
+    // A program on LeetCode cases.
+    let command = format!("{} solve", env!("CARGO_BIN_EXE_sudoku-judge"));
+    let run = judge_with(&["test", "cases/leetcode37", "--cmd", &command]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout
+            .matches("note: LeetCode 37 calls a class Solution's solveSudoku; this submission is a program")
+            .count(),
+        1,
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn the_summary_says_what_the_real_judge_would() {
+    let dir = tempfile::tempdir().unwrap();
+    // A solved board (nothing for the faulty solver to leave blank) and
+    // two puzzles it gets wrong.
+    write(dir.path(), "cases/a.in", &format!("{ANSWER}\nend\n"));
+    for name in ["b", "c"] {
+        write(
+            dir.path(),
+            &format!("cases/{name}.in"),
+            &format!("{PUZZLE}\nend\n"),
+        );
+    }
+    let judge = |toml: Option<&str>| {
+        if let Some(toml) = toml {
+            write(dir.path(), "cases/judge.toml", toml);
+        }
+        let run = run_in(dir.path(), &["test", "--solver", "faulty-leaves-blank"], "");
+        assert_eq!(run.code, 1, "{}", run.stderr);
+        let lines: Vec<String> = run.stdout.lines().rev().take(2).map(String::from).collect();
+        (lines[1].clone(), lines[0].clone())
+    };
+    let (says, last) = judge(None);
+    assert!(says.starts_with("3 cases in "), "no judge is known: {says}");
+    assert_eq!(last, "1 passed, 2 failed");
+    let (says, _) = judge(Some("problem = \"acwing166\"\n"));
+    assert_eq!(says, "AcWing would say: Wrong Answer on test 2 of 3 (b)");
+    let (says, _) = judge(Some("problem = \"leetcode37\"\n"));
+    assert_eq!(
+        says,
+        "LeetCode would say: Wrong Answer on testcase 2 of 3 (b)"
+    );
+}
+
+#[test]
+fn colour_always_colours_the_grid_diff() {
+    let run = run(&[
+        "test",
+        "cases/acwing166/sample.in",
+        "--solver",
+        "faulty-wrong-digit",
+        "--color",
+        "always",
+    ]);
+    assert_eq!(run.code, 1);
+    let row = run
         .stdout
-        .trim_end()
-        .ends_with(&format!("{} passed, 0 failed", shipped("leetcode37"))));
+        .lines()
+        .find(|l| l.contains("6 *4 |") || l.contains("[9]"))
+        .unwrap_or_else(|| panic!("no grid row:\n{}", run.stdout));
+    assert!(row.contains("\u{1b}[1m\u{1b}[31m[9]\u{1b}[0m"), "{row:?}");
+    assert!(row.contains("\u{1b}[1m*1 \u{1b}[0m"), "{row:?}");
 }
 
 #[test]
@@ -252,6 +337,17 @@ fn a_wrong_digit_is_wa_with_reason_and_grid_diff() {
     assert_eq!(run.code, 1);
     let out = &run.stdout;
     assert!(out.contains("\nWA "), "{out}");
+    // A pipe gets whole lines: the row's reason is not cut.
+    let row = out.lines().find(|l| l.starts_with("WA ")).unwrap();
+    assert!(
+        row.ends_with(
+            "  sample  puzzle 1 (input line 1): row 9 has two 9s (r9c8 and r9c9); \
+             column 9 has two 9s (r4c9 and r9c9); box 9 has two 9s (r9c8 and r9c9); puzzle 2 \
+             (input line 2): row 9 has two 9s (r9c7 and r9c9); column 9 has two 9s (r1c9 and \
+             r9c9); box 9 has two 9s (r9c7 and r9c9)"
+        ),
+        "{row}"
+    );
     assert!(
         out.contains(
             "why:      puzzle 1 (input line 1): row 9 has two 9s (r9c8 and r9c9); \
