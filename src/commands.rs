@@ -4,8 +4,6 @@
 use std::io::{self, IsTerminal as _, Read as _, Write as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
@@ -25,7 +23,8 @@ use sudoku_judge::problem::Problem;
 use sudoku_judge::report::human::HumanReporter;
 use sudoku_judge::report::json::JsonReporter;
 use sudoku_judge::report::junit::JunitReporter;
-use sudoku_judge::report::{Event, Reporter, Tee};
+use sudoku_judge::report::progress::TestProgress;
+use sudoku_judge::report::{Reporter, Tee};
 use sudoku_judge::runner::external::Launch;
 use sudoku_judge::runner::lang::{self, BuildInfo};
 use sudoku_judge::runner::{builtin, process, Submission};
@@ -109,7 +108,7 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
     // Ctrl-C stops the running submission (it has its own process group, so
     // the terminal's signal does not reach it) and reports what was judged.
     on_ctrl_c()?;
-    let progress = TestProgress::new();
+    let mut progress = TestProgress::new();
     let config = Config {
         paths,
         submission,
@@ -126,7 +125,7 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
                 .transpose()?,
         },
         jobs: usize::from(args.jobs),
-        answered: Some(Arc::clone(&progress.answered)),
+        answered: Some(progress.answered()),
     };
     let stdout = io::stdout().lock();
     let mut reporters: Vec<Box<dyn Reporter>> = vec![match args.format {
@@ -759,77 +758,4 @@ fn create_report(path: &std::path::Path) -> anyhow::Result<Box<dyn io::Write>> {
     let file = std::fs::File::create(path)
         .with_context(|| format!("failed to create the report {}", path.display()))?;
     Ok(Box::new(io::BufWriter::new(file)))
-}
-
-/// A progress bar under the table on a terminal: cases done, puzzles
-/// answered (which moves inside a long case too), failures so far and an
-/// ETA. Hidden when stderr is not a terminal.
-struct TestProgress {
-    bar: indicatif::ProgressBar,
-    answered: Arc<AtomicUsize>,
-}
-
-impl TestProgress {
-    fn new() -> Self {
-        let bar = progress_bar(0, "judging");
-        let answered = Arc::new(AtomicUsize::new(0));
-        let count = Arc::clone(&answered);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{prefix} [{bar:30}] {pos}/{len} cases, {answered} puzzles answered, {msg} \
-                 ({elapsed}, eta {eta})",
-            )
-            .expect("a valid template")
-            .with_key(
-                "answered",
-                move |_: &indicatif::ProgressState, out: &mut dyn std::fmt::Write| {
-                    let _ = write!(out, "{}", count.load(Ordering::Relaxed));
-                },
-            )
-            .progress_chars("=> "),
-        );
-        if !bar.is_hidden() {
-            bar.enable_steady_tick(Duration::from_millis(200));
-        }
-        TestProgress { bar, answered }
-    }
-
-    fn wrap<'a>(&'a self, inner: &'a mut dyn Reporter) -> ProgressReporter<'a> {
-        ProgressReporter {
-            bar: &self.bar,
-            inner,
-            failed: 0,
-        }
-    }
-}
-
-struct ProgressReporter<'a> {
-    bar: &'a indicatif::ProgressBar,
-    inner: &'a mut dyn Reporter,
-    failed: usize,
-}
-
-impl Reporter for ProgressReporter<'_> {
-    fn report(&mut self, event: Event<'_>) -> io::Result<()> {
-        match event {
-            Event::Started { cases, .. } => {
-                self.bar.set_length(cases as u64);
-                self.bar.set_message("0 failed");
-                self.inner.report(event)
-            }
-            Event::CaseFinished(result) => {
-                if !result.passed() {
-                    self.failed += 1;
-                    self.bar.set_message(format!("{} failed", self.failed));
-                }
-                let reported = self.bar.suspend(|| self.inner.report(event));
-                self.bar.inc(1);
-                reported
-            }
-            Event::Finished { .. } => {
-                self.bar.finish_and_clear();
-                self.inner.report(event)
-            }
-        }
-    }
 }

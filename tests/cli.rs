@@ -264,6 +264,63 @@ fn colour_always_colours_the_grid_diff() {
     assert!(row.contains("\u{1b}[1m*1 \u{1b}[0m"), "{row:?}");
 }
 
+/// Runs the binary on a terminal `columns` wide (a pty made by `script`)
+/// and returns all it wrote there, escape sequences and all.
+fn on_terminal(columns: u16, args: &[&str]) -> Option<String> {
+    if !have(&["script", "stty"], "progress on a terminal") {
+        return None;
+    }
+    let command = std::iter::once(env!("CARGO_BIN_EXE_sudoku-judge").to_string())
+        .chain(args.iter().map(|a| a.to_string()))
+        .map(|word| shell_words::quote(&word).into_owned())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let output = Command::new("script")
+        .args([
+            "-qec",
+            &format!("stty rows 40 cols {columns}; {command}"),
+            "/dev/null",
+        ])
+        .current_dir(manifest_dir())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    Some(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+#[test]
+fn the_progress_line_fits_the_terminal_and_never_precedes_the_header() {
+    // Each case takes a moment, so the line is drawn between them.
+    let slow = format!(
+        "sh -c 'sleep 0.3; exec {} solve'",
+        env!("CARGO_BIN_EXE_sudoku-judge")
+    );
+    let Some(screen) = on_terminal(80, &["test", "cases/acwing166/generated", "--cmd", &slow])
+    else {
+        return;
+    };
+    let header = screen.find("judging 5 cases with").expect("the header");
+    let first_bar = screen.find("judging [").expect("a progress line");
+    assert!(header < first_bar, "the bar came first:\n{screen:?}");
+    // Every drawing of the line: what follows a clear-line, up to the next
+    // control character.
+    let drawn: Vec<&str> = screen
+        .split("\x1b[2K")
+        .skip(1)
+        .map(|rest| rest.split(['\r', '\n', '\x1b']).next().unwrap())
+        .filter(|line| line.starts_with("judging ["))
+        .collect();
+    assert!(!drawn.is_empty(), "{screen:?}");
+    for line in &drawn {
+        // Short of the last columns, and not padded out to them: a `^C`
+        // echoed after it stays on its line.
+        assert!(line.chars().count() <= 77, "{line:?}");
+        assert!(!line.ends_with(' '), "{line:?}");
+        assert!(!line.contains("eta 0s"), "{line:?}");
+    }
+    assert!(screen.contains("5 passed, 0 failed"), "{screen:?}");
+}
+
 #[test]
 fn the_shipped_corpus_is_sound() {
     // Every input parses, every puzzle has exactly one solution, and every

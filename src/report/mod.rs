@@ -8,6 +8,7 @@ pub mod json;
 pub mod judges;
 pub mod junit;
 pub mod layout;
+pub mod progress;
 pub mod solvers;
 
 use std::io;
