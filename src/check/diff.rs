@@ -202,27 +202,41 @@ pub fn lines(expected: &str, actual: &str) -> String {
     out
 }
 
+/// A puzzle with one given (r1c1), an answer that adds r1c3, and that cell
+/// marked: for tests of drawing and of colouring what is drawn.
+#[cfg(test)]
+pub(crate) fn example_boards() -> (Board, Board, [bool; 81]) {
+    use crate::board::Digit;
+    let mut puzzle = Board::EMPTY;
+    puzzle.set(Cell::new(0, 0), Digit::new(4));
+    let mut answer = puzzle;
+    answer.set(Cell::new(0, 2), Digit::new(5));
+    let mut marked = [false; 81];
+    marked[2] = true;
+    (puzzle, answer, marked)
+}
+
+/// [`example_boards`] drawn, the answer beside itself as expected.
+#[cfg(test)]
+pub(crate) fn example() -> String {
+    let (puzzle, answer, marked) = example_boards();
+    grids(
+        "expected",
+        &answer,
+        "your answer",
+        &answer,
+        &puzzle,
+        &marked,
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Digit;
 
     #[test]
     fn grids_bracket_the_marked_cells_and_star_the_givens() {
-        let mut puzzle = Board::EMPTY;
-        puzzle.set(Cell::new(0, 0), Digit::new(4));
-        let mut answer = puzzle;
-        answer.set(Cell::new(0, 2), Digit::new(5));
-        let mut marked = [false; 81];
-        marked[2] = true;
-        let text = grids(
-            "expected",
-            &answer,
-            "your answer",
-            &answer,
-            &puzzle,
-            &marked,
-        );
+        let text = example();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), 14);
         assert_eq!(
@@ -235,6 +249,7 @@ mod tests {
         );
         // Against the puzzle itself, every digit on the left is a given:
         // none is starred there.
+        let (puzzle, answer, marked) = example_boards();
         let text = grids("puzzle", &puzzle, "your answer", &answer, &puzzle, &marked);
         assert!(
             text.contains("  | 4  .  . | .  .  . | .  .  . |   |*4  . [5]|"),

@@ -259,7 +259,7 @@ mod tests {
         assert_eq!(none.reason, "expected 1 answer (one per puzzle), got 0");
     }
 
-    /// The grid of the answer's first row, as drawn under the reason.
+    /// Row `row` of the answer's grid, as drawn under the reason.
     fn answer_row(details: &str, row: usize) -> &str {
         let line = details
             .lines()
@@ -273,39 +273,29 @@ mod tests {
     fn a_duplicate_marks_the_wrong_cell_not_the_right_one() {
         // r1c3 should be 4; a 5 there clashes with the given 5 in r1c1 and
         // with the right 5 in r9c3.
-        let wrong = with(ANSWER, 2, '5');
-        let result = check(
-            CheckerKind::Sudoku,
-            &case(Format::AcWing, Some(ANSWER)),
-            &wrong,
-            Format::AcWing,
-        );
-        assert_eq!(
-            answer_row(&result.details, 0),
-            "|*5 *3 [5]| 6 *7  8 | 9  1  2 |"
-        );
-        assert_eq!(
-            answer_row(&result.details, 8),
-            "| 3  4  5 | 2 *8  6 | 1 *7 *9 |"
-        );
-        insta::assert_snapshot!("grid_against_the_expected_answer", result.details);
         // With no expected answer the rules decide: the clash with a given
         // blames the other cell, which explains its clash with r9c3 too.
-        let result = check(
-            CheckerKind::Sudoku,
-            &case(Format::AcWing, None),
-            &wrong,
-            Format::AcWing,
-        );
-        assert_eq!(
-            answer_row(&result.details, 0),
-            "|*5 *3 [5]| 6 *7  8 | 9  1  2 |"
-        );
-        assert_eq!(
-            answer_row(&result.details, 8),
-            "| 3  4  5 | 2 *8  6 | 1 *7 *9 |"
-        );
-        insta::assert_snapshot!("grid_against_the_rules", result.details);
+        let wrong = with(ANSWER, 2, '5');
+        for (expected, snapshot) in [
+            (Some(ANSWER), "grid_against_the_expected_answer"),
+            (None, "grid_against_the_rules"),
+        ] {
+            let result = check(
+                CheckerKind::Sudoku,
+                &case(Format::AcWing, expected),
+                &wrong,
+                Format::AcWing,
+            );
+            assert_eq!(
+                answer_row(&result.details, 0),
+                "|*5 *3 [5]| 6 *7  8 | 9  1  2 |"
+            );
+            assert_eq!(
+                answer_row(&result.details, 8),
+                "| 3  4  5 | 2 *8  6 | 1 *7 *9 |"
+            );
+            insta::assert_snapshot!(snapshot, result.details);
+        }
     }
 
     #[test]

@@ -503,14 +503,7 @@ mod tests {
     #[test]
     fn only_the_first_failures_are_described_in_full() {
         let results: Vec<CaseResult> = (0..DESCRIBED + 3)
-            .map(|n| CaseResult {
-                id: format!("c{n}"),
-                suite: PathBuf::from("."),
-                input: PathBuf::from(format!("c{n}.in")),
-                expected: None,
-                problem: None,
-                outcome: judged(Verdict::WA, "r1c3 is empty", 1),
-            })
+            .map(|n| case(&format!("c{n}"), judged(Verdict::WA, "r1c3 is empty", 1)))
             .collect();
         let mut out = Vec::new();
         let mut reporter = HumanReporter::new(&mut out, false, "");
@@ -530,34 +523,25 @@ mod tests {
         assert!(text.ends_with("0 passed, 53 failed\n"), "{text}");
     }
 
-    #[test]
-    fn colour_marks_the_cells_of_a_grid_diff() {
-        use crate::board::{Board, Cell, Digit};
-        let mut puzzle = Board::EMPTY;
-        puzzle.set(Cell::new(0, 0), Digit::new(4));
-        let mut answer = puzzle;
-        answer.set(Cell::new(0, 2), Digit::new(5));
-        let mut marked = [false; 81];
-        marked[2] = true;
-        let mut outcome = judged(Verdict::WA, "r1c3 is wrong", 1);
-        if let Outcome::Judged(j) = &mut outcome {
-            j.details = crate::check::diff::grids(
-                "expected",
-                &answer,
-                "your answer",
-                &answer,
-                &puzzle,
-                &marked,
-            );
-        }
-        let result = CaseResult {
-            id: "a".into(),
+    /// A case of `outcome` with no expected file and no problem.
+    fn case(id: &str, outcome: Outcome) -> CaseResult {
+        CaseResult {
+            id: id.into(),
             suite: PathBuf::from("."),
-            input: PathBuf::from("a.in"),
+            input: PathBuf::from(format!("{id}.in")),
             expected: None,
             problem: None,
             outcome,
-        };
+        }
+    }
+
+    #[test]
+    fn colour_marks_the_cells_of_a_grid_diff() {
+        let mut outcome = judged(Verdict::WA, "r1c3 is wrong", 1);
+        if let Outcome::Judged(j) = &mut outcome {
+            j.details = crate::check::diff::example();
+        }
+        let result = case("a", outcome);
         let render = |color| {
             let mut out = Vec::new();
             report_run(
@@ -597,14 +581,7 @@ mod tests {
 
     #[test]
     fn colour_only_when_asked() {
-        let result = CaseResult {
-            id: "a".into(),
-            suite: PathBuf::from("."),
-            input: PathBuf::from("a.in"),
-            expected: None,
-            problem: None,
-            outcome: judged(Verdict::AC, "", 1),
-        };
+        let result = case("a", judged(Verdict::AC, "", 1));
         let render = |color| {
             let mut out = Vec::new();
             HumanReporter::new(&mut out, color, "")

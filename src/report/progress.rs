@@ -143,6 +143,14 @@ impl Stderr {
             .extend_from_slice(bytes);
         Ok(())
     }
+
+    /// Moves the cursor `n` places in `direction`, an ANSI cursor code.
+    fn cursor(&self, n: usize, direction: char) -> io::Result<()> {
+        match n {
+            0 => Ok(()),
+            n => self.push(format!("\x1b[{n}{direction}").as_bytes()),
+        }
+    }
 }
 
 impl TermLike for Stderr {
@@ -155,31 +163,19 @@ impl TermLike for Stderr {
     }
 
     fn move_cursor_up(&self, n: usize) -> io::Result<()> {
-        match n {
-            0 => Ok(()),
-            n => self.push(format!("\x1b[{n}A").as_bytes()),
-        }
+        self.cursor(n, 'A')
     }
 
     fn move_cursor_down(&self, n: usize) -> io::Result<()> {
-        match n {
-            0 => Ok(()),
-            n => self.push(format!("\x1b[{n}B").as_bytes()),
-        }
+        self.cursor(n, 'B')
     }
 
     fn move_cursor_right(&self, n: usize) -> io::Result<()> {
-        match n {
-            0 => Ok(()),
-            n => self.push(format!("\x1b[{n}C").as_bytes()),
-        }
+        self.cursor(n, 'C')
     }
 
     fn move_cursor_left(&self, n: usize) -> io::Result<()> {
-        match n {
-            0 => Ok(()),
-            n => self.push(format!("\x1b[{n}D").as_bytes()),
-        }
+        self.cursor(n, 'D')
     }
 
     fn write_line(&self, s: &str) -> io::Result<()> {
