@@ -423,9 +423,7 @@ fn a_wrong_digit_is_wa_with_reason_and_grid_diff() {
         "{out}"
     );
     assert!(
-        out.contains(
-            "*5 is a given; [5] marks a cell of your answer that differs from the expected answer"
-        ),
+        out.contains("*5 is a given; [5] is where your answer differs from the expected one"),
         "{out}"
     );
     assert!(
@@ -1979,7 +1977,7 @@ fn junit_and_json_files_are_written_beside_the_table() {
     assert!(xml.contains(r#"type="WA""#));
     assert!(xml.contains("<error "), "the malformed case is an error");
     assert!(
-        xml.contains("[5] marks a cell"),
+        xml.contains("[5] is where your answer differs"),
         "the diff travels with the failure"
     );
     if have(&["xmllint"], "JUnit schema validation") {

@@ -14,15 +14,15 @@ use similar::{Algorithm, ChangeTag, TextDiff};
 
 use crate::board::{Board, Cell};
 
-/// Printed once under a block of grid diffs against expected answers.
+/// Printed once under a block of grid diffs against expected answers; with
+/// the details' indent it fits 80 columns.
 pub const GRID_LEGEND: &str =
-    "*5 is a given; [5] marks a cell of your answer that differs from the expected answer\n";
+    "*5 is a given; [5] is where your answer differs from the expected one\n";
 
 /// Printed once under a block of grid diffs against the puzzles alone,
 /// when a case has no expected output.
 pub const GRID_LEGEND_RULES: &str =
-    "*5 is a given; [5] marks a cell of your answer that breaks a rule, changes a given or is \
-     empty\n";
+    "*5 is a given; [5] breaks a rule, changes a given or is left empty\n";
 
 /// At most this many diff lines are shown; a flood of output is cut.
 const MAX_DIFF_LINES: usize = 60;
