@@ -314,17 +314,22 @@ pub fn gen(args: GenArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// A progress bar on stderr when it is a terminal; hidden otherwise, so
-/// nothing of it reaches a pipe or a log.
+/// nothing of it reaches a pipe or a log. Its message is cut to fit the
+/// terminal, so the line never wraps.
 fn progress_bar(len: u64, what: &str) -> indicatif::ProgressBar {
     if !io::stderr().is_terminal() {
         return indicatif::ProgressBar::hidden();
     }
-    let bar = indicatif::ProgressBar::new(len);
+    let bar = indicatif::ProgressBar::with_draw_target(
+        Some(len),
+        sudoku_judge::report::progress::stderr_target(),
+    );
     bar.set_style(
         indicatif::ProgressStyle::with_template(
-            "{prefix} [{bar:30}] {pos}/{len} {msg} ({elapsed}, eta {eta})",
+            "{prefix} [{bar:20}] {pos}/{len} ({elapsed}{eta}) {wide_msg}",
         )
         .expect("a valid template")
+        .with_key("eta", sudoku_judge::report::progress::eta_key)
         .progress_chars("=> "),
     );
     bar.set_prefix(what.to_string());
@@ -538,12 +543,6 @@ pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
         shrink_runs: args.shrink_runs,
     };
     on_ctrl_c()?;
-    let terminal = io::stderr().is_terminal();
-    let mut progress = StressProgress {
-        bar: progress_bar(config.rounds, "stress"),
-        plain: (!terminal).then_some(None),
-        shrinking: false,
-    };
     eprintln!(
         "stress: {} against the reference solver, {} puzzle{} a round, seed {}",
         config.submission.label(),
@@ -555,6 +554,13 @@ pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
         },
         config.seed
     );
+    // Made after the line above, so the bar is drawn under it.
+    let terminal = io::stderr().is_terminal();
+    let mut progress = StressProgress {
+        bar: progress_bar(config.rounds, "stress"),
+        plain: (!terminal).then_some(None),
+        shrinking: false,
+    };
     let outcome = stress::run(&config, &mut progress)?;
     progress.bar.finish_and_clear();
     let mut out = io::stdout().lock();

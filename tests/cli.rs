@@ -288,6 +288,43 @@ fn on_terminal(columns: u16, args: &[&str]) -> Option<String> {
     Some(String::from_utf8_lossy(&output.stdout).into_owned())
 }
 
+/// Every drawing of a progress line that starts with `start`: what follows
+/// a clear-line, up to the next control character.
+fn drawings<'a>(screen: &'a str, start: &str) -> Vec<&'a str> {
+    screen
+        .split("\x1b[2K")
+        .map(|rest| rest.split(['\r', '\n', '\x1b']).next().unwrap())
+        .filter(|line| line.starts_with(start))
+        .collect()
+}
+
+#[test]
+fn stress_draws_its_bar_under_its_first_line_and_within_the_terminal() {
+    let save = tempfile::tempdir().unwrap();
+    let Some(screen) = on_terminal(
+        80,
+        &[
+            "stress",
+            "--solver",
+            "faulty-leaves-blank",
+            "--rounds",
+            "3",
+            "--save",
+            save.path().to_str().unwrap(),
+        ],
+    ) else {
+        return;
+    };
+    assert!(
+        screen.starts_with("stress: solver faulty-leaves-blank against the reference solver"),
+        "{screen:?}"
+    );
+    for line in drawings(&screen, "stress [") {
+        assert!(line.chars().count() <= 77, "{line:?}");
+        assert!(!line.contains("eta 0s"), "{line:?}");
+    }
+}
+
 #[test]
 fn the_progress_line_fits_the_terminal_and_never_precedes_the_header() {
     // Each case takes a moment, so the line is drawn between them.
@@ -302,14 +339,7 @@ fn the_progress_line_fits_the_terminal_and_never_precedes_the_header() {
     let header = screen.find("judging 5 cases with").expect("the header");
     let first_bar = screen.find("judging [").expect("a progress line");
     assert!(header < first_bar, "the bar came first:\n{screen:?}");
-    // Every drawing of the line: what follows a clear-line, up to the next
-    // control character.
-    let drawn: Vec<&str> = screen
-        .split("\x1b[2K")
-        .skip(1)
-        .map(|rest| rest.split(['\r', '\n', '\x1b']).next().unwrap())
-        .filter(|line| line.starts_with("judging ["))
-        .collect();
+    let drawn = drawings(&screen, "judging [");
     assert!(!drawn.is_empty(), "{screen:?}");
     for line in &drawn {
         // Short of the last columns, and not padded out to them: a `^C`

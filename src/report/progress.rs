@@ -109,6 +109,24 @@ impl Status {
     }
 }
 
+/// For any bar's template, a `{eta}` that says nothing until a step is
+/// done, and never `0s` while steps are left (see [`Status::eta`]); written
+/// with its leading `, `.
+pub fn eta_key(state: &ProgressState, out: &mut dyn std::fmt::Write) {
+    let status = Status {
+        done: state.pos() as usize,
+        total: state.len().unwrap_or(0) as usize,
+        answered: 0,
+        failed: 0,
+        elapsed: state.elapsed(),
+    };
+    let _ = match status.eta() {
+        Some(eta) if eta < Duration::from_secs(1) => out.write_str(", eta <1s"),
+        Some(eta) => write!(out, ", eta {}", short(eta)),
+        None => Ok(()),
+    };
+}
+
 /// A duration as the line shows it: `42s`, `3m07s`, `1h05m`.
 fn short(d: Duration) -> String {
     let s = d.as_secs();
@@ -124,8 +142,9 @@ fn stderr_size() -> Option<(usize, usize)> {
     terminal_size::terminal_size_of(io::stderr()).map(|(w, h)| (usize::from(w.0), usize::from(h.0)))
 }
 
-/// stderr as indicatif draws on it, but for one thing: the spaces it pads
-/// a line with up to the terminal's last column are left out. That padding
+/// stderr as indicatif draws on it, but for two things: lines are laid out
+/// [`MARGIN`] columns short of the edge, and the spaces indicatif pads a
+/// line with up to that width are left out. That padding
 /// leaves the cursor at the edge, where the `^C` a terminal echoes on
 /// Ctrl-C wraps onto a line of its own, and the bar line above it is left
 /// behind when the bar is cleared. Each line is cleared before it is drawn,
@@ -153,9 +172,19 @@ impl Stderr {
     }
 }
 
+/// A draw target for any progress bar: stderr through [`Stderr`], so a bar
+/// whose template has a `wide_` element is laid out short of the last
+/// columns.
+pub fn stderr_target() -> ProgressDrawTarget {
+    ProgressDrawTarget::term_like_with_hz(Box::new(Stderr::default()), 20)
+}
+
 impl TermLike for Stderr {
+    /// The terminal's width less the [`MARGIN`], which is what indicatif
+    /// lays lines out to.
     fn width(&self) -> u16 {
-        stderr_size().map_or(80, |(w, _)| u16::try_from(w).unwrap_or(u16::MAX))
+        let width = stderr_size().map_or(80, |(w, _)| w).saturating_sub(MARGIN);
+        u16::try_from(width).unwrap_or(u16::MAX)
     }
 
     fn height(&self) -> u16 {
@@ -184,10 +213,8 @@ impl TermLike for Stderr {
     }
 
     fn write_str(&self, s: &str) -> io::Result<()> {
-        if s.bytes().all(|b| b == b' ') {
-            return Ok(());
-        }
-        self.push(s.as_bytes())
+        // Padding to the edge, after a line or within it (a `wide_msg`).
+        self.push(s.trim_end_matches(' ').as_bytes())
     }
 
     fn clear_line(&self) -> io::Result<()> {
@@ -262,8 +289,7 @@ impl TestProgress {
                     let _ = out.write_str(&status.line(width));
                 },
             );
-        let target = ProgressDrawTarget::term_like_with_hz(Box::new(Stderr::default()), 20);
-        let bar = ProgressBar::with_draw_target(Some(cases as u64), target);
+        let bar = ProgressBar::with_draw_target(Some(cases as u64), stderr_target());
         bar.set_style(style);
         bar.enable_steady_tick(Duration::from_millis(200));
         self.bar = Some(bar);
