@@ -14,9 +14,10 @@ use anyhow::Context as _;
 use crate::board::Format;
 use crate::case::{self, Case, CaseData, Settings, SettingsCache};
 use crate::check::{Checked, Checker, CheckerKind};
+use crate::problem::Problem;
 use crate::report::{Event, Reporter};
 use crate::runner::lang::BuildInfo;
-use crate::runner::{process, End, Kill, Limits, Run, Submission};
+use crate::runner::{process, End, Interface, Kill, Limits, Run, Submission};
 use crate::solver::reference::count_solutions;
 use crate::verdict::Verdict;
 
@@ -96,6 +97,8 @@ pub struct CaseResult {
     pub suite: PathBuf,
     pub input: PathBuf,
     pub expected: Option<PathBuf>,
+    /// The problem it is judged as, from `--problem` or a `judge.toml`.
+    pub problem: Option<Problem>,
     pub outcome: Outcome,
 }
 
@@ -255,6 +258,20 @@ pub fn run(config: &Config, reporter: &mut dyn Reporter) -> anyhow::Result<Summa
     let found = case::find(&config.paths)?;
     let cases = config.selection.apply(found.cases)?;
     let jobs = config.jobs.clamp(1, cases.len().max(1));
+    // Settings are read once per directory, before any job starts.
+    let mut cache = SettingsCache::default();
+    let settings: Vec<anyhow::Result<Settings>> = cases
+        .iter()
+        .map(|case| Ok(config.overrides.clone().or(&cache.for_dir(case.dir())?)))
+        .collect();
+    let problem_of = |i: usize| settings[i].as_ref().ok().and_then(|s| s.problem);
+    let mut problems: Vec<(Problem, usize)> = Vec::new();
+    for problem in (0..cases.len()).filter_map(problem_of) {
+        match problems.iter_mut().find(|(p, _)| *p == problem) {
+            Some((_, n)) => *n += 1,
+            None => problems.push((problem, 1)),
+        }
+    }
     reporter.report(Event::Started {
         cases: cases.len(),
         submission: &config.submission.label(),
@@ -262,13 +279,13 @@ pub fn run(config: &Config, reporter: &mut dyn Reporter) -> anyhow::Result<Summa
         jobs,
         sandbox: config.sandbox.as_ref(),
         warnings: &found.warnings,
+        problems: &problems,
+        interface: match &config.submission {
+            Submission::NotCompiled { .. } => None,
+            submission if submission.is_function() => Some(Interface::Function),
+            _ => Some(Interface::Program),
+        },
     })?;
-    // Settings are read once per directory, before any job starts.
-    let mut cache = SettingsCache::default();
-    let settings: Vec<anyhow::Result<Settings>> = cases
-        .iter()
-        .map(|case| Ok(config.overrides.clone().or(&cache.for_dir(case.dir())?)))
-        .collect();
     // Nothing of a case is kept once it is reported: reporters keep what
     // they need, so a run of 100,000 cases does not grow the harness.
     let mut summary = Summary::default();
@@ -314,6 +331,7 @@ pub fn run(config: &Config, reporter: &mut dyn Reporter) -> anyhow::Result<Summa
                     suite: case.suite().to_path_buf(),
                     input: case.input.clone(),
                     expected: case.expected.clone(),
+                    problem: problem_of(reported),
                     outcome,
                 };
                 reporter.report(Event::CaseFinished(&result))?;
@@ -450,6 +468,21 @@ fn plural(n: usize, word: &str) -> String {
     format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
 
+/// How far a run got through the puzzles. More answer lines than puzzles
+/// (a flood, or a program that reads past the input's end) are said as
+/// they are: never "3 of 2 puzzles answered".
+fn answered(answers: usize, puzzles: usize) -> String {
+    if answers <= puzzles {
+        format!("{answers} of {} answered", plural(puzzles, "puzzle"))
+    } else {
+        format!(
+            "printed {} for {}, so it went on past the last one",
+            plural(answers, "answer line"),
+            plural(puzzles, "puzzle")
+        )
+    }
+}
+
 /// The verdict of one run, as judges decide it: a compile error first, then
 /// time, memory and output limits, then a crash, and only then the answers,
 /// which `checked` judged.
@@ -459,11 +492,7 @@ pub fn decide(
     limits: &Limits,
     checked: Checked,
 ) -> (Verdict, String, String) {
-    let mut answered = format!(
-        "{} of {} answered",
-        run.answered,
-        plural(case.puzzles, "puzzle")
-    );
+    let mut answered = answered(run.answered, case.puzzles);
     // A program killed before it printed anything may well have answered:
     // into a buffer that died with it.
     if run.answered == 0 && case.puzzles > 1 && matches!(run.end, End::Killed(_)) {
@@ -610,7 +639,7 @@ pub fn decide(
             Verdict::RE,
             format!(
                 "{message} (puzzle {} of {})",
-                run.answered + 1,
+                (run.answered + 1).min(case.puzzles),
                 case.puzzles
             ),
             String::new(),

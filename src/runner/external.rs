@@ -111,11 +111,17 @@ impl Launch {
         };
         let home = dirs::home_dir();
         let mut read_only = super::sandbox::program_paths(&program, home.as_deref());
-        // Files named on the command line (a script, a jar) are seen too.
+        // Files named on the command line (a script, a jar, a program in
+        // an `sh -c` script) are seen too.
         for word in &words[1..] {
-            let path = cwd.join(word);
-            if path.is_file() && !read_only.iter().any(|p| path.starts_with(p)) {
-                read_only.push(path);
+            let tokens = word
+                .split(|c: char| c.is_whitespace() || ";|&'\"()<>".contains(c))
+                .filter(|t| !t.is_empty());
+            for token in std::iter::once(word.as_str()).chain(tokens) {
+                let path = cwd.join(token);
+                if path.is_file() && !read_only.iter().any(|p| path.starts_with(p)) {
+                    read_only.push(path);
+                }
             }
         }
         Ok(Launch {
@@ -591,6 +597,12 @@ mod tests {
         assert_eq!(argv, &["sh", "-c", "echo \"hi there\""]);
         let missing = Launch::command("no-such-program-here x").unwrap_err();
         assert!(missing.to_string().contains("not on PATH"), "{missing}");
+        let script = Launch::command("sh -c 'sleep 1; exec /bin/true'").unwrap();
+        assert!(
+            script.read_only.contains(&PathBuf::from("/bin/true")),
+            "{:?}",
+            script.read_only
+        );
         let missing = Launch::command("./no-such-program").unwrap_err();
         assert!(missing.to_string().contains("does not exist"), "{missing}");
         assert!(Launch::command("  ").is_err());
