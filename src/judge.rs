@@ -86,7 +86,57 @@ impl Judgement {
 pub enum Outcome {
     Judged(Box<Judgement>),
     /// The harness could not judge the case, e.g. its input is malformed.
-    Error(String),
+    Error(Unjudged),
+}
+
+/// Why a case could not be judged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unjudged {
+    pub message: String,
+    pub fault: Fault,
+}
+
+/// Whose fault it is that a case could not be judged: what to do next
+/// depends on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// The case's files (or its `judge.toml`): fix them.
+    Case,
+    /// The judge's own machinery failed while running the submission (its
+    /// spawner was killed, say): neither the case nor the submission.
+    Judge,
+}
+
+impl Unjudged {
+    pub fn case(message: impl Into<String>) -> Unjudged {
+        Unjudged {
+            message: message.into(),
+            fault: Fault::Case,
+        }
+    }
+
+    /// From an error, whose fault it says ([`JudgeFault`]).
+    fn of(error: &anyhow::Error) -> Unjudged {
+        Unjudged {
+            message: format!("{error:#}"),
+            fault: if error.downcast_ref::<JudgeFault>().is_some() {
+                Fault::Judge
+            } else {
+                Fault::Case
+            },
+        }
+    }
+}
+
+/// Marks an error of the judge's own machinery in the middle of a run, as
+/// opposed to one of the case's files.
+#[derive(Debug)]
+struct JudgeFault;
+
+impl std::fmt::Display for JudgeFault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the judge failed while running the submission")
+    }
 }
 
 /// What happened to one case.
@@ -303,11 +353,11 @@ pub fn run(config: &Config, reporter: &mut dyn Reporter) -> anyhow::Result<Summa
                     return;
                 }
                 let outcome = match &settings[i] {
-                    Err(error) => Some(Outcome::Error(format!("{error:#}"))),
+                    Err(error) => Some(Outcome::Error(Unjudged::of(error))),
                     Ok(settings) => match judge_case(config, settings, &cases[i]) {
                         Ok(Some(judgement)) => Some(Outcome::Judged(Box::new(judgement))),
                         Ok(None) => None,
-                        Err(error) => Some(Outcome::Error(format!("{error:#}"))),
+                        Err(error) => Some(Outcome::Error(Unjudged::of(&error))),
                     },
                 };
                 if done.send((i, outcome)).is_err() {
@@ -418,7 +468,10 @@ fn judge_case(
     for n in 0..config.repeat.max(1) {
         let mut answers =
             Checker::new(checker, &data, format)?.counting(config.answered.as_deref());
-        let run = config.submission.run(&data, &limits, &mut answers)?;
+        let run = config
+            .submission
+            .run(&data, &limits, &mut answers)
+            .map_err(|e| e.context(JudgeFault))?;
         if run.end == End::Killed(Kill::Interrupted) {
             return Ok(None);
         }

@@ -17,7 +17,7 @@ use super::judges::JudgeSays;
 use super::layout::{self, Cells, Columns};
 use super::{format_kb, format_ms, Event, Reporter};
 use crate::check::diff::{self, CellKind, RowPart};
-use crate::judge::{CaseResult, Judgement, Outcome, Summary};
+use crate::judge::{CaseResult, Fault, Judgement, Outcome, Summary};
 use crate::problem::Problem;
 use crate::runner::lang::BuildInfo;
 use crate::runner::Interface;
@@ -160,7 +160,7 @@ impl<W: Write> HumanReporter<W> {
         }
         match &result.outcome {
             Outcome::Error(error) => {
-                let first = error.lines().next().unwrap_or_default().to_string();
+                let first = error.message.lines().next().unwrap_or_default().to_string();
                 self.wrapped(&" ".repeat(INDENT), &first, INDENT)?;
             }
             Outcome::Judged(j) => {
@@ -185,10 +185,14 @@ impl<W: Write> HumanReporter<W> {
         }
         match &result.outcome {
             Outcome::Error(error) => {
-                self.wrapped("  error:    ", error, 12)?;
+                self.wrapped("  error:    ", &error.message, 12)?;
+                let what = match error.fault {
+                    Fault::Case => "fix the case files",
+                    Fault::Judge => "the judge failed, not the case nor the submission; rerun it",
+                };
                 writeln!(
                     self.out,
-                    "  hint:     fix the case files; `sudoku-judge test {}` rechecks this case alone",
+                    "  hint:     {what}; `sudoku-judge test {}` rechecks this case alone",
                     result.input.display()
                 )?;
             }

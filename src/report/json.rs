@@ -110,8 +110,8 @@ impl<'a> CaseJson<'a> {
         };
         match &result.outcome {
             Outcome::Error(error) => {
-                json.message = error;
-                json.error = Some(error);
+                json.message = &error.message;
+                json.error = Some(&error.message);
             }
             Outcome::Judged(j) => {
                 json.verdict = Some(j.verdict);

@@ -138,7 +138,7 @@ mod tests {
             problem,
             outcome: match verdict {
                 Some(v) => judged(v, "why", 1),
-                None => crate::judge::Outcome::Error("unreadable".into()),
+                None => crate::judge::Outcome::Error(crate::judge::Unjudged::case("unreadable")),
             },
         }
     }

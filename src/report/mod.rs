@@ -234,7 +234,9 @@ pub(crate) mod fixtures {
             input: PathBuf::from("cases/suite/broken.in"),
             expected: None,
             problem: Some(Problem::Acwing166),
-            outcome: Outcome::Error("cases/suite/broken.in:1:4: 'x' is not a cell".into()),
+            outcome: Outcome::Error(crate::judge::Unjudged::case(
+                "cases/suite/broken.in:1:4: 'x' is not a cell",
+            )),
         });
         results
     }

@@ -743,3 +743,60 @@ fn without_root_the_sandbox_uses_a_user_namespace_and_says_what_is_missing() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_helper_killed_mid_run_is_named_and_the_run_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["c1", "c2"] {
+        write(
+            dir.path(),
+            &format!("{name}.in"),
+            &format!("{PUZZLE}\nend\n"),
+        );
+    }
+    let judge = start_judge(
+        dir.path(),
+        &[
+            "test",
+            ".",
+            "--solver",
+            "faulty-loop",
+            "--time-limit",
+            "2s",
+            "--format",
+            "json",
+        ],
+    );
+    // The judge's spawner: a child of the judge, started as `spawner`.
+    let judge_pid = judge.id().to_string();
+    let started = Instant::now();
+    let spawner = loop {
+        let found = fs::read_dir("/proc").unwrap().flatten().find_map(|entry| {
+            let stat = fs::read_to_string(entry.path().join("stat")).ok()?;
+            let cmdline = fs::read(entry.path().join("cmdline")).ok()?;
+            let ppid = stat.rsplit_once(") ")?.1.split(' ').nth(1)?;
+            (ppid == judge_pid && cmdline.ends_with(b"spawner\0"))
+                .then(|| entry.file_name().to_string_lossy().parse::<i32>().ok())?
+        });
+        if let Some(pid) = found {
+            break pid;
+        }
+        assert!(started.elapsed() < Duration::from_secs(20), "no spawner");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    std::thread::sleep(Duration::from_millis(500));
+    // SAFETY: kill(2) of a process of this test's own judge.
+    unsafe { libc::kill(spawner, libc::SIGKILL) };
+    let output = judge.wait_with_output().unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let cases = cases_of(&report);
+    let message = cases[0]["error"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("the judge's spawner process exited unexpectedly"),
+        "{report}"
+    );
+    assert_eq!(cases[1]["verdict"], "TLE", "{report}");
+    assert_eq!(output.status.code(), Some(2));
+    let left = processes_running("worker --solver faulty-loop");
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
