@@ -247,6 +247,15 @@ pub struct TestArgs {
     #[arg(long, value_name = "K/N")]
     pub partition: Option<String>,
 
+    /// Start a new process for every case. By default a LeetCode-style
+    /// file or a built-in solver runs all its cases in one process (one a
+    /// job), as LeetCode runs all the tests of a submission: a global or
+    /// static keeps its value from one case to the next, and a case that
+    /// fails only after others is said to. Programs always get a process
+    /// per case, as AcWing and POJ run them.
+    #[arg(long)]
+    pub fresh_process: bool,
+
     /// Judge only the cases that were not accepted in the last run here
     /// (remembered in .sudoku-judge/ in the current directory).
     #[arg(long)]

@@ -133,6 +133,7 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
         jobs: usize::from(args.jobs),
         answered: Some(progress.answered()),
         sandbox: protections,
+        fresh_process: args.fresh_process,
     };
     let stdout = io::stdout().lock();
     let mut reporters: Vec<Box<dyn Reporter>> = vec![match args.format {

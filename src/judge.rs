@@ -17,7 +17,7 @@ use crate::check::{Checked, Checker, CheckerKind};
 use crate::problem::Problem;
 use crate::report::{Event, Reporter};
 use crate::runner::lang::BuildInfo;
-use crate::runner::{process, End, Interface, Kill, Limits, Run, Submission};
+use crate::runner::{process, End, Interface, Kill, Limits, Run, Runner, Submission};
 use crate::solver::reference::count_solutions;
 use crate::verdict::Verdict;
 
@@ -40,6 +40,9 @@ pub struct Config {
     pub answered: Option<Arc<AtomicUsize>>,
     /// The protections runs get, for the report's header.
     pub sandbox: Option<crate::runner::sandbox::Protections>,
+    /// A process per case for functions too, as before LeetCode's model
+    /// (`--fresh-process`).
+    pub fresh_process: bool,
 }
 
 pub use crate::runner::Spread;
@@ -66,6 +69,9 @@ pub struct Judgement {
     pub cpu: Duration,
     /// Peak memory, the highest over repeats.
     pub memory_kb: u64,
+    /// How it was run, when worth saying (e.g. that its process was
+    /// started anew, with the solution's state reset).
+    pub notes: Vec<String>,
     /// What a LeetCode-style submission printed itself, kept apart from
     /// its answers (its first 64 KB).
     pub stdout: String,
@@ -175,6 +181,9 @@ pub struct Summary {
     /// How many cases got each verdict, in [`Verdict::ALL`] order.
     pub verdicts: Vec<(Verdict, usize)>,
     pub elapsed: Duration,
+    /// The time charged over every case judged: the run's total solving
+    /// time, as the limits count it.
+    pub charged: Duration,
     /// The user stopped the run (Ctrl-C): these are the cases judged before.
     pub interrupted: bool,
     /// Inputs of the cases not accepted, for `--failed`.
@@ -185,6 +194,9 @@ impl Summary {
     /// Counts one more case in.
     pub fn add(&mut self, result: &CaseResult) {
         self.total += 1;
+        if let Outcome::Judged(judgement) = &result.outcome {
+            self.charged += judgement.time;
+        }
         if let Some(verdict) = result.verdict() {
             match self.verdicts.iter_mut().find(|(v, _)| *v == verdict) {
                 Some((_, n)) => *n += 1,
@@ -347,21 +359,27 @@ pub fn run(config: &Config, reporter: &mut dyn Reporter) -> anyhow::Result<Summa
         for _ in 0..jobs {
             let done = done_tx.clone();
             let (next, cases, settings) = (&next, &cases, &settings);
-            scope.spawn(move || loop {
-                let i = next.fetch_add(1, Ordering::SeqCst);
-                if i >= cases.len() || process::interrupted() {
-                    return;
-                }
-                let outcome = match &settings[i] {
-                    Err(error) => Some(Outcome::Error(Unjudged::of(error))),
-                    Ok(settings) => match judge_case(config, settings, &cases[i]) {
-                        Ok(Some(judgement)) => Some(Outcome::Judged(Box::new(judgement))),
-                        Ok(None) => None,
-                        Err(error) => Some(Outcome::Error(Unjudged::of(&error))),
-                    },
-                };
-                if done.send((i, outcome)).is_err() {
-                    return;
+            scope.spawn(move || {
+                // One runner a job: its process serves the job's cases.
+                let mut runner = Runner::new(&config.submission, config.fresh_process);
+                loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    if i >= cases.len() || process::interrupted() {
+                        return;
+                    }
+                    let outcome = match &settings[i] {
+                        Err(error) => Some(Outcome::Error(Unjudged::of(error))),
+                        Ok(settings) => {
+                            match judge_case(config, &mut runner, settings, &cases[i]) {
+                                Ok(Some(judgement)) => Some(Outcome::Judged(Box::new(judgement))),
+                                Ok(None) => None,
+                                Err(error) => Some(Outcome::Error(Unjudged::of(&error))),
+                            }
+                        }
+                    };
+                    if done.send((i, outcome)).is_err() {
+                        return;
+                    }
                 }
             });
         }
@@ -407,6 +425,7 @@ const WARNED: usize = 5;
 /// `Ok(None)` when the user interrupted the run during this case.
 fn judge_case(
     config: &Config,
+    runner: &mut Runner<'_>,
     settings: &Settings,
     case: &Case,
 ) -> anyhow::Result<Option<Judgement>> {
@@ -468,8 +487,7 @@ fn judge_case(
     for n in 0..config.repeat.max(1) {
         let mut answers =
             Checker::new(checker, &data, format)?.counting(config.answered.as_deref());
-        let run = config
-            .submission
+        let run = runner
             .run(&data, &limits, &mut answers)
             .map_err(|e| e.context(JudgeFault))?;
         if run.end == End::Killed(Kill::Interrupted) {
@@ -477,6 +495,27 @@ fn judge_case(
         }
         let checked = answers.finish()?;
         let (verdict, mut reason, details) = decide(&data, &run, &limits, checked);
+        // Failing in a process that judged earlier cases may be the state
+        // they left: alone, in a fresh process, does it pass?
+        if verdict != Verdict::AC && verdict != Verdict::CE && run.earlier > 0 {
+            let mut alone = Checker::new(checker, &data, format)?;
+            let fresh = config
+                .submission
+                .run(&data, &limits, &mut alone)
+                .map_err(|e| e.context(JudgeFault))?;
+            if fresh.end == End::Killed(Kill::Interrupted) {
+                return Ok(None);
+            }
+            let checked = alone.finish()?;
+            if decide(&data, &fresh, &limits, checked).0 == Verdict::AC {
+                reason = format!(
+                    "{reason}; it passes alone, and fails after {}: the solution keeps state \
+                     between tests (a global or static not reset), as LeetCode would find on \
+                     Submit",
+                    plural(run.earlier, "earlier case")
+                );
+            }
+        }
         if verdict != Verdict::AC && decided.is_none() && config.repeat > 1 {
             reason = format!("{reason} (run {} of {})", n + 1, config.repeat);
         }
@@ -506,6 +545,7 @@ fn judge_case(
         stdout_lines: first.stdout_lines,
         stderr: first.stderr.clone(),
         warnings: data.warnings,
+        notes: first.notes.clone(),
     }))
 }
 

@@ -164,6 +164,9 @@ impl<W: Write> HumanReporter<W> {
                 self.wrapped(&" ".repeat(INDENT), &first, INDENT)?;
             }
             Outcome::Judged(j) => {
+                for note in &j.notes {
+                    self.wrapped("      note: ", note, INDENT + 6)?;
+                }
                 for warning in &j.warnings {
                     self.wrapped("      warning: ", warning, INDENT + 9)?;
                 }
@@ -335,10 +338,11 @@ impl<W: Write> HumanReporter<W> {
             .chain((summary.errors > 0).then(|| format!("{} could not be judged", summary.errors)))
             .collect();
         let totals = format!(
-            "{} case{} in {:.2} s: {}",
+            "{} case{} in {:.2} s, {} of it charged: {}",
             summary.total,
             if summary.total == 1 { "" } else { "s" },
             summary.elapsed.as_secs_f64(),
+            format_ms(summary.charged),
             counts.join(", ")
         );
         self.wrapped("", &totals, 2)?;

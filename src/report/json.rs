@@ -75,6 +75,7 @@ struct CaseJson<'a> {
     format: Option<&'static str>,
     checker: Option<&'static str>,
     warnings: &'a [String],
+    notes: &'a [String],
     /// What a LeetCode-style submission printed itself.
     stdout: &'a str,
     /// The end of what the submission wrote to stderr.
@@ -104,6 +105,7 @@ impl<'a> CaseJson<'a> {
             format: None,
             checker: None,
             warnings: &[],
+            notes: &[],
             stdout: "",
             stderr: "",
             error: None,
@@ -130,6 +132,7 @@ impl<'a> CaseJson<'a> {
                 json.format = Some(j.format.name());
                 json.checker = Some(j.checker.name());
                 json.warnings = &j.warnings;
+                json.notes = &j.notes;
                 json.stdout = &j.stdout;
                 json.stderr = &j.stderr;
             }
@@ -175,6 +178,8 @@ struct TotalsJson {
     errors: usize,
     total: usize,
     elapsed_ms: f64,
+    /// The time charged over every case: the run's total solving time.
+    charged_ms: f64,
 }
 
 impl<W: Write> Reporter for JsonReporter<W> {
@@ -213,6 +218,7 @@ impl<W: Write> Reporter for JsonReporter<W> {
                     errors: summary.errors,
                     total: summary.total,
                     elapsed_ms: millis(summary.elapsed),
+                    charged_ms: millis(summary.charged),
                 };
                 let totals = nested(&totals, 0)?;
                 let fields = totals

@@ -163,6 +163,11 @@ pub(crate) mod fixtures {
             } else {
                 String::new()
             },
+            notes: if verdict == Verdict::RE {
+                vec!["a new process from here, with the solution's state reset: the last one ended with the case before (killed at the time limit)".into()]
+            } else {
+                vec![]
+            },
             warnings: if verdict == Verdict::AC {
                 vec!["cases/a.in: line 2: the input has no `end` line; AcWing 166 inputs close with one".into()]
             } else {

@@ -2,16 +2,20 @@
 //! a worker process.
 //!
 //! A thread stuck in an endless loop cannot be stopped from outside, and
-//! left running it would steal CPU from every case after it. So each case
-//! runs in a fresh worker, this same binary started as `sudoku-judge worker`,
-//! which the process layer can kill. Inside the worker the solver is a plain
-//! function call timed around the call alone, so the timing is the solver's
-//! own and not the cost of starting a process.
+//! left running it would steal CPU from every case after it. So solvers run
+//! in a worker, this same binary started as `sudoku-judge worker`, which
+//! the process layer can kill; one worker serves a job's cases one after
+//! another (see `runner::Runner`), and a case that ends it leaves the next
+//! a new one. Inside the worker the solver is a plain function call timed
+//! around the call alone, so the timing is the solver's own and not the
+//! cost of starting a process.
 //!
 //! The worker reads one 81-character puzzle per line on stdin and writes one
 //! JSON line per puzzle, flushed at least every 10 ms so a killed worker
-//! still tells how far it got: `{"ns":…,"rows":["534678912",…]}`, or
-//! `{"panic":"…"}` after which it stops, as a crashed program would.
+//! still tells how far it got, and at each blank line, which ends a case:
+//! `{"ns":…,"rows":["534678912",…]}`, or `{"panic":"…"}` after which it
+//! stops, as a crashed program would. It serves case after case until its
+//! stdin ends.
 
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -24,8 +28,8 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 use serde::{Deserialize, Serialize};
 
-use super::process::{self, Exit, Stream};
-use super::{grace, End, Limits, PuzzleLines, PuzzleTimes, Run};
+use super::process::{self, Conversation, Exit, Input, Kill, Meter, Served};
+use super::{grace, End, Limits, PuzzleLines, PuzzleTimes, Run, Session};
 use crate::board::{format, Format};
 use crate::case::CaseData;
 use crate::check::{Checker, LineSplitter};
@@ -121,6 +125,9 @@ pub fn serve(solver: &Solver, mut input: impl BufRead, output: impl Write) -> io
         }
         let text = line.trim_end();
         if text.is_empty() {
+            // The end of a case: every answer goes out now.
+            output.flush()?;
+            last_flush = Instant::now();
             continue;
         }
         cells.clear();
@@ -214,26 +221,41 @@ impl Replies<'_, '_> {
     }
 }
 
-/// The harness's side: runs `solver` on every puzzle of `case` in a worker
-/// started from `exe`, the puzzles streamed in and the answers checked as
-/// they come out.
-pub fn run(
-    exe: &Path,
-    solver: &Solver,
-    case: &CaseData,
-    limits: &Limits,
-    checker: &mut Checker<'_>,
-) -> anyhow::Result<Run> {
-    let mut stdin = PuzzleLines::new(case.puzzles()?, false);
-    let mut replies = Replies {
-        format: case.format,
-        checker,
-        text: String::new(),
-        lines: LineSplitter::default(),
-        answered: 0,
-        times: PuzzleTimes::default(),
-        panicked: None,
-    };
+/// A case fed to a worker: its boards streamed in as fast as the worker
+/// takes them, its replies checked as they come; done when every board is
+/// answered, so the worker can go on to the next case.
+struct WorkerTalk<'x, 'c, 'a> {
+    lines: PuzzleLines<'x>,
+    replies: Replies<'c, 'a>,
+    puzzles: usize,
+    /// The case's wall-clock bound, from its first board.
+    deadline: Instant,
+}
+
+impl Conversation for WorkerTalk<'_, '_, '_> {
+    fn input(&mut self, buf: &mut [u8], _: &mut Meter) -> io::Result<Input> {
+        match std::io::Read::read(&mut self.lines, buf)? {
+            // The worker stays for the next case: stdin stays open.
+            0 => Ok(Input::Wait),
+            n => Ok(Input::Data(n)),
+        }
+    }
+
+    fn stdout(&mut self, chunk: &[u8]) {
+        self.replies.feed(chunk);
+    }
+
+    fn check(&mut self, _: &mut Meter) -> Option<Kill> {
+        (Instant::now() > self.deadline).then_some(Kill::Wall)
+    }
+
+    fn done(&self) -> bool {
+        self.replies.answered >= self.puzzles || self.replies.panicked.is_some()
+    }
+}
+
+/// Starts a worker for `solver` under `limits`.
+fn start(exe: &Path, solver: &Solver, limits: &Limits) -> anyhow::Result<Session> {
     let plan = super::plan(vec![exe.to_path_buf()], limits.memory_kb, false);
     let mut spec = process::Spec::new(
         exe.to_path_buf(),
@@ -245,56 +267,129 @@ pub fn run(
         ],
         plan,
     );
-    spec.kill_after = limits.time + grace(limits.time);
+    // Bounds per case are the conversation's; the process's own are wide.
+    spec.kill_after = super::SESSION_LIFETIME;
     spec.kill_above_memory_kb = Some(limits.memory_kb);
-    spec.cpu_limit = Some(limits.time + grace(limits.time) * 2);
-    // Generous: a reply is about 130 bytes per puzzle.
-    spec.stdout_limit = 1024 * case.puzzles + (1 << 20);
+    // Generous: a reply is about 130 bytes per puzzle, and a case may hold
+    // a few million.
+    spec.stdout_limit = usize::MAX;
     spec.stderr_tail = 4096;
-    let finished = process::run(
-        spec,
-        &mut Stream {
-            stdin: &mut stdin,
-            stdout: &mut |chunk| replies.feed(chunk),
-        },
-    )
-    .with_context(|| format!("failed to run the solver worker {}", exe.display()))?;
+    let process = process::Process::start(spec)
+        .with_context(|| format!("failed to start the solver worker {}", exe.display()))?;
+    Ok(Session::new(process, *limits))
+}
 
-    let stderr = String::from_utf8_lossy(&finished.stderr).into_owned();
-    let end = if let Some(kill) = finished.killed {
-        End::Killed(kill)
-    } else if let Some(message) = replies.panicked {
-        End::Panicked(message)
-    } else {
-        match finished.exit {
-            Exit::Code(0) if replies.answered == case.puzzles => End::Normal,
-            Exit::Code(code) => End::Crashed(format!("the worker exited with code {code}")),
-            Exit::Signal(signal) if stderr.contains("has overflowed its stack") => End::Crashed(
-                format!("stack overflow ({})", process::describe_signal(signal)),
-            ),
-            Exit::Signal(signal) => {
-                End::Crashed(format!("killed by {}", process::describe_signal(signal)))
+/// The harness's side: runs `solver` on every puzzle of `case` in a worker
+/// started from `exe` (or the one in `session`, kept from earlier cases),
+/// the puzzles streamed in and the answers checked as they come out. The
+/// worker is left in `session` for the next case, unless the case ended it.
+pub fn run_case(
+    exe: &Path,
+    solver: &Solver,
+    session: &mut Option<Session>,
+    case: &CaseData,
+    limits: &Limits,
+    checker: &mut Checker<'_>,
+) -> anyhow::Result<Run> {
+    let mut current = match session.take() {
+        Some(session) => session,
+        None => start(exe, solver, limits)?,
+    };
+    let started = Instant::now();
+    let bound = limits.time + grace(limits.time);
+    let meter = current.process.meter();
+    meter.reset_peak();
+    meter.limit_cpu_from_now(bound + grace(limits.time));
+    let cpu_before = meter.process_cpu().unwrap_or_default();
+    let mut talk = WorkerTalk {
+        // The blank line after its boards tells the worker to send what it
+        // holds: the case is over, and it waits for the next.
+        lines: PuzzleLines::new(case.puzzles()?, "\n"),
+        replies: Replies {
+            format: case.format,
+            checker,
+            text: String::new(),
+            lines: LineSplitter::default(),
+            answered: 0,
+            times: PuzzleTimes::default(),
+            panicked: None,
+        },
+        puzzles: case.puzzles,
+        deadline: started + bound,
+    };
+    let served = current
+        .process
+        .serve(&mut talk)
+        .with_context(|| format!("failed to run the solver worker {}", exe.display()))?;
+    let replies = talk.replies;
+    let wall = started.elapsed();
+    let meter = current.process.meter();
+    let cpu = meter
+        .process_cpu()
+        .map_or(Duration::ZERO, |now| now.saturating_sub(cpu_before));
+    let memory_kb = meter.peak_kb();
+    let (end, stderr, finished) = match served {
+        Served::Done => {
+            let stderr = String::from_utf8_lossy(&current.process.take_stderr()).into_owned();
+            let end = match &replies.panicked {
+                Some(message) => End::Panicked(message.clone()),
+                None => End::Normal,
+            };
+            current.cases += 1;
+            // A worker that panicked stops, as a crashed program would.
+            if replies.panicked.is_none() {
+                *session = Some(current);
             }
+            (end, stderr, None)
+        }
+        Served::Ended(finished) => {
+            let stderr = String::from_utf8_lossy(&finished.stderr).into_owned();
+            let end = if let Some(kill) = finished.killed {
+                End::Killed(kill)
+            } else if let Some(message) = &replies.panicked {
+                End::Panicked(message.clone())
+            } else {
+                match finished.exit {
+                    Exit::Code(code) => End::Crashed(format!("the worker exited with code {code}")),
+                    Exit::Signal(signal) if stderr.contains("has overflowed its stack") => {
+                        End::Crashed(format!(
+                            "stack overflow ({})",
+                            process::describe_signal(signal)
+                        ))
+                    }
+                    Exit::Signal(signal) => {
+                        End::Crashed(format!("killed by {}", process::describe_signal(signal)))
+                    }
+                }
+            };
+            (end, stderr, Some(finished))
         }
     };
+    let killed = matches!(end, End::Killed(_));
     Ok(Run {
         answered: replies.answered,
         // A killed run is charged all the time it had, not just its finished calls.
-        time: if matches!(end, End::Killed(_)) {
-            finished.wall
-        } else {
-            replies.times.total()
+        time: if killed { wall } else { replies.times.total() },
+        wall,
+        // A worker that ended is measured by what the kernel counted of its
+        // whole life, less what it had used before this case.
+        cpu: match &finished {
+            Some(f) => f.cpu.saturating_sub(cpu_before),
+            None => cpu,
         },
-        wall: finished.wall,
-        cpu: finished.cpu,
-        memory_kb: finished.memory_kb,
+        memory_kb: match &finished {
+            Some(f) if memory_kb == 0 => f.memory_kb,
+            _ => memory_kb,
+        },
         memory_allowance_kb: 0,
-        fork_refusals: finished.fork_refusals,
+        fork_refusals: finished.as_ref().map_or(0, |f| f.fork_refusals),
         puzzle_times: replies.times.spread(),
         end,
         stdout: String::new(),
         stdout_lines: 0,
         stderr,
+        earlier: 0,
+        notes: Vec::new(),
     })
 }
 

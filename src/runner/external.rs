@@ -25,8 +25,8 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 
 use super::lang::Language;
-use super::process::{self, Conversation, Exit, Input, Kill, Meter, Stream};
-use super::{grace, End, Limits, OwnOutput, PuzzleTimes, Run};
+use super::process::{self, Conversation, Exit, Input, Kill, Meter, Served, Stream};
+use super::{grace, End, Limits, OwnOutput, PuzzleTimes, Run, Session};
 use crate::board::format;
 use crate::board::Format;
 use crate::case::{Boards, CaseData};
@@ -273,32 +273,36 @@ impl<R: Read> Read for AsJudgesSend<R> {
 /// solution) before its first board; not charged, but not unbounded.
 pub const STARTUP: Duration = Duration::from_secs(10);
 
-/// The exchange with a LeetCode driver: after it says `ready`, one board at
-/// a time, the next only after the answer to the last, each board charged
-/// the driver's CPU time between the two.
-struct OneBoardAtATime<'b, 'c, 'a> {
+/// The exchange with a LeetCode driver over one case: once it has said
+/// `ready`, one board at a time, the next only after the answer to the
+/// last, each board charged the driver's CPU time between the two. Done
+/// when every board of the case is answered; the driver waits for the
+/// next case's.
+struct OneBoardAtATime<'b, 'c, 'a, 'r> {
     boards: Boards<'b>,
     format: Format,
     checker: &'c mut Checker<'a>,
     limit: Duration,
+    puzzles: usize,
     lines: LineSplitter,
-    ready: bool,
+    /// The session's: whether the driver has said `ready`.
+    ready: &'r mut bool,
+    /// When the driver was started, for its start-up bound.
+    spawned: Instant,
     /// The CPU clock and the wall clock when the board being solved was
     /// handed over.
     open: Option<(Duration, Instant)>,
     /// When the first board was handed over.
     first: Option<Instant>,
-    ended: bool,
     charged: Duration,
     times: PuzzleTimes,
     answered: usize,
     own: OwnOutput,
     /// A board that could not be read from the case: the harness's failure.
     failure: Option<anyhow::Error>,
-    started: Instant,
 }
 
-impl OneBoardAtATime<'_, '_, '_> {
+impl OneBoardAtATime<'_, '_, '_, '_> {
     /// Charged so far, the board being solved included.
     fn charged_now(&self, meter: &Meter) -> Duration {
         let open = self
@@ -309,8 +313,8 @@ impl OneBoardAtATime<'_, '_, '_> {
     }
 
     fn answer(&mut self, line: &[u8], meter: &Meter) {
-        if !self.ready {
-            self.ready = line == b"ready";
+        if !*self.ready {
+            *self.ready = line == b"ready";
             return;
         }
         let Some((at, _)) = self.open.take() else {
@@ -335,32 +339,23 @@ impl OneBoardAtATime<'_, '_, '_> {
     }
 }
 
-impl Conversation for OneBoardAtATime<'_, '_, '_> {
+impl Conversation for OneBoardAtATime<'_, '_, '_, '_> {
     fn input(&mut self, buf: &mut [u8], meter: &mut Meter) -> io::Result<Input> {
-        if self.ended {
-            return Ok(Input::End);
-        }
-        if !self.ready || self.open.is_some() {
+        if !*self.ready || self.open.is_some() || self.failure.is_some() {
             return Ok(Input::Wait);
         }
         let line = match self.boards.next() {
             Some(Ok((_, board))) => board.to_line() + "\n",
             Some(Err(error)) => {
                 self.failure = Some(error);
-                self.ended = true;
-                return Ok(Input::End);
+                return Ok(Input::Wait);
             }
-            None => {
-                self.ended = true;
-                "end\n".to_string()
-            }
+            None => return Ok(Input::Wait),
         };
         buf[..line.len()].copy_from_slice(line.as_bytes());
-        if !self.ended {
-            let now = Instant::now();
-            self.first.get_or_insert(now);
-            self.open = Some((meter.process_cpu().unwrap_or_default(), now));
-        }
+        let now = Instant::now();
+        self.first.get_or_insert(now);
+        self.open = Some((meter.process_cpu().unwrap_or_default(), now));
         Ok(Input::Data(line.len()))
     }
 
@@ -376,8 +371,8 @@ impl Conversation for OneBoardAtATime<'_, '_, '_> {
 
     fn check(&mut self, meter: &mut Meter) -> Option<Kill> {
         let over = self.limit + grace(self.limit);
-        if !self.ready {
-            return (self.started.elapsed() > STARTUP).then_some(Kill::Startup);
+        if !*self.ready {
+            return (self.spawned.elapsed() > STARTUP).then_some(Kill::Startup);
         }
         if self.charged_now(meter) > over {
             return Some(Kill::Cpu);
@@ -387,106 +382,19 @@ impl Conversation for OneBoardAtATime<'_, '_, '_> {
         let waited = self.first.map_or(Duration::ZERO, |first| first.elapsed());
         (waited > self.limit * 2 + grace(self.limit)).then_some(Kill::Wall)
     }
+
+    fn done(&self) -> bool {
+        self.answered >= self.puzzles || self.failure.is_some()
+    }
 }
 
-/// Runs `launch` on one case under `limits`, streaming the case in and its
-/// answers to `checker`.
-pub fn run(
-    launch: &Launch,
-    case: &CaseData,
-    limits: &Limits,
-    checker: &mut Checker<'_>,
-) -> anyhow::Result<Run> {
-    let function = launch.interface == Interface::Function;
-    let allowance = launch.memory_allowance_kb(limits);
-    let mut spec = launch.spec(limits, function);
-    spec.answers = function;
-    spec.kill_after = if function {
-        STARTUP + limits.wall() + grace(limits.time) * 2
-    } else {
-        limits.wall() + grace(limits.time)
-    };
-    spec.kill_after_cpu = (!function).then(|| limits.time + grace(limits.time));
-    spec.kill_above_memory_kb = Some(limits.memory_kb + allowance);
-    spec.cpu_limit = Some(spec.kill_after + Duration::from_secs(1));
-    // The JVM reserves far more address space than it uses, and a program
-    // given with --cmd may be any runtime: only native builds get the
-    // address-space backstop.
-    spec.address_space_limit = match launch.runtime {
-        Runtime::Exec { .. } if launch.language.is_some_and(Language::is_native) => {
-            Some(limits.memory_kb * 1024 * 2 + (512 << 20))
-        }
-        _ => None,
-    };
-    spec.stdout_limit = Limits::output_bytes(case.puzzles);
-
-    let started_run = Instant::now();
-    let (finished, talk) = if function {
-        let mut talk = OneBoardAtATime {
-            boards: case.puzzles()?,
-            format: case.format,
-            checker,
-            limit: limits.time,
-            lines: LineSplitter::default(),
-            ready: false,
-            open: None,
-            first: None,
-            ended: false,
-            charged: Duration::ZERO,
-            times: PuzzleTimes::default(),
-            answered: 0,
-            own: OwnOutput::default(),
-            failure: None,
-            started: started_run,
-        };
-        let finished = process::run(spec, &mut talk)
-            .with_context(|| format!("failed to run {}", launch.label))?;
-        if let Some(error) = talk.failure.take() {
-            return Err(error);
-        }
-        let first = talk.first;
-        (
-            finished,
-            Some((
-                talk.charged,
-                talk.times,
-                talk.answered,
-                talk.own,
-                first,
-                talk.open.is_some(),
-            )),
-        )
-    } else {
-        // A program gets an AcWing case as the judge sends it; any other
-        // case is converted to AcWing lines.
-        let mut raw;
-        let mut lines;
-        let stdin: &mut dyn Read = if case.format == Format::AcWing {
-            raw = AsJudgesSend {
-                inner: case.input.open()?,
-                started: false,
-            };
-            &mut raw
-        } else {
-            lines = super::PuzzleLines::new(case.puzzles()?, true);
-            &mut lines
-        };
-        let finished = process::run(
-            spec,
-            &mut Stream {
-                stdin,
-                stdout: &mut |chunk| checker.feed(chunk),
-            },
-        )
-        .with_context(|| format!("failed to run {}", launch.label))?;
-        (finished, None)
-    };
-
-    let stderr = String::from_utf8_lossy(&finished.stderr).into_owned();
-    let end = match (finished.killed, finished.exit) {
+/// How a process ended, in the words of the verdict: a kill, a clean exit,
+/// or a crash with the cause its runtime gave on stderr.
+fn end_of(finished: &process::Finished, stderr: &str) -> End {
+    match (finished.killed, finished.exit) {
         (Some(kill), _) => End::Killed(kill),
         (None, Exit::Code(0)) => End::Normal,
-        (None, exit) => match out_of_memory(&stderr) {
+        (None, exit) => match out_of_memory(stderr) {
             Some(line) => End::OutOfMemory(line),
             None if stderr.contains("has overflowed its stack") => End::Crashed(format!(
                 "stack overflow ({})",
@@ -502,45 +410,209 @@ pub fn run(
                         format!("killed by {}", process::describe_signal(signal))
                     }
                 };
-                End::Crashed(match crash_cause(&stderr) {
+                End::Crashed(match crash_cause(stderr) {
                     Some(cause) => format!("{how}: {cause}"),
                     None => how,
                 })
             }
         },
+    }
+}
+
+/// The spec both kinds share: memory bound and backstops, output limit.
+fn bounded_spec(
+    launch: &Launch,
+    case: &CaseData,
+    limits: &Limits,
+    function: bool,
+) -> process::Spec {
+    let mut spec = launch.spec(limits, function);
+    spec.kill_above_memory_kb = Some(limits.memory_kb + launch.memory_allowance_kb(limits));
+    // The JVM reserves far more address space than it uses, and a program
+    // given with --cmd may be any runtime: only native builds get the
+    // address-space backstop.
+    spec.address_space_limit = match launch.runtime {
+        Runtime::Exec { .. } if launch.language.is_some_and(Language::is_native) => {
+            Some(limits.memory_kb * 1024 * 2 + (512 << 20))
+        }
+        _ => None,
     };
-    let mut run = Run {
-        answered: if talk.is_some() {
-            0
-        } else {
-            checker.answered()
+    spec.stdout_limit = Limits::output_bytes(case.puzzles);
+    spec
+}
+
+/// Runs a program on one case under `limits`, in a process of its own,
+/// streaming the case in and its answers to `checker`.
+pub fn run_program(
+    launch: &Launch,
+    case: &CaseData,
+    limits: &Limits,
+    checker: &mut Checker<'_>,
+) -> anyhow::Result<Run> {
+    let mut spec = bounded_spec(launch, case, limits, false);
+    spec.kill_after = limits.wall() + grace(limits.time);
+    spec.kill_after_cpu = Some(limits.time + grace(limits.time));
+    spec.cpu_limit = Some(spec.kill_after + Duration::from_secs(1));
+    // A program gets an AcWing case as the judge sends it; any other case
+    // is converted to AcWing lines.
+    let mut raw;
+    let mut lines;
+    let stdin: &mut dyn Read = if case.format == Format::AcWing {
+        raw = AsJudgesSend {
+            inner: case.input.open()?,
+            started: false,
+        };
+        &mut raw
+    } else {
+        lines = super::PuzzleLines::new(case.puzzles()?, "end\n");
+        &mut lines
+    };
+    let finished = process::run(
+        spec,
+        &mut Stream {
+            stdin,
+            stdout: &mut |chunk| checker.feed(chunk),
         },
+    )
+    .with_context(|| format!("failed to run {}", launch.label))?;
+    let stderr = String::from_utf8_lossy(&finished.stderr).into_owned();
+    Ok(Run {
+        answered: checker.answered(),
         time: finished.cpu,
         wall: finished.wall,
         cpu: finished.cpu,
         memory_kb: finished.memory_kb,
-        memory_allowance_kb: allowance,
+        memory_allowance_kb: launch.memory_allowance_kb(limits),
         fork_refusals: finished.fork_refusals,
         puzzle_times: None,
-        end,
+        end: end_of(&finished, &stderr),
         stdout: String::new(),
         stdout_lines: 0,
         stderr,
+        earlier: 0,
+        notes: Vec::new(),
+    })
+}
+
+/// Starts a LeetCode-style file's driver under `limits`.
+fn start_driver(launch: &Launch, case: &CaseData, limits: &Limits) -> anyhow::Result<Session> {
+    let mut spec = bounded_spec(launch, case, limits, true);
+    spec.answers = true;
+    // Bounds per case are the conversation's (and the kernel's CPU limit,
+    // set afresh for each case); the process's own are wide.
+    spec.kill_after = super::SESSION_LIFETIME;
+    spec.stdout_limit = Limits::output_bytes(case.puzzles.max(1 << 16));
+    let process =
+        process::Process::start(spec).with_context(|| format!("failed to run {}", launch.label))?;
+    Ok(Session::new(process, *limits))
+}
+
+/// Runs a LeetCode-style file on one case under `limits`, in its driver:
+/// the one in `session`, kept from earlier cases with whatever state the
+/// solution keeps, or a new one. The driver is left in `session` for the
+/// next case, unless the case ended it.
+pub fn run_function(
+    launch: &Launch,
+    session: &mut Option<Session>,
+    case: &CaseData,
+    limits: &Limits,
+    checker: &mut Checker<'_>,
+) -> anyhow::Result<Run> {
+    let mut current = match session.take() {
+        Some(session) => session,
+        None => start_driver(launch, case, limits)?,
     };
-    if let Some((charged, times, answered, own, first, open)) = talk {
-        run.answered = answered;
-        run.time = charged;
-        // Wall time from the first board on: starting the runtime is not
-        // the solution's.
-        if let Some(first) = first {
-            run.wall = first.elapsed().min(run.wall);
+    let allowance = launch.memory_allowance_kb(limits);
+    let meter = current.process.meter();
+    meter.reset_peak();
+    meter.limit_cpu_from_now(limits.time + grace(limits.time) * 2);
+    let cpu_before = meter.process_cpu().unwrap_or_default();
+    let spawned = current.started;
+    let mut talk = OneBoardAtATime {
+        boards: case.puzzles()?,
+        format: case.format,
+        checker,
+        limit: limits.time,
+        puzzles: case.puzzles,
+        lines: LineSplitter::default(),
+        ready: &mut current.ready,
+        spawned,
+        open: None,
+        first: None,
+        charged: Duration::ZERO,
+        times: PuzzleTimes::default(),
+        answered: 0,
+        own: OwnOutput::default(),
+        failure: None,
+    };
+    let served = current
+        .process
+        .serve(&mut talk)
+        .with_context(|| format!("failed to run {}", launch.label))?;
+    if let Some(error) = talk.failure.take() {
+        return Err(error);
+    }
+    let OneBoardAtATime {
+        charged,
+        times,
+        answered,
+        own,
+        first,
+        open,
+        ..
+    } = talk;
+    let (stdout, stdout_lines) = own.finish();
+    // Wall time from the first board on: starting the runtime is not the
+    // solution's.
+    let wall = first.map_or(Duration::ZERO, |first| first.elapsed());
+    let meter = current.process.meter();
+    let cpu = meter
+        .process_cpu()
+        .map_or(Duration::ZERO, |now| now.saturating_sub(cpu_before));
+    let memory_kb = meter.peak_kb();
+    let mut run = Run {
+        answered,
+        time: charged,
+        wall,
+        cpu,
+        memory_kb,
+        memory_allowance_kb: allowance,
+        fork_refusals: 0,
+        puzzle_times: times.spread(),
+        end: End::Normal,
+        stdout,
+        stdout_lines,
+        stderr: String::new(),
+        earlier: 0,
+        notes: Vec::new(),
+    };
+    match served {
+        Served::Done => {
+            run.stderr = String::from_utf8_lossy(&current.process.take_stderr()).into_owned();
+            current.cases += 1;
+            *session = Some(current);
         }
-        // A board cut short by a kill was charged up to the kill.
-        if open && matches!(run.end, End::Killed(Kill::Cpu)) {
-            run.time = run.time.max(limits.time + grace(limits.time));
+        Served::Ended(finished) => {
+            run.stderr = String::from_utf8_lossy(&finished.stderr).into_owned();
+            run.end = end_of(&finished, &run.stderr);
+            // A driver that ended is measured by what the kernel counted of
+            // its whole life, less what it had used before this case.
+            run.cpu = finished.cpu.saturating_sub(cpu_before);
+            if run.memory_kb == 0 {
+                run.memory_kb = finished.memory_kb;
+            }
+            run.fork_refusals = finished.fork_refusals;
+            if run.end == End::Normal && answered < case.puzzles {
+                run.end = End::Crashed("the driver ended before every board was answered".into());
+            }
+            // A board cut short by a kill was charged up to the kill.
+            if open.is_some() && matches!(run.end, End::Killed(Kill::Cpu)) {
+                run.time = run.time.max(limits.time + grace(limits.time));
+            }
+            if first.is_none() {
+                run.wall = finished.wall;
+            }
         }
-        run.puzzle_times = times.spread();
-        (run.stdout, run.stdout_lines) = own.finish();
     }
     Ok(run)
 }

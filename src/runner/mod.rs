@@ -168,22 +168,23 @@ impl PuzzleTimes {
     }
 }
 
-/// A case's puzzles as AcWing input lines, followed by `end` if asked,
+/// A case's puzzles as AcWing input lines, followed by `trailer` (`end\n`
+/// for a program, a blank line for a worker to answer what it holds),
 /// made as the submission reads them.
 pub struct PuzzleLines<'a> {
     boards: Boards<'a>,
     buf: Vec<u8>,
     at: usize,
-    end: bool,
+    trailer: Option<&'static str>,
 }
 
 impl<'a> PuzzleLines<'a> {
-    pub fn new(boards: Boards<'a>, end: bool) -> Self {
+    pub fn new(boards: Boards<'a>, trailer: &'static str) -> Self {
         PuzzleLines {
             boards,
             buf: Vec::new(),
             at: 0,
-            end,
+            trailer: Some(trailer),
         }
     }
 }
@@ -202,8 +203,8 @@ impl Read for PuzzleLines<'_> {
                     }
                     Some(Err(error)) => return Err(io::Error::other(format!("{error:#}"))),
                     None => {
-                        if std::mem::take(&mut self.end) {
-                            self.buf.extend_from_slice(b"end\n");
+                        if let Some(trailer) = self.trailer.take() {
+                            self.buf.extend_from_slice(trailer.as_bytes());
                         }
                         break;
                     }
@@ -275,8 +276,43 @@ pub struct Run {
     pub stdout: String,
     /// How many lines it printed in all.
     pub stdout_lines: usize,
-    /// The end of what it wrote to stderr.
+    /// The start and the end of what it wrote to stderr during this case.
     pub stderr: String,
+    /// Cases its process judged before this one (0 in a fresh process).
+    pub earlier: usize,
+    /// What the report should say of how it ran, e.g. that its process
+    /// was started anew.
+    pub notes: Vec<String>,
+}
+
+/// How long a process that serves case after case may live: the bounds
+/// that count are each case's.
+pub const SESSION_LIFETIME: Duration = Duration::from_secs(30 * 24 * 3600);
+
+/// A submission's process kept from one case to the next, as LeetCode
+/// keeps one for all the tests of a submission: globals and statics keep
+/// their values, and starting the runtime is paid once.
+pub struct Session {
+    process: process::Process,
+    /// Cases it has judged.
+    cases: usize,
+    /// The limits it was started under; a case under others needs another.
+    limits: Limits,
+    started: std::time::Instant,
+    /// A driver that has said `ready`.
+    ready: bool,
+}
+
+impl Session {
+    fn new(process: process::Process, limits: Limits) -> Session {
+        Session {
+            process,
+            cases: 0,
+            limits,
+            started: std::time::Instant::now(),
+            ready: false,
+        }
+    }
 }
 
 /// What is being judged.
@@ -324,32 +360,142 @@ impl Submission {
         }
     }
 
-    /// Runs on one case, handing its answers to `checker` as they come (in
-    /// [`Submission::answer_format`]). `Err` only when the harness itself
-    /// failed.
+    /// Runs on one case in a process of its own, handing its answers to
+    /// `checker` as they come (in [`Submission::answer_format`]). `Err`
+    /// only when the harness itself failed.
     pub fn run(
         &self,
         case: &CaseData,
         limits: &Limits,
         checker: &mut Checker<'_>,
     ) -> anyhow::Result<Run> {
+        Runner::new(self, true).run(case, limits, checker)
+    }
+}
+
+/// Runs a submission's cases one after another, as one job of the judge
+/// does. A function (a LeetCode-style file, a built-in solver) keeps one
+/// process for all of them, as LeetCode runs every test of a submission in
+/// one process: globals and statics keep their values from case to case,
+/// and the runtime starts once. A case that ends the process (a crash, a
+/// limit) leaves the next one a new process, and its report says so.
+/// Programs get a process per case, as AcWing and POJ run them.
+pub struct Runner<'s> {
+    submission: &'s Submission,
+    /// A process per case for functions too (`--fresh-process`).
+    fresh: bool,
+    session: Option<Session>,
+    /// Why the next case gets a new process, when the last one ended.
+    reset: Option<String>,
+}
+
+impl<'s> Runner<'s> {
+    pub fn new(submission: &'s Submission, fresh_process: bool) -> Runner<'s> {
+        Runner {
+            submission,
+            fresh: fresh_process,
+            session: None,
+            reset: None,
+        }
+    }
+
+    /// Runs the submission on one case, handing its answers to `checker`
+    /// as they come. `Err` only when the harness itself failed.
+    pub fn run(
+        &mut self,
+        case: &CaseData,
+        limits: &Limits,
+        checker: &mut Checker<'_>,
+    ) -> anyhow::Result<Run> {
+        if self.session.as_ref().is_some_and(|s| s.limits != *limits) {
+            self.end_session();
+            self.reset =
+                Some("a new process from here: this case's limits are not the last one's".into());
+        }
+        let earlier = self.session.as_ref().map_or(0, |s| s.cases);
+        let result = match self.submission {
+            Submission::Builtin { solver, exe } => {
+                builtin::run_case(exe, solver, &mut self.session, case, limits, checker)
+            }
+            Submission::External(launch) if launch.interface == Interface::Function => {
+                external::run_function(launch, &mut self.session, case, limits, checker)
+            }
+            Submission::External(launch) => external::run_program(launch, case, limits, checker),
+            Submission::NotCompiled { .. } => return Ok(Run::not_compiled()),
+        };
+        let mut run = match result {
+            Ok(run) => run,
+            Err(error) => {
+                // The process is in an unknown state: none is kept.
+                self.end_session();
+                return Err(error);
+            }
+        };
+        run.earlier = earlier;
+        if earlier == 0 {
+            if let Some(why) = self.reset.take() {
+                run.notes.push(why);
+            }
+        }
+        if self.fresh {
+            self.end_session();
+        } else if self.session.is_none() && self.submission.is_function() {
+            self.reset = Some(format!(
+                "a new process from here, with the solution's state reset: the last one ended \
+                 with the case before ({})",
+                run.end.in_words()
+            ));
+        }
+        Ok(run)
+    }
+
+    fn end_session(&mut self) {
+        if let Some(session) = self.session.take() {
+            let _ = session.process.close();
+        }
+    }
+}
+
+impl Drop for Runner<'_> {
+    fn drop(&mut self) {
+        self.end_session();
+    }
+}
+
+impl Run {
+    /// The run of a submission that did not compile.
+    fn not_compiled() -> Run {
+        Run {
+            answered: 0,
+            time: Duration::ZERO,
+            wall: Duration::ZERO,
+            cpu: Duration::ZERO,
+            memory_kb: 0,
+            memory_allowance_kb: 0,
+            fork_refusals: 0,
+            puzzle_times: None,
+            end: End::NotCompiled,
+            stdout: String::new(),
+            stdout_lines: 0,
+            stderr: String::new(),
+            earlier: 0,
+            notes: Vec::new(),
+        }
+    }
+}
+
+impl End {
+    /// A few words for how a run ended.
+    pub fn in_words(&self) -> &'static str {
         match self {
-            Submission::Builtin { solver, exe } => builtin::run(exe, solver, case, limits, checker),
-            Submission::External(launch) => external::run(launch, case, limits, checker),
-            Submission::NotCompiled { .. } => Ok(Run {
-                answered: 0,
-                time: Duration::ZERO,
-                wall: Duration::ZERO,
-                cpu: Duration::ZERO,
-                memory_kb: 0,
-                memory_allowance_kb: 0,
-                fork_refusals: 0,
-                puzzle_times: None,
-                end: End::NotCompiled,
-                stdout: String::new(),
-                stdout_lines: 0,
-                stderr: String::new(),
-            }),
+            End::Normal => "it exited",
+            End::Killed(Kill::Cpu | Kill::Wall | Kill::Startup) => "killed at the time limit",
+            End::Killed(Kill::Memory) => "killed at the memory limit",
+            End::Killed(Kill::Output) => "killed at the output limit",
+            End::Killed(Kill::Interrupted) => "interrupted",
+            End::Panicked(_) | End::Crashed(_) => "it crashed",
+            End::OutOfMemory(_) => "out of memory",
+            End::NotCompiled => "not compiled",
         }
     }
 }

@@ -117,6 +117,11 @@ pub trait Conversation {
     fn check(&mut self, _meter: &mut Meter) -> Option<Kill> {
         None
     }
+    /// Whether this exchange is over while the process lives on (a case
+    /// whose boards are all answered); a program's never is.
+    fn done(&self) -> bool {
+        false
+    }
 }
 
 /// A plain exchange: all of `stdin` fed as fast as it is taken, stdout
@@ -301,6 +306,46 @@ impl Meter {
         }
         Some(Duration::new(now.tv_sec as u64, now.tv_nsec as u32))
     }
+
+    /// Starts a new count of the peak memory: of the process's peak
+    /// resident set (the kernel's `VmHWM`, reset through `clear_refs`) and
+    /// of the samples, for a process that serves case after case.
+    pub fn reset_peak(&mut self) {
+        self.seen_kb = 0;
+        let _ = std::fs::write(format!("/proc/{}/clear_refs", self.pid), "5");
+    }
+
+    /// The peak memory since the last reset (or the start), in KB: the
+    /// process's peak resident set, or the most the samples saw of the
+    /// whole run, if more.
+    pub fn peak_kb(&self) -> u64 {
+        let hwm = std::fs::read_to_string(format!("/proc/{}/status", self.pid))
+            .ok()
+            .and_then(|status| {
+                let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+                line.split_whitespace().nth(1)?.parse::<u64>().ok()
+            })
+            .unwrap_or(0);
+        hwm.max(self.seen_kb)
+    }
+
+    /// Holds the process to `more` CPU time from now with `RLIMIT_CPU`, a
+    /// backstop the kernel enforces, for a process that serves case after
+    /// case (whose CPU time adds up across them).
+    #[cfg(target_os = "linux")]
+    pub fn limit_cpu_from_now(&self, more: Duration) {
+        let now = self.process_cpu().unwrap_or_default();
+        let seconds = (now + more).as_secs() + 1;
+        let limit = libc::rlimit {
+            rlim_cur: seconds,
+            rlim_max: seconds,
+        };
+        // SAFETY: prlimit reads the live struct; no old value is asked for.
+        unsafe { libc::prlimit(self.pid, libc::RLIMIT_CPU, &limit, std::ptr::null_mut()) };
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    pub fn limit_cpu_from_now(&self, _more: Duration) {}
 
     /// CPU time and memory (KB) of the whole run now: its cgroup's, else
     /// its own process's as `/proc` says.
@@ -698,31 +743,378 @@ fn start(spec: &Spec) -> io::Result<(Child, Pipes, Meter)> {
 /// (e.g. the program does not exist) or could not read the input it was to
 /// feed; the process is gone either way.
 pub fn run(spec: Spec, conversation: &mut dyn Conversation) -> io::Result<Finished> {
-    let started = Instant::now();
-    let (mut child, pipes, mut meter) = start(&spec)?;
-    let result = watch(&mut child, started, pipes, &mut meter, &spec, conversation);
-    match (child, &result) {
-        // The harness failed, not the process: leave nothing behind.
-        (Child::Direct { mut process, .. }, Err(_)) => {
-            // SAFETY: kill(2) takes no pointers.
-            unsafe { libc::kill(-(process.id() as i32), libc::SIGKILL) };
-            let _ = process.wait();
+    let mut process = Process::start(spec)?;
+    loop {
+        if let Served::Ended(finished) = process.serve(conversation)? {
+            return Ok(finished);
         }
-        // Dropping the spawner ends it and, with it, anything it started.
-        (Child::Spawned { spawner, .. }, Err(_)) => drop(spawner),
-        (Child::Spawned { spawner, .. }, Ok(_)) => spawner::give_back(spawner),
-        _ => {}
     }
-    result
 }
 
-/// Records the first reason to kill and has the process killed; later
-/// reasons only find it dying.
-fn kill(killed: &mut Option<Kill>, why: Kill, child: &mut Child) {
-    if killed.is_none() {
-        *killed = Some(why);
-        child.kill();
+/// What came of one exchange with a [`Process`].
+pub enum Served {
+    /// The conversation is done and the process lives on, for the next.
+    Done,
+    /// The process ended (exited, crashed or was killed).
+    Ended(Finished),
+}
+
+/// A running process that may serve several exchanges in turn (a driver
+/// judging case after case, with the state its solution keeps), or one to
+/// its end ([`run`]). Dropped, it is killed, with everything it started.
+pub struct Process {
+    child: Option<Child>,
+    pipes: Pipes,
+    meter: Meter,
+    bounds: Bounds,
+    started: Instant,
+    /// Input made by a conversation but not yet taken by the process.
+    pending: Vec<u8>,
+    pending_at: usize,
+    pending_end: usize,
+    chunk: Vec<u8>,
+    /// Stderr since the current exchange began.
+    errors: Ends,
+    killed: Option<Kill>,
+    ended: Option<(Ended, Duration)>,
+}
+
+/// The bounds of a [`Spec`] that outlive its start.
+struct Bounds {
+    kill_after: Duration,
+    kill_after_cpu: Option<Duration>,
+    kill_above_memory_kb: Option<u64>,
+    stdout_limit: usize,
+    stderr_tail: usize,
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        match self.child.take() {
+            // The harness stopped early: leave nothing behind.
+            Some(Child::Direct { mut process, .. }) => {
+                // SAFETY: kill(2) takes no pointers.
+                unsafe { libc::kill(-(process.id() as i32), libc::SIGKILL) };
+                let _ = process.wait();
+            }
+            Some(Child::Spawned { spawner, .. }) if self.ended.is_some() => {
+                spawner::give_back(spawner)
+            }
+            // Dropping the spawner ends it and, with it, anything it started.
+            Some(Child::Spawned { spawner, .. }) => drop(spawner),
+            None => {}
+        }
     }
+}
+
+impl Process {
+    /// Starts `spec`.
+    pub fn start(spec: Spec) -> io::Result<Process> {
+        let started = Instant::now();
+        let (child, pipes, meter) = start(&spec)?;
+        for fd in [&pipes.stdin, &pipes.stdout, &pipes.stderr, &pipes.answers]
+            .into_iter()
+            .flatten()
+        {
+            set_nonblocking(fd.as_raw_fd())?;
+        }
+        Ok(Process {
+            child: Some(child),
+            pipes,
+            meter,
+            bounds: Bounds {
+                kill_after: spec.kill_after,
+                kill_after_cpu: spec.kill_after_cpu,
+                kill_above_memory_kb: spec.kill_above_memory_kb,
+                stdout_limit: spec.stdout_limit,
+                stderr_tail: spec.stderr_tail,
+            },
+            started,
+            pending: vec![0; CHUNK],
+            pending_at: 0,
+            pending_end: 0,
+            chunk: vec![0; CHUNK],
+            errors: Ends::default(),
+            killed: None,
+            ended: None,
+        })
+    }
+
+    /// What measures it.
+    pub fn meter(&mut self) -> &mut Meter {
+        &mut self.meter
+    }
+
+    /// Whether it has ended.
+    pub fn has_ended(&self) -> bool {
+        self.ended.is_some()
+    }
+
+    fn child(&mut self) -> &mut Child {
+        self.child
+            .as_mut()
+            .expect("the child lives as long as the process")
+    }
+
+    /// Records the first reason to kill and has the process killed; later
+    /// reasons only find it dying.
+    fn kill(&mut self, why: Kill) {
+        if self.killed.is_none() {
+            self.killed = Some(why);
+            self.child().kill();
+        }
+    }
+
+    /// Talks with the process through `conversation` until the
+    /// conversation is done ([`Served::Done`], the process lives on) or the
+    /// process has ended ([`Served::Ended`]). Each exchange has its own
+    /// output limit, and its own stderr in what the end reports.
+    pub fn serve(&mut self, conversation: &mut dyn Conversation) -> io::Result<Served> {
+        let exit_fd = self.child().exit_fd();
+        let bounds = &self.bounds;
+        let watch_usage = bounds.kill_after_cpu.is_some() || bounds.kill_above_memory_kb.is_some();
+        let (mut stdout_bytes, mut answer_bytes) = (0, 0);
+        let limit = bounds.stdout_limit;
+        let tail_size = bounds.stderr_tail;
+        self.errors = Ends::default();
+        let mut drain_until: Option<Instant> = None;
+        let mut next_sample = Instant::now() + WATCH_EVERY;
+
+        loop {
+            let now = Instant::now();
+            if self.ended.is_none() {
+                if let Some(end) = self.child().try_exit()? {
+                    self.ended = Some((end, now - self.started));
+                    self.pipes.stdin = None;
+                    drain_until = Some(now + PIPE_GRACE);
+                    if let Some(Child::Direct { process, .. }) = &self.child {
+                        // The leader is gone; anything it started goes with it.
+                        // SAFETY: kill(2) takes no pointers.
+                        unsafe { libc::kill(-(process.id() as i32), libc::SIGKILL) };
+                    }
+                }
+            }
+            if let Some(until) = drain_until {
+                let open = self.pipes.stdout.is_some()
+                    || self.pipes.stderr.is_some()
+                    || self.pipes.answers.is_some();
+                if !open || now >= until {
+                    return Ok(Served::Ended(self.finished()));
+                }
+            } else if conversation.done() && self.killed.is_none() {
+                // What it printed before its last answer belongs to this
+                // exchange: take what is already there.
+                let Process {
+                    pipes,
+                    chunk,
+                    errors,
+                    ..
+                } = self;
+                let mut over = false;
+                while pipes.stdout.as_ref().is_some_and(readable) {
+                    over |= drain(&mut pipes.stdout, chunk, &mut stdout_bytes, limit, |c| {
+                        conversation.stdout(c)
+                    });
+                }
+                let mut ignored = 0;
+                while pipes.stderr.as_ref().is_some_and(readable) {
+                    drain(&mut pipes.stderr, chunk, &mut ignored, usize::MAX, |c| {
+                        errors.push(c, tail_size)
+                    });
+                }
+                if !over {
+                    return Ok(Served::Done);
+                }
+                // Printing past the limit ends it, answers or not.
+                self.kill(Kill::Output);
+            } else if interrupted() {
+                self.kill(Kill::Interrupted);
+            } else if now - self.started >= self.bounds.kill_after {
+                self.kill(Kill::Wall);
+            } else if now >= next_sample {
+                next_sample = now + WATCH_EVERY;
+                if let Some(why) = conversation.check(&mut self.meter) {
+                    self.kill(why);
+                }
+                if watch_usage {
+                    if let Some((cpu, memory_kb)) = self.meter.sample() {
+                        if self.bounds.kill_after_cpu.is_some_and(|limit| cpu >= limit) {
+                            self.kill(Kill::Cpu);
+                        } else if self
+                            .bounds
+                            .kill_above_memory_kb
+                            .is_some_and(|limit| memory_kb > limit)
+                        {
+                            self.kill(Kill::Memory);
+                        }
+                    }
+                }
+            }
+
+            // Keep the next piece of input ready; at its end, close stdin.
+            if self.pipes.stdin.is_some() && self.pending_at == self.pending_end {
+                match conversation.input(&mut self.pending, &mut self.meter)? {
+                    Input::Data(n) => (self.pending_at, self.pending_end) = (0, n),
+                    Input::Wait => {}
+                    Input::End => self.pipes.stdin = None,
+                }
+            }
+            let feeding = self.pipes.stdin.is_some() && self.pending_at < self.pending_end;
+
+            let mut fds = [libc::pollfd {
+                fd: -1,
+                events: 0,
+                revents: 0,
+            }; 5];
+            let watched = [
+                (self.pipes.stdin.as_ref().filter(|_| feeding), libc::POLLOUT),
+                (self.pipes.stdout.as_ref(), libc::POLLIN),
+                (self.pipes.stderr.as_ref(), libc::POLLIN),
+                (self.pipes.answers.as_ref(), libc::POLLIN),
+            ];
+            for (slot, (fd, events)) in fds.iter_mut().zip(watched) {
+                if let Some(fd) = fd {
+                    slot.fd = fd.as_raw_fd();
+                    slot.events = events;
+                }
+            }
+            if let Some(fd) = exit_fd.filter(|_| self.ended.is_none()) {
+                fds[4].fd = fd;
+                fds[4].events = libc::POLLIN;
+            }
+            // Wake for the watchdog's round (which also notices Ctrl-C), the
+            // deadline, the end of the grace, or, without a pidfd, to ask
+            // whether the process has exited.
+            let wake = match drain_until {
+                Some(until) => until,
+                None => {
+                    let mut wake = (now + WATCH_EVERY).min(self.started + self.bounds.kill_after);
+                    if exit_fd.is_none() {
+                        wake = wake.min(now + EXIT_CHECK_EVERY);
+                    }
+                    wake
+                }
+            };
+            let timeout_ms = wake
+                .saturating_duration_since(Instant::now())
+                .as_micros()
+                .div_ceil(1000);
+            // SAFETY: fds is a live array of 5 pollfds; negative fds are ignored.
+            let ready = unsafe { libc::poll(fds.as_mut_ptr(), 5, timeout_ms as libc::c_int) };
+            if ready < 0 {
+                let error = io::Error::last_os_error();
+                if error.kind() == io::ErrorKind::Interrupted {
+                    continue;
+                }
+                return Err(error);
+            }
+            let is_ready = |i: usize| fds[i].revents != 0;
+
+            if is_ready(0) {
+                if let Some(fd) = &self.pipes.stdin {
+                    match write_some(fd, &self.pending[self.pending_at..self.pending_end]) {
+                        Ok(Some(n)) => self.pending_at += n,
+                        Ok(None) => {}
+                        // The process closed its stdin: what it did not read is dropped.
+                        Err(_) => {
+                            self.pipes.stdin = None;
+                            (self.pending_at, self.pending_end) = (0, 0);
+                        }
+                    }
+                }
+            }
+            let Process {
+                pipes,
+                chunk,
+                meter,
+                errors,
+                ..
+            } = self;
+            let mut over = false;
+            if is_ready(1) {
+                over |= drain(&mut pipes.stdout, chunk, &mut stdout_bytes, limit, |c| {
+                    conversation.stdout(c)
+                });
+            }
+            if is_ready(3) {
+                over |= drain(&mut pipes.answers, chunk, &mut answer_bytes, limit, |c| {
+                    conversation.answers(c, meter)
+                });
+            }
+            if is_ready(2) {
+                let mut ignored = 0;
+                drain(&mut pipes.stderr, chunk, &mut ignored, usize::MAX, |c| {
+                    errors.push(c, tail_size)
+                });
+            }
+            if over {
+                self.kill(Kill::Output);
+            }
+        }
+    }
+
+    /// The report of a process that has ended.
+    fn finished(&mut self) -> Finished {
+        let (end, noticed) = self.ended.as_ref().expect("it has ended");
+        let exit = if libc::WIFSIGNALED(end.status) {
+            Exit::Signal(libc::WTERMSIG(end.status))
+        } else {
+            Exit::Code(libc::WEXITSTATUS(end.status))
+        };
+        let mut killed = self.killed;
+        // The kernel's memory cap stopped some of it: that is the memory
+        // limit too, and the cause of whatever came after.
+        if end.oom_kills > 0 && killed != Some(Kill::Interrupted) {
+            killed = Some(Kill::Memory);
+        }
+        Finished {
+            exit,
+            wall: end.wall.unwrap_or(*noticed),
+            cpu: end.cpu,
+            memory_kb: end.max_rss_kb.max(self.meter.seen_kb),
+            stderr: std::mem::take(&mut self.errors).finish(),
+            killed,
+            fork_refusals: end.fork_refusals,
+        }
+    }
+
+    /// The stderr of the exchange just served, for a process that lives on.
+    pub fn take_stderr(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.errors).finish()
+    }
+
+    /// Ends a process that is done serving: closes its stdin, gives it a
+    /// moment to exit, then kills it.
+    pub fn close(mut self) -> io::Result<Finished> {
+        self.pipes.stdin = None;
+        let deadline = Instant::now() + Duration::from_secs(1);
+        struct Closing(Instant);
+        impl Conversation for Closing {
+            fn input(&mut self, _: &mut [u8], _: &mut Meter) -> io::Result<Input> {
+                Ok(Input::End)
+            }
+            fn stdout(&mut self, _: &[u8]) {}
+            fn check(&mut self, _: &mut Meter) -> Option<Kill> {
+                (Instant::now() > self.0).then_some(Kill::Wall)
+            }
+        }
+        loop {
+            if let Served::Ended(finished) = self.serve(&mut Closing(deadline))? {
+                return Ok(finished);
+            }
+        }
+    }
+}
+
+/// Whether `fd` has something to read now.
+fn readable(fd: &OwnedFd) -> bool {
+    let mut ready = libc::pollfd {
+        fd: fd.as_raw_fd(),
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // SAFETY: one live pollfd, no waiting.
+    unsafe { libc::poll(&mut ready, 1, 0) > 0 && ready.revents & libc::POLLIN != 0 }
 }
 
 /// Reads what is ready on `slot` and hands it on, within `limit` bytes in
@@ -755,199 +1147,6 @@ fn drain(
             false
         }
     }
-}
-
-/// The poll loop: moves input and output, watches the limits, and returns
-/// once the process has exited and its pipes have closed (or the grace for
-/// them is over).
-fn watch(
-    process: &mut Child,
-    start: Instant,
-    pipes: Pipes,
-    meter: &mut Meter,
-    spec: &Spec,
-    conversation: &mut dyn Conversation,
-) -> io::Result<Finished> {
-    let Pipes {
-        mut stdin,
-        mut stdout,
-        mut stderr,
-        mut answers,
-    } = pipes;
-    for fd in [&stdin, &stdout, &stderr, &answers].into_iter().flatten() {
-        set_nonblocking(fd.as_raw_fd())?;
-    }
-    let exit_fd = process.exit_fd();
-    let watch_usage = spec.kill_after_cpu.is_some() || spec.kill_above_memory_kb.is_some();
-
-    // Input made by the conversation but not yet taken by the process.
-    let mut pending: Vec<u8> = vec![0; CHUNK];
-    let (mut pending_at, mut pending_end) = (0, 0);
-    let mut chunk = vec![0u8; CHUNK];
-    let (mut stdout_bytes, mut answer_bytes) = (0, 0);
-    let mut errors = Ends::default();
-    let mut killed = None;
-    let mut ended: Option<(Ended, Duration)> = None;
-    let mut drain_until: Option<Instant> = None;
-    let mut next_sample = start + WATCH_EVERY;
-
-    loop {
-        let now = Instant::now();
-        if ended.is_none() {
-            if let Some(end) = process.try_exit()? {
-                ended = Some((end, now - start));
-                stdin = None;
-                drain_until = Some(now + PIPE_GRACE);
-                if let Child::Direct { process, .. } = process {
-                    // The leader is gone; anything it started goes with it.
-                    // SAFETY: kill(2) takes no pointers.
-                    unsafe { libc::kill(-(process.id() as i32), libc::SIGKILL) };
-                }
-            }
-        }
-        if let Some(until) = drain_until {
-            let open = stdout.is_some() || stderr.is_some() || answers.is_some();
-            if !open || now >= until {
-                break;
-            }
-        } else if interrupted() {
-            kill(&mut killed, Kill::Interrupted, process);
-        } else if now - start >= spec.kill_after {
-            kill(&mut killed, Kill::Wall, process);
-        } else if now >= next_sample {
-            next_sample = now + WATCH_EVERY;
-            if let Some(why) = conversation.check(meter) {
-                kill(&mut killed, why, process);
-            }
-            if watch_usage {
-                if let Some((cpu, memory_kb)) = meter.sample() {
-                    if spec.kill_after_cpu.is_some_and(|limit| cpu >= limit) {
-                        kill(&mut killed, Kill::Cpu, process);
-                    } else if spec
-                        .kill_above_memory_kb
-                        .is_some_and(|limit| memory_kb > limit)
-                    {
-                        kill(&mut killed, Kill::Memory, process);
-                    }
-                }
-            }
-        }
-
-        // Keep the next piece of input ready; at its end, close stdin.
-        if stdin.is_some() && pending_at == pending_end {
-            match conversation.input(&mut pending, meter)? {
-                Input::Data(n) => (pending_at, pending_end) = (0, n),
-                Input::Wait => {}
-                Input::End => stdin = None,
-            }
-        }
-        let feeding = stdin.is_some() && pending_at < pending_end;
-
-        let mut fds = [libc::pollfd {
-            fd: -1,
-            events: 0,
-            revents: 0,
-        }; 5];
-        let watched = [
-            (stdin.as_ref().filter(|_| feeding), libc::POLLOUT),
-            (stdout.as_ref(), libc::POLLIN),
-            (stderr.as_ref(), libc::POLLIN),
-            (answers.as_ref(), libc::POLLIN),
-        ];
-        for (slot, (fd, events)) in fds.iter_mut().zip(watched) {
-            if let Some(fd) = fd {
-                slot.fd = fd.as_raw_fd();
-                slot.events = events;
-            }
-        }
-        if let Some(fd) = exit_fd.filter(|_| ended.is_none()) {
-            fds[4].fd = fd;
-            fds[4].events = libc::POLLIN;
-        }
-        // Wake for the watchdog's round (which also notices Ctrl-C), the
-        // deadline, the end of the grace, or, without a pidfd, to ask
-        // whether the process has exited.
-        let wake = match drain_until {
-            Some(until) => until,
-            None => {
-                let mut wake = (now + WATCH_EVERY).min(start + spec.kill_after);
-                if exit_fd.is_none() {
-                    wake = wake.min(now + EXIT_CHECK_EVERY);
-                }
-                wake
-            }
-        };
-        let timeout_ms = wake
-            .saturating_duration_since(Instant::now())
-            .as_micros()
-            .div_ceil(1000);
-        // SAFETY: fds is a live array of 5 pollfds; negative fds are ignored.
-        let ready = unsafe { libc::poll(fds.as_mut_ptr(), 5, timeout_ms as libc::c_int) };
-        if ready < 0 {
-            let error = io::Error::last_os_error();
-            if error.kind() == io::ErrorKind::Interrupted {
-                continue;
-            }
-            return Err(error);
-        }
-        let is_ready = |i: usize| fds[i].revents != 0;
-
-        if is_ready(0) {
-            if let Some(fd) = &stdin {
-                match write_some(fd, &pending[pending_at..pending_end]) {
-                    Ok(Some(n)) => pending_at += n,
-                    Ok(None) => {}
-                    // The process closed its stdin: what it did not read is dropped.
-                    Err(_) => {
-                        stdin = None;
-                        (pending_at, pending_end) = (0, 0);
-                    }
-                }
-            }
-        }
-        let limit = spec.stdout_limit;
-        if is_ready(1)
-            && drain(&mut stdout, &mut chunk, &mut stdout_bytes, limit, |c| {
-                conversation.stdout(c)
-            })
-        {
-            kill(&mut killed, Kill::Output, process);
-        }
-        if is_ready(3)
-            && drain(&mut answers, &mut chunk, &mut answer_bytes, limit, |c| {
-                conversation.answers(c, meter)
-            })
-        {
-            kill(&mut killed, Kill::Output, process);
-        }
-        if is_ready(2) {
-            let mut ignored = 0;
-            drain(&mut stderr, &mut chunk, &mut ignored, usize::MAX, |c| {
-                errors.push(c, spec.stderr_tail)
-            });
-        }
-    }
-
-    let (end, noticed) = ended.expect("the loop ends after the exit");
-    let exit = if libc::WIFSIGNALED(end.status) {
-        Exit::Signal(libc::WTERMSIG(end.status))
-    } else {
-        Exit::Code(libc::WEXITSTATUS(end.status))
-    };
-    // The kernel's memory cap stopped some of it: that is the memory
-    // limit too, and the cause of whatever came after.
-    if end.oom_kills > 0 && killed != Some(Kill::Interrupted) {
-        killed = Some(Kill::Memory);
-    }
-    Ok(Finished {
-        exit,
-        wall: end.wall.unwrap_or(noticed),
-        cpu: end.cpu,
-        memory_kb: end.max_rss_kb.max(meter.seen_kb),
-        stderr: errors.finish(),
-        killed,
-        fork_refusals: end.fork_refusals,
-    })
 }
 
 /// The conventional name of a signal, with what it usually means for a

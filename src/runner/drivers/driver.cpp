@@ -32,6 +32,9 @@ int main() {
         Solution* solution = new Solution();
         solution->solveSudoku(board);
         delete solution;
+        // What it printed goes out with the board it printed it for.
+        std::cout.flush();
+        std::fflush(stdout);
         std::string rows;
         for (std::size_t r = 0; r < board.size(); ++r) {
             if (r > 0) rows += '/';

@@ -25,6 +25,8 @@ public class SudokuJudgeDriver {
                 char[][] board = new char[9][9];
                 for (int i = 0; i < 81; i++) board[i / 9][i % 9] = line.charAt(i);
                 new Solution().solveSudoku(board);
+                // What it printed goes out with the board it printed it for.
+                System.out.flush();
                 StringBuilder rows = new StringBuilder();
                 for (int r = 0; r < board.length; r++) {
                     if (r > 0) rows.append('/');

@@ -48,6 +48,8 @@ def main():
             continue
         board = [list(line[r * 9:(r + 1) * 9]) for r in range(9)]
         solution_class().solveSudoku(board)
+        # What it printed goes out with the board it printed it for.
+        sys.stdout.flush()
         rows = "/".join("".join(cell(c) for c in row) for row in board)
         answers.write(rows + "\n")
         answers.flush()

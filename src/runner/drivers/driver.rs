@@ -28,6 +28,8 @@ fn main() {
         let cells: Vec<char> = line.chars().collect();
         let mut board: Vec<Vec<char>> = cells.chunks(9).map(|row| row.to_vec()).collect();
         Solution::solve_sudoku(&mut board);
+        // What it printed goes out with the board it printed it for.
+        let _ = std::io::stdout().flush();
         let rows: Vec<String> = board.iter().map(|row| row.iter().collect()).collect();
         writeln!(answers, "{}", rows.join("/")).expect("cannot write an answer");
     }
