@@ -7,7 +7,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use sudoku_judge::board::Format;
 use sudoku_judge::check::CheckerKind;
-use sudoku_judge::generate::{Grade, Layout};
+use sudoku_judge::generate::{Grade, HardFor, Layout, Measure, Target};
 use sudoku_judge::problem::Problem;
 use sudoku_judge::runner::lang::Language;
 
@@ -91,24 +91,31 @@ pub enum Command {
     /// Reproducible from --seed. Puzzles are carved from random full grids
     /// (removing givens while the solution stays unique); fewer than 22
     /// givens start from a shuffled known 17-given puzzle with givens added
-    /// back. Existing files are never overwritten.
-    ///
-    /// Example: 100 fiendish puzzles as AcWing cases, 10 per file:
-    ///   sudoku-judge gen --out cases/mine --grade fiendish --count 10 --per-file 10
+    /// back. Fiendish puzzles and --hard-for targets come from a hill climb
+    /// over unique puzzles with the solver's work as the objective. All the
+    /// files are written or none, and existing files are never overwritten.
+    #[command(after_help = "Examples:\n  \
+        100 fiendish puzzles as AcWing cases, 10 per file:\n    \
+        sudoku-judge gen --out cases/mine --grade fiendish --count 10 --per-file 10\n  \
+        a case that times out plain backtracking but not fewest-candidates search:\n    \
+        sudoku-judge gen --out cases/mine --name slow- --count 1 --per-file 5 \\\n      \
+        --hard-for backtrack --min-nodes 20000000")]
     Gen(GenArgs),
 
-    /// Rate puzzles: givens, solutions and the grade of each.
+    /// Rate puzzles: givens, solutions, grade, and the work of the textbook
+    /// solvers.
     ///
     /// Reads files (any format; AcWing files may hold many puzzles; `-` or
     /// nothing reads stdin). The grade comes from the guesses the reference
     /// search needs to solve the puzzle and prove its solution unique:
     /// easy = none (naked and hidden singles and locked candidates solve
-    /// it), medium = 1 to 3, hard = 4 to 20, fiendish = more than 20.
-    Rate {
-        /// Puzzle files; `-` or none reads stdin.
-        #[arg(value_name = "FILE")]
-        files: Vec<PathBuf>,
-    },
+    /// it), medium = 1 to 3, hard = 4 to 20, fiendish = more than 20. The
+    /// `backtrack` and `mrv` columns count the digits the built-in solvers
+    /// of those names place before their first solution (plain row-major
+    /// backtracking, and fewest-candidates backtracking): what decides
+    /// whether such a submission times out. A count that reaches
+    /// --max-nodes is shown as "more than N".
+    Rate(RateArgs),
 
     /// Check a corpus without judging: every input reads, every puzzle has
     /// exactly one solution, every expected output solves its input, and no
@@ -288,6 +295,16 @@ pub struct GenArgs {
     #[arg(long, value_enum)]
     pub grade: Option<Grade>,
 
+    /// Only puzzles that cost this solver at least --min-nodes: nodes to
+    /// the first solution for backtrack and mrv (the built-in solvers),
+    /// guesses for propagate (the reference search).
+    #[arg(long, value_enum, requires = "min_nodes", conflicts_with = "givens")]
+    pub hard_for: Option<HardForArg>,
+
+    /// The work --hard-for asks for.
+    #[arg(long, value_name = "N", requires = "hard_for", value_parser = clap::value_parser!(u64).range(1..))]
+    pub min_nodes: Option<u64>,
+
     /// Format of the inputs and expected outputs.
     #[arg(long, value_enum, default_value_t = FormatArg::Acwing)]
     pub format: FormatArg,
@@ -300,9 +317,56 @@ pub struct GenArgs {
     #[arg(long, default_value = "gen-", value_name = "PREFIX")]
     pub name: String,
 
-    /// Candidates to try for each puzzle before giving up on a target.
+    /// Candidates to try for each puzzle before giving up on a target (a
+    /// hill climb counts each neighbour it tries).
     #[arg(long, default_value_t = 10_000, value_name = "N")]
     pub attempts: usize,
+}
+
+impl GenArgs {
+    pub fn target(&self) -> Target {
+        Target {
+            givens: self.givens.map(usize::from),
+            grade: self.grade,
+            hard_for: self.hard_for.zip(self.min_nodes).map(|(h, min)| HardFor {
+                measure: h.measure(),
+                min,
+            }),
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct RateArgs {
+    /// Puzzle files; `-` or none reads stdin.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+
+    /// Stop counting a textbook solver's nodes here (plain backtracking
+    /// places about 8 million digits a second).
+    #[arg(long, default_value_t = 10_000_000, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_nodes: u64,
+}
+
+/// The solvers whose work `gen --hard-for` and `rate` count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum HardForArg {
+    /// Plain row-major backtracking: nodes to the first solution.
+    Backtrack,
+    /// Fewest-candidates backtracking: nodes to the first solution.
+    Mrv,
+    /// The reference search: guesses to solve and prove uniqueness.
+    Propagate,
+}
+
+impl HardForArg {
+    pub fn measure(self) -> Measure {
+        match self {
+            HardForArg::Backtrack => Measure::Backtrack,
+            HardForArg::Mrv => Measure::Mrv,
+            HardForArg::Propagate => Measure::Propagate,
+        }
+    }
 }
 
 #[derive(Debug, Args)]

@@ -11,7 +11,9 @@ use std::time::Duration;
 use anyhow::Context as _;
 use clap::ValueEnum as _;
 
-use crate::cli::{BenchArgs, GenArgs, ReportFormat, StressArgs, SubmissionArgs, TestArgs};
+use crate::cli::{
+    BenchArgs, GenArgs, RateArgs, ReportFormat, StressArgs, SubmissionArgs, TestArgs,
+};
 use sudoku_judge::bench;
 use sudoku_judge::board::format::{self, Mode};
 use sudoku_judge::board::Format;
@@ -263,48 +265,61 @@ pub fn gen(args: GenArgs) -> anyhow::Result<ExitCode> {
         seed: args.seed,
         files: args.count,
         per_file: args.per_file.max(1),
-        target: Target {
-            givens: args.givens.map(usize::from),
-            grade: args.grade,
-        },
+        target: args.target(),
         format: args.format.format(),
         layout: args.layout,
         out: args.out,
         name: args.name,
         attempts: args.attempts,
     };
-    let progress = progress_bar(plan.files as u64, "writing cases");
+    // Ctrl-C stops between puzzles, and nothing is left behind.
+    on_ctrl_c()?;
+    let progress = progress_bar((plan.files * plan.per_file) as u64, "making puzzles");
+    let written = generate::write_cases(
+        &plan,
+        |case| progress.inc(case.ratings.len() as u64),
+        &process::interrupted,
+    );
+    progress.finish_and_clear();
+    let written = match written {
+        Err(_) if process::interrupted() => {
+            eprintln!("interrupted; nothing was written");
+            return Ok(ExitCode::from(INTERRUPTED));
+        }
+        other => other?,
+    };
     let mut out = io::stdout().lock();
-    let written = generate::write_cases(&plan, |case| {
-        progress.inc(1);
+    for case in &written {
         let grades: Vec<String> = case
             .ratings
             .iter()
             .map(|r| {
                 format!(
-                    "{} ({} givens, {} guesses)",
+                    "{} ({} givens, {})",
                     r.grade.map_or("?", |g| g.name()),
                     r.givens,
-                    r.guesses
+                    plural(r.guesses, "guess", "guesses")
                 )
             })
             .collect();
-        let line = format!("wrote {}  {}", case.input.display(), grades.join(", "));
-        progress.suspend(|| writeln!(out, "{line}")).ok();
-    })?;
-    progress.finish_and_clear();
+        writeln!(out, "wrote {}  {}", case.input.display(), grades.join(", "))?;
+    }
     let puzzles: usize = written.iter().map(|w| w.ratings.len()).sum();
     writeln!(
         out,
-        "{} case{} with {puzzles} puzzle{} in {} (seed {}); check them with `sudoku-judge check {}`",
-        written.len(),
-        if written.len() == 1 { "" } else { "s" },
-        if puzzles == 1 { "" } else { "s" },
+        "{} with {} in {} (seed {}); check them with `sudoku-judge check {}`",
+        plural(written.len() as u64, "case", "cases"),
+        plural(puzzles as u64, "puzzle", "puzzles"),
         plan.out.display(),
         plan.seed,
         plan.out.display()
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `1 guess`, `2 guesses`.
+fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// A progress bar on stderr when it is a terminal; hidden otherwise, so
@@ -325,34 +340,51 @@ fn progress_bar(len: u64, what: &str) -> indicatif::ProgressBar {
     bar
 }
 
-pub fn rate(files: &[PathBuf]) -> anyhow::Result<ExitCode> {
-    let sources: Vec<(String, String)> = if files.is_empty() || files == [PathBuf::from("-")] {
+/// The puzzle files `rate` reads: each file named, every case input under
+/// a directory named, or stdin.
+fn rate_sources(files: &[PathBuf]) -> anyhow::Result<Vec<(String, String)>> {
+    if files.is_empty() || files == [PathBuf::from("-")] {
         let mut text = String::new();
         io::stdin()
             .read_to_string(&mut text)
             .context("failed to read puzzles from stdin")?;
-        vec![("stdin".into(), text)]
-    } else {
-        files
-            .iter()
-            .map(|f| {
-                std::fs::read_to_string(f)
-                    .with_context(|| format!("failed to read {}", f.display()))
-                    .map(|text| (f.display().to_string(), text))
-            })
-            .collect::<anyhow::Result<_>>()?
-    };
-    let mut out = io::stdout().lock();
-    writeln!(
-        out,
-        "{:<24} {:>6} {:>9} {:>8}  grade",
-        "puzzle", "givens", "solutions", "guesses"
-    )?;
+        return Ok(vec![("stdin".into(), text)]);
+    }
+    let mut paths = Vec::new();
+    for file in files {
+        if file.is_dir() {
+            let cases = sudoku_judge::case::discover(std::slice::from_ref(file))?;
+            if cases.is_empty() {
+                anyhow::bail!("{} holds no cases to rate", file.display());
+            }
+            paths.extend(cases.into_iter().map(|c| c.input));
+        } else {
+            paths.push(file.clone());
+        }
+    }
+    paths
+        .iter()
+        .map(|f| {
+            std::fs::read_to_string(f)
+                .with_context(|| format!("failed to read {}", f.display()))
+                .map(|text| (f.display().to_string(), text))
+        })
+        .collect()
+}
+
+pub fn rate(args: &RateArgs) -> anyhow::Result<ExitCode> {
+    let sources = rate_sources(&args.files)?;
+    let mut rows = Vec::new();
     let mut unrated = 0;
+    let (mut guesses, mut backtrack, mut mrv, mut capped) = (0u64, 0u64, 0u64, 0usize);
     for (name, text) in &sources {
         let parsed = bench::parse_puzzle_file(name, text)?;
         for (puzzle, line) in parsed.boards.iter().zip(&parsed.start_lines) {
             let rating = generate::rate(puzzle);
+            let cells = puzzle.to_bytes();
+            // Counted with the built-in solvers themselves, as they are judged.
+            let work = [solver::backtrack::count_nodes, solver::mrv::count_nodes]
+                .map(|count| count(&cells, args.max_nodes));
             let solutions = match rating.solutions {
                 0 => "none".to_string(),
                 1 => "1".to_string(),
@@ -361,16 +393,72 @@ pub fn rate(files: &[PathBuf]) -> anyhow::Result<ExitCode> {
             if rating.grade.is_none() {
                 unrated += 1;
             }
-            writeln!(
-                out,
-                "{:<24} {:>6} {:>9} {:>8}  {}",
+            guesses += rating.guesses;
+            backtrack += work[0].count;
+            mrv += work[1].count;
+            capped += work.iter().filter(|w| w.capped).count();
+            rows.push([
                 format!("{name}:{line}"),
-                rating.givens,
+                rating.givens.to_string(),
                 solutions,
-                rating.guesses,
-                rating.grade.map_or("-", |g| g.name())
-            )?;
+                rating.guesses.to_string(),
+                rating.grade.map_or("-", |g| g.name()).to_string(),
+                work[0].to_string(),
+                work[1].to_string(),
+            ]);
         }
+    }
+    let header = [
+        "puzzle",
+        "givens",
+        "solutions",
+        "guesses",
+        "grade",
+        "backtrack nodes",
+        "mrv nodes",
+    ]
+    .map(String::from);
+    let widths: Vec<usize> = (0..header.len())
+        .map(|i| {
+            std::iter::once(&header)
+                .chain(&rows)
+                .map(|r| r[i].chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = io::stdout().lock();
+    for row in std::iter::once(&header).chain(&rows) {
+        // The puzzle and its grade read left to right; numbers line up right.
+        let cells: Vec<String> = row
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(i, (cell, &w))| match i {
+                0 | 4 => format!("{cell:<w$}"),
+                _ => format!("{cell:>w$}"),
+            })
+            .collect();
+        writeln!(out, "{}", cells.join("  ").trim_end())?;
+    }
+    if rows.len() > 1 {
+        let n = rows.len() as f64;
+        writeln!(
+            out,
+            "{} puzzles: mean {:.1} guesses, {:.0} backtrack nodes, {:.0} mrv nodes{}",
+            rows.len(),
+            guesses as f64 / n,
+            backtrack as f64 / n,
+            mrv as f64 / n,
+            if capped > 0 {
+                format!(
+                    " ({capped} counts stopped at --max-nodes {}, so the means are lower bounds)",
+                    args.max_nodes
+                )
+            } else {
+                String::new()
+            }
+        )?;
     }
     Ok(if unrated > 0 {
         ExitCode::from(1)
@@ -491,6 +579,7 @@ pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
         target: Target {
             givens: args.givens.map(usize::from),
             grade: args.grade,
+            hard_for: None,
         },
         limits: flag_settings(
             args.problem,

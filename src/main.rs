@@ -54,7 +54,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Test(args) => commands::test(args, color),
         Command::Solve { solver } => commands::solve(solver.as_deref()),
         Command::Gen(args) => commands::gen(args),
-        Command::Rate { files } => commands::rate(&files),
+        Command::Rate(args) => commands::rate(&args),
         Command::Check { paths } => commands::check(&paths),
         Command::Stress(args) => commands::stress(args),
         Command::Bench(args) => commands::bench(args),
