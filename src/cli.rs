@@ -141,6 +141,22 @@ pub enum Command {
     /// Exit code: 0 when every round passed, 1 when a failure was found.
     Stress(StressArgs),
 
+    /// Hack a submission: search for an input it fails on, by local search
+    /// over puzzles that maximises its measured time.
+    ///
+    /// Starts from inputs hard for each kind of search people write (many
+    /// guesses for a strong solver, many nodes for fewest-candidates or
+    /// row-major backtracking), then mutates the slowest input found:
+    /// harder puzzles of the kind that hurts, neighbours of a puzzle (one
+    /// solution kept), relabelled puzzles. Stops at the first verdict
+    /// other than AC that repeats, or when --budget is spent, and saves the
+    /// failing (or slowest) input under --save with its expected output.
+    ///
+    /// Exit code: 1 when the submission failed, 0 when it survived.
+    #[command(after_help = "Example:\n  \
+        sudoku-judge hack --submission main.cpp --time-limit 1s --budget 60s")]
+    Hack(HackArgs),
+
     /// Measure solvers' speed on puzzle files: µs per puzzle and guesses.
     ///
     /// FILES hold one puzzle a line (`#` comments allowed), like the standard
@@ -451,6 +467,41 @@ pub struct StressArgs {
     /// Most runs to spend shrinking a failing input.
     #[arg(long, default_value_t = 300, value_name = "N")]
     pub shrink_runs: usize,
+}
+
+#[derive(Debug, Args)]
+pub struct HackArgs {
+    #[command(flatten)]
+    pub submission: SubmissionArgs,
+
+    /// When to stop if nothing fails: a number of rounds (`200`) or a time
+    /// (`30s`, `5m`).
+    #[arg(long, default_value = "60s", value_name = "ROUNDS|TIME")]
+    pub budget: String,
+
+    /// Seed of the search: the same seed tries the same first inputs.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+
+    /// Puzzles in each input, as in an AcWing 166 input file.
+    #[arg(long, default_value_t = 5, value_name = "K", value_parser = clap::value_parser!(u64).range(1..=1000))]
+    pub puzzles: u64,
+
+    /// Judge on this problem's limits (see `sudoku-judge test --help`).
+    #[arg(long, value_enum)]
+    pub problem: Option<Problem>,
+
+    /// Time limit for each input [default: 1s].
+    #[arg(long, value_name = "TIME")]
+    pub time_limit: Option<String>,
+
+    /// Memory limit [default: 256M].
+    #[arg(long, value_name = "SIZE")]
+    pub memory_limit: Option<String>,
+
+    /// Where the failing or slowest input is saved, as NAME.in/NAME.out.
+    #[arg(long, default_value = "hack-cases", value_name = "DIR")]
+    pub save: PathBuf,
 }
 
 /// The formats `gen` can write.

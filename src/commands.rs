@@ -12,7 +12,7 @@ use anyhow::Context as _;
 use clap::ValueEnum as _;
 
 use crate::cli::{
-    BenchArgs, GenArgs, RateArgs, ReportFormat, StressArgs, SubmissionArgs, TestArgs,
+    BenchArgs, GenArgs, HackArgs, RateArgs, ReportFormat, StressArgs, SubmissionArgs, TestArgs,
 };
 use sudoku_judge::bench;
 use sudoku_judge::board::format::{self, Mode};
@@ -22,6 +22,7 @@ use sudoku_judge::case::Settings;
 use sudoku_judge::check::CheckerKind;
 use sudoku_judge::corpus;
 use sudoku_judge::generate::{self, Target};
+use sudoku_judge::hack;
 use sudoku_judge::judge::{self, Config};
 use sudoku_judge::problem::Problem;
 use sudoku_judge::report::human::HumanReporter;
@@ -33,6 +34,7 @@ use sudoku_judge::runner::lang::{self, BuildInfo};
 use sudoku_judge::runner::{builtin, process, Submission};
 use sudoku_judge::solver::{self, Solver};
 use sudoku_judge::stress;
+use sudoku_judge::verdict::Verdict;
 
 use crate::HARNESS_ERROR;
 
@@ -558,18 +560,14 @@ pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
         .transpose()
         .context("invalid --time")?;
     // The flags that shape a round, to replay the failing one.
-    let mut same = format!(" --puzzles {}", args.puzzles.max(1));
-    for (flag, value) in [
+    let same = flags(&[
+        ("--puzzles", Some(args.puzzles.max(1).to_string())),
         ("--givens", args.givens.map(|g| g.to_string())),
         ("--grade", args.grade.map(|g| g.name().to_string())),
         ("--problem", args.problem.map(|p| p.name().to_string())),
         ("--time-limit", args.time_limit.clone()),
         ("--memory-limit", args.memory_limit.clone()),
-    ] {
-        if let Some(value) = value {
-            same.push_str(&format!(" {flag} {value}"));
-        }
-    }
+    ]);
     let config = stress::Config {
         submission,
         seed: args.seed,
@@ -666,6 +664,132 @@ pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::from(1))
         }
     }
+}
+
+/// ` --flag value` for each flag that has a value, to repeat a command.
+fn flags(pairs: &[(&str, Option<String>)]) -> String {
+    pairs
+        .iter()
+        .filter_map(|(flag, value)| value.as_ref().map(|v| format!(" {flag} {v}")))
+        .collect()
+}
+
+struct HackProgress {
+    bar: indicatif::ProgressBar,
+}
+
+impl hack::Progress for HackProgress {
+    fn round(&mut self, round: u64, time: Duration, verdict: Verdict, best: Duration) {
+        self.bar.set_position(round);
+        self.bar.set_message(format!(
+            "last {verdict} in {:.0} ms, slowest {:.0} ms",
+            time.as_secs_f64() * 1e3,
+            best.as_secs_f64() * 1e3
+        ));
+    }
+
+    fn improved(&mut self, round: u64, time: Duration, how: &str) {
+        // A line each time the hack gets further, on a terminal or not.
+        self.bar.suspend(|| {
+            eprintln!(
+                "round {round}: {:.0} ms, the slowest so far ({how})",
+                time.as_secs_f64() * 1e3
+            )
+        });
+    }
+}
+
+pub fn hack(args: HackArgs) -> anyhow::Result<ExitCode> {
+    let (submission, build, rerun) = submission(&args.submission)?;
+    if let Some(error) = build.as_ref().and_then(|b| b.error.as_ref()) {
+        let source = build.as_ref().map(|b| b.source.display().to_string());
+        eprintln!("{} did not compile:\n{error}", source.unwrap_or_default());
+        return Ok(ExitCode::from(1));
+    }
+    let budget = hack::parse_budget(&args.budget).context("invalid --budget")?;
+    let limits = flag_settings(
+        args.problem,
+        args.time_limit.as_deref(),
+        args.memory_limit.as_deref(),
+        None,
+    )?
+    .limits();
+    let config = hack::Config {
+        submission,
+        seed: args.seed,
+        budget,
+        puzzles: args.puzzles as usize,
+        limits,
+        save: args.save,
+    };
+    on_ctrl_c()?;
+    let bar = match budget {
+        hack::Budget::Rounds(n) => progress_bar(n, "hack"),
+        hack::Budget::Time(_) => progress_bar(0, "hack"),
+    };
+    eprintln!(
+        "hack: {}, {} puzzle{} an input, time limit {} ms, seed {}, budget {}",
+        config.submission.label(),
+        config.puzzles,
+        if config.puzzles == 1 { "" } else { "s" },
+        config.limits.time.as_millis(),
+        config.seed,
+        args.budget
+    );
+    let outcome = hack::run(&config, &mut HackProgress { bar: bar.clone() })?;
+    bar.finish_and_clear();
+    let limits_again = flags(&[
+        ("--problem", args.problem.map(|p| p.name().to_string())),
+        ("--time-limit", args.time_limit.clone()),
+        ("--memory-limit", args.memory_limit.clone()),
+    ]);
+    let mut out = io::stdout().lock();
+    let found = match outcome {
+        hack::Outcome::Interrupted { rounds } => {
+            writeln!(out, "interrupted after {rounds} rounds")?;
+            return Ok(ExitCode::from(INTERRUPTED));
+        }
+        hack::Outcome::Failed(found) => {
+            writeln!(
+                out,
+                "hacked: {} in round {} after {:.1} s (and again on a rerun): {}",
+                found.verdict,
+                found.round,
+                found.elapsed.as_secs_f64(),
+                found.reason
+            )?;
+            found
+        }
+        hack::Outcome::Survived(found) => {
+            writeln!(
+                out,
+                "no failure in {} rounds ({:.1} s); the slowest input took {:.0} ms of the {} ms \
+                 limit (round {})",
+                found.rounds,
+                found.elapsed.as_secs_f64(),
+                found.time.as_secs_f64() * 1e3,
+                config.limits.time.as_millis(),
+                found.round
+            )?;
+            found
+        }
+    };
+    writeln!(
+        out,
+        "saved:     {} with {}",
+        found.input.display(),
+        found.expected.display()
+    )?;
+    writeln!(
+        out,
+        "reproduce: sudoku-judge test {} {rerun}{limits_again}",
+        found.input.display()
+    )?;
+    Ok(if found.verdict == Verdict::AC {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 pub fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {

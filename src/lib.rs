@@ -12,6 +12,7 @@ pub mod case;
 pub mod check;
 pub mod corpus;
 pub mod generate;
+pub mod hack;
 pub mod judge;
 pub mod problem;
 pub mod report;

@@ -57,6 +57,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Rate(args) => commands::rate(&args),
         Command::Check { paths } => commands::check(&paths),
         Command::Stress(args) => commands::stress(args),
+        Command::Hack(args) => commands::hack(args),
         Command::Bench(args) => commands::bench(args),
         Command::Solvers { all } => commands::solvers(all),
         Command::Worker { solver } => commands::worker(&solver),
