@@ -117,6 +117,33 @@ pub enum Command {
     /// --max-nodes is shown as "more than N".
     Rate(RateArgs),
 
+    /// Calibrate suites: run the reference submissions each suite's
+    /// judge.toml lists with their real verdicts, and say whether the
+    /// suite's time limit gives each that verdict on this machine, with a
+    /// factor of 2 to spare either way.
+    ///
+    /// A reference is `[[reference]]` in judge.toml, with `file` (beside
+    /// the judge.toml) and `verdict = "AC"` or `"TLE"`. Each is judged on
+    /// every case with the time limit raised to 2.5 times, and its time per
+    /// case is printed. When the limit does not reproduce every verdict
+    /// with the margin, the range of limits that would is given, and a
+    /// time_scale for this machine (judge.toml's `time_scale`, or `test
+    /// --time-scale`).
+    ///
+    /// Exit code: 0 when every suite's limit reproduces every real verdict
+    /// with the margin, 1 when not.
+    Calibrate {
+        /// Suite directories [default: every suite under cases/ whose
+        /// judge.toml lists references].
+        #[arg(value_name = "SUITE")]
+        suites: Vec<PathBuf>,
+
+        /// Calibrate with the limits multiplied by this factor (as `test
+        /// --time-scale`), to try a suggested one.
+        #[arg(long, value_name = "FACTOR")]
+        time_scale: Option<f64>,
+    },
+
     /// Check a corpus without judging: every input reads, every puzzle has
     /// exactly one solution, every expected output solves its input, and no
     /// suite holds the same puzzle twice.
@@ -224,6 +251,12 @@ pub struct TestArgs {
     /// Memory limit for each case, e.g. 64M or 256MB [default: 256M].
     #[arg(long, value_name = "SIZE")]
     pub memory_limit: Option<String>,
+
+    /// Multiply every time limit by this factor, e.g. 1.5 on a machine
+    /// half again as slow as the judge's (`sudoku-judge calibrate` suggests
+    /// one); overrides `time_scale` in judge.toml.
+    #[arg(long, value_name = "FACTOR")]
+    pub time_scale: Option<f64>,
 
     /// Run each case N times and report the median time (min/max in JSON).
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1000))]

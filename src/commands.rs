@@ -104,12 +104,17 @@ fn interface_note(problem: Option<Problem>, submission: &Submission) -> Option<S
 }
 
 pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
-    let overrides = flag_settings(
+    let mut overrides = flag_settings(
         args.problem,
         args.time_limit.as_deref(),
         args.memory_limit.as_deref(),
         args.checker,
     )?;
+    overrides.time_scale = args
+        .time_scale
+        .map(settings::TimeScale::new)
+        .transpose()
+        .context("invalid --time-scale")?;
     let (submission, build, rerun) = submission(&args.submission)?;
     if let Some(note) = interface_note(args.problem, &submission) {
         eprintln!("{note}");
@@ -469,6 +474,70 @@ pub fn rate(args: &RateArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
+pub fn calibrate(suites: &[PathBuf], time_scale: Option<f64>) -> anyhow::Result<ExitCode> {
+    let suites = if suites.is_empty() {
+        let root = PathBuf::from("cases");
+        let mut found: Vec<PathBuf> = std::fs::read_dir(&root)
+            .with_context(|| {
+                format!(
+                    "cannot read {}; name the suites to calibrate",
+                    root.display()
+                )
+            })?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.is_dir())
+            .collect();
+        found.sort();
+        let mut with_references = Vec::new();
+        for dir in found {
+            if !settings::references(&dir)?.is_empty() {
+                with_references.push(dir);
+            }
+        }
+        anyhow::ensure!(
+            !with_references.is_empty(),
+            "no suite under {} lists a [[reference]] in its judge.toml",
+            root.display()
+        );
+        with_references
+    } else {
+        suites.to_vec()
+    };
+    let overrides = Settings {
+        time_scale: time_scale
+            .map(settings::TimeScale::new)
+            .transpose()
+            .context("invalid --time-scale")?,
+        ..Settings::default()
+    };
+    on_ctrl_c()?;
+    let bar = progress_bar(0, "calibrate");
+    let mut out = io::stdout().lock();
+    let mut all_hold = true;
+    for (n, dir) in suites.iter().enumerate() {
+        anyhow::ensure!(dir.is_dir(), "{} is not a suite directory", dir.display());
+        let suite = sudoku_judge::calibrate::suite(dir, &overrides, &mut |what| {
+            bar.set_message(what.to_string())
+        })?;
+        if process::interrupted() {
+            return Ok(ExitCode::from(INTERRUPTED));
+        }
+        bar.suspend(|| -> io::Result<()> {
+            if n > 0 {
+                writeln!(out)?;
+            }
+            sudoku_judge::calibrate::render(&suite, &mut out)
+        })?;
+        all_hold &= suite.holds_with_margin();
+    }
+    bar.finish_and_clear();
+    Ok(if all_hold {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
 pub fn check(paths: &[PathBuf]) -> anyhow::Result<ExitCode> {
     let report = corpus::check(paths)?;
     let mut out = io::stdout().lock();
@@ -519,6 +588,7 @@ fn flag_settings(
             .transpose()
             .context("invalid --memory-limit")?,
         checker,
+        time_scale: None,
     })
 }
 

@@ -252,18 +252,27 @@ pub fn run(config: &Config, reporter: &mut dyn Reporter) -> anyhow::Result<Summa
     let started = Instant::now();
     let cases = config.selection.apply(case::discover(&config.paths)?)?;
     let jobs = config.jobs.clamp(1, cases.len().max(1));
-    reporter.report(Event::Started {
-        cases: cases.len(),
-        submission: &config.submission.label(),
-        build: config.build.as_ref(),
-        jobs,
-    })?;
     // Settings are read once per directory, before any job starts.
     let mut cache = SettingsCache::default();
     let settings: Vec<anyhow::Result<Settings>> = cases
         .iter()
         .map(|case| Ok(config.overrides.clone().or(&cache.for_dir(case.dir())?)))
         .collect();
+    let mut time_scales: Vec<f64> = settings
+        .iter()
+        .flatten()
+        .filter_map(|s| s.time_scale.map(|t| t.factor()))
+        .filter(|&f| f != 1.0)
+        .collect();
+    time_scales.sort_by(f64::total_cmp);
+    time_scales.dedup();
+    reporter.report(Event::Started {
+        cases: cases.len(),
+        submission: &config.submission.label(),
+        build: config.build.as_ref(),
+        jobs,
+        time_scales: &time_scales,
+    })?;
     // Nothing of a case is kept once it is reported: reporters keep what
     // they need, so a run of 100,000 cases does not grow the harness.
     let mut summary = Summary::default();

@@ -8,6 +8,7 @@
 
 pub mod bench;
 pub mod board;
+pub mod calibrate;
 pub mod case;
 pub mod check;
 pub mod corpus;

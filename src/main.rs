@@ -56,6 +56,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Gen(args) => commands::gen(args),
         Command::Rate(args) => commands::rate(&args),
         Command::Check { paths } => commands::check(&paths),
+        Command::Calibrate { suites, time_scale } => commands::calibrate(&suites, time_scale),
         Command::Stress(args) => commands::stress(args),
         Command::Hack(args) => commands::hack(args),
         Command::Bench(args) => commands::bench(args),

@@ -1530,6 +1530,152 @@ fn hack_reports_the_slowest_input_when_the_submission_survives() {
     assert!(bad.stderr.contains("invalid --budget"), "{}", bad.stderr);
 }
 
+/// LeetCode accepts the textbook backtracking in Python; so must the
+/// leetcode37 suite, with room to spare.
+#[test]
+fn the_textbook_python_solution_is_accepted_on_leetcode37() {
+    if !have(
+        &["python3"],
+        "the_textbook_python_solution_is_accepted_on_leetcode37",
+    ) {
+        return;
+    }
+    let (run, report) = judge_fixture_path(
+        "cases/leetcode37/references/ac_textbook.py",
+        "cases/leetcode37",
+        &[],
+    );
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    assert_eq!(cases_of(&report).len(), shipped("leetcode37"));
+    assert_eq!(only_verdict(&report).0, "AC");
+}
+
+#[test]
+fn calibrate_says_whether_the_limit_reproduces_the_real_verdicts() {
+    if !have(&["g++"], "calibrate_says_whether_the_limit_reproduces") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("suite");
+    fs::create_dir_all(&suite).unwrap();
+    fs::copy(
+        manifest_dir().join("cases/acwing166/sample.in"),
+        suite.join("sample.in"),
+    )
+    .unwrap();
+    fs::copy(
+        manifest_dir().join("cases/acwing166/sample.out"),
+        suite.join("sample.out"),
+    )
+    .unwrap();
+    for file in ["ac_program.cpp", "tle_endless_loop.cpp"] {
+        fs::copy(
+            manifest_dir().join("tests/fixtures/submissions").join(file),
+            suite.join(file),
+        )
+        .unwrap();
+    }
+    let toml = "problem = \"acwing166\"\ntime_limit = \"500ms\"\n\n\
+        [[reference]]\nfile = \"ac_program.cpp\"\nverdict = \"AC\"\n\n\
+        [[reference]]\nfile = \"tle_endless_loop.cpp\"\nverdict = \"TLE\"\n";
+    fs::write(suite.join("judge.toml"), toml).unwrap();
+    let calibrate = |extra: &[&str]| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_sudoku-judge"));
+        command
+            .arg("calibrate")
+            .arg(&suite)
+            .args(extra)
+            .env("SUDOKU_JUDGE_CACHE", build_cache());
+        let output = command.output().unwrap();
+        (
+            output.status.code().unwrap(),
+            String::from_utf8(output.stdout).unwrap(),
+        )
+    };
+    let (code, stdout) = calibrate(&[]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(
+        stdout.contains("time limit 500 ms, 1 cases, 2 references"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("tle_endless_loop.cpp: AcWing says TLE, this suite TLE"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("ac_program.cpp: AcWing says AC, this suite AC"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("reproduces every real verdict, with a factor of 2 to spare"),
+        "{stdout}"
+    );
+
+    // A reference whose real verdict no limit can give: said so, exit 1.
+    let wrong = toml
+        .replace("\"AC\"", "\"was AC\"")
+        .replace("\"TLE\"", "\"AC\"")
+        .replace("\"was AC\"", "\"TLE\"");
+    fs::write(suite.join("judge.toml"), wrong).unwrap();
+    let (code, stdout) = calibrate(&[]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.contains("NOT reproduced"), "{stdout}");
+    assert!(
+        stdout.contains("no time limit separates the references"),
+        "{stdout}"
+    );
+
+    // No references: an error naming the file.
+    fs::write(suite.join("judge.toml"), "time_limit = \"1s\"\n").unwrap();
+    let run = judge_with(&["calibrate", suite.to_str().unwrap()]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("judge.toml lists no [[reference]]"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_time_scale_multiplies_the_limit_and_shows_in_the_header() {
+    let dir = example_suite();
+    fs::write(
+        dir.path().join("judge.toml"),
+        "time_limit = \"1s\"\ntime_scale = 1.5\n",
+    )
+    .unwrap();
+    let table = run_in(dir.path(), &["test", "."], "");
+    assert_eq!(table.code, 0, "{}", table.stdout);
+    assert!(
+        table
+            .stdout
+            .lines()
+            .next()
+            .unwrap()
+            .ends_with(", time limits x 1.5 (time_scale)"),
+        "{}",
+        table.stdout
+    );
+    let json = run_in(
+        dir.path(),
+        &["test", ".", "--time-scale", "2", "--format", "json"],
+        "",
+    );
+    assert_eq!(
+        cases_of(&json.json())[0]["time_limit_ms"].as_f64(),
+        Some(2000.0),
+        "{}",
+        json.stdout
+    );
+    let bad = run_in(dir.path(), &["test", ".", "--time-scale=-1"], "");
+    assert_eq!(bad.code, 2);
+    assert!(
+        bad.stderr.contains("invalid --time-scale"),
+        "{}",
+        bad.stderr
+    );
+}
+
 #[test]
 fn rate_says_how_many_solutions_and_grades_only_unique_puzzles() {
     let rate = run(&[
@@ -1943,7 +2089,10 @@ fn an_interrupted_run_still_writes_its_report_files() {
 // ---------------------------------------------------------------------------
 
 fn dataset(name: &str) -> Option<PathBuf> {
-    let path = manifest_dir().join("../shared/datasets").join(name);
+    // $SUDOKU_JUDGE_DATASETS points elsewhere, e.g. from a worktree.
+    let dir = std::env::var_os("SUDOKU_JUDGE_DATASETS")
+        .map_or_else(|| manifest_dir().join("../shared/datasets"), PathBuf::from);
+    let path = dir.join(name);
     if path.is_file() {
         Some(path)
     } else {

@@ -279,6 +279,7 @@ impl<W: Write> Reporter for HumanReporter<W> {
                 submission,
                 build,
                 jobs,
+                time_scales,
             } => {
                 if let Some(build) = build {
                     self.build(build)?;
@@ -288,9 +289,14 @@ impl<W: Write> Reporter for HumanReporter<W> {
                 } else {
                     String::new()
                 };
+                let scaled: Vec<String> = time_scales.iter().map(|f| format!("{f}")).collect();
+                let scaled = match scaled.len() {
+                    0 => String::new(),
+                    _ => format!(", time limits x {} (time_scale)", scaled.join(", x ")),
+                };
                 writeln!(
                     self.out,
-                    "judging {cases} case{} with {submission}{parallel}",
+                    "judging {cases} case{} with {submission}{parallel}{scaled}",
                     if cases == 1 { "" } else { "s" }
                 )?;
                 let header = format!(

@@ -23,6 +23,9 @@ pub enum Event<'a> {
         build: Option<&'a BuildInfo>,
         /// Cases judged at once.
         jobs: usize,
+        /// The `time_scale` factors (other than 1) the cases' limits are
+        /// multiplied by, from `judge.toml` or `--time-scale`.
+        time_scales: &'a [f64],
     },
     /// Nothing of a case is kept by the judge after this: a reporter that
     /// needs it at the end keeps its own copy.
@@ -164,6 +167,7 @@ pub(crate) mod fixtures {
                 submission: "solver mrv",
                 build: None,
                 jobs: 1,
+                time_scales: &[],
             })
             .unwrap();
         for result in results {
