@@ -481,17 +481,8 @@ pub struct StressArgs {
     #[arg(long, value_enum)]
     pub grade: Option<Grade>,
 
-    /// Judge on this problem's limits (see `sudoku-judge test --help`).
-    #[arg(long, value_enum)]
-    pub problem: Option<Problem>,
-
-    /// Time limit for each round's input [default: 1s].
-    #[arg(long, value_name = "TIME")]
-    pub time_limit: Option<String>,
-
-    /// Memory limit [default: 256M].
-    #[arg(long, value_name = "SIZE")]
-    pub memory_limit: Option<String>,
+    #[command(flatten)]
+    pub limits: LimitArgs,
 
     /// Where the shrunk failing case is saved, as NAME.in/NAME.out.
     #[arg(long, default_value = "stress-cases", value_name = "DIR")]
@@ -520,21 +511,28 @@ pub struct HackArgs {
     #[arg(long, default_value_t = 5, value_name = "K", value_parser = clap::value_parser!(u64).range(1..=1000))]
     pub puzzles: u64,
 
+    #[command(flatten)]
+    pub limits: LimitArgs,
+
+    /// Where the failing or slowest input is saved, as NAME.in/NAME.out.
+    #[arg(long, default_value = "hack-cases", value_name = "DIR")]
+    pub save: PathBuf,
+}
+
+/// The limits `stress` and `hack` judge each generated input under.
+#[derive(Debug, Args)]
+pub struct LimitArgs {
     /// Judge on this problem's limits (see `sudoku-judge test --help`).
     #[arg(long, value_enum)]
     pub problem: Option<Problem>,
 
-    /// Time limit for each input [default: 1s].
+    /// Time limit for each generated input [default: 1s].
     #[arg(long, value_name = "TIME")]
     pub time_limit: Option<String>,
 
     /// Memory limit [default: 256M].
     #[arg(long, value_name = "SIZE")]
     pub memory_limit: Option<String>,
-
-    /// Where the failing or slowest input is saved, as NAME.in/NAME.out.
-    #[arg(long, default_value = "hack-cases", value_name = "DIR")]
-    pub save: PathBuf,
 }
 
 /// The formats `gen` can write.

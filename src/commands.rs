@@ -12,7 +12,8 @@ use anyhow::Context as _;
 use clap::ValueEnum as _;
 
 use crate::cli::{
-    BenchArgs, GenArgs, HackArgs, RateArgs, ReportFormat, StressArgs, SubmissionArgs, TestArgs,
+    BenchArgs, GenArgs, HackArgs, LimitArgs, RateArgs, ReportFormat, StressArgs, SubmissionArgs,
+    TestArgs,
 };
 use sudoku_judge::bench;
 use sudoku_judge::board::format::{self, Mode};
@@ -31,7 +32,7 @@ use sudoku_judge::report::junit::JunitReporter;
 use sudoku_judge::report::{Event, Reporter, Tee};
 use sudoku_judge::runner::external::Launch;
 use sudoku_judge::runner::lang::{self, BuildInfo};
-use sudoku_judge::runner::{builtin, process, Submission};
+use sudoku_judge::runner::{builtin, process, Limits, Submission};
 use sudoku_judge::solver::{self, Solver};
 use sudoku_judge::stress;
 use sudoku_judge::verdict::Verdict;
@@ -616,13 +617,41 @@ impl stress::Progress for StressProgress {
     }
 }
 
-pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
-    let (submission, build, rerun) = submission(&args.submission)?;
-    if let Some(error) = build.as_ref().and_then(|b| b.error.as_ref()) {
-        let source = build.as_ref().map(|b| b.source.display().to_string());
-        eprintln!("{} did not compile:\n{error}", source.unwrap_or_default());
-        return Ok(ExitCode::from(1));
+/// The submission of `stress` or `hack`, built, and how to name it again;
+/// `None` (after printing the compiler's message) when it did not compile.
+fn compiled(args: &SubmissionArgs) -> anyhow::Result<Option<(Submission, String)>> {
+    let (submission, build, rerun) = submission(args)?;
+    if let Some(build) = &build {
+        if let Some(error) = &build.error {
+            eprintln!("{} did not compile:\n{error}", build.source.display());
+            return Ok(None);
+        }
     }
+    Ok(Some((submission, rerun)))
+}
+
+/// The limits of `stress` and `hack`, and the flags that say them again.
+fn limits_of(args: &LimitArgs) -> anyhow::Result<(Limits, String)> {
+    let limits = flag_settings(
+        args.problem,
+        args.time_limit.as_deref(),
+        args.memory_limit.as_deref(),
+        None,
+    )?
+    .limits();
+    let again = flags(&[
+        ("--problem", args.problem.map(|p| p.name().to_string())),
+        ("--time-limit", args.time_limit.clone()),
+        ("--memory-limit", args.memory_limit.clone()),
+    ]);
+    Ok((limits, again))
+}
+
+pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
+    let Some((submission, rerun)) = compiled(&args.submission)? else {
+        return Ok(ExitCode::from(1));
+    };
+    let (limits, limits_again) = limits_of(&args.limits)?;
     let time = args
         .time
         .as_deref()
@@ -634,10 +663,7 @@ pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
         ("--puzzles", Some(args.puzzles.max(1).to_string())),
         ("--givens", args.givens.map(|g| g.to_string())),
         ("--grade", args.grade.map(|g| g.name().to_string())),
-        ("--problem", args.problem.map(|p| p.name().to_string())),
-        ("--time-limit", args.time_limit.clone()),
-        ("--memory-limit", args.memory_limit.clone()),
-    ]);
+    ]) + &limits_again;
     let config = stress::Config {
         submission,
         seed: args.seed,
@@ -649,13 +675,7 @@ pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
             grade: args.grade,
             hard_for: None,
         },
-        limits: flag_settings(
-            args.problem,
-            args.time_limit.as_deref(),
-            args.memory_limit.as_deref(),
-            None,
-        )?
-        .limits(),
+        limits,
         save: args.save,
         shrink_runs: args.shrink_runs,
     };
@@ -770,20 +790,11 @@ impl hack::Progress for HackProgress {
 }
 
 pub fn hack(args: HackArgs) -> anyhow::Result<ExitCode> {
-    let (submission, build, rerun) = submission(&args.submission)?;
-    if let Some(error) = build.as_ref().and_then(|b| b.error.as_ref()) {
-        let source = build.as_ref().map(|b| b.source.display().to_string());
-        eprintln!("{} did not compile:\n{error}", source.unwrap_or_default());
+    let Some((submission, rerun)) = compiled(&args.submission)? else {
         return Ok(ExitCode::from(1));
-    }
+    };
     let budget = hack::parse_budget(&args.budget).context("invalid --budget")?;
-    let limits = flag_settings(
-        args.problem,
-        args.time_limit.as_deref(),
-        args.memory_limit.as_deref(),
-        None,
-    )?
-    .limits();
+    let (limits, limits_again) = limits_of(&args.limits)?;
     let config = hack::Config {
         submission,
         seed: args.seed,
@@ -808,11 +819,6 @@ pub fn hack(args: HackArgs) -> anyhow::Result<ExitCode> {
     );
     let outcome = hack::run(&config, &mut HackProgress { bar: bar.clone() })?;
     bar.finish_and_clear();
-    let limits_again = flags(&[
-        ("--problem", args.problem.map(|p| p.name().to_string())),
-        ("--time-limit", args.time_limit.clone()),
-        ("--memory-limit", args.memory_limit.clone()),
-    ]);
     let mut out = io::stdout().lock();
     let found = match outcome {
         hack::Outcome::Interrupted { rounds } => {
