@@ -24,10 +24,13 @@ trap 'rm -rf "$tmp"' EXIT
 
 now() { date +%s.%N; }
 per_minute() { awk -v n="$1" -v a="$2" -v b="$3" 'BEGIN { printf "%.0f", n * 60 / (b - a) }'; }
-# rate's closing line: "N puzzles: mean G guesses, B backtrack nodes, M mrv nodes ..."
+# rate's closing line: "N puzzles: mean G guesses, B backtrack nodes, M mrv
+# nodes" and, when a count stopped at --max-nodes (1 million here, about a
+# tenth of a second of backtracking), a note: the mean is then a lower bound,
+# marked with a "+".
 hardness() {
     "$bin" rate --max-nodes 1000000 "$1" | tail -n 1 |
-        awk '{ printf "%6.1f %10.0f %8.0f", $4, $6, $9 }'
+        awk '{ printf "%6.1f %10s %8.0f", $4, sprintf("%.0f%s", $6, /stopped/ ? "+" : ""), $9 }'
 }
 row() { printf '%-44s %8s %10s %6s %10s %8s\n' "$@"; }
 
@@ -64,7 +67,7 @@ fi
 
 hardest="$datasets/puzzles5_forum_hardest_1905_11+.txt"
 if [ -f "$hardest" ]; then
-    grep -v '^#' "$hardest" | head -n 1000 >"$tmp/hardest.txt"
+    awk '!/^#/ && n < 1000 { print; n++ }' "$hardest" >"$tmp/hardest.txt"
     # shellcheck disable=SC2046
     row "forum_hardest_1905_11+ (first 1000, a set)" 1000 "-" $(hardness "$tmp/hardest.txt")
 else
