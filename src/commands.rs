@@ -380,6 +380,22 @@ fn rate_sources(files: &[PathBuf]) -> anyhow::Result<Vec<(String, String)>> {
         .collect()
 }
 
+/// A spinner with a message, for work of unknown length; hidden off a
+/// terminal, like [`progress_bar`].
+fn spinner(what: &str) -> indicatif::ProgressBar {
+    if !io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new_spinner();
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{spinner} {prefix} {msg} ({elapsed})")
+            .expect("a valid template"),
+    );
+    bar.set_prefix(what.to_string());
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}
+
 pub fn rate(args: &RateArgs) -> anyhow::Result<ExitCode> {
     let sources = rate_sources(&args.files)?;
     let mut rows = Vec::new();
@@ -512,7 +528,7 @@ pub fn calibrate(suites: &[PathBuf], time_scale: Option<f64>) -> anyhow::Result<
         ..Settings::default()
     };
     on_ctrl_c()?;
-    let bar = progress_bar(0, "calibrate");
+    let bar = spinner("calibrate");
     let mut out = io::stdout().lock();
     let mut all_hold = true;
     for (n, dir) in suites.iter().enumerate() {
@@ -772,7 +788,7 @@ impl hack::Progress for HackProgress {
     fn round(&mut self, round: u64, time: Duration, verdict: Verdict, best: Duration) {
         self.bar.set_position(round);
         self.bar.set_message(format!(
-            "last {verdict} in {:.0} ms, slowest {:.0} ms",
+            "round {round}: last {verdict} in {:.0} ms, slowest {:.0} ms",
             time.as_secs_f64() * 1e3,
             best.as_secs_f64() * 1e3
         ));
@@ -806,7 +822,7 @@ pub fn hack(args: HackArgs) -> anyhow::Result<ExitCode> {
     on_ctrl_c()?;
     let bar = match budget {
         hack::Budget::Rounds(n) => progress_bar(n, "hack"),
-        hack::Budget::Time(_) => progress_bar(0, "hack"),
+        hack::Budget::Time(_) => spinner("hack"),
     };
     eprintln!(
         "hack: {}, {} puzzle{} an input, time limit {} ms, seed {}, budget {}",

@@ -86,32 +86,34 @@ pub enum Outcome {
     },
 }
 
-/// A kind of search that inputs are made hard for, and how hard the next
-/// fresh puzzle of that kind is asked to be.
+/// A kind of search that inputs are made hard for: the work a fresh
+/// puzzle of that kind starts at (one the generator makes in
+/// milliseconds), and the most it is pushed to (past which a fresh puzzle
+/// takes the generator longer than judging it does).
 #[derive(Clone, Copy, Debug)]
 struct Kind {
     measure: Measure,
-    min: u64,
+    start: u64,
+    most: u64,
 }
 
-/// Where each kind starts: puzzles a generator makes in milliseconds.
 const KINDS: [Kind; 3] = [
     Kind {
         measure: Measure::Propagate,
-        min: FIENDISH_GOAL / 2,
+        start: FIENDISH_GOAL / 2,
+        most: 400,
     },
     Kind {
         measure: Measure::Mrv,
-        min: 3_000,
+        start: 3_000,
+        most: 2_000_000,
     },
     Kind {
         measure: Measure::Backtrack,
-        min: 500_000,
+        start: 500_000,
+        most: 200_000_000,
     },
 ];
-/// How far a kind is pushed: beyond this a fresh puzzle takes the
-/// generator longer than judging it does.
-const MAX_MIN: [u64; 3] = [400, 2_000_000, 200_000_000];
 /// Neighbours the generator may try for one fresh puzzle.
 const ATTEMPTS: usize = 5_000;
 
@@ -126,7 +128,8 @@ struct Search<'a> {
     config: &'a Config,
     rng: ChaCha8Rng,
     generator: Generator,
-    kinds: [Kind; 3],
+    /// The work the next fresh puzzle of each kind is asked for.
+    levels: [u64; 3],
 }
 
 impl Search<'_> {
@@ -134,11 +137,10 @@ impl Search<'_> {
     /// generator cannot reach in its attempts is lowered again.
     fn fresh(&mut self, k: usize) -> anyhow::Result<Pair> {
         loop {
-            let kind = self.kinds[k];
             let target = Target {
                 hard_for: Some(HardFor {
-                    measure: kind.measure,
-                    min: kind.min,
+                    measure: KINDS[k].measure,
+                    min: self.levels[k],
                 }),
                 ..Target::default()
             };
@@ -146,11 +148,11 @@ impl Search<'_> {
                 return Ok((made.puzzle, made.solution));
             }
             anyhow::ensure!(
-                kind.min > KINDS[k].min,
+                self.levels[k] > KINDS[k].start,
                 "the generator made no puzzle{}",
                 target.describe()
             );
-            self.kinds[k].min = (kind.min / 2).max(KINDS[k].min);
+            self.levels[k] = (self.levels[k] / 2).max(KINDS[k].start);
         }
     }
 
@@ -170,7 +172,7 @@ impl Search<'_> {
         let how = match self.rng.random_range(0..3) {
             0 => {
                 let k = best.kind;
-                self.kinds[k].min = (self.kinds[k].min * 2).min(MAX_MIN[k]);
+                self.levels[k] = (self.levels[k] * 2).min(KINDS[k].most);
                 next.puzzles[i] = self.fresh(k)?;
                 "a puzzle made harder"
             }
@@ -178,7 +180,7 @@ impl Search<'_> {
                 let mut cells = self
                     .generator
                     .neighbour(&puzzle.to_bytes(), &solution.to_bytes());
-                if self.kinds[best.kind].measure == Measure::Backtrack {
+                if KINDS[best.kind].measure == Measure::Backtrack {
                     cells = Generator::worst_for_backtrack(&cells);
                 }
                 next.puzzles[i] = pair(&cells);
@@ -213,7 +215,7 @@ pub fn run(config: &Config, progress: &mut dyn Progress) -> anyhow::Result<Outco
         config,
         rng: ChaCha8Rng::seed_from_u64(config.seed),
         generator: Generator::new(config.seed),
-        kinds: KINDS,
+        levels: KINDS.map(|k| k.start),
     };
     let mut best: Option<(Candidate, Judged, u64)> = None;
     let mut round = 0;
@@ -227,7 +229,7 @@ pub fn run(config: &Config, progress: &mut dyn Progress) -> anyhow::Result<Outco
         }
         // First one input of each kind, then mutations of the slowest.
         let (candidate, how) = match &best {
-            Some((b, _, _)) if round as usize >= KINDS.len() => search.mutate(&b.clone())?,
+            Some((b, _, _)) if round as usize >= KINDS.len() => search.mutate(b)?,
             _ => (search.input(round as usize % KINDS.len())?, "fresh puzzles"),
         };
         round += 1;

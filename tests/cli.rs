@@ -1676,6 +1676,32 @@ fn a_time_scale_multiplies_the_limit_and_shows_in_the_header() {
     );
 }
 
+/// Every case of a problem suite is an input that judge could send: AcWing
+/// sends 81-character lines of digits and `.` closed by `end`; LeetCode a
+/// board (here in its literal form).
+#[test]
+fn the_problem_suites_hold_only_what_their_judge_sends() {
+    for case in case::discover(&[manifest_dir().join("cases/acwing166")]).unwrap() {
+        let text = fs::read_to_string(&case.input).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.last(), Some(&"end"), "{}", case.id);
+        for line in &lines[..lines.len() - 1] {
+            assert!(
+                line.len() == 81
+                    && line
+                        .bytes()
+                        .all(|b| b == b'.' || (b'1'..=b'9').contains(&b)),
+                "{}: {line}",
+                case.id
+            );
+        }
+    }
+    for case in case::discover(&[manifest_dir().join("cases/leetcode37")]).unwrap() {
+        let data = case::load(&case, true).unwrap();
+        assert_eq!(data.format.name(), "leetcode", "{}", case.id);
+    }
+}
+
 #[test]
 fn rate_says_how_many_solutions_and_grades_only_unique_puzzles() {
     let rate = run(&[
