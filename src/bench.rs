@@ -9,13 +9,13 @@
 //! input of the same puzzles, which is what a judge sees.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context as _};
 
 use crate::board::format::{self, Mode};
 use crate::board::{Board, Format};
+use crate::runner::external::Launch;
 use crate::runner::process;
 use crate::solver::{reference, Solver};
 
@@ -154,33 +154,28 @@ pub fn builtin(solver: &Solver, set: &PuzzleSet, rounds: Rounds) -> Measurement 
 
 /// Times an external program on `set` given as one AcWing input: whole
 /// process time per puzzle, as a judge sees it.
-pub fn command(words: &[String], set: &PuzzleSet, rounds: Rounds) -> anyhow::Result<Measurement> {
+pub fn command(launch: &Launch, set: &PuzzleSet, rounds: Rounds) -> anyhow::Result<Measurement> {
     let input = format::acwing_input(&set.puzzles);
+    let name = launch.label.trim_matches('`');
     let run = || -> anyhow::Result<(Duration, String)> {
-        let mut command = Command::new(&words[0]);
-        command.args(&words[1..]);
-        let (finished, stdout) = process::run_captured(
-            process::Spec {
-                command,
-                kill_after: Duration::from_secs(600),
-                kill_after_cpu: None,
-                kill_above_memory_kb: None,
-                cpu_limit: None,
-                address_space_limit: None,
-                stdout_limit: crate::runner::Limits::output_bytes(set.puzzles.len()),
-                stderr_tail: 4096,
-            },
-            input.as_bytes(),
-        )
-        .with_context(|| format!("failed to start `{}`", words.join(" ")))?;
+        let limits = crate::runner::Limits {
+            time: Duration::from_secs(300),
+            memory_kb: 4 << 20,
+        };
+        let mut spec = launch.spec(&limits, false);
+        spec.kill_after = Duration::from_secs(600);
+        spec.stdout_limit = crate::runner::Limits::output_bytes(set.puzzles.len());
+        spec.stderr_tail = 4096;
+        let (finished, stdout) = process::run_captured(spec, input.as_bytes())
+            .with_context(|| format!("failed to start `{name}`"))?;
         if finished.killed.is_some() || finished.exit != process::Exit::Code(0) {
             bail!(
                 "`{}` failed on {}: {:?} {:?}\n{}",
-                words.join(" "),
+                name,
                 set.path.display(),
                 finished.exit,
                 finished.killed,
-                String::from_utf8_lossy(&finished.stderr_tail)
+                String::from_utf8_lossy(&finished.stderr)
             );
         }
         Ok((finished.wall, String::from_utf8_lossy(&stdout).into_owned()))
@@ -198,7 +193,7 @@ pub fn command(words: &[String], set: &PuzzleSet, rounds: Rounds) -> anyhow::Res
         .collect();
     let (wrong, first_wrong) = (wrong_puzzles.len(), wrong_puzzles.first().copied());
     let mut measurement = Measurement {
-        solver: format!("`{}`", words.join(" ")),
+        solver: format!("`{name}`"),
         file: set.path.clone(),
         puzzles: set.puzzles.len(),
         us_per_puzzle: None,

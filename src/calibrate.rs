@@ -27,6 +27,7 @@ use crate::judge::{self, CaseResult, Outcome};
 use crate::problem::Problem;
 use crate::report::{Event, Reporter};
 use crate::runner::lang;
+use crate::runner::sandbox::Protections;
 use crate::runner::Submission;
 use crate::verdict::Verdict;
 
@@ -196,11 +197,13 @@ impl Reporter for Collect<'_> {
 }
 
 /// Runs every reference of the suite in `dir` on its cases. `overrides`
-/// are the command line's settings (`--time-scale`); `progress` hears of
-/// each reference and case as it starts and ends.
+/// are the command line's settings (`--time-scale`), `sandbox` the
+/// protections the runs get; `progress` hears of each reference and case
+/// as it starts and ends.
 pub fn suite(
     dir: &Path,
     overrides: &Settings,
+    sandbox: Option<&Protections>,
     progress: &mut dyn FnMut(&str),
 ) -> anyhow::Result<Suite> {
     let references = settings::references(dir)?;
@@ -248,6 +251,7 @@ pub fn suite(
             selection: judge::Selection::default(),
             jobs: 1,
             answered: None,
+            sandbox: sandbox.cloned(),
         };
         progress(&format!("judging {label}"));
         let mut collect = Collect {

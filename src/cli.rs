@@ -38,6 +38,15 @@ pub struct Cli {
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true)]
     pub color: ColorChoice,
 
+    /// How submissions and compilers are contained: auto uses every
+    /// protection the kernel allows (PID, mount, network and IPC
+    /// namespaces, a cgroup per run, a process filter for LeetCode-style
+    /// files) and says in the report which are missing; require refuses to
+    /// judge without all of them; off runs submissions as plain child
+    /// processes, for debugging.
+    #[arg(long, value_enum, default_value_t = SandboxArg::Auto, global = true)]
+    pub sandbox: SandboxArg,
+
     #[command(subcommand)]
     pub command: Command,
 }
@@ -47,6 +56,24 @@ pub enum ColorChoice {
     Auto,
     Always,
     Never,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SandboxArg {
+    Auto,
+    Require,
+    Off,
+}
+
+impl SandboxArg {
+    pub fn mode(self) -> sudoku_judge::runner::sandbox::Mode {
+        use sudoku_judge::runner::sandbox::Mode;
+        match self {
+            SandboxArg::Auto => Mode::Auto,
+            SandboxArg::Require => Mode::Require,
+            SandboxArg::Off => Mode::Off,
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]

@@ -4,9 +4,7 @@
 use std::io::{self, IsTerminal as _, Read as _, Write as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use clap::ValueEnum as _;
@@ -29,18 +27,24 @@ use sudoku_judge::problem::Problem;
 use sudoku_judge::report::human::HumanReporter;
 use sudoku_judge::report::json::JsonReporter;
 use sudoku_judge::report::junit::JunitReporter;
-use sudoku_judge::report::{Event, Reporter, Tee};
+use sudoku_judge::report::progress::TestProgress;
+use sudoku_judge::report::{Reporter, Tee};
 use sudoku_judge::runner::external::Launch;
 use sudoku_judge::runner::lang::{self, BuildInfo};
-use sudoku_judge::runner::{builtin, process, Limits, Submission};
+use sudoku_judge::runner::sandbox::{self, Protections};
+use sudoku_judge::runner::{builtin, process, spawner, Limits, Submission};
 use sudoku_judge::solver::{self, Solver};
 use sudoku_judge::stress;
 use sudoku_judge::verdict::Verdict;
 
 use crate::HARNESS_ERROR;
 
-/// As shells report a command stopped by SIGINT.
-const INTERRUPTED: u8 = 130;
+/// As shells report a command stopped by a signal: 128 + its number
+/// (130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP).
+fn interrupted_code() -> ExitCode {
+    let signal = process::interrupting_signal().unwrap_or(libc::SIGINT);
+    ExitCode::from(128 + u8::try_from(signal).unwrap_or(2))
+}
 
 fn pick_solver(name: Option<&str>) -> anyhow::Result<&'static Solver> {
     name.map_or_else(|| Ok(solver::default_solver()), solver::find)
@@ -84,26 +88,6 @@ fn submission(args: &SubmissionArgs) -> anyhow::Result<(Submission, Option<Build
     ))
 }
 
-/// A note when the submission's interface is not the one `--problem` names.
-fn interface_note(problem: Option<Problem>, submission: &Submission) -> Option<String> {
-    if matches!(submission, Submission::NotCompiled { .. }) {
-        return None;
-    }
-    match (problem?, submission.is_function()) {
-        (Problem::Leetcode37, false) => Some(
-            "note: LeetCode 37 calls a class Solution's solveSudoku; this submission is a \
-             program reading stdin, judged as AcWing 166 would judge it"
-                .into(),
-        ),
-        (problem @ (Problem::Acwing166 | Problem::Poj3074), true) => Some(format!(
-            "note: {} judges a program reading stdin; this submission is a function, called \
-             through sudoku-judge's driver",
-            problem.name()
-        )),
-        _ => None,
-    }
-}
-
 pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
     let mut overrides = flag_settings(
         args.problem,
@@ -116,21 +100,14 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
         .map(settings::TimeScale::new)
         .transpose()
         .context("invalid --time-scale")?;
-    let (submission, build, rerun) = submission(&args.submission)?;
-    if let Some(note) = interface_note(args.problem, &submission) {
-        eprintln!("{note}");
-    }
-    // Ctrl-C stops the running submission (it has its own process group, so
-    // the terminal's signal does not reach it) and reports what was judged.
-    on_ctrl_c()?;
     // Arguments that are not paths pick cases by id.
     let (paths, filters): (Vec<String>, Vec<String>) = args
         .paths
         .into_iter()
-        .partition(|p| std::path::Path::new(p).exists());
+        .partition(|p| std::path::Path::new(p).symlink_metadata().is_ok());
     let mut paths: Vec<PathBuf> = paths.into_iter().map(PathBuf::from).collect();
     if paths.is_empty() {
-        paths.push(PathBuf::from("cases"));
+        paths.push(default_cases(&filters)?);
     }
     let only = if args.failed {
         let failed = last_failed()?;
@@ -142,7 +119,12 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
     } else {
         None
     };
-    let progress = TestProgress::new();
+    let protections = sandbox()?;
+    let (submission, build, rerun) = submission(&args.submission)?;
+    // Ctrl-C stops the running submission (it has its own process group, so
+    // the terminal's signal does not reach it) and reports what was judged.
+    on_ctrl_c()?;
+    let mut progress = TestProgress::new();
     let config = Config {
         paths,
         submission,
@@ -159,11 +141,14 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
                 .transpose()?,
         },
         jobs: usize::from(args.jobs),
-        answered: Some(Arc::clone(&progress.answered)),
+        answered: Some(progress.answered()),
+        sandbox: protections,
     };
     let stdout = io::stdout().lock();
     let mut reporters: Vec<Box<dyn Reporter>> = vec![match args.format {
-        ReportFormat::Table => Box::new(HumanReporter::new(stdout, color, rerun)),
+        ReportFormat::Table => {
+            Box::new(HumanReporter::new(stdout, color, rerun).with_width(stdout_width()))
+        }
         ReportFormat::Json => Box::new(JsonReporter::new(stdout)),
     }];
     if let Some(path) = &args.json {
@@ -174,9 +159,13 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
     }
     let mut reporter = Tee::new(reporters);
     let summary = judge::run(&config, &mut progress.wrap(&mut reporter))?;
-    remember_failed(&summary.not_accepted)?;
+    // The record serves --failed next time; a directory the user cannot
+    // write is no reason to fail this run.
+    if let Err(error) = remember_failed(&summary.not_accepted) {
+        eprintln!("warning: {error:#}; --failed will not know this run");
+    }
     Ok(if summary.interrupted {
-        ExitCode::from(INTERRUPTED)
+        interrupted_code()
     } else if summary.errors > 0 {
         ExitCode::from(HARNESS_ERROR)
     } else if summary.failed > 0 {
@@ -184,6 +173,36 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// `cases`, where `test` looks when given no path; when it is not there,
+/// an error that names what was looked for and where.
+fn default_cases(filters: &[String]) -> anyhow::Result<PathBuf> {
+    let cases = PathBuf::from("cases");
+    if cases.exists() {
+        return Ok(cases);
+    }
+    let here = std::env::current_dir().map_or_else(|_| ".".into(), |d| d.display().to_string());
+    let named: Vec<String> = filters.iter().map(|f| format!("`{f}`")).collect();
+    match named.as_slice() {
+        [] => anyhow::bail!(
+            "there is no cases/ directory in {here}, where `sudoku-judge test` looks when given \
+             no path; name the suite directories, case directories or NAME.in files to judge, \
+             e.g. `sudoku-judge test path/to/cases`"
+        ),
+        _ => anyhow::bail!(
+            "{} is not a file or directory in {here}, and there is no cases/ directory here to \
+             pick cases from by id; name the suite directories, case directories or NAME.in \
+             files to judge by a path that exists, e.g. `sudoku-judge test path/to/cases`",
+            named.join(" or ")
+        ),
+    }
+}
+
+/// The width of the terminal stdout is, or `None` when it is not one (a
+/// pipe or a file gets whole lines).
+fn stdout_width() -> Option<usize> {
+    terminal_size::terminal_size_of(io::stdout()).map(|(width, _)| usize::from(width.0))
 }
 
 pub fn solve(name: Option<&str>) -> anyhow::Result<ExitCode> {
@@ -247,18 +266,50 @@ pub fn solve(name: Option<&str>) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// Ctrl-C stops the running submission (it has its own process group, so
-/// the terminal's signal does not reach it); the command then reports what
-/// it finished.
+/// Ctrl-C, SIGTERM (how CI systems cancel a job) and SIGHUP stop the
+/// running submission (it has its own process group, so the terminal's
+/// signal does not reach it); the command then reports what it finished,
+/// and exits as a shell would say the signal stopped it. A second signal
+/// ends the judge at once.
 fn on_ctrl_c() -> anyhow::Result<()> {
-    ctrlc::set_handler(process::interrupt).context("failed to install the Ctrl-C handler")
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])
+        .context("failed to install the signal handlers")?;
+    std::thread::spawn(move || {
+        for signal in signals.forever() {
+            if process::interrupted() {
+                std::process::exit(128 + signal);
+            }
+            process::interrupt(signal);
+        }
+    });
+    Ok(())
+}
+
+/// The sandbox's protections, checked against `--sandbox require`.
+fn sandbox() -> anyhow::Result<Option<Protections>> {
+    let Some(protections) = spawner::protections() else {
+        return Ok(None);
+    };
+    let protections = protections.context("failed to start the sandbox's spawner")?;
+    let missing = protections.missing();
+    if sandbox::mode() == sandbox::Mode::Require && !missing.is_empty() {
+        let list: Vec<String> = missing
+            .iter()
+            .map(|(name, why)| format!("{name}: {why}"))
+            .collect();
+        anyhow::bail!(
+            "--sandbox require, but the kernel refused {}; run as root, enable unprivileged \
+             user namespaces, or judge with --sandbox auto to go on without them",
+            list.join("; ")
+        );
+    }
+    Ok(Some(protections))
 }
 
 pub fn solvers(all: bool) -> anyhow::Result<ExitCode> {
-    let mut out = io::stdout().lock();
-    for s in solver::ALL.iter().filter(|s| all || !s.faulty) {
-        writeln!(out, "{:<22} {}", s.name, s.summary)?;
-    }
+    let listed = solver::ALL.iter().filter(|s| all || !s.faulty);
+    sudoku_judge::report::solvers::list(&mut io::stdout().lock(), listed, stdout_width())?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -292,7 +343,7 @@ pub fn gen(args: GenArgs) -> anyhow::Result<ExitCode> {
     let written = match written {
         Err(_) if process::interrupted() => {
             eprintln!("interrupted; nothing was written");
-            return Ok(ExitCode::from(INTERRUPTED));
+            return Ok(interrupted_code());
         }
         other => other?,
     };
@@ -331,17 +382,22 @@ fn plural(n: u64, one: &str, many: &str) -> String {
 }
 
 /// A progress bar on stderr when it is a terminal; hidden otherwise, so
-/// nothing of it reaches a pipe or a log.
+/// nothing of it reaches a pipe or a log. Its message is cut to fit the
+/// terminal, so the line never wraps.
 fn progress_bar(len: u64, what: &str) -> indicatif::ProgressBar {
     if !io::stderr().is_terminal() {
         return indicatif::ProgressBar::hidden();
     }
-    let bar = indicatif::ProgressBar::new(len);
+    let bar = indicatif::ProgressBar::with_draw_target(
+        Some(len),
+        sudoku_judge::report::progress::stderr_target(),
+    );
     bar.set_style(
         indicatif::ProgressStyle::with_template(
-            "{prefix} [{bar:30}] {pos}/{len} {msg} ({elapsed}, eta {eta})",
+            "{prefix} [{bar:20}] {pos}/{len} ({elapsed}{eta}) {wide_msg}",
         )
         .expect("a valid template")
+        .with_key("eta", sudoku_judge::report::progress::eta_key)
         .progress_chars("=> "),
     );
     bar.set_prefix(what.to_string());
@@ -527,17 +583,19 @@ pub fn calibrate(suites: &[PathBuf], time_scale: Option<f64>) -> anyhow::Result<
             .context("invalid --time-scale")?,
         ..Settings::default()
     };
+    let protections = sandbox()?;
     on_ctrl_c()?;
     let bar = spinner("calibrate");
     let mut out = io::stdout().lock();
     let mut all_hold = true;
     for (n, dir) in suites.iter().enumerate() {
         anyhow::ensure!(dir.is_dir(), "{} is not a suite directory", dir.display());
-        let suite = sudoku_judge::calibrate::suite(dir, &overrides, &mut |what| {
-            bar.set_message(what.to_string())
-        })?;
+        let suite =
+            sudoku_judge::calibrate::suite(dir, &overrides, protections.as_ref(), &mut |what| {
+                bar.set_message(what.to_string())
+            })?;
         if process::interrupted() {
-            return Ok(ExitCode::from(INTERRUPTED));
+            return Ok(interrupted_code());
         }
         bar.suspend(|| -> io::Result<()> {
             if n > 0 {
@@ -611,24 +669,53 @@ fn flag_settings(
 
 struct StressProgress {
     bar: indicatif::ProgressBar,
-    /// Off a terminal: a plain line now and then instead of a bar.
-    plain_every: Option<u64>,
+    /// Off a terminal, where the bar does not show: when the last plain
+    /// line was printed, so a log shows the run is alive at a bounded rate.
+    plain: Option<Option<Instant>>,
+    shrinking: bool,
+}
+
+/// Off a terminal, at most one progress line this often (and the first
+/// line of shrinking at once).
+const PLAIN_EVERY: Duration = Duration::from_secs(5);
+
+impl StressProgress {
+    /// Whether a plain line is due now; records it when it is.
+    fn plain_due(&mut self, at_once: bool) -> bool {
+        let Some(last) = &mut self.plain else {
+            return false;
+        };
+        let now = Instant::now();
+        if !at_once && last.is_some_and(|t| now.duration_since(t) < PLAIN_EVERY) {
+            return false;
+        }
+        *last = Some(now);
+        true
+    }
 }
 
 impl stress::Progress for StressProgress {
     fn round(&mut self, done: u64, total: u64) {
         self.bar.set_position(done);
-        if let Some(every) = self.plain_every {
-            if done > 0 && done % every == 0 {
-                eprintln!("stress: {done} of {total} rounds accepted");
-            }
+        if done > 0 && self.plain_due(false) {
+            eprintln!("stress: {done} of {total} rounds accepted");
         }
     }
 
     fn shrinking(&mut self, runs: usize, puzzles: usize, givens: usize) {
+        let (s, runs_s) = (
+            if puzzles == 1 { "" } else { "s" },
+            if runs == 1 { "" } else { "s" },
+        );
+        let first = !std::mem::replace(&mut self.shrinking, true);
+        if self.plain_due(first) {
+            eprintln!(
+                "stress: shrinking the failing input: {puzzles} puzzle{s} with {givens} givens \
+                 after {runs} run{runs_s}"
+            );
+        }
         self.bar.set_message(format!(
-            "shrinking: {puzzles} puzzle{}, {givens} givens, {runs} runs",
-            if puzzles == 1 { "" } else { "s" }
+            "shrinking: {puzzles} puzzle{s}, {givens} givens, {runs} run{runs_s}"
         ));
     }
 }
@@ -664,6 +751,7 @@ fn limits_of(args: &LimitArgs) -> anyhow::Result<(Limits, String)> {
 }
 
 pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
+    sandbox()?;
     let Some((submission, rerun)) = compiled(&args.submission)? else {
         return Ok(ExitCode::from(1));
     };
@@ -696,11 +784,6 @@ pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
         shrink_runs: args.shrink_runs,
     };
     on_ctrl_c()?;
-    let terminal = io::stderr().is_terminal();
-    let mut progress = StressProgress {
-        bar: progress_bar(config.rounds, "stress"),
-        plain_every: (!terminal).then(|| (config.rounds / 10).max(100)),
-    };
     eprintln!(
         "stress: {} against the reference solver, {} puzzle{} a round, seed {}",
         config.submission.label(),
@@ -712,6 +795,13 @@ pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
         },
         config.seed
     );
+    // Made after the line above, so the bar is drawn under it.
+    let terminal = io::stderr().is_terminal();
+    let mut progress = StressProgress {
+        bar: progress_bar(config.rounds, "stress"),
+        plain: (!terminal).then_some(None),
+        shrinking: false,
+    };
     let outcome = stress::run(&config, &mut progress)?;
     progress.bar.finish_and_clear();
     let mut out = io::stdout().lock();
@@ -728,7 +818,7 @@ pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
         }
         stress::Outcome::Interrupted { rounds } => {
             writeln!(out, "interrupted after {rounds} accepted rounds")?;
-            Ok(ExitCode::from(INTERRUPTED))
+            Ok(interrupted_code())
         }
         stress::Outcome::Failed(failure) => {
             let f = &*failure;
@@ -806,6 +896,7 @@ impl hack::Progress for HackProgress {
 }
 
 pub fn hack(args: HackArgs) -> anyhow::Result<ExitCode> {
+    sandbox()?;
     let Some((submission, rerun)) = compiled(&args.submission)? else {
         return Ok(ExitCode::from(1));
     };
@@ -839,7 +930,7 @@ pub fn hack(args: HackArgs) -> anyhow::Result<ExitCode> {
     let found = match outcome {
         hack::Outcome::Interrupted { rounds } => {
             writeln!(out, "interrupted after {rounds} rounds")?;
-            return Ok(ExitCode::from(INTERRUPTED));
+            return Ok(interrupted_code());
         }
         hack::Outcome::Failed(found) => {
             writeln!(
@@ -901,15 +992,7 @@ pub fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
             faulty.name
         );
     }
-    let command = args
-        .cmd
-        .as_deref()
-        .map(|c| {
-            shell_words::split(c)
-                .with_context(|| format!("cannot split the command `{c}` into words"))
-        })
-        .transpose()?
-        .filter(|w| !w.is_empty());
+    let command = args.cmd.as_deref().map(Launch::command).transpose()?;
     let rounds = bench::Rounds {
         warmup: args.warmup as usize,
         measured: args.rounds.max(1),
@@ -928,9 +1011,9 @@ pub fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
             results.push(bench::builtin(solver, set, rounds));
             progress.inc(1);
         }
-        if let Some(words) = &command {
-            progress.set_message(format!("`{}` on {}", words.join(" "), set.path.display()));
-            results.push(bench::command(words, set, rounds)?);
+        if let Some(launch) = &command {
+            progress.set_message(format!("{} on {}", launch.label, set.path.display()));
+            results.push(bench::command(launch, set, rounds)?);
             progress.inc(1);
         }
     }
@@ -963,43 +1046,7 @@ pub fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
         )?;
         writeln!(out)?;
     } else {
-        writeln!(
-            out,
-            "{:<40} {:<12} {:>8} {:>12} {:>10} {:>10} {:>9}",
-            "file", "solver", "puzzles", "µs/puzzle", "min", "max", "guesses"
-        )?;
-        for m in &results {
-            let file = m.file.file_name().map_or_else(
-                || m.file.display().to_string(),
-                |n| n.to_string_lossy().into_owned(),
-            );
-            let guesses = m
-                .guesses_per_puzzle
-                .map_or_else(|| "-".to_string(), |g| format!("{g:.2}"));
-            match m.us_per_puzzle {
-                Some((min, median, max)) => writeln!(
-                    out,
-                    "{file:<40} {:<12} {:>8} {median:>12.2} {min:>10.2} {max:>10.2} {guesses:>9}",
-                    m.solver, m.puzzles
-                )?,
-                None => writeln!(
-                    out,
-                    "{file:<40} {:<12} {:>8} WRONG on {} puzzle{} (first: puzzle {}); not timed",
-                    m.solver,
-                    m.puzzles,
-                    m.wrong,
-                    if m.wrong == 1 { "" } else { "s" },
-                    m.first_wrong.unwrap_or(0)
-                )?,
-            }
-        }
-        writeln!(
-            out,
-            "median of {} timed round{} after {} warm-up; µs per puzzle over whole rounds",
-            rounds.measured,
-            if rounds.measured == 1 { "" } else { "s" },
-            rounds.warmup
-        )?;
+        sudoku_judge::report::bench::table(&mut out, &results, rounds)?;
     }
     Ok(if results.iter().any(|m| m.wrong > 0) {
         ExitCode::from(1)
@@ -1015,12 +1062,22 @@ fn failed_record() -> PathBuf {
 
 fn last_failed() -> anyhow::Result<std::collections::HashSet<PathBuf>> {
     let path = failed_record();
-    let text = std::fs::read_to_string(&path).with_context(|| {
-        format!(
-            "no earlier run is recorded in {}; run `sudoku-judge test` first",
-            path.display()
-        )
-    })?;
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(error) if error.kind() == io::ErrorKind::NotFound => {
+            let here =
+                std::env::current_dir().map_or_else(|_| ".".into(), |d| d.display().to_string());
+            anyhow::bail!(
+                "--failed reruns the cases that failed in the last run in this directory, and no \
+                 run is recorded here ({} in {here}); run `sudoku-judge test` here first, then \
+                 `sudoku-judge test --failed`",
+                path.display()
+            )
+        }
+        Err(error) => {
+            return Err(error).with_context(|| format!("failed to read {}", path.display()))
+        }
+    };
     Ok(text
         .lines()
         .filter(|l| !l.is_empty())
@@ -1053,77 +1110,4 @@ fn create_report(path: &std::path::Path) -> anyhow::Result<Box<dyn io::Write>> {
     let file = std::fs::File::create(path)
         .with_context(|| format!("failed to create the report {}", path.display()))?;
     Ok(Box::new(io::BufWriter::new(file)))
-}
-
-/// A progress bar under the table on a terminal: cases done, puzzles
-/// answered (which moves inside a long case too), failures so far and an
-/// ETA. Hidden when stderr is not a terminal.
-struct TestProgress {
-    bar: indicatif::ProgressBar,
-    answered: Arc<AtomicUsize>,
-}
-
-impl TestProgress {
-    fn new() -> Self {
-        let bar = progress_bar(0, "judging");
-        let answered = Arc::new(AtomicUsize::new(0));
-        let count = Arc::clone(&answered);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{prefix} [{bar:30}] {pos}/{len} cases, {answered} puzzles answered, {msg} \
-                 ({elapsed}, eta {eta})",
-            )
-            .expect("a valid template")
-            .with_key(
-                "answered",
-                move |_: &indicatif::ProgressState, out: &mut dyn std::fmt::Write| {
-                    let _ = write!(out, "{}", count.load(Ordering::Relaxed));
-                },
-            )
-            .progress_chars("=> "),
-        );
-        if !bar.is_hidden() {
-            bar.enable_steady_tick(Duration::from_millis(200));
-        }
-        TestProgress { bar, answered }
-    }
-
-    fn wrap<'a>(&'a self, inner: &'a mut dyn Reporter) -> ProgressReporter<'a> {
-        ProgressReporter {
-            bar: &self.bar,
-            inner,
-            failed: 0,
-        }
-    }
-}
-
-struct ProgressReporter<'a> {
-    bar: &'a indicatif::ProgressBar,
-    inner: &'a mut dyn Reporter,
-    failed: usize,
-}
-
-impl Reporter for ProgressReporter<'_> {
-    fn report(&mut self, event: Event<'_>) -> io::Result<()> {
-        match event {
-            Event::Started { cases, .. } => {
-                self.bar.set_length(cases as u64);
-                self.bar.set_message("0 failed");
-                self.inner.report(event)
-            }
-            Event::CaseFinished(result) => {
-                if !result.passed() {
-                    self.failed += 1;
-                    self.bar.set_message(format!("{} failed", self.failed));
-                }
-                let reported = self.bar.suspend(|| self.inner.report(event));
-                self.bar.inc(1);
-                reported
-            }
-            Event::Finished { .. } => {
-                self.bar.finish_and_clear();
-                self.inner.report(event)
-            }
-        }
-    }
 }

@@ -45,11 +45,19 @@ fn problem(place: String, message: String) -> Finding {
 
 /// Checks every case under `paths`; `Err` only when there are no cases.
 pub fn check(paths: &[PathBuf]) -> anyhow::Result<Report> {
-    let cases = case::discover(paths)?;
+    let found = case::find(paths)?;
+    let cases = found.cases;
     let mut report = Report {
         cases: cases.len(),
         ..Report::default()
     };
+    report
+        .findings
+        .extend(found.warnings.into_iter().map(|message| Finding {
+            place: String::new(),
+            message,
+            problem: false,
+        }));
     // Suite → puzzle line → where it was first seen.
     let mut seen: HashMap<PathBuf, HashMap<String, String>> = HashMap::new();
     for case in &cases {

@@ -14,9 +14,10 @@ use anyhow::Context as _;
 use crate::board::Format;
 use crate::case::{self, Case, CaseData, Settings, SettingsCache};
 use crate::check::{Checked, Checker, CheckerKind};
+use crate::problem::Problem;
 use crate::report::{Event, Reporter};
 use crate::runner::lang::BuildInfo;
-use crate::runner::{process, End, Kill, Limits, Run, Submission};
+use crate::runner::{process, End, Interface, Kill, Limits, Run, Submission};
 use crate::solver::reference::count_solutions;
 use crate::verdict::Verdict;
 
@@ -37,6 +38,8 @@ pub struct Config {
     /// Counts every answer as it is checked, for a progress display that
     /// moves inside a long case too.
     pub answered: Option<Arc<AtomicUsize>>,
+    /// The protections runs get, for the report's header.
+    pub sandbox: Option<crate::runner::sandbox::Protections>,
 }
 
 pub use crate::runner::Spread;
@@ -83,7 +86,57 @@ impl Judgement {
 pub enum Outcome {
     Judged(Box<Judgement>),
     /// The harness could not judge the case, e.g. its input is malformed.
-    Error(String),
+    Error(Unjudged),
+}
+
+/// Why a case could not be judged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unjudged {
+    pub message: String,
+    pub fault: Fault,
+}
+
+/// Whose fault it is that a case could not be judged: what to do next
+/// depends on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// The case's files (or its `judge.toml`): fix them.
+    Case,
+    /// The judge's own machinery failed while running the submission (its
+    /// spawner was killed, say): neither the case nor the submission.
+    Judge,
+}
+
+impl Unjudged {
+    pub fn case(message: impl Into<String>) -> Unjudged {
+        Unjudged {
+            message: message.into(),
+            fault: Fault::Case,
+        }
+    }
+
+    /// From an error, whose fault it says ([`JudgeFault`]).
+    fn of(error: &anyhow::Error) -> Unjudged {
+        Unjudged {
+            message: format!("{error:#}"),
+            fault: if error.downcast_ref::<JudgeFault>().is_some() {
+                Fault::Judge
+            } else {
+                Fault::Case
+            },
+        }
+    }
+}
+
+/// Marks an error of the judge's own machinery in the middle of a run, as
+/// opposed to one of the case's files.
+#[derive(Debug)]
+struct JudgeFault;
+
+impl std::fmt::Display for JudgeFault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the judge failed while running the submission")
+    }
 }
 
 /// What happened to one case.
@@ -94,6 +147,8 @@ pub struct CaseResult {
     pub suite: PathBuf,
     pub input: PathBuf,
     pub expected: Option<PathBuf>,
+    /// The problem it is judged as, from `--problem` or a `judge.toml`.
+    pub problem: Option<Problem>,
     pub outcome: Outcome,
 }
 
@@ -250,7 +305,8 @@ pub fn parse_partition(text: &str) -> anyhow::Result<(usize, usize)> {
 /// can be judged (no cases) or a reporter fails.
 pub fn run(config: &Config, reporter: &mut dyn Reporter) -> anyhow::Result<Summary> {
     let started = Instant::now();
-    let cases = config.selection.apply(case::discover(&config.paths)?)?;
+    let found = case::find(&config.paths)?;
+    let cases = config.selection.apply(found.cases)?;
     let jobs = config.jobs.clamp(1, cases.len().max(1));
     // Settings are read once per directory, before any job starts.
     let mut cache = SettingsCache::default();
@@ -258,6 +314,14 @@ pub fn run(config: &Config, reporter: &mut dyn Reporter) -> anyhow::Result<Summa
         .iter()
         .map(|case| Ok(config.overrides.clone().or(&cache.for_dir(case.dir())?)))
         .collect();
+    let problem_of = |i: usize| settings[i].as_ref().ok().and_then(|s| s.problem);
+    let mut problems: Vec<(Problem, usize)> = Vec::new();
+    for problem in (0..cases.len()).filter_map(problem_of) {
+        match problems.iter_mut().find(|(p, _)| *p == problem) {
+            Some((_, n)) => *n += 1,
+            None => problems.push((problem, 1)),
+        }
+    }
     let mut time_scales: Vec<f64> = settings
         .iter()
         .flatten()
@@ -271,6 +335,14 @@ pub fn run(config: &Config, reporter: &mut dyn Reporter) -> anyhow::Result<Summa
         submission: &config.submission.label(),
         build: config.build.as_ref(),
         jobs,
+        sandbox: config.sandbox.as_ref(),
+        warnings: &found.warnings,
+        problems: &problems,
+        interface: match &config.submission {
+            Submission::NotCompiled { .. } => None,
+            submission if submission.is_function() => Some(Interface::Function),
+            _ => Some(Interface::Program),
+        },
         time_scales: &time_scales,
     })?;
     // Nothing of a case is kept once it is reported: reporters keep what
@@ -290,11 +362,11 @@ pub fn run(config: &Config, reporter: &mut dyn Reporter) -> anyhow::Result<Summa
                     return;
                 }
                 let outcome = match &settings[i] {
-                    Err(error) => Some(Outcome::Error(format!("{error:#}"))),
+                    Err(error) => Some(Outcome::Error(Unjudged::of(error))),
                     Ok(settings) => match judge_case(config, settings, &cases[i]) {
                         Ok(Some(judgement)) => Some(Outcome::Judged(Box::new(judgement))),
                         Ok(None) => None,
-                        Err(error) => Some(Outcome::Error(format!("{error:#}"))),
+                        Err(error) => Some(Outcome::Error(Unjudged::of(&error))),
                     },
                 };
                 if done.send((i, outcome)).is_err() {
@@ -318,6 +390,7 @@ pub fn run(config: &Config, reporter: &mut dyn Reporter) -> anyhow::Result<Summa
                     suite: case.suite().to_path_buf(),
                     input: case.input.clone(),
                     expected: case.expected.clone(),
+                    problem: problem_of(reported),
                     outcome,
                 };
                 reporter.report(Event::CaseFinished(&result))?;
@@ -404,7 +477,10 @@ fn judge_case(
     for n in 0..config.repeat.max(1) {
         let mut answers =
             Checker::new(checker, &data, format)?.counting(config.answered.as_deref());
-        let run = config.submission.run(&data, &limits, &mut answers)?;
+        let run = config
+            .submission
+            .run(&data, &limits, &mut answers)
+            .map_err(|e| e.context(JudgeFault))?;
         if run.end == End::Killed(Kill::Interrupted) {
             return Ok(None);
         }
@@ -454,6 +530,21 @@ fn plural(n: usize, word: &str) -> String {
     format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
 
+/// How far a run got through the puzzles. More answer lines than puzzles
+/// (a flood, or a program that reads past the input's end) are said as
+/// they are: never "3 of 2 puzzles answered".
+fn answered(answers: usize, puzzles: usize) -> String {
+    if answers <= puzzles {
+        format!("{answers} of {} answered", plural(puzzles, "puzzle"))
+    } else {
+        format!(
+            "printed {} for {}, so it went on past the last one",
+            plural(answers, "answer line"),
+            plural(puzzles, "puzzle")
+        )
+    }
+}
+
 /// The verdict of one run, as judges decide it: a compile error first, then
 /// time, memory and output limits, then a crash, and only then the answers,
 /// which `checked` judged.
@@ -463,12 +554,26 @@ pub fn decide(
     limits: &Limits,
     checked: Checked,
 ) -> (Verdict, String, String) {
-    let answered = format!(
-        "{} of {} answered",
-        run.answered,
-        plural(case.puzzles, "puzzle")
-    );
+    let mut answered = answered(run.answered, case.puzzles);
+    // A program killed before it printed anything may well have answered:
+    // into a buffer that died with it.
+    if run.answered == 0 && case.puzzles > 1 && matches!(run.end, End::Killed(_)) {
+        answered.push_str(
+            " (its output may be buffered: what is printed but not flushed is lost when a \
+             program is killed; flush after each answer, e.g. with endl or fflush(stdout), to \
+             see how far it got)",
+        );
+    }
     let stderr = run.stderr.trim().to_string();
+    let forks = if run.fork_refusals > 0 {
+        format!(
+            "; {} refused: it reached the limit of {} processes and threads",
+            plural(run.fork_refusals as usize, "fork"),
+            crate::runner::TASKS
+        )
+    } else {
+        String::new()
+    };
     match &run.end {
         End::NotCompiled => {
             return (
@@ -483,9 +588,9 @@ pub fn decide(
             return (
                 Verdict::TLE,
                 format!(
-                    "killed after {} of wall time (CPU {}), over the {} limit; {answered}",
+                    "killed after {} of wall time (CPU {}), over the {} limit; {answered}{forks}",
                     ms(run.wall),
-                    ms(run.cpu),
+                    ms(run.time),
                     ms(limits.time),
                 ),
                 String::new(),
@@ -495,9 +600,20 @@ pub fn decide(
             return (
                 Verdict::TLE,
                 format!(
-                    "killed after {} of CPU time, over the {} limit; {answered}",
-                    ms(run.cpu),
+                    "killed after {} of CPU time, over the {} limit; {answered}{forks}",
+                    ms(run.time),
                     ms(limits.time),
+                ),
+                String::new(),
+            )
+        }
+        End::Killed(Kill::Startup) => {
+            return (
+                Verdict::TLE,
+                format!(
+                    "killed before its first board: starting the runtime and loading the \
+                     solution took over {} s (code run when the file is loaded counts here){forks}",
+                    crate::runner::external::STARTUP.as_secs()
                 ),
                 String::new(),
             )
@@ -569,7 +685,7 @@ pub fn decide(
             checked.details,
         );
     }
-    if run.memory_kb > limits.memory_kb {
+    if run.memory_kb > limits.memory_kb + run.memory_allowance_kb {
         return (
             Verdict::MLE,
             format!(
@@ -585,12 +701,12 @@ pub fn decide(
             Verdict::RE,
             format!(
                 "{message} (puzzle {} of {})",
-                run.answered + 1,
+                (run.answered + 1).min(case.puzzles),
                 case.puzzles
             ),
             String::new(),
         ),
-        End::Crashed(how) => (Verdict::RE, format!("{how}; {answered}"), stderr),
+        End::Crashed(how) => (Verdict::RE, format!("{how}; {answered}{forks}"), stderr),
         _ => (checked.verdict, checked.reason, checked.details),
     }
 }

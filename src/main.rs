@@ -43,8 +43,10 @@ fn run() -> anyhow::Result<ExitCode> {
                 && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
         }
     };
-    // Submissions are started by a small process of their own, so that the
-    // memory each one is charged is not the harness's (runner/spawner.rs).
+    sudoku_judge::runner::sandbox::configure(cli.sandbox.mode());
+    // Submissions are started by a small process of their own, which holds
+    // the sandbox and keeps the memory each one is charged its own
+    // (runner/spawner.rs).
     if !matches!(cli.command, Command::Worker { .. } | Command::Spawner) {
         if let Ok(exe) = std::env::current_exe() {
             sudoku_judge::runner::spawner::enable(exe);

@@ -9,6 +9,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use sudoku_judge::case;
+
+#[path = "cli/containment.rs"]
+mod containment;
 use sudoku_judge::solver::mrv::count_solutions;
 
 const EXAMPLE_IN: &str = r#"[["5","3",".",".","7",".",".",".","."],["6",".",".","1","9","5",".",".","."],[".","9","8",".",".",".",".","6","."],["8",".",".",".","6",".",".",".","3"],["4",".",".","8",".","3",".",".","1"],["7",".",".",".","2",".",".",".","6"],[".","6",".",".",".",".","2","8","."],[".",".",".","4","1","9",".",".","5"],[".",".",".",".","8",".",".","7","9"]]"#;
@@ -173,10 +176,188 @@ fn the_table_lists_each_case_and_sums_up() {
         .expect("a row for example1");
     assert!(example.starts_with("AC "), "{example}");
     assert!(example.ends_with("  example1  1 puzzle"), "{example}");
-    assert!(run
+    assert!(run.stdout.trim_end().ends_with(&format!(
+        "LeetCode would say: Accepted, {0} / {0} testcases passed\n{0} passed, 0 failed",
+        shipped("leetcode37")
+    )));
+}
+
+#[test]
+fn the_interface_note_comes_from_judge_toml_once_per_problem() {
+    // The built-in solver is a function; cases/acwing166's judge.toml says
+    // the problem judges programs.
+    let run = run(&["test", "cases/acwing166"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let note = "note: acwing166 judges a program reading stdin; this submission is a function, \
+                called through sudoku-judge's driver\n";
+    assert_eq!(run.stdout.matches(note).count(), 1, "{}", run.stdout);
+    assert!(
+        run.stdout.starts_with(&format!(
+            "judging {} cases with solver propagate\n{note}",
+            shipped("acwing166")
+        )),
+        "{}",
+        run.stdout
+    );
+    // A program on LeetCode cases.
+    let command = format!("{} solve", env!("CARGO_BIN_EXE_sudoku-judge"));
+    let run = judge_with(&["test", "cases/leetcode37", "--cmd", &command]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout
+            .matches("note: LeetCode 37 calls a class Solution's solveSudoku; this submission is a program")
+            .count(),
+        1,
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn the_summary_says_what_the_real_judge_would() {
+    let dir = tempfile::tempdir().unwrap();
+    // A solved board (nothing for the faulty solver to leave blank) and
+    // two puzzles it gets wrong.
+    write(dir.path(), "cases/a.in", &format!("{ANSWER}\nend\n"));
+    for name in ["b", "c"] {
+        write(
+            dir.path(),
+            &format!("cases/{name}.in"),
+            &format!("{PUZZLE}\nend\n"),
+        );
+    }
+    let judge = |toml: Option<&str>| {
+        if let Some(toml) = toml {
+            write(dir.path(), "cases/judge.toml", toml);
+        }
+        let run = run_in(dir.path(), &["test", "--solver", "faulty-leaves-blank"], "");
+        assert_eq!(run.code, 1, "{}", run.stderr);
+        let lines: Vec<String> = run.stdout.lines().rev().take(2).map(String::from).collect();
+        (lines[1].clone(), lines[0].clone())
+    };
+    let (says, last) = judge(None);
+    assert!(says.starts_with("3 cases in "), "no judge is known: {says}");
+    assert_eq!(last, "1 passed, 2 failed");
+    let (says, _) = judge(Some("problem = \"acwing166\"\n"));
+    assert_eq!(says, "AcWing would say: Wrong Answer on test 2 of 3 (b)");
+    let (says, _) = judge(Some("problem = \"leetcode37\"\n"));
+    assert_eq!(
+        says,
+        "LeetCode would say: Wrong Answer on testcase 2 of 3 (b)"
+    );
+}
+
+#[test]
+fn colour_always_colours_the_grid_diff() {
+    let run = run(&[
+        "test",
+        "cases/acwing166/sample.in",
+        "--solver",
+        "faulty-wrong-digit",
+        "--color",
+        "always",
+    ]);
+    assert_eq!(run.code, 1);
+    let row = run
         .stdout
-        .trim_end()
-        .ends_with(&format!("{} passed, 0 failed", shipped("leetcode37"))));
+        .lines()
+        .find(|l| l.contains("6 *4 |") || l.contains("[9]"))
+        .unwrap_or_else(|| panic!("no grid row:\n{}", run.stdout));
+    assert!(row.contains("\u{1b}[1m\u{1b}[31m[9]\u{1b}[0m"), "{row:?}");
+    assert!(row.contains("\u{1b}[1m*1 \u{1b}[0m"), "{row:?}");
+}
+
+/// Runs the binary on a terminal `columns` wide (a pty made by `script`)
+/// and returns all it wrote there, escape sequences and all.
+fn on_terminal(columns: u16, args: &[&str]) -> Option<String> {
+    if !have(&["script", "stty"], "progress on a terminal") {
+        return None;
+    }
+    let command = std::iter::once(env!("CARGO_BIN_EXE_sudoku-judge").to_string())
+        .chain(args.iter().map(|a| a.to_string()))
+        .map(|word| shell_words::quote(&word).into_owned())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let output = Command::new("script")
+        .args([
+            "-qec",
+            &format!("stty rows 40 cols {columns}; {command}"),
+            "/dev/null",
+        ])
+        .current_dir(manifest_dir())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    Some(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+/// Every drawing of a progress line that starts with `start`: what follows
+/// a clear-line, up to the next control character.
+fn drawings<'a>(screen: &'a str, start: &str) -> Vec<&'a str> {
+    screen
+        .split("\x1b[2K")
+        .map(|rest| rest.split(['\r', '\n', '\x1b']).next().unwrap())
+        .filter(|line| line.starts_with(start))
+        .collect()
+}
+
+#[test]
+fn stress_draws_its_bar_under_its_first_line_and_within_the_terminal() {
+    let save = tempfile::tempdir().unwrap();
+    let Some(screen) = on_terminal(
+        80,
+        &[
+            "stress",
+            "--solver",
+            "faulty-leaves-blank",
+            "--rounds",
+            "3",
+            "--save",
+            save.path().to_str().unwrap(),
+        ],
+    ) else {
+        return;
+    };
+    assert!(
+        screen.starts_with("stress: solver faulty-leaves-blank against the reference solver"),
+        "{screen:?}"
+    );
+    for line in drawings(&screen, "stress [") {
+        assert!(line.chars().count() <= 77, "{line:?}");
+        assert!(!line.contains("eta 0s"), "{line:?}");
+    }
+}
+
+#[test]
+fn the_progress_line_fits_the_terminal_and_never_precedes_the_header() {
+    // Each case takes a moment, so the line is drawn between them.
+    let slow = format!(
+        "sh -c 'sleep 0.3; exec {} solve'",
+        env!("CARGO_BIN_EXE_sudoku-judge")
+    );
+    let Some(screen) = on_terminal(80, &["test", "cases/acwing166/generated", "--cmd", &slow])
+    else {
+        return;
+    };
+    let cases = shipped("acwing166/generated");
+    let header = screen
+        .find(&format!("judging {cases} cases with"))
+        .expect("the header");
+    let first_bar = screen.find("judging [").expect("a progress line");
+    assert!(header < first_bar, "the bar came first:\n{screen:?}");
+    let drawn = drawings(&screen, "judging [");
+    assert!(!drawn.is_empty(), "{screen:?}");
+    for line in &drawn {
+        // Short of the last columns, and not padded out to them: a `^C`
+        // echoed after it stays on its line.
+        assert!(line.chars().count() <= 77, "{line:?}");
+        assert!(!line.ends_with(' '), "{line:?}");
+        assert!(!line.contains("eta 0s"), "{line:?}");
+    }
+    assert!(
+        screen.contains(&format!("{cases} passed, 0 failed")),
+        "{screen:?}"
+    );
 }
 
 #[test]
@@ -252,6 +433,17 @@ fn a_wrong_digit_is_wa_with_reason_and_grid_diff() {
     assert_eq!(run.code, 1);
     let out = &run.stdout;
     assert!(out.contains("\nWA "), "{out}");
+    // A pipe gets whole lines: the row's reason is not cut.
+    let row = out.lines().find(|l| l.starts_with("WA ")).unwrap();
+    assert!(
+        row.ends_with(
+            "  sample  puzzle 1 (input line 1): row 9 has two 9s (r9c8 and r9c9); \
+             column 9 has two 9s (r4c9 and r9c9); box 9 has two 9s (r9c8 and r9c9); puzzle 2 \
+             (input line 2): row 9 has two 9s (r9c7 and r9c9); column 9 has two 9s (r1c9 and \
+             r9c9); box 9 has two 9s (r9c7 and r9c9)"
+        ),
+        "{row}"
+    );
     assert!(
         out.contains(
             "why:      puzzle 1 (input line 1): row 9 has two 9s (r9c8 and r9c9); \
@@ -259,12 +451,20 @@ fn a_wrong_digit_is_wa_with_reason_and_grid_diff() {
         ),
         "the reason names the broken units and their cells:\n{out}"
     );
-    // Expected beside the answer, the offending cells bracketed.
+    // Expected beside the answer, the givens starred and only the wrong
+    // cell bracketed: not r9c8 or r4c9, the right cells it clashes with.
     assert!(
-        out.contains("| 1  6  4 | 8  7  5 | 2  9  3 |   | 1  6  4 | 8  7  5 | 2 [9][9]|"),
+        out.contains("|*1  6 *4 | 8  7  5 | 2  9  3 |   |*1  6 *4 | 8  7  5 | 2  9 [9]|"),
         "{out}"
     );
-    assert!(out.contains("[x] marks a cell of your answer"), "{out}");
+    assert!(
+        out.contains("| 8 *2  5 | 4  3  7 | 1 *6  9 |   | 8 *2  5 | 4  3  7 | 1 *6  9 |"),
+        "{out}"
+    );
+    assert!(
+        out.contains("*5 is a given; [5] is where your answer differs from the expected one"),
+        "{out}"
+    );
     assert!(
         out.contains(
             "rerun:    sudoku-judge test cases/acwing166/sample.in --solver faulty-wrong-digit"
@@ -293,8 +493,9 @@ fn a_changed_given_is_wa_and_shown_against_the_puzzle_without_an_answer_file() {
         out.contains("    puzzle                            your answer"),
         "{out}"
     );
+    // The changed given is to blame, not the right 1 it clashes with.
     assert!(
-        out.contains("| .  .  . | .  8  . | .  7  9 |   | 3  4  5 | 2  8  6 |[1] 7 [1]|"),
+        out.contains("| .  .  . | .  8  . | .  7  9 |   | 3  4  5 | 2 *8  6 | 1 *7 [1]|"),
         "{out}"
     );
 }
@@ -697,10 +898,40 @@ fn help_explains_the_layouts_and_exit_codes() {
 // Submissions: programs and LeetCode-style files in C++, Rust, Python, Java.
 // ---------------------------------------------------------------------------
 
+#[test]
+fn answers_past_the_last_puzzle_are_never_counted_as_more_puzzles_than_there_are() {
+    // Three answers for the two puzzles, then a crash: what was printed is
+    // said as it is, never "3 of 2 puzzles answered".
+    let command = format!("sh -c 'echo {ANSWER}; echo {ANSWER}; echo {ANSWER}; exit 3'");
+    let run = run(&[
+        "test",
+        "cases/acwing166/sample.in",
+        "--cmd",
+        &command,
+        "--format",
+        "json",
+    ]);
+    let (verdict, message) = only_verdict(&run.json());
+    assert_eq!(verdict, "RE");
+    assert_eq!(
+        message,
+        "exited with code 3; printed 3 answer lines for 2 puzzles, so it went on past the last one"
+    );
+}
+
 /// One build cache for the tests, under `target/`, so each fixture is
 /// compiled once and nothing lands in the user's own cache.
 fn build_cache() -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR")).join("build-cache")
+}
+
+/// Says that `test` checked nothing, and why, where it shows: straight to
+/// stderr, which the test harness does not capture (it captures only the
+/// print macros), so the line appears under `make test` whether the test
+/// passes or not.
+fn skip(test: &str, why: &str) {
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stderr(), "SKIP {test}: {why}");
 }
 
 /// Whether the tools a language needs are here; prints a visible skip line
@@ -712,7 +943,7 @@ fn have(tools: &[&str], test: &str) -> bool {
         .filter(|t| which::which(t).is_err())
         .collect();
     if !missing.is_empty() {
-        eprintln!("SKIP {test}: {} not installed", missing.join(", "));
+        skip(test, &format!("{} not installed", missing.join(", ")));
     }
     missing.is_empty()
 }
@@ -1175,6 +1406,75 @@ fn submission_errors_say_what_to_do() {
     let run = judge_with(&["test", "cases", "--cmd", "no-such-program-here"]);
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("not on PATH"), "{}", run.stderr);
+}
+
+#[test]
+fn a_path_that_is_not_there_is_named_with_where_it_was_looked_for() {
+    // Outside a repository with cases/: the argument the user gave is named,
+    // not the default they never typed.
+    let dir = tempfile::tempdir().unwrap();
+    let here = dir.path().canonicalize().unwrap();
+    let run = run_in(&here, &["test", "mycases", "--cmd", "./slow"], "");
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "error: `mycases` is not a file or directory in {}, and there is no cases/ directory \
+             here to pick cases from by id; name the suite directories, case directories or \
+             NAME.in files to judge by a path that exists, e.g. `sudoku-judge test path/to/cases`\n",
+            here.display()
+        )
+    );
+    let run = run_in(&here, &["test"], "");
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.starts_with(&format!(
+            "error: there is no cases/ directory in {}, where `sudoku-judge test` looks when \
+             given no path;",
+            here.display()
+        )),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn bench_columns_line_up_beside_a_long_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let puzzles = write(dir.path(), "puzzles.txt", &format!("{PUZZLE}\n{PUZZLE}\n"));
+    let command = format!("{} solve", env!("CARGO_BIN_EXE_sudoku-judge"));
+    let run = run(&[
+        "bench",
+        puzzles.to_str().unwrap(),
+        "--solver",
+        "mrv",
+        "--cmd",
+        &command,
+        "--rounds",
+        "1",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 4, "{}", run.stdout);
+    // Each number ends where its header does.
+    let header: Vec<char> = lines[0].chars().collect();
+    for name in ["puzzles", "guesses"] {
+        let column: Vec<char> = name.chars().collect();
+        let end = header
+            .windows(column.len())
+            .position(|w| w == column)
+            .unwrap()
+            + column.len();
+        for row in &lines[1..3] {
+            let row: Vec<char> = row.chars().collect();
+            assert!(
+                matches!(row.get(end - 1), Some('2' | '-'))
+                    && row.get(end).is_none_or(|&c| c == ' '),
+                "{name} is out of line:\n{}",
+                run.stdout
+            );
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -1879,6 +2179,32 @@ fn stress_finds_a_bug_that_needs_two_puzzles_and_shrinks_to_them() {
 }
 
 #[test]
+fn stress_says_it_is_shrinking_when_stderr_is_not_a_terminal() {
+    let save = tempfile::tempdir().unwrap();
+    let run = run(&[
+        "stress",
+        "--solver",
+        "faulty-leaves-blank",
+        "--rounds",
+        "3",
+        "--save",
+        save.path().to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr
+            .contains("\nstress: shrinking the failing input: 5 puzzles with 1"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stdout.starts_with("round 1 failed with WA"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
 fn stress_finds_a_rare_bug_within_bounded_rounds() {
     if !have(&["g++"], "stress with C++") {
         return;
@@ -2066,6 +2392,29 @@ fn failed_reruns_only_what_was_not_accepted() {
 }
 
 #[test]
+fn failed_with_no_earlier_run_says_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "cases/a.in", &format!("{PUZZLE}\nend\n"));
+    let run = run_in(dir.path(), &["test", "--failed"], "");
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.starts_with(
+            "error: --failed reruns the cases that failed in the last run in this directory, \
+             and no run is recorded here (.sudoku-judge/failed in "
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .ends_with("run `sudoku-judge test` here first, then `sudoku-judge test --failed`\n"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("os error"), "{}", run.stderr);
+}
+
+#[test]
 fn junit_and_json_files_are_written_beside_the_table() {
     let dir = tempfile::tempdir().unwrap();
     let junit = dir.path().join("reports/junit.xml");
@@ -2109,7 +2458,7 @@ fn junit_and_json_files_are_written_beside_the_table() {
     assert!(xml.contains(r#"type="WA""#));
     assert!(xml.contains("<error "), "the malformed case is an error");
     assert!(
-        xml.contains("[x] marks a cell"),
+        xml.contains("[5] is where your answer differs"),
         "the diff travels with the failure"
     );
     if have(&["xmllint"], "JUnit schema validation") {
@@ -2166,7 +2515,7 @@ fn dataset(name: &str) -> Option<PathBuf> {
     if path.is_file() {
         Some(path)
     } else {
-        eprintln!("SKIP dataset test: {} is absent", path.display());
+        skip("dataset test", &format!("{} is absent", path.display()));
         None
     }
 }
@@ -2199,7 +2548,7 @@ fn every_solver_agrees_with_the_dataset_solutions() {
             dataset(&format!("{set}.txt")),
             dataset(&format!("{set}.solutions.txt")),
         ) else {
-            return;
+            continue;
         };
         let puzzles = read_puzzles(&puzzles, Some(300)).unwrap().puzzles;
         let solutions: Vec<String> = fs::read_to_string(solutions)

@@ -346,13 +346,16 @@ fn acwing_line(number: usize, line: &str) -> Result<AcWingLine, ParseError> {
     let mut length = 0;
     for (i, c) in line.chars().enumerate() {
         let value = cell_value(c).map_err(|()| {
+            // Spaces between digits are a layout mistake, not a bad cell.
+            let hint = if c.is_whitespace() {
+                "an AcWing line is its 81 cells with nothing between them"
+            } else {
+                "use 1-9 for a digit, '.' or '0' for a blank"
+            };
             ParseError::new(
                 number,
                 i + 1,
-                format!(
-                    "{} is not a cell: use 1-9 for a digit, '.' or '0' for a blank",
-                    describe(c)
-                ),
+                format!("{} is not a cell: {hint}", describe(c)),
             )
         })?;
         if i < 81 {

@@ -120,11 +120,26 @@ fn id_of(root: &Path, case_path: &Path) -> String {
     id.to_string_lossy().replace('\\', "/")
 }
 
+/// Cases found on disk, and files that look like part of a case but are
+/// not judged, each named in a warning.
+#[derive(Debug, Default)]
+pub struct Found {
+    pub cases: Vec<Case>,
+    pub warnings: Vec<String>,
+}
+
 /// Finds the cases under each of `paths`, in natural order within each path,
 /// each case once. A path that does not exist, or that holds no case, is an
 /// error that says what a case looks like.
 pub fn discover(paths: &[PathBuf]) -> anyhow::Result<Vec<Case>> {
+    Ok(find(paths)?.cases)
+}
+
+/// [`discover`], with a warning for each expected output that has no input
+/// beside it (so it is never judged, which is likely a mistake).
+pub fn find(paths: &[PathBuf]) -> anyhow::Result<Found> {
     let mut cases = Vec::new();
+    let mut warnings = Vec::new();
     let mut seen = HashSet::new();
     for root in paths {
         let before = cases.len();
@@ -138,7 +153,7 @@ pub fn discover(paths: &[PathBuf]) -> anyhow::Result<Vec<Case>> {
         if meta.is_file() {
             cases.push(file_case(root)?);
         } else {
-            walk(root, &mut cases)?;
+            walk(root, &mut cases, &mut warnings)?;
         }
         if cases.len() == before {
             bail!(
@@ -151,8 +166,10 @@ pub fn discover(paths: &[PathBuf]) -> anyhow::Result<Vec<Case>> {
     // Paths that overlap name some cases twice; one path cannot.
     if paths.len() > 1 {
         cases.retain(|c| seen.insert(c.input.clone()));
+        let mut said = HashSet::new();
+        warnings.retain(|w| said.insert(w.clone()));
     }
-    Ok(cases)
+    Ok(Found { cases, warnings })
 }
 
 /// A case named by one of its files: `x.in`, or `input.txt` in a case directory.
@@ -191,7 +208,7 @@ fn file_case(path: &Path) -> anyhow::Result<Case> {
 /// Finds the cases under `root`, sorted. The walk itself is unsorted, which
 /// keeps it from holding a whole directory's entries at once (200,000 for a
 /// flat suite of 100,000 cases); the cases are sorted once found.
-fn walk(root: &Path, cases: &mut Vec<Case>) -> anyhow::Result<()> {
+fn walk(root: &Path, cases: &mut Vec<Case>, warnings: &mut Vec<String>) -> anyhow::Result<()> {
     let first = cases.len();
     let mut entries = WalkDir::new(root)
         .into_iter()
@@ -208,6 +225,16 @@ fn walk(root: &Path, cases: &mut Vec<Case>) -> anyhow::Result<()> {
                     expected,
                 });
                 entries.skip_current_dir();
+            } else if let Some(expected) = ["expected.txt", "expected"]
+                .iter()
+                .map(|name| path.join(name))
+                .find(|p| p.is_file())
+            {
+                warnings.push(format!(
+                    "{} has no input beside it, so it is not judged; a case directory holds \
+                     input.txt (or input, in) with it",
+                    expected.display()
+                ));
             }
         } else if path.extension().is_some_and(|e| e == "in") {
             cases.push(Case {
@@ -215,6 +242,17 @@ fn walk(root: &Path, cases: &mut Vec<Case>) -> anyhow::Result<()> {
                 input: path.to_path_buf(),
                 expected: flat_expected(path),
             });
+        } else if path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| FLAT_EXPECTED.contains(&e))
+            && !path.with_extension("in").is_file()
+        {
+            warnings.push(format!(
+                "{} has no input beside it, so it is not judged; its input would be {}",
+                path.display(),
+                path.with_extension("in").display()
+            ));
         }
     }
     cases[first..].sort_by(|a, b| natural(&a.input, &b.input));
@@ -317,6 +355,33 @@ mod tests {
         assert!(
             err.contains("is an expected output; name the input"),
             "{err}"
+        );
+    }
+
+    #[test]
+    fn an_expected_output_without_its_input_is_named() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        for f in [
+            "s/a.in",
+            "s/a.out",
+            "s/lost.out",
+            "s/lost.ans",
+            "s/d/expected.txt",
+        ] {
+            touch(root, f);
+        }
+        let found = find(&[root.join("s")]).unwrap();
+        assert_eq!(ids(&found.cases), ["a"]);
+        let mut warnings = found.warnings;
+        warnings.sort();
+        assert_eq!(warnings.len(), 3, "{warnings:?}");
+        assert!(warnings[0].contains("d/expected.txt has no input beside it"));
+        assert!(warnings[1].contains("lost.ans has no input beside it"));
+        let lost = root.join("s/lost.in");
+        assert!(
+            warnings[2].ends_with(&format!("its input would be {}", lost.display())),
+            "{warnings:?}"
         );
     }
 

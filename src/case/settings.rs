@@ -136,11 +136,27 @@ impl Settings {
     }
 }
 
+/// The longest time limit taken: more than any judge gives, and little
+/// enough that every deadline computed from it is a valid instant.
+pub const MAX_TIME_LIMIT: Duration = Duration::from_secs(3600);
+
+/// The largest memory limit taken, in KB (1 TiB).
+pub const MAX_MEMORY_LIMIT_KB: u64 = 1 << 30;
+
 /// Parses a time limit as users write it: `1s`, `1500ms`, `2.5s`.
 pub fn parse_duration(text: &str) -> anyhow::Result<Duration> {
     let text = text.trim();
+    let too_long = || {
+        anyhow::anyhow!(
+            "`{text}` is longer than any time limit a judge sets; give at most {}",
+            humantime::format_duration(MAX_TIME_LIMIT)
+        )
+    };
     if let Some(seconds) = text.strip_suffix('s').and_then(|s| s.parse::<f64>().ok()) {
         if seconds.is_finite() && seconds > 0.0 {
+            if seconds > MAX_TIME_LIMIT.as_secs_f64() {
+                return Err(too_long());
+            }
             return Ok(Duration::from_secs_f64(seconds));
         }
     }
@@ -150,6 +166,9 @@ pub fn parse_duration(text: &str) -> anyhow::Result<Duration> {
         !duration.is_zero(),
         "a time limit of zero would fail every case"
     );
+    if duration > MAX_TIME_LIMIT {
+        return Err(too_long());
+    }
     Ok(duration)
 }
 
@@ -166,6 +185,10 @@ pub fn parse_memory_kb(text: &str) -> anyhow::Result<u64> {
     anyhow::ensure!(
         bytes >= 1024,
         "a memory limit under 1K would fail every case"
+    );
+    anyhow::ensure!(
+        bytes / 1024 <= MAX_MEMORY_LIMIT_KB,
+        "`{text}` is more memory than any judge gives; give at most 1T"
     );
     Ok(bytes / 1024)
 }
@@ -278,6 +301,19 @@ mod tests {
             .to_string()
             .contains("like `1s`"));
         assert!(parse_duration("0s").is_err());
+        for absurd in ["18446744073709551616s", "1e300s", "2h", "inf s"] {
+            let error = parse_duration(absurd).unwrap_err().to_string();
+            assert!(
+                error.contains("longer than any time limit")
+                    || error.contains("is not a time limit"),
+                "{absurd}: {error}"
+            );
+        }
+        assert_eq!(parse_duration("1h").unwrap(), MAX_TIME_LIMIT);
+        assert!(parse_memory_kb("2T")
+            .unwrap_err()
+            .to_string()
+            .contains("more memory than any judge gives"));
         assert_eq!(parse_memory_kb("64M").unwrap(), 65536);
         assert_eq!(parse_memory_kb("65536K").unwrap(), 65536);
         assert_eq!(parse_memory_kb("256MB").unwrap(), 262144);

@@ -50,7 +50,9 @@ impl Head {
 }
 
 /// A stream that arrives in pieces, cut into lines (without their `\n`);
-/// only the unfinished last line is held.
+/// only the unfinished last line is held, and of a line longer than
+/// [`KEEP`] only its first [`KEEP`] bytes (no answer is that long), so a
+/// submission printing one endless line cannot make the judge grow.
 #[derive(Default)]
 pub struct LineSplitter {
     partial: Vec<u8>,
@@ -62,14 +64,20 @@ impl LineSplitter {
         let mut rest = chunk;
         while let Some(at) = rest.iter().position(|&b| b == b'\n') {
             if self.partial.is_empty() {
-                line(&rest[..at]);
+                line(&rest[..at.min(KEEP)]);
             } else {
-                self.partial.extend_from_slice(&rest[..at]);
+                self.hold(&rest[..at]);
                 line(&std::mem::take(&mut self.partial));
             }
             rest = &rest[at + 1..];
         }
-        self.partial.extend_from_slice(rest);
+        self.hold(rest);
+    }
+
+    fn hold(&mut self, bytes: &[u8]) {
+        let room = KEEP.saturating_sub(self.partial.len());
+        self.partial
+            .extend_from_slice(&bytes[..bytes.len().min(room)]);
     }
 
     /// The last line, when the stream ended without a `\n`.
@@ -298,6 +306,56 @@ fn next_board(boards: &mut Boards<'_>, what: &str) -> anyhow::Result<(usize, Boa
     })
 }
 
+/// The cells of `answer` that differ from the expected answer: with one to
+/// compare with, exactly the wrong cells, and never the right cell of a
+/// duplicate.
+fn differing(want: &Board, answer: &Board) -> [bool; 81] {
+    std::array::from_fn(|i| want.get(Cell::from_index(i)) != answer.get(Cell::from_index(i)))
+}
+
+/// Without an expected answer, the cells to blame for `found`: a changed
+/// given, an empty cell, and of two cells that clash, the one that is not
+/// a given the answer kept. Of two filled cells that clash, neither is
+/// blamed when one of them is already to blame (a wrong digit explains
+/// every clash it is in); else the one in more clashes, or both when that
+/// does not tell.
+fn to_blame(puzzle: &Board, answer: &Board, found: &[Problem]) -> [bool; 81] {
+    let kept = |c: Cell| puzzle.get(c).is_some() && puzzle.get(c) == answer.get(c);
+    let mut marked = [false; 81];
+    let mut clashes = [0usize; 81];
+    let mut open = Vec::new();
+    for problem in found {
+        if let Problem::Conflict(conflict) = problem {
+            let (a, b) = (conflict.first, conflict.second);
+            clashes[a.index()] += 1;
+            clashes[b.index()] += 1;
+            open.push((a, b));
+        } else {
+            for cell in problem.cells() {
+                marked[cell.index()] = true;
+            }
+        }
+    }
+    // A clash with a kept given blames the other cell for certain.
+    let mut filled = Vec::new();
+    for (a, b) in open {
+        match (kept(a), kept(b)) {
+            (true, false) => marked[b.index()] = true,
+            (false, true) => marked[a.index()] = true,
+            _ => filled.push((a, b)),
+        }
+    }
+    for (a, b) in filled {
+        if marked[a.index()] || marked[b.index()] {
+            continue;
+        }
+        let (ca, cb) = (clashes[a.index()], clashes[b.index()]);
+        marked[a.index()] = ca >= cb;
+        marked[b.index()] = cb >= ca;
+    }
+    marked
+}
+
 /// The special judge: every answer must solve its puzzle.
 struct SudokuTally<'a> {
     case: &'a CaseData,
@@ -339,18 +397,9 @@ impl<'a> SudokuTally<'a> {
         }
         let label = puzzle_label(self.case, n, line);
         self.reasons.push(format!("{label}: {}", summarize(&found)));
-        let mut marked = [false; 81];
-        for cell in found.iter().flat_map(Problem::cells) {
-            marked[cell.index()] = true;
-        }
-        let (left_title, left) = match &want {
-            Some(want) => {
-                for cell in Cell::all().filter(|&c| want.get(c) != answer.get(c)) {
-                    marked[cell.index()] = true;
-                }
-                ("expected", want)
-            }
-            None => ("puzzle", &puzzle),
+        let (left_title, left, marked) = match &want {
+            Some(want) => ("expected", want, differing(want, answer)),
+            None => ("puzzle", &puzzle, to_blame(&puzzle, answer, &found)),
         };
         self.details.push_str(&format!("{label}:\n"));
         self.details.push_str(&diff::grids(
@@ -358,6 +407,7 @@ impl<'a> SudokuTally<'a> {
             left,
             "your answer",
             answer,
+            &puzzle,
             &marked,
         ));
         Ok(())
@@ -383,7 +433,10 @@ impl<'a> SudokuTally<'a> {
         }
         let mut details = self.details;
         if !details.is_empty() {
-            details.push_str(diff::GRID_LEGEND);
+            details.push_str(match self.expected {
+                Some(_) => diff::GRID_LEGEND,
+                None => diff::GRID_LEGEND_RULES,
+            });
         }
         Checked::wrong(reasons.join("; "), details)
     }
@@ -508,7 +561,15 @@ struct ExactTally<'a> {
     /// expected boards, in step with the answers.
     puzzles: Boards<'a>,
     expected_boards: Option<Boards<'a>>,
-    differing: Vec<(String, Board, Board)>,
+    differing: Vec<Differing>,
+}
+
+/// An answer that is not the expected one, to draw.
+struct Differing {
+    label: String,
+    puzzle: Board,
+    want: Board,
+    got: Board,
 }
 
 impl<'a> ExactTally<'a> {
@@ -568,11 +629,15 @@ impl<'a> ExactTally<'a> {
         if n >= self.case.puzzles {
             return Ok(());
         }
-        let (line, _) = next_board(&mut self.puzzles, "input")?;
+        let (line, puzzle) = next_board(&mut self.puzzles, "input")?;
         let (_, want) = next_board(expected, "expected output")?;
         if want != *answer && self.differing.len() < SHOWN {
-            self.differing
-                .push((puzzle_label(self.case, n, line), want, *answer));
+            self.differing.push(Differing {
+                label: puzzle_label(self.case, n, line),
+                puzzle,
+                want,
+                got: *answer,
+            });
         }
         Ok(())
     }
@@ -617,12 +682,16 @@ impl<'a> ExactTally<'a> {
         let details = if self.expected_boards.is_some() && readable && answers == self.case.puzzles
         {
             let mut out = String::new();
-            for (label, want, got) in &self.differing {
-                let marked: [bool; 81] = std::array::from_fn(|i| {
-                    want.get(Cell::from_index(i)) != got.get(Cell::from_index(i))
-                });
-                out.push_str(&format!("{label}:\n"));
-                out.push_str(&diff::grids("expected", want, "your answer", got, &marked));
+            for d in &self.differing {
+                out.push_str(&format!("{}:\n", d.label));
+                out.push_str(&diff::grids(
+                    "expected",
+                    &d.want,
+                    "your answer",
+                    &d.got,
+                    &d.puzzle,
+                    &differing(&d.want, &d.got),
+                ));
             }
             out.push_str(diff::GRID_LEGEND);
             out

@@ -1,7 +1,11 @@
 //! Drawing the difference between what was expected and what came out:
-//! two 9×9 grids side by side with the wrong cells bracketed, readable in a
-//! log without colour; and, for output that is not boards at all, a line
-//! diff made with `similar`, with invisible characters made visible.
+//! two 9×9 grids side by side with the wrong cells bracketed and the givens
+//! starred, readable in a log without colour; and, for output that is not
+//! boards at all, a line diff made with `similar`, with invisible
+//! characters made visible.
+//!
+//! The grids are plain text. A reporter that colours them reads each row
+//! back with [`grid_row`], so the text and its colouring cannot disagree.
 
 use std::fmt::Write as _;
 use std::time::Duration;
@@ -10,20 +14,51 @@ use similar::{Algorithm, ChangeTag, TextDiff};
 
 use crate::board::{Board, Cell};
 
-/// Printed once under a block of grid diffs.
+/// Printed once under a block of grid diffs against expected answers; with
+/// the details' indent it fits 80 columns.
 pub const GRID_LEGEND: &str =
-    "[x] marks a cell of your answer that breaks a rule, changes a given or differs from the expected answer\n";
+    "*5 is a given; [5] is where your answer differs from the expected one\n";
+
+/// Printed once under a block of grid diffs against the puzzles alone,
+/// when a case has no expected output.
+pub const GRID_LEGEND_RULES: &str =
+    "*5 is a given; [5] breaks a rule, changes a given or is left empty\n";
 
 /// At most this many diff lines are shown; a flood of output is cut.
 const MAX_DIFF_LINES: usize = 60;
 
-fn grid_row(board: &Board, row: usize, marked: Option<&[bool; 81]>) -> String {
+/// What a cell of a drawn grid is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CellKind {
+    /// A digit of the puzzle, drawn `*5 `.
+    Given,
+    /// A digit filled in, or a blank, drawn ` 5 `.
+    Filled,
+    /// A cell to look at, drawn `[5]`.
+    Marked,
+}
+
+/// A piece of a drawn grid row: rules and spaces, or one cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowPart<'a> {
+    Text(&'a str),
+    Cell(CellKind, &'a str),
+}
+
+fn grid_row(
+    board: &Board,
+    row: usize,
+    givens: Option<&Board>,
+    marked: Option<&[bool; 81]>,
+) -> String {
     let mut line = String::from("|");
     for col in 0..9 {
         let cell = Cell::new(row, col);
         let value = board.get(cell).map_or('.', |d| d.to_char());
         if marked.is_some_and(|m| m[cell.index()]) {
             let _ = write!(line, "[{value}]");
+        } else if givens.is_some_and(|g| g.get(cell).is_some()) {
+            let _ = write!(line, "*{value} ");
         } else {
             let _ = write!(line, " {value} ");
         }
@@ -34,16 +69,20 @@ fn grid_row(board: &Board, row: usize, marked: Option<&[bool; 81]>) -> String {
     line
 }
 
-/// `left` beside `right`, the `marked` cells of `right` in brackets.
+/// `left` beside `right`, the givens of `puzzle` starred in both (but in
+/// `left` when it is the puzzle itself: every digit there is a given) and
+/// the `marked` cells of `right` in brackets.
 pub fn grids(
     left_title: &str,
     left: &Board,
     right_title: &str,
     right: &Board,
+    puzzle: &Board,
     marked: &[bool; 81],
 ) -> String {
     const RULE: &str = "+---------+---------+---------+";
     let width = RULE.len();
+    let left_givens = (left != puzzle).then_some(puzzle);
     let mut out = format!("  {left_title:<width$}   {right_title}\n");
     for row in 0..9 {
         if row % 3 == 0 {
@@ -52,12 +91,57 @@ pub fn grids(
         let _ = writeln!(
             out,
             "  {}   {}",
-            grid_row(left, row, None),
-            grid_row(right, row, Some(marked))
+            grid_row(left, row, left_givens, None),
+            grid_row(right, row, Some(puzzle), Some(marked))
         );
     }
     let _ = writeln!(out, "  {RULE}   {RULE}");
     out
+}
+
+/// Reads a row of digits drawn by [`grids`] back into its parts, or `None`
+/// for any other line (a rule, a title, a line of a line diff).
+pub fn grid_row_parts(line: &str) -> Option<Vec<RowPart<'_>>> {
+    let indent = line.len() - line.trim_start_matches(' ').len();
+    let (lead, rest) = line.split_at(indent);
+    let (left, right) = rest.split_once("   ")?;
+    let mut parts = vec![RowPart::Text(lead)];
+    row_parts(left, &mut parts)?;
+    parts.push(RowPart::Text("   "));
+    row_parts(right, &mut parts)?;
+    Some(parts)
+}
+
+/// The parts of one drawn row, `|` + three groups of three cells and `|`.
+fn row_parts<'a>(row: &'a str, parts: &mut Vec<RowPart<'a>>) -> Option<()> {
+    if !row.is_ascii() || row.len() != 31 {
+        return None;
+    }
+    for group in 0..3 {
+        let start = group * 10;
+        if &row[start..=start] != "|" {
+            return None;
+        }
+        parts.push(RowPart::Text("|"));
+        for cell in 0..3 {
+            let text = &row[start + 1 + cell * 3..start + 4 + cell * 3];
+            let bytes = text.as_bytes();
+            let value = bytes[1];
+            if !(value == b'.' || (b'1'..=b'9').contains(&value)) {
+                return None;
+            }
+            let kind = match (bytes[0], bytes[2]) {
+                (b'[', b']') => CellKind::Marked,
+                (b'*', b' ') => CellKind::Given,
+                (b' ', b' ') => CellKind::Filled,
+                _ => return None,
+            };
+            parts.push(RowPart::Cell(kind, text));
+        }
+    }
+    (&row[30..] == "|").then_some(())?;
+    parts.push(RowPart::Text("|"));
+    Some(())
 }
 
 /// Shows what a line holds, including what a terminal would hide: a CR
@@ -118,18 +202,41 @@ pub fn lines(expected: &str, actual: &str) -> String {
     out
 }
 
+/// A puzzle with one given (r1c1), an answer that adds r1c3, and that cell
+/// marked: for tests of drawing and of colouring what is drawn.
+#[cfg(test)]
+pub(crate) fn example_boards() -> (Board, Board, [bool; 81]) {
+    use crate::board::Digit;
+    let mut puzzle = Board::EMPTY;
+    puzzle.set(Cell::new(0, 0), Digit::new(4));
+    let mut answer = puzzle;
+    answer.set(Cell::new(0, 2), Digit::new(5));
+    let mut marked = [false; 81];
+    marked[2] = true;
+    (puzzle, answer, marked)
+}
+
+/// [`example_boards`] drawn, the answer beside itself as expected.
+#[cfg(test)]
+pub(crate) fn example() -> String {
+    let (puzzle, answer, marked) = example_boards();
+    grids(
+        "expected",
+        &answer,
+        "your answer",
+        &answer,
+        &puzzle,
+        &marked,
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Digit;
 
     #[test]
-    fn grids_bracket_the_marked_cells() {
-        let mut answer = Board::EMPTY;
-        answer.set(Cell::new(0, 2), Digit::new(5));
-        let mut marked = [false; 81];
-        marked[2] = true;
-        let text = grids("expected", &Board::EMPTY, "your answer", &answer, &marked);
+    fn grids_bracket_the_marked_cells_and_star_the_givens() {
+        let text = example();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), 14);
         assert_eq!(
@@ -138,8 +245,48 @@ mod tests {
         );
         assert_eq!(
             lines[2],
-            "  | .  .  . | .  .  . | .  .  . |   | .  . [5]| .  .  . | .  .  . |"
+            "  |*4  .  5 | .  .  . | .  .  . |   |*4  . [5]| .  .  . | .  .  . |"
         );
+        // Against the puzzle itself, every digit on the left is a given:
+        // none is starred there.
+        let (puzzle, answer, marked) = example_boards();
+        let text = grids("puzzle", &puzzle, "your answer", &answer, &puzzle, &marked);
+        assert!(
+            text.contains("  | 4  .  . | .  .  . | .  .  . |   |*4  . [5]|"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn drawn_rows_read_back_into_their_cells() {
+        let line = "  |*4  .  5 | .  .  . | .  .  . |   |*4  . [5]| .  .  . | .  .  . |";
+        let parts = grid_row_parts(line).unwrap();
+        let cells: Vec<(CellKind, &str)> = parts
+            .iter()
+            .filter_map(|p| match p {
+                RowPart::Cell(kind, text) => Some((*kind, *text)),
+                RowPart::Text(_) => None,
+            })
+            .collect();
+        assert_eq!(cells.len(), 18);
+        assert_eq!(cells[0], (CellKind::Given, "*4 "));
+        assert_eq!(cells[2], (CellKind::Filled, " 5 "));
+        assert_eq!(cells[11], (CellKind::Marked, "[5]"));
+        let joined: String = parts
+            .iter()
+            .map(|p| match p {
+                RowPart::Text(text) | RowPart::Cell(_, text) => *text,
+            })
+            .collect();
+        assert_eq!(joined, line);
+        for other in [
+            "  +---------+---------+---------+   +---------+---------+---------+",
+            "  expected                          your answer",
+            "+| 1  2  3 | 4  5  6 | 7  8  9 |",
+            "  | 1  2  3 | 4  5  6 | 7  8  9 |   | 1  2  3 | 4  5  6 | 7  8  x |",
+        ] {
+            assert_eq!(grid_row_parts(other), None, "{other}");
+        }
     }
 
     #[test]

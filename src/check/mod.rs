@@ -259,6 +259,45 @@ mod tests {
         assert_eq!(none.reason, "expected 1 answer (one per puzzle), got 0");
     }
 
+    /// Row `row` of the answer's grid, as drawn under the reason.
+    fn answer_row(details: &str, row: usize) -> &str {
+        let line = details
+            .lines()
+            .filter(|l| diff::grid_row_parts(l).is_some())
+            .nth(row)
+            .unwrap();
+        line.split("   ").nth(1).unwrap()
+    }
+
+    #[test]
+    fn a_duplicate_marks_the_wrong_cell_not_the_right_one() {
+        // r1c3 should be 4; a 5 there clashes with the given 5 in r1c1 and
+        // with the right 5 in r9c3.
+        // With no expected answer the rules decide: the clash with a given
+        // blames the other cell, which explains its clash with r9c3 too.
+        let wrong = with(ANSWER, 2, '5');
+        for (expected, snapshot) in [
+            (Some(ANSWER), "grid_against_the_expected_answer"),
+            (None, "grid_against_the_rules"),
+        ] {
+            let result = check(
+                CheckerKind::Sudoku,
+                &case(Format::AcWing, expected),
+                &wrong,
+                Format::AcWing,
+            );
+            assert_eq!(
+                answer_row(&result.details, 0),
+                "|*5 *3 [5]| 6 *7  8 | 9  1  2 |"
+            );
+            assert_eq!(
+                answer_row(&result.details, 8),
+                "| 3  4  5 | 2 *8  6 | 1 *7 *9 |"
+            );
+            insta::assert_snapshot!(snapshot, result.details);
+        }
+    }
+
     #[test]
     fn unreadable_output_gets_a_line_diff() {
         let sudoku = case(Format::AcWing, Some(ANSWER));
@@ -268,6 +307,24 @@ mod tests {
             .reason
             .starts_with("the output does not read as acwing answers: line 1, column 1"));
         assert!(result.details.contains("+hello"), "{}", result.details);
+    }
+
+    #[test]
+    fn digits_with_spaces_between_them_are_told_so() {
+        let sudoku = case(Format::AcWing, Some(ANSWER));
+        let spaced: String = ANSWER.chars().map(|c| format!("{c} ")).collect();
+        let result = check(
+            CheckerKind::Sudoku,
+            &sudoku,
+            &format!("{}\n", spaced.trim_end()),
+            Format::AcWing,
+        );
+        assert_eq!(result.verdict, Verdict::WA);
+        assert_eq!(
+            result.reason,
+            "the output does not read as acwing answers: line 1, column 2: ' ' is not a cell: \
+             an AcWing line is its 81 cells with nothing between them"
+        );
     }
 
     #[test]

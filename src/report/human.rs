@@ -1,45 +1,84 @@
-//! The report people read: a fixed-width line per case as it finishes, the
-//! failures explained under the table, and a summary that closes with
-//! `N passed, M failed` alone on its line, as test runners do.
+//! The report people read: a line per case as it finishes, the failures
+//! explained under the table, and a summary that says what the real judge
+//! would show and closes with `N passed, M failed` alone on its line, as
+//! test runners do.
 //!
-//! Colour marks the verdicts only, so everything stays readable without it.
+//! On a terminal the table fits its width: the least important columns go
+//! first and long notes wrap under the case column (see [`layout`]). Off a
+//! terminal every line is whole, for scripts and logs. Colour marks the
+//! verdicts and the cells of grid diffs only, so everything stays readable
+//! without it.
 
 use std::io::{self, Write};
 
 use anstyle::{AnsiColor, Style};
 
+use super::judges::JudgeSays;
+use super::layout::{self, Cells, Columns};
 use super::{format_kb, format_ms, Event, Reporter};
-use crate::judge::{CaseResult, Judgement, Outcome, Summary};
+use crate::check::diff::{self, CellKind, RowPart};
+use crate::judge::{CaseResult, Fault, Judgement, Outcome, Summary};
+use crate::problem::Problem;
 use crate::runner::lang::BuildInfo;
+use crate::runner::Interface;
 use crate::verdict::Verdict;
 
 pub struct HumanReporter<W> {
     out: W,
     color: bool,
+    /// The terminal's width; `None` off a terminal, where lines are whole.
+    width: Option<usize>,
+    columns: Columns,
     /// Command-line options that rerun the same submission, for hints.
     rerun_options: String,
     /// The failures described under the table, at most [`DESCRIBED`].
     failures: Vec<CaseResult>,
     /// Failures beyond those.
     more_failures: usize,
+    judges: JudgeSays,
 }
 
 /// At most this many failures are described in full under the table; the
 /// rest are on their lines in the table, and in the JSON and JUnit reports.
 const DESCRIBED: usize = 50;
 
-/// Longest reason shown on a case's line; the full one is under the table.
-const REASON_WIDTH: usize = 72;
+/// On a terminal, a case's note takes at most this many lines; the full
+/// reason is under the table.
+const NOTE_LINES: usize = 2;
+
+/// Where a case's second line starts: under the table's first columns.
+const INDENT: usize = 6;
 
 impl<W: Write> HumanReporter<W> {
     pub fn new(out: W, color: bool, rerun_options: impl Into<String>) -> Self {
         Self {
             out,
             color,
+            width: None,
+            columns: Columns::for_width(None),
             rerun_options: rerun_options.into(),
             failures: Vec::new(),
             more_failures: 0,
+            judges: JudgeSays::default(),
         }
+    }
+
+    /// Fits the report to a terminal `width` columns wide; `None` (the
+    /// default) writes whole lines.
+    pub fn with_width(mut self, width: Option<usize>) -> Self {
+        self.width = width;
+        self.columns = Columns::for_width(width);
+        self
+    }
+
+    /// Writes `text` after `first`, wrapped to the width under `indent`.
+    fn wrapped(&mut self, first: &str, text: &str, indent: usize) -> io::Result<()> {
+        let first_width = first.chars().count();
+        writeln!(
+            self.out,
+            "{}",
+            layout::wrap(first, first_width, text, indent, self.width)
+        )
     }
 
     fn paint(&self, style: Style, text: &str) -> String {
@@ -67,47 +106,66 @@ impl<W: Write> HumanReporter<W> {
 
     fn case_line(&mut self, result: &CaseResult) -> io::Result<()> {
         let code = self.code(result.verdict());
-        match &result.outcome {
-            Outcome::Error(error) => {
-                let first = error.lines().next().unwrap_or_default();
-                writeln!(
-                    self.out,
-                    "{code} {:>9} {:>6} {:>9} {:>9} {:>8}  {}",
-                    "-", "-", "-", "-", "-", result.id
-                )?;
-                writeln!(self.out, "      {}", shorten(first, REASON_WIDTH + 20))?;
-            }
-            Outcome::Judged(j) if j.verdict == Verdict::CE => {
-                writeln!(
-                    self.out,
-                    "{code} {:>9} {:>6} {:>9} {:>9} {:>8}  {}  {}",
-                    "-",
-                    "-",
-                    "-",
-                    "-",
-                    "-",
-                    result.id,
-                    shorten(&j.reason, REASON_WIDTH)
-                )?;
-            }
+        let dashes = Cells {
+            time: "-",
+            percent: "-",
+            cpu: "-",
+            wall: "-",
+            memory: "-",
+        };
+        let (time, percent, cpu, wall, memory);
+        let (cells, note) = match &result.outcome {
+            Outcome::Error(_) => (dashes, String::new()),
+            Outcome::Judged(j) if j.verdict == Verdict::CE => (dashes, j.reason.clone()),
             Outcome::Judged(j) => {
-                let time = format_ms(j.time);
-                let percent = format!("{:.0}%", j.limit_percent().min(999.0));
+                time = format_ms(j.time);
+                percent = format!("{:.0}%", j.limit_percent().min(999.0));
+                cpu = format_ms(j.cpu);
+                wall = format_ms(j.wall);
+                memory = format_kb(j.memory_kb);
                 let note = if j.verdict == Verdict::AC {
                     accepted_note(j)
                 } else {
-                    shorten(&j.reason, REASON_WIDTH)
+                    j.reason.clone()
                 };
-                writeln!(
-                    self.out,
-                    "{code} {time:>9} {percent:>6} {:>9} {:>9} {:>8}  {}  {note}",
-                    format_ms(j.cpu),
-                    format_ms(j.wall),
-                    format_kb(j.memory_kb),
-                    result.id
-                )?;
+                let cells = Cells {
+                    time: &time,
+                    percent: &percent,
+                    cpu: &cpu,
+                    wall: &wall,
+                    memory: &memory,
+                };
+                (cells, note)
+            }
+        };
+        let row = format!("{code}{}  {}", self.columns.cells(&cells), result.id);
+        let row_width = self.columns.id_column() + result.id.chars().count();
+        if note.is_empty() {
+            writeln!(self.out, "{row}")?;
+        } else {
+            // On a terminal a long note is cut: the reason is whole under
+            // the table.
+            writeln!(
+                self.out,
+                "{}",
+                layout::wrap_lines(
+                    &format!("{row}  "),
+                    row_width + 2,
+                    &note,
+                    self.columns.id_column(),
+                    self.width,
+                    NOTE_LINES
+                )
+            )?;
+        }
+        match &result.outcome {
+            Outcome::Error(error) => {
+                let first = error.message.lines().next().unwrap_or_default().to_string();
+                self.wrapped(&" ".repeat(INDENT), &first, INDENT)?;
+            }
+            Outcome::Judged(j) => {
                 for warning in &j.warnings {
-                    writeln!(self.out, "      warning: {warning}")?;
+                    self.wrapped("      warning: ", warning, INDENT + 9)?;
                 }
             }
         }
@@ -115,24 +173,32 @@ impl<W: Write> HumanReporter<W> {
     }
 
     fn failure(&mut self, result: &CaseResult) -> io::Result<()> {
-        let code = self.code(result.verdict());
-        writeln!(self.out, "{} {}", code.trim_end(), result.id)?;
+        let verdict = result.verdict();
+        let code = self.paint(
+            Self::verdict_style(verdict),
+            verdict.map_or("ERROR", Verdict::code),
+        );
+        writeln!(self.out, "{code} {}", result.id)?;
         writeln!(self.out, "  input:    {}", result.input.display())?;
         if let Some(expected) = &result.expected {
             writeln!(self.out, "  expected: {}", expected.display())?;
         }
         match &result.outcome {
             Outcome::Error(error) => {
-                writeln!(self.out, "  error:    {error}")?;
+                self.wrapped("  error:    ", &error.message, 12)?;
+                let what = match error.fault {
+                    Fault::Case => "fix the case files",
+                    Fault::Judge => "the judge failed, not the case nor the submission; rerun it",
+                };
                 writeln!(
                     self.out,
-                    "  hint:     fix the case files; `sudoku-judge test {}` rechecks this case alone",
+                    "  hint:     {what}; `sudoku-judge test {}` rechecks this case alone",
                     result.input.display()
                 )?;
             }
             Outcome::Judged(j) => {
                 writeln!(self.out, "  verdict:  {}", j.verdict.name())?;
-                writeln!(self.out, "  why:      {}", j.reason)?;
+                self.wrapped("  why:      ", &j.reason, 12)?;
                 writeln!(
                     self.out,
                     "  measured: {} of {} ({:.0}%), cpu {}, memory {} of {}",
@@ -144,6 +210,7 @@ impl<W: Write> HumanReporter<W> {
                     format_kb(j.limits.memory_kb)
                 )?;
                 for line in j.details.lines() {
+                    let line = self.detail(line);
                     writeln!(self.out, "  {line}")?;
                 }
                 if !j.stdout.is_empty() {
@@ -167,6 +234,63 @@ impl<W: Write> HumanReporter<W> {
             }
         }
         writeln!(self.out)
+    }
+
+    /// A line of a failure's details, its grid cells coloured when colour
+    /// is on: givens bold, the cells to look at in red.
+    fn detail(&self, line: &str) -> String {
+        let parts = match diff::grid_row_parts(line) {
+            Some(parts) if self.color => parts,
+            _ => return line.to_string(),
+        };
+        parts
+            .iter()
+            .map(|part| match *part {
+                RowPart::Text(text) | RowPart::Cell(CellKind::Filled, text) => text.to_string(),
+                RowPart::Cell(CellKind::Given, text) => self.paint(Style::new().bold(), text),
+                RowPart::Cell(CellKind::Marked, text) => self.paint(
+                    Style::new().fg_color(Some(AnsiColor::Red.into())).bold(),
+                    text,
+                ),
+            })
+            .collect()
+    }
+
+    /// The first lines of the report: the build, what is judged, a note
+    /// for each problem whose interface is not the submission's, and the
+    /// table's header.
+    fn header(
+        &mut self,
+        cases: usize,
+        submission: &str,
+        jobs: usize,
+        time_scales: &[f64],
+        problems: &[(Problem, usize)],
+        interface: Option<Interface>,
+    ) -> io::Result<()> {
+        let mut judging = format!(
+            "judging {cases} case{} with {submission}",
+            if cases == 1 { "" } else { "s" }
+        );
+        if jobs > 1 {
+            judging.push_str(&format!(
+                ", {jobs} at a time (wall times are taken under load)"
+            ));
+        }
+        if !time_scales.is_empty() {
+            let factors: Vec<String> = time_scales.iter().map(|f| format!("x {f}")).collect();
+            judging.push_str(&format!(
+                ", time limits {} (time_scale)",
+                factors.join(", ")
+            ));
+        }
+        self.wrapped("", &judging, 2)?;
+        for &(problem, _) in problems {
+            if let Some(note) = interface.and_then(|i| interface_note(problem, i)) {
+                self.wrapped("note: ", &note, INDENT)?;
+            }
+        }
+        Ok(())
     }
 
     /// How the submission was built: once, above the table.
@@ -218,16 +342,19 @@ impl<W: Write> HumanReporter<W> {
             .map(|(v, n)| format!("{n} {v}"))
             .chain((summary.errors > 0).then(|| format!("{} could not be judged", summary.errors)))
             .collect();
-        writeln!(
-            self.out,
+        let totals = format!(
             "{} case{} in {:.2} s: {}",
             summary.total,
             if summary.total == 1 { "" } else { "s" },
             summary.elapsed.as_secs_f64(),
             counts.join(", ")
-        )?;
+        );
+        self.wrapped("", &totals, 2)?;
         if summary.interrupted {
             writeln!(self.out, "interrupted: only the cases above were judged")?;
+        }
+        for line in self.judges.lines() {
+            self.wrapped("", &line, 2)?;
         }
         writeln!(
             self.out,
@@ -262,6 +389,23 @@ fn puzzles_note(j: &Judgement) -> String {
     }
 }
 
+/// A note when the submission's interface is not the one `problem` judges.
+fn interface_note(problem: Problem, interface: Interface) -> Option<String> {
+    match (problem, interface) {
+        (Problem::Leetcode37, Interface::Program) => Some(
+            "LeetCode 37 calls a class Solution's solveSudoku; this submission is a program \
+             reading stdin, judged as AcWing 166 would judge it"
+                .into(),
+        ),
+        (problem @ (Problem::Acwing166 | Problem::Poj3074), Interface::Function) => Some(format!(
+            "{} judges a program reading stdin; this submission is a function, called through \
+             sudoku-judge's driver",
+            problem.name()
+        )),
+        _ => None,
+    }
+}
+
 fn shorten(text: &str, width: usize) -> String {
     if text.chars().count() <= width {
         text.to_string()
@@ -279,33 +423,28 @@ impl<W: Write> Reporter for HumanReporter<W> {
                 submission,
                 build,
                 jobs,
+                sandbox,
+                warnings,
+                problems,
+                interface,
                 time_scales,
             } => {
                 if let Some(build) = build {
                     self.build(build)?;
                 }
-                let parallel = if jobs > 1 {
-                    format!(", {jobs} at a time (wall times are taken under load)")
-                } else {
-                    String::new()
-                };
-                let scaled: Vec<String> = time_scales.iter().map(|f| format!("{f}")).collect();
-                let scaled = match scaled.len() {
-                    0 => String::new(),
-                    _ => format!(", time limits x {} (time_scale)", scaled.join(", x ")),
-                };
-                writeln!(
-                    self.out,
-                    "judging {cases} case{} with {submission}{parallel}{scaled}",
-                    if cases == 1 { "" } else { "s" }
-                )?;
-                let header = format!(
-                    "{:<5} {:>9} {:>6} {:>9} {:>9} {:>8}  case",
-                    "", "time", "%limit", "cpu", "wall", "memory"
-                );
+                self.judges = JudgeSays::new(problems);
+                self.header(cases, submission, jobs, time_scales, problems, interface)?;
+                if let Some(sandbox) = sandbox {
+                    self.wrapped("sandbox: ", &sandbox.to_string(), INDENT)?;
+                }
+                for warning in warnings {
+                    self.wrapped("warning: ", warning, INDENT)?;
+                }
+                let header = self.columns.header();
                 writeln!(self.out, "{}", self.paint(Style::new().dimmed(), &header))?;
             }
             Event::CaseFinished(result) => {
+                self.judges.case(result);
                 self.case_line(result)?;
                 self.out.flush()?;
                 // A compile error is the same for every case: it was shown once, above.
@@ -365,16 +504,28 @@ mod tests {
         insta::assert_snapshot!(text);
     }
 
+    /// The same run on a terminal 80 columns wide: `cpu` and `wall` make
+    /// room, long notes wrap under the case column, and no line is wider.
+    #[test]
+    fn renders_every_verdict_at_80_columns() {
+        let results = every_verdict();
+        let mut out = Vec::new();
+        report_run(
+            &mut HumanReporter::new(&mut out, false, "--solver mrv").with_width(Some(80)),
+            &results,
+        );
+        let text = String::from_utf8(out).unwrap();
+        // Commands are never split, so they can be copied whole.
+        for line in text.lines().filter(|l| !l.contains("sudoku-judge test")) {
+            assert!(line.chars().count() <= 80, "{line}");
+        }
+        insta::assert_snapshot!(text);
+    }
+
     #[test]
     fn only_the_first_failures_are_described_in_full() {
         let results: Vec<CaseResult> = (0..DESCRIBED + 3)
-            .map(|n| CaseResult {
-                id: format!("c{n}"),
-                suite: PathBuf::from("."),
-                input: PathBuf::from(format!("c{n}.in")),
-                expected: None,
-                outcome: judged(Verdict::WA, "r1c3 is empty", 1),
-            })
+            .map(|n| case(&format!("c{n}"), judged(Verdict::WA, "r1c3 is empty", 1)))
             .collect();
         let mut out = Vec::new();
         let mut reporter = HumanReporter::new(&mut out, false, "");
@@ -394,15 +545,65 @@ mod tests {
         assert!(text.ends_with("0 passed, 53 failed\n"), "{text}");
     }
 
+    /// A case of `outcome` with no expected file and no problem.
+    fn case(id: &str, outcome: Outcome) -> CaseResult {
+        CaseResult {
+            id: id.into(),
+            suite: PathBuf::from("."),
+            input: PathBuf::from(format!("{id}.in")),
+            expected: None,
+            problem: None,
+            outcome,
+        }
+    }
+
+    #[test]
+    fn colour_marks_the_cells_of_a_grid_diff() {
+        let mut outcome = judged(Verdict::WA, "r1c3 is wrong", 1);
+        if let Outcome::Judged(j) = &mut outcome {
+            j.details = crate::check::diff::example();
+        }
+        let result = case("a", outcome);
+        let render = |color| {
+            let mut out = Vec::new();
+            report_run(
+                &mut HumanReporter::new(&mut out, color, ""),
+                std::slice::from_ref(&result),
+            );
+            String::from_utf8(out).unwrap()
+        };
+        let plain = render(false);
+        assert!(plain.contains("|*4  . [5]|"), "{plain}");
+        let coloured = render(true);
+        let (red, bold) = (
+            Style::new().fg_color(Some(AnsiColor::Red.into())).bold(),
+            Style::new().bold(),
+        );
+        assert!(coloured.contains(&format!("{red}[5]{red:#}")), "{coloured}");
+        assert!(
+            coloured.contains(&format!("{bold}*4 {bold:#}")),
+            "{coloured}"
+        );
+        // The text is the same with colour as without.
+        assert_eq!(strip_ansi(&coloured), plain);
+    }
+
+    /// `text` without its ANSI escape sequences.
+    fn strip_ansi(text: &str) -> String {
+        let mut out = String::new();
+        let mut rest = text;
+        while let Some(at) = rest.find('\u{1b}') {
+            out.push_str(&rest[..at]);
+            rest = &rest[at..];
+            rest = &rest[rest.find('m').map_or(rest.len(), |m| m + 1)..];
+        }
+        out.push_str(rest);
+        out
+    }
+
     #[test]
     fn colour_only_when_asked() {
-        let result = CaseResult {
-            id: "a".into(),
-            suite: PathBuf::from("."),
-            input: PathBuf::from("a.in"),
-            expected: None,
-            outcome: judged(Verdict::AC, "", 1),
-        };
+        let result = case("a", judged(Verdict::AC, "", 1));
         let render = |color| {
             let mut out = Vec::new();
             HumanReporter::new(&mut out, color, "")

@@ -110,8 +110,8 @@ impl<'a> CaseJson<'a> {
         };
         match &result.outcome {
             Outcome::Error(error) => {
-                json.message = error;
-                json.error = Some(error);
+                json.message = &error.message;
+                json.error = Some(&error.message);
             }
             Outcome::Judged(j) => {
                 json.verdict = Some(j.verdict);
@@ -181,13 +181,19 @@ impl<W: Write> Reporter for JsonReporter<W> {
     fn report(&mut self, event: Event<'_>) -> io::Result<()> {
         match event {
             Event::Started {
-                submission, build, ..
+                submission,
+                build,
+                sandbox,
+                warnings,
+                ..
             } => {
                 write!(
                     self.out,
-                    "{{\n  \"submission\": {},\n  \"build\": {},\n  \"cases\": [",
+                    "{{\n  \"submission\": {},\n  \"build\": {},\n  \"sandbox\": {},\n  \"warnings\": {},\n  \"cases\": [",
                     serde_json::to_string(submission)?,
                     nested(&build.map(BuildJson::of), 2)?,
+                    nested(&sandbox, 2)?,
+                    nested(&warnings, 2)?,
                 )?;
             }
             Event::CaseFinished(result) => {

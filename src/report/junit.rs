@@ -61,7 +61,7 @@ fn test_case(result: &CaseResult) -> (String, TestCase) {
         }
         Outcome::Error(error) => {
             let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
-            status.set_type("ERROR").set_message(error.clone());
+            status.set_type("ERROR").set_message(error.message.clone());
             TestCase::new(name, status)
         }
     };

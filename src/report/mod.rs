@@ -2,15 +2,22 @@
 //! The judge sends one vocabulary of [`Event`]s; each reporter renders them
 //! to an injected writer, so tests render into strings.
 
+pub mod bench;
 pub mod human;
 pub mod json;
+pub mod judges;
 pub mod junit;
+pub mod layout;
+pub mod progress;
+pub mod solvers;
 
 use std::io;
 use std::time::Duration;
 
 use crate::judge::{CaseResult, Summary};
+use crate::problem::Problem;
 use crate::runner::lang::BuildInfo;
+use crate::runner::Interface;
 
 /// What the judge tells reporters, in order: `Started`, one
 /// `CaseFinished` per case in case order, then `Finished`.
@@ -23,6 +30,15 @@ pub enum Event<'a> {
         build: Option<&'a BuildInfo>,
         /// Cases judged at once.
         jobs: usize,
+        /// The protections runs get, when submissions run in a sandbox.
+        sandbox: Option<&'a crate::runner::sandbox::Protections>,
+        /// Files that look like part of a case but are not judged.
+        warnings: &'a [String],
+        /// The problems the cases are judged as (from `--problem` or a
+        /// `judge.toml`), each once with its number of cases, in case order.
+        problems: &'a [(Problem, usize)],
+        /// How the submission answers; `None` when it did not compile.
+        interface: Option<Interface>,
         /// The `time_scale` factors (other than 1) the cases' limits are
         /// multiplied by, from `judge.toml` or `--time-scale`.
         time_scales: &'a [f64],
@@ -109,7 +125,8 @@ pub(crate) mod fixtures {
     use crate::board::Format;
     use crate::check::CheckerKind;
     use crate::judge::{CaseResult, Judgement, Outcome, Spread};
-    use crate::runner::Limits;
+    use crate::problem::Problem;
+    use crate::runner::{Interface, Limits};
     use crate::verdict::Verdict;
 
     pub fn judged(verdict: Verdict, reason: &str, time_ms: u64) -> Outcome {
@@ -161,12 +178,23 @@ pub(crate) mod fixtures {
     /// started, each case, finished after 1.5 s.
     pub fn report_run(reporter: &mut dyn super::Reporter, results: &[CaseResult]) {
         use super::Event;
+        let mut problems: Vec<(Problem, usize)> = Vec::new();
+        for problem in results.iter().filter_map(|r| r.problem) {
+            match problems.iter_mut().find(|(p, _)| *p == problem) {
+                Some((_, n)) => *n += 1,
+                None => problems.push((problem, 1)),
+            }
+        }
         reporter
             .report(Event::Started {
                 cases: results.len(),
                 submission: "solver mrv",
                 build: None,
                 jobs: 1,
+                sandbox: None,
+                warnings: &[],
+                problems: &problems,
+                interface: Some(Interface::Function),
                 time_scales: &[],
             })
             .unwrap();
@@ -199,6 +227,7 @@ pub(crate) mod fixtures {
                     suite: PathBuf::from("cases/suite"),
                     input: PathBuf::from(format!("cases/suite/{}.in", v.code().to_lowercase())),
                     expected: Some(PathBuf::from(format!("cases/suite/{}.out", v.code().to_lowercase()))),
+                    problem: Some(Problem::Acwing166),
                     outcome: judged(v, reason, ms),
                 }
             })
@@ -208,7 +237,10 @@ pub(crate) mod fixtures {
             suite: PathBuf::from("cases/suite"),
             input: PathBuf::from("cases/suite/broken.in"),
             expected: None,
-            outcome: Outcome::Error("cases/suite/broken.in:1:4: 'x' is not a cell".into()),
+            problem: Some(Problem::Acwing166),
+            outcome: Outcome::Error(crate::judge::Unjudged::case(
+                "cases/suite/broken.in:1:4: 'x' is not a cell",
+            )),
         });
         results
     }

@@ -19,13 +19,12 @@ use std::fmt::Write as _;
 use std::io::{self, BufRead, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::path::Path;
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use serde::{Deserialize, Serialize};
 
-use super::process::{self, Exit};
+use super::process::{self, Exit, Stream};
 use super::{grace, End, Limits, PuzzleLines, PuzzleTimes, Run};
 use crate::board::{format, Format};
 use crate::case::CaseData;
@@ -225,8 +224,6 @@ pub fn run(
     limits: &Limits,
     checker: &mut Checker<'_>,
 ) -> anyhow::Result<Run> {
-    let mut command = Command::new(exe);
-    command.args(["worker", "--solver", solver.name]);
     let mut stdin = PuzzleLines::new(case.puzzles()?, false);
     let mut replies = Replies {
         format: case.format,
@@ -237,26 +234,33 @@ pub fn run(
         times: PuzzleTimes::default(),
         panicked: None,
     };
+    let plan = super::plan(vec![exe.to_path_buf()], limits.memory_kb, false);
+    let mut spec = process::Spec::new(
+        exe.to_path_buf(),
+        vec![
+            "sudoku-judge".into(),
+            "worker".into(),
+            "--solver".into(),
+            solver.name.into(),
+        ],
+        plan,
+    );
+    spec.kill_after = limits.time + grace(limits.time);
+    spec.kill_above_memory_kb = Some(limits.memory_kb);
+    spec.cpu_limit = Some(limits.time + grace(limits.time) * 2);
+    // Generous: a reply is about 130 bytes per puzzle.
+    spec.stdout_limit = 1024 * case.puzzles + (1 << 20);
+    spec.stderr_tail = 4096;
     let finished = process::run(
-        process::Spec {
-            command,
-            kill_after: limits.time + grace(limits.time),
-            kill_after_cpu: None,
-            kill_above_memory_kb: None,
-            cpu_limit: Some(limits.time + grace(limits.time) * 2),
-            address_space_limit: None,
-            // Generous: a reply is about 130 bytes per puzzle.
-            stdout_limit: 1024 * case.puzzles + (1 << 20),
-            stderr_tail: 4096,
-        },
-        process::Io {
+        spec,
+        &mut Stream {
             stdin: &mut stdin,
             stdout: &mut |chunk| replies.feed(chunk),
         },
     )
     .with_context(|| format!("failed to run the solver worker {}", exe.display()))?;
 
-    let stderr = String::from_utf8_lossy(&finished.stderr_tail).into_owned();
+    let stderr = String::from_utf8_lossy(&finished.stderr).into_owned();
     let end = if let Some(kill) = finished.killed {
         End::Killed(kill)
     } else if let Some(message) = replies.panicked {
@@ -283,7 +287,9 @@ pub fn run(
         },
         wall: finished.wall,
         cpu: finished.cpu,
-        memory_kb: finished.max_rss_kb,
+        memory_kb: finished.memory_kb,
+        memory_allowance_kb: 0,
+        fork_refusals: finished.fork_refusals,
         puzzle_times: replies.times.spread(),
         end,
         stdout: String::new(),

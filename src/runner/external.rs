@@ -2,29 +2,35 @@
 //! AcWing 166 format on stdin and stdout, or a LeetCode-style file behind
 //! its language's driver (see `drivers/`).
 //!
-//! Programs are charged their CPU time, as AcWing and POJ charge it, and
-//! held to twice the limit in wall time so a program that sleeps cannot
-//! hang the run. LeetCode-style files are charged the time spent inside
-//! `solveSudoku`, which the driver measures around each call, as for the
-//! built-in solvers; starting the interpreter or the JVM is not charged.
-//! The driver writes answers to a file of their own, so what the submission
-//! prints on stdout (debug output) never corrupts them and is reported apart.
+//! Programs are charged their CPU time, as AcWing and POJ charge it, for
+//! every process they start, and held to twice the limit in wall time so a
+//! program that sleeps cannot hang the run.
+//!
+//! LeetCode-style files are charged the time spent on the boards, and the
+//! measure is out of the submission's reach: the judge hands the driver one
+//! board at a time and reads the kernel's CPU clock of the driver's process
+//! when it hands the board over and when the answer comes back. Nothing
+//! the submission does to its own clocks changes that, it cannot start
+//! processes that would work off that clock (the sandbox's process filter),
+//! and starting the interpreter or the JVM, before the first board, is not
+//! charged. The driver writes answers on a channel of their own (fd 3), so
+//! what the submission prints on stdout (debug output) never corrupts them
+//! and is reported apart.
 
 use std::ffi::OsString;
-use std::io::{BufRead as _, BufReader, Read};
+use std::io::{self, Read};
 use std::path::PathBuf;
-use std::process::Command;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 
-use super::lang::{self, Language};
-use super::process::{self, Exit};
-use super::{grace, End, Limits, OwnOutput, PuzzleLines, PuzzleTimes, Run};
+use super::lang::Language;
+use super::process::{self, Conversation, Exit, Input, Kill, Meter, Stream};
+use super::{grace, End, Limits, OwnOutput, PuzzleTimes, Run};
 use crate::board::format;
 use crate::board::Format;
-use crate::case::CaseData;
-use crate::check::Checker;
+use crate::case::{Boards, CaseData};
+use crate::check::{Checker, LineSplitter};
 
 /// How a submission talks to the judge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,14 +41,13 @@ pub enum Interface {
     Function,
 }
 
-/// How to start the submission's process.
+/// How to start the submission's process. Every path is absolute.
 #[derive(Clone, Debug)]
 pub enum Runtime {
-    /// A compiled binary.
-    Native(PathBuf),
-    Python {
-        python: PathBuf,
-        args: Vec<OsString>,
+    /// A program and its arguments, `argv[0]` first.
+    Exec {
+        program: PathBuf,
+        argv: Vec<OsString>,
     },
     /// A class on a classpath, started with a heap limit.
     Java {
@@ -50,8 +55,6 @@ pub enum Runtime {
         classpath: PathBuf,
         class: String,
     },
-    /// A command line the user gave (`--cmd`), run without a shell.
-    Command(Vec<OsString>),
 }
 
 /// A submission ready to run on cases.
@@ -62,56 +65,121 @@ pub struct Launch {
     pub runtime: Runtime,
     /// Known for `--submission` files; `None` for `--cmd`.
     pub language: Option<Language>,
+    /// What the run must see besides the system: its build, its toolchain.
+    pub read_only: Vec<PathBuf>,
+}
+
+/// What the JVM is allowed on top of the memory limit, which is its heap
+/// (`-Xmx`; an `OutOfMemoryError` is MLE): its own code, metadata and
+/// collector (about 40 MB), and its thread stack (`-Xss`, a quarter of the
+/// limit, from 8 to 64 MB) with what its compiler takes for deep
+/// recursion, measured at up to four times the stack. So recursion without
+/// end fills the stack and ends in `StackOverflowError` (RE), not in a
+/// memory verdict.
+pub const JVM_OWN_KB: u64 = 64 << 10;
+
+/// The JVM's thread stack under a memory limit of `memory_kb`.
+pub fn jvm_stack_kb(memory_kb: u64) -> u64 {
+    (memory_kb / 4).clamp(8 << 10, 64 << 10)
 }
 
 impl Launch {
-    /// A program given as a command line, e.g. `./a.out` or `python3 sol.py`.
+    /// A program given as a command line, e.g. `./a.out` or `python3 sol.py`,
+    /// run without a shell. Its program is found now (on `PATH`, or as a
+    /// path), once, rather than failing on every case.
     pub fn command(command_line: &str) -> anyhow::Result<Launch> {
         let words = shell_words::split(command_line)
             .with_context(|| format!("cannot split the command `{command_line}` into words"))?;
-        let Some(program) = words.first() else {
+        let Some(first) = words.first() else {
             anyhow::bail!("--cmd is empty; give the command that runs your program");
         };
-        // Fail now, once, rather than as a harness error on every case.
-        if !program.contains('/') && which::which(program).is_err() {
-            anyhow::bail!(
-                "`{program}` is not on PATH; give the path to your program, e.g. ./{program}"
+        let cwd = std::env::current_dir().context("cannot read the working directory")?;
+        let program = if first.contains('/') {
+            let path = cwd.join(first);
+            anyhow::ensure!(
+                path.is_file(),
+                "`{first}` (in --cmd) does not exist; build your program first, or fix the path"
             );
+            path
+        } else {
+            which::which(first).map_err(|_| {
+                anyhow::anyhow!(
+                    "`{first}` (in --cmd) is not on PATH; give the path to your program, e.g. \
+                     ./{first}"
+                )
+            })?
+        };
+        let home = dirs::home_dir();
+        let mut read_only = super::sandbox::program_paths(&program, home.as_deref());
+        // Files named on the command line (a script, a jar, a program in
+        // an `sh -c` script) are seen too.
+        for word in &words[1..] {
+            let tokens = word
+                .split(|c: char| c.is_whitespace() || ";|&'\"()<>".contains(c))
+                .filter(|t| !t.is_empty());
+            for token in std::iter::once(word.as_str()).chain(tokens) {
+                let path = cwd.join(token);
+                if path.is_file() && !read_only.iter().any(|p| path.starts_with(p)) {
+                    read_only.push(path);
+                }
+            }
         }
         Ok(Launch {
             label: format!("`{command_line}`"),
             interface: Interface::Program,
-            runtime: Runtime::Command(words.into_iter().map(OsString::from).collect()),
+            runtime: Runtime::Exec {
+                program,
+                argv: words.into_iter().map(OsString::from).collect(),
+            },
             language: None,
+            read_only,
         })
     }
 
-    fn command_for(&self, limits: &Limits) -> Command {
+    /// The program and its `argv` for a case judged under `limits`.
+    fn command_for(&self, limits: &Limits) -> (PathBuf, Vec<OsString>) {
         match &self.runtime {
-            Runtime::Native(binary) => Command::new(binary),
-            Runtime::Python { python, args } => {
-                let mut command = Command::new(python);
-                command.args(args);
-                command
-            }
+            Runtime::Exec { program, argv } => (program.clone(), argv.clone()),
             Runtime::Java {
                 java,
                 classpath,
                 class,
             } => {
-                let mut command = Command::new(java);
-                command
-                    .arg(format!("-Xmx{}m", (limits.memory_kb / 1024).max(16)))
-                    .args(["-Xss64m", "-XX:+UseSerialGC", "-cp"])
-                    .arg(classpath)
-                    .arg(class);
-                command
+                let mut argv: Vec<OsString> = vec![
+                    java.into(),
+                    format!("-Xmx{}m", (limits.memory_kb / 1024).max(16)).into(),
+                    format!("-Xss{}m", jvm_stack_kb(limits.memory_kb) >> 10).into(),
+                    "-XX:+UseSerialGC".into(),
+                    "-XX:-UsePerfData".into(),
+                    "-cp".into(),
+                ];
+                argv.push(classpath.into());
+                argv.push(class.into());
+                (java.clone(), argv)
             }
-            Runtime::Command(words) => {
-                let mut command = Command::new(&words[0]);
-                command.args(&words[1..]);
-                command
-            }
+        }
+    }
+
+    /// How to run it under `limits`: what it sees, where it starts, and
+    /// (for LeetCode-style files) with the process filter. The caller sets
+    /// the watchdog's bounds.
+    pub fn spec(&self, limits: &Limits, no_fork: bool) -> process::Spec {
+        let (program, argv) = self.command_for(limits);
+        let mut read_only = self.read_only.clone();
+        read_only.push(program.clone());
+        let plan = super::plan(
+            read_only,
+            limits.memory_kb + self.memory_allowance_kb(limits),
+            no_fork,
+        );
+        process::Spec::new(program, argv, plan)
+    }
+
+    /// Memory the runtime takes on its own under `limits`, allowed on top.
+    pub fn memory_allowance_kb(&self, limits: &Limits) -> u64 {
+        match self.runtime {
+            Runtime::Java { .. } => JVM_OWN_KB + 4 * jvm_stack_kb(limits.memory_kb),
+            Runtime::Exec { .. } => 0,
         }
     }
 }
@@ -168,6 +236,159 @@ fn crash_cause(stderr: &str) -> Option<String> {
     None
 }
 
+/// An AcWing case's bytes as a judge would send them: without a UTF-8
+/// byte-order mark, and with LF line ends. (A judge never sends either,
+/// and a `scanf` program would read the mark as part of its first line.)
+struct AsJudgesSend<R> {
+    inner: R,
+    started: bool,
+}
+
+impl<R: Read> Read for AsJudgesSend<R> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        loop {
+            let n = self.inner.read(out)?;
+            let mut data = &out[..n];
+            if !self.started && n > 0 {
+                self.started = true;
+                data = data.strip_prefix("\u{feff}".as_bytes()).unwrap_or(data);
+            }
+            // Drop every CR that ends a line (a CR split from its LF by
+            // the chunking is kept; lines are trimmed by every reader).
+            let mut kept = Vec::with_capacity(data.len());
+            for (i, &b) in data.iter().enumerate() {
+                if b != b'\r' || data.get(i + 1) != Some(&b'\n') {
+                    kept.push(b);
+                }
+            }
+            if n == 0 || !kept.is_empty() {
+                out[..kept.len()].copy_from_slice(&kept);
+                return Ok(kept.len());
+            }
+        }
+    }
+}
+
+/// How long a driver may take to start (load its runtime and the
+/// solution) before its first board; not charged, but not unbounded.
+pub const STARTUP: Duration = Duration::from_secs(10);
+
+/// The exchange with a LeetCode driver: after it says `ready`, one board at
+/// a time, the next only after the answer to the last, each board charged
+/// the driver's CPU time between the two.
+struct OneBoardAtATime<'b, 'c, 'a> {
+    boards: Boards<'b>,
+    format: Format,
+    checker: &'c mut Checker<'a>,
+    limit: Duration,
+    lines: LineSplitter,
+    ready: bool,
+    /// The CPU clock and the wall clock when the board being solved was
+    /// handed over.
+    open: Option<(Duration, Instant)>,
+    /// When the first board was handed over.
+    first: Option<Instant>,
+    ended: bool,
+    charged: Duration,
+    times: PuzzleTimes,
+    answered: usize,
+    own: OwnOutput,
+    /// A board that could not be read from the case: the harness's failure.
+    failure: Option<anyhow::Error>,
+    started: Instant,
+}
+
+impl OneBoardAtATime<'_, '_, '_> {
+    /// Charged so far, the board being solved included.
+    fn charged_now(&self, meter: &Meter) -> Duration {
+        let open = self
+            .open
+            .and_then(|(at, _)| Some(meter.process_cpu()?.saturating_sub(at)))
+            .unwrap_or_default();
+        self.charged + open
+    }
+
+    fn answer(&mut self, line: &[u8], meter: &Meter) {
+        if !self.ready {
+            self.ready = line == b"ready";
+            return;
+        }
+        let Some((at, _)) = self.open.take() else {
+            return;
+        };
+        let spent = meter
+            .process_cpu()
+            .map_or(Duration::ZERO, |now| now.saturating_sub(at));
+        self.charged += spent;
+        self.times.record(spent.as_nanos() as u64);
+        let text = String::from_utf8_lossy(line);
+        let rows: Vec<Vec<char>> = text.split('/').map(|r| r.chars().collect()).collect();
+        if self.format == Format::AcWing {
+            let mut answer: String = rows.iter().flatten().collect();
+            answer.push('\n');
+            self.checker.feed(answer.as_bytes());
+        } else {
+            self.checker
+                .feed(format::render_nth(self.format, self.answered, &rows).as_bytes());
+        }
+        self.answered += 1;
+    }
+}
+
+impl Conversation for OneBoardAtATime<'_, '_, '_> {
+    fn input(&mut self, buf: &mut [u8], meter: &mut Meter) -> io::Result<Input> {
+        if self.ended {
+            return Ok(Input::End);
+        }
+        if !self.ready || self.open.is_some() {
+            return Ok(Input::Wait);
+        }
+        let line = match self.boards.next() {
+            Some(Ok((_, board))) => board.to_line() + "\n",
+            Some(Err(error)) => {
+                self.failure = Some(error);
+                self.ended = true;
+                return Ok(Input::End);
+            }
+            None => {
+                self.ended = true;
+                "end\n".to_string()
+            }
+        };
+        buf[..line.len()].copy_from_slice(line.as_bytes());
+        if !self.ended {
+            let now = Instant::now();
+            self.first.get_or_insert(now);
+            self.open = Some((meter.process_cpu().unwrap_or_default(), now));
+        }
+        Ok(Input::Data(line.len()))
+    }
+
+    fn stdout(&mut self, chunk: &[u8]) {
+        self.own.feed(chunk);
+    }
+
+    fn answers(&mut self, chunk: &[u8], meter: &mut Meter) {
+        let mut lines = std::mem::take(&mut self.lines);
+        lines.push(chunk, |line| self.answer(line, meter));
+        self.lines = lines;
+    }
+
+    fn check(&mut self, meter: &mut Meter) -> Option<Kill> {
+        let over = self.limit + grace(self.limit);
+        if !self.ready {
+            return (self.started.elapsed() > STARTUP).then_some(Kill::Startup);
+        }
+        if self.charged_now(meter) > over {
+            return Some(Kill::Cpu);
+        }
+        // A solution that sleeps or waits uses no CPU: held to twice the
+        // limit in wall time from its first board, as programs are.
+        let waited = self.first.map_or(Duration::ZERO, |first| first.elapsed());
+        (waited > self.limit * 2 + grace(self.limit)).then_some(Kill::Wall)
+    }
+}
+
 /// Runs `launch` on one case under `limits`, streaming the case in and its
 /// answers to `checker`.
 pub fn run(
@@ -177,70 +398,91 @@ pub fn run(
     checker: &mut Checker<'_>,
 ) -> anyhow::Result<Run> {
     let function = launch.interface == Interface::Function;
-    // A program gets an AcWing case byte for byte, as on the judge; any
-    // other case, and every driver, gets its puzzles as AcWing lines.
-    let mut raw;
-    let mut lines;
-    let stdin: &mut dyn Read = if !function && case.format == Format::AcWing {
-        raw = case.input.open()?;
-        &mut raw
-    } else {
-        lines = PuzzleLines::new(case.puzzles()?, true);
-        &mut lines
-    };
-    let answers_dir = function
-        .then(|| tempfile::Builder::new().prefix("sudoku-judge-").tempdir())
-        .transpose()
-        .context("failed to create a directory for the driver's answers")?;
-    let mut command = launch.command_for(limits);
-    // As on a judge: no backtraces the user's environment asked for.
-    command
-        .env_remove("RUST_BACKTRACE")
-        .env_remove("RUST_LIB_BACKTRACE");
-    if let Some(dir) = &answers_dir {
-        command.arg(dir.path().join("answers"));
-    }
-    let startup = lang::startup_allowance(launch.language);
-    let kill_after = if function {
-        limits.time + grace(limits.time) + startup
+    let allowance = launch.memory_allowance_kb(limits);
+    let mut spec = launch.spec(limits, function);
+    spec.answers = function;
+    spec.kill_after = if function {
+        STARTUP + limits.wall() + grace(limits.time) * 2
     } else {
         limits.wall() + grace(limits.time)
     };
-    // The JVM reserves far more address space than it uses: only its heap
-    // is bounded (-Xmx), and resident memory is watched like everyone's.
-    let address_space_limit = match launch.runtime {
-        Runtime::Java { .. } | Runtime::Command(_) => None,
-        _ => Some(limits.memory_kb * 1024 * 2 + (512 << 20)),
-    };
-    // A program's stdout is its answers; a driver's is the solution's own
-    // printing, kept apart.
-    let mut own = OwnOutput::default();
-    let mut sink = |chunk: &[u8]| {
-        if function {
-            own.feed(chunk);
-        } else {
-            checker.feed(chunk);
+    spec.kill_after_cpu = (!function).then(|| limits.time + grace(limits.time));
+    spec.kill_above_memory_kb = Some(limits.memory_kb + allowance);
+    spec.cpu_limit = Some(spec.kill_after + Duration::from_secs(1));
+    // The JVM reserves far more address space than it uses, and a program
+    // given with --cmd may be any runtime: only native builds get the
+    // address-space backstop.
+    spec.address_space_limit = match launch.runtime {
+        Runtime::Exec { .. } if launch.language.is_some_and(Language::is_native) => {
+            Some(limits.memory_kb * 1024 * 2 + (512 << 20))
         }
+        _ => None,
     };
-    let finished = process::run(
-        process::Spec {
-            command,
-            kill_after,
-            kill_after_cpu: (!function).then(|| limits.time + grace(limits.time)),
-            kill_above_memory_kb: Some(limits.memory_kb),
-            cpu_limit: Some(kill_after + Duration::from_secs(1)),
-            address_space_limit,
-            stdout_limit: Limits::output_bytes(case.puzzles),
-            stderr_tail: 8 << 10,
-        },
-        process::Io {
-            stdin,
-            stdout: &mut sink,
-        },
-    )
-    .with_context(|| format!("failed to run {}", launch.label))?;
+    spec.stdout_limit = Limits::output_bytes(case.puzzles);
 
-    let stderr = String::from_utf8_lossy(&finished.stderr_tail).into_owned();
+    let started_run = Instant::now();
+    let (finished, talk) = if function {
+        let mut talk = OneBoardAtATime {
+            boards: case.puzzles()?,
+            format: case.format,
+            checker,
+            limit: limits.time,
+            lines: LineSplitter::default(),
+            ready: false,
+            open: None,
+            first: None,
+            ended: false,
+            charged: Duration::ZERO,
+            times: PuzzleTimes::default(),
+            answered: 0,
+            own: OwnOutput::default(),
+            failure: None,
+            started: started_run,
+        };
+        let finished = process::run(spec, &mut talk)
+            .with_context(|| format!("failed to run {}", launch.label))?;
+        if let Some(error) = talk.failure.take() {
+            return Err(error);
+        }
+        let first = talk.first;
+        (
+            finished,
+            Some((
+                talk.charged,
+                talk.times,
+                talk.answered,
+                talk.own,
+                first,
+                talk.open.is_some(),
+            )),
+        )
+    } else {
+        // A program gets an AcWing case as the judge sends it; any other
+        // case is converted to AcWing lines.
+        let mut raw;
+        let mut lines;
+        let stdin: &mut dyn Read = if case.format == Format::AcWing {
+            raw = AsJudgesSend {
+                inner: case.input.open()?,
+                started: false,
+            };
+            &mut raw
+        } else {
+            lines = super::PuzzleLines::new(case.puzzles()?, true);
+            &mut lines
+        };
+        let finished = process::run(
+            spec,
+            &mut Stream {
+                stdin,
+                stdout: &mut |chunk| checker.feed(chunk),
+            },
+        )
+        .with_context(|| format!("failed to run {}", launch.label))?;
+        (finished, None)
+    };
+
+    let stderr = String::from_utf8_lossy(&finished.stderr).into_owned();
     let end = match (finished.killed, finished.exit) {
         (Some(kill), _) => End::Killed(kill),
         (None, Exit::Code(0)) => End::Normal,
@@ -267,57 +509,40 @@ pub fn run(
             }
         },
     };
-    let killed = matches!(end, End::Killed(_));
-
-    let Some(dir) = answers_dir else {
-        return Ok(Run {
-            answered: checker.answered(),
-            time: finished.cpu,
-            wall: finished.wall,
-            cpu: finished.cpu,
-            memory_kb: finished.max_rss_kb,
-            puzzle_times: None,
-            end,
-            stdout: String::new(),
-            stdout_lines: 0,
-            stderr,
-        });
-    };
-    // The driver's answers, one a line: `NANOSECONDS ROW/ROW/.../ROW`. A
-    // driver killed mid-line leaves a partial answer: not an answer.
-    let mut times = PuzzleTimes::default();
-    let mut answered = 0;
-    if let Ok(file) = std::fs::File::open(dir.path().join("answers")) {
-        for line in BufReader::new(file).split(b'\n') {
-            let line = line.context("failed to read the driver's answers")?;
-            if answered == case.puzzles {
-                break;
-            }
-            let line = String::from_utf8_lossy(&line);
-            let Some((ns, rows)) = line.split_once(' ') else {
-                continue;
-            };
-            let Ok(ns) = ns.parse::<u64>() else { continue };
-            times.record(ns);
-            let rows: Vec<Vec<char>> = rows.split('/').map(|r| r.chars().collect()).collect();
-            checker.feed(format::render_nth(case.format, answered, &rows).as_bytes());
-            answered += 1;
-        }
-    }
-    let (stdout, stdout_lines) = own.finish();
-    Ok(Run {
-        answered,
-        // A killed run is charged all the time it had.
-        time: if killed { finished.wall } else { times.total() },
+    let mut run = Run {
+        answered: if talk.is_some() {
+            0
+        } else {
+            checker.answered()
+        },
+        time: finished.cpu,
         wall: finished.wall,
         cpu: finished.cpu,
-        memory_kb: finished.max_rss_kb,
-        puzzle_times: times.spread(),
+        memory_kb: finished.memory_kb,
+        memory_allowance_kb: allowance,
+        fork_refusals: finished.fork_refusals,
+        puzzle_times: None,
         end,
-        stdout,
-        stdout_lines,
+        stdout: String::new(),
+        stdout_lines: 0,
         stderr,
-    })
+    };
+    if let Some((charged, times, answered, own, first, open)) = talk {
+        run.answered = answered;
+        run.time = charged;
+        // Wall time from the first board on: starting the runtime is not
+        // the solution's.
+        if let Some(first) = first {
+            run.wall = first.elapsed().min(run.wall);
+        }
+        // A board cut short by a kill was charged up to the kill.
+        if open && matches!(run.end, End::Killed(Kill::Cpu)) {
+            run.time = run.time.max(limits.time + grace(limits.time));
+        }
+        run.puzzle_times = times.spread();
+        (run.stdout, run.stdout_lines) = own.finish();
+    }
+    Ok(run)
 }
 
 #[cfg(test)]
@@ -363,14 +588,35 @@ mod tests {
     }
 
     #[test]
-    fn a_command_line_is_split_like_a_shell_does() {
+    fn a_command_line_is_split_like_a_shell_does_and_found_once() {
         let launch = Launch::command("sh -c 'echo \"hi there\"'").unwrap();
-        let Runtime::Command(words) = &launch.runtime else {
+        let Runtime::Exec { program, argv } = &launch.runtime else {
             panic!("{launch:?}")
         };
-        assert_eq!(words, &["sh", "-c", "echo \"hi there\""]);
+        assert!(program.is_absolute(), "{program:?}");
+        assert_eq!(argv, &["sh", "-c", "echo \"hi there\""]);
         let missing = Launch::command("no-such-program-here x").unwrap_err();
         assert!(missing.to_string().contains("not on PATH"), "{missing}");
+        let script = Launch::command("sh -c 'sleep 1; exec /bin/true'").unwrap();
+        assert!(
+            script.read_only.contains(&PathBuf::from("/bin/true")),
+            "{:?}",
+            script.read_only
+        );
+        let missing = Launch::command("./no-such-program").unwrap_err();
+        assert!(missing.to_string().contains("does not exist"), "{missing}");
         assert!(Launch::command("  ").is_err());
+    }
+
+    #[test]
+    fn programs_get_no_byte_order_mark_and_lf_line_ends() {
+        let mut sent = String::new();
+        AsJudgesSend {
+            inner: "\u{feff}1.3\r\n...\r\nend\r\n".as_bytes(),
+            started: false,
+        }
+        .read_to_string(&mut sent)
+        .unwrap();
+        assert_eq!(sent, "1.3\n...\nend\n");
     }
 }

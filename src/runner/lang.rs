@@ -53,11 +53,20 @@ pub fn startup_allowance(language: Option<Language>) -> Duration {
     }
 }
 
-/// Compilers that run longer than this are stopped: a build that hangs
-/// (e.g. on a huge template instantiation) is a compile error.
-const COMPILE_TIMEOUT: Duration = Duration::from_secs(120);
+/// A compiler is held to this much CPU time, twice that in wall time, and
+/// this much memory: a build that hangs or balloons (a huge template
+/// instantiation, `#include "/dev/zero"`) is a compile error saying which
+/// limit it passed.
+const COMPILE_CPU: Duration = Duration::from_secs(30);
+const COMPILE_MEMORY_KB: u64 = 1 << 20;
 
 impl Language {
+    /// Whether it builds to a native binary, which gets the address-space
+    /// backstop (runtimes such as the JVM reserve far more than they use).
+    pub fn is_native(self) -> bool {
+        matches!(self, Language::Cpp | Language::Rust)
+    }
+
     /// The language of `path`, from its extension.
     pub fn from_path(path: &Path) -> Option<Language> {
         match path.extension()?.to_str()? {
@@ -222,7 +231,7 @@ fn java_main_class(source: &str) -> Option<String> {
 
 /// A source file to build: its files in the build directory and the
 /// commands that build and start it.
-struct Plan {
+struct Recipe {
     /// File name → contents, written into the build directory.
     files: Vec<(String, String)>,
     /// The compiler and its arguments, run in the build directory.
@@ -236,7 +245,7 @@ fn plan(
     name: &str,
     source: &str,
     tools: &[PathBuf],
-) -> anyhow::Result<Plan> {
+) -> anyhow::Result<Recipe> {
     let flags = || language.flags().iter().map(|s| s.to_string());
     let function = interface == Interface::Function;
     Ok(match language {
@@ -254,10 +263,13 @@ fn plan(
             };
             let mut args: Vec<String> = flags().collect();
             args.extend(["-o".into(), "main".into(), file.into()]);
-            Plan {
+            Recipe {
                 files: vec![(file.to_string(), text)],
                 compile: Some((tools[0].clone(), args)),
-                runtime: Box::new(|dir| Runtime::Native(dir.join("main"))),
+                runtime: Box::new(|dir| Runtime::Exec {
+                    program: dir.join("main"),
+                    argv: vec!["main".into()],
+                }),
             }
         }
         Language::Rust => {
@@ -273,10 +285,13 @@ fn plan(
             };
             let mut args: Vec<String> = flags().collect();
             args.extend(["-o".into(), "main".into(), entry.into()]);
-            Plan {
+            Recipe {
                 files,
                 compile: Some((tools[0].clone(), args)),
-                runtime: Box::new(|dir| Runtime::Native(dir.join("main"))),
+                runtime: Box::new(|dir| Runtime::Exec {
+                    program: dir.join("main"),
+                    argv: vec!["main".into()],
+                }),
             }
         }
         Language::Python => {
@@ -294,23 +309,26 @@ fn plan(
                     .into(),
                 name.clone(),
             ];
-            Plan {
+            Recipe {
                 files,
                 compile: Some((python.clone(), check)),
                 runtime: Box::new(move |dir| {
-                    let mut args: Vec<OsString> = vec!["-B".into()];
+                    // argv[0] is the interpreter's own path: CPython finds
+                    // its standard library from it, and a bare name would
+                    // find another Python on PATH.
+                    let mut argv: Vec<OsString> = vec![python.clone().into(), "-B".into()];
                     if function {
-                        args.extend([
+                        argv.extend([
                             dir.join("driver.py").into(),
                             dir.join(&name).into(),
                             name.clone().into(),
                         ]);
                     } else {
-                        args.push(dir.join(&name).into());
+                        argv.push(dir.join(&name).into());
                     }
-                    Runtime::Python {
-                        python: python.clone(),
-                        args,
+                    Runtime::Exec {
+                        program: python.clone(),
+                        argv,
                     }
                 }),
             }
@@ -339,7 +357,7 @@ fn plan(
             let mut args: Vec<String> = flags().collect();
             args.extend(["-d".into(), ".".into()]);
             args.extend(files.iter().map(|(f, _)| f.clone()));
-            Plan {
+            Recipe {
                 files,
                 compile: Some((javac, args)),
                 runtime: Box::new(move |dir| Runtime::Java {
@@ -410,19 +428,21 @@ pub fn build(path: &Path, language: Option<Language>) -> anyhow::Result<Built> {
             Language::Java => "Solution.java",
         })
         .to_string();
-    let plan = plan(language, interface, &name, &source, &tools)?;
+    let toolchain = toolchain(language, tools)?;
+    let tools = &toolchain.programs;
+    let plan = plan(language, interface, &name, &source, tools)?;
     let command = match &plan.compile {
-        Some((tool, args)) if language != Language::Python => format!(
-            "{} {}",
-            tool.file_name().unwrap_or_default().to_string_lossy(),
-            args.join(" ")
-        ),
+        // Named as the user calls it, not as the toolchain resolved it.
+        Some((_, args)) if language != Language::Python => {
+            format!("{} {}", language.tools()[0].0, args.join(" "))
+        }
         _ => String::new(),
     };
 
     let mut hasher = Sha256::new();
     hasher.update(format!("{language:?} {interface:?}\n{name}\n{command}\n"));
-    for tool in &tools {
+    for tool in tools {
+        hasher.update(tool.as_os_str().as_encoded_bytes());
         hasher.update(version(tool));
     }
     for (file, text) in &plan.files {
@@ -459,6 +479,9 @@ pub fn build(path: &Path, language: Option<Language>) -> anyhow::Result<Built> {
         interface,
         runtime: (plan.runtime)(dir),
         language: Some(language),
+        read_only: std::iter::once(dir.to_path_buf())
+            .chain(toolchain.read_only.iter().cloned())
+            .collect(),
     };
     if dir.join(".built").is_file() {
         return Ok(Built {
@@ -480,33 +503,9 @@ pub fn build(path: &Path, language: Option<Language>) -> anyhow::Result<Built> {
     info.cached = false;
     let started = Instant::now();
     if let Some((tool, args)) = &plan.compile {
-        let mut command = Command::new(tool);
-        command.args(args).current_dir(scratch.path());
-        let (finished, stdout) = process::run_captured(
-            process::Spec {
-                command,
-                kill_after: COMPILE_TIMEOUT,
-                kill_after_cpu: None,
-                kill_above_memory_kb: None,
-                cpu_limit: None,
-                address_space_limit: None,
-                stdout_limit: 1 << 20,
-                stderr_tail: 64 << 10,
-            },
-            b"",
-        )
-        .with_context(|| format!("failed to start {}", tool.display()))?;
+        let finished = compile(tool, args, scratch.path(), &toolchain)?;
         info.time = started.elapsed();
-        let ok = finished.killed.is_none() && finished.exit == process::Exit::Code(0);
-        if !ok {
-            let mut message = String::from_utf8_lossy(&finished.stderr_tail).into_owned();
-            message.push_str(&String::from_utf8_lossy(&stdout));
-            if finished.killed.is_some() {
-                message.push_str(&format!(
-                    "\nthe compiler was stopped after {} s",
-                    COMPILE_TIMEOUT.as_secs()
-                ));
-            }
+        if let Err(message) = finished {
             let function_java = language == Language::Java && interface == Interface::Function;
             info.error = Some(normalize(
                 message.trim_end(),
@@ -530,6 +529,137 @@ pub fn build(path: &Path, language: Option<Language>) -> anyhow::Result<Built> {
         launch: Some(launch(&dir)),
         info,
     })
+}
+
+/// A language's tools as they are run, and what a run must see of them.
+struct Toolchain {
+    /// The tools of [`Language::tools`], resolved to the programs that do
+    /// the work (not a version manager's shims).
+    programs: Vec<PathBuf>,
+    /// Directories outside the system that the sandbox shows read-only.
+    read_only: Vec<PathBuf>,
+    /// Directories to put first on `PATH`.
+    path_dirs: Vec<PathBuf>,
+}
+
+/// The output of `program args...`, trimmed; for asking a toolchain where
+/// it lives. Runs outside the sandbox: it is the user's own toolchain.
+fn ask(program: &Path, args: &[&str]) -> Option<String> {
+    let output = Command::new(program).args(args).output().ok()?;
+    output
+        .status
+        .success()
+        .then(|| String::from_utf8_lossy(&output.stdout).trim().to_string())
+}
+
+/// Resolves `tools` (as found on `PATH`) to what runs inside the sandbox.
+fn toolchain(language: Language, tools: Vec<PathBuf>) -> anyhow::Result<Toolchain> {
+    let home = dirs::home_dir();
+    let mut read_only = Vec::new();
+    let mut path_dirs = Vec::new();
+    let programs = match language {
+        // rustup's `rustc` is a proxy: run the toolchain's own compiler.
+        Language::Rust => {
+            let sysroot = ask(&tools[0], &["--print", "sysroot"]).map(PathBuf::from);
+            match sysroot {
+                Some(sysroot) if sysroot.join("bin/rustc").is_file() => {
+                    read_only.push(sysroot.clone());
+                    path_dirs.push(sysroot.join("bin"));
+                    vec![sysroot.join("bin/rustc")]
+                }
+                _ => tools,
+            }
+        }
+        // pyenv's `python3` is a shim: run the interpreter it picks.
+        Language::Python => {
+            let found = ask(
+                &tools[0],
+                &[
+                    "-c",
+                    "import sys; print(sys.executable); print(sys.base_prefix)",
+                ],
+            );
+            let mut lines = found.as_deref().unwrap_or_default().lines();
+            match (lines.next(), lines.next()) {
+                (Some(executable), Some(prefix)) if Path::new(executable).is_absolute() => {
+                    read_only.push(PathBuf::from(prefix));
+                    vec![PathBuf::from(executable)]
+                }
+                _ => tools,
+            }
+        }
+        Language::Cpp | Language::Java => tools
+            .into_iter()
+            .map(|tool| std::fs::canonicalize(&tool).unwrap_or(tool))
+            .collect(),
+    };
+    for program in &programs {
+        for path in super::sandbox::program_paths(program, home.as_deref()) {
+            if !read_only.iter().any(|p| path.starts_with(p)) {
+                read_only.push(path);
+            }
+        }
+    }
+    Ok(Toolchain {
+        programs,
+        read_only,
+        path_dirs,
+    })
+}
+
+/// Runs a compiler in the sandbox, in `dir`: `Ok(Err(message))` when it
+/// rejected the source or passed a limit.
+fn compile(
+    tool: &Path,
+    args: &[String],
+    dir: &Path,
+    toolchain: &Toolchain,
+) -> anyhow::Result<Result<(), String>> {
+    let mut argv: Vec<OsString> = vec![tool.file_name().unwrap_or_default().into()];
+    argv.extend(args.iter().map(OsString::from));
+    let plan = super::sandbox::Plan {
+        read_only: toolchain.read_only.clone(),
+        writable: vec![dir.to_path_buf()],
+        cwd: dir.to_path_buf(),
+        scratch_kb: 256 << 10,
+        memory_cap_kb: COMPILE_MEMORY_KB + (64 << 10),
+        tasks: super::TASKS,
+        no_fork: false,
+    };
+    let mut spec = process::Spec::new(tool.to_path_buf(), argv, plan);
+    spec.env = super::sandbox::environment(dir, &toolchain.path_dirs);
+    spec.kill_after = COMPILE_CPU * 2;
+    spec.kill_after_cpu = Some(COMPILE_CPU);
+    spec.kill_above_memory_kb = Some(COMPILE_MEMORY_KB);
+    spec.stdout_limit = 1 << 20;
+    spec.stderr_tail = 64 << 10;
+    let (finished, stdout) = process::run_captured(spec, b"")
+        .with_context(|| format!("failed to start {}", tool.display()))?;
+    if finished.killed.is_none() && finished.exit == process::Exit::Code(0) {
+        return Ok(Ok(()));
+    }
+    let mut message = String::from_utf8_lossy(&finished.stderr).into_owned();
+    message.push_str(&String::from_utf8_lossy(&stdout));
+    let limit = match finished.killed {
+        Some(process::Kill::Cpu) => Some(format!(
+            "the compiler was stopped after {} s of CPU time, the compile time limit",
+            COMPILE_CPU.as_secs()
+        )),
+        Some(process::Kill::Wall) => Some(format!(
+            "the compiler was stopped after {} s, the compile time limit",
+            (COMPILE_CPU * 2).as_secs()
+        )),
+        Some(process::Kill::Memory) => Some(format!(
+            "the compiler was stopped at {} MB of memory, the compile memory limit",
+            COMPILE_MEMORY_KB >> 10
+        )),
+        Some(process::Kill::Output) => Some("the compiler printed more than 1 MB".to_string()),
+        _ => None,
+    };
+    if let Some(limit) = limit {
+        message = format!("{}\n{limit}", message.trim_end());
+    }
+    Ok(Err(message))
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ pub mod builtin;
 pub mod external;
 pub mod lang;
 pub mod process;
+pub mod sandbox;
 #[cfg(target_os = "linux")]
 pub mod spawner;
 #[cfg(not(target_os = "linux"))]
@@ -44,6 +45,38 @@ impl Limits {
     /// for huge inputs (an answer line takes 82).
     pub fn output_bytes(puzzles: usize) -> usize {
         (64 << 20).max(puzzles.saturating_mul(256))
+    }
+}
+
+/// Processes and threads a run may have at once: enough for a JVM's or a
+/// compiler's, few enough to stop a fork bomb.
+pub const TASKS: u32 = 256;
+
+/// What a run of a submission may see and use: the system, `read_only`,
+/// and a scratch working directory; `memory_kb` of memory (the kernel
+/// stops it a little past that, the watchdog at it); `no_fork` for
+/// LeetCode-style files.
+pub fn plan(read_only: Vec<PathBuf>, memory_kb: u64, no_fork: bool) -> sandbox::Plan {
+    sandbox::Plan {
+        read_only,
+        writable: Vec::new(),
+        cwd: working_dir(),
+        scratch_kb: memory_kb.clamp(16 << 10, 1 << 20),
+        memory_cap_kb: memory_kb + memory_kb / 4 + (16 << 10),
+        tasks: TASKS,
+        no_fork,
+    }
+}
+
+/// Where runs start: the judge's own working directory, as a scratch
+/// directory of the same path when the sandbox has a filesystem of its own
+/// (so relative paths on a command line mean the same); else the judge's
+/// directory itself.
+pub fn working_dir() -> PathBuf {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
+    match spawner::protections() {
+        Some(Ok(protections)) if protections.filesystem.is_on() => sandbox::run_cwd(&cwd),
+        _ => cwd,
     }
 }
 
@@ -225,8 +258,13 @@ pub struct Run {
     pub time: Duration,
     pub wall: Duration,
     pub cpu: Duration,
-    /// Peak resident memory of the process that ran it.
+    /// Peak memory of everything it ran (see `process::Finished`).
     pub memory_kb: u64,
+    /// Memory its runtime takes on its own, allowed on top of the limit
+    /// (the JVM's; see `external::JVM_OWN_KB`).
+    pub memory_allowance_kb: u64,
+    /// Forks refused because it reached its process limit.
+    pub fork_refusals: u64,
     /// The spread of each puzzle's time, when the submission is called once
     /// per puzzle.
     pub puzzle_times: Option<Spread>,
@@ -304,6 +342,8 @@ impl Submission {
                 wall: Duration::ZERO,
                 cpu: Duration::ZERO,
                 memory_kb: 0,
+                memory_allowance_kb: 0,
+                fork_refusals: 0,
                 puzzle_times: None,
                 end: End::NotCompiled,
                 stdout: String::new(),

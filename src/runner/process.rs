@@ -1,75 +1,163 @@
 //! Running one untrusted process to completion, whatever it does.
 //!
-//! - It gets its own process group, so a kill reaches every child it starts,
-//!   and the group is killed when the leader ends: no process outlives a run.
-//! - A watchdog kills the group at a wall-clock deadline, when the leader's
-//!   CPU time or resident memory passes its bound (read from `/proc` every
-//!   few milliseconds), or when the user presses Ctrl-C ([`interrupt`]).
-//!   `RLIMIT_CPU` and `RLIMIT_AS` are kernel backstops behind it, and cores
-//!   are never dumped.
-//! - Input and output stream: stdin is fed from a reader as the process
-//!   takes it, and stdout is handed to a callback chunk by chunk as it
-//!   arrives, so a case of a million puzzles is judged while it runs and the
-//!   harness never holds the whole input or output. Stdout is cut at the
-//!   output limit and only the tail of stderr is kept.
-//! - One thread does it all with `poll(2)`: feeding stdin, draining stdout
-//!   and stderr, noticing the exit (through a pidfd where the kernel has
-//!   them) and the watchdog's rounds. A process that never reads, or floods
-//!   stderr, cannot stall it, and no helper thread is left behind blocked on
-//!   a pipe that an escaped grandchild still holds.
-//! - CPU time and peak memory come from the kernel's accounting of this one
-//!   child (`wait4`'s rusage), not from polling.
+//! - It starts through a spawner (`runner::spawner`), inside the sandbox
+//!   (`runner::sandbox`): its own PID, mount, network and IPC namespaces and
+//!   a cgroup, as far as the kernel allows. Without a spawner (tests, other
+//!   systems) it is forked here, in a process group of its own.
+//! - A watchdog stops it at a wall-clock deadline, when the CPU time or the
+//!   memory of its whole tree passes its bound (read from its cgroup, or
+//!   from `/proc` for its own process, every few milliseconds), when the
+//!   conversation with it says so, or when the user interrupts the run
+//!   ([`interrupt`]). `RLIMIT_CPU`, `RLIMIT_AS` and the cgroup's memory cap
+//!   are kernel backstops behind it, and cores are never dumped.
+//! - Input and output stream: stdin is fed as the process takes it, and
+//!   stdout (and a driver's answer channel, fd 3) handed on chunk by chunk
+//!   as it arrives, so a case of a million puzzles is judged while it runs.
+//!   Stdout is cut at the output limit; of stderr, its start and its end are
+//!   kept (a Java stack overflow names itself on its first line, then
+//!   prints a thousand frames).
+//!   A [`Conversation`] decides what to feed and when: a whole file at
+//!   once, or one board at a time, each after the answer to the last.
+//! - One thread does it all with `poll(2)`: feeding stdin, draining the
+//!   outputs, noticing the exit and the watchdog's rounds. A process that
+//!   never reads, or floods stderr, cannot stall it, and no helper thread
+//!   is left behind blocked on a pipe.
+//! - CPU time and peak memory come from the kernel's accounting of the run
+//!   (its cgroup, else `wait4`'s rusage), not from polling.
 //!
 //! Unix only: this is where the platform code lives.
 
+use std::ffi::OsString;
 use std::io::{self, Read};
 use std::os::fd::{AsRawFd as _, FromRawFd as _, OwnedFd, RawFd};
 use std::os::unix::process::CommandExt as _;
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
-
-use super::spawner::{self, Spawner};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::{Duration, Instant};
 
-/// What to run and within which spec.
+use serde::{Deserialize, Serialize};
+
+#[cfg(target_os = "linux")]
+use super::sandbox::cgroup::{Cgroup, CgroupMeter};
+use super::sandbox::{Launch, Plan};
+use super::spawner::{self, Spawner};
+
+/// What to run and within which bounds.
 pub struct Spec {
-    pub command: Command,
-    /// Wall-clock time after which the process group is killed.
+    /// An absolute path: nothing is looked up on `PATH` inside the sandbox.
+    pub program: PathBuf,
+    /// `argv[0]`, then the arguments.
+    pub argv: Vec<OsString>,
+    /// The whole environment (see `sandbox::environment`).
+    pub env: Vec<(OsString, OsString)>,
+    /// What it sees and may use, and where it starts.
+    pub plan: Plan,
+    /// Wall-clock time after which it is killed.
     pub kill_after: Duration,
-    /// CPU time of the leader after which the group is killed.
+    /// CPU time of its whole tree after which it is killed.
     pub kill_after_cpu: Option<Duration>,
-    /// Resident memory of the leader, in KB, past which the group is killed.
+    /// Memory of its whole tree, in KB, past which it is killed.
     pub kill_above_memory_kb: Option<u64>,
-    /// `RLIMIT_CPU`, in whole seconds, rounded up.
+    /// `RLIMIT_CPU`, rounded up to whole seconds.
     pub cpu_limit: Option<Duration>,
     /// `RLIMIT_AS`, in bytes.
     pub address_space_limit: Option<u64>,
-    /// Stdout beyond this many bytes kills the process (output limit).
+    /// Output past this many bytes, on stdout or on the answer channel,
+    /// kills it (the output limit).
     pub stdout_limit: usize,
-    /// How much of the end of stderr to keep.
+    /// How much of the end of stderr to keep (its first [`STDERR_HEAD`]
+    /// bytes are kept too).
     pub stderr_tail: usize,
+    /// Whether it gets an answer channel as fd 3 (a LeetCode driver's).
+    pub answers: bool,
 }
 
-/// Where the process's stdin comes from and where its stdout goes.
-pub struct Io<'a> {
-    /// Read as the process takes its input; at its end stdin is closed.
+impl Spec {
+    /// `program` with `argv`, in `plan`, with generous bounds to narrow.
+    pub fn new(program: PathBuf, argv: Vec<OsString>, plan: Plan) -> Spec {
+        let env = super::sandbox::environment(&plan.cwd, &[]);
+        Spec {
+            program,
+            argv,
+            env,
+            plan,
+            kill_after: Duration::from_secs(60),
+            kill_after_cpu: None,
+            kill_above_memory_kb: None,
+            cpu_limit: None,
+            address_space_limit: None,
+            stdout_limit: 64 << 20,
+            stderr_tail: 8 << 10,
+            answers: false,
+        }
+    }
+}
+
+/// What a [`Conversation`] has for stdin now.
+pub enum Input {
+    /// This many bytes were put in the buffer.
+    Data(usize),
+    /// Nothing until the process answers.
+    Wait,
+    /// No more: close stdin.
+    End,
+}
+
+/// The judge's side of the exchange with a running process: what to feed
+/// it, what to do with what it prints, and when to stop it early.
+pub trait Conversation {
+    /// Fills `buf` with the next input, if there is any now.
+    fn input(&mut self, buf: &mut [u8], meter: &mut Meter) -> io::Result<Input>;
+    /// A chunk of stdout, in order.
+    fn stdout(&mut self, chunk: &[u8]);
+    /// A chunk of the answer channel (fd 3), in order.
+    fn answers(&mut self, _chunk: &[u8], _meter: &mut Meter) {}
+    /// Asked at every watchdog round: a reason to stop the run now.
+    fn check(&mut self, _meter: &mut Meter) -> Option<Kill> {
+        None
+    }
+}
+
+/// A plain exchange: all of `stdin` fed as fast as it is taken, stdout
+/// handed to a callback.
+pub struct Stream<'a> {
     pub stdin: &'a mut dyn Read,
-    /// Called with each chunk of stdout as it arrives, in order, for at
-    /// most [`Spec::stdout_limit`] bytes in all.
     pub stdout: &'a mut dyn FnMut(&[u8]),
+}
+
+impl Conversation for Stream<'_> {
+    fn input(&mut self, buf: &mut [u8], _: &mut Meter) -> io::Result<Input> {
+        loop {
+            match self.stdin.read(buf) {
+                Ok(0) => return Ok(Input::End),
+                Ok(n) => return Ok(Input::Data(n)),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    fn stdout(&mut self, chunk: &[u8]) {
+        (self.stdout)(chunk);
+    }
 }
 
 /// Why the watchdog killed a process.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kill {
-    /// It ran past [`Spec::kill_after`] of wall-clock time.
+    /// It ran past [`Spec::kill_after`] of wall-clock time, or its
+    /// conversation's own wall-clock bound.
     Wall,
-    /// It used more than [`Spec::kill_after_cpu`] of CPU time.
+    /// It used more CPU time than its bound.
     Cpu,
-    /// Its resident memory passed [`Spec::kill_above_memory_kb`].
+    /// Its memory passed its bound, or the kernel's cap stopped it.
     Memory,
-    /// Its stdout passed [`Spec::stdout_limit`].
+    /// Its output passed [`Spec::stdout_limit`].
     Output,
+    /// It did not get to its first board in time (a LeetCode driver
+    /// starting its runtime and loading the solution).
+    Startup,
     /// The user interrupted the run.
     Interrupted,
 }
@@ -86,26 +174,40 @@ pub enum Exit {
 pub struct Finished {
     pub exit: Exit,
     pub wall: Duration,
+    /// CPU time of the whole run: every process in its cgroup, else every
+    /// process waited for.
     pub cpu: Duration,
-    pub max_rss_kb: u64,
-    /// How many bytes of stdout were handed on (at most the limit).
-    pub stdout_bytes: usize,
-    pub stderr_tail: Vec<u8>,
+    /// Peak memory of the whole run, in KB: the most its cgroup's
+    /// processes held together (anonymous, tmpfs and shared memory,
+    /// sampled as it ran), or the largest resident set among them, if more.
+    pub memory_kb: u64,
+    /// The start and the end of what it wrote to stderr, with what was
+    /// left out between them said in a line of its own.
+    pub stderr: Vec<u8>,
     /// Why the harness killed it, if it did.
     pub killed: Option<Kill>,
+    /// Forks refused because the run reached its process limit.
+    pub fork_refusals: u64,
 }
 
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+/// The signal that interrupted the run (SIGINT, SIGTERM, SIGHUP), or 0.
+static INTERRUPTED: AtomicI32 = AtomicI32::new(0);
 
-/// Asks every running and future [`run`] to kill its process at once; for
-/// a Ctrl-C handler. Safe to call from any thread.
-pub fn interrupt() {
-    INTERRUPTED.store(true, Ordering::SeqCst);
+/// Asks every running and future [`run`] to kill its process at once, the
+/// judge having received `signal`; for a signal handler. Safe to call from
+/// any thread.
+pub fn interrupt(signal: i32) {
+    let _ = INTERRUPTED.compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst);
 }
 
 /// Whether [`interrupt`] was called.
 pub fn interrupted() -> bool {
-    INTERRUPTED.load(Ordering::SeqCst)
+    INTERRUPTED.load(Ordering::SeqCst) != 0
+}
+
+/// The signal [`interrupt`] was called with, if it was.
+pub fn interrupting_signal() -> Option<i32> {
+    Some(INTERRUPTED.load(Ordering::SeqCst)).filter(|&s| s != 0)
 }
 
 /// How often the watchdog looks at the process's CPU time and memory.
@@ -114,16 +216,110 @@ const WATCH_EVERY: Duration = Duration::from_millis(5);
 /// Without a pidfd the exit is noticed by asking: this often at most.
 const EXIT_CHECK_EVERY: Duration = Duration::from_millis(1);
 
-/// How long to wait for the pipes to close once the process group is dead.
-/// Only a grandchild that escaped into a new session can hold them longer.
+/// How long to wait for the pipes to close once the run is over. Only a
+/// process that escaped (there is no PID namespace) can hold them longer.
 const PIPE_GRACE: Duration = Duration::from_millis(500);
+
+/// How long a spawner may take to report a run it was told to kill.
+const KILL_GRACE: Duration = Duration::from_secs(5);
 
 /// Bytes moved per read or write.
 const CHUNK: usize = 64 * 1024;
 
+/// How much of the start of stderr is kept.
+pub const STDERR_HEAD: usize = 2048;
+
+/// The start and the end of a stream, within bounds whatever its length.
+#[derive(Default)]
+struct Ends {
+    head: Vec<u8>,
+    tail: Vec<u8>,
+    /// Bytes dropped between the two.
+    skipped: usize,
+}
+
+impl Ends {
+    fn push(&mut self, mut chunk: &[u8], tail_size: usize) {
+        let room = STDERR_HEAD.saturating_sub(self.head.len());
+        let (head, rest) = chunk.split_at(chunk.len().min(room));
+        self.head.extend_from_slice(head);
+        chunk = rest;
+        self.tail.extend_from_slice(chunk);
+        if self.tail.len() > tail_size {
+            let excess = self.tail.len() - tail_size;
+            self.tail.drain(..excess);
+            self.skipped += excess;
+        }
+    }
+
+    fn finish(mut self) -> Vec<u8> {
+        if self.skipped > 0 {
+            self.head.extend_from_slice(
+                format!("\n[... {} bytes left out ...]\n", self.skipped).as_bytes(),
+            );
+        }
+        self.head.extend_from_slice(&self.tail);
+        self.head
+    }
+}
+
+/// Reads what the kernel says of a running process: the CPU clock of the
+/// submission's own process, and the CPU time and memory of its whole run.
+pub struct Meter {
+    pid: i32,
+    clock: Option<libc::clockid_t>,
+    #[cfg(target_os = "linux")]
+    cgroup: Option<CgroupMeter>,
+    /// The most memory seen by sampling, for when no peak is kept.
+    seen_kb: u64,
+}
+
+impl Meter {
+    fn new(pid: i32, #[cfg(target_os = "linux")] cgroup: Option<&Cgroup>) -> Meter {
+        let mut clock = 0;
+        // SAFETY: clock_getcpuclockid writes one clockid_t.
+        let clock = (unsafe { libc::clock_getcpuclockid(pid, &mut clock) } == 0).then_some(clock);
+        Meter {
+            pid,
+            clock,
+            #[cfg(target_os = "linux")]
+            cgroup: cgroup.and_then(|c| c.meter().ok()),
+            seen_kb: 0,
+        }
+    }
+
+    /// CPU time of the submission's own process, all its threads, from the
+    /// kernel's clock for it: exact to the nanosecond even while it runs,
+    /// and out of the submission's reach. `None` once it is gone.
+    pub fn process_cpu(&self) -> Option<Duration> {
+        let clock = self.clock?;
+        // SAFETY: timespec is plain data; clock_gettime writes it.
+        let mut now: libc::timespec = unsafe { std::mem::zeroed() };
+        // SAFETY: a live timespec for the kernel to fill.
+        if unsafe { libc::clock_gettime(clock, &mut now) } != 0 {
+            return None;
+        }
+        Some(Duration::new(now.tv_sec as u64, now.tv_nsec as u32))
+    }
+
+    /// CPU time and memory (KB) of the whole run now: its cgroup's, else
+    /// its own process's as `/proc` says.
+    fn sample(&mut self) -> Option<(Duration, u64)> {
+        #[cfg(target_os = "linux")]
+        if let Some(cgroup) = &mut self.cgroup {
+            let sample = (cgroup.cpu().ok()?, cgroup.memory_kb().ok()?);
+            self.seen_kb = self.seen_kb.max(sample.1);
+            return Some(sample);
+        }
+        let sample = proc_sample(self.pid)?;
+        self.seen_kb = self.seen_kb.max(sample.1);
+        Some(sample)
+    }
+}
+
 /// What `/proc/PID/stat` says of a running process: CPU time and resident
 /// memory. `None` once it is gone, or where there is no `/proc`.
-fn sample(pid: i32) -> Option<(Duration, u64)> {
+fn proc_sample(pid: i32) -> Option<(Duration, u64)> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // The command name may hold spaces and parentheses; fields resume after the last ')'.
     let fields: Vec<&str> = stat.get(stat.rfind(')')? + 2..)?.split(' ').collect();
@@ -146,13 +342,6 @@ fn sample(pid: i32) -> Option<(Duration, u64)> {
     ))
 }
 
-fn kill_group(pgid: i32) {
-    // SAFETY: kill(2) takes no pointers; a stale group only yields ESRCH.
-    unsafe {
-        libc::kill(-pgid, libc::SIGKILL);
-    }
-}
-
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 type Resource = libc::__rlimit_resource_t;
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
@@ -171,23 +360,26 @@ fn set_limit(resource: Resource, value: u64) -> io::Result<()> {
     }
 }
 
+/// Limits set in the child between fork and exec.
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
+pub struct Rlimits {
+    /// `RLIMIT_CPU`, whole seconds.
+    pub cpu_seconds: Option<u64>,
+    /// `RLIMIT_AS`, bytes.
+    pub address_space: Option<u64>,
+}
+
 /// Sets the limits of a submission between fork and exec: no core dumps,
 /// and the CPU and address-space backstops.
-pub(crate) fn limit_child(command: &mut Command, limits: Rlimits) {
-    // SAFETY: the closure runs between fork and exec and only calls
-    // setrlimit, which is async-signal-safe, and allocates nothing.
-    unsafe {
-        command.pre_exec(move || {
-            set_limit(libc::RLIMIT_CORE, 0)?;
-            if let Some(seconds) = limits.cpu_seconds {
-                set_limit(libc::RLIMIT_CPU, seconds)?;
-            }
-            if let Some(bytes) = limits.address_space {
-                set_limit(libc::RLIMIT_AS, bytes)?;
-            }
-            Ok(())
-        });
+pub(crate) fn set_limits(limits: Rlimits) -> io::Result<()> {
+    set_limit(libc::RLIMIT_CORE, 0)?;
+    if let Some(seconds) = limits.cpu_seconds {
+        set_limit(libc::RLIMIT_CPU, seconds)?;
     }
+    if let Some(bytes) = limits.address_space {
+        set_limit(libc::RLIMIT_AS, bytes)?;
+    }
+    Ok(())
 }
 
 fn set_nonblocking(fd: RawFd) -> io::Result<()> {
@@ -215,12 +407,11 @@ pub(crate) fn pidfd_open(_pid: i32) -> Option<OwnedFd> {
     None
 }
 
-/// `read(2)` on a non-blocking descriptor: `Ok(None)` when nothing is ready.
-fn read_some(fd: &OwnedFd, buf: &mut [u8]) -> io::Result<Option<usize>> {
-    // SAFETY: buf is a live, writable buffer of buf.len() bytes.
-    let n = unsafe { libc::read(fd.as_raw_fd(), buf.as_mut_ptr().cast(), buf.len()) };
-    if n >= 0 {
-        return Ok(Some(n as usize));
+/// One step of `read(2)` or `write(2)` on a non-blocking descriptor:
+/// `Ok(None)` when it would block.
+fn transfer(result: libc::ssize_t) -> io::Result<Option<usize>> {
+    if result >= 0 {
+        return Ok(Some(result as usize));
     }
     let error = io::Error::last_os_error();
     match error.kind() {
@@ -229,18 +420,14 @@ fn read_some(fd: &OwnedFd, buf: &mut [u8]) -> io::Result<Option<usize>> {
     }
 }
 
-/// `write(2)` on a non-blocking descriptor: `Ok(None)` when the pipe is full.
+fn read_some(fd: &OwnedFd, buf: &mut [u8]) -> io::Result<Option<usize>> {
+    // SAFETY: buf is a live, writable buffer of buf.len() bytes.
+    transfer(unsafe { libc::read(fd.as_raw_fd(), buf.as_mut_ptr().cast(), buf.len()) })
+}
+
 fn write_some(fd: &OwnedFd, buf: &[u8]) -> io::Result<Option<usize>> {
     // SAFETY: buf is a live buffer of buf.len() bytes.
-    let n = unsafe { libc::write(fd.as_raw_fd(), buf.as_ptr().cast(), buf.len()) };
-    if n >= 0 {
-        return Ok(Some(n as usize));
-    }
-    let error = io::Error::last_os_error();
-    match error.kind() {
-        io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted => Ok(None),
-        _ => Err(error),
-    }
+    transfer(unsafe { libc::write(fd.as_raw_fd(), buf.as_ptr().cast(), buf.len()) })
 }
 
 /// `wait4(2)` without blocking: the status and the child's own resource
@@ -269,105 +456,26 @@ fn timeval(t: libc::timeval) -> Duration {
     Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64)
 }
 
-/// Runs `spec` to the end, feeding stdin from `io.stdin` and handing stdout
-/// to `io.stdout` as it comes, and reports how it went. An `Err` means the
-/// harness could not run it at all (e.g. the program does not exist) or
-/// could not read the input it was to feed; the process is gone either way.
-pub fn run(mut spec: Spec, io: Io<'_>) -> io::Result<Finished> {
-    let limits = Rlimits {
-        cpu_seconds: spec
-            .cpu_limit
-            .map(|d| d.as_secs() + u64::from(d.subsec_nanos() > 0)),
-        address_space: spec.address_space_limit,
-    };
-    let start = Instant::now();
-    let (child, pipes) = match spawner::take() {
-        Some(spawner) => {
-            let mut spawner = spawner?;
-            let (child_stdin, stdin) = pipe()?;
-            let (stdout, child_stdout) = pipe()?;
-            let (stderr, child_stderr) = pipe()?;
-            let pid = match spawner.spawn(
-                &spec.command,
-                [&child_stdin, &child_stdout, &child_stderr],
-                limits,
-            ) {
-                Ok(pid) => pid,
-                Err(error) => {
-                    // The program did not start; the spawner is fine.
-                    spawner::give_back(spawner);
-                    return Err(error);
-                }
-            };
-            let pipes = Pipes {
-                stdin: Some(stdin),
-                stdout: Some(stdout),
-                stderr: Some(stderr),
-            };
-            (Child::Spawned { pid, spawner }, pipes)
-        }
-        None => {
-            let command = &mut spec.command;
-            command
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .process_group(0);
-            limit_child(command, limits);
-            let mut child = command.spawn()?;
-            let pipes = Pipes {
-                stdin: child.stdin.take().map(OwnedFd::from),
-                stdout: child.stdout.take().map(OwnedFd::from),
-                stderr: child.stderr.take().map(OwnedFd::from),
-            };
-            (
-                Child::Direct {
-                    pidfd: pidfd_open(child.id() as i32),
-                    process: child,
-                },
-                pipes,
-            )
-        }
-    };
-    let mut child = child;
-    let pid = child.pid();
-    let result = watch(&mut child, start, pipes, &spec, io);
-    match (child, &result) {
-        // The harness failed, not the process: leave nothing behind.
-        (Child::Direct { mut process, .. }, Err(_)) => {
-            kill_group(pid);
-            let _ = process.wait();
-        }
-        // Dropping the spawner ends it and, with it, anything it started.
-        (Child::Spawned { spawner, .. }, Err(_)) => {
-            kill_group(pid);
-            drop(spawner);
-        }
-        (Child::Spawned { spawner, .. }, Ok(_)) => spawner::give_back(spawner),
-        _ => {}
-    }
-    result
-}
-
-/// A pipe: (read end, write end), both closed on exec. Only the spawner,
-/// which is Linux's, needs one made here.
-#[cfg(target_os = "linux")]
+/// A pipe: (read end, write end), both closed on exec.
 fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
     let mut fds = [0; 2];
     // SAFETY: fds is a live array of two ints for the new descriptors.
-    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+    #[cfg(target_os = "linux")]
+    let r = unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) };
+    // SAFETY: as above; descriptors are marked close-on-exec just after.
+    #[cfg(not(target_os = "linux"))]
+    let r = unsafe { libc::pipe(fds.as_mut_ptr()) };
+    if r != 0 {
         return Err(io::Error::last_os_error());
     }
     // SAFETY: the kernel just made both; nothing else owns them.
-    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
-}
-
-#[cfg(not(target_os = "linux"))]
-fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
-    Err(io::Error::new(
-        io::ErrorKind::Unsupported,
-        "pipes for a spawner need Linux",
-    ))
+    let pair = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+    #[cfg(not(target_os = "linux"))]
+    for fd in [&pair.0, &pair.1] {
+        // SAFETY: fcntl on a descriptor we own.
+        unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_SETFD, libc::FD_CLOEXEC) };
+    }
+    Ok(pair)
 }
 
 /// The running process, however it was started.
@@ -377,43 +485,49 @@ enum Child {
         pidfd: Option<OwnedFd>,
         process: std::process::Child,
     },
-    /// Forked by a spawner, which reports its exit.
-    Spawned { pid: i32, spawner: Spawner },
+    /// Started by a spawner, which stops it when asked and reports its end.
+    Spawned {
+        spawner: Spawner,
+        /// When the spawner was told to stop it.
+        killed_at: Option<Instant>,
+    },
 }
 
 /// How a process ended, as the kernel accounted it.
-pub(crate) struct Ended {
+struct Ended {
     /// As `wait4` returns it.
-    pub status: i32,
-    pub cpu: Duration,
-    pub max_rss_kb: u64,
-    /// From the fork to the exit, when a spawner started the process and
-    /// timed it.
-    pub wall: Option<Duration>,
-}
-
-/// Limits set in the child between fork and exec.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Rlimits {
-    /// `RLIMIT_CPU`, whole seconds.
-    pub cpu_seconds: Option<u64>,
-    /// `RLIMIT_AS`, bytes.
-    pub address_space: Option<u64>,
+    status: i32,
+    cpu: Duration,
+    max_rss_kb: u64,
+    /// From the start to the exit, when a spawner timed it.
+    wall: Option<Duration>,
+    oom_kills: u64,
+    fork_refusals: u64,
 }
 
 impl Child {
-    fn pid(&self) -> i32 {
-        match self {
-            Child::Direct { process, .. } => process.id() as i32,
-            Child::Spawned { pid, .. } => *pid,
-        }
-    }
-
     /// Becomes readable when the process exits, if there is such a thing.
     fn exit_fd(&self) -> Option<RawFd> {
         match self {
             Child::Direct { pidfd, .. } => pidfd.as_ref().map(|fd| fd.as_raw_fd()),
             Child::Spawned { spawner, .. } => Some(spawner.exit_fd()),
+        }
+    }
+
+    fn kill(&mut self) {
+        match self {
+            Child::Direct { process, .. } => {
+                // SAFETY: kill(2) takes no pointers; the group is ours until reaped.
+                unsafe { libc::kill(-(process.id() as i32), libc::SIGKILL) };
+            }
+            Child::Spawned {
+                spawner, killed_at, ..
+            } => {
+                if killed_at.is_none() {
+                    spawner.kill();
+                    *killed_at = Some(Instant::now());
+                }
+            }
         }
     }
 
@@ -425,9 +539,32 @@ impl Child {
                     cpu: timeval(usage.ru_utime) + timeval(usage.ru_stime),
                     max_rss_kb: u64::try_from(usage.ru_maxrss).unwrap_or(0),
                     wall: None,
+                    oom_kills: 0,
+                    fork_refusals: 0,
                 },
             )),
-            Child::Spawned { spawner, .. } => spawner.try_exit(),
+            Child::Spawned {
+                spawner, killed_at, ..
+            } => {
+                if let Some(ended) = spawner.try_exit()? {
+                    return Ok(Some(Ended {
+                        status: ended.status,
+                        cpu: Duration::from_nanos(ended.cpu_ns),
+                        max_rss_kb: ended.max_rss_kb,
+                        wall: Some(Duration::from_nanos(ended.wall_ns)),
+                        oom_kills: ended.oom_kills,
+                        fork_refusals: ended.fork_refusals,
+                    }));
+                }
+                // No wait without a deadline: a spawner that does not
+                // report a run it was told to stop is itself stopped.
+                if killed_at.is_some_and(|at| at.elapsed() > KILL_GRACE) {
+                    return Err(io::Error::other(
+                        "the judge's spawner did not report the end of a run it was told to stop",
+                    ));
+                }
+                Ok(None)
+            }
         }
     }
 }
@@ -440,7 +577,7 @@ pub fn run_captured(spec: Spec, stdin: &[u8]) -> io::Result<(Finished, Vec<u8>)>
         let mut keep = |chunk: &[u8]| out.extend_from_slice(chunk);
         run(
             spec,
-            Io {
+            &mut Stream {
                 stdin: &mut &stdin[..],
                 stdout: &mut keep,
             },
@@ -449,49 +586,206 @@ pub fn run_captured(spec: Spec, stdin: &[u8]) -> io::Result<(Finished, Vec<u8>)>
     Ok((finished, out))
 }
 
+/// The descriptors the harness keeps: its ends of the pipes.
 struct Pipes {
     stdin: Option<OwnedFd>,
     stdout: Option<OwnedFd>,
     stderr: Option<OwnedFd>,
+    answers: Option<OwnedFd>,
 }
 
-/// Records the first reason to kill and kills the group; later reasons only
-/// find it dying.
-fn kill(killed: &mut Option<Kill>, why: Kill, pid: i32) {
+/// Starts `spec`; its ends of the pipes, the process and what measures it.
+fn start(spec: &Spec) -> io::Result<(Child, Pipes, Meter)> {
+    let (child_stdin, stdin) = pipe()?;
+    let (stdout, child_stdout) = pipe()?;
+    let (stderr, child_stderr) = pipe()?;
+    let answers = spec.answers.then(pipe).transpose()?;
+    if let Some((_, write)) = &answers {
+        // A JVM cannot take a descriptor by number: it opens /dev/fd/3,
+        // which checks the pipe's own permissions against the sandbox's
+        // user.
+        // SAFETY: fchmod on a descriptor we own.
+        unsafe { libc::fchmod(write.as_raw_fd(), 0o622) };
+    }
+    let mut stdio = vec![&child_stdin, &child_stdout, &child_stderr];
+    if let Some((_, write)) = &answers {
+        stdio.push(write);
+    }
+    let limits = Rlimits {
+        cpu_seconds: spec
+            .cpu_limit
+            .map(|d| d.as_secs() + u64::from(d.subsec_nanos() > 0)),
+        address_space: spec.address_space_limit,
+    };
+    let pipes = |answers: Option<(OwnedFd, OwnedFd)>| Pipes {
+        stdin: Some(stdin),
+        stdout: Some(stdout),
+        stderr: Some(stderr),
+        answers: answers.map(|(read, _)| read),
+    };
+    if let Some(spawner) = spawner::take() {
+        let mut spawner = spawner?;
+        let launch = Launch::new(
+            spec.program.as_os_str(),
+            &spec.argv,
+            &spec.env,
+            limits,
+            spec.plan.clone(),
+        );
+        let (pid, _cgroup) = match spawner.spawn(&launch, &stdio) {
+            Ok(started) => started,
+            Err(error) => {
+                // The program did not start; the spawner is fine.
+                spawner::give_back(spawner);
+                return Err(error);
+            }
+        };
+        drop(stdio);
+        #[cfg(target_os = "linux")]
+        let meter = Meter::new(pid, _cgroup.as_ref());
+        #[cfg(not(target_os = "linux"))]
+        let meter = Meter::new(pid);
+        let child = Child::Spawned {
+            spawner,
+            killed_at: None,
+        };
+        return Ok((child, pipes(answers), meter));
+    }
+    let mut command = Command::new(&spec.program);
+    if let Some((first, rest)) = spec.argv.split_first() {
+        command.arg0(first).args(rest);
+    }
+    command
+        .env_clear()
+        .envs(spec.env.iter().map(|(k, v)| (k, v)));
+    if spec.plan.cwd.is_dir() {
+        command.current_dir(&spec.plan.cwd);
+    }
+    command
+        .stdin(Stdio::from(child_stdin.try_clone()?))
+        .stdout(Stdio::from(child_stdout.try_clone()?))
+        .stderr(Stdio::from(child_stderr.try_clone()?))
+        .process_group(0);
+    let answers_fd = answers.as_ref().map(|(_, write)| write.as_raw_fd());
+    // SAFETY: the closure runs between fork and exec and only calls
+    // setrlimit and dup2, which are async-signal-safe, and allocates nothing.
+    unsafe {
+        command.pre_exec(move || {
+            if let Some(fd) = answers_fd {
+                if libc::dup2(fd, 3) < 0 {
+                    return Err(io::Error::last_os_error());
+                }
+            }
+            set_limits(limits)
+        });
+    }
+    let process = command.spawn()?;
+    drop(stdio);
+    let pid = process.id() as i32;
+    #[cfg(target_os = "linux")]
+    let meter = Meter::new(pid, None);
+    #[cfg(not(target_os = "linux"))]
+    let meter = Meter::new(pid);
+    let child = Child::Direct {
+        pidfd: pidfd_open(pid),
+        process,
+    };
+    Ok((child, pipes(answers), meter))
+}
+
+/// Runs `spec` to the end, talking with it through `conversation`, and
+/// reports how it went. An `Err` means the harness could not run it at all
+/// (e.g. the program does not exist) or could not read the input it was to
+/// feed; the process is gone either way.
+pub fn run(spec: Spec, conversation: &mut dyn Conversation) -> io::Result<Finished> {
+    let started = Instant::now();
+    let (mut child, pipes, mut meter) = start(&spec)?;
+    let result = watch(&mut child, started, pipes, &mut meter, &spec, conversation);
+    match (child, &result) {
+        // The harness failed, not the process: leave nothing behind.
+        (Child::Direct { mut process, .. }, Err(_)) => {
+            // SAFETY: kill(2) takes no pointers.
+            unsafe { libc::kill(-(process.id() as i32), libc::SIGKILL) };
+            let _ = process.wait();
+        }
+        // Dropping the spawner ends it and, with it, anything it started.
+        (Child::Spawned { spawner, .. }, Err(_)) => drop(spawner),
+        (Child::Spawned { spawner, .. }, Ok(_)) => spawner::give_back(spawner),
+        _ => {}
+    }
+    result
+}
+
+/// Records the first reason to kill and has the process killed; later
+/// reasons only find it dying.
+fn kill(killed: &mut Option<Kill>, why: Kill, child: &mut Child) {
     if killed.is_none() {
         *killed = Some(why);
-        kill_group(pid);
+        child.kill();
+    }
+}
+
+/// Reads what is ready on `slot` and hands it on, within `limit` bytes in
+/// all: `true` when it passed the limit (and the stream is dropped).
+fn drain(
+    slot: &mut Option<OwnedFd>,
+    chunk: &mut [u8],
+    counted: &mut usize,
+    limit: usize,
+    mut hand_on: impl FnMut(&[u8]),
+) -> bool {
+    let Some(fd) = slot else { return false };
+    match read_some(fd, chunk) {
+        Ok(None) => false,
+        Ok(Some(0)) | Err(_) => {
+            *slot = None;
+            false
+        }
+        Ok(Some(n)) => {
+            let room = limit - *counted;
+            let take = n.min(room);
+            if take > 0 {
+                hand_on(&chunk[..take]);
+                *counted += take;
+            }
+            if n > room {
+                *slot = None;
+                return true;
+            }
+            false
+        }
     }
 }
 
 /// The poll loop: moves input and output, watches the limits, and returns
-/// once the leader has exited and its pipes have closed (or the grace for
+/// once the process has exited and its pipes have closed (or the grace for
 /// them is over).
 fn watch(
     process: &mut Child,
     start: Instant,
     pipes: Pipes,
+    meter: &mut Meter,
     spec: &Spec,
-    io: Io<'_>,
+    conversation: &mut dyn Conversation,
 ) -> io::Result<Finished> {
-    let pid = process.pid();
     let Pipes {
         mut stdin,
         mut stdout,
         mut stderr,
+        mut answers,
     } = pipes;
-    for fd in [&stdin, &stdout, &stderr].into_iter().flatten() {
+    for fd in [&stdin, &stdout, &stderr, &answers].into_iter().flatten() {
         set_nonblocking(fd.as_raw_fd())?;
     }
     let exit_fd = process.exit_fd();
     let watch_usage = spec.kill_after_cpu.is_some() || spec.kill_above_memory_kb.is_some();
 
-    // Input read from `io.stdin` but not yet taken by the process.
-    let mut pending: Vec<u8> = Vec::with_capacity(CHUNK);
-    let mut pending_at = 0;
+    // Input made by the conversation but not yet taken by the process.
+    let mut pending: Vec<u8> = vec![0; CHUNK];
+    let (mut pending_at, mut pending_end) = (0, 0);
     let mut chunk = vec![0u8; CHUNK];
-    let mut stdout_bytes = 0;
-    let mut tail: Vec<u8> = Vec::new();
+    let (mut stdout_bytes, mut answer_bytes) = (0, 0);
+    let mut errors = Ends::default();
     let mut killed = None;
     let mut ended: Option<(Ended, Duration)> = None;
     let mut drain_until: Option<Instant> = None;
@@ -502,70 +796,77 @@ fn watch(
         if ended.is_none() {
             if let Some(end) = process.try_exit()? {
                 ended = Some((end, now - start));
-                // The leader is gone; anything it started goes with it.
-                kill_group(pid);
                 stdin = None;
                 drain_until = Some(now + PIPE_GRACE);
+                if let Child::Direct { process, .. } = process {
+                    // The leader is gone; anything it started goes with it.
+                    // SAFETY: kill(2) takes no pointers.
+                    unsafe { libc::kill(-(process.id() as i32), libc::SIGKILL) };
+                }
             }
         }
         if let Some(until) = drain_until {
-            if (stdout.is_none() && stderr.is_none()) || now >= until {
+            let open = stdout.is_some() || stderr.is_some() || answers.is_some();
+            if !open || now >= until {
                 break;
             }
         } else if interrupted() {
-            kill(&mut killed, Kill::Interrupted, pid);
+            kill(&mut killed, Kill::Interrupted, process);
         } else if now - start >= spec.kill_after {
-            kill(&mut killed, Kill::Wall, pid);
-        } else if watch_usage && now >= next_sample {
+            kill(&mut killed, Kill::Wall, process);
+        } else if now >= next_sample {
             next_sample = now + WATCH_EVERY;
-            if let Some((cpu, rss_kb)) = sample(pid) {
-                if spec.kill_after_cpu.is_some_and(|limit| cpu >= limit) {
-                    kill(&mut killed, Kill::Cpu, pid);
-                } else if spec
-                    .kill_above_memory_kb
-                    .is_some_and(|limit| rss_kb > limit)
-                {
-                    kill(&mut killed, Kill::Memory, pid);
+            if let Some(why) = conversation.check(meter) {
+                kill(&mut killed, why, process);
+            }
+            if watch_usage {
+                if let Some((cpu, memory_kb)) = meter.sample() {
+                    if spec.kill_after_cpu.is_some_and(|limit| cpu >= limit) {
+                        kill(&mut killed, Kill::Cpu, process);
+                    } else if spec
+                        .kill_above_memory_kb
+                        .is_some_and(|limit| memory_kb > limit)
+                    {
+                        kill(&mut killed, Kill::Memory, process);
+                    }
                 }
             }
         }
 
         // Keep the next piece of input ready; at its end, close stdin.
-        if stdin.is_some() && pending_at == pending.len() {
-            pending.resize(CHUNK, 0);
-            let n = loop {
-                match io.stdin.read(&mut pending) {
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                    other => break other?,
-                }
-            };
-            pending.truncate(n);
-            pending_at = 0;
-            if n == 0 {
-                stdin = None;
+        if stdin.is_some() && pending_at == pending_end {
+            match conversation.input(&mut pending, meter)? {
+                Input::Data(n) => (pending_at, pending_end) = (0, n),
+                Input::Wait => {}
+                Input::End => stdin = None,
             }
         }
+        let feeding = stdin.is_some() && pending_at < pending_end;
 
         let mut fds = [libc::pollfd {
             fd: -1,
             events: 0,
             revents: 0,
-        }; 4];
+        }; 5];
         let watched = [
-            (stdin.as_ref().map(|fd| fd.as_raw_fd()), libc::POLLOUT),
-            (stdout.as_ref().map(|fd| fd.as_raw_fd()), libc::POLLIN),
-            (stderr.as_ref().map(|fd| fd.as_raw_fd()), libc::POLLIN),
-            (exit_fd.filter(|_| ended.is_none()), libc::POLLIN),
+            (stdin.as_ref().filter(|_| feeding), libc::POLLOUT),
+            (stdout.as_ref(), libc::POLLIN),
+            (stderr.as_ref(), libc::POLLIN),
+            (answers.as_ref(), libc::POLLIN),
         ];
         for (slot, (fd, events)) in fds.iter_mut().zip(watched) {
             if let Some(fd) = fd {
-                slot.fd = fd;
+                slot.fd = fd.as_raw_fd();
                 slot.events = events;
             }
         }
+        if let Some(fd) = exit_fd.filter(|_| ended.is_none()) {
+            fds[4].fd = fd;
+            fds[4].events = libc::POLLIN;
+        }
         // Wake for the watchdog's round (which also notices Ctrl-C), the
         // deadline, the end of the grace, or, without a pidfd, to ask
-        // whether the leader has exited.
+        // whether the process has exited.
         let wake = match drain_until {
             Some(until) => until,
             None => {
@@ -580,8 +881,8 @@ fn watch(
             .saturating_duration_since(Instant::now())
             .as_micros()
             .div_ceil(1000);
-        // SAFETY: fds is a live array of 4 pollfds; negative fds are ignored.
-        let ready = unsafe { libc::poll(fds.as_mut_ptr(), 4, timeout_ms as libc::c_int) };
+        // SAFETY: fds is a live array of 5 pollfds; negative fds are ignored.
+        let ready = unsafe { libc::poll(fds.as_mut_ptr(), 5, timeout_ms as libc::c_int) };
         if ready < 0 {
             let error = io::Error::last_os_error();
             if error.kind() == io::ErrorKind::Interrupted {
@@ -593,52 +894,37 @@ fn watch(
 
         if is_ready(0) {
             if let Some(fd) = &stdin {
-                match write_some(fd, &pending[pending_at..]) {
+                match write_some(fd, &pending[pending_at..pending_end]) {
                     Ok(Some(n)) => pending_at += n,
                     Ok(None) => {}
                     // The process closed its stdin: what it did not read is dropped.
                     Err(_) => {
                         stdin = None;
-                        pending.clear();
-                        pending_at = 0;
+                        (pending_at, pending_end) = (0, 0);
                     }
                 }
             }
         }
-        if is_ready(1) {
-            if let Some(fd) = &stdout {
-                match read_some(fd, &mut chunk) {
-                    Ok(None) => {}
-                    Ok(Some(0)) | Err(_) => stdout = None,
-                    Ok(Some(n)) => {
-                        let room = spec.stdout_limit - stdout_bytes;
-                        let take = n.min(room);
-                        if take > 0 {
-                            (io.stdout)(&chunk[..take]);
-                            stdout_bytes += take;
-                        }
-                        if n > room {
-                            kill(&mut killed, Kill::Output, pid);
-                            stdout = None;
-                        }
-                    }
-                }
-            }
+        let limit = spec.stdout_limit;
+        if is_ready(1)
+            && drain(&mut stdout, &mut chunk, &mut stdout_bytes, limit, |c| {
+                conversation.stdout(c)
+            })
+        {
+            kill(&mut killed, Kill::Output, process);
+        }
+        if is_ready(3)
+            && drain(&mut answers, &mut chunk, &mut answer_bytes, limit, |c| {
+                conversation.answers(c, meter)
+            })
+        {
+            kill(&mut killed, Kill::Output, process);
         }
         if is_ready(2) {
-            if let Some(fd) = &stderr {
-                match read_some(fd, &mut chunk) {
-                    Ok(None) => {}
-                    Ok(Some(0)) | Err(_) => stderr = None,
-                    Ok(Some(n)) => {
-                        tail.extend_from_slice(&chunk[..n]);
-                        if tail.len() > spec.stderr_tail {
-                            let excess = tail.len() - spec.stderr_tail;
-                            tail.drain(..excess);
-                        }
-                    }
-                }
-            }
+            let mut ignored = 0;
+            drain(&mut stderr, &mut chunk, &mut ignored, usize::MAX, |c| {
+                errors.push(c, spec.stderr_tail)
+            });
         }
     }
 
@@ -648,14 +934,19 @@ fn watch(
     } else {
         Exit::Code(libc::WEXITSTATUS(end.status))
     };
+    // The kernel's memory cap stopped some of it: that is the memory
+    // limit too, and the cause of whatever came after.
+    if end.oom_kills > 0 && killed != Some(Kill::Interrupted) {
+        killed = Some(Kill::Memory);
+    }
     Ok(Finished {
         exit,
         wall: end.wall.unwrap_or(noticed),
         cpu: end.cpu,
-        max_rss_kb: end.max_rss_kb,
-        stdout_bytes,
-        stderr_tail: tail,
+        memory_kb: end.max_rss_kb.max(meter.seen_kb),
+        stderr: errors.finish(),
         killed,
+        fork_refusals: end.fork_refusals,
     })
 }
 
@@ -688,18 +979,18 @@ mod tests {
     use super::*;
 
     fn sh(script: &str) -> Spec {
-        let mut command = Command::new("sh");
-        command.arg("-c").arg(script);
-        Spec {
-            command,
-            kill_after: Duration::from_secs(10),
-            kill_after_cpu: None,
-            kill_above_memory_kb: None,
-            cpu_limit: None,
-            address_space_limit: None,
-            stdout_limit: 1 << 20,
-            stderr_tail: 1024,
-        }
+        let mut spec = Spec::new(
+            "/bin/sh".into(),
+            vec!["sh".into(), "-c".into(), script.into()],
+            Plan {
+                cwd: std::env::temp_dir(),
+                ..Plan::default()
+            },
+        );
+        spec.kill_after = Duration::from_secs(10);
+        spec.stdout_limit = 1 << 20;
+        spec.stderr_tail = 1024;
+        spec
     }
 
     #[test]
@@ -707,10 +998,19 @@ mod tests {
         let (done, stdout) = run_captured(sh("cat; echo oops >&2; exit 3"), b"hello\n").unwrap();
         assert_eq!(done.exit, Exit::Code(3));
         assert_eq!(stdout, b"hello\n");
-        assert_eq!(done.stdout_bytes, 6);
-        assert_eq!(done.stderr_tail, b"oops\n");
-        assert!(done.max_rss_kb > 0);
+        assert_eq!(done.stderr, b"oops\n");
+        assert!(done.memory_kb > 0);
         assert_eq!(done.killed, None);
+    }
+
+    #[test]
+    fn the_environment_is_the_judges_not_the_users() {
+        let (_, stdout) = run_captured(sh("echo $HOME ${RUST_BACKTRACE:-unset}"), b"").unwrap();
+        let text = String::from_utf8(stdout).unwrap();
+        assert_eq!(
+            text.trim(),
+            format!("{} unset", std::env::temp_dir().display())
+        );
     }
 
     #[test]
@@ -728,7 +1028,7 @@ mod tests {
         spec.stdout_limit = 2 * TOTAL;
         let done = run(
             spec,
-            Io {
+            &mut Stream {
                 stdin: &mut input,
                 stdout: &mut count,
             },
@@ -736,7 +1036,53 @@ mod tests {
         .unwrap();
         assert_eq!(done.exit, Exit::Code(0));
         assert_eq!((seen, sevens), (TOTAL, true));
-        assert_eq!(done.stdout_bytes, TOTAL);
+    }
+
+    /// Feeds one line at a time, each after the answer to the last comes
+    /// back on fd 3.
+    struct OneByOne {
+        lines: Vec<&'static str>,
+        sent: usize,
+        answered: Vec<String>,
+    }
+
+    impl Conversation for OneByOne {
+        fn input(&mut self, buf: &mut [u8], _: &mut Meter) -> io::Result<Input> {
+            if self.sent == self.lines.len() {
+                return Ok(Input::End);
+            }
+            if self.answered.len() < self.sent {
+                return Ok(Input::Wait);
+            }
+            let line = self.lines[self.sent].as_bytes();
+            buf[..line.len()].copy_from_slice(line);
+            self.sent += 1;
+            Ok(Input::Data(line.len()))
+        }
+
+        fn stdout(&mut self, _: &[u8]) {}
+
+        fn answers(&mut self, chunk: &[u8], meter: &mut Meter) {
+            assert!(meter.process_cpu().is_some());
+            for line in String::from_utf8_lossy(chunk).lines() {
+                self.answered.push(line.to_string());
+            }
+        }
+    }
+
+    #[test]
+    fn a_conversation_feeds_each_line_after_the_last_answer() {
+        // Each answer comes back on fd 3; the next line waits for it.
+        let mut spec = sh("while read -r line; do echo \"got $line\" >&3; done");
+        spec.answers = true;
+        let mut talk = OneByOne {
+            lines: vec!["a\n", "b\n", "c\n"],
+            sent: 0,
+            answered: Vec::new(),
+        };
+        let done = run(spec, &mut talk).unwrap();
+        assert_eq!(done.exit, Exit::Code(0));
+        assert_eq!(talk.answered, ["got a", "got b", "got c"]);
     }
 
     #[test]
@@ -765,21 +1111,15 @@ mod tests {
     }
 
     #[test]
-    fn a_grandchild_in_its_own_session_cannot_hold_the_run() {
-        // setsid takes the grandchild out of the process group, so the kill
-        // misses it and it keeps stdout open: the run still ends, after the
-        // grace for the pipes.
-        let mut spec = sh("setsid sleep 3 & echo done");
-        spec.kill_after = Duration::from_secs(10);
-        let started = Instant::now();
-        let (done, stdout) = run_captured(spec, b"").unwrap();
-        assert_eq!(done.exit, Exit::Code(0));
-        assert_eq!(stdout, b"done\n");
-        assert!(
-            started.elapsed() < Duration::from_millis(2500),
-            "{:?}",
-            started.elapsed()
-        );
+    fn stderr_keeps_its_first_line_and_its_end() {
+        let mut spec = sh("echo first >&2; yes middle | head -n 20000 >&2; echo last >&2");
+        spec.stderr_tail = 100;
+        let (done, _) = run_captured(spec, b"").unwrap();
+        let text = String::from_utf8(done.stderr).unwrap();
+        assert!(text.starts_with("first\nmiddle"), "{text}");
+        assert!(text.contains(" bytes left out ...]\n"), "{text}");
+        assert!(text.ends_with("middle\nlast\n"), "{text}");
+        assert!(text.len() < STDERR_HEAD + 200, "{}", text.len());
     }
 
     #[test]
@@ -789,7 +1129,6 @@ mod tests {
         let (done, stdout) = run_captured(spec, b"").unwrap();
         assert_eq!(done.killed, Some(Kill::Output));
         assert_eq!(stdout.len(), 1000);
-        assert_eq!(done.stdout_bytes, 1000);
     }
 
     #[test]
@@ -809,7 +1148,7 @@ mod tests {
         }
         let error = run(
             sh("sleep 30"),
-            Io {
+            &mut Stream {
                 stdin: &mut Broken,
                 stdout: &mut |_| {},
             },
@@ -834,7 +1173,7 @@ mod tests {
         spec.kill_above_memory_kb = Some(64 * 1024);
         let (done, _) = run_captured(spec, b"").unwrap();
         assert_eq!(done.killed, Some(Kill::Memory));
-        assert!(done.max_rss_kb > 64 * 1024, "{}", done.max_rss_kb);
+        assert!(done.memory_kb > 64 * 1024, "{}", done.memory_kb);
     }
 
     #[test]

@@ -1,49 +1,83 @@
-//! The small process that starts submissions, so that what the kernel says
-//! of a submission is about the submission alone.
+//! The small process that starts submissions: it holds the sandbox, and it
+//! keeps what the kernel says of a submission about the submission alone.
 //!
 //! A process's peak memory as the kernel accounts it (`wait4`'s
-//! `ru_maxrss`, what judges report) starts from the pages its parent held
-//! when it was forked: the child begins as a copy of the parent, and exec
-//! records that copy's size before replacing it. A submission forked by the
-//! harness itself would be charged the harness's memory, which grows with
-//! the corpus (60 MB into a run of 100,000 cases). So the harness forks
+//! `ru_maxrss`) starts from the pages its parent held when it was forked,
+//! so a submission forked by the harness itself would be charged the
+//! harness's memory, which grows with the corpus. So the harness forks
 //! nothing. Each job has a spawner: this program started once more as
 //! `sudoku-judge spawner`, single-threaded and a few hundred kilobytes of
-//! heap, which takes a request over a socket, forks and execs the
-//! submission on the pipes the harness made (passed with `SCM_RIGHTS`),
-//! waits for it, and sends back its exit status, CPU time and peak memory.
-//! Everything else, the pipes, the watchdog and the kills, stays in the
-//! harness ([`super::process`]).
+//! heap. It sets up its containment once (`sandbox::jail`), says which
+//! protections are in force, then takes requests over a socket: it starts
+//! each run on the pipes the harness made (passed with `SCM_RIGHTS`),
+//! reports its pid and cgroup, and when it ends, its status, CPU time and
+//! peak memory. The pipes and the watchdog stay in the harness
+//! ([`super::process`]); kills go through the spawner, which alone may
+//! reap the run and so never kills a recycled pid.
 //!
-//! Lifetimes are tied: a spawner watches its socket while a submission
-//! runs, and if the harness goes away, even killed outright, it kills the
-//! submission's process group and exits; idle, it exits at the socket's
-//! end; and should the spawner itself die, the submission dies with it
-//! (`PR_SET_PDEATHSIG`). (The spawner does not use `PR_SET_PDEATHSIG` for
-//! itself: that follows the *thread* that started it, and spawners are
-//! started by job threads that end before the run does.) The spawner sits
-//! in a process group of its own, so Ctrl-C at the terminal reaches the
-//! harness, which then stops the run in order.
+//! Messages are JSON documents ([`Request`], [`Reply`]), one per
+//! `SOCK_SEQPACKET` datagram. Every wait for a reply has a deadline.
 //!
-//! Linux only (`SOCK_SEQPACKET`, `PR_SET_PDEATHSIG`); elsewhere the harness
-//! forks submissions itself.
+//! Lifetimes are tied: a spawner watches its socket while a run goes on,
+//! and if the harness goes away, even killed outright, it kills the run and
+//! exits; idle, it exits at the socket's end; should the spawner itself
+//! die, the run's init dies with it (`PR_SET_PDEATHSIG`), and the kernel
+//! takes the run's namespace with it. (The spawner does not use
+//! `PR_SET_PDEATHSIG` for itself: that follows the *thread* that started
+//! it, and spawners are started by job threads that end before the run
+//! does.) The spawner sits in a process group of its own, so Ctrl-C at the
+//! terminal reaches the harness, which then stops the run in order.
+//!
+//! Linux only (`SOCK_SEQPACKET`, namespaces); elsewhere the harness forks
+//! submissions itself.
 
-use std::ffi::{OsStr, OsString};
 use std::io;
 use std::os::fd::{AsRawFd as _, FromRawFd as _, OwnedFd, RawFd};
-use std::os::unix::ffi::{OsStrExt as _, OsStringExt as _};
 use std::os::unix::process::CommandExt as _;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use super::process::{pidfd_open, try_wait4, Ended, Rlimits};
+use serde::{Deserialize, Serialize};
 
-/// The largest request: a command line and the variables it sets.
-const MAX_REQUEST: usize = 64 << 10;
-/// The largest reply: a pid, an exit report or why a start failed.
-const MAX_REPLY: usize = 4 << 10;
+use super::sandbox::cgroup::Cgroup;
+use super::sandbox::jail::{Failure, Jail, Running};
+use super::sandbox::{self, Ended, Launch, Mode, Protections};
+
+/// The largest message: a launch names its command, environment and paths.
+const MAX_MESSAGE: usize = 256 << 10;
+
+/// How long a spawner may take to set up its sandbox and say so.
+const READY_DEADLINE: Duration = Duration::from_secs(30);
+/// How long starting one run may take (its init builds a root filesystem).
+const START_DEADLINE: Duration = Duration::from_secs(15);
+
+/// What the harness asks of a spawner.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) enum Request {
+    /// The first message: set up the sandbox; `slot` numbers the spawner.
+    Hello { mode: Mode, slot: u32 },
+    /// Start a run on the descriptors sent with the message.
+    Launch(Launch),
+    /// Stop the run now.
+    Kill,
+}
+
+/// What a spawner answers.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) enum Reply {
+    /// To `Hello`: the protections in force.
+    Ready(Protections),
+    /// The run started: the submission's pid as the harness sees it, and
+    /// the cgroup that accounts for it.
+    Started { pid: i32, cgroup: Option<Cgroup> },
+    /// It did not start.
+    Failed(Failure),
+    /// It ended.
+    Exited(Ended),
+}
 
 /// The harness's end of one spawner.
 pub struct Spawner {
@@ -52,10 +86,13 @@ pub struct Spawner {
     /// Every message so far went through; a spawner that failed one is
     /// not used again.
     healthy: bool,
+    pub(crate) protections: Protections,
 }
 
 static EXE: OnceLock<PathBuf> = OnceLock::new();
 static IDLE: Mutex<Vec<Spawner>> = Mutex::new(Vec::new());
+static SLOTS: AtomicU32 = AtomicU32::new(0);
+static PROTECTIONS: OnceLock<Protections> = OnceLock::new();
 
 /// Starts submissions through spawners run from `exe` (this program's own
 /// binary) from now on. Without this, the harness forks them itself.
@@ -79,6 +116,22 @@ pub(crate) fn give_back(spawner: Spawner) {
     IDLE.lock().unwrap_or_else(|e| e.into_inner()).push(spawner);
 }
 
+/// The protections runs get: what the first spawner could set up (they
+/// all can the same). Starts one if none has run yet. `None` when spawners
+/// are not enabled.
+pub fn protections() -> Option<io::Result<Protections>> {
+    if let Some(known) = PROTECTIONS.get() {
+        return Some(Ok(known.clone()));
+    }
+    let spawner = match take()? {
+        Ok(spawner) => spawner,
+        Err(error) => return Some(Err(error)),
+    };
+    let protections = spawner.protections.clone();
+    give_back(spawner);
+    Some(Ok(protections))
+}
+
 impl Drop for Spawner {
     fn drop(&mut self) {
         // Closing the socket tells it to exit; reap it so no zombie stays.
@@ -96,50 +149,78 @@ impl Spawner {
             .stdout(Stdio::null())
             .process_group(0)
             .spawn()?;
-        Ok(Spawner {
+        let mut spawner = Spawner {
             socket: ours,
             server,
-            healthy: true,
-        })
-    }
-
-    /// Starts `command` on `stdio` (stdin, stdout, stderr) in a process
-    /// group of its own, under `limits`, and returns its pid.
-    pub(crate) fn spawn(
-        &mut self,
-        command: &Command,
-        stdio: [&OwnedFd; 3],
-        limits: Rlimits,
-    ) -> io::Result<i32> {
-        self.healthy = false;
-        send(
-            &self.socket,
-            &encode_request(command, limits),
-            &stdio.map(|fd| fd.as_raw_fd()),
+            healthy: false,
+            protections: Protections::off(),
+        };
+        spawner.send(
+            &Request::Hello {
+                mode: sandbox::mode(),
+                slot: SLOTS.fetch_add(1, Ordering::Relaxed),
+            },
+            &[],
         )?;
-        let (reply, _) = receive(&self.socket, MAX_REPLY)?.ok_or_else(gone)?;
-        self.healthy = true;
-        match reply.split_first() {
-            Some((b'S', pid)) => Ok(i32::from_le_bytes(word(pid, 0)?)),
-            Some((b'F', failure)) => {
-                let code = i32::from_le_bytes(word(failure, 0)?);
-                let message = String::from_utf8_lossy(&failure[4..]).into_owned();
-                Err(if code > 0 {
-                    io::Error::from_raw_os_error(code)
-                } else {
-                    io::Error::other(message)
-                })
+        match spawner.receive(READY_DEADLINE)? {
+            Reply::Ready(protections) => {
+                let _ = PROTECTIONS.set(protections.clone());
+                spawner.protections = protections;
+                spawner.healthy = true;
+                Ok(spawner)
             }
-            _ => Err(io::Error::other("the spawner sent a malformed reply")),
+            other => Err(io::Error::other(format!(
+                "the spawner answered {other:?} to its start"
+            ))),
         }
     }
 
-    /// Readable once the submission has exited.
+    fn send(&mut self, request: &Request, fds: &[RawFd]) -> io::Result<()> {
+        let text = serde_json::to_vec(request).map_err(io::Error::other)?;
+        send(&self.socket, &text, fds)
+    }
+
+    fn receive(&mut self, deadline: Duration) -> io::Result<Reply> {
+        let (message, _) = receive_within(&self.socket, MAX_MESSAGE, deadline)?.ok_or_else(gone)?;
+        serde_json::from_slice(&message)
+            .map_err(|e| io::Error::other(format!("the spawner sent a malformed reply: {e}")))
+    }
+
+    /// Starts `launch` on `stdio` (stdin, stdout, stderr, and fd 3 when
+    /// given) and returns the submission's pid and its cgroup.
+    pub(crate) fn spawn(
+        &mut self,
+        launch: &Launch,
+        stdio: &[&OwnedFd],
+    ) -> io::Result<(i32, Option<Cgroup>)> {
+        self.healthy = false;
+        let fds: Vec<RawFd> = stdio.iter().map(|fd| fd.as_raw_fd()).collect();
+        self.send(&Request::Launch(launch.clone()), &fds)?;
+        let reply = self.receive(START_DEADLINE)?;
+        self.healthy = true;
+        match reply {
+            Reply::Started { pid, cgroup } => Ok((pid, cgroup)),
+            Reply::Failed(failure) => Err(failure.into_io()),
+            other => {
+                self.healthy = false;
+                Err(io::Error::other(format!("the spawner answered {other:?}")))
+            }
+        }
+    }
+
+    /// Asks the spawner to stop the run now; its exit report follows.
+    pub(crate) fn kill(&mut self) {
+        if self.send(&Request::Kill, &[]).is_err() {
+            self.healthy = false;
+        }
+    }
+
+    /// Readable once the run has ended.
     pub(crate) fn exit_fd(&self) -> RawFd {
         self.socket.as_raw_fd()
     }
 
-    /// The submission's exit, once the spawner has reported it.
+    /// The run's end, once the spawner has reported it.
     pub(crate) fn try_exit(&mut self) -> io::Result<Option<Ended>> {
         let mut ready = libc::pollfd {
             fd: self.socket.as_raw_fd(),
@@ -151,41 +232,28 @@ impl Spawner {
             return Ok(None);
         }
         self.healthy = false;
-        let (reply, _) = receive(&self.socket, MAX_REPLY)?.ok_or_else(gone)?;
+        let reply = self.receive(Duration::ZERO)?;
         self.healthy = true;
-        match reply.split_first() {
-            Some((b'X', rest)) if rest.len() == 28 => {
-                let status = i32::from_le_bytes(word(rest, 0)?);
-                let long = |at: usize| -> io::Result<u64> {
-                    let bytes: [u8; 8] = rest[at..at + 8]
-                        .try_into()
-                        .map_err(|_| io::Error::other("short exit report"))?;
-                    Ok(u64::from_le_bytes(bytes))
-                };
-                Ok(Some(Ended {
-                    status,
-                    cpu: Duration::from_micros(long(4)?),
-                    max_rss_kb: long(12)?,
-                    wall: Some(Duration::from_nanos(long(20)?)),
-                }))
+        match reply {
+            Reply::Exited(ended) => Ok(Some(ended)),
+            other => {
+                self.healthy = false;
+                Err(io::Error::other(format!(
+                    "the spawner sent {other:?} instead of an exit report"
+                )))
             }
-            _ => Err(io::Error::other("the spawner sent a malformed exit report")),
         }
     }
 }
 
 fn gone() -> io::Error {
-    io::Error::other("the spawner exited unexpectedly")
+    io::Error::other(
+        "the judge's spawner process exited unexpectedly (was it killed?); the run it held was \
+         stopped with it",
+    )
 }
 
-fn word(bytes: &[u8], at: usize) -> io::Result<[u8; 4]> {
-    bytes
-        .get(at..at + 4)
-        .and_then(|b| b.try_into().ok())
-        .ok_or_else(|| io::Error::other("the spawner sent a short message"))
-}
-
-fn socket_pair() -> io::Result<(OwnedFd, OwnedFd)> {
+pub(crate) fn socket_pair() -> io::Result<(OwnedFd, OwnedFd)> {
     let mut fds = [0; 2];
     // SAFETY: fds is a live array of two ints for the new descriptors.
     let r = unsafe {
@@ -204,7 +272,7 @@ fn socket_pair() -> io::Result<(OwnedFd, OwnedFd)> {
 }
 
 /// Sends one message with `fds` attached.
-fn send(socket: &OwnedFd, message: &[u8], fds: &[RawFd]) -> io::Result<()> {
+pub(crate) fn send(socket: &OwnedFd, message: &[u8], fds: &[RawFd]) -> io::Result<()> {
     let fd_bytes = std::mem::size_of_val(fds);
     // SAFETY: CMSG_SPACE is a size computation.
     let space = unsafe { libc::CMSG_SPACE(fd_bytes as u32) } as usize;
@@ -249,7 +317,7 @@ fn send(socket: &OwnedFd, message: &[u8], fds: &[RawFd]) -> io::Result<()> {
 
 /// Receives one message and the descriptors attached to it; `None` at the
 /// end (the other side has gone).
-fn receive(socket: &OwnedFd, max: usize) -> io::Result<Option<(Vec<u8>, Vec<OwnedFd>)>> {
+pub(crate) fn receive(socket: &OwnedFd, max: usize) -> io::Result<Option<(Vec<u8>, Vec<OwnedFd>)>> {
     let mut message = vec![0u8; max];
     // SAFETY: CMSG_SPACE is a size computation.
     let space = unsafe { libc::CMSG_SPACE(8 * std::mem::size_of::<RawFd>() as u32) } as usize;
@@ -300,234 +368,213 @@ fn receive(socket: &OwnedFd, max: usize) -> io::Result<Option<(Vec<u8>, Vec<Owne
     Ok(Some((message, fds)))
 }
 
-fn field(out: &mut Vec<u8>, tag: u8, bytes: &[u8]) {
-    out.push(tag);
-    out.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
-    out.extend_from_slice(bytes);
-}
-
-/// A command as tagged fields: `P` program, `A` argument, `E` variable set
-/// (`KEY\0VALUE`), `U` variable removed, `D` directory, `C` CPU seconds, `M`
-/// address space.
-fn encode_request(command: &Command, limits: Rlimits) -> Vec<u8> {
-    let mut out = Vec::new();
-    field(&mut out, b'P', command.get_program().as_bytes());
-    for arg in command.get_args() {
-        field(&mut out, b'A', arg.as_bytes());
-    }
-    for (key, value) in command.get_envs() {
-        match value {
-            Some(value) => {
-                let mut pair = key.as_bytes().to_vec();
-                pair.push(0);
-                pair.extend_from_slice(value.as_bytes());
-                field(&mut out, b'E', &pair);
-            }
-            None => field(&mut out, b'U', key.as_bytes()),
-        }
-    }
-    if let Some(dir) = command.get_current_dir() {
-        field(&mut out, b'D', dir.as_os_str().as_bytes());
-    }
-    if let Some(seconds) = limits.cpu_seconds {
-        field(&mut out, b'C', &seconds.to_le_bytes());
-    }
-    if let Some(bytes) = limits.address_space {
-        field(&mut out, b'M', &bytes.to_le_bytes());
-    }
-    out
-}
-
-fn decode_request(mut bytes: &[u8]) -> io::Result<(Command, Rlimits)> {
-    let malformed = || io::Error::other("malformed request");
-    let mut command: Option<Command> = None;
-    let mut limits = Rlimits::default();
-    let os = |b: &[u8]| OsString::from_vec(b.to_vec());
-    while let Some((&tag, rest)) = bytes.split_first() {
-        let len = u32::from_le_bytes(word(rest, 0)?) as usize;
-        let value = rest.get(4..4 + len).ok_or_else(malformed)?;
-        bytes = &rest[4 + len..];
-        let long = || -> io::Result<u64> {
-            Ok(u64::from_le_bytes(
-                value.try_into().map_err(|_| malformed())?,
-            ))
+/// Receives one message within `deadline` (zero: only if one is there);
+/// `None` when the other side has gone.
+pub(crate) fn receive_within(
+    socket: &OwnedFd,
+    max: usize,
+    deadline: Duration,
+) -> io::Result<Option<(Vec<u8>, Vec<OwnedFd>)>> {
+    let until = Instant::now() + deadline;
+    loop {
+        let mut ready = libc::pollfd {
+            fd: socket.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
         };
-        if tag == b'P' {
-            command = Some(Command::new(os(value)));
-            continue;
+        let left = until.saturating_duration_since(Instant::now());
+        let timeout = left.as_millis().min(i32::MAX as u128) as i32;
+        // SAFETY: one live pollfd.
+        let n = unsafe { libc::poll(&mut ready, 1, timeout) };
+        if n > 0 {
+            return receive(socket, max);
         }
-        let command = command.as_mut().ok_or_else(malformed)?;
-        match tag {
-            b'A' => {
-                command.arg(os(value));
-            }
-            b'E' => {
-                let at = value.iter().position(|&b| b == 0).ok_or_else(malformed)?;
-                command.env(os(&value[..at]), os(&value[at + 1..]));
-            }
-            b'U' => {
-                command.env_remove(OsStr::from_bytes(value));
-            }
-            b'D' => {
-                command.current_dir(os(value));
-            }
-            b'C' => limits.cpu_seconds = Some(long()?),
-            b'M' => limits.address_space = Some(long()?),
-            _ => return Err(malformed()),
+        if n < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+            return Err(io::Error::last_os_error());
+        }
+        if n == 0 && left.is_zero() {
+            return Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                format!(
+                    "the judge's spawner did not answer within {} s",
+                    deadline.as_secs()
+                ),
+            ));
         }
     }
-    Ok((command.ok_or_else(malformed)?, limits))
 }
 
-/// The spawner's side, on the socket it got as stdin: serves requests one
-/// at a time until the harness goes away.
+fn reply(socket: &OwnedFd, reply: &Reply) -> io::Result<()> {
+    send(
+        socket,
+        &serde_json::to_vec(reply).map_err(io::Error::other)?,
+        &[],
+    )
+}
+
+/// The spawner's side, on the socket it got as stdin: sets up the sandbox,
+/// then serves runs one at a time until the harness goes away.
 pub fn serve() -> io::Result<()> {
-    // What starting up allocated goes back to the system: a child starts
-    // with a copy of this process's memory, and is charged for it.
+    // SAFETY: fd 0 is the socket the harness gave as our stdin; from here
+    // on this owns it.
+    let socket = unsafe { OwnedFd::from_raw_fd(0) };
+    let exe = std::env::current_exe()?;
+    let Some((hello, _)) = receive(&socket, MAX_MESSAGE)? else {
+        return Ok(());
+    };
+    let (mode, slot) = match serde_json::from_slice(&hello) {
+        Ok(Request::Hello { mode, slot }) => (mode, slot),
+        _ => return Err(io::Error::other("the first request was not a hello")),
+    };
+    let mut jail = Jail::enter(mode, slot, &exe);
+    // What starting up allocated goes back to the system: a plain child
+    // starts with a copy of this process's memory, and is charged for it.
     #[cfg(target_env = "gnu")]
     // SAFETY: malloc_trim only releases free heap pages.
     unsafe {
         libc::malloc_trim(0);
     }
-    // SAFETY: fd 0 is the socket the harness gave as our stdin; from here
-    // on this owns it.
-    let socket = unsafe { OwnedFd::from_raw_fd(0) };
-    while let Some((request, fds)) = receive(&socket, MAX_REQUEST)? {
-        let reply = match (decode_request(&request), <[OwnedFd; 3]>::try_from(fds)) {
-            (Ok((command, limits)), Ok(stdio)) => {
-                match run_one(&socket, command, limits, stdio)? {
-                    Some(reply) => reply,
-                    // The harness went away mid-run; nothing is left to do.
-                    None => return Ok(()),
-                }
-            }
-            _ => {
-                let mut failure = b"F".to_vec();
-                failure.extend_from_slice(&(-1i32).to_le_bytes());
-                failure.extend_from_slice(b"malformed request");
-                failure
-            }
-        };
-        send(&socket, &reply, &[])?;
-    }
-    Ok(())
-}
-
-/// Starts one submission, tells the harness its pid, waits for it, and
-/// returns the last reply: its exit report, or why it did not start; `None`
-/// when the harness went away while it ran (it has been killed).
-fn run_one(
-    socket: &OwnedFd,
-    mut command: Command,
-    limits: Rlimits,
-    [stdin, stdout, stderr]: [OwnedFd; 3],
-) -> io::Result<Option<Vec<u8>>> {
-    command
-        .stdin(Stdio::from(stdin))
-        .stdout(Stdio::from(stdout))
-        .stderr(Stdio::from(stderr))
-        .process_group(0);
-    super::process::limit_child(&mut command, limits);
-    // SAFETY: prctl with integer arguments only, async-signal-safe.
-    unsafe {
-        command.pre_exec(|| {
-            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-            Ok(())
-        });
-    }
-    let started = Instant::now();
-    let spawned = command.spawn();
-    // Our copies of the pipes must close now, or the harness would never
-    // see the end of the submission's output.
-    drop(command);
-    let child = match spawned {
-        Ok(child) => child,
-        Err(error) => {
-            let mut failure = b"F".to_vec();
-            failure.extend_from_slice(&error.raw_os_error().unwrap_or(-1).to_le_bytes());
-            failure.extend_from_slice(error.to_string().as_bytes());
-            return Ok(Some(failure));
+    reply(&socket, &Reply::Ready(jail.protections.clone()))?;
+    let mut current: Option<Running> = None;
+    loop {
+        // Everything that can move: the judge's requests, the run, and the
+        // background (a sandbox being made, inits being reaped).
+        let mut watched = vec![socket.as_raw_fd()];
+        if let Some(running) = &current {
+            watched.extend(running.fds());
         }
-    };
-    let pid = child.id() as i32;
-    let mut started_reply = b"S".to_vec();
-    started_reply.extend_from_slice(&pid.to_le_bytes());
-    send(socket, &started_reply, &[])?;
-
-    // Wait for the exit, watching the socket meanwhile. The harness sends
-    // nothing while a submission runs, so anything there is its end (even
-    // killed outright): then the submission and its group go too.
-    let pidfd = pidfd_open(pid);
-    let (status, usage) = loop {
-        if let Some(ended) = try_wait4(pid)? {
-            break ended;
-        }
-        let mut fds = [
-            libc::pollfd {
-                fd: socket.as_raw_fd(),
+        watched.extend(jail.background_fds());
+        let mut fds: Vec<libc::pollfd> = watched
+            .into_iter()
+            .map(|fd| libc::pollfd {
+                fd,
                 events: libc::POLLIN,
                 revents: 0,
-            },
-            libc::pollfd {
-                fd: pidfd.as_ref().map_or(-1, |fd| fd.as_raw_fd()),
-                events: libc::POLLIN,
-                revents: 0,
-            },
-        ];
-        // Without a pidfd, look at the child every few milliseconds.
-        let timeout = if pidfd.is_some() { -1 } else { 2 };
-        // SAFETY: fds is a live array of 2 pollfds; a negative fd is ignored.
-        if unsafe { libc::poll(fds.as_mut_ptr(), 2, timeout) } < 0 {
+            })
+            .collect();
+        // Without a pidfd, a run's end is noticed by looking every few
+        // milliseconds.
+        let blind = current.as_ref().is_some_and(|r| r.fds()[0] < 0);
+        let timeout = if blind { 2 } else { 1000 };
+        // SAFETY: fds is a live array of pollfds; negative fds are ignored.
+        if unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, timeout) } < 0 {
             let error = io::Error::last_os_error();
             if error.kind() != io::ErrorKind::Interrupted {
                 return Err(error);
             }
         }
-        if fds[0].revents != 0 {
-            // SAFETY: kill(2) and a blocking wait4 on our own child.
-            unsafe {
-                libc::kill(-pid, libc::SIGKILL);
-                libc::waitpid(pid, std::ptr::null_mut(), 0);
+        jail.tend();
+        if let Some(running) = &mut current {
+            if let Some(ended) = running.poll()? {
+                reply(&socket, &Reply::Exited(ended))?;
+                jail.retire(current.take().expect("a run is under way"));
             }
-            return Ok(None);
         }
-    };
-    let wall = started.elapsed();
-    let micros = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
-    let mut exited = b"X".to_vec();
-    exited.extend_from_slice(&status.to_le_bytes());
-    exited.extend_from_slice(&(micros(usage.ru_utime) + micros(usage.ru_stime)).to_le_bytes());
-    exited.extend_from_slice(&(usage.ru_maxrss as u64).to_le_bytes());
-    exited.extend_from_slice(&(wall.as_nanos() as u64).to_le_bytes());
-    Ok(Some(exited))
+        if fds[0].revents == 0 {
+            continue;
+        }
+        let Some((request, stdio)) = receive(&socket, MAX_MESSAGE)? else {
+            // The judge is gone: nothing of a run may stay (dropping the
+            // run and the jail kills and reaps everything).
+            if let Some(running) = &current {
+                running.kill();
+            }
+            return Ok(());
+        };
+        match serde_json::from_slice(&request) {
+            Ok(Request::Launch(launch)) if current.is_none() => {
+                match jail.launch(&launch, stdio) {
+                    Ok(running) => {
+                        reply(
+                            &socket,
+                            &Reply::Started {
+                                pid: running.pid,
+                                cgroup: running.cgroup.clone(),
+                            },
+                        )?;
+                        current = Some(running);
+                        // The next case's sandbox is made while this one runs.
+                        jail.prepare_ahead(&launch.plan);
+                    }
+                    Err(failure) => reply(&socket, &Reply::Failed(failure))?,
+                }
+            }
+            Ok(Request::Kill) => {
+                // A kill that crossed the run's end finds nothing to stop.
+                if let Some(running) = &current {
+                    running.kill();
+                }
+            }
+            _ => {
+                let failure = Failure {
+                    stage: super::sandbox::jail::Stage::Exec,
+                    errno: 0,
+                    message: "malformed request".into(),
+                };
+                reply(&socket, &Reply::Failed(failure))?;
+            }
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::runner::process::Rlimits;
 
     #[test]
-    fn a_request_survives_the_round_trip() {
-        let mut command = Command::new("/bin/prog");
-        command
-            .args(["a b", "", "ü"])
-            .env("KEY", "va=lue")
-            .env_remove("GONE")
-            .current_dir("/tmp");
-        let limits = Rlimits {
-            cpu_seconds: Some(3),
-            address_space: None,
+    fn every_message_survives_the_round_trip() {
+        use std::os::unix::ffi::OsStrExt as _;
+        let launch = Launch {
+            program: b"/bin/prog".to_vec(),
+            argv: vec![
+                b"prog".to_vec(),
+                b"a b".to_vec(),
+                vec![],
+                "ü".as_bytes().to_vec(),
+            ],
+            env: vec![(b"KEY".to_vec(), b"va=lue".to_vec())],
+            limits: Rlimits {
+                cpu_seconds: Some(3),
+                address_space: None,
+            },
+            plan: sandbox::Plan {
+                read_only: vec![PathBuf::from(std::ffi::OsStr::from_bytes(b"/x/\xff"))],
+                cwd: "/work".into(),
+                ..sandbox::Plan::default()
+            },
         };
-        let (back, back_limits) = decode_request(&encode_request(&command, limits)).unwrap();
-        assert_eq!(back.get_program(), "/bin/prog");
-        assert_eq!(back.get_args().collect::<Vec<_>>(), ["a b", "", "ü"]);
-        let envs: Vec<_> = back.get_envs().collect();
-        assert!(envs.contains(&(OsStr::new("KEY"), Some(OsStr::new("va=lue")))));
-        assert!(envs.contains(&(OsStr::new("GONE"), None)));
-        assert_eq!(back.get_current_dir(), Some(std::path::Path::new("/tmp")));
-        assert_eq!(back_limits.cpu_seconds, Some(3));
-        assert_eq!(back_limits.address_space, None);
-        assert!(decode_request(b"Xjunk").is_err());
+        let text = serde_json::to_vec(&Request::Launch(launch.clone())).unwrap();
+        let Request::Launch(back) = serde_json::from_slice(&text).unwrap() else {
+            panic!("not a launch");
+        };
+        assert_eq!(back.argv, launch.argv);
+        assert_eq!(back.env, launch.env);
+        assert_eq!(back.plan, launch.plan);
+        assert_eq!(back.limits.cpu_seconds, Some(3));
+        let ended = Ended {
+            status: 9,
+            cpu_ns: 1_500_000_000,
+            max_rss_kb: 1_100,
+            wall_ns: 2,
+            oom_kills: 1,
+            fork_refusals: 4,
+        };
+        let text = serde_json::to_vec(&Reply::Exited(ended)).unwrap();
+        let Reply::Exited(back) = serde_json::from_slice(&text).unwrap() else {
+            panic!("not an exit");
+        };
+        assert_eq!(
+            (
+                back.status,
+                back.cpu_ns,
+                back.max_rss_kb,
+                back.oom_kills,
+                back.fork_refusals
+            ),
+            (9, 1_500_000_000, 1_100, 1, 4)
+        );
+        assert!(serde_json::from_slice::<Request>(br#"{"Launch":7}"#).is_err());
     }
 
     #[test]
@@ -542,7 +589,9 @@ mod tests {
         };
         send(&a, b"hello", &[write.as_raw_fd()]).unwrap();
         drop(write);
-        let (message, mut fds) = receive(&b, MAX_REPLY).unwrap().unwrap();
+        let (message, mut fds) = receive_within(&b, MAX_MESSAGE, Duration::from_secs(5))
+            .unwrap()
+            .unwrap();
         assert_eq!(message, b"hello");
         assert_eq!(fds.len(), 1);
         let mut pipe = std::fs::File::from(fds.pop().unwrap());
@@ -551,7 +600,11 @@ mod tests {
         let mut text = String::new();
         std::io::Read::read_to_string(&mut std::fs::File::from(read), &mut text).unwrap();
         assert_eq!(text, "through");
+        let silent = receive_within(&b, MAX_MESSAGE, Duration::from_millis(20)).unwrap_err();
+        assert_eq!(silent.kind(), io::ErrorKind::TimedOut);
         drop(a);
-        assert!(receive(&b, MAX_REPLY).unwrap().is_none());
+        assert!(receive_within(&b, MAX_MESSAGE, Duration::from_secs(5))
+            .unwrap()
+            .is_none());
     }
 }

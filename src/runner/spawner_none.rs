@@ -1,14 +1,13 @@
 //! Where there is no spawner (it needs Linux: `SOCK_SEQPACKET` with
-//! `SCM_RIGHTS`, `PR_SET_PDEATHSIG`), the harness forks submissions itself,
-//! and a submission's peak memory then counts the harness's own at the fork.
-//! See `spawner.rs` for why that matters.
+//! `SCM_RIGHTS`, namespaces, cgroups), the harness forks submissions
+//! itself, without a sandbox, and a submission's peak memory then counts
+//! the harness's own at the fork. See `spawner.rs` for why that matters.
 
 use std::io;
 use std::os::fd::{OwnedFd, RawFd};
 use std::path::PathBuf;
-use std::process::Command;
 
-use super::process::{Ended, Rlimits};
+use super::sandbox::{Ended, Launch, Protections};
 
 /// No spawner exists here: this type has no values.
 pub enum Spawner {}
@@ -23,13 +22,20 @@ pub(crate) fn give_back(spawner: Spawner) {
     match spawner {}
 }
 
+pub fn protections() -> Option<io::Result<Protections>> {
+    None
+}
+
 impl Spawner {
     pub(crate) fn spawn(
         &mut self,
-        _command: &Command,
-        _stdio: [&OwnedFd; 3],
-        _limits: Rlimits,
-    ) -> io::Result<i32> {
+        _launch: &Launch,
+        _stdio: &[&OwnedFd],
+    ) -> io::Result<(i32, Option<()>)> {
+        match *self {}
+    }
+
+    pub(crate) fn kill(&mut self) {
         match *self {}
     }
 

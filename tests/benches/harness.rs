@@ -7,13 +7,14 @@
 //!   the baseline the harness is held to;
 //! - the same loop running the program alone (`prog < $f > /dev/null`), the
 //!   least any judge must spend;
-//! - `sudoku-judge test DIR --cmd prog --jobs 1`;
-//! - `sudoku-judge test DIR --cmd prog --jobs 2`.
+//! - `sudoku-judge test DIR --cmd prog --jobs 1`, in the sandbox;
+//! - the same with `--jobs 2`;
+//! - the same with `--jobs 1 --sandbox off`, to show what containment costs.
 //!
 //! It prints each median of five rounds and the ratios to the shell loop.
-//! The harness does more per case than the loop (a process group, limits,
-//! a watchdog reading /proc, wait4 accounting, parsing and checking every
-//! answer), and the ratio says what that costs.
+//! The harness does more per case than the loop (fresh namespaces, a
+//! root filesystem and a cgroup per run, limits, a watchdog, parsing and
+//! checking every answer), and the ratio says what that costs.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -72,27 +73,37 @@ fn main() {
         ));
         command
     };
-    let judge = |jobs: &str| {
+    let judge = |jobs: &str, sandbox: &str| {
         let mut command = Command::new(exe);
         command
-            .args(["test", "--cmd", &program, "--jobs", jobs])
+            .args([
+                "test",
+                "--cmd",
+                &program,
+                "--jobs",
+                jobs,
+                "--sandbox",
+                sandbox,
+            ])
             .arg(&cases);
         command
     };
-    let (mut loop_times, mut bare_times, mut one, mut two) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    // Interleaved rounds, so a slow spell of the machine hits all four.
+    let (mut loop_times, mut bare_times, mut one, mut two, mut unsandboxed) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    // Interleaved rounds, so a slow spell of the machine hits them all.
     for _ in 0..ROUNDS {
         loop_times.push(time(shell(&cases)));
         bare_times.push(time(bare(&cases)));
-        one.push(time(judge("1")));
-        two.push(time(judge("2")));
+        one.push(time(judge("1", "auto")));
+        two.push(time(judge("2", "auto")));
+        unsandboxed.push(time(judge("1", "off")));
     }
-    let (base, bare, one, two) = (
+    let (base, bare, one, two, unsandboxed) = (
         median(loop_times),
         median(bare_times),
         median(one),
         median(two),
+        median(unsandboxed),
     );
     let per_case = |d: Duration| d.as_secs_f64() * 1e3 / CASES as f64;
     println!(
@@ -105,8 +116,9 @@ fn main() {
     );
     for (label, d) in [
         ("shell loop (run only)", bare),
-        ("sudoku-judge test --jobs 1", one),
-        ("sudoku-judge test --jobs 2", two),
+        ("judge --jobs 1", one),
+        ("judge --jobs 2", two),
+        ("judge --jobs 1 --sandbox off", unsandboxed),
     ] {
         println!(
             "  {label:<28} {:>8.3} s  {:.3} ms/case  {:.2}x the shell loop",

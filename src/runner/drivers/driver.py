@@ -1,10 +1,11 @@
 # sudoku-judge's LeetCode driver for Python 3. Runs the submission with the
-# imports LeetCode preloads, then reads one 81-character puzzle a line until
-# `end`, calls a fresh Solution().solveSudoku on each board and writes
-# "<ns> <row>/<row>/.../<row>" per board to the file named by argv[3], apart
-# from the submission's own stdout.
+# imports LeetCode preloads, says "ready" on fd 3, then reads one
+# 81-character puzzle a line until `end`, calls a fresh
+# Solution().solveSudoku on each board and writes "<row>/<row>/.../<row>"
+# to fd 3, apart from the submission's own stdout. The judge sends the next
+# board only after this answer, and times each board from outside.
+import os
 import sys
-import time
 
 PRELUDE = """
 from typing import *
@@ -27,7 +28,8 @@ def cell(value):
 
 
 def main():
-    source_path, display_name, answers_path = sys.argv[1:4]
+    source_path, display_name = sys.argv[1:3]
+    answers = os.fdopen(3, "w", encoding="utf-8")
     namespace = {"__name__": "solution"}
     exec(PRELUDE, namespace)
     with open(source_path, encoding="utf-8") as source:
@@ -36,20 +38,19 @@ def main():
     solution_class = namespace.get("Solution")
     if solution_class is None:
         sys.exit(f"{display_name}: no class Solution")
-    with open(answers_path, "w", encoding="utf-8") as answers:
-        for line in sys.stdin:
-            line = line.rstrip()
-            if line == "end":
-                break
-            if len(line) != 81:
-                continue
-            board = [list(line[r * 9:(r + 1) * 9]) for r in range(9)]
-            started = time.perf_counter_ns()
-            solution_class().solveSudoku(board)
-            ns = time.perf_counter_ns() - started
-            rows = "/".join("".join(cell(c) for c in row) for row in board)
-            answers.write(f"{ns} {rows}\n")
-            answers.flush()
+    answers.write("ready\n")
+    answers.flush()
+    for line in sys.stdin:
+        line = line.rstrip()
+        if line == "end":
+            break
+        if len(line) != 81:
+            continue
+        board = [list(line[r * 9:(r + 1) * 9]) for r in range(9)]
+        solution_class().solveSudoku(board)
+        rows = "/".join("".join(cell(c) for c in row) for row in board)
+        answers.write(rows + "\n")
+        answers.flush()
 
 
 main()

@@ -1,0 +1,147 @@
+//! The `bench` table: one row per solver (or command) and file. Columns are
+//! as wide as their widest cell, so a long command or file name moves the
+//! columns after it instead of pushing its own row out of line.
+
+use std::io::{self, Write};
+
+use crate::bench::{Measurement, Rounds};
+
+const HEADERS: [&str; 7] = [
+    "file",
+    "solver",
+    "puzzles",
+    "µs/puzzle",
+    "min",
+    "max",
+    "guesses",
+];
+
+/// The cells of one row, as text; a disqualified solver's row ends in a
+/// note instead of timings.
+fn cells(m: &Measurement) -> (Vec<String>, Option<String>) {
+    let file = m.file.file_name().map_or_else(
+        || m.file.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let mut cells = vec![file, m.solver.clone(), m.puzzles.to_string()];
+    match m.us_per_puzzle {
+        Some((min, median, max)) => {
+            cells.extend([median, min, max].map(|us| format!("{us:.2}")));
+            cells.push(
+                m.guesses_per_puzzle
+                    .map_or_else(|| "-".to_string(), |g| format!("{g:.2}")),
+            );
+            (cells, None)
+        }
+        None => (
+            cells,
+            Some(format!(
+                "WRONG on {} puzzle{} (first: puzzle {}); not timed",
+                m.wrong,
+                if m.wrong == 1 { "" } else { "s" },
+                m.first_wrong.unwrap_or(0)
+            )),
+        ),
+    }
+}
+
+/// Writes the table and the line that says how it was measured.
+pub fn table(out: &mut dyn Write, results: &[Measurement], rounds: Rounds) -> io::Result<()> {
+    let rows: Vec<(Vec<String>, Option<String>)> = results.iter().map(cells).collect();
+    let mut widths = HEADERS.map(|h| h.chars().count());
+    for (cells, _) in &rows {
+        for (width, cell) in widths.iter_mut().zip(cells) {
+            *width = (*width).max(cell.chars().count());
+        }
+    }
+    let line = |cells: &[String]| -> String {
+        let mut text = String::new();
+        for (i, (cell, &width)) in cells.iter().zip(&widths).enumerate() {
+            let pad = " ".repeat(width.saturating_sub(cell.chars().count()));
+            if i > 0 {
+                text.push_str("  ");
+            }
+            // Names are left-aligned, numbers right-aligned.
+            if i < 2 {
+                text.push_str(cell);
+                text.push_str(&pad);
+            } else {
+                text.push_str(&pad);
+                text.push_str(cell);
+            }
+        }
+        text.trim_end().to_string()
+    };
+    writeln!(out, "{}", line(&HEADERS.map(String::from)))?;
+    for (cells, note) in &rows {
+        match note {
+            None => writeln!(out, "{}", line(cells))?,
+            Some(note) => writeln!(out, "{}  {note}", line(cells))?,
+        }
+    }
+    writeln!(
+        out,
+        "median of {} timed round{} after {} warm-up; µs per puzzle over whole rounds",
+        rounds.measured,
+        if rounds.measured == 1 { "" } else { "s" },
+        rounds.warmup
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    fn measured(solver: &str, file: &str, us: Option<f64>) -> Measurement {
+        Measurement {
+            solver: solver.into(),
+            file: PathBuf::from(file),
+            puzzles: 20,
+            us_per_puzzle: us.map(|us| (us * 0.9, us, us * 1.2)),
+            guesses_per_puzzle: (solver == "propagate").then_some(0.1),
+            wrong: usize::from(us.is_none()),
+            first_wrong: us.is_none().then_some(3),
+        }
+    }
+
+    /// A long command and a slow solver keep every column in line.
+    #[test]
+    fn columns_line_up_whatever_their_contents() {
+        let results = [
+            measured("mrv", "sets/medium.txt", Some(54.46)),
+            measured("propagate", "sets/medium.txt", Some(20.57)),
+            measured(
+                "`./target/release/sudoku-judge solve`",
+                "sets/medium.txt",
+                Some(164.39),
+            ),
+            measured("mrv", "sample.in", Some(102_845.99)),
+            measured("faulty-wrong-digit", "sample.in", None),
+        ];
+        let mut out = Vec::new();
+        table(
+            &mut out,
+            &results,
+            Rounds {
+                warmup: 1,
+                measured: 5,
+            },
+        )
+        .unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let header = text.lines().next().unwrap();
+        for row in text.lines().skip(1).take(4) {
+            // Right-aligned numbers end where their headers end.
+            let chars: Vec<char> = row.chars().collect();
+            assert_eq!(chars.len(), header.chars().count(), "{row}");
+            for column in ["puzzles", "µs/puzzle", "max"] {
+                let end =
+                    header[..header.find(column).unwrap()].chars().count() + column.chars().count();
+                assert_ne!(chars[end - 1], ' ', "{column} in {row}");
+                assert_eq!(chars[end], ' ', "{column} in {row}");
+            }
+        }
+        insta::assert_snapshot!(text);
+    }
+}

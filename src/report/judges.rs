@@ -1,0 +1,235 @@
+//! What the real judge would show for the run, in its own words: online
+//! judges run the tests of a problem in order and report the first one
+//! that is not accepted, so the table's many verdicts come down to one
+//! line per problem, e.g. `AcWing would say: Time Limit Exceeded on test 3
+//! of 11 (acwing166/hard)`.
+//!
+//! A problem is known from `--problem` or a `judge.toml`; cases without one
+//! get no line, since no judge is known to speak for them. The tests of a
+//! problem are its cases in this run, in the run's (sorted) order, so after
+//! a filter or `--failed` the numbers count the cases judged here.
+
+use crate::judge::CaseResult;
+use crate::problem::Problem;
+use crate::verdict::Verdict;
+
+/// The first case of one problem that was not accepted, as far as known.
+#[derive(Debug)]
+struct Tally {
+    problem: Problem,
+    /// The problem's cases in this run.
+    tests: usize,
+    /// How many of them were reported.
+    judged: usize,
+    /// The test number (from 1), id and verdict (`None`: could not be
+    /// judged) of the first one not accepted.
+    first: Option<(usize, String, Option<Verdict>)>,
+}
+
+/// Follows a run case by case and says what each problem's judge would.
+#[derive(Debug, Default)]
+pub struct JudgeSays {
+    tallies: Vec<Tally>,
+}
+
+impl JudgeSays {
+    /// For a run with these problems and their numbers of cases.
+    pub fn new(problems: &[(Problem, usize)]) -> Self {
+        JudgeSays {
+            tallies: problems
+                .iter()
+                .map(|&(problem, tests)| Tally {
+                    problem,
+                    tests,
+                    judged: 0,
+                    first: None,
+                })
+                .collect(),
+        }
+    }
+
+    pub fn case(&mut self, result: &CaseResult) {
+        let Some(tally) = self
+            .tallies
+            .iter_mut()
+            .find(|t| Some(t.problem) == result.problem)
+        else {
+            return;
+        };
+        tally.judged += 1;
+        if tally.first.is_none() && !result.passed() {
+            tally.first = Some((tally.judged, result.id.clone(), result.verdict()));
+        }
+    }
+
+    /// One line per problem, in the order the problems were met.
+    pub fn lines(&self) -> Vec<String> {
+        self.tallies.iter().map(Tally::line).collect()
+    }
+}
+
+/// The judge's name, and what it calls one of its tests.
+fn judge(problem: Problem) -> (&'static str, &'static str) {
+    match problem {
+        Problem::Leetcode37 => ("LeetCode", "testcase"),
+        Problem::Acwing166 => ("AcWing", "test"),
+        Problem::Poj3074 => ("POJ", "test"),
+    }
+}
+
+/// A verdict as the judge names it. Every one of them says "Compile
+/// Error"; only POJ has a Presentation Error (right answers laid out
+/// another way), which the others count as a Wrong Answer.
+fn verdict_name(problem: Problem, verdict: Verdict) -> &'static str {
+    match (problem, verdict) {
+        (_, Verdict::CE) => "Compile Error",
+        (Problem::Poj3074, Verdict::PE) => "Presentation Error",
+        (_, Verdict::PE) => "Wrong Answer",
+        (_, verdict) => verdict.name(),
+    }
+}
+
+impl Tally {
+    fn line(&self) -> String {
+        let (judge, test) = judge(self.problem);
+        let of = |n: usize| format!("{test} {n} of {}", self.tests);
+        match &self.first {
+            Some((_, _, Some(Verdict::CE))) => format!("{judge} would say: Compile Error"),
+            Some((n, id, Some(verdict))) => format!(
+                "{judge} would say: {} on {} ({id})",
+                verdict_name(self.problem, *verdict),
+                of(*n)
+            ),
+            Some((n, id, None)) => {
+                format!(
+                    "{judge}: cannot tell, {} ({id}) could not be judged",
+                    of(*n)
+                )
+            }
+            None if self.judged < self.tests => format!(
+                "{judge}: cannot tell, the run stopped after {} of {} {test}s, all accepted",
+                self.judged, self.tests
+            ),
+            None if self.problem == Problem::Leetcode37 => format!(
+                "{judge} would say: Accepted, {0} / {0} testcases passed",
+                self.tests
+            ),
+            None => format!(
+                "{judge} would say: Accepted, all {} {test}{} passed",
+                self.tests,
+                if self.tests == 1 { "" } else { "s" }
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::fixtures::judged;
+    use std::path::PathBuf;
+
+    fn case(id: &str, problem: Option<Problem>, verdict: Option<Verdict>) -> CaseResult {
+        CaseResult {
+            id: id.into(),
+            suite: PathBuf::from("cases"),
+            input: PathBuf::from(format!("{id}.in")),
+            expected: None,
+            problem,
+            outcome: match verdict {
+                Some(v) => judged(v, "why", 1),
+                None => crate::judge::Outcome::Error(crate::judge::Unjudged::case("unreadable")),
+            },
+        }
+    }
+
+    fn says(problems: &[(Problem, usize)], results: &[CaseResult]) -> Vec<String> {
+        let mut says = JudgeSays::new(problems);
+        for result in results {
+            says.case(result);
+        }
+        says.lines()
+    }
+
+    #[test]
+    fn the_first_case_not_accepted_in_each_judges_words() {
+        let acwing = Some(Problem::Acwing166);
+        let leetcode = Some(Problem::Leetcode37);
+        let results = [
+            case("acwing166/easy", acwing, Some(Verdict::AC)),
+            case("leetcode37/a", leetcode, Some(Verdict::AC)),
+            case("acwing166/grid", acwing, Some(Verdict::PE)),
+            case("acwing166/hard", acwing, Some(Verdict::TLE)),
+            case("mine/x", None, Some(Verdict::WA)),
+            case("leetcode37/b", leetcode, Some(Verdict::AC)),
+        ];
+        assert_eq!(
+            says(
+                &[(Problem::Acwing166, 3), (Problem::Leetcode37, 2)],
+                &results
+            ),
+            [
+                "AcWing would say: Wrong Answer on test 2 of 3 (acwing166/grid)",
+                "LeetCode would say: Accepted, 2 / 2 testcases passed",
+            ]
+        );
+        let poj = Some(Problem::Poj3074);
+        assert_eq!(
+            says(
+                &[(Problem::Poj3074, 2)],
+                &[
+                    case("a", poj, Some(Verdict::PE)),
+                    case("b", poj, Some(Verdict::WA))
+                ]
+            ),
+            ["POJ would say: Presentation Error on test 1 of 2 (a)"]
+        );
+        assert_eq!(
+            says(
+                &[(Problem::Leetcode37, 2)],
+                &[
+                    case("a", leetcode, Some(Verdict::RE)),
+                    case("b", leetcode, Some(Verdict::WA))
+                ]
+            ),
+            ["LeetCode would say: Runtime Error on testcase 1 of 2 (a)"]
+        );
+        assert_eq!(
+            says(
+                &[(Problem::Acwing166, 1)],
+                &[case("a", acwing, Some(Verdict::CE))]
+            ),
+            ["AcWing would say: Compile Error"]
+        );
+        assert_eq!(
+            says(
+                &[(Problem::Acwing166, 1)],
+                &[case("a", acwing, Some(Verdict::AC))]
+            ),
+            ["AcWing would say: Accepted, all 1 test passed"]
+        );
+    }
+
+    #[test]
+    fn what_cannot_be_known_is_said_so() {
+        let acwing = Some(Problem::Acwing166);
+        assert_eq!(
+            says(
+                &[(Problem::Acwing166, 3)],
+                &[
+                    case("a", acwing, Some(Verdict::AC)),
+                    case("b", acwing, None)
+                ]
+            ),
+            ["AcWing: cannot tell, test 2 of 3 (b) could not be judged"]
+        );
+        assert_eq!(
+            says(
+                &[(Problem::Acwing166, 3)],
+                &[case("a", acwing, Some(Verdict::AC))]
+            ),
+            ["AcWing: cannot tell, the run stopped after 1 of 3 tests, all accepted"]
+        );
+        assert!(says(&[], &[case("a", None, Some(Verdict::WA))]).is_empty());
+    }
+}

@@ -1,0 +1,601 @@
+//! Accounting for a run's whole process tree: one cgroup per run, read
+//! through one interface whether the machine mounts cgroup v1 (a hierarchy
+//! per controller) or v2 (one unified tree).
+//!
+//! A process's own `rusage` misses the children it never waits for, and
+//! its resident memory misses its children's memory, tmpfs and shared
+//! memory. A cgroup counts all of them: CPU time of every task that was
+//! ever in it (`cpuacct.usage`, `cpu.stat`), the memory of all of them
+//! (`memory.stat`), and how often a fork failed at its process limit
+//! (`pids.events`). Its memory limit is enforced by the kernel, so a
+//! submission that allocates faster than the watchdog looks is still
+//! stopped.
+//!
+//! The memory judged is the tree's anonymous memory and its tmpfs and
+//! shared memory (`rss` and `shmem`, or `anon` and `shmem` under v2), not
+//! the cgroup's whole charge (`memory.max_usage_in_bytes`,
+//! `memory.peak`): that also holds the page cache of files the run read
+//! first and the kernel's own caches, which vary with what the machine
+//! did before and would give a program that reads its own binary on a
+//! cold cache, or a JVM, a false MLE. The kernel keeps no peak of that
+//! sum, so the watchdog samples it; the whole charge still bounds the run
+//! through the kernel's limit, where page cache is reclaimed first.
+//!
+//! Where the cgroups live: under v1, below the judge's own cgroup in each
+//! controller's hierarchy (so whatever limits the judge runs under still
+//! apply); under v2, in a `sudoku-judge` cgroup at the root, because v2
+//! does not let a cgroup that holds processes (the judge's own) hand
+//! controllers to children. Each run gets a fresh cgroup named after the
+//! spawner that made it, removed when the run ends; cgroups left by a
+//! spawner that was killed are removed by the next one.
+//!
+//! Everything here is reading and writing small files, so tests point a
+//! [`Hierarchy`] at a temporary directory that looks like a cgroup tree.
+
+use std::fs::{self, File};
+use std::io;
+use std::os::unix::fs::FileExt as _;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+/// The name of the directory that holds the judge's cgroups.
+const BASE: &str = "sudoku-judge";
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Version {
+    V1,
+    V2,
+}
+
+impl Version {
+    pub fn name(self) -> &'static str {
+        match self {
+            Version::V1 => "cgroup v1",
+            Version::V2 => "cgroup v2",
+        }
+    }
+}
+
+/// Where the judge makes its cgroups: for v1 one directory per controller
+/// (memory, pids, cpuacct), for v2 the same directory three times.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Hierarchy {
+    pub version: Version,
+    memory: PathBuf,
+    pids: PathBuf,
+    cpu: PathBuf,
+}
+
+/// The kernel-enforced limits of one run's cgroup.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CgroupLimits {
+    /// Memory past which the kernel stops the run (its OOM killer).
+    pub memory_bytes: u64,
+    /// Tasks (processes and threads) at once.
+    pub pids: u32,
+}
+
+/// One run's cgroup: its directories, for reading and for joining.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cgroup {
+    pub version: Version,
+    memory: PathBuf,
+    pids: PathBuf,
+    cpu: PathBuf,
+}
+
+/// What a cgroup counted over a run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Usage {
+    /// CPU time of every task that was in it.
+    pub cpu: Duration,
+    /// Times the kernel's OOM killer killed a task in it.
+    pub oom_kills: u64,
+    /// Forks refused at its process limit.
+    pub fork_refusals: u64,
+}
+
+fn write(path: &Path, value: &str) -> io::Result<()> {
+    fs::write(path, value).map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))
+}
+
+fn read(path: &Path) -> io::Result<String> {
+    fs::read_to_string(path)
+        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))
+}
+
+/// The number after `key` in a `key value` file such as `memory.events`.
+fn keyed(text: &str, key: &str) -> Option<u64> {
+    text.lines().find_map(|line| {
+        let (k, v) = line.split_once(' ')?;
+        (k == key).then(|| v.trim().parse().ok())?
+    })
+}
+
+fn number(text: &str) -> io::Result<u64> {
+    text.trim()
+        .parse()
+        .map_err(|_| io::Error::other(format!("`{}` is not a number", text.trim())))
+}
+
+impl Hierarchy {
+    /// Finds the cgroup controllers this process may use, from
+    /// `/proc/self/mountinfo` and `/proc/self/cgroup`, and makes sure the
+    /// judge's own directory exists. `Err` says why there are none.
+    pub fn detect() -> Result<Hierarchy, String> {
+        let mountinfo = fs::read_to_string("/proc/self/mountinfo")
+            .map_err(|e| format!("cannot read /proc/self/mountinfo: {e}"))?;
+        let own = fs::read_to_string("/proc/self/cgroup")
+            .map_err(|e| format!("cannot read /proc/self/cgroup: {e}"))?;
+        let hierarchy = Self::from_tables(&mountinfo, &own)?;
+        hierarchy.prepare().map_err(|e| {
+            if e.kind() == io::ErrorKind::PermissionDenied {
+                format!("no permission to make cgroups ({e}); run as root, or in a cgroup delegated to you")
+            } else {
+                format!("cannot make cgroups: {e}")
+            }
+        })?;
+        Ok(hierarchy)
+    }
+
+    /// The hierarchy that `mountinfo` and `own` (the two files of
+    /// `/proc/self`) describe, preferring v2 when it holds the controllers.
+    fn from_tables(mountinfo: &str, own: &str) -> Result<Hierarchy, String> {
+        // mountinfo: `id parent major:minor root mountpoint options - fstype source superoptions`.
+        let mounts: Vec<(&str, &str, &str)> = mountinfo
+            .lines()
+            .filter_map(|line| {
+                let (left, right) = line.split_once(" - ")?;
+                let mountpoint = left.split(' ').nth(4)?;
+                let mut right = right.split(' ');
+                let fstype = right.next()?;
+                let options = right.nth(1).unwrap_or_default();
+                Some((mountpoint, fstype, options))
+            })
+            .collect();
+        let own_path = |controller: Option<&str>| -> Option<&str> {
+            own.lines().find_map(|line| {
+                let mut parts = line.splitn(3, ':');
+                let (_, controllers, path) = (parts.next()?, parts.next()?, parts.next()?);
+                let matches = match controller {
+                    None => controllers.is_empty(),
+                    Some(c) => controllers.split(',').any(|x| x == c),
+                };
+                matches.then_some(path)
+            })
+        };
+        let v1 = |controller: &str| -> Option<PathBuf> {
+            let (mountpoint, _, _) = mounts.iter().find(|(_, fstype, options)| {
+                *fstype == "cgroup" && options.split(',').any(|o| o == controller)
+            })?;
+            let path = own_path(Some(controller))?;
+            Some(
+                Path::new(mountpoint)
+                    .join(path.trim_start_matches('/'))
+                    .join(BASE),
+            )
+        };
+        // v2, where its tree offers the memory and pids controllers.
+        for (mountpoint, fstype, _) in &mounts {
+            if *fstype != "cgroup2" {
+                continue;
+            }
+            let controllers = fs::read_to_string(Path::new(mountpoint).join("cgroup.controllers"))
+                .unwrap_or_default();
+            let has = |c: &str| controllers.split_whitespace().any(|x| x == c);
+            if has("memory") && has("pids") {
+                let dir = Path::new(mountpoint).join(BASE);
+                return Ok(Hierarchy {
+                    version: Version::V2,
+                    memory: dir.clone(),
+                    pids: dir.clone(),
+                    cpu: dir,
+                });
+            }
+        }
+        match (v1("memory"), v1("pids"), v1("cpuacct")) {
+            (Some(memory), Some(pids), Some(cpu)) => Ok(Hierarchy {
+                version: Version::V1,
+                memory,
+                pids,
+                cpu,
+            }),
+            _ => Err(
+                "no cgroup hierarchy with the memory, pids and cpu accounting controllers is mounted"
+                    .into(),
+            ),
+        }
+    }
+
+    fn dirs(&self) -> [&Path; 3] {
+        [&self.memory, &self.pids, &self.cpu]
+    }
+
+    /// Creates the judge's directories; under v2 also hands the memory and
+    /// pids controllers down to the runs' cgroups.
+    fn prepare(&self) -> io::Result<()> {
+        for dir in self.dirs() {
+            fs::create_dir_all(dir)
+                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", dir.display())))?;
+        }
+        if self.version == Version::V2 {
+            let parent = self.memory.parent().unwrap_or(&self.memory);
+            for dir in [parent, &self.memory] {
+                let control = dir.join("cgroup.subtree_control");
+                let enabled = read(&control).unwrap_or_default();
+                for controller in ["memory", "pids"] {
+                    if !enabled.split_whitespace().any(|c| c == controller) {
+                        write(&control, &format!("+{controller}"))?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Creates the cgroup `name` under `limits`.
+    pub fn create(&self, name: &str, limits: CgroupLimits) -> io::Result<Cgroup> {
+        let cgroup = Cgroup {
+            version: self.version,
+            memory: self.memory.join(name),
+            pids: self.pids.join(name),
+            cpu: self.cpu.join(name),
+        };
+        for dir in cgroup.dirs() {
+            match fs::create_dir(dir) {
+                Err(e) if e.kind() != io::ErrorKind::AlreadyExists => {
+                    let _ = cgroup.remove();
+                    return Err(io::Error::new(e.kind(), format!("{}: {e}", dir.display())));
+                }
+                _ => {}
+            }
+        }
+        if let Err(error) = cgroup.limit(limits) {
+            let _ = cgroup.remove();
+            return Err(error);
+        }
+        Ok(cgroup)
+    }
+
+    /// Removes the cgroups of spawners that are gone: those named
+    /// `PID-...` whose process no longer exists (a spawner killed before it
+    /// could clean up).
+    pub fn sweep_stale(&self) {
+        let Ok(entries) = fs::read_dir(&self.memory) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let Some(pid) = name.to_str().and_then(|n| n.split('-').next()) else {
+                continue;
+            };
+            if pid.parse::<u32>().is_ok() && !Path::new("/proc").join(pid).exists() {
+                let stale = Cgroup {
+                    version: self.version,
+                    memory: self.memory.join(&name),
+                    pids: self.pids.join(&name),
+                    cpu: self.cpu.join(&name),
+                };
+                let _ = stale.remove();
+            }
+        }
+    }
+}
+
+impl Cgroup {
+    fn dirs(&self) -> Vec<&Path> {
+        let mut dirs: Vec<&Path> = vec![&self.memory, &self.pids, &self.cpu];
+        dirs.dedup();
+        dirs
+    }
+
+    fn limit(&self, limits: CgroupLimits) -> io::Result<()> {
+        let bytes = limits.memory_bytes.to_string();
+        match self.version {
+            Version::V1 => {
+                write(&self.memory.join("memory.limit_in_bytes"), &bytes)?;
+                // Swap would hide memory from the account: none at all.
+                let swap = self.memory.join("memory.memsw.limit_in_bytes");
+                if swap.exists() {
+                    write(&swap, &bytes)?;
+                }
+                let _ = write(&self.memory.join("memory.swappiness"), "0");
+            }
+            Version::V2 => {
+                write(&self.memory.join("memory.max"), &bytes)?;
+                let swap = self.memory.join("memory.swap.max");
+                if swap.exists() {
+                    write(&swap, "0")?;
+                }
+            }
+        }
+        write(&self.pids.join("pids.max"), &limits.pids.to_string())
+    }
+
+    /// The files a process writes `0` into to join this cgroup itself.
+    pub fn procs_files(&self) -> Vec<PathBuf> {
+        self.dirs()
+            .into_iter()
+            .map(|d| d.join("cgroup.procs"))
+            .collect()
+    }
+
+    /// Open handles for reading the CPU time and memory as a run goes.
+    pub fn meter(&self) -> io::Result<CgroupMeter> {
+        let cpu = match self.version {
+            Version::V1 => self.cpu.join("cpuacct.usage"),
+            Version::V2 => self.cpu.join("cpu.stat"),
+        };
+        let memory = self.memory.join("memory.stat");
+        let open = |path: &Path| {
+            File::open(path)
+                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))
+        };
+        Ok(CgroupMeter {
+            version: self.version,
+            cpu: open(&cpu)?,
+            memory: open(&memory)?,
+            buf: Vec::with_capacity(4096),
+        })
+    }
+
+    /// What the cgroup counted; read once the run is over.
+    pub fn usage(&self) -> io::Result<Usage> {
+        let cpu = self.meter()?.cpu()?;
+        let (oom_file, oom_key) = match self.version {
+            Version::V1 => ("memory.oom_control", "oom_kill"),
+            Version::V2 => ("memory.events", "oom_kill"),
+        };
+        Ok(Usage {
+            cpu,
+            oom_kills: keyed(
+                &read(&self.memory.join(oom_file)).unwrap_or_default(),
+                oom_key,
+            )
+            .unwrap_or(0),
+            fork_refusals: keyed(&read(&self.pids.join("pids.events"))?, "max").unwrap_or(0),
+        })
+    }
+
+    /// Kills every process in the cgroup: through `cgroup.kill` where the
+    /// kernel has it (v2, Linux 5.14), else one by one until none is left.
+    pub fn kill_all(&self) {
+        if self.version == Version::V2 && write(&self.pids.join("cgroup.kill"), "1").is_ok() {
+            return;
+        }
+        // A process may fork while the list is read; a few rounds catch
+        // the newcomers, and the pid namespace (where there is one) takes
+        // the rest with its first process.
+        for _ in 0..16 {
+            let Ok(procs) = read(&self.pids.join("cgroup.procs")) else {
+                return;
+            };
+            let pids: Vec<i32> = procs
+                .lines()
+                .filter_map(|l| l.trim().parse().ok())
+                .collect();
+            if pids.is_empty() {
+                return;
+            }
+            for pid in pids {
+                // SAFETY: kill(2) takes no pointers.
+                unsafe {
+                    libc::kill(pid, libc::SIGKILL);
+                }
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    /// Removes the cgroup's directories; it must hold no process.
+    pub fn remove(&self) -> io::Result<()> {
+        let mut result = Ok(());
+        for dir in self.dirs() {
+            // A task that was just killed may linger for a moment.
+            let mut attempt = 0;
+            loop {
+                match fs::remove_dir(dir) {
+                    Ok(()) => break,
+                    Err(e) if e.kind() == io::ErrorKind::NotFound => break,
+                    Err(e) if e.raw_os_error() == Some(libc::EBUSY) && attempt < 50 => {
+                        attempt += 1;
+                        std::thread::sleep(Duration::from_millis(2));
+                    }
+                    Err(e) => {
+                        result = Err(io::Error::new(e.kind(), format!("{}: {e}", dir.display())));
+                        break;
+                    }
+                }
+            }
+        }
+        result
+    }
+}
+
+/// Reads a cgroup's CPU time and memory while its run goes on, from files
+/// held open (a read at offset 0 makes the kernel write them anew).
+pub struct CgroupMeter {
+    version: Version,
+    cpu: File,
+    memory: File,
+    buf: Vec<u8>,
+}
+
+impl CgroupMeter {
+    fn read(file: &File, buf: &mut Vec<u8>) -> io::Result<()> {
+        buf.clear();
+        buf.resize(4096, 0);
+        let n = file.read_at(buf, 0)?;
+        buf.truncate(n);
+        Ok(())
+    }
+
+    /// CPU time of every task of the cgroup so far.
+    pub fn cpu(&mut self) -> io::Result<Duration> {
+        Self::read(&self.cpu, &mut self.buf)?;
+        let text = String::from_utf8_lossy(&self.buf);
+        Ok(match self.version {
+            Version::V1 => Duration::from_nanos(number(&text)?),
+            Version::V2 => Duration::from_micros(
+                keyed(&text, "usage_usec")
+                    .ok_or_else(|| io::Error::other("cpu.stat has no usage_usec"))?,
+            ),
+        })
+    }
+
+    /// The tree's anonymous memory and tmpfs and shared memory now, in KB
+    /// (see the module's docs for why not the whole charge).
+    pub fn memory_kb(&mut self) -> io::Result<u64> {
+        Self::read(&self.memory, &mut self.buf)?;
+        let text = String::from_utf8_lossy(&self.buf);
+        let anon = match self.version {
+            Version::V1 => "rss",
+            Version::V2 => "anon",
+        };
+        let field = |key: &str| {
+            keyed(&text, key).ok_or_else(|| io::Error::other(format!("memory.stat has no {key}")))
+        };
+        Ok((field(anon)? + field("shmem")?) / 1024)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MOUNTINFO_V1: &str = "\
+22 1 0:20 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755
+23 22 0:21 / /sys/fs/cgroup/memory rw,relatime - cgroup cgroup rw,memory
+24 22 0:22 / /sys/fs/cgroup/pids rw,relatime - cgroup cgroup rw,pids
+25 22 0:23 / /sys/fs/cgroup/cpuacct rw,relatime - cgroup cgroup rw,cpuacct
+26 22 0:24 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw
+";
+    const OWN_V1: &str = "\
+8:pids:/
+4:memory:/jobs/42
+2:cpuacct:/
+0::/
+";
+
+    #[test]
+    fn v1_cgroups_nest_under_the_judges_own_in_each_controller() {
+        let hierarchy = Hierarchy::from_tables(MOUNTINFO_V1, OWN_V1).unwrap();
+        assert_eq!(hierarchy.version, Version::V1);
+        assert_eq!(
+            hierarchy.memory,
+            Path::new("/sys/fs/cgroup/memory/jobs/42/sudoku-judge")
+        );
+        assert_eq!(
+            hierarchy.pids,
+            Path::new("/sys/fs/cgroup/pids/sudoku-judge")
+        );
+        assert_eq!(
+            hierarchy.cpu,
+            Path::new("/sys/fs/cgroup/cpuacct/sudoku-judge")
+        );
+    }
+
+    #[test]
+    fn without_controllers_the_reason_is_given() {
+        let error =
+            Hierarchy::from_tables("22 1 0:20 / /sys/fs/cgroup rw - tmpfs tmpfs rw\n", "0::/\n")
+                .unwrap_err();
+        assert!(error.contains("memory, pids and cpu"), "{error}");
+    }
+
+    /// A run's cgroup, named for a spawner pid no process has.
+    const RUN: &str = "999999998-1";
+
+    /// A directory that looks like a v2 cgroup tree with the files a run
+    /// reads, filled with `values`.
+    fn fake_v2(root: &Path, values: &[(&str, &str)]) -> Hierarchy {
+        fs::write(root.join("cgroup.controllers"), "cpu memory pids\n").unwrap();
+        fs::write(root.join("cgroup.subtree_control"), "").unwrap();
+        let mountinfo = format!("30 1 0:25 / {} rw - cgroup2 cgroup2 rw\n", root.display());
+        let hierarchy = Hierarchy::from_tables(&mountinfo, "0::/user.slice\n").unwrap();
+        assert_eq!(hierarchy.version, Version::V2);
+        hierarchy.prepare().unwrap();
+        // Enabling controllers is asked of the root and of the judge's directory.
+        assert_eq!(
+            fs::read_to_string(root.join("cgroup.subtree_control")).unwrap(),
+            "+pids"
+        );
+        if !values.is_empty() {
+            let run = root.join(BASE).join(RUN);
+            fs::create_dir_all(&run).unwrap();
+            for (file, value) in values {
+                fs::write(run.join(file), value).unwrap();
+            }
+        }
+        hierarchy
+    }
+
+    #[test]
+    fn a_v2_run_is_limited_and_read_through_its_files() {
+        let tmp = tempfile::tempdir().unwrap();
+        let hierarchy = fake_v2(
+            tmp.path(),
+            &[
+                ("memory.swap.max", "max\n"),
+                (
+                    "cpu.stat",
+                    "usage_usec 1500000\nuser_usec 1400000\nsystem_usec 100000\n",
+                ),
+                (
+                    "memory.stat",
+                    "anon 2097152\nfile 50000000\nkernel 900000\nshmem 1048576\n",
+                ),
+                ("memory.events", "low 0\nhigh 0\nmax 3\noom 1\noom_kill 1\n"),
+                ("pids.events", "max 12\n"),
+            ],
+        );
+        let cgroup = hierarchy
+            .create(
+                RUN,
+                CgroupLimits {
+                    memory_bytes: 64 << 20,
+                    pids: 256,
+                },
+            )
+            .unwrap();
+        let run = tmp.path().join(BASE).join(RUN);
+        assert_eq!(
+            fs::read_to_string(run.join("memory.max")).unwrap(),
+            "67108864"
+        );
+        assert_eq!(
+            fs::read_to_string(run.join("memory.swap.max")).unwrap(),
+            "0"
+        );
+        assert_eq!(fs::read_to_string(run.join("pids.max")).unwrap(), "256");
+        assert_eq!(cgroup.procs_files(), [run.join("cgroup.procs")]);
+        let mut meter = cgroup.meter().unwrap();
+        assert_eq!(meter.cpu().unwrap(), Duration::from_millis(1500));
+        // Anonymous and shared memory; not the page cache, not the kernel's.
+        assert_eq!(meter.memory_kb().unwrap(), 3072);
+        assert_eq!(
+            cgroup.usage().unwrap(),
+            Usage {
+                cpu: Duration::from_millis(1500),
+                oom_kills: 1,
+                fork_refusals: 12,
+            }
+        );
+    }
+
+    #[test]
+    fn cgroups_of_spawners_that_are_gone_are_swept() {
+        let tmp = tempfile::tempdir().unwrap();
+        let hierarchy = fake_v2(tmp.path(), &[]);
+        let base = tmp.path().join(BASE);
+        let alive = format!("{}-3", std::process::id());
+        fs::create_dir(base.join(&alive)).unwrap();
+        // No process has this pid: the kernel's limit is far below it.
+        fs::create_dir(base.join("999999999-2")).unwrap();
+        hierarchy.sweep_stale();
+        assert!(base.join(&alive).exists());
+        assert!(!base.join("999999999-2").exists());
+    }
+}

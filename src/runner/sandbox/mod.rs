@@ -1,0 +1,497 @@
+//! Containment: what a submission (or a compiler) can reach while it runs,
+//! and how all of its work is accounted.
+//!
+//! The layers, each set up by the spawner (`runner::spawner`) and each
+//! checked when the spawner starts, as isolate's `isolate-check-environment`
+//! does:
+//!
+//! - **Processes**: every run starts in a fresh PID namespace whose first
+//!   process is a small init of the judge's. The submission cannot see,
+//!   signal, stop or trace anything outside it, and when the run ends the
+//!   kernel kills everything in the namespace, however it detached
+//!   (`setsid`, double forks, new process groups).
+//! - **Filesystem**: a fresh mount namespace whose root is an empty tmpfs
+//!   holding read-only binds of the system directories, the toolchain and
+//!   the submission's own files, a fresh `/proc`, a minimal `/dev`, and a
+//!   scratch directory (the working directory, `/tmp`, `/dev/shm`) bounded
+//!   in size and gone when the run ends. Case files, the user's home, the
+//!   working tree and the build cache are not there at all.
+//! - **Network**: a network namespace with only its own loopback.
+//! - **IPC**: a fresh IPC namespace per run, so no System V segment
+//!   outlives it.
+//! - **Privileges**: run as root, the judge runs submissions as an
+//!   unprivileged user of their own (uid 60000 + job); run as a user, it
+//!   makes the namespaces inside a user namespace of its own, where the
+//!   submission has no capabilities. `no_new_privs` always.
+//! - **Accounting** ([`cgroup`]): a cgroup per run counts the CPU time and
+//!   peak memory of the whole tree and caps its memory and processes.
+//! - **Processes for LeetCode-style files** ([`seccomp`]): threads only, so
+//!   that the per-board CPU clock sees all their work.
+//!
+//! Where the kernel refuses a layer, the judge goes on without it and says
+//! so once in the report's header ([`Protections`]); `--sandbox require`
+//! makes that an error, and `--sandbox off` (for debugging) runs
+//! submissions as plain child processes.
+
+#[cfg(target_os = "linux")]
+pub mod cgroup;
+#[cfg(target_os = "linux")]
+pub(crate) mod jail;
+#[cfg(target_os = "linux")]
+pub mod seccomp;
+
+use std::ffi::{OsStr, OsString};
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+
+/// How much containment to insist on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Mode {
+    /// Every protection the kernel allows; say which are missing.
+    #[default]
+    Auto,
+    /// Every protection, or refuse to judge.
+    Require,
+    /// None: submissions run as plain child processes (for debugging).
+    Off,
+}
+
+static MODE: OnceLock<Mode> = OnceLock::new();
+
+/// Sets the containment for the rest of the process; the first call wins.
+pub fn configure(mode: Mode) {
+    let _ = MODE.set(mode);
+}
+
+/// The containment asked for.
+pub fn mode() -> Mode {
+    MODE.get().copied().unwrap_or_default()
+}
+
+/// Whether one protection is in force.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Layer {
+    On,
+    /// The kernel refused it, and why.
+    Missing(String),
+    /// `--sandbox off`.
+    Off,
+}
+
+impl Layer {
+    pub fn is_on(&self) -> bool {
+        *self == Layer::On
+    }
+}
+
+/// Which protections a spawner could set up.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Protections {
+    pub mode: Mode,
+    /// A PID namespace per run.
+    pub processes: Layer,
+    /// A mount namespace per run with its own root.
+    pub filesystem: Layer,
+    /// A network namespace with loopback only.
+    pub network: Layer,
+    /// An IPC namespace per run.
+    pub ipc: Layer,
+    /// A cgroup per run, and which version.
+    pub accounting: Layer,
+    pub cgroup_version: Option<String>,
+    /// Threads only for LeetCode-style files.
+    pub no_fork: Layer,
+    /// The namespaces were made in a user namespace (the judge is not root).
+    pub user_namespace: bool,
+}
+
+impl Protections {
+    /// Everything off, as `--sandbox off` asks.
+    pub fn off() -> Protections {
+        Protections {
+            mode: Mode::Off,
+            processes: Layer::Off,
+            filesystem: Layer::Off,
+            network: Layer::Off,
+            ipc: Layer::Off,
+            accounting: Layer::Off,
+            cgroup_version: None,
+            no_fork: Layer::Off,
+            user_namespace: false,
+        }
+    }
+
+    /// Every layer, named as the report names it.
+    pub fn layers(&self) -> [(&'static str, &Layer); 6] {
+        [
+            ("PID namespace", &self.processes),
+            ("mount namespace", &self.filesystem),
+            ("network namespace", &self.network),
+            ("IPC namespace", &self.ipc),
+            ("cgroup accounting", &self.accounting),
+            ("process filter", &self.no_fork),
+        ]
+    }
+
+    /// The layers the kernel refused, with why.
+    pub fn missing(&self) -> Vec<(&'static str, &str)> {
+        self.layers()
+            .into_iter()
+            .filter_map(|(name, layer)| match layer {
+                Layer::Missing(why) => Some((name, why.as_str())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// How a run's CPU time and memory are measured, in a few words.
+    pub fn accounting_summary(&self) -> String {
+        match (&self.accounting, &self.cgroup_version) {
+            (Layer::On, Some(version)) => format!("{version} accounting of every process"),
+            _ => "rusage accounting of the processes waited for".into(),
+        }
+    }
+}
+
+/// A list as people write it: `a`, `a and b`, `a, b and c`.
+fn and_list(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// One line for the report's header: what is in force, and what is not.
+impl fmt::Display for Protections {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.mode == Mode::Off {
+            return write!(
+                f,
+                "off (--sandbox off): submissions run unconfined, {}",
+                self.accounting_summary()
+            );
+        }
+        let namespaces: Vec<&str> = [
+            ("PID", &self.processes),
+            ("mount", &self.filesystem),
+            ("network", &self.network),
+            ("IPC", &self.ipc),
+        ]
+        .into_iter()
+        .filter(|(_, layer)| layer.is_on())
+        .map(|(name, _)| name)
+        .collect();
+        let mut parts = Vec::new();
+        if !namespaces.is_empty() {
+            parts.push(format!(
+                "{} namespace{}{}",
+                and_list(&namespaces),
+                if namespaces.len() == 1 { "" } else { "s" },
+                if self.user_namespace {
+                    " (in a user namespace)"
+                } else {
+                    ""
+                }
+            ));
+        }
+        parts.push(self.accounting_summary());
+        if self.no_fork.is_on() {
+            parts.push("no child processes for LeetCode-style files".into());
+        }
+        write!(f, "{}", parts.join("; "))?;
+        for (name, why) in self.missing() {
+            write!(f, "; MISSING {name}: {why}")?;
+        }
+        Ok(())
+    }
+}
+
+/// What one run may see and use, beyond the system directories.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Plan {
+    /// Host files and directories it sees read-only, at the same paths.
+    #[serde(with = "paths")]
+    pub read_only: Vec<PathBuf>,
+    /// Host directories it may write (a compiler's build directory).
+    #[serde(with = "paths")]
+    pub writable: Vec<PathBuf>,
+    /// Where it starts: a fresh scratch directory is mounted there, unless
+    /// it is one of the writable directories.
+    #[serde(with = "path")]
+    pub cwd: PathBuf,
+    /// Size of the scratch directory and of `/tmp`, each.
+    pub scratch_kb: u64,
+    /// Memory past which the kernel stops the run.
+    pub memory_cap_kb: u64,
+    /// Processes and threads at once.
+    pub tasks: u32,
+    /// Threads only: no other processes (LeetCode-style files).
+    pub no_fork: bool,
+}
+
+/// What a run is asked to be, as the harness sends it to the spawner: its
+/// command and what it may see.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Launch {
+    /// An absolute path.
+    pub program: Vec<u8>,
+    /// Including `argv[0]`.
+    pub argv: Vec<Vec<u8>>,
+    /// The whole environment.
+    pub env: Vec<(Vec<u8>, Vec<u8>)>,
+    pub limits: crate::runner::process::Rlimits,
+    pub plan: Plan,
+}
+
+impl Launch {
+    /// The command of `spec`, as the wire carries it.
+    pub fn new(
+        program: &OsStr,
+        argv: &[OsString],
+        env: &[(OsString, OsString)],
+        limits: crate::runner::process::Rlimits,
+        plan: Plan,
+    ) -> Launch {
+        use std::os::unix::ffi::OsStrExt as _;
+        let wire = |s: &OsStr| s.as_bytes().to_vec();
+        Launch {
+            program: wire(program),
+            argv: argv.iter().map(|a| wire(a)).collect(),
+            env: env.iter().map(|(k, v)| (wire(k), wire(v))).collect(),
+            limits,
+            plan,
+        }
+    }
+}
+
+/// How a run ended, all counted, as the spawner reports it.
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
+pub struct Ended {
+    /// As `wait` reports it.
+    pub status: i32,
+    /// CPU time of the tree: the cgroup's, else the rusage of every
+    /// process waited for.
+    pub cpu_ns: u64,
+    /// The largest resident set among the processes waited for.
+    pub max_rss_kb: u64,
+    pub wall_ns: u64,
+    pub oom_kills: u64,
+    pub fork_refusals: u64,
+}
+
+/// Where the judge's working directory is mounted as the scratch directory
+/// when it cannot be used (it is `/`, or inside `/proc`, `/dev`, `/sys`).
+pub const FALLBACK_CWD: &str = "/box";
+
+/// The host directories every run sees read-only: the system's programs,
+/// libraries and configuration. A symbolic link among them (`/lib` ->
+/// `usr/lib`) is recreated as one.
+pub const SYSTEM_PATHS: [&str; 8] = [
+    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc",
+];
+
+/// Whether `path` lies in the system directories every run sees.
+pub fn is_system_path(path: &Path) -> bool {
+    SYSTEM_PATHS.iter().any(|dir| path.starts_with(dir))
+}
+
+/// The working directory a run gets for the judge's `cwd`: the same path,
+/// so that relative paths on a command line mean what they mean outside.
+pub fn run_cwd(cwd: &Path) -> PathBuf {
+    let unusable = cwd == Path::new("/")
+        || !cwd.is_absolute()
+        || ["/proc", "/dev", "/sys"].iter().any(|d| cwd.starts_with(d));
+    if unusable {
+        PathBuf::from(FALLBACK_CWD)
+    } else {
+        cwd.to_path_buf()
+    }
+}
+
+/// What a run must see to start `program` (an absolute, resolved path):
+/// nothing when it is a system program; else the file itself and, for a
+/// program kept in a hidden directory of the user's home (a toolchain
+/// manager's, such as `~/.pyenv` or `~/.cargo`), that whole directory, so
+/// its shims find what they run. A `#!` script's interpreter is followed
+/// the same way.
+pub fn program_paths(program: &Path, home: Option<&Path>) -> Vec<PathBuf> {
+    let mut paths = Vec::new();
+    let add = |path: &Path, paths: &mut Vec<PathBuf>| {
+        if is_system_path(path) || paths.iter().any(|p| path.starts_with(p)) {
+            return;
+        }
+        let toolchain = home.and_then(|home| {
+            let first = path.strip_prefix(home).ok()?.components().next()?;
+            first
+                .as_os_str()
+                .to_str()
+                .filter(|name| name.starts_with('.'))
+                .map(|name| home.join(name))
+        });
+        paths.push(toolchain.unwrap_or_else(|| path.to_path_buf()));
+    };
+    let real = std::fs::canonicalize(program).unwrap_or_else(|_| program.to_path_buf());
+    for path in [program, &real] {
+        add(path, &mut paths);
+    }
+    if let Some(interpreter) = shebang(&real) {
+        let resolved = std::fs::canonicalize(&interpreter).unwrap_or(interpreter);
+        add(&resolved, &mut paths);
+    }
+    paths
+}
+
+/// The interpreter a `#!` line names (its first word).
+fn shebang(path: &Path) -> Option<PathBuf> {
+    use std::io::Read as _;
+    let mut head = [0u8; 256];
+    let n = std::fs::File::open(path).ok()?.read(&mut head).ok()?;
+    let line = head[..n].strip_prefix(b"#!")?;
+    let line = line.split(|&b| b == b'\n').next()?;
+    let text = std::str::from_utf8(line).ok()?;
+    text.split_whitespace().next().map(PathBuf::from)
+}
+
+/// The environment every run gets, whatever the judge's own: as on a
+/// judge, nothing of the user's shell leaks in.
+pub fn environment(cwd: &Path, path_dirs: &[PathBuf]) -> Vec<(OsString, OsString)> {
+    let mut path: OsString = OsString::new();
+    for dir in path_dirs {
+        path.push(dir.as_os_str());
+        path.push(":");
+    }
+    path.push("/usr/local/bin:/usr/bin:/bin");
+    vec![
+        ("PATH".into(), path),
+        ("HOME".into(), cwd.as_os_str().to_owned()),
+        ("TMPDIR".into(), "/tmp".into()),
+        ("LANG".into(), "C.UTF-8".into()),
+        ("LC_ALL".into(), "C.UTF-8".into()),
+    ]
+}
+
+/// Serde for paths and OS strings as raw bytes: they need not be UTF-8.
+pub(crate) mod bytes {
+    use std::ffi::OsString;
+    use std::os::unix::ffi::{OsStrExt as _, OsStringExt as _};
+
+    use serde::{Deserialize as _, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(value: &OsString, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(value.as_bytes())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<OsString, D::Error> {
+        Ok(OsString::from_vec(Vec::<u8>::deserialize(d)?))
+    }
+}
+
+pub(crate) mod path {
+    use std::path::{Path, PathBuf};
+
+    use serde::{Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(value: &Path, s: S) -> Result<S::Ok, S::Error> {
+        super::bytes::serialize(&value.as_os_str().to_owned(), s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<PathBuf, D::Error> {
+        super::bytes::deserialize(d).map(PathBuf::from)
+    }
+}
+
+pub(crate) mod paths {
+    use std::os::unix::ffi::{OsStrExt as _, OsStringExt as _};
+    use std::path::PathBuf;
+
+    use serde::{Deserialize as _, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(value: &[PathBuf], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(value.iter().map(|p| serde_bytes(p.as_os_str().as_bytes())))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<PathBuf>, D::Error> {
+        Ok(Vec::<Vec<u8>>::deserialize(d)?
+            .into_iter()
+            .map(|b| PathBuf::from(std::ffi::OsString::from_vec(b)))
+            .collect())
+    }
+
+    /// Bytes that serialize as bytes, not as a sequence of numbers.
+    fn serde_bytes(bytes: &[u8]) -> impl serde::Serialize + '_ {
+        struct Bytes<'a>(&'a [u8]);
+        impl serde::Serialize for Bytes<'_> {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_bytes(self.0)
+            }
+        }
+        Bytes(bytes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_plan_survives_the_trip_to_the_spawner() {
+        use std::os::unix::ffi::OsStringExt as _;
+        let odd = PathBuf::from(OsString::from_vec(b"/tmp/caf\xe9/a.out".to_vec()));
+        let plan = Plan {
+            read_only: vec![odd.clone(), "/opt/x".into()],
+            writable: vec!["/root/.cache/b".into()],
+            cwd: odd,
+            scratch_kb: 1024,
+            memory_cap_kb: 65536,
+            tasks: 64,
+            no_fork: true,
+        };
+        let text = serde_json::to_string(&plan).unwrap();
+        assert_eq!(serde_json::from_str::<Plan>(&text).unwrap(), plan);
+    }
+
+    #[test]
+    fn a_toolchain_in_the_home_is_seen_whole_and_a_program_alone() {
+        let home = Path::new("/home/ana");
+        assert_eq!(
+            program_paths(Path::new("/home/ana/.pyenv/shims/python3"), Some(home)),
+            [PathBuf::from("/home/ana/.pyenv")]
+        );
+        assert_eq!(
+            program_paths(Path::new("/home/ana/work/a.out"), Some(home)),
+            [PathBuf::from("/home/ana/work/a.out")]
+        );
+        assert!(program_paths(Path::new("/usr/bin/python3"), Some(home)).is_empty());
+    }
+
+    #[test]
+    fn the_working_directory_keeps_its_path_where_it_can() {
+        assert_eq!(run_cwd(Path::new("/work/sol")), Path::new("/work/sol"));
+        assert_eq!(run_cwd(Path::new("/")), Path::new(FALLBACK_CWD));
+        assert_eq!(run_cwd(Path::new("/proc/1")), Path::new(FALLBACK_CWD));
+    }
+
+    #[test]
+    fn the_header_names_what_is_missing_and_why() {
+        let mut protections = Protections::off();
+        assert!(protections.to_string().starts_with("off (--sandbox off)"));
+        protections.mode = Mode::Auto;
+        protections.processes = Layer::On;
+        protections.filesystem = Layer::On;
+        protections.network = Layer::Missing("Operation not permitted".into());
+        protections.ipc = Layer::On;
+        protections.accounting = Layer::On;
+        protections.cgroup_version = Some("cgroup v1".into());
+        protections.no_fork = Layer::On;
+        assert_eq!(
+            protections.to_string(),
+            "PID, mount and IPC namespaces; cgroup v1 accounting of every process; no child \
+             processes for LeetCode-style files; MISSING network namespace: Operation not \
+             permitted"
+        );
+    }
+}

@@ -1,0 +1,802 @@
+//! A submission tries every way out, as an attacker would; the sandbox
+//! must hold. Each hostile fixture (`tests/fixtures/hostile/`, C programs
+//! that also answer correctly) is named by the verdict it must get, and
+//! each test also checks what the attack aimed at: no process left behind,
+//! no file changed, nothing received on loopback, the judge alive.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use super::{
+    build_cache, cases_of, have, manifest_dir, processes_running, skip, write, ANSWER, PUZZLE,
+};
+
+/// A second puzzle, so a case holds more than one.
+const PUZZLE_2: &str =
+    "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+const ANSWER_2: &str =
+    "417369825632158947958724316825437169791586432346912758289643571573291684164875293";
+
+/// The protections the sandbox has on this machine, as the report's
+/// header gives them; `None` when the judge cannot even say.
+fn protections() -> Option<&'static Value> {
+    static FOUND: OnceLock<Option<Value>> = OnceLock::new();
+    FOUND
+        .get_or_init(|| {
+            let dir = tempfile::tempdir().ok()?;
+            write(dir.path(), "a.in", &format!("{PUZZLE}\nend\n"));
+            let output = Command::new(env!("CARGO_BIN_EXE_sudoku-judge"))
+                .args(["test", "a.in", "--format", "json"])
+                .current_dir(dir.path())
+                .output()
+                .ok()?;
+            let report: Value = serde_json::from_slice(&output.stdout).ok()?;
+            Some(report["sandbox"].clone())
+        })
+        .as_ref()
+}
+
+/// Whether the sandbox has every layer named; prints a visible skip line
+/// when the kernel refused one.
+fn sandboxed(test: &str, layers: &[&str]) -> bool {
+    let Some(protections) = protections() else {
+        skip(test, "the judge reported no sandbox");
+        return false;
+    };
+    let missing: Vec<String> = layers
+        .iter()
+        .filter(|layer| protections[**layer] != "On")
+        .map(|layer| format!("{layer}: {}", protections[*layer]))
+        .collect();
+    if !missing.is_empty() {
+        skip(test, &format!("the kernel refused {}", missing.join("; ")));
+    }
+    missing.is_empty()
+}
+
+/// A place to attack from: a suite with two puzzles, a working directory
+/// and a home of the user's own, all in one temporary directory.
+struct Scene {
+    root: tempfile::TempDir,
+}
+
+impl Scene {
+    fn new() -> Scene {
+        let root = tempfile::tempdir().unwrap();
+        let scene = Scene { root };
+        write(
+            &scene.suite(),
+            "a.in",
+            &format!("{PUZZLE}\n{PUZZLE_2}\nend\n"),
+        );
+        write(&scene.suite(), "a.out", &format!("{ANSWER}\n{ANSWER_2}\n"));
+        write(
+            &scene.suite(),
+            "judge.toml",
+            "time_limit = \"1s\"\nmemory_limit = \"64M\"\n",
+        );
+        write(&scene.work(), "notes.txt", "the user's own file\n");
+        write(&scene.home(), ".profile", "the user's own settings\n");
+        scene
+    }
+
+    fn path(&self) -> &Path {
+        self.root.path()
+    }
+
+    fn suite(&self) -> PathBuf {
+        self.path().join("suite")
+    }
+
+    fn work(&self) -> PathBuf {
+        self.path().join("work")
+    }
+
+    fn home(&self) -> PathBuf {
+        self.path().join("home")
+    }
+
+    /// Every file under the scene and under `more`, with its contents,
+    /// but for the judge's own records (`.sudoku-judge/`).
+    fn snapshot(&self, more: &[&Path]) -> BTreeMap<PathBuf, Vec<u8>> {
+        let mut files = BTreeMap::new();
+        for top in std::iter::once(self.path()).chain(more.iter().copied()) {
+            let entries = walkdir::WalkDir::new(top)
+                .into_iter()
+                .filter_entry(|e| e.file_name() != ".sudoku-judge");
+            for entry in entries.flatten() {
+                if entry.file_type().is_file() {
+                    files.insert(
+                        entry.path().to_path_buf(),
+                        fs::read(entry.path()).unwrap_or_default(),
+                    );
+                }
+            }
+        }
+        files
+    }
+
+    /// Judges the suite with `args`, from the working directory, with the
+    /// scene's home as `$HOME`.
+    fn judge(&self, args: &[&str]) -> (i32, Value, String) {
+        let suite = self.suite();
+        let mut all = vec!["test", suite.to_str().unwrap(), "--format", "json"];
+        all.extend_from_slice(args);
+        let started = Instant::now();
+        let output = Command::new(env!("CARGO_BIN_EXE_sudoku-judge"))
+            .args(&all)
+            .current_dir(self.work())
+            .env("HOME", self.home())
+            .env("SUDOKU_JUDGE_CACHE", build_cache())
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(
+            started.elapsed() < super::HANG_GUARD,
+            "sudoku-judge {all:?} hung"
+        );
+        let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+        let report = serde_json::from_str(&stdout)
+            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{stdout}"));
+        (
+            output.status.code().expect("exited, not killed"),
+            report,
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    }
+}
+
+/// Builds a hostile fixture with the system's C compiler, outside the
+/// judge, into `dir`.
+fn build_hostile(name: &str, dir: &Path) -> PathBuf {
+    let source = manifest_dir().join("tests/fixtures/hostile").join(name);
+    let binary = dir.join(name.trim_end_matches(".c"));
+    let output = Command::new("cc")
+        .args(["-O2", "-o"])
+        .arg(&binary)
+        .arg(&source)
+        .output()
+        .expect("cc runs");
+    assert!(
+        output.status.success(),
+        "{name} did not compile:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    binary
+}
+
+/// The first case's verdict and message.
+fn first(report: &Value) -> (String, String) {
+    let case = &cases_of(report)[0];
+    (
+        case["verdict"].as_str().unwrap_or("ERROR").to_owned(),
+        case["message"].as_str().unwrap_or_default().to_owned(),
+    )
+}
+
+/// A marker unique to one test, for counting what a fixture leaves behind.
+fn marker(test: &str) -> String {
+    format!("sudoku-judge-hostile-{}-{test}", std::process::id())
+}
+
+#[test]
+fn processes_that_detach_die_with_their_case() {
+    if !have(&["cc"], "detaching processes") || !sandboxed("detaching processes", &["processes"]) {
+        return;
+    }
+    let scene = Scene::new();
+    let program = build_hostile("ac_detaches_sleepers.c", scene.path());
+    let marker = marker("detach");
+    let command = format!("{} {marker}", program.display());
+    let (code, report, _) = scene.judge(&["--cmd", &command]);
+    assert_eq!(first(&report).0, "AC", "{report}");
+    assert_eq!(code, 0);
+    let left = processes_running(&marker);
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
+
+#[test]
+fn children_never_waited_for_are_charged_their_cpu_time() {
+    if !have(&["cc"], "children's CPU") || !sandboxed("children's CPU", &["accounting"]) {
+        return;
+    }
+    let scene = Scene::new();
+    let program = build_hostile("tle_children_burn_cpu.c", scene.path());
+    let (code, report, _) = scene.judge(&["--cmd", program.to_str().unwrap()]);
+    let (verdict, message) = first(&report);
+    assert_eq!(verdict, "TLE", "{message}");
+    assert!(message.contains("of CPU time"), "{message}");
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn memory_of_children_and_of_tmpfs_is_charged() {
+    if !have(&["cc"], "tree memory") || !sandboxed("tree memory", &["accounting", "filesystem"]) {
+        return;
+    }
+    let scene = Scene::new();
+    for fixture in ["mle_children_hold_memory.c", "mle_fills_shared_memory.c"] {
+        let program = build_hostile(fixture, scene.path());
+        let (_, report, _) = scene.judge(&["--cmd", program.to_str().unwrap()]);
+        let (verdict, message) = first(&report);
+        assert_eq!(verdict, "MLE", "{fixture}: {message}");
+        assert!(message.contains("64.0 MB limit"), "{fixture}: {message}");
+    }
+    // The hoard in /tmp and /dev/shm was the run's own: nothing is left.
+    assert!(!Path::new("/dev/shm/hoard").exists());
+    assert!(!Path::new("/tmp/hoard").exists());
+}
+
+#[test]
+fn a_submission_cannot_stop_or_kill_the_judge() {
+    if !have(&["cc"], "signals") || !sandboxed("signals", &["processes"]) {
+        return;
+    }
+    let scene = Scene::new();
+    // A second case after it: the judge must still be there to judge it.
+    write(&scene.suite(), "b.in", &format!("{PUZZLE}\nend\n"));
+    write(&scene.suite(), "b.out", &format!("{ANSWER}\n"));
+    let program = build_hostile("ac_signals_the_judge.c", scene.path());
+    let (code, report, stderr) = scene.judge(&["--cmd", program.to_str().unwrap()]);
+    let verdicts: Vec<String> = cases_of(&report)
+        .iter()
+        .map(|c| c["verdict"].as_str().unwrap_or("ERROR").to_owned())
+        .collect();
+    assert_eq!(verdicts, ["AC", "AC"], "{report}\n{stderr}");
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn the_expected_answers_are_out_of_reach() {
+    if !have(&["cc"], "hidden answers") || !sandboxed("hidden answers", &["filesystem"]) {
+        return;
+    }
+    let scene = Scene::new();
+    let program = build_hostile("wa_hunts_for_the_answers.c", scene.path());
+    let (_, report, _) = scene.judge(&["--cmd", program.to_str().unwrap()]);
+    let (verdict, message) = first(&report);
+    assert_eq!(verdict, "WA", "{message}");
+    assert!(message.contains("got 0"), "{message}");
+}
+
+#[test]
+fn a_leetcode_file_cannot_read_the_expected_answer() {
+    if !have(&["python3"], "hidden answers (Python)")
+        || !sandboxed("hidden answers (Python)", &["filesystem"])
+    {
+        return;
+    }
+    let run = super::judge_with(&[
+        "test",
+        "cases/leetcode37/example1",
+        "--submission",
+        "tests/fixtures/submissions/wa_reads_expected.py",
+        "--format",
+        "json",
+    ]);
+    let (verdict, message) = first(&run.json());
+    assert_eq!(verdict, "WA", "{message}");
+    assert!(message.contains("is empty"), "{message}");
+}
+
+#[test]
+fn nothing_the_user_wrote_is_changed() {
+    if !have(&["cc", "g++"], "files") || !sandboxed("files", &["filesystem"]) {
+        return;
+    }
+    let scene = Scene::new();
+    let program = build_hostile("ac_writes_everywhere.c", scene.path());
+    // An honest submission's build, which the attack aims at too.
+    let honest = "tests/fixtures/submissions/ac_program.cpp";
+    let built = super::judge_with(&["test", "cases/acwing166/sample.in", "--submission", honest]);
+    assert_eq!(built.code, 0, "{}", built.stdout);
+    // Its build directory (other tests add builds of their own meanwhile).
+    let builds: Vec<PathBuf> = fs::read_dir(build_cache())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("ac_program-cpp-")
+        })
+        .collect();
+    let cached: Vec<PathBuf> = builds.iter().map(|dir| dir.join("main")).collect();
+    let watched: Vec<&Path> = builds.iter().map(PathBuf::as_path).collect();
+    let before = scene.snapshot(&watched);
+    let mut targets: Vec<String> = [
+        scene.suite().join("a.in"),
+        scene.suite().join("a.out"),
+        scene.suite().join("judge.toml"),
+        scene.suite(),
+        scene.work().join("notes.txt"),
+        scene.work(),
+        scene.home().join(".profile"),
+        scene.home(),
+        manifest_dir().join("cases"),
+    ]
+    .iter()
+    .chain(&cached)
+    .map(|p| p.display().to_string())
+    .collect();
+    targets.insert(0, marker("files"));
+    let command = format!("{} {}", program.display(), targets.join(" "));
+    let (code, report, _) = scene.judge(&["--cmd", &command]);
+    assert_eq!(first(&report).0, "AC", "{report}");
+    assert_eq!(code, 0);
+    let after = scene.snapshot(&watched);
+    assert_eq!(
+        before.keys().collect::<Vec<_>>(),
+        after.keys().collect::<Vec<_>>(),
+        "files appeared or went"
+    );
+    for (path, text) in &before {
+        assert!(after[path] == *text, "{} was changed", path.display());
+    }
+    assert!(!manifest_dir().join("cases/dropped-by-submission").exists());
+    // The honest build is still what it was: judged again, it is accepted.
+    let again = super::judge_with(&["test", "cases/acwing166/sample.in", "--submission", honest]);
+    assert_eq!(again.code, 0, "{}", again.stdout);
+}
+
+#[test]
+fn the_network_is_closed() {
+    if !have(&["cc"], "network") || !sandboxed("network", &["network"]) {
+        return;
+    }
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let scene = Scene::new();
+    let program = build_hostile("ac_calls_home.c", scene.path());
+    let command = format!("{} {} {port}", program.display(), marker("network"));
+    let (code, report, _) = scene.judge(&["--cmd", &command]);
+    assert_eq!(first(&report).0, "AC", "{report}");
+    assert_eq!(code, 0);
+    let mut received = Vec::new();
+    while let Ok((mut stream, _)) = listener.accept() {
+        let _ = stream.set_nonblocking(false);
+        let _ = stream.set_read_timeout(Some(Duration::from_millis(200)));
+        let _ = stream.read_to_end(&mut received);
+        received.extend_from_slice(b"<connection>");
+    }
+    assert!(
+        received.is_empty(),
+        "the listener got {:?}",
+        String::from_utf8_lossy(&received)
+    );
+}
+
+#[test]
+fn a_patched_timer_does_not_change_the_charge() {
+    if !have(&["python3"], "patched timer") {
+        return;
+    }
+    let run = super::judge_with(&[
+        "test",
+        "cases/leetcode37/example1",
+        "--submission",
+        "tests/fixtures/submissions/tle_patches_its_timer.py",
+        "--format",
+        "json",
+    ]);
+    let (verdict, message) = first(&run.json());
+    assert_eq!(verdict, "TLE", "{message}");
+}
+
+#[test]
+fn a_leetcode_file_may_start_threads_but_not_processes() {
+    if !have(&["python3"], "no fork") || !sandboxed("no fork", &["no_fork"]) {
+        return;
+    }
+    let run = super::judge_with(&[
+        "test",
+        "cases/leetcode37/example1",
+        "--submission",
+        "tests/fixtures/submissions/re_forks.py",
+        "--format",
+        "json",
+    ]);
+    let (verdict, message) = first(&run.json());
+    assert_eq!(verdict, "RE", "{message}");
+    assert!(message.contains("PermissionError"), "{message}");
+}
+
+#[test]
+fn a_fork_bomb_is_stopped_at_the_process_limit_and_named() {
+    if !have(&["cc"], "fork bomb") || !sandboxed("fork bomb", &["accounting", "processes"]) {
+        return;
+    }
+    let scene = Scene::new();
+    let program = build_hostile("tle_fork_bomb.c", scene.path());
+    let (_, report, _) = scene.judge(&["--cmd", program.to_str().unwrap()]);
+    let (verdict, message) = first(&report);
+    assert_eq!(verdict, "TLE", "{message}");
+    assert!(
+        message.contains("refused: it reached the limit of 256 processes"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_compile_bomb_is_ce_at_the_compilers_limit() {
+    if !have(&["g++"], "compile bomb") {
+        return;
+    }
+    let run = super::judge_with(&[
+        "test",
+        "cases/acwing166/sample.in",
+        "--submission",
+        "tests/fixtures/submissions/ce_includes_dev_zero.cpp",
+        "--format",
+        "json",
+    ]);
+    let report = run.json();
+    assert_eq!(first(&report).0, "CE", "{report}");
+    let error = report["build"]["error"].as_str().unwrap();
+    assert!(
+        error.contains("the compile memory limit") || error.contains("the compile time limit"),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_java_stack_overflow_is_re_not_mle() {
+    if !have(&["javac", "java"], "Java stack overflow") {
+        return;
+    }
+    for limit in ["64M", "256M"] {
+        let run = super::judge_with(&[
+            "test",
+            "cases/acwing166/sample.in",
+            "--submission",
+            "tests/fixtures/submissions/re_stack_overflow.java",
+            "--memory-limit",
+            limit,
+            "--format",
+            "json",
+        ]);
+        let (verdict, message) = first(&run.json());
+        assert_eq!(verdict, "RE", "{limit}: {message}");
+        assert!(
+            message.contains("java.lang.StackOverflowError"),
+            "{message}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The judge itself stays healthy and says what is wrong.
+// ---------------------------------------------------------------------------
+
+/// Starts the judge on `args` in `dir`, for a test that signals it.
+fn start_judge(dir: &Path, args: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_sudoku-judge"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+#[test]
+fn sigterm_and_sighup_stop_the_run_and_still_write_the_reports() {
+    for (signal, code) in [(libc::SIGTERM, 143), (libc::SIGHUP, 129)] {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["c1", "c2", "c3"] {
+            write(
+                dir.path(),
+                &format!("{name}.in"),
+                &format!("{PUZZLE}\nend\n"),
+            );
+        }
+        let mut judge = start_judge(
+            dir.path(),
+            &[
+                "test",
+                ".",
+                "--solver",
+                "faulty-loop",
+                "--time-limit",
+                "3s",
+                "--json",
+                "report.json",
+                "--junit",
+                "report.xml",
+            ],
+        );
+        std::thread::sleep(Duration::from_millis(1500));
+        // SAFETY: kill(2) on our own child, not yet reaped.
+        unsafe { libc::kill(judge.id() as i32, signal) };
+        let started = Instant::now();
+        let status = judge.wait().unwrap();
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "it did not stop"
+        );
+        assert_eq!(status.code(), Some(code), "signal {signal}");
+        let report: Value =
+            serde_json::from_str(&fs::read_to_string(dir.path().join("report.json")).unwrap())
+                .expect("the JSON report is complete");
+        assert_eq!(report["interrupted"], true);
+        let xml = fs::read_to_string(dir.path().join("report.xml")).unwrap();
+        assert!(xml.contains("</testsuites>"), "{xml}");
+        let left = processes_running("worker --solver faulty-loop");
+        assert!(left.is_empty(), "left behind: {left:?}");
+    }
+}
+
+#[test]
+fn an_endless_line_does_not_grow_the_judge() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "a.in", &format!("{PUZZLE}\nend\n"));
+    // 60 MB of output with no newline, just under the output limit.
+    #[expect(
+        clippy::zombie_processes,
+        reason = "reaped below with wait4, which also gives its peak memory"
+    )]
+    let mut judge = start_judge(
+        dir.path(),
+        &[
+            "test",
+            "a.in",
+            "--cmd",
+            "sh -c 'head -c 60000000 /dev/zero | tr \"\\000\" 1'",
+            "--format",
+            "json",
+        ],
+    );
+    let mut stdout = String::new();
+    judge
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut stdout)
+        .unwrap();
+    let mut status = 0;
+    // SAFETY: rusage is plain data for the kernel to fill.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: waits for our own child, with live pointers.
+    unsafe { libc::wait4(judge.id() as i32, &mut status, 0, &mut usage) };
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(first(&report).0, "WA", "{report}");
+    // The judge keeps a bounded part of any line: it stays far below the
+    // 60 MB it was sent.
+    let peak_mb = usage.ru_maxrss / 1024;
+    assert!(peak_mb < 30, "the judge grew to {peak_mb} MB");
+}
+
+#[test]
+fn absurd_limits_are_refused_with_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "a.in", &format!("{PUZZLE}\nend\n"));
+    for (flag, value, says) in [
+        (
+            "--time-limit",
+            "18446744073709551616s",
+            "longer than any time limit a judge sets",
+        ),
+        (
+            "--time-limit",
+            "1e300s",
+            "longer than any time limit a judge sets",
+        ),
+        ("--memory-limit", "99999999999T", "is not a memory limit"),
+        ("--memory-limit", "2T", "more memory than any judge gives"),
+    ] {
+        let run = super::run_in(dir.path(), &["test", "a.in", flag, value], "");
+        assert_eq!(run.code, 2, "{flag} {value}: {}", run.stderr);
+        assert!(run.stderr.contains(says), "{flag} {value}: {}", run.stderr);
+        assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    }
+    write(dir.path(), "judge.toml", "time_limit = \"100000h\"\n");
+    let run = super::run_in(dir.path(), &["test", "a.in", "--format", "json"], "");
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let error = cases_of(&run.json())[0]["error"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(error.contains("judge.toml"), "{error}");
+    assert!(error.contains("longer than any time limit"), "{error}");
+}
+
+#[test]
+fn an_expected_output_without_its_input_is_named_not_skipped_in_silence() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "a.in", &format!("{PUZZLE}\nend\n"));
+    write(dir.path(), "a.out", &format!("{ANSWER}\n"));
+    write(dir.path(), "lost.out", &format!("{ANSWER}\n"));
+    let run = super::run_in(dir.path(), &["test", "."], "");
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("warning: ./lost.out has no input beside it, so it is not judged"),
+        "{}",
+        run.stdout
+    );
+    let check = super::run_in(dir.path(), &["check", "."], "");
+    assert_eq!(check.code, 0, "{}", check.stdout);
+    assert!(
+        check
+            .stdout
+            .contains("note: ./lost.out has no input beside it"),
+        "{}",
+        check.stdout
+    );
+}
+
+#[test]
+fn a_symlink_loop_given_as_the_path_is_an_error_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink("loop", dir.path().join("loop")).unwrap();
+    let run = super::run_in(dir.path(), &["test", "loop"], "");
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("cannot read case path loop") && run.stderr.contains("symbolic links"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn the_header_says_which_protections_are_in_force() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "a.in", &format!("{PUZZLE}\nend\n"));
+    let off = super::run_in(dir.path(), &["test", "a.in", "--sandbox", "off"], "");
+    assert_eq!(off.code, 0, "{}", off.stderr);
+    assert!(
+        off.stdout
+            .contains("sandbox: off (--sandbox off): submissions run unconfined"),
+        "{}",
+        off.stdout
+    );
+    let auto = super::run_in(dir.path(), &["test", "a.in"], "");
+    assert!(auto.stdout.contains("\nsandbox: "), "{}", auto.stdout);
+    if !sandboxed(
+        "sandbox header",
+        &[
+            "processes",
+            "filesystem",
+            "network",
+            "ipc",
+            "accounting",
+            "no_fork",
+        ],
+    ) {
+        assert!(auto.stdout.contains("MISSING"), "{}", auto.stdout);
+        return;
+    }
+    assert!(
+        auto.stdout
+            .contains("sandbox: PID, mount, network and IPC namespaces; cgroup v"),
+        "{}",
+        auto.stdout
+    );
+    let require = super::run_in(dir.path(), &["test", "a.in", "--sandbox", "require"], "");
+    assert_eq!(require.code, 0, "{}", require.stderr);
+}
+
+/// Runs the judge as an unprivileged user (uid 65534), as a user without
+/// root would: the sandbox is made in a user namespace, and cgroups,
+/// which belong to root here, are missing.
+#[test]
+fn without_root_the_sandbox_uses_a_user_namespace_and_says_what_is_missing() {
+    // SAFETY: geteuid takes nothing and cannot fail.
+    if unsafe { libc::geteuid() } != 0 || !have(&["setpriv"], "unprivileged judge") {
+        skip(
+            "unprivileged judge",
+            "needs root (to become another user) and setpriv",
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "a.in", &format!("{PUZZLE}\nend\n"));
+    write(dir.path(), "a.out", &format!("{ANSWER}\n"));
+    use std::os::unix::fs::PermissionsExt as _;
+    fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o755)).unwrap();
+    let judge = |extra: &[&str]| {
+        let output = Command::new("setpriv")
+            .args(["--reuid", "65534", "--regid", "65534", "--clear-groups"])
+            .arg(env!("CARGO_BIN_EXE_sudoku-judge"))
+            .args(["test", "a.in"])
+            .args(extra)
+            .current_dir(dir.path())
+            .env("HOME", "/tmp")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stdout).into_owned(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    };
+    let (code, stdout, stderr) = judge(&[]);
+    assert_eq!(code, Some(0), "{stdout}\n{stderr}");
+    let header = stdout
+        .lines()
+        .find(|l| l.starts_with("sandbox: "))
+        .unwrap_or_default();
+    if header.contains("MISSING PID namespace") {
+        skip(
+            "unprivileged judge",
+            "the kernel refuses unprivileged user namespaces here",
+        );
+        return;
+    }
+    assert!(header.contains("(in a user namespace)"), "{header}");
+    assert!(header.contains("MISSING cgroup accounting"), "{header}");
+    let (code, _, stderr) = judge(&["--sandbox", "require"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--sandbox require, but the kernel refused cgroup accounting"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_helper_killed_mid_run_is_named_and_the_run_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["c1", "c2"] {
+        write(
+            dir.path(),
+            &format!("{name}.in"),
+            &format!("{PUZZLE}\nend\n"),
+        );
+    }
+    let judge = start_judge(
+        dir.path(),
+        &[
+            "test",
+            ".",
+            "--solver",
+            "faulty-loop",
+            "--time-limit",
+            "2s",
+            "--format",
+            "json",
+        ],
+    );
+    // The judge's spawner: a child of the judge, started as `spawner`.
+    let judge_pid = judge.id().to_string();
+    let started = Instant::now();
+    let spawner = loop {
+        let found = fs::read_dir("/proc").unwrap().flatten().find_map(|entry| {
+            let stat = fs::read_to_string(entry.path().join("stat")).ok()?;
+            let cmdline = fs::read(entry.path().join("cmdline")).ok()?;
+            let ppid = stat.rsplit_once(") ")?.1.split(' ').nth(1)?;
+            (ppid == judge_pid && cmdline.ends_with(b"spawner\0"))
+                .then(|| entry.file_name().to_string_lossy().parse::<i32>().ok())?
+        });
+        if let Some(pid) = found {
+            break pid;
+        }
+        assert!(started.elapsed() < Duration::from_secs(20), "no spawner");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    std::thread::sleep(Duration::from_millis(500));
+    // SAFETY: kill(2) of a process of this test's own judge.
+    unsafe { libc::kill(spawner, libc::SIGKILL) };
+    let output = judge.wait_with_output().unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let cases = cases_of(&report);
+    let message = cases[0]["error"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("the judge's spawner process exited unexpectedly"),
+        "{report}"
+    );
+    assert_eq!(cases[1]["verdict"], "TLE", "{report}");
+    assert_eq!(output.status.code(), Some(2));
+    let left = processes_running("worker --solver faulty-loop");
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
