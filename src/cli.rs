@@ -7,7 +7,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use sudoku_judge::board::Format;
 use sudoku_judge::check::CheckerKind;
-use sudoku_judge::generate::{Grade, Layout};
+use sudoku_judge::generate::{Grade, HardFor, Layout, Measure, Target};
 use sudoku_judge::problem::Problem;
 use sudoku_judge::runner::lang::Language;
 
@@ -27,6 +27,9 @@ use sudoku_judge::runner::lang::Language;
     sudoku-judge test cases/acwing166 --cmd './a.out'\n  \
     sudoku-judge test cases/acwing166 --solver backtrack --time-limit 2s\n  \
     sudoku-judge test --format json > report.json\n  \
+    sudoku-judge gen --out cases/mine --grade fiendish --count 10 --per-file 10\n  \
+    sudoku-judge hack --submission main.cpp --time-limit 1s\n  \
+    sudoku-judge calibrate                  check the suites' limits against references\n  \
     sudoku-judge solve < puzzles.txt        solve puzzles in any format\n  \
     sudoku-judge solvers                    list the built-in solvers")]
 pub struct Cli {
@@ -118,23 +121,57 @@ pub enum Command {
     /// Reproducible from --seed. Puzzles are carved from random full grids
     /// (removing givens while the solution stays unique); fewer than 22
     /// givens start from a shuffled known 17-given puzzle with givens added
-    /// back. Existing files are never overwritten.
-    ///
-    /// Example: 100 fiendish puzzles as AcWing cases, 10 per file:
-    ///   sudoku-judge gen --out cases/mine --grade fiendish --count 10 --per-file 10
+    /// back. Fiendish puzzles and --hard-for targets come from a hill climb
+    /// over unique puzzles with the solver's work as the objective. All the
+    /// files are written or none, and existing files are never overwritten.
+    #[command(after_help = "Examples:\n  \
+        100 fiendish puzzles as AcWing cases, 10 per file:\n    \
+        sudoku-judge gen --out cases/mine --grade fiendish --count 10 --per-file 10\n  \
+        a case that times out plain backtracking but not fewest-candidates search:\n    \
+        sudoku-judge gen --out cases/mine --name slow- --count 1 --per-file 5 \\\n      \
+        --hard-for backtrack --min-nodes 20000000")]
     Gen(GenArgs),
 
-    /// Rate puzzles: givens, solutions and the grade of each.
+    /// Rate puzzles: givens, solutions, grade, and the work of the textbook
+    /// solvers.
     ///
     /// Reads files (any format; AcWing files may hold many puzzles; `-` or
     /// nothing reads stdin). The grade comes from the guesses the reference
     /// search needs to solve the puzzle and prove its solution unique:
     /// easy = none (naked and hidden singles and locked candidates solve
-    /// it), medium = 1 to 3, hard = 4 to 20, fiendish = more than 20.
-    Rate {
-        /// Puzzle files; `-` or none reads stdin.
-        #[arg(value_name = "FILE")]
-        files: Vec<PathBuf>,
+    /// it), medium = 1 to 3, hard = 4 to 20, fiendish = more than 20. The
+    /// `backtrack` and `mrv` columns count the digits the built-in solvers
+    /// of those names place before their first solution (plain row-major
+    /// backtracking, and fewest-candidates backtracking): what decides
+    /// whether such a submission times out. A count that reaches
+    /// --max-nodes is shown as "more than N".
+    Rate(RateArgs),
+
+    /// Calibrate suites: run the reference submissions each suite's
+    /// judge.toml lists with their real verdicts, and say whether the
+    /// suite's time limit gives each that verdict on this machine, with a
+    /// factor of 2 to spare either way.
+    ///
+    /// A reference is `[[reference]]` in judge.toml, with `file` (beside
+    /// the judge.toml) and `verdict = "AC"` or `"TLE"`. Each is judged on
+    /// every case with the time limit raised to 2.5 times, and its time per
+    /// case is printed. When the limit does not reproduce every verdict
+    /// with the margin, the range of limits that would is given, and a
+    /// time_scale for this machine (judge.toml's `time_scale`, or `test
+    /// --time-scale`).
+    ///
+    /// Exit code: 0 when every suite's limit reproduces every real verdict
+    /// with the margin, 1 when not.
+    Calibrate {
+        /// Suite directories [default: every suite under cases/ whose
+        /// judge.toml lists references].
+        #[arg(value_name = "SUITE")]
+        suites: Vec<PathBuf>,
+
+        /// Calibrate with the limits multiplied by this factor (as `test
+        /// --time-scale`), to try a suggested one.
+        #[arg(long, value_name = "FACTOR")]
+        time_scale: Option<f64>,
     },
 
     /// Check a corpus without judging: every input reads, every puzzle has
@@ -160,6 +197,22 @@ pub enum Command {
     ///
     /// Exit code: 0 when every round passed, 1 when a failure was found.
     Stress(StressArgs),
+
+    /// Hack a submission: search for an input it fails on, by local search
+    /// over puzzles that maximises its measured time.
+    ///
+    /// Starts from inputs hard for each kind of search people write (many
+    /// guesses for a strong solver, many nodes for fewest-candidates or
+    /// row-major backtracking), then mutates the slowest input found:
+    /// harder puzzles of the kind that hurts, neighbours of a puzzle (one
+    /// solution kept), relabelled puzzles. Stops at the first verdict
+    /// other than AC that repeats, or when --budget is spent, and saves the
+    /// failing (or slowest) input under --save with its expected output.
+    ///
+    /// Exit code: 1 when the submission failed, 0 when it survived.
+    #[command(after_help = "Example:\n  \
+        sudoku-judge hack --submission main.cpp --time-limit 1s --budget 60s")]
+    Hack(HackArgs),
 
     /// Measure solvers' speed on puzzle files: µs per puzzle and guesses.
     ///
@@ -228,6 +281,12 @@ pub struct TestArgs {
     /// Memory limit for each case, e.g. 64M or 256MB [default: 256M].
     #[arg(long, value_name = "SIZE")]
     pub memory_limit: Option<String>,
+
+    /// Multiply every time limit by this factor, e.g. 1.5 on a machine
+    /// half again as slow as the judge's (`sudoku-judge calibrate` suggests
+    /// one); overrides `time_scale` in judge.toml.
+    #[arg(long, value_name = "FACTOR")]
+    pub time_scale: Option<f64>,
 
     /// Run each case N times and report the median time (min/max in JSON).
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1000))]
@@ -324,6 +383,16 @@ pub struct GenArgs {
     #[arg(long, value_enum)]
     pub grade: Option<Grade>,
 
+    /// Only puzzles that cost this solver at least --min-nodes: nodes to
+    /// the first solution for backtrack and mrv (the built-in solvers),
+    /// guesses for propagate (the reference search).
+    #[arg(long, value_enum, requires = "min_nodes", conflicts_with = "givens")]
+    pub hard_for: Option<HardForArg>,
+
+    /// The work --hard-for asks for.
+    #[arg(long, value_name = "N", requires = "hard_for", value_parser = clap::value_parser!(u64).range(1..))]
+    pub min_nodes: Option<u64>,
+
     /// Format of the inputs and expected outputs.
     #[arg(long, value_enum, default_value_t = FormatArg::Acwing)]
     pub format: FormatArg,
@@ -336,9 +405,56 @@ pub struct GenArgs {
     #[arg(long, default_value = "gen-", value_name = "PREFIX")]
     pub name: String,
 
-    /// Candidates to try for each puzzle before giving up on a target.
+    /// Candidates to try for each puzzle before giving up on a target (a
+    /// hill climb counts each neighbour it tries).
     #[arg(long, default_value_t = 10_000, value_name = "N")]
     pub attempts: usize,
+}
+
+impl GenArgs {
+    pub fn target(&self) -> Target {
+        Target {
+            givens: self.givens.map(usize::from),
+            grade: self.grade,
+            hard_for: self.hard_for.zip(self.min_nodes).map(|(h, min)| HardFor {
+                measure: h.measure(),
+                min,
+            }),
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct RateArgs {
+    /// Puzzle files; `-` or none reads stdin.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+
+    /// Stop counting a textbook solver's nodes here (plain backtracking
+    /// places about 8 million digits a second).
+    #[arg(long, default_value_t = 10_000_000, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_nodes: u64,
+}
+
+/// The solvers whose work `gen --hard-for` and `rate` count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum HardForArg {
+    /// Plain row-major backtracking: nodes to the first solution.
+    Backtrack,
+    /// Fewest-candidates backtracking: nodes to the first solution.
+    Mrv,
+    /// The reference search: guesses to solve and prove uniqueness.
+    Propagate,
+}
+
+impl HardForArg {
+    pub fn measure(self) -> Measure {
+        match self {
+            HardForArg::Backtrack => Measure::Backtrack,
+            HardForArg::Mrv => Measure::Mrv,
+            HardForArg::Propagate => Measure::Propagate,
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -404,17 +520,8 @@ pub struct StressArgs {
     #[arg(long, value_enum)]
     pub grade: Option<Grade>,
 
-    /// Judge on this problem's limits (see `sudoku-judge test --help`).
-    #[arg(long, value_enum)]
-    pub problem: Option<Problem>,
-
-    /// Time limit for each round's input [default: 1s].
-    #[arg(long, value_name = "TIME")]
-    pub time_limit: Option<String>,
-
-    /// Memory limit [default: 256M].
-    #[arg(long, value_name = "SIZE")]
-    pub memory_limit: Option<String>,
+    #[command(flatten)]
+    pub limits: LimitArgs,
 
     /// Where the shrunk failing case is saved, as NAME.in/NAME.out.
     #[arg(long, default_value = "stress-cases", value_name = "DIR")]
@@ -423,6 +530,48 @@ pub struct StressArgs {
     /// Most runs to spend shrinking a failing input.
     #[arg(long, default_value_t = 300, value_name = "N")]
     pub shrink_runs: usize,
+}
+
+#[derive(Debug, Args)]
+pub struct HackArgs {
+    #[command(flatten)]
+    pub submission: SubmissionArgs,
+
+    /// When to stop if nothing fails: a number of rounds (`200`) or a time
+    /// (`30s`, `5m`).
+    #[arg(long, default_value = "60s", value_name = "ROUNDS|TIME")]
+    pub budget: String,
+
+    /// Seed of the search: the same seed tries the same first inputs.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+
+    /// Puzzles in each input, as in an AcWing 166 input file.
+    #[arg(long, default_value_t = 5, value_name = "K", value_parser = clap::value_parser!(u64).range(1..=1000))]
+    pub puzzles: u64,
+
+    #[command(flatten)]
+    pub limits: LimitArgs,
+
+    /// Where the failing or slowest input is saved, as NAME.in/NAME.out.
+    #[arg(long, default_value = "hack-cases", value_name = "DIR")]
+    pub save: PathBuf,
+}
+
+/// The limits `stress` and `hack` judge each generated input under.
+#[derive(Debug, Args)]
+pub struct LimitArgs {
+    /// Judge on this problem's limits (see `sudoku-judge test --help`).
+    #[arg(long, value_enum)]
+    pub problem: Option<Problem>,
+
+    /// Time limit for each generated input [default: 1s].
+    #[arg(long, value_name = "TIME")]
+    pub time_limit: Option<String>,
+
+    /// Memory limit [default: 256M].
+    #[arg(long, value_name = "SIZE")]
+    pub memory_limit: Option<String>,
 }
 
 /// The formats `gen` can write.

@@ -9,7 +9,10 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 use clap::ValueEnum as _;
 
-use crate::cli::{BenchArgs, GenArgs, ReportFormat, StressArgs, SubmissionArgs, TestArgs};
+use crate::cli::{
+    BenchArgs, GenArgs, HackArgs, LimitArgs, RateArgs, ReportFormat, StressArgs, SubmissionArgs,
+    TestArgs,
+};
 use sudoku_judge::bench;
 use sudoku_judge::board::format::{self, Mode};
 use sudoku_judge::board::Format;
@@ -18,6 +21,7 @@ use sudoku_judge::case::Settings;
 use sudoku_judge::check::CheckerKind;
 use sudoku_judge::corpus;
 use sudoku_judge::generate::{self, Target};
+use sudoku_judge::hack;
 use sudoku_judge::judge::{self, Config};
 use sudoku_judge::problem::Problem;
 use sudoku_judge::report::human::HumanReporter;
@@ -28,9 +32,10 @@ use sudoku_judge::report::{Reporter, Tee};
 use sudoku_judge::runner::external::Launch;
 use sudoku_judge::runner::lang::{self, BuildInfo};
 use sudoku_judge::runner::sandbox::{self, Protections};
-use sudoku_judge::runner::{builtin, process, spawner, Submission};
+use sudoku_judge::runner::{builtin, process, spawner, Limits, Submission};
 use sudoku_judge::solver::{self, Solver};
 use sudoku_judge::stress;
+use sudoku_judge::verdict::Verdict;
 
 use crate::HARNESS_ERROR;
 
@@ -84,12 +89,17 @@ fn submission(args: &SubmissionArgs) -> anyhow::Result<(Submission, Option<Build
 }
 
 pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
-    let overrides = flag_settings(
+    let mut overrides = flag_settings(
         args.problem,
         args.time_limit.as_deref(),
         args.memory_limit.as_deref(),
         args.checker,
     )?;
+    overrides.time_scale = args
+        .time_scale
+        .map(settings::TimeScale::new)
+        .transpose()
+        .context("invalid --time-scale")?;
     // Arguments that are not paths pick cases by id.
     let (paths, filters): (Vec<String>, Vec<String>) = args
         .paths
@@ -315,48 +325,61 @@ pub fn gen(args: GenArgs) -> anyhow::Result<ExitCode> {
         seed: args.seed,
         files: args.count,
         per_file: args.per_file.max(1),
-        target: Target {
-            givens: args.givens.map(usize::from),
-            grade: args.grade,
-        },
+        target: args.target(),
         format: args.format.format(),
         layout: args.layout,
         out: args.out,
         name: args.name,
         attempts: args.attempts,
     };
-    let progress = progress_bar(plan.files as u64, "writing cases");
+    // Ctrl-C stops between puzzles, and nothing is left behind.
+    on_ctrl_c()?;
+    let progress = progress_bar((plan.files * plan.per_file) as u64, "making puzzles");
+    let written = generate::write_cases(
+        &plan,
+        |case| progress.inc(case.ratings.len() as u64),
+        &process::interrupted,
+    );
+    progress.finish_and_clear();
+    let written = match written {
+        Err(_) if process::interrupted() => {
+            eprintln!("interrupted; nothing was written");
+            return Ok(interrupted_code());
+        }
+        other => other?,
+    };
     let mut out = io::stdout().lock();
-    let written = generate::write_cases(&plan, |case| {
-        progress.inc(1);
+    for case in &written {
         let grades: Vec<String> = case
             .ratings
             .iter()
             .map(|r| {
                 format!(
-                    "{} ({} givens, {} guesses)",
+                    "{} ({} givens, {})",
                     r.grade.map_or("?", |g| g.name()),
                     r.givens,
-                    r.guesses
+                    plural(r.guesses, "guess", "guesses")
                 )
             })
             .collect();
-        let line = format!("wrote {}  {}", case.input.display(), grades.join(", "));
-        progress.suspend(|| writeln!(out, "{line}")).ok();
-    })?;
-    progress.finish_and_clear();
+        writeln!(out, "wrote {}  {}", case.input.display(), grades.join(", "))?;
+    }
     let puzzles: usize = written.iter().map(|w| w.ratings.len()).sum();
     writeln!(
         out,
-        "{} case{} with {puzzles} puzzle{} in {} (seed {}); check them with `sudoku-judge check {}`",
-        written.len(),
-        if written.len() == 1 { "" } else { "s" },
-        if puzzles == 1 { "" } else { "s" },
+        "{} with {} in {} (seed {}); check them with `sudoku-judge check {}`",
+        plural(written.len() as u64, "case", "cases"),
+        plural(puzzles as u64, "puzzle", "puzzles"),
         plan.out.display(),
         plan.seed,
         plan.out.display()
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `1 guess`, `2 guesses`.
+fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// A progress bar on stderr when it is a terminal; hidden otherwise, so
@@ -382,34 +405,67 @@ fn progress_bar(len: u64, what: &str) -> indicatif::ProgressBar {
     bar
 }
 
-pub fn rate(files: &[PathBuf]) -> anyhow::Result<ExitCode> {
-    let sources: Vec<(String, String)> = if files.is_empty() || files == [PathBuf::from("-")] {
+/// The puzzle files `rate` reads: each file named, every case input under
+/// a directory named, or stdin.
+fn rate_sources(files: &[PathBuf]) -> anyhow::Result<Vec<(String, String)>> {
+    if files.is_empty() || files == [PathBuf::from("-")] {
         let mut text = String::new();
         io::stdin()
             .read_to_string(&mut text)
             .context("failed to read puzzles from stdin")?;
-        vec![("stdin".into(), text)]
-    } else {
-        files
-            .iter()
-            .map(|f| {
-                std::fs::read_to_string(f)
-                    .with_context(|| format!("failed to read {}", f.display()))
-                    .map(|text| (f.display().to_string(), text))
-            })
-            .collect::<anyhow::Result<_>>()?
-    };
-    let mut out = io::stdout().lock();
-    writeln!(
-        out,
-        "{:<24} {:>6} {:>9} {:>8}  grade",
-        "puzzle", "givens", "solutions", "guesses"
-    )?;
+        return Ok(vec![("stdin".into(), text)]);
+    }
+    let mut paths = Vec::new();
+    for file in files {
+        if file.is_dir() {
+            let cases = sudoku_judge::case::discover(std::slice::from_ref(file))?;
+            if cases.is_empty() {
+                anyhow::bail!("{} holds no cases to rate", file.display());
+            }
+            paths.extend(cases.into_iter().map(|c| c.input));
+        } else {
+            paths.push(file.clone());
+        }
+    }
+    paths
+        .iter()
+        .map(|f| {
+            std::fs::read_to_string(f)
+                .with_context(|| format!("failed to read {}", f.display()))
+                .map(|text| (f.display().to_string(), text))
+        })
+        .collect()
+}
+
+/// A spinner with a message, for work of unknown length; hidden off a
+/// terminal, like [`progress_bar`].
+fn spinner(what: &str) -> indicatif::ProgressBar {
+    if !io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new_spinner();
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{spinner} {prefix} {msg} ({elapsed})")
+            .expect("a valid template"),
+    );
+    bar.set_prefix(what.to_string());
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}
+
+pub fn rate(args: &RateArgs) -> anyhow::Result<ExitCode> {
+    let sources = rate_sources(&args.files)?;
+    let mut rows = Vec::new();
     let mut unrated = 0;
+    let (mut guesses, mut backtrack, mut mrv, mut capped) = (0u64, 0u64, 0u64, 0usize);
     for (name, text) in &sources {
         let parsed = bench::parse_puzzle_file(name, text)?;
         for (puzzle, line) in parsed.boards.iter().zip(&parsed.start_lines) {
             let rating = generate::rate(puzzle);
+            let cells = puzzle.to_bytes();
+            // Counted with the built-in solvers themselves, as they are judged.
+            let work = [solver::backtrack::count_nodes, solver::mrv::count_nodes]
+                .map(|count| count(&cells, args.max_nodes));
             let solutions = match rating.solutions {
                 0 => "none".to_string(),
                 1 => "1".to_string(),
@@ -418,21 +474,143 @@ pub fn rate(files: &[PathBuf]) -> anyhow::Result<ExitCode> {
             if rating.grade.is_none() {
                 unrated += 1;
             }
-            writeln!(
-                out,
-                "{:<24} {:>6} {:>9} {:>8}  {}",
+            guesses += rating.guesses;
+            backtrack += work[0].count;
+            mrv += work[1].count;
+            capped += work.iter().filter(|w| w.capped).count();
+            rows.push([
                 format!("{name}:{line}"),
-                rating.givens,
+                rating.givens.to_string(),
                 solutions,
-                rating.guesses,
-                rating.grade.map_or("-", |g| g.name())
-            )?;
+                rating.guesses.to_string(),
+                rating.grade.map_or("-", |g| g.name()).to_string(),
+                work[0].to_string(),
+                work[1].to_string(),
+            ]);
         }
+    }
+    let header = [
+        "puzzle",
+        "givens",
+        "solutions",
+        "guesses",
+        "grade",
+        "backtrack nodes",
+        "mrv nodes",
+    ]
+    .map(String::from);
+    let widths: Vec<usize> = (0..header.len())
+        .map(|i| {
+            std::iter::once(&header)
+                .chain(&rows)
+                .map(|r| r[i].chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = io::stdout().lock();
+    for row in std::iter::once(&header).chain(&rows) {
+        // The puzzle and its grade read left to right; numbers line up right.
+        let cells: Vec<String> = row
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(i, (cell, &w))| match i {
+                0 | 4 => format!("{cell:<w$}"),
+                _ => format!("{cell:>w$}"),
+            })
+            .collect();
+        writeln!(out, "{}", cells.join("  ").trim_end())?;
+    }
+    if rows.len() > 1 {
+        let n = rows.len() as f64;
+        writeln!(
+            out,
+            "{} puzzles: mean {:.1} guesses, {:.0} backtrack nodes, {:.0} mrv nodes{}",
+            rows.len(),
+            guesses as f64 / n,
+            backtrack as f64 / n,
+            mrv as f64 / n,
+            if capped > 0 {
+                format!(
+                    " ({capped} counts stopped at --max-nodes {}, so the means are lower bounds)",
+                    args.max_nodes
+                )
+            } else {
+                String::new()
+            }
+        )?;
     }
     Ok(if unrated > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    })
+}
+
+pub fn calibrate(suites: &[PathBuf], time_scale: Option<f64>) -> anyhow::Result<ExitCode> {
+    let suites = if suites.is_empty() {
+        let root = PathBuf::from("cases");
+        let mut found: Vec<PathBuf> = std::fs::read_dir(&root)
+            .with_context(|| {
+                format!(
+                    "cannot read {}; name the suites to calibrate",
+                    root.display()
+                )
+            })?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.is_dir())
+            .collect();
+        found.sort();
+        let mut with_references = Vec::new();
+        for dir in found {
+            if !settings::references(&dir)?.is_empty() {
+                with_references.push(dir);
+            }
+        }
+        anyhow::ensure!(
+            !with_references.is_empty(),
+            "no suite under {} lists a [[reference]] in its judge.toml",
+            root.display()
+        );
+        with_references
+    } else {
+        suites.to_vec()
+    };
+    let overrides = Settings {
+        time_scale: time_scale
+            .map(settings::TimeScale::new)
+            .transpose()
+            .context("invalid --time-scale")?,
+        ..Settings::default()
+    };
+    let protections = sandbox()?;
+    on_ctrl_c()?;
+    let bar = spinner("calibrate");
+    let mut out = io::stdout().lock();
+    let mut all_hold = true;
+    for (n, dir) in suites.iter().enumerate() {
+        anyhow::ensure!(dir.is_dir(), "{} is not a suite directory", dir.display());
+        let suite =
+            sudoku_judge::calibrate::suite(dir, &overrides, protections.as_ref(), &mut |what| {
+                bar.set_message(what.to_string())
+            })?;
+        if process::interrupted() {
+            return Ok(interrupted_code());
+        }
+        bar.suspend(|| -> io::Result<()> {
+            if n > 0 {
+                writeln!(out)?;
+            }
+            sudoku_judge::calibrate::render(&suite, &mut out)
+        })?;
+        all_hold &= suite.holds_with_margin();
+    }
+    bar.finish_and_clear();
+    Ok(if all_hold {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
     })
 }
 
@@ -486,6 +664,7 @@ fn flag_settings(
             .transpose()
             .context("invalid --memory-limit")?,
         checker,
+        time_scale: None,
     })
 }
 
@@ -542,14 +721,42 @@ impl stress::Progress for StressProgress {
     }
 }
 
+/// The submission of `stress` or `hack`, built, and how to name it again;
+/// `None` (after printing the compiler's message) when it did not compile.
+fn compiled(args: &SubmissionArgs) -> anyhow::Result<Option<(Submission, String)>> {
+    let (submission, build, rerun) = submission(args)?;
+    if let Some(build) = &build {
+        if let Some(error) = &build.error {
+            eprintln!("{} did not compile:\n{error}", build.source.display());
+            return Ok(None);
+        }
+    }
+    Ok(Some((submission, rerun)))
+}
+
+/// The limits of `stress` and `hack`, and the flags that say them again.
+fn limits_of(args: &LimitArgs) -> anyhow::Result<(Limits, String)> {
+    let limits = flag_settings(
+        args.problem,
+        args.time_limit.as_deref(),
+        args.memory_limit.as_deref(),
+        None,
+    )?
+    .limits();
+    let again = flags(&[
+        ("--problem", args.problem.map(|p| p.name().to_string())),
+        ("--time-limit", args.time_limit.clone()),
+        ("--memory-limit", args.memory_limit.clone()),
+    ]);
+    Ok((limits, again))
+}
+
 pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
     sandbox()?;
-    let (submission, build, rerun) = submission(&args.submission)?;
-    if let Some(error) = build.as_ref().and_then(|b| b.error.as_ref()) {
-        let source = build.as_ref().map(|b| b.source.display().to_string());
-        eprintln!("{} did not compile:\n{error}", source.unwrap_or_default());
+    let Some((submission, rerun)) = compiled(&args.submission)? else {
         return Ok(ExitCode::from(1));
-    }
+    };
+    let (limits, limits_again) = limits_of(&args.limits)?;
     let time = args
         .time
         .as_deref()
@@ -557,18 +764,11 @@ pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
         .transpose()
         .context("invalid --time")?;
     // The flags that shape a round, to replay the failing one.
-    let mut same = format!(" --puzzles {}", args.puzzles.max(1));
-    for (flag, value) in [
+    let same = flags(&[
+        ("--puzzles", Some(args.puzzles.max(1).to_string())),
         ("--givens", args.givens.map(|g| g.to_string())),
         ("--grade", args.grade.map(|g| g.name().to_string())),
-        ("--problem", args.problem.map(|p| p.name().to_string())),
-        ("--time-limit", args.time_limit.clone()),
-        ("--memory-limit", args.memory_limit.clone()),
-    ] {
-        if let Some(value) = value {
-            same.push_str(&format!(" {flag} {value}"));
-        }
-    }
+    ]) + &limits_again;
     let config = stress::Config {
         submission,
         seed: args.seed,
@@ -578,14 +778,9 @@ pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
         target: Target {
             givens: args.givens.map(usize::from),
             grade: args.grade,
+            hard_for: None,
         },
-        limits: flag_settings(
-            args.problem,
-            args.time_limit.as_deref(),
-            args.memory_limit.as_deref(),
-            None,
-        )?
-        .limits(),
+        limits,
         save: args.save,
         shrink_runs: args.shrink_runs,
     };
@@ -666,6 +861,119 @@ pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::from(1))
         }
     }
+}
+
+/// ` --flag value` for each flag that has a value, to repeat a command.
+fn flags(pairs: &[(&str, Option<String>)]) -> String {
+    pairs
+        .iter()
+        .filter_map(|(flag, value)| value.as_ref().map(|v| format!(" {flag} {v}")))
+        .collect()
+}
+
+struct HackProgress {
+    bar: indicatif::ProgressBar,
+}
+
+impl hack::Progress for HackProgress {
+    fn round(&mut self, round: u64, time: Duration, verdict: Verdict, best: Duration) {
+        self.bar.set_position(round);
+        self.bar.set_message(format!(
+            "round {round}: last {verdict} in {:.0} ms, slowest {:.0} ms",
+            time.as_secs_f64() * 1e3,
+            best.as_secs_f64() * 1e3
+        ));
+    }
+
+    fn improved(&mut self, round: u64, time: Duration, how: &str) {
+        // A line each time the hack gets further, on a terminal or not.
+        self.bar.suspend(|| {
+            eprintln!(
+                "round {round}: {:.0} ms, the slowest so far ({how})",
+                time.as_secs_f64() * 1e3
+            )
+        });
+    }
+}
+
+pub fn hack(args: HackArgs) -> anyhow::Result<ExitCode> {
+    sandbox()?;
+    let Some((submission, rerun)) = compiled(&args.submission)? else {
+        return Ok(ExitCode::from(1));
+    };
+    let budget = hack::parse_budget(&args.budget).context("invalid --budget")?;
+    let (limits, limits_again) = limits_of(&args.limits)?;
+    let config = hack::Config {
+        submission,
+        seed: args.seed,
+        budget,
+        puzzles: args.puzzles as usize,
+        limits,
+        save: args.save,
+    };
+    on_ctrl_c()?;
+    let bar = match budget {
+        hack::Budget::Rounds(n) => progress_bar(n, "hack"),
+        hack::Budget::Time(_) => spinner("hack"),
+    };
+    eprintln!(
+        "hack: {}, {} puzzle{} an input, time limit {} ms, seed {}, budget {}",
+        config.submission.label(),
+        config.puzzles,
+        if config.puzzles == 1 { "" } else { "s" },
+        config.limits.time.as_millis(),
+        config.seed,
+        args.budget
+    );
+    let outcome = hack::run(&config, &mut HackProgress { bar: bar.clone() })?;
+    bar.finish_and_clear();
+    let mut out = io::stdout().lock();
+    let found = match outcome {
+        hack::Outcome::Interrupted { rounds } => {
+            writeln!(out, "interrupted after {rounds} rounds")?;
+            return Ok(interrupted_code());
+        }
+        hack::Outcome::Failed(found) => {
+            writeln!(
+                out,
+                "hacked: {} in round {} after {:.1} s (and again on a rerun): {}",
+                found.verdict,
+                found.round,
+                found.elapsed.as_secs_f64(),
+                found.reason
+            )?;
+            found
+        }
+        hack::Outcome::Survived(found) => {
+            writeln!(
+                out,
+                "no failure in {} rounds ({:.1} s); the slowest input took {:.0} ms of the {} ms \
+                 limit (round {})",
+                found.rounds,
+                found.elapsed.as_secs_f64(),
+                found.time.as_secs_f64() * 1e3,
+                config.limits.time.as_millis(),
+                found.round
+            )?;
+            found
+        }
+    };
+    writeln!(
+        out,
+        "saved:     {} with {}",
+        found.input.display(),
+        found.expected.display()
+    )?;
+    writeln!(
+        out,
+        "reproduce: sudoku-judge test {} {rerun}{limits_again}",
+        found.input.display()
+    )?;
+    Ok(if found.verdict == Verdict::AC {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 pub fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {

@@ -334,6 +334,14 @@ pub fn run(config: &Config, reporter: &mut dyn Reporter) -> anyhow::Result<Summa
             None => problems.push((problem, 1)),
         }
     }
+    let mut time_scales: Vec<f64> = settings
+        .iter()
+        .flatten()
+        .filter_map(|s| s.time_scale.map(|t| t.factor()))
+        .filter(|&f| f != 1.0)
+        .collect();
+    time_scales.sort_by(f64::total_cmp);
+    time_scales.dedup();
     reporter.report(Event::Started {
         cases: cases.len(),
         submission: &config.submission.label(),
@@ -347,6 +355,7 @@ pub fn run(config: &Config, reporter: &mut dyn Reporter) -> anyhow::Result<Summa
             submission if submission.is_function() => Some(Interface::Function),
             _ => Some(Interface::Program),
         },
+        time_scales: &time_scales,
     })?;
     // Nothing of a case is kept once it is reported: reporters keep what
     // they need, so a run of 100,000 cases does not grow the harness.

@@ -8,10 +8,12 @@
 
 pub mod bench;
 pub mod board;
+pub mod calibrate;
 pub mod case;
 pub mod check;
 pub mod corpus;
 pub mod generate;
+pub mod hack;
 pub mod judge;
 pub mod problem;
 pub mod report;

@@ -28,7 +28,7 @@ use crate::runner::{process, Limits, Submission};
 use crate::verdict::Verdict;
 
 /// A puzzle with its one solution.
-type Pair = (Board, Board);
+pub type Pair = (Board, Board);
 
 /// An input shrunk as far as it would go: its puzzles, the runs spent and
 /// the reason of its last failure.
@@ -102,17 +102,38 @@ fn case_of(puzzles: &[Pair]) -> CaseData {
     CaseData::in_memory(&boards, Some(&answers))
 }
 
+/// What one judging of an input said.
+#[derive(Clone, Debug)]
+pub struct Judged {
+    pub verdict: Verdict,
+    pub reason: String,
+    /// The time charged against the limit.
+    pub time: Duration,
+}
+
+/// Judges `puzzles`, as one AcWing input, with `submission` under
+/// `limits`. The one place where `stress` and `hack` run a submission, so
+/// that a change in how runs are made or charged is made here alone.
+pub fn judge_input(
+    submission: &Submission,
+    limits: &Limits,
+    puzzles: &[Pair],
+) -> anyhow::Result<Judged> {
+    let case = case_of(puzzles);
+    let mut checker = Checker::new(CheckerKind::Sudoku, &case, submission.answer_format(&case))?;
+    let run = submission.run(&case, limits, &mut checker)?;
+    let (verdict, reason, _) = judge::decide(&case, &run, limits, checker.finish()?);
+    Ok(Judged {
+        verdict,
+        reason,
+        time: run.time,
+    })
+}
+
 /// Judges `puzzles` once: the verdict and its reason.
 fn judge_once(config: &Config, puzzles: &[Pair]) -> anyhow::Result<(Verdict, String)> {
-    let case = case_of(puzzles);
-    let mut checker = Checker::new(
-        CheckerKind::Sudoku,
-        &case,
-        config.submission.answer_format(&case),
-    )?;
-    let run = config.submission.run(&case, &config.limits, &mut checker)?;
-    let (verdict, reason, _) = judge::decide(&case, &run, &config.limits, checker.finish()?);
-    Ok((verdict, reason))
+    let judged = judge_input(&config.submission, &config.limits, puzzles)?;
+    Ok((judged.verdict, judged.reason))
 }
 
 fn givens(puzzles: &[Pair]) -> usize {
@@ -258,7 +279,7 @@ fn shrink(
 
 /// Writes `puzzles` as a flat AcWing pair `NAME.in`/`NAME.out` under `dir`,
 /// never over an existing file: a taken name gets a number.
-fn save(dir: &Path, name: &str, puzzles: &[Pair]) -> anyhow::Result<(PathBuf, PathBuf)> {
+pub fn save(dir: &Path, name: &str, puzzles: &[Pair]) -> anyhow::Result<(PathBuf, PathBuf)> {
     std::fs::create_dir_all(dir).with_context(|| format!("failed to create {}", dir.display()))?;
     let boards: Vec<Board> = puzzles.iter().map(|(p, _)| *p).collect();
     let answers: Vec<Board> = puzzles.iter().map(|(_, s)| *s).collect();

@@ -5,6 +5,12 @@
 //! The search stops at the working directory or at a repository root (a
 //! directory with `.git`), so a stray file elsewhere on disk is never read.
 //! Command-line flags override every file.
+//!
+//! Two keys serve calibration (`sudoku-judge calibrate`): `time_scale`
+//! multiplies the time limit, so a suite calibrated on a slower or faster
+//! machine than the judge's keeps the judge's verdicts; `[[reference]]`
+//! lists submissions with the verdict the real judge gave them. References
+//! belong to the suite whose `judge.toml` names them and are not inherited.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -29,6 +35,64 @@ struct File {
     /// `"64M"`, `"256MiB"`; K, M and G are powers of 1024, as judges mean them.
     memory_limit: Option<String>,
     checker: Option<CheckerKind>,
+    /// Multiplies the time limit: `1.5` on a machine half again as slow as
+    /// the judge's.
+    time_scale: Option<f64>,
+    #[serde(default)]
+    reference: Vec<ReferenceEntry>,
+}
+
+/// One `[[reference]]` of a `judge.toml`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReferenceEntry {
+    file: PathBuf,
+    verdict: RealVerdict,
+}
+
+/// The verdicts a reference can be known to get from the real judge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+pub enum RealVerdict {
+    AC,
+    TLE,
+}
+
+impl RealVerdict {
+    pub fn verdict(self) -> crate::verdict::Verdict {
+        match self {
+            RealVerdict::AC => crate::verdict::Verdict::AC,
+            RealVerdict::TLE => crate::verdict::Verdict::TLE,
+        }
+    }
+}
+
+/// A submission a suite lists with the verdict the real judge gave it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reference {
+    /// The source file, resolved against the `judge.toml` that names it.
+    pub file: PathBuf,
+    pub verdict: RealVerdict,
+}
+
+/// A factor on the time limit: finite and positive.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TimeScale(f64);
+
+// No NaN gets in (see `TimeScale::new`), so equality is total.
+impl Eq for TimeScale {}
+
+impl TimeScale {
+    pub fn new(factor: f64) -> anyhow::Result<TimeScale> {
+        anyhow::ensure!(
+            factor.is_finite() && factor > 0.0,
+            "a time_scale must be a positive number, like 1.5; got {factor}"
+        );
+        Ok(TimeScale(factor))
+    }
+
+    pub fn factor(self) -> f64 {
+        self.0
+    }
 }
 
 /// Judging settings; `None` means "not set here".
@@ -38,17 +102,21 @@ pub struct Settings {
     pub time_limit: Option<Duration>,
     pub memory_limit_kb: Option<u64>,
     pub checker: Option<CheckerKind>,
+    pub time_scale: Option<TimeScale>,
 }
 
 impl Settings {
     /// The limits these settings mean: an explicit limit, else the named
-    /// problem's, else the defaults.
+    /// problem's, else the defaults; the time limit times `time_scale`.
     pub fn limits(&self) -> Limits {
+        let time = self
+            .time_limit
+            .or(self.problem.map(Problem::time_limit))
+            .unwrap_or(DEFAULT_TIME_LIMIT);
         Limits {
             time: self
-                .time_limit
-                .or(self.problem.map(Problem::time_limit))
-                .unwrap_or(DEFAULT_TIME_LIMIT),
+                .time_scale
+                .map_or(time, |scale| time.mul_f64(scale.factor())),
             memory_kb: self
                 .memory_limit_kb
                 .or(self.problem.map(Problem::memory_limit_kb))
@@ -63,6 +131,7 @@ impl Settings {
             time_limit: self.time_limit.or(fallback.time_limit),
             memory_limit_kb: self.memory_limit_kb.or(fallback.memory_limit_kb),
             checker: self.checker.or(fallback.checker),
+            time_scale: self.time_scale.or(fallback.time_scale),
         }
     }
 }
@@ -124,12 +193,43 @@ pub fn parse_memory_kb(text: &str) -> anyhow::Result<u64> {
     Ok(bytes / 1024)
 }
 
-fn read(path: &Path) -> anyhow::Result<Settings> {
+fn parse(path: &Path) -> anyhow::Result<File> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("failed to read {}", path.display()))?;
-    let file: File = toml::from_str(&text)
+    toml::from_str(&text)
         .map_err(|e| anyhow::anyhow!("{}", e.to_string().trim_end()))
-        .with_context(|| format!("invalid {}", path.display()))?;
+        .with_context(|| format!("invalid {}", path.display()))
+}
+
+/// The references the `judge.toml` in `dir` lists (none without one).
+pub fn references(dir: &Path) -> anyhow::Result<Vec<Reference>> {
+    let path = dir.join(SETTINGS_FILE);
+    if !path.is_file() {
+        return Ok(Vec::new());
+    }
+    parse(&path)?
+        .reference
+        .into_iter()
+        .enumerate()
+        .map(|(n, entry)| {
+            let file = dir.join(&entry.file);
+            anyhow::ensure!(
+                file.is_file(),
+                "invalid {}: reference {} names {}, which is not a file",
+                path.display(),
+                n + 1,
+                file.display()
+            );
+            Ok(Reference {
+                file,
+                verdict: entry.verdict,
+            })
+        })
+        .collect()
+}
+
+fn read(path: &Path) -> anyhow::Result<Settings> {
+    let file = parse(path)?;
     let context = || format!("invalid {}", path.display());
     Ok(Settings {
         problem: file.problem,
@@ -146,6 +246,11 @@ fn read(path: &Path) -> anyhow::Result<Settings> {
             .transpose()
             .with_context(context)?,
         checker: file.checker,
+        time_scale: file
+            .time_scale
+            .map(TimeScale::new)
+            .transpose()
+            .with_context(context)?,
     })
 }
 
@@ -243,8 +348,55 @@ mod tests {
                 time_limit: Some(Duration::from_millis(500)),
                 memory_limit_kb: Some(65536),
                 checker: Some(CheckerKind::Exact),
+                time_scale: None,
             }
         );
+    }
+
+    #[test]
+    fn time_scale_multiplies_the_limit_and_references_resolve_beside_the_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        std::fs::create_dir(root.join(".git")).unwrap();
+        std::fs::write(root.join("a.cpp"), "").unwrap();
+        std::fs::write(
+            root.join(SETTINGS_FILE),
+            "time_limit = \"1s\"\ntime_scale = 1.5\n\n[[reference]]\nfile = \"a.cpp\"\nverdict = \"TLE\"\n",
+        )
+        .unwrap();
+        let settings = SettingsCache::default().for_dir(root).unwrap();
+        assert_eq!(settings.limits().time, Duration::from_millis(1500));
+        assert_eq!(
+            references(root).unwrap(),
+            [Reference {
+                file: root.join("a.cpp"),
+                verdict: RealVerdict::TLE
+            }]
+        );
+        for (text, says) in [
+            ("time_scale = 0", "positive number"),
+            (
+                "[[reference]]\nfile = \"a.cpp\"\nverdict = \"WA\"",
+                "unknown variant `WA`",
+            ),
+            (
+                "[[reference]]\nfile = \"b.cpp\"\nverdict = \"AC\"",
+                "reference 1 names",
+            ),
+            (
+                "[[reference]]\nfile = \"a.cpp\"\nverdit = \"AC\"",
+                "unknown field `verdit`",
+            ),
+        ] {
+            std::fs::write(root.join(SETTINGS_FILE), text).unwrap();
+            let error = SettingsCache::default()
+                .for_dir(root)
+                .and_then(|_| references(root))
+                .unwrap_err();
+            let message = format!("{error:#}");
+            assert!(message.contains("judge.toml"), "{message}");
+            assert!(message.contains(says), "{text}: {message}");
+        }
     }
 
     #[test]

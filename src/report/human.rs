@@ -267,6 +267,7 @@ impl<W: Write> HumanReporter<W> {
         cases: usize,
         submission: &str,
         jobs: usize,
+        time_scales: &[f64],
         problems: &[(Problem, usize)],
         interface: Option<Interface>,
     ) -> io::Result<()> {
@@ -277,6 +278,13 @@ impl<W: Write> HumanReporter<W> {
         if jobs > 1 {
             judging.push_str(&format!(
                 ", {jobs} at a time (wall times are taken under load)"
+            ));
+        }
+        if !time_scales.is_empty() {
+            let factors: Vec<String> = time_scales.iter().map(|f| format!("x {f}")).collect();
+            judging.push_str(&format!(
+                ", time limits {} (time_scale)",
+                factors.join(", ")
             ));
         }
         self.wrapped("", &judging, 2)?;
@@ -423,12 +431,13 @@ impl<W: Write> Reporter for HumanReporter<W> {
                 warnings,
                 problems,
                 interface,
+                time_scales,
             } => {
                 if let Some(build) = build {
                     self.build(build)?;
                 }
                 self.judges = JudgeSays::new(problems);
-                self.header(cases, submission, jobs, problems, interface)?;
+                self.header(cases, submission, jobs, time_scales, problems, interface)?;
                 if let Some(sandbox) = sandbox {
                     self.wrapped("sandbox: ", &sandbox.to_string(), INDENT)?;
                 }

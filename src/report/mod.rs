@@ -39,6 +39,9 @@ pub enum Event<'a> {
         problems: &'a [(Problem, usize)],
         /// How the submission answers; `None` when it did not compile.
         interface: Option<Interface>,
+        /// The `time_scale` factors (other than 1) the cases' limits are
+        /// multiplied by, from `judge.toml` or `--time-scale`.
+        time_scales: &'a [f64],
     },
     /// Nothing of a case is kept by the judge after this: a reporter that
     /// needs it at the end keeps its own copy.
@@ -197,6 +200,7 @@ pub(crate) mod fixtures {
                 warnings: &[],
                 problems: &problems,
                 interface: Some(Interface::Function),
+                time_scales: &[],
             })
             .unwrap();
         for result in results {

@@ -339,8 +339,12 @@ pub(crate) fn receive(socket: &OwnedFd, max: usize) -> io::Result<Option<(Vec<u8
             break n as usize;
         }
         let error = io::Error::last_os_error();
-        if error.kind() != io::ErrorKind::Interrupted {
-            return Err(error);
+        match error.kind() {
+            io::ErrorKind::Interrupted => {}
+            // The other side closed with messages it never read: it is
+            // gone all the same.
+            io::ErrorKind::ConnectionReset => return Ok(None),
+            _ => return Err(error),
         }
     };
     let mut fds = Vec::new();

@@ -14,6 +14,63 @@ pub mod singles;
 /// LeetCode 37's Rust signature.
 pub type SolveFn = fn(&mut Vec<Vec<char>>);
 
+/// How much work a textbook search did on a puzzle: the digits it placed
+/// before its first solution, or before it gave up at a cap.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Nodes {
+    pub count: u64,
+    /// The search stopped at its cap: the puzzle needs more than `count`.
+    pub capped: bool,
+    /// It found a solution (always, for a puzzle with one, unless capped).
+    pub solved: bool,
+}
+
+impl std::fmt::Display for Nodes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.capped {
+            write!(f, "more than {}", self.count)
+        } else {
+            write!(f, "{}", self.count)
+        }
+    }
+}
+
+/// Node counting for the textbook solvers: each placement spends one node,
+/// and the search stops when none is left. Without a cap it never stops.
+pub(crate) struct Budget {
+    nodes: u64,
+    cap: u64,
+}
+
+impl Budget {
+    pub(crate) fn new(cap: u64) -> Self {
+        Budget { nodes: 0, cap }
+    }
+
+    pub(crate) fn unlimited() -> Self {
+        Budget::new(u64::MAX)
+    }
+
+    /// Counts one placement; false once the cap is reached.
+    #[inline]
+    pub(crate) fn spend(&mut self) -> bool {
+        if self.nodes >= self.cap {
+            return false;
+        }
+        self.nodes += 1;
+        true
+    }
+
+    /// What was spent, for a search that `solved` or not.
+    pub(crate) fn nodes(&self, solved: bool) -> Nodes {
+        Nodes {
+            count: self.nodes,
+            capped: !solved && self.nodes >= self.cap,
+            solved,
+        }
+    }
+}
+
 /// A solver the judge can call in-process.
 #[derive(Debug)]
 pub struct Solver {

@@ -2,6 +2,11 @@
 //! bitmasks of candidates per cell, always branch on the empty cell with the
 //! fewest candidates, and walk them with lowest-set-bit tricks. In the product
 //! as the reference solver, and as the solution counter for generated puzzles.
+//!
+//! The same search also counts its nodes ([`count_nodes`]), so `rate` and
+//! `gen --hard-for mrv` say how hard a puzzle is for this approach.
+
+use super::{Budget, Nodes};
 
 /// Bit `d - 1` stands for digit `d`.
 const ALL: u16 = 0x1FF;
@@ -73,17 +78,21 @@ impl Solver {
         best
     }
 
-    /// Stops at the first solution and leaves it in `cells`.
-    fn search(&mut self) -> bool {
+    /// Stops at the first solution and leaves it in `cells`; false when
+    /// there is none below, or when the budget ran out.
+    fn search(&mut self, budget: &mut Budget) -> bool {
         let Some((pos, mut cand)) = self.most_constrained() else {
             return true;
         };
         while cand != 0 {
+            if !budget.spend() {
+                return false;
+            }
             let d = cand.trailing_zeros() as u8 + 1;
             cand &= cand - 1;
             self.toggle(pos, d);
             self.cells[pos] = d;
-            if self.search() {
+            if self.search(budget) {
                 return true;
             }
             self.toggle(pos, d);
@@ -138,11 +147,22 @@ pub fn solve_cells(cells: &mut [u8; 81]) -> bool {
     let Some(mut solver) = Solver::new(cells) else {
         return false;
     };
-    let solved = solver.search();
+    let solved = solver.search(&mut Budget::unlimited());
     if solved {
         *cells = solver.cells;
     }
     solved
+}
+
+/// The nodes (digits placed) this search needs to reach its first solution
+/// of `cells` (row-major, 0 = empty), stopping once it has placed `cap`.
+pub fn count_nodes(cells: &[u8; 81], cap: u64) -> Nodes {
+    let Some(mut solver) = Solver::new(cells) else {
+        return Nodes::default();
+    };
+    let mut budget = Budget::new(cap);
+    let solved = solver.search(&mut budget);
+    budget.nodes(solved)
 }
 
 /// Fills `board` (9 rows of 9 chars, '1'..='9' or '.') with a solution.

@@ -56,7 +56,7 @@ fn main() {
         name: "c".into(),
         attempts: 100,
     };
-    generate::write_cases(&plan, |_| {}).expect("cases are written");
+    generate::write_cases(&plan, |_| {}, &|| false).expect("cases are written");
     let program = format!("{exe} solve");
 
     let shell = |cases: &Path| {

@@ -42,8 +42,13 @@ const MRV_SETS: &[&str] = &[CLUE17, MAGICTOUR, FORUM_1905, FORUM_1106];
 const SINGLES_SETS: &[&str] = &[MAGICTOUR, FORUM_1905, FORUM_1106];
 const BITMASK_SETS: &[&str] = &[MAGICTOUR, FORUM_1905, FORUM_1106];
 
+/// `$SUDOKU_JUDGE_DATASETS` when set (e.g. from a worktree elsewhere),
+/// else `../shared/datasets` beside the repository.
 fn datasets() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets")
+    std::env::var_os("SUDOKU_JUDGE_DATASETS").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets"),
+        PathBuf::from,
+    )
 }
 
 /// The first `limit` puzzles of `set`, as dataset boards.

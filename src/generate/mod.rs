@@ -18,17 +18,24 @@
 //!   start from a known 17-given puzzle, shuffled by the same symmetries
 //!   (which keep a puzzle unique), with givens added back from its solution
 //!   up to the target.
+//! - Fiendish puzzles and puzzles hard for a named solver are beyond
+//!   carving too: they come from the hill climbing of [`search`].
+//!
+//! [`write`] puts the cases on disk all at once or not at all.
+
+mod search;
+mod write;
+
+pub use search::{HardFor, Measure, FIENDISH_GOAL, HARDEST};
+pub use write::{write_cases, Layout, Plan, Written};
 
 use std::fmt;
-use std::path::PathBuf;
-
-use anyhow::{bail, Context as _};
 
 use rand::seq::SliceRandom as _;
 use rand::{Rng as _, SeedableRng as _};
 use rand_chacha::ChaCha8Rng;
 
-use crate::board::{Board, Format};
+use crate::board::Board;
 use crate::solver::reference::{count_solutions, search};
 
 /// How hard a puzzle is for a solver, from the reference search.
@@ -130,11 +137,38 @@ pub struct Target {
     /// Exactly this many givens (17 to 81).
     pub givens: Option<usize>,
     pub grade: Option<Grade>,
+    /// At least this much work for one solver.
+    pub hard_for: Option<HardFor>,
+}
+
+impl Target {
+    /// The target in words, for messages: ` with 17 givens of grade hard`.
+    pub fn describe(&self) -> String {
+        let mut text = String::new();
+        if let Some(givens) = self.givens {
+            text.push_str(&format!(" with {givens} givens"));
+        }
+        if let Some(grade) = self.grade {
+            text.push_str(&format!(" of grade {grade}"));
+        }
+        if let Some(hard) = self.hard_for {
+            text.push_str(&format!(
+                " needing at least {} {} {}",
+                hard.min,
+                hard.measure.name(),
+                hard.measure.unit()
+            ));
+        }
+        text
+    }
 }
 
 /// A seeded source of puzzles.
 pub struct Generator {
     rng: ChaCha8Rng,
+    /// Hard puzzles the targeted search starts from: the public hardest
+    /// ones, then what it made itself.
+    pool: Vec<[u8; 81]>,
 }
 
 /// A puzzle with its solution and rating.
@@ -149,11 +183,14 @@ impl Generator {
     pub fn new(seed: u64) -> Self {
         Generator {
             rng: ChaCha8Rng::seed_from_u64(seed),
+            pool: Generator::seed_pool(),
         }
     }
 
-    /// A digit permutation and row/column shuffles, applied to `cells`.
-    fn shuffle(&mut self, cells: &[u8; 81]) -> [u8; 81] {
+    /// A digit permutation and row/column shuffles, applied to `cells`:
+    /// the same puzzle for logic, a different one for a search that tries
+    /// cells and digits in a fixed order.
+    pub fn shuffle(&mut self, cells: &[u8; 81]) -> [u8; 81] {
         let rng = &mut self.rng;
         let mut digits: Vec<u8> = (1..=9).collect();
         digits.shuffle(rng);
@@ -262,148 +299,48 @@ impl Generator {
     /// A puzzle with exactly one solution meeting `target`, trying at most
     /// `attempts` candidates. `None` when none met it.
     pub fn puzzle(&mut self, target: Target, attempts: usize) -> Option<Puzzle> {
-        for _ in 0..attempts.max(1) {
-            let cells = self.candidate(target);
-            let puzzle = Board::from_bytes(&cells).expect("digits 0..=9");
-            let rating = rate(&puzzle);
-            let (Some(grade), Some(solution)) = (rating.grade, rating.solution) else {
-                continue;
-            };
-            if target.givens.is_some_and(|g| g != rating.givens)
-                || target.grade.is_some_and(|g| g != grade)
-            {
-                continue;
+        let mut left = attempts.max(1);
+        if let Some(goal) = search::Goal::of(target) {
+            // Each climb spends neighbours from the same allowance; its
+            // result meets the goal by construction but is checked below
+            // like any candidate, for the rest of the target.
+            while left > 0 {
+                let cells = self.climb(goal, &mut left)?;
+                if let Some(made) = accept(&cells, target) {
+                    return Some(made);
+                }
             }
-            return Some(Puzzle {
-                puzzle,
-                solution,
-                rating,
-            });
+            return None;
+        }
+        for _ in 0..left {
+            if let Some(made) = accept(&self.candidate(target), target) {
+                return Some(made);
+            }
         }
         None
     }
 }
 
-/// How `gen` lays cases out on disk.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Layout {
-    /// `NAME.in` with `NAME.out`, as online-judge-tools keeps them.
-    Flat,
-    /// `NAME/input.txt` with `NAME/expected.txt`.
-    Dir,
-}
-
-/// What `gen` writes.
-#[derive(Clone, Debug)]
-pub struct Plan {
-    pub seed: u64,
-    /// Case files to write.
-    pub files: usize,
-    pub per_file: usize,
-    pub target: Target,
-    pub format: Format,
-    pub layout: Layout,
-    pub out: PathBuf,
-    /// Case names are this prefix and a number: `gen-001`.
-    pub name: String,
-    /// Candidates tried per puzzle before giving up on a target.
-    pub attempts: usize,
-}
-
-/// A case `gen` wrote.
-#[derive(Clone, Debug)]
-pub struct Written {
-    pub input: PathBuf,
-    pub expected: PathBuf,
-    pub ratings: Vec<Rating>,
-}
-
-impl Plan {
-    fn paths(&self, index: usize) -> (PathBuf, PathBuf) {
-        let width = self.files.to_string().len().max(3);
-        let stem = format!("{}{:0width$}", self.name, index + 1);
-        match self.layout {
-            Layout::Flat => (
-                self.out.join(format!("{stem}.in")),
-                self.out.join(format!("{stem}.out")),
-            ),
-            Layout::Dir => (
-                self.out.join(&stem).join("input.txt"),
-                self.out.join(&stem).join("expected.txt"),
-            ),
-        }
+/// `cells` as a made puzzle, if it has one solution and meets `target`.
+fn accept(cells: &[u8; 81], target: Target) -> Option<Puzzle> {
+    let puzzle = Board::from_bytes(cells).expect("digits 0..=9");
+    let rating = rate(&puzzle);
+    let (Some(grade), Some(solution)) = (rating.grade, rating.solution) else {
+        return None;
+    };
+    if target.givens.is_some_and(|g| g != rating.givens)
+        || target.grade.is_some_and(|g| g != grade)
+        || target
+            .hard_for
+            .is_some_and(|h| h.measure.work(cells, h.min).count < h.min)
+    {
+        return None;
     }
-}
-
-/// Writes the cases `plan` asks for. Every target path is checked first:
-/// if any exists, nothing is written and the error names it.
-pub fn write_cases(plan: &Plan, mut on_case: impl FnMut(&Written)) -> anyhow::Result<Vec<Written>> {
-    if plan.per_file > 1 && plan.format != Format::AcWing {
-        bail!(
-            "several puzzles per file need --format acwing (AcWing 166 lines closed by `end`); \
-             {} files hold one board each",
-            plan.format
-        );
-    }
-    for index in 0..plan.files {
-        let (input, expected) = plan.paths(index);
-        for path in [&input, &expected] {
-            if path.exists() {
-                bail!(
-                    "{} already exists; gen never overwrites a file: choose another --out or --name",
-                    path.display()
-                );
-            }
-        }
-    }
-    let mut generator = Generator::new(plan.seed);
-    let mut written = Vec::with_capacity(plan.files);
-    for index in 0..plan.files {
-        let mut puzzles = Vec::with_capacity(plan.per_file);
-        for _ in 0..plan.per_file {
-            let made = generator
-                .puzzle(plan.target, plan.attempts)
-                .with_context(|| {
-                    format!(
-                        "no puzzle{}{} in {} attempts; try another --seed or raise --attempts",
-                        plan.target
-                            .givens
-                            .map(|g| format!(" with {g} givens"))
-                            .unwrap_or_default(),
-                        plan.target
-                            .grade
-                            .map(|g| format!(" of grade {g}"))
-                            .unwrap_or_default(),
-                        plan.attempts
-                    )
-                })?;
-            puzzles.push(made);
-        }
-        let boards: Vec<Board> = puzzles.iter().map(|p| p.puzzle).collect();
-        let answers: Vec<Board> = puzzles.iter().map(|p| p.solution).collect();
-        let input_text = match plan.format {
-            Format::AcWing => crate::board::format::acwing_input(&boards),
-            other => crate::board::format::render_boards(other, &boards),
-        };
-        let (input, expected) = plan.paths(index);
-        if let Some(dir) = input.parent() {
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("failed to create {}", dir.display()))?;
-        }
-        crate::case::write_new(&input, &input_text)?;
-        crate::case::write_new(
-            &expected,
-            &crate::board::format::render_boards(plan.format, &answers),
-        )?;
-        let case = Written {
-            input,
-            expected,
-            ratings: puzzles.into_iter().map(|p| p.rating).collect(),
-        };
-        on_case(&case);
-        written.push(case);
-    }
-    Ok(written)
+    Some(Puzzle {
+        puzzle,
+        solution,
+        rating,
+    })
 }
 
 #[cfg(test)]
@@ -441,6 +378,50 @@ mod tests {
         }
     }
 
+    /// The property every target keeps, whatever the seed: one solution,
+    /// the one `gen` writes as the expected answer.
+    #[test]
+    fn every_target_makes_unique_puzzles_over_many_seeds() {
+        let hard = |measure, min| Target {
+            hard_for: Some(HardFor { measure, min }),
+            ..Target::default()
+        };
+        let targets = [
+            Target::default(),
+            Target {
+                grade: Some(Grade::Hard),
+                ..Target::default()
+            },
+            Target {
+                grade: Some(Grade::Fiendish),
+                ..Target::default()
+            },
+            hard(Measure::Propagate, 30),
+            hard(Measure::Mrv, 2_000),
+            hard(Measure::Backtrack, 20_000),
+        ];
+        for seed in 0..12 {
+            let mut generator = Generator::new(seed);
+            for target in targets {
+                let made = generator
+                    .puzzle(target, 10_000)
+                    .unwrap_or_else(|| panic!("seed {seed}: nothing{}", target.describe()));
+                let cells = made.puzzle.to_bytes();
+                assert_eq!(
+                    count_solutions(&cells, 2),
+                    1,
+                    "seed {seed}{}",
+                    target.describe()
+                );
+                assert_eq!(search(&cells, 1).first, Some(made.solution.to_bytes()));
+                assert!(made.solution.solves(&made.puzzle));
+                if let Some(h) = target.hard_for {
+                    assert!(h.measure.work(&cells, h.min).count >= h.min);
+                }
+            }
+        }
+    }
+
     #[test]
     fn the_same_seed_makes_the_same_puzzles() {
         let make = |seed| {
@@ -466,7 +447,7 @@ mod tests {
                 .puzzle(
                     Target {
                         givens: Some(givens),
-                        grade: None,
+                        ..Target::default()
                     },
                     50,
                 )
@@ -500,60 +481,14 @@ mod tests {
         let made = Generator::new(3)
             .puzzle(
                 Target {
-                    givens: None,
                     grade: Some(Grade::Easy),
+                    ..Target::default()
                 },
                 100,
             )
             .unwrap();
         assert_eq!(made.rating.guesses, 0);
         assert_eq!(made.rating.grade, Some(Grade::Easy));
-    }
-
-    #[test]
-    fn gen_writes_both_layouts_and_never_overwrites() {
-        let tmp = tempfile::tempdir().unwrap();
-        let mut plan = Plan {
-            seed: 5,
-            files: 2,
-            per_file: 3,
-            target: Target::default(),
-            format: Format::AcWing,
-            layout: Layout::Flat,
-            out: tmp.path().to_path_buf(),
-            name: "g-".into(),
-            attempts: 10,
-        };
-        let written = write_cases(&plan, |_| {}).unwrap();
-        assert_eq!(written.len(), 2);
-        assert!(tmp.path().join("g-001.in").is_file() && tmp.path().join("g-002.out").is_file());
-        let cases = crate::case::discover(&[tmp.path().to_path_buf()]).unwrap();
-        for case in &cases {
-            let data = crate::case::load(case, true).unwrap();
-            assert_eq!(data.puzzles, 3);
-            assert!(data.warnings.is_empty());
-        }
-        let before = std::fs::read(tmp.path().join("g-001.in")).unwrap();
-        let error = write_cases(&plan, |_| {}).unwrap_err().to_string();
-        assert!(error.contains("g-001.in already exists"), "{error}");
-        assert_eq!(std::fs::read(tmp.path().join("g-001.in")).unwrap(), before);
-
-        plan.layout = Layout::Dir;
-        plan.per_file = 1;
-        plan.format = Format::LeetCode;
-        write_cases(&plan, |_| {}).unwrap();
-        let case = crate::case::discover(&[tmp.path().join("g-002")]).unwrap();
-        assert_eq!(
-            crate::case::load(&case[0], true).unwrap().format,
-            Format::LeetCode
-        );
-
-        plan.per_file = 2;
-        plan.name = "other-".into();
-        assert!(write_cases(&plan, |_| {})
-            .unwrap_err()
-            .to_string()
-            .contains("--format acwing"));
     }
 
     #[test]

@@ -1,0 +1,554 @@
+//! Calibration, as problem setters do it (Codeforces Polygon's
+//! "invocations"): run reference submissions whose real verdicts are known
+//! on a suite, and say whether the suite's time limit, on this machine,
+//! gives each one that verdict with room to spare.
+//!
+//! A suite's `judge.toml` lists its references (`[[reference]]`, a `file`
+//! and the `verdict`, AC or TLE, the real judge gave it). Each is judged on
+//! every case with the time limit raised to [`MEASURE`] times the suite's,
+//! so the report can say how far past the limit a TLE reference goes. The
+//! limit reproduces a real verdict when the verdict the suite gives at its
+//! own limit (the first case not accepted, in case order, as the judges
+//! report it) is the real one; it does so with margin when a machine twice
+//! as fast or twice as slow would still give it: an AC reference uses at
+//! most half the limit on every case, and a TLE reference needs at least
+//! twice the limit on some case. When it does not, the report gives the
+//! range of limits that would, as a `time_scale` factor for this machine.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::Context as _;
+
+use crate::case::settings::{self, RealVerdict, Reference};
+use crate::case::{Settings, SettingsCache};
+use crate::judge::{self, CaseResult, Outcome};
+use crate::problem::Problem;
+use crate::report::{Event, Reporter};
+use crate::runner::lang;
+use crate::runner::sandbox::Protections;
+use crate::runner::Submission;
+use crate::verdict::Verdict;
+
+/// How far past the suite's limit each case is measured.
+pub const MEASURE: f64 = 2.5;
+/// The factor a verdict must survive: an AC reference within 1/MARGIN of
+/// the limit, a TLE reference past MARGIN times it.
+pub const MARGIN: f64 = 2.0;
+
+/// One reference on one case.
+#[derive(Clone, Debug)]
+pub struct Measured {
+    /// The verdict at the measuring limit (`None`: the case could not be
+    /// judged).
+    pub verdict: Option<Verdict>,
+    pub time: Duration,
+    /// The case's own time limit.
+    pub limit: Duration,
+    /// It was stopped at the measuring limit: it needs more than `time`.
+    pub stopped: bool,
+}
+
+impl Measured {
+    /// Its time as a share of the case's limit.
+    pub fn ratio(&self) -> f64 {
+        self.time.as_secs_f64() / self.limit.as_secs_f64()
+    }
+
+    /// The verdict the suite's own limit gives.
+    pub fn at_limit(&self) -> Option<Verdict> {
+        match self.verdict {
+            Some(_) if self.time > self.limit || self.stopped => Some(Verdict::TLE),
+            other => other,
+        }
+    }
+}
+
+/// A reference judged on every case of a suite.
+#[derive(Clone, Debug)]
+pub struct Run {
+    pub reference: Reference,
+    pub label: String,
+    /// In case order.
+    pub cases: Vec<Measured>,
+}
+
+impl Run {
+    /// The verdict the suite gives it: the first case not accepted.
+    pub fn verdict(&self) -> Option<Verdict> {
+        self.cases
+            .iter()
+            .map(Measured::at_limit)
+            .find(|v| *v != Some(Verdict::AC))
+            .unwrap_or(Some(Verdict::AC))
+    }
+
+    /// The largest share of a case's limit it used.
+    pub fn worst(&self) -> f64 {
+        self.cases.iter().map(Measured::ratio).fold(0.0, f64::max)
+    }
+
+    pub fn reproduced(&self) -> bool {
+        self.verdict() == Some(self.reference.verdict.verdict())
+    }
+
+    pub fn with_margin(&self) -> bool {
+        self.reproduced()
+            && match self.reference.verdict {
+                RealVerdict::AC => self.worst() <= 1.0 / MARGIN,
+                RealVerdict::TLE => self.worst() >= MARGIN,
+            }
+    }
+}
+
+/// What calibrating one suite found.
+#[derive(Clone, Debug)]
+pub struct Suite {
+    pub dir: PathBuf,
+    pub case_ids: Vec<String>,
+    /// The suite's time limit (the first case's, scaled) and its scale.
+    pub limit: Duration,
+    pub time_scale: f64,
+    /// The problem the suite's `judge.toml` names.
+    pub problem: Option<Problem>,
+    pub runs: Vec<Run>,
+}
+
+/// Limits, as factors of the current one, that would reproduce every
+/// real verdict: `low..high` (`high` unbounded without a TLE reference).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Window {
+    pub low: f64,
+    pub high: Option<f64>,
+}
+
+impl Suite {
+    pub fn holds(&self) -> bool {
+        self.runs.iter().all(Run::reproduced)
+    }
+
+    pub fn holds_with_margin(&self) -> bool {
+        self.runs.iter().all(Run::with_margin)
+    }
+
+    /// The factors on the limit that reproduce every real verdict, with the
+    /// margin when `margin`; `None` when no limit separates them (an AC
+    /// reference is as slow as a TLE one, or a reference fails otherwise).
+    pub fn window(&self, margin: bool) -> Option<Window> {
+        let m = if margin { MARGIN } else { 1.0 };
+        let mut low: f64 = 0.0;
+        let mut high: Option<f64> = None;
+        for run in &self.runs {
+            // A wrong answer or a crash is not a matter of limits.
+            if run.cases.iter().any(|c| {
+                !matches!(c.verdict, Some(Verdict::AC | Verdict::TLE)) || {
+                    c.verdict == Some(Verdict::TLE) && run.reference.verdict == RealVerdict::AC
+                }
+            }) {
+                return None;
+            }
+            match run.reference.verdict {
+                RealVerdict::AC => low = low.max(run.worst() * m),
+                RealVerdict::TLE => {
+                    let top = run.worst() / m;
+                    high = Some(high.map_or(top, |h: f64| h.min(top)));
+                }
+            }
+        }
+        match high {
+            Some(h) if h <= low => None,
+            _ => Some(Window { low, high }),
+        }
+    }
+
+    /// A `time_scale` to suggest: the middle of the window (geometric),
+    /// times the scale in force; just past its low end without a top.
+    pub fn suggested_scale(&self) -> Option<f64> {
+        let window = self.window(true).or_else(|| self.window(false))?;
+        let factor = match window.high {
+            Some(high) => (window.low.max(f64::MIN_POSITIVE) * high).sqrt(),
+            None => window.low * 1.25,
+        };
+        Some(round2(factor * self.time_scale))
+    }
+}
+
+fn round2(x: f64) -> f64 {
+    let digits = 2 - x.abs().log10().ceil() as i32;
+    let scale = 10f64.powi(digits.max(0));
+    (x * scale).round() / scale
+}
+
+/// Collects what the judge reports of each case.
+struct Collect<'a> {
+    cases: Vec<CaseResult>,
+    progress: &'a mut dyn FnMut(&str),
+}
+
+impl Reporter for Collect<'_> {
+    fn report(&mut self, event: Event<'_>) -> io::Result<()> {
+        if let Event::CaseFinished(result) = event {
+            (self.progress)(&result.id);
+            self.cases.push(result.clone());
+        }
+        Ok(())
+    }
+}
+
+/// Runs every reference of the suite in `dir` on its cases. `overrides`
+/// are the command line's settings (`--time-scale`), `sandbox` the
+/// protections the runs get; `progress` hears of each reference and case
+/// as it starts and ends.
+pub fn suite(
+    dir: &Path,
+    overrides: &Settings,
+    sandbox: Option<&Protections>,
+    progress: &mut dyn FnMut(&str),
+) -> anyhow::Result<Suite> {
+    let references = settings::references(dir)?;
+    anyhow::ensure!(
+        !references.is_empty(),
+        "{} lists no [[reference]]; nothing to calibrate (add `[[reference]]` entries with \
+         `file` and `verdict = \"AC\"` or `\"TLE\"`)",
+        dir.join(settings::SETTINGS_FILE).display()
+    );
+    let cases = crate::case::discover(&[dir.to_path_buf()])?;
+    let mut cache = SettingsCache::default();
+    let limits = cases
+        .iter()
+        .map(|c| Ok(overrides.clone().or(&cache.for_dir(c.dir())?).limits()))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let own = overrides.clone().or(&cache.for_dir(dir)?);
+    let longest = limits.iter().map(|l| l.time).max().unwrap_or_default();
+    let mut runs = Vec::with_capacity(references.len());
+    for reference in references {
+        progress(&format!("building {}", reference.file.display()));
+        let built = lang::build(&reference.file, None)
+            .with_context(|| format!("failed to build {}", reference.file.display()))?;
+        let launch = built.launch.with_context(|| {
+            format!(
+                "the reference {} does not compile: {}",
+                reference.file.display(),
+                built.info.error.as_deref().unwrap_or("")
+            )
+        })?;
+        let submission = Submission::External(launch);
+        let label = reference
+            .file
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        let config = judge::Config {
+            paths: vec![dir.to_path_buf()],
+            submission,
+            overrides: Settings {
+                time_limit: Some(longest.mul_f64(MEASURE)),
+                time_scale: None,
+                ..overrides.clone()
+            },
+            repeat: 1,
+            build: None,
+            selection: judge::Selection::default(),
+            jobs: 1,
+            answered: None,
+            sandbox: sandbox.cloned(),
+            // As the judge runs it: a LeetCode-style reference keeps one
+            // process for its cases.
+            fresh_process: false,
+        };
+        progress(&format!("judging {label}"));
+        let mut collect = Collect {
+            cases: Vec::new(),
+            progress: &mut *progress,
+        };
+        judge::run(&config, &mut collect)?;
+        let measured = collect
+            .cases
+            .iter()
+            .zip(&limits)
+            .map(|(result, limits)| match &result.outcome {
+                Outcome::Judged(j) => Measured {
+                    verdict: Some(j.verdict),
+                    time: j.time,
+                    limit: limits.time,
+                    stopped: j.verdict == Verdict::TLE,
+                },
+                Outcome::Error(_) => Measured {
+                    verdict: None,
+                    time: Duration::ZERO,
+                    limit: limits.time,
+                    stopped: false,
+                },
+            })
+            .collect();
+        runs.push(Run {
+            reference,
+            label,
+            cases: measured,
+        });
+    }
+    Ok(Suite {
+        dir: dir.to_path_buf(),
+        case_ids: cases.into_iter().map(|c| c.id).collect(),
+        limit: own.limits().time,
+        time_scale: own.time_scale.map_or(1.0, |t| t.factor()),
+        problem: own.problem,
+        runs,
+    })
+}
+
+fn ms(d: Duration) -> String {
+    crate::report::format_ms(d)
+}
+
+/// One cell of the table: the time, and the verdict when it is not AC.
+fn cell(m: &Measured) -> String {
+    match (m.verdict, m.stopped) {
+        (None, _) => "ERROR".into(),
+        (Some(_), true) => format!("TLE >{}", ms(m.time)),
+        (Some(Verdict::AC), false) => ms(m.time),
+        (Some(v), false) => format!("{v} {}", ms(m.time)),
+    }
+}
+
+fn judge_name(problem: Option<Problem>) -> &'static str {
+    match problem {
+        Some(Problem::Leetcode37) => "LeetCode",
+        Some(Problem::Acwing166) => "AcWing",
+        Some(Problem::Poj3074) => "POJ",
+        None => "the real judge",
+    }
+}
+
+/// Writes what calibrating `suite` found: each reference's time per case,
+/// then whether the limit reproduces every real verdict, and if not, the
+/// limits and the `time_scale` that would.
+pub fn render(suite: &Suite, out: &mut dyn Write) -> io::Result<()> {
+    let scale = if suite.time_scale == 1.0 {
+        String::new()
+    } else {
+        format!(" (time_scale {})", suite.time_scale)
+    };
+    writeln!(
+        out,
+        "{}: time limit {}{scale}, {} cases, {} references, each case measured up to {:.1}x the limit",
+        suite.dir.display(),
+        ms(suite.limit),
+        suite.case_ids.len(),
+        suite.runs.len(),
+        MEASURE
+    )?;
+    let id_width = suite
+        .case_ids
+        .iter()
+        .map(|id| id.chars().count())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let widths: Vec<usize> = suite
+        .runs
+        .iter()
+        .map(|r| {
+            r.cases
+                .iter()
+                .map(|c| cell(c).chars().count())
+                .chain([r.label.chars().count()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut header = format!("{:<id_width$}", "case");
+    for (run, w) in suite.runs.iter().zip(&widths) {
+        header.push_str(&format!("  {:>w$}", run.label));
+    }
+    writeln!(out, "{}", header.trim_end())?;
+    for (i, id) in suite.case_ids.iter().enumerate() {
+        let mut line = format!("{id:<id_width$}");
+        for (run, w) in suite.runs.iter().zip(&widths) {
+            let text = run.cases.get(i).map_or_else(String::new, cell);
+            line.push_str(&format!("  {text:>w$}"));
+        }
+        writeln!(out, "{}", line.trim_end())?;
+    }
+    let judge = judge_name(suite.problem);
+    for run in &suite.runs {
+        let real = run.reference.verdict.verdict();
+        let here = run.verdict().map_or("ERROR".to_string(), |v| v.to_string());
+        let need = match run.reference.verdict {
+            RealVerdict::AC => format!("at most {:.0}% for margin", 100.0 / MARGIN),
+            RealVerdict::TLE => format!("at least {MARGIN:.0}x for margin"),
+        };
+        let worst = run.worst();
+        let stopped = run.cases.iter().any(|c| c.stopped);
+        let share = if worst >= 1.0 {
+            format!(
+                "{}{worst:.1}x the limit",
+                if stopped { "more than " } else { "" }
+            )
+        } else {
+            format!("{:.0}% of the limit", 100.0 * worst)
+        };
+        let conclusion = if run.with_margin() {
+            "reproduced with margin"
+        } else if run.reproduced() {
+            "reproduced, but without margin"
+        } else {
+            "NOT reproduced"
+        };
+        writeln!(
+            out,
+            "{}: {judge} says {real}, this suite {here}; slowest case {share} ({need}): {conclusion}",
+            run.label
+        )?;
+    }
+    if suite.holds_with_margin() {
+        return writeln!(
+            out,
+            "{}: the {} limit reproduces every real verdict, with a factor of {MARGIN:.0} to spare",
+            suite.dir.display(),
+            ms(suite.limit)
+        );
+    }
+    let verdict = if suite.holds() {
+        "reproduces every real verdict, but not with a factor of 2 to spare"
+    } else {
+        "does not reproduce every real verdict"
+    };
+    writeln!(
+        out,
+        "{}: the {} limit {verdict}",
+        suite.dir.display(),
+        ms(suite.limit)
+    )?;
+    let (window, with_margin) = match suite.window(true) {
+        Some(w) => (Some(w), true),
+        None => (suite.window(false), false),
+    };
+    let Some(window) = window else {
+        return writeln!(
+            out,
+            "  no time limit separates the references on these cases: a reference fails other \
+             than by time, or an AC one is as slow as a TLE one; add a case that tells them apart \
+             (e.g. `sudoku-judge gen --hard-for backtrack --min-nodes N`)"
+        );
+    };
+    let limit = |f: f64| ms(suite.limit.mul_f64(f));
+    let range = match window.high {
+        Some(high) => format!("from {} to {}", limit(window.low), limit(high)),
+        None => format!("of {} or more", limit(window.low)),
+    };
+    let scale = suite.suggested_scale().unwrap_or(1.0);
+    writeln!(
+        out,
+        "  limits {range} would{}; on this machine set `time_scale = {scale}` in {} or pass \
+         `--time-scale {scale}`",
+        if with_margin {
+            " (with the margin)"
+        } else {
+            ", though without the margin"
+        },
+        suite.dir.join(settings::SETTINGS_FILE).display()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(verdict: RealVerdict, ms: &[u64], stopped: bool) -> Run {
+        Run {
+            reference: Reference {
+                file: PathBuf::from("r.cpp"),
+                verdict,
+            },
+            label: "r.cpp".into(),
+            cases: ms
+                .iter()
+                .map(|&t| Measured {
+                    verdict: Some(if stopped && t >= 2500 {
+                        Verdict::TLE
+                    } else {
+                        Verdict::AC
+                    }),
+                    time: Duration::from_millis(t),
+                    limit: Duration::from_secs(1),
+                    stopped: stopped && t >= 2500,
+                })
+                .collect(),
+        }
+    }
+
+    fn suite(runs: Vec<Run>) -> Suite {
+        Suite {
+            dir: PathBuf::from("cases/acwing166"),
+            case_ids: vec!["a".into(), "b".into()],
+            limit: Duration::from_secs(1),
+            time_scale: 1.0,
+            problem: Some(Problem::Acwing166),
+            runs,
+        }
+    }
+
+    fn rendered(suite: &Suite) -> String {
+        let mut out = Vec::new();
+        render(suite, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn a_limit_with_room_on_both_sides_holds_with_margin() {
+        let s = suite(vec![
+            run(RealVerdict::AC, &[10, 300], false),
+            run(RealVerdict::TLE, &[600, 2600], true),
+        ]);
+        assert!(s.holds_with_margin());
+        let text = rendered(&s);
+        assert!(text.contains("AcWing says TLE, this suite TLE"), "{text}");
+        assert!(text.contains("with a factor of 2 to spare"), "{text}");
+    }
+
+    #[test]
+    fn a_tight_limit_gets_a_range_and_a_time_scale() {
+        // AC at 700 ms needs a limit of 1.4 s with margin; TLE at 4 s allows
+        // up to 2 s: scale between 1.4 and 2, the middle about 1.7.
+        let s = suite(vec![
+            run(RealVerdict::AC, &[700, 100], false),
+            run(RealVerdict::TLE, &[4000, 100], false),
+        ]);
+        assert!(s.holds() && !s.holds_with_margin());
+        let window = s.window(true).unwrap();
+        assert!((window.low - 1.4).abs() < 1e-9 && (window.high.unwrap() - 2.0).abs() < 1e-9);
+        assert_eq!(s.suggested_scale(), Some(1.7));
+        let text = rendered(&s);
+        assert!(
+            text.contains("limits from 1400 ms to 2000 ms would (with the margin)"),
+            "{text}"
+        );
+        assert!(text.contains("--time-scale 1.7"), "{text}");
+    }
+
+    #[test]
+    fn a_verdict_no_limit_can_give_is_said_so() {
+        let s = suite(vec![
+            run(RealVerdict::AC, &[900, 100], false),
+            run(RealVerdict::TLE, &[800, 100], false),
+        ]);
+        assert!(!s.holds());
+        assert_eq!(s.window(false), None);
+        let text = rendered(&s);
+        assert!(text.contains("NOT reproduced"), "{text}");
+        assert!(
+            text.contains("no time limit separates the references"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn without_a_tle_reference_the_range_has_no_top() {
+        let s = suite(vec![run(RealVerdict::AC, &[800, 100], false)]);
+        assert!(s.holds() && !s.holds_with_margin());
+        assert_eq!(s.window(true).unwrap().high, None);
+        assert_eq!(s.suggested_scale(), Some(2.0));
+        assert!(rendered(&s).contains("limits of 1600 ms or more would"));
+    }
+}
