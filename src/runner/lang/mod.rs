@@ -16,11 +16,21 @@
 //! directory that is renamed into place only when it succeeded, so an
 //! interrupted or failed build is never mistaken for a good one.
 
+mod c;
 mod cause;
 mod cpp;
+mod csharp;
+mod go;
 mod java;
+mod javascript;
+mod kotlin;
+mod php;
 mod python;
+mod racket;
+mod ruby;
 mod rust;
+mod scala;
+mod typescript;
 
 use std::collections::HashMap;
 use std::ffi::OsString;
@@ -68,7 +78,7 @@ pub struct Spec {
     pub entry: Option<fn(&str, &str) -> Option<String>>,
     /// The source as it is built, before it goes into the build's files:
     /// a prelude that keeps its line numbers, an opening tag it lacks.
-    pub prepare: Option<fn(&str, Interface) -> String>,
+    pub prepare: Option<fn(&str, &str, Interface) -> String>,
     /// The driver: `@DRIVER@` in a build's files.
     pub driver: &'static str,
     /// Extra environment for the compiler.
@@ -184,11 +194,21 @@ pub struct Toolchain {
 }
 
 /// The languages judged, in the order the README lists them.
-static ALL: [Language; 4] = [
+static ALL: [Language; 14] = [
     Language(&cpp::SPEC),
+    Language(&c::SPEC),
     Language(&rust::SPEC),
     Language(&python::SPEC),
     Language(&java::SPEC),
+    Language(&go::SPEC),
+    Language(&javascript::SPEC),
+    Language(&typescript::SPEC),
+    Language(&csharp::SPEC),
+    Language(&kotlin::SPEC),
+    Language(&scala::SPEC),
+    Language(&ruby::SPEC),
+    Language(&php::SPEC),
+    Language(&racket::SPEC),
 ];
 
 /// Languages LeetCode offers for problem 37 that are not judged here, with
@@ -303,6 +323,11 @@ fn regex(pattern: &'static str) -> Regex {
         .entry(pattern)
         .or_insert_with(|| Regex::new(pattern).expect("a valid pattern"))
         .clone()
+}
+
+/// A pattern made at run time, compiled each time it is asked for.
+fn regex_of(pattern: &str) -> Regex {
+    Regex::new(pattern).expect("a valid pattern")
 }
 
 /// `source` without its comments. Strings are not parsed: a comment
@@ -470,7 +495,9 @@ fn tool_vars(programs: &[PathBuf]) -> Vec<(String, String)> {
 /// Makes the compiler's message about the build directory read as if the
 /// user's file had been compiled where it is.
 fn normalize(message: &str, dir: &Path, source: &SourceName) -> String {
-    let mut text = message.replace(&format!("{}/", dir.display()), "");
+    let mut text = message
+        .replace(&format!("{}/", dir.display()), "")
+        .replace(&format!("./{}", source.name), &source.name);
     if source.built_as != source.name {
         for end in [":", "(", "\""] {
             text = text.replace(
@@ -530,7 +557,7 @@ pub fn build(path: &Path, language: Option<Language>) -> anyhow::Result<Built> {
         _ => String::new(),
     };
     let prepared = match spec.prepare {
-        Some(prepare) => prepare(&source, interface),
+        Some(prepare) => prepare(&source, &name, interface),
         None => source.clone(),
     };
     let tools_vars = tool_vars(&toolchain.programs);
@@ -608,7 +635,7 @@ pub fn build(path: &Path, language: Option<Language>) -> anyhow::Result<Built> {
         Launch {
             label: label.clone(),
             interface,
-            runtime: runtime(&recipe.run, &vars),
+            runtime: runtime(&recipe.run, spec.flags, &vars),
             language: Some(language),
             source: Some(source_name.clone()),
             read_only: std::iter::once(dir.to_path_buf())
@@ -683,10 +710,10 @@ fn unknown_language(path: &Path) -> String {
 }
 
 /// How a build starts, its placeholders filled.
-fn runtime(run: &Run, vars: &[(&str, &str)]) -> Runtime {
+fn runtime(run: &Run, flags: &[&str], vars: &[(&str, &str)]) -> Runtime {
     match run {
         Run::Exec(argv) => {
-            let argv = command(argv, &[], vars);
+            let argv = command(argv, flags, vars);
             Runtime::Exec {
                 program: PathBuf::from(&argv[0]),
                 argv: argv.into_iter().map(OsString::from).collect(),
