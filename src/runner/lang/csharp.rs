@@ -36,7 +36,7 @@ pub static SPEC: Spec = Spec {
     ],
     resolve: super::resolve_links,
     flags: &["-optimize+", "-debug"],
-    flags_why: "optimised, with line numbers for a crash's report (`mono --debug`); Mono's C# 7, where LeetCode has .NET's latest",
+    flags_why: "optimised, then `mono --debug --optimize=-inline`, so a crash names the line of the user's file (Mono's C# 7, where LeetCode has .NET's latest)",
     detect: Detect {
         comments: Comments::CLike,
         program: r"\bstatic\s+(?:async\s+)?(?:void|int|Task(?:<int>)?)\s+Main\s*\(",
@@ -48,21 +48,21 @@ pub static SPEC: Spec = Spec {
         source_as: "@NAME@",
         compile: &["@TOOL0@", "@FLAGS@", "-out:main.exe", "@NAME@"],
         shown: true,
-        run: Run::Exec(&["@TOOL1@", "--debug", "@DIR@/main.exe"]),
+        run: Run::Exec(&["@TOOL1@", "--debug", "--optimize=-inline", "@DIR@/main.exe"]),
     },
     function: Build {
         files: &[("@NAME@", "@SOURCE@"), ("driver.cs", "@DRIVER@")],
         source_as: "@NAME@",
         compile: &["@TOOL0@", "@FLAGS@", "-out:main.exe", "@NAME@", "driver.cs"],
         shown: true,
-        run: Run::Exec(&["@TOOL1@", "--debug", "@DIR@/main.exe"]),
+        run: Run::Exec(&["@TOOL1@", "--debug", "--optimize=-inline", "@DIR@/main.exe"]),
     },
     entry: None,
     prepare: Some(prepare),
     driver: include_str!("../drivers/driver.cs"),
     compile_env: &[],
     native: false,
-    runtime_kb: 32 << 10,
+    runtime_kb: 0,
     causes: &[
         Cause {
             pattern: r"(?m)^Unhandled Exception:\s*\n(?P<what>\S.*)$",

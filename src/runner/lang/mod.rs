@@ -495,7 +495,13 @@ fn tool_vars(programs: &[PathBuf]) -> Vec<(String, String)> {
 /// Makes the compiler's message about the build directory read as if the
 /// user's file had been compiled where it is.
 fn normalize(message: &str, dir: &Path, source: &SourceName) -> String {
-    let mut text = message
+    // The JVM's own warnings (kotlinc and scalac run on it) are never about
+    // the user's code.
+    let mut text: String = message
+        .lines()
+        .filter(|line| !line.starts_with("OpenJDK 64-Bit Server VM warning:"))
+        .map(|line| format!("{line}\n"))
+        .collect::<String>()
         .replace(&format!("{}/", dir.display()), "")
         .replace(&format!("./{}", source.name), &source.name);
     if source.built_as != source.name {

@@ -65,13 +65,13 @@ pub static SPEC: Spec = Spec {
     driver: include_str!("../drivers/driver.rkt"),
     compile_env: &[("PLTUSERHOME", "/tmp/racket")],
     native: false,
-    runtime_kb: 64 << 10,
+    runtime_kb: 160 << 10,
     causes: &[Cause {
         pattern: r"(?m)^(?P<what>\S[^\n]*)\n(?:[ \t][^\n]*\n)*?\s*context\.\.\.:",
         says: "raised $what",
     }],
     frame: Some(Frame {
-        pattern: r"(?m)^\s+(?:body of )?(?P<file>[^\s:]+):(?P<line>\d+):(?P<column>\d+)",
+        pattern: r"(?m)^\s+(?:at: |body of )?(?P<file>[^\s:]+):(?P<line>\d+):(?P<column>\d+)",
         innermost_last: false,
     }),
     out_of_memory: &["out of memory"],
