@@ -23,6 +23,7 @@ pub static SPEC: Spec = Spec {
         package: "gcc",
         version_args: &["--version"],
     }],
+    tested: "gcc 12.2",
     resolve: super::resolve_links,
     flags: &["-O2", "-DONLINE_JUDGE"],
     flags_why: "AcWing's and POJ's flags (gcc's default standard, gnu17), and `-lm`",

@@ -26,6 +26,7 @@ pub static SPEC: Spec = Spec {
         package: "g++",
         version_args: &["--version"],
     }],
+    tested: "g++ 12.2",
     resolve: super::resolve_links,
     flags: &["-O2", "-std=c++17", "-DONLINE_JUDGE"],
     flags_why: "AcWing's and POJ's flags",

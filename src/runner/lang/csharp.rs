@@ -34,6 +34,7 @@ pub static SPEC: Spec = Spec {
             version_args: &["--version"],
         },
     ],
+    tested: "Mono 6.8 (mcs)",
     resolve: super::resolve_links,
     flags: &["-optimize+", "-debug"],
     flags_why: "optimised, then `mono --debug --optimize=-inline`, so a crash names the line of the user's file (Mono's C# 7, where LeetCode has .NET's latest)",

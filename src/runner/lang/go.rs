@@ -56,9 +56,10 @@ pub static SPEC: Spec = Spec {
         package: "golang-go",
         version_args: &["version"],
     }],
+    tested: "Go 1.19",
     resolve: super::resolve_links,
     flags: &[],
-    flags_why: "`go build`'s defaults, as LeetCode and Codeforces build",
+    flags_why: "`go build` with its defaults, as LeetCode and Codeforces build",
     detect: Detect {
         comments: Comments::CLike,
         program: r"\bfunc\s+main\s*\(",

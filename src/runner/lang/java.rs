@@ -52,6 +52,7 @@ pub static SPEC: Spec = Spec {
             version_args: &["-version"],
         },
     ],
+    tested: "OpenJDK 17",
     resolve: super::resolve_links,
     flags: &["-encoding", "UTF-8"],
     flags_why: "then `java -Xmx<memory limit> -Xss<a quarter of it, 8 to 64 MB> -XX:+UseSerialGC`",

@@ -38,9 +38,10 @@ pub static SPEC: Spec = Spec {
         package: "nodejs",
         version_args: &["--version"],
     }],
+    tested: "Node.js 20",
     resolve: super::resolve_links,
     flags: &["--harmony"],
-    flags_why: "`node --harmony`, as LeetCode runs it; a syntax error is CE (`node --check`)",
+    flags_why: "as LeetCode runs it; a syntax error is CE (`node --check`)",
     detect: Detect {
         comments: Comments::CLike,
         program: READS_STDIN,

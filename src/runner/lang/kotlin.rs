@@ -44,9 +44,10 @@ pub static SPEC: Spec = Spec {
             version_args: &["-version"],
         },
     ],
+    tested: "kotlinc 1.3, OpenJDK 17",
     resolve: super::resolve_links,
     flags: &[],
-    flags_why: "`kotlinc`'s defaults; run as Java is, with the Kotlin standard library",
+    flags_why: "its defaults; run as Java is, with the Kotlin standard library",
     detect: Detect {
         comments: Comments::CLike,
         program: r"\bfun\s+main\s*\(",

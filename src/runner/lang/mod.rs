@@ -30,6 +30,7 @@ mod racket;
 mod ruby;
 mod rust;
 mod scala;
+pub mod table;
 mod typescript;
 
 use std::collections::HashMap;
@@ -60,6 +61,8 @@ pub struct Spec {
     pub extensions: &'static [&'static str],
     /// The programs it needs, found on `PATH`.
     pub tools: &'static [Tool],
+    /// The toolchain the fixtures were judged with, for the README.
+    pub tested: &'static str,
     /// Turns the tools found on `PATH` into what runs in the sandbox.
     pub resolve: fn(Vec<PathBuf>) -> Toolchain,
     /// The flags sources are built with, as the judges build them: `@FLAGS@`

@@ -35,6 +35,7 @@ pub static SPEC: Spec = Spec {
         package: "php-cli",
         version_args: &["--version"],
     }],
+    tested: "PHP 8.2",
     resolve: super::resolve_links,
     flags: &RUN_OPTIONS,
     flags_why: "errors on stderr and no memory limit of PHP's own; a syntax error is CE (`php -l`)",

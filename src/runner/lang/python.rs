@@ -48,6 +48,7 @@ pub static SPEC: Spec = Spec {
         package: "python3",
         version_args: &["--version"],
     }],
+    tested: "CPython 3.11",
     resolve,
     flags: &[],
     flags_why: "a syntax error is CE, as on LeetCode",

@@ -37,9 +37,10 @@ pub static SPEC: Spec = Spec {
             version_args: &["--version"],
         },
     ],
+    tested: "Racket 8.7 CS",
     resolve: super::resolve_links,
     flags: &[],
-    flags_why: "compiled with `raco make` first, so an unbound name or a syntax error is CE",
+    flags_why: "`raco make` first, so an unbound name or a syntax error is CE; then `racket`",
     detect: Detect {
         comments: Comments::Lisp,
         program: r"\b(?:read-line|current-input-port|in-lines|port->string|port->lines|read-string|read-char)\b|\(\s*read\s*\)",

@@ -13,6 +13,7 @@ pub static SPEC: Spec = Spec {
         package: "ruby",
         version_args: &["--version"],
     }],
+    tested: "Ruby 3.1",
     resolve: super::resolve_links,
     flags: &[],
     flags_why: "a syntax error is CE (`ruby -c`)",

@@ -29,6 +29,7 @@ pub static SPEC: Spec = Spec {
         package: "rustc",
         version_args: &["--version"],
     }],
+    tested: "rustc 1.95",
     resolve,
     flags: &["--edition", "2021", "-O"],
     flags_why: "an optimised build, as LeetCode's (`opt-level` 2) and Codeforces'",

@@ -34,9 +34,10 @@ pub static SPEC: Spec = Spec {
             version_args: &["-version"],
         },
     ],
+    tested: "Scala 2.11, OpenJDK 17",
     resolve: super::resolve_links,
     flags: &[],
-    flags_why: "`scalac`'s defaults; run as Java is, with the Scala library",
+    flags_why: "its defaults; run as Java is, with the Scala library",
     detect: Detect {
         comments: Comments::CLike,
         program: r"\bdef\s+main\s*\(|\bextends\s+App\b",

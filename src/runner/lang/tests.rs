@@ -199,3 +199,32 @@ fn a_crash_is_explained_by_what_the_runtime_said_and_where() {
     }
     assert_eq!(crash_cause("just some output", None, None), None);
 }
+
+#[test]
+fn the_readme_lists_every_language_as_declared() {
+    let readme = include_str!("../../../README.md");
+    let table = markdown_in(readme);
+    let made = table::markdown();
+    if table != made.trim() {
+        // The whole table, to paste between the markers.
+        let out = std::env::temp_dir().join("sudoku-judge-languages.md");
+        std::fs::write(&out, &made).unwrap();
+        panic!(
+            "the README's table of languages is not the one the declarations make; the table \
+             to paste between its markers is in {}",
+            out.display()
+        );
+    }
+}
+
+/// The README's table between its markers.
+fn markdown_in(readme: &str) -> &str {
+    let start = readme
+        .find(table::BEGIN)
+        .expect("the README marks where its table of languages begins")
+        + table::BEGIN.len();
+    let end = readme[start..]
+        .find(table::END)
+        .expect("the README marks where its table of languages ends");
+    readme[start..start + end].trim()
+}

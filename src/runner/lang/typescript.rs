@@ -25,6 +25,7 @@ pub static SPEC: Spec = Spec {
             version_args: &["--version"],
         },
     ],
+    tested: "tsc 4.8, Node.js 20",
     resolve: super::resolve_links,
     flags: &[
         "--alwaysStrict",
