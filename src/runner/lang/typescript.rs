@@ -8,6 +8,17 @@ use super::{javascript, Build, Comments, Detect, LeetCode, Run, Spec, Tool};
 /// `_`, which LeetCode gives.
 const GLOBALS: &str = "declare var require: any;\ndeclare var process: any;\ndeclare var module: any;\ndeclare var exports: any;\ndeclare var _: any;\n";
 
+/// With a source map, so a crash names the line of the `.ts` file.
+const COMPILE: &[&str] = &[
+    "@TOOL0@",
+    "@FLAGS@",
+    "--sourceMap",
+    "--outDir",
+    ".",
+    "solution.ts",
+    "sudoku-judge-globals.d.ts",
+];
+
 pub static SPEC: Spec = Spec {
     id: "typescript",
     aliases: &["ts"],
@@ -47,15 +58,7 @@ pub static SPEC: Spec = Spec {
             ("sudoku-judge-globals.d.ts", GLOBALS),
         ],
         source_as: "solution.ts",
-        compile: &[
-            "@TOOL0@",
-            "@FLAGS@",
-            "--sourceMap",
-            "--outDir",
-            ".",
-            "solution.ts",
-            "sudoku-judge-globals.d.ts",
-        ],
+        compile: COMPILE,
         shown: true,
         run: Run::Exec(&["@TOOL1@", "--enable-source-maps", "@DIR@/solution.js"]),
     },
@@ -66,15 +69,7 @@ pub static SPEC: Spec = Spec {
             ("driver.js", "@DRIVER@"),
         ],
         source_as: "solution.ts",
-        compile: &[
-            "@TOOL0@",
-            "@FLAGS@",
-            "--sourceMap",
-            "--outDir",
-            ".",
-            "solution.ts",
-            "sudoku-judge-globals.d.ts",
-        ],
+        compile: COMPILE,
         shown: true,
         run: Run::Exec(&[
             "@TOOL1@",
