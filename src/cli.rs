@@ -346,8 +346,9 @@ pub struct SubmissionArgs {
     /// Judge a source file: a program with a main (AcWing style), or a
     /// LeetCode-style class Solution with solveSudoku / solve_sudoku and no
     /// main, which is called once per board through a driver as on
-    /// LeetCode. C++ (.cpp .cc .cxx), Rust (.rs), Python 3 (.py) or Java
-    /// (.java); built once with the judges' flags and cached.
+    /// LeetCode. C++, C, Rust, Python 3, Java, Go, JavaScript, TypeScript,
+    /// C#, Kotlin, Scala, Ruby, PHP or Racket, told by the extension;
+    /// built once with the judges' flags and cached.
     #[arg(long, value_name = "FILE")]
     pub submission: Option<PathBuf>,
 

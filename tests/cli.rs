@@ -12,6 +12,8 @@ use sudoku_judge::case;
 
 #[path = "cli/containment.rs"]
 mod containment;
+#[path = "cli/languages.rs"]
+mod languages;
 #[path = "cli/programs.rs"]
 mod programs;
 #[path = "cli/sessions.rs"]

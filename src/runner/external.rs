@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 
-use super::lang::Language;
+use super::lang::{self, Language, SourceName};
 use super::process::{self, Conversation, Exit, Input, Kill, Meter, Served, Stream};
 use super::{grace, End, Limits, OwnOutput, PuzzleTimes, Run, Session};
 use crate::board::format;
@@ -49,10 +49,11 @@ pub enum Runtime {
         program: PathBuf,
         argv: Vec<OsString>,
     },
-    /// A class on a classpath, started with a heap limit.
+    /// A class on a classpath (entries joined by `:`), started with a heap
+    /// limit.
     Java {
         java: PathBuf,
-        classpath: PathBuf,
+        classpath: OsString,
         class: String,
     },
 }
@@ -65,6 +66,8 @@ pub struct Launch {
     pub runtime: Runtime,
     /// Known for `--submission` files; `None` for `--cmd`.
     pub language: Option<Language>,
+    /// The user's file, as its runtime names it in a crash's report.
+    pub source: Option<SourceName>,
     /// What the run must see besides the system: its build, its toolchain.
     pub read_only: Vec<PathBuf>,
 }
@@ -132,6 +135,7 @@ impl Launch {
                 argv: words.into_iter().map(OsString::from).collect(),
             },
             language: None,
+            source: None,
             read_only,
         })
     }
@@ -153,7 +157,7 @@ impl Launch {
                     "-XX:-UsePerfData".into(),
                     "-cp".into(),
                 ];
-                argv.push(classpath.into());
+                argv.push(classpath.clone());
                 argv.push(class.into());
                 (java.clone(), argv)
             }
@@ -179,61 +183,9 @@ impl Launch {
     pub fn memory_allowance_kb(&self, limits: &Limits) -> u64 {
         match self.runtime {
             Runtime::Java { .. } => JVM_OWN_KB + 4 * jvm_stack_kb(limits.memory_kb),
-            Runtime::Exec { .. } => 0,
+            Runtime::Exec { .. } => self.language.map_or(0, Language::runtime_kb),
         }
     }
-}
-
-/// What dying of a failed allocation looks like on stderr, language by language.
-const OUT_OF_MEMORY: [&str; 5] = [
-    "std::bad_alloc",
-    "MemoryError",
-    "java.lang.OutOfMemoryError",
-    "memory allocation of",
-    "Cannot allocate memory",
-];
-
-fn out_of_memory(stderr: &str) -> Option<String> {
-    stderr
-        .lines()
-        .find(|line| OUT_OF_MEMORY.iter().any(|m| line.contains(m)))
-        .map(|line| line.trim().to_string())
-}
-
-/// What a crashed submission said about why, in one line: a Rust panic, a
-/// Java or C++ exception, a Python traceback's last line.
-fn crash_cause(stderr: &str) -> Option<String> {
-    let lines: Vec<&str> = stderr.lines().map(str::trim).collect();
-    if let Some(i) = lines.iter().position(|l| l.contains("panicked at ")) {
-        let place = lines[i].split("panicked at ").nth(1).unwrap_or_default();
-        let message = lines.get(i + 1).copied().unwrap_or_default();
-        return Some(format!("panicked at {place} {message}"));
-    }
-    if let Some(line) = lines.iter().find(|l| l.starts_with("Exception in thread")) {
-        let exception = line.split_once("\" ").map_or(*line, |(_, rest)| rest);
-        return Some(format!("threw {exception}"));
-    }
-    if let Some(i) = lines
-        .iter()
-        .position(|l| l.starts_with("terminate called after throwing"))
-    {
-        let what = lines.get(i + 1).and_then(|l| l.strip_prefix("what():"));
-        return Some(match what {
-            Some(what) => format!("{}: {}", lines[i], what.trim()),
-            None => lines[i].to_string(),
-        });
-    }
-    if lines
-        .iter()
-        .any(|l| l.starts_with("Traceback (most recent call last)"))
-    {
-        return lines
-            .iter()
-            .rev()
-            .find(|l| !l.is_empty())
-            .map(|l| format!("raised {l}"));
-    }
-    None
 }
 
 /// An AcWing case's bytes as a judge would send them: without a UTF-8
@@ -390,11 +342,11 @@ impl Conversation for OneBoardAtATime<'_, '_, '_, '_> {
 
 /// How a process ended, in the words of the verdict: a kill, a clean exit,
 /// or a crash with the cause its runtime gave on stderr.
-fn end_of(finished: &process::Finished, stderr: &str) -> End {
+fn end_of(launch: &Launch, finished: &process::Finished, stderr: &str) -> End {
     match (finished.killed, finished.exit) {
         (Some(kill), _) => End::Killed(kill),
         (None, Exit::Code(0)) => End::Normal,
-        (None, exit) => match out_of_memory(stderr) {
+        (None, exit) => match lang::out_of_memory(stderr, launch.language) {
             Some(line) => End::OutOfMemory(line),
             None if stderr.contains("has overflowed its stack") => End::Crashed(format!(
                 "stack overflow ({})",
@@ -410,10 +362,12 @@ fn end_of(finished: &process::Finished, stderr: &str) -> End {
                         format!("killed by {}", process::describe_signal(signal))
                     }
                 };
-                End::Crashed(match crash_cause(stderr) {
-                    Some(cause) => format!("{how}: {cause}"),
-                    None => how,
-                })
+                End::Crashed(
+                    match lang::crash_cause(stderr, launch.language, launch.source.as_ref()) {
+                        Some(cause) => format!("{how}: {cause}"),
+                        None => how,
+                    },
+                )
             }
         },
     }
@@ -485,7 +439,7 @@ pub fn run_program(
         memory_allowance_kb: launch.memory_allowance_kb(limits),
         fork_refusals: finished.fork_refusals,
         puzzle_times: None,
-        end: end_of(&finished, &stderr),
+        end: end_of(launch, &finished, &stderr),
         stdout: String::new(),
         stdout_lines: 0,
         stderr,
@@ -594,7 +548,7 @@ pub fn run_function(
         }
         Served::Ended(finished) => {
             run.stderr = String::from_utf8_lossy(&finished.stderr).into_owned();
-            run.end = end_of(&finished, &run.stderr);
+            run.end = end_of(launch, &finished, &run.stderr);
             // A driver that ended is measured by what the kernel counted of
             // its whole life, less what it had used before this case.
             run.cpu = finished.cpu.saturating_sub(cpu_before);
@@ -620,44 +574,6 @@ pub fn run_function(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn allocation_failures_are_recognised_in_every_language() {
-        for stderr in [
-            "terminate called after throwing an instance of 'std::bad_alloc'\n  what():  std::bad_alloc",
-            "Traceback (most recent call last):\nMemoryError",
-            "Exception in thread \"main\" java.lang.OutOfMemoryError: Java heap space",
-            "memory allocation of 1073741824 bytes failed",
-        ] {
-            assert!(out_of_memory(stderr).is_some(), "{stderr}");
-        }
-        assert_eq!(out_of_memory("Segmentation fault"), None);
-    }
-
-    #[test]
-    fn a_crash_is_explained_by_what_the_runtime_said() {
-        for (stderr, cause) in [
-            (
-                "\nthread 'main' (12) panicked at sol.rs:6:14:\nindex out of bounds: the len is 9 but the index is 9\nnote: run with `RUST_BACKTRACE=1`",
-                "panicked at sol.rs:6:14: index out of bounds: the len is 9 but the index is 9",
-            ),
-            (
-                "Exception in thread \"main\" java.lang.IllegalStateException: oops\n\tat Solution.solveSudoku(Solution.java:5)",
-                "threw java.lang.IllegalStateException: oops",
-            ),
-            (
-                "terminate called after throwing an instance of 'std::runtime_error'\n  what():  oops",
-                "terminate called after throwing an instance of 'std::runtime_error': oops",
-            ),
-            (
-                "Traceback (most recent call last):\n  File \"sol.py\", line 3, in <module>\nKeyError: 5\n",
-                "raised KeyError: 5",
-            ),
-        ] {
-            assert_eq!(crash_cause(stderr).as_deref(), Some(cause), "{stderr}");
-        }
-        assert_eq!(crash_cause("just some output"), None);
-    }
 
     #[test]
     fn a_command_line_is_split_like_a_shell_does_and_found_once() {

@@ -8,7 +8,7 @@
 
 struct Solution;
 
-include!("SUBMISSION");
+include!("@NAME@");
 
 fn main() {
     use std::io::{BufRead as _, Write as _};

@@ -1,0 +1,27 @@
+# sudoku-judge's LeetCode driver for Ruby. Loads the submission with `set`
+# required, says "ready" on fd 3, then reads one 81-character puzzle a line
+# until `end`, calls solve_sudoku on each board (an array of rows of
+# one-character strings) and writes "<row>/<row>/.../<row>" to fd 3, apart
+# from the submission's own stdout. The judge sends the next board only
+# after this answer, and times each board from outside.
+require 'set'
+
+load ARGV[0]
+
+SUDOKU_JUDGE_ANSWERS = IO.new(3, 'w')
+SUDOKU_JUDGE_ANSWERS.sync = true
+SUDOKU_JUDGE_ANSWERS.write("ready\n")
+$stdin.each_line do |raw|
+  line = raw.rstrip
+  break if line == 'end'
+  next unless line.length == 81
+
+  board = Array.new(9) { |r| line[r * 9, 9].chars }
+  solve_sudoku(board)
+  # What it printed goes out with the board it printed it for.
+  $stdout.flush
+  rows = board.map do |row|
+    row.map { |c| c.is_a?(String) && c.length == 1 ? c : '?' }.join
+  end
+  SUDOKU_JUDGE_ANSWERS.write(rows.join('/') + "\n")
+end

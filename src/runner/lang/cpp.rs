@@ -1,0 +1,73 @@
+//! C++: AcWing, POJ and LeetCode's C++ (`class Solution` with
+//! `solveSudoku(vector<vector<char>>& board)`).
+
+use super::cause::Cause;
+use super::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
+
+/// The C++ runtime's last words before `abort()`.
+pub(super) const TERMINATE: [Cause; 2] = [
+    Cause {
+        pattern: r"(?m)^(?P<head>terminate called after throwing .*)\n\s*what\(\):\s*(?P<what>.*)$",
+        says: "$head: $what",
+    },
+    Cause {
+        pattern: r"(?m)^terminate called after throwing .*$",
+        says: "$0",
+    },
+];
+
+pub static SPEC: Spec = Spec {
+    id: "cpp",
+    aliases: &["c++", "cxx"],
+    name: "C++",
+    extensions: &["cpp", "cc", "cxx", "c++", "C"],
+    tools: &[Tool {
+        command: "g++",
+        package: "g++",
+        version_args: &["--version"],
+    }],
+    tested: "g++ 12.2",
+    resolve: super::resolve_links,
+    flags: &["-O2", "-std=c++17", "-DONLINE_JUDGE"],
+    flags_why: "AcWing's and POJ's flags",
+    detect: Detect {
+        comments: Comments::CLike,
+        program: r"\bmain\s*\(",
+        function: r"\bsolveSudoku\s*\(",
+        script: false,
+    },
+    program: Build {
+        files: &[("@NAME@", "@SOURCE@")],
+        source_as: "@NAME@",
+        compile: &["@TOOL0@", "@FLAGS@", "-o", "main", "@NAME@"],
+        shown: true,
+        run: Run::Exec(&["@DIR@/main"]),
+    },
+    // The judge's prelude, then the submission with its own line numbers,
+    // then the driver.
+    function: Build {
+        files: &[(
+            "main.cpp",
+            "#include <bits/stdc++.h>\nusing namespace std;\n#line 1 \"@NAME@\"\n@SOURCE@\n@DRIVER@",
+        )],
+        source_as: "@NAME@",
+        compile: &["@TOOL0@", "@FLAGS@", "-o", "main", "main.cpp"],
+        shown: true,
+        run: Run::Exec(&["@DIR@/main"]),
+    },
+    entry: None,
+    prepare: None,
+    driver: include_str!("../drivers/driver.cpp"),
+    compile_env: &[],
+    native: true,
+    runtime_kb: 0,
+    causes: &TERMINATE,
+    frame: None,
+    out_of_memory: &["std::bad_alloc"],
+    leetcode: LeetCode {
+        method: "solveSudoku",
+        template: "class Solution {\npublic:\n    void solveSudoku(vector<vector<char>>& board) {\n        \n    }\n};",
+        gets: "`#include <bits/stdc++.h>` and `using namespace std;` before it; a value-initialised `Solution` per board",
+    },
+    self_test: "#include <iostream>\n#include <string>\nint main() { std::string line; std::getline(std::cin, line); std::cout << line << '\\n'; }\n",
+};

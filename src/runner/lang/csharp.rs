@@ -1,0 +1,88 @@
+//! C# on Mono: LeetCode's `public class Solution` with `public void
+//! SolveSudoku(char[][] board)`, and programs with `static void Main`.
+
+use super::cause::{Cause, Frame};
+use super::{Build, Comments, Detect, Interface, LeetCode, Run, Spec, Tool};
+
+/// LeetCode's C# files use the common namespaces without `using` them:
+/// they come first, on the file's first line, so its line numbers stay (a
+/// `using` the file repeats is only a warning).
+fn prepare(source: &str, _name: &str, interface: Interface) -> String {
+    match interface {
+        Interface::Function => format!(
+            "using System; using System.Collections.Generic; using System.Linq; \
+             using System.Text; {source}"
+        ),
+        Interface::Program => source.to_string(),
+    }
+}
+
+pub static SPEC: Spec = Spec {
+    id: "csharp",
+    aliases: &["c#", "cs"],
+    name: "C#",
+    extensions: &["cs"],
+    tools: &[
+        Tool {
+            command: "mcs",
+            package: "mono-mcs",
+            version_args: &["--version"],
+        },
+        Tool {
+            command: "mono",
+            package: "mono-runtime",
+            version_args: &["--version"],
+        },
+    ],
+    tested: "Mono 6.8 (mcs)",
+    resolve: super::resolve_links,
+    flags: &["-optimize+", "-debug"],
+    flags_why: "optimised, then `mono --debug --optimize=-inline`, so a crash names the line of the user's file (Mono's C# 7, where LeetCode has .NET's latest)",
+    detect: Detect {
+        comments: Comments::CLike,
+        program: r"\bstatic\s+(?:async\s+)?(?:void|int|Task(?:<int>)?)\s+Main\s*\(",
+        function: r"\bSolveSudoku\s*\(",
+        script: false,
+    },
+    program: Build {
+        files: &[("@NAME@", "@SOURCE@")],
+        source_as: "@NAME@",
+        compile: &["@TOOL0@", "@FLAGS@", "-out:main.exe", "@NAME@"],
+        shown: true,
+        run: Run::Exec(&["@TOOL1@", "--debug", "--optimize=-inline", "@DIR@/main.exe"]),
+    },
+    function: Build {
+        files: &[("@NAME@", "@SOURCE@"), ("driver.cs", "@DRIVER@")],
+        source_as: "@NAME@",
+        compile: &["@TOOL0@", "@FLAGS@", "-out:main.exe", "@NAME@", "driver.cs"],
+        shown: true,
+        run: Run::Exec(&["@TOOL1@", "--debug", "--optimize=-inline", "@DIR@/main.exe"]),
+    },
+    entry: None,
+    prepare: Some(prepare),
+    driver: include_str!("../drivers/driver.cs"),
+    compile_env: &[],
+    native: false,
+    runtime_kb: 0,
+    causes: &[
+        Cause {
+            pattern: r"(?m)^Unhandled Exception:\s*\n(?P<what>\S.*)$",
+            says: "threw $what",
+        },
+        Cause {
+            pattern: r"(?m)^\[ERROR\] FATAL UNHANDLED EXCEPTION: (?P<what>.*)$",
+            says: "threw $what",
+        },
+    ],
+    frame: Some(Frame {
+        pattern: r"(?m)^\s+at .* in (?P<file>[^\s:]+):(?P<line>\d+)",
+        innermost_last: false,
+    }),
+    out_of_memory: &["System.OutOfMemoryException"],
+    leetcode: LeetCode {
+        method: "SolveSudoku",
+        template: "public class Solution {\n    public void SolveSudoku(char[][] board) {\n        \n    }\n}",
+        gets: "`using System;`, `System.Collections.Generic`, `System.Linq` and `System.Text`; a fresh `Solution` per board",
+    },
+    self_test: "public class Program { public static void Main() { System.Console.WriteLine(System.Console.ReadLine()); } }\n",
+};

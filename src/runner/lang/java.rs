@@ -1,0 +1,115 @@
+//! Java: LeetCode's `class Solution` with `solveSudoku(char[][] board)`,
+//! and programs whose public class has `main`.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use super::cause::{Cause, Frame};
+use super::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
+
+/// The class a program's file declares public (its entry point), else the
+/// first class.
+pub(super) fn main_class(source: &str, _name: &str) -> Option<String> {
+    static PUBLIC: OnceLock<Regex> = OnceLock::new();
+    static ANY: OnceLock<Regex> = OnceLock::new();
+    let public = PUBLIC.get_or_init(|| {
+        Regex::new(r"\bpublic\s+(?:final\s+)?class\s+(\w+)").expect("a valid pattern")
+    });
+    let any = ANY.get_or_init(|| Regex::new(r"\bclass\s+(\w+)").expect("a valid pattern"));
+    public
+        .captures(source)
+        .or_else(|| any.captures(source))
+        .map(|c| c[1].to_string())
+}
+
+/// A JVM's uncaught exception, for every language that runs on one.
+pub(super) const EXCEPTION: [Cause; 1] = [Cause {
+    pattern: r#"(?m)^Exception in thread "[^"]*" (?P<what>.*)$"#,
+    says: "threw $what",
+}];
+
+/// A JVM stack frame: `at Solution.solveSudoku(Solution.java:5)`.
+pub(super) const FRAME: Frame = Frame {
+    pattern: r"(?m)^\s*at [^\s(]+\((?P<file>[^:()]+):(?P<line>\d+)\)",
+    innermost_last: false,
+};
+
+pub static SPEC: Spec = Spec {
+    id: "java",
+    aliases: &[],
+    name: "Java",
+    extensions: &["java"],
+    tools: &[
+        Tool {
+            command: "javac",
+            package: "default-jdk-headless",
+            version_args: &["-version"],
+        },
+        Tool {
+            command: "java",
+            package: "default-jdk-headless",
+            version_args: &["-version"],
+        },
+    ],
+    tested: "OpenJDK 17",
+    resolve: super::resolve_links,
+    flags: &["-encoding", "UTF-8"],
+    flags_why: "then `java -Xmx<memory limit> -Xss<a quarter of it, 8 to 64 MB> -XX:+UseSerialGC`",
+    detect: Detect {
+        comments: Comments::CLike,
+        program: r"\bstatic\s+void\s+main\s*\(",
+        function: r"\bsolveSudoku\s*\(",
+        script: false,
+    },
+    // A public class must live in a file of its name.
+    program: Build {
+        files: &[("@CLASS@.java", "@SOURCE@")],
+        source_as: "@CLASS@.java",
+        compile: &["@TOOL0@", "@FLAGS@", "-d", ".", "@CLASS@.java"],
+        shown: true,
+        run: Run::Jvm {
+            java: "@TOOL1@",
+            classpath: &["@DIR@"],
+            class: "@CLASS@",
+        },
+    },
+    // `import java.util.*;` on the submission's first line keeps its line
+    // numbers.
+    function: Build {
+        files: &[
+            ("Solution.java", "import java.util.*; @SOURCE@"),
+            ("SudokuJudgeDriver.java", "@DRIVER@"),
+        ],
+        source_as: "Solution.java",
+        compile: &[
+            "@TOOL0@",
+            "@FLAGS@",
+            "-d",
+            ".",
+            "Solution.java",
+            "SudokuJudgeDriver.java",
+        ],
+        shown: true,
+        run: Run::Jvm {
+            java: "@TOOL1@",
+            classpath: &["@DIR@"],
+            class: "SudokuJudgeDriver",
+        },
+    },
+    entry: Some(main_class),
+    prepare: None,
+    driver: include_str!("../drivers/driver.java"),
+    compile_env: &[],
+    native: false,
+    runtime_kb: 0,
+    causes: &EXCEPTION,
+    frame: Some(FRAME),
+    out_of_memory: &["java.lang.OutOfMemoryError"],
+    leetcode: LeetCode {
+        method: "class Solution with solveSudoku",
+        template: "class Solution {\n    public void solveSudoku(char[][] board) {\n        \n    }\n}",
+        gets: "`import java.util.*;`; a fresh `Solution` per board",
+    },
+    self_test: "import java.util.Scanner;\npublic class Main { public static void main(String[] a) { System.out.println(new Scanner(System.in).nextLine()); } }\n",
+};

@@ -1,0 +1,86 @@
+//! JavaScript on Node.js: LeetCode's `var solveSudoku = function(board)`,
+//! and programs reading stdin.
+
+use super::cause::{Cause, Frame};
+use super::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
+
+/// An uncaught exception as Node reports it: the error's line, then its
+/// stack.
+pub(super) const EXCEPTION: [Cause; 2] = [
+    Cause {
+        pattern: r"(?m)^(?P<what>[\w.$]*(?:Error|Exception)\b.*)\n\s+at ",
+        says: "threw $what",
+    },
+    Cause {
+        pattern: r"(?m)^Uncaught (?P<what>.*)$",
+        says: "threw $what",
+    },
+];
+
+/// A V8 stack frame: `at solveSudoku (/path/sol.js:3:11)`.
+pub(super) const FRAME: Frame = Frame {
+    pattern: r"(?m)^\s+at (?:.*?\()?(?P<file>[^\s():]+):(?P<line>\d+):(?P<column>\d+)\)?\s*$",
+    innermost_last: false,
+};
+
+/// What a script does to read stdin: then it is a program.
+pub(super) const READS_STDIN: &str = r#"\bprocess\.stdin\b|readFileSync\(\s*(?:0|['"]/dev/stdin['"])|require\(\s*['"](?:node:)?readline['"]\s*\)"#;
+
+pub(super) const OUT_OF_MEMORY: [&str; 2] = ["JavaScript heap out of memory", "Reached heap limit"];
+
+pub static SPEC: Spec = Spec {
+    id: "javascript",
+    aliases: &["js", "node"],
+    name: "JavaScript",
+    extensions: &["js", "cjs"],
+    tools: &[Tool {
+        command: "node",
+        package: "nodejs",
+        version_args: &["--version"],
+    }],
+    tested: "Node.js 20",
+    resolve: super::resolve_links,
+    flags: &["--harmony"],
+    flags_why: "as LeetCode runs it; a syntax error is CE (`node --check`)",
+    detect: Detect {
+        comments: Comments::CLike,
+        program: READS_STDIN,
+        function: r"\bfunction\s+solveSudoku\b|\bsolveSudoku\s*=",
+        script: true,
+    },
+    program: Build {
+        files: &[("@NAME@", "@SOURCE@")],
+        source_as: "@NAME@",
+        compile: &["@TOOL0@", "--check", "@NAME@"],
+        shown: false,
+        run: Run::Exec(&["@TOOL0@", "@FLAGS@", "@DIR@/@NAME@"]),
+    },
+    function: Build {
+        files: &[("@NAME@", "@SOURCE@"), ("driver.js", "@DRIVER@")],
+        source_as: "@NAME@",
+        compile: &["@TOOL0@", "--check", "@NAME@"],
+        shown: false,
+        run: Run::Exec(&[
+            "@TOOL0@",
+            "@FLAGS@",
+            "@DIR@/driver.js",
+            "@DIR@/@NAME@",
+            "@NAME@",
+        ]),
+    },
+    entry: None,
+    prepare: None,
+    driver: include_str!("../drivers/driver.js"),
+    compile_env: &[],
+    native: false,
+    runtime_kb: 48 << 10,
+    causes: &EXCEPTION,
+    frame: Some(FRAME),
+    out_of_memory: &OUT_OF_MEMORY,
+    leetcode: LeetCode {
+        method: "solveSudoku",
+        template: "/**\n * @param {character[][]} board\n * @return {void} Do not return anything, modify board in-place instead.\n */\nvar solveSudoku = function(board) {\n    \n};",
+        gets: "lodash as `_` where installed; the board as arrays of one-character strings; what the file keeps at its top level carries over from board to board, as on LeetCode",
+    },
+    self_test: "const line = require('fs').readFileSync(0, 'utf8').split('\\n')[0];\nconsole.log(line);\n",
+};

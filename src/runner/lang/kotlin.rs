@@ -1,0 +1,94 @@
+//! Kotlin on the JVM: LeetCode's `class Solution` with `fun
+//! solveSudoku(board: Array<CharArray>): Unit`, and programs with `fun main`.
+
+use super::{java, Build, Comments, Detect, LeetCode, Run, Spec, Tool};
+
+/// The class of a file's top-level functions: `@file:JvmName`, else the
+/// file's name as Kotlin makes it (`ac_program.kt` holds `Ac_programKt`).
+fn file_class(source: &str, name: &str) -> Option<String> {
+    if let Some(found) = super::regex(r#"@file\s*:\s*JvmName\(\s*"([^"]+)"\s*\)"#).captures(source)
+    {
+        return Some(found[1].to_string());
+    }
+    let stem = name.strip_suffix(".kt").unwrap_or(name);
+    let mut class: String = stem
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '_' || c == '$' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if let Some(first) = class.chars().next() {
+        class.replace_range(..first.len_utf8(), &first.to_uppercase().to_string());
+    }
+    Some(format!("{class}Kt"))
+}
+
+pub static SPEC: Spec = Spec {
+    id: "kotlin",
+    aliases: &["kt"],
+    name: "Kotlin",
+    extensions: &["kt"],
+    tools: &[
+        Tool {
+            command: "kotlinc",
+            package: "kotlin",
+            version_args: &["-version"],
+        },
+        Tool {
+            command: "java",
+            package: "default-jre-headless",
+            version_args: &["-version"],
+        },
+    ],
+    tested: "kotlinc 1.3, OpenJDK 17",
+    resolve: super::resolve_links,
+    flags: &[],
+    flags_why: "its defaults; run as Java is, with the Kotlin standard library",
+    detect: Detect {
+        comments: Comments::CLike,
+        program: r"\bfun\s+main\s*\(",
+        function: r"\bfun\s+solveSudoku\s*\(",
+        script: false,
+    },
+    program: Build {
+        files: &[("@NAME@", "@SOURCE@")],
+        source_as: "@NAME@",
+        compile: &["@TOOL0@", "@FLAGS@", "-d", ".", "@NAME@"],
+        shown: true,
+        run: Run::Jvm {
+            java: "@TOOL1@",
+            classpath: &["@DIR@", "@HOME0@/lib/kotlin-stdlib.jar"],
+            class: "@CLASS@",
+        },
+    },
+    function: Build {
+        files: &[("@NAME@", "@SOURCE@"), ("SudokuJudgeDriver.kt", "@DRIVER@")],
+        source_as: "@NAME@",
+        compile: &["@TOOL0@", "@FLAGS@", "-d", ".", "@NAME@", "SudokuJudgeDriver.kt"],
+        shown: true,
+        run: Run::Jvm {
+            java: "@TOOL1@",
+            classpath: &["@DIR@", "@HOME0@/lib/kotlin-stdlib.jar"],
+            class: "SudokuJudgeDriverKt",
+        },
+    },
+    entry: Some(file_class),
+    prepare: None,
+    driver: include_str!("../drivers/driver.kt"),
+    compile_env: &[],
+    native: false,
+    runtime_kb: 0,
+    causes: &java::EXCEPTION,
+    frame: Some(java::FRAME),
+    out_of_memory: &["java.lang.OutOfMemoryError"],
+    leetcode: LeetCode {
+        method: "class Solution with solveSudoku",
+        template: "class Solution {\n    fun solveSudoku(board: Array<CharArray>): Unit {\n        \n    }\n}",
+        gets: "a fresh `Solution` per board",
+    },
+    self_test: "fun main() {\n    println(readLine())\n}\n",
+};

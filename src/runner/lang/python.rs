@@ -1,0 +1,98 @@
+//! Python 3: LeetCode's `class Solution` with `solveSudoku(self, board:
+//! List[List[str]])`, and scripts.
+
+use std::path::{Path, PathBuf};
+
+use super::cause::{Cause, Frame};
+use super::{Build, Comments, Detect, LeetCode, Run, Spec, Tool, Toolchain};
+
+/// pyenv's `python3` is a shim: run the interpreter it picks, and show the
+/// sandbox its installation.
+fn resolve(tools: Vec<PathBuf>) -> Toolchain {
+    let found = super::ask(
+        &tools[0],
+        &[
+            "-c",
+            "import sys; print(sys.executable); print(sys.base_prefix)",
+        ],
+    );
+    let mut lines = found.as_deref().unwrap_or_default().lines();
+    match (lines.next(), lines.next()) {
+        (Some(executable), Some(prefix)) if Path::new(executable).is_absolute() => {
+            super::toolchain(
+                vec![PathBuf::from(executable)],
+                vec![PathBuf::from(prefix)],
+                Vec::new(),
+            )
+        }
+        _ => super::toolchain(tools, Vec::new(), Vec::new()),
+    }
+}
+
+/// Syntax errors are compile errors, as on LeetCode.
+const CHECK: &[&str] = &[
+    "@TOOL0@",
+    "-B",
+    "-c",
+    "import sys; compile(open(sys.argv[1], encoding='utf-8').read(), sys.argv[1], 'exec')",
+    "@NAME@",
+];
+
+pub static SPEC: Spec = Spec {
+    id: "python",
+    aliases: &["python3", "py"],
+    name: "Python 3",
+    extensions: &["py"],
+    tools: &[Tool {
+        command: "python3",
+        package: "python3",
+        version_args: &["--version"],
+    }],
+    tested: "CPython 3.11",
+    resolve,
+    flags: &[],
+    flags_why: "a syntax error is CE, as on LeetCode",
+    detect: Detect {
+        comments: Comments::Hash,
+        program: r#"__name__\s*==\s*['"]__main__['"]"#,
+        function: r"(?s)\bclass\s+Solution\b.*\bdef\s+solveSudoku\b",
+        script: true,
+    },
+    // argv[0] is the interpreter's own path: CPython finds its standard
+    // library from it, and a bare name would find another Python on PATH.
+    program: Build {
+        files: &[("@NAME@", "@SOURCE@")],
+        source_as: "@NAME@",
+        compile: CHECK,
+        shown: false,
+        run: Run::Exec(&["@TOOL0@", "-B", "@DIR@/@NAME@"]),
+    },
+    function: Build {
+        files: &[("@NAME@", "@SOURCE@"), ("driver.py", "@DRIVER@")],
+        source_as: "@NAME@",
+        compile: CHECK,
+        shown: false,
+        run: Run::Exec(&["@TOOL0@", "-B", "@DIR@/driver.py", "@DIR@/@NAME@", "@NAME@"]),
+    },
+    entry: None,
+    prepare: None,
+    driver: include_str!("../drivers/driver.py"),
+    compile_env: &[],
+    native: false,
+    runtime_kb: 0,
+    causes: &[Cause {
+        pattern: r"(?s)Traceback \(most recent call last\):.*\n\s*(?P<what>[^\n]*\S)\s*\z",
+        says: "raised $what",
+    }],
+    frame: Some(Frame {
+        pattern: r#"(?m)^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)"#,
+        innermost_last: true,
+    }),
+    out_of_memory: &["MemoryError"],
+    leetcode: LeetCode {
+        method: "class Solution with solveSudoku",
+        template: "class Solution:\n    def solveSudoku(self, board: List[List[str]]) -> None:\n        \"\"\"\n        Do not return anything, modify board in-place instead.\n        \"\"\"\n        ",
+        gets: "`from typing import *` and the modules LeetCode preloads (`collections`, `heapq`, `itertools`, `functools`, `math`, ...); a fresh `Solution()` per board",
+    },
+    self_test: "print(input())\n",
+};

@@ -1,0 +1,85 @@
+//! Racket: LeetCode's `(define/contract (solve-sudoku board) ...)`, and
+//! programs reading stdin.
+
+use super::cause::{Cause, Frame};
+use super::{Build, Comments, Detect, Interface, LeetCode, Run, Spec, Tool};
+
+/// LeetCode's Racket has no `#lang` line: it gets `#lang racket` with the
+/// libraries LeetCode requires for it, on its first line, so its line
+/// numbers stay.
+fn prepare(source: &str, _name: &str, interface: Interface) -> String {
+    if super::regex(r"(?m)^\s*#lang\s").is_match(source) {
+        return source.to_string();
+    }
+    match interface {
+        Interface::Function => format!(
+            "#lang racket (require data/gvector data/queue data/order data/heap) \
+             (provide solve-sudoku) {source}"
+        ),
+        Interface::Program => format!("#lang racket {source}"),
+    }
+}
+
+pub static SPEC: Spec = Spec {
+    id: "racket",
+    aliases: &["rkt"],
+    name: "Racket",
+    extensions: &["rkt"],
+    tools: &[
+        Tool {
+            command: "raco",
+            package: "racket",
+            version_args: &["--version"],
+        },
+        Tool {
+            command: "racket",
+            package: "racket",
+            version_args: &["--version"],
+        },
+    ],
+    tested: "Racket 8.7 CS",
+    resolve: super::resolve_links,
+    flags: &[],
+    flags_why: "`raco make` first, so an unbound name or a syntax error is CE; then `racket`",
+    detect: Detect {
+        comments: Comments::Lisp,
+        program: r"\b(?:read-line|current-input-port|in-lines|port->string|port->lines|read-string|read-char)\b|\(\s*read\s*\)",
+        function: r"\(define(?:/contract)?\s+\(solve-sudoku\b",
+        script: true,
+    },
+    program: Build {
+        files: &[("@NAME@", "@SOURCE@")],
+        source_as: "@NAME@",
+        compile: &["@TOOL0@", "make", "@FLAGS@", "@NAME@"],
+        shown: true,
+        run: Run::Exec(&["@TOOL1@", "@DIR@/@NAME@"]),
+    },
+    function: Build {
+        files: &[("@NAME@", "@SOURCE@"), ("driver.rkt", "@DRIVER@")],
+        source_as: "@NAME@",
+        compile: &["@TOOL0@", "make", "@FLAGS@", "@NAME@", "driver.rkt"],
+        shown: true,
+        run: Run::Exec(&["@TOOL1@", "@DIR@/driver.rkt", "@DIR@/@NAME@"]),
+    },
+    entry: None,
+    prepare: Some(prepare),
+    driver: include_str!("../drivers/driver.rkt"),
+    compile_env: &[("PLTUSERHOME", "/tmp/racket")],
+    native: false,
+    runtime_kb: 160 << 10,
+    causes: &[Cause {
+        pattern: r"(?m)^(?P<what>\S[^\n]*)\n(?:[ \t][^\n]*\n)*?\s*context\.\.\.:",
+        says: "raised $what",
+    }],
+    frame: Some(Frame {
+        pattern: r"(?m)^\s+(?:at: |body of )?(?P<file>[^\s:]+):(?P<line>\d+):(?P<column>\d+)",
+        innermost_last: false,
+    }),
+    out_of_memory: &["out of memory"],
+    leetcode: LeetCode {
+        method: "solve-sudoku",
+        template: "(define/contract (solve-sudoku board)\n  (-> (listof (listof char?)) void?)\n  )",
+        gets: "`#lang racket` with `data/gvector`, `data/queue`, `data/order` and `data/heap`; the board as a mutable vector of vectors of chars, as LeetCode's `(listof (listof char?))` cannot be changed in place (use `(vectorof (vectorof char?))` in the contract), or a solved board returned",
+    },
+    self_test: "#lang racket\n(displayln (read-line))\n",
+};

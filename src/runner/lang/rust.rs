@@ -1,0 +1,75 @@
+//! Rust: LeetCode's `impl Solution` with `solve_sudoku(board: &mut
+//! Vec<Vec<char>>)`, and programs.
+
+use std::path::PathBuf;
+
+use super::cause::Cause;
+use super::{Build, Comments, Detect, LeetCode, Run, Spec, Tool, Toolchain};
+
+/// rustup's `rustc` is a proxy: run the toolchain's own compiler.
+fn resolve(tools: Vec<PathBuf>) -> Toolchain {
+    let sysroot = super::ask(&tools[0], &["--print", "sysroot"]).map(PathBuf::from);
+    match sysroot {
+        Some(sysroot) if sysroot.join("bin/rustc").is_file() => super::toolchain(
+            vec![sysroot.join("bin/rustc")],
+            vec![sysroot.clone()],
+            vec![sysroot.join("bin")],
+        ),
+        _ => super::toolchain(tools, Vec::new(), Vec::new()),
+    }
+}
+
+pub static SPEC: Spec = Spec {
+    id: "rust",
+    aliases: &["rs"],
+    name: "Rust",
+    extensions: &["rs"],
+    tools: &[Tool {
+        command: "rustc",
+        package: "rustc",
+        version_args: &["--version"],
+    }],
+    tested: "rustc 1.95",
+    resolve,
+    flags: &["--edition", "2021", "-O"],
+    flags_why: "an optimised build, as LeetCode's (`opt-level` 2) and Codeforces'",
+    detect: Detect {
+        comments: Comments::CLike,
+        program: r"\bfn\s+main\s*\(",
+        function: r"\bfn\s+solve_sudoku\b",
+        script: false,
+    },
+    program: Build {
+        files: &[("@NAME@", "@SOURCE@")],
+        source_as: "@NAME@",
+        compile: &["@TOOL0@", "@FLAGS@", "-o", "main", "@NAME@"],
+        shown: true,
+        run: Run::Exec(&["@DIR@/main"]),
+    },
+    // The driver includes the submission as pasted.
+    function: Build {
+        files: &[("@NAME@", "@SOURCE@"), ("driver.rs", "@DRIVER@")],
+        source_as: "@NAME@",
+        compile: &["@TOOL0@", "@FLAGS@", "-o", "main", "driver.rs"],
+        shown: true,
+        run: Run::Exec(&["@DIR@/main"]),
+    },
+    entry: None,
+    prepare: None,
+    driver: include_str!("../drivers/driver.rs"),
+    compile_env: &[],
+    native: true,
+    runtime_kb: 0,
+    causes: &[Cause {
+        pattern: r"(?m)panicked at (?P<place>.*)\n\s*(?P<what>.*)",
+        says: "panicked at $place $what",
+    }],
+    frame: None,
+    out_of_memory: &["memory allocation of"],
+    leetcode: LeetCode {
+        method: "solve_sudoku",
+        template: "impl Solution {\n    pub fn solve_sudoku(board: &mut Vec<Vec<char>>) {\n        \n    }\n}",
+        gets: "`struct Solution;` (the file is included as pasted)",
+    },
+    self_test: "fn main() { let mut line = String::new(); std::io::stdin().read_line(&mut line).unwrap(); print!(\"{line}\"); }\n",
+};

@@ -1,0 +1,84 @@
+//! Scala on the JVM: LeetCode's `object Solution` with `def
+//! solveSudoku(board: Array[Array[Char]]): Unit`, and programs.
+
+use super::{java, Build, Comments, Detect, LeetCode, Run, Spec, Tool};
+
+/// The object a program starts from: the one that `extends App`, else the
+/// last one opened before the first `def main`.
+fn main_object(source: &str, _name: &str) -> Option<String> {
+    let source = &super::without_comments(Comments::CLike, source);
+    if let Some(found) = super::regex(r"\bobject\s+(\w+)\s+extends\s+App\b").captures(source) {
+        return Some(found[1].to_string());
+    }
+    let main = super::regex(r"\bdef\s+main\s*\(").find(source)?.start();
+    super::regex(r"\bobject\s+(\w+)")
+        .captures_iter(&source[..main])
+        .last()
+        .map(|found| found[1].to_string())
+}
+
+pub static SPEC: Spec = Spec {
+    id: "scala",
+    aliases: &[],
+    name: "Scala",
+    extensions: &["scala"],
+    tools: &[
+        Tool {
+            command: "scalac",
+            package: "scala",
+            version_args: &["-version"],
+        },
+        Tool {
+            command: "java",
+            package: "default-jre-headless",
+            version_args: &["-version"],
+        },
+    ],
+    tested: "Scala 2.11, OpenJDK 17",
+    resolve: super::resolve_links,
+    flags: &[],
+    flags_why: "its defaults; run as Java is, with the Scala library",
+    detect: Detect {
+        comments: Comments::CLike,
+        program: r"\bdef\s+main\s*\(|\bextends\s+App\b",
+        function: r"\bdef\s+solveSudoku\s*\(",
+        script: false,
+    },
+    program: Build {
+        files: &[("@NAME@", "@SOURCE@")],
+        source_as: "@NAME@",
+        compile: &["@TOOL0@", "@FLAGS@", "-d", ".", "@NAME@"],
+        shown: true,
+        run: Run::Jvm {
+            java: "@TOOL1@",
+            classpath: &["@DIR@", "@HOME0@/lib/scala-library.jar"],
+            class: "@CLASS@",
+        },
+    },
+    function: Build {
+        files: &[("@NAME@", "@SOURCE@"), ("SudokuJudgeDriver.scala", "@DRIVER@")],
+        source_as: "@NAME@",
+        compile: &["@TOOL0@", "@FLAGS@", "-d", ".", "@NAME@", "SudokuJudgeDriver.scala"],
+        shown: true,
+        run: Run::Jvm {
+            java: "@TOOL1@",
+            classpath: &["@DIR@", "@HOME0@/lib/scala-library.jar"],
+            class: "SudokuJudgeDriver",
+        },
+    },
+    entry: Some(main_object),
+    prepare: None,
+    driver: include_str!("../drivers/driver.scala"),
+    compile_env: &[],
+    native: false,
+    runtime_kb: 0,
+    causes: &java::EXCEPTION,
+    frame: Some(java::FRAME),
+    out_of_memory: &["java.lang.OutOfMemoryError"],
+    leetcode: LeetCode {
+        method: "object Solution with solveSudoku",
+        template: "object Solution {\n    def solveSudoku(board: Array[Array[Char]]): Unit = {\n        \n    }\n}",
+        gets: "nothing added; `object Solution` is one object, as on LeetCode, so what it keeps in its fields carries over from board to board",
+    },
+    self_test: "object Main {\n  def main(args: Array[String]): Unit = println(scala.io.StdIn.readLine())\n}\n",
+};

@@ -1,0 +1,97 @@
+//! TypeScript, compiled by `tsc` and run on Node.js: LeetCode's `function
+//! solveSudoku(board: string[][]): void`, and programs reading stdin.
+
+use super::{javascript, Build, Comments, Detect, LeetCode, Run, Spec, Tool};
+
+/// Node's globals, which a program reading stdin needs and which the
+/// compiler does not know without Node's type declarations; and lodash's
+/// `_`, which LeetCode gives.
+const GLOBALS: &str = "declare var require: any;\ndeclare var process: any;\ndeclare var module: any;\ndeclare var exports: any;\ndeclare var _: any;\n";
+
+/// With a source map, so a crash names the line of the `.ts` file.
+const COMPILE: &[&str] = &[
+    "@TOOL0@",
+    "@FLAGS@",
+    "--sourceMap",
+    "--outDir",
+    ".",
+    "solution.ts",
+    "sudoku-judge-globals.d.ts",
+];
+
+pub static SPEC: Spec = Spec {
+    id: "typescript",
+    aliases: &["ts"],
+    name: "TypeScript",
+    extensions: &["ts"],
+    tools: &[
+        Tool {
+            command: "tsc",
+            package: "node-typescript",
+            version_args: &["--version"],
+        },
+        Tool {
+            command: "node",
+            package: "nodejs",
+            version_args: &["--version"],
+        },
+    ],
+    tested: "tsc 4.8, Node.js 20",
+    resolve: super::resolve_links,
+    flags: &[
+        "--alwaysStrict",
+        "--strictBindCallApply",
+        "--strictFunctionTypes",
+        "--target",
+        "ES2022",
+    ],
+    flags_why: "LeetCode's compile options; then `node --enable-source-maps`, so a crash names the line of the `.ts` file",
+    detect: Detect {
+        comments: Comments::CLike,
+        program: javascript::READS_STDIN,
+        function: r"\bfunction\s+solveSudoku\b|\bsolveSudoku\s*=",
+        script: true,
+    },
+    program: Build {
+        files: &[
+            ("solution.ts", "@SOURCE@"),
+            ("sudoku-judge-globals.d.ts", GLOBALS),
+        ],
+        source_as: "solution.ts",
+        compile: COMPILE,
+        shown: true,
+        run: Run::Exec(&["@TOOL1@", "--enable-source-maps", "@DIR@/solution.js"]),
+    },
+    function: Build {
+        files: &[
+            ("solution.ts", "@SOURCE@"),
+            ("sudoku-judge-globals.d.ts", GLOBALS),
+            ("driver.js", "@DRIVER@"),
+        ],
+        source_as: "solution.ts",
+        compile: COMPILE,
+        shown: true,
+        run: Run::Exec(&[
+            "@TOOL1@",
+            "--enable-source-maps",
+            "@DIR@/driver.js",
+            "@DIR@/solution.js",
+            "@NAME@",
+        ]),
+    },
+    entry: None,
+    prepare: None,
+    driver: include_str!("../drivers/driver.js"),
+    compile_env: &[],
+    native: false,
+    runtime_kb: 48 << 10,
+    causes: &javascript::EXCEPTION,
+    frame: Some(javascript::FRAME),
+    out_of_memory: &javascript::OUT_OF_MEMORY,
+    leetcode: LeetCode {
+        method: "solveSudoku",
+        template: "/**\n Do not return anything, modify board in-place instead.\n */\nfunction solveSudoku(board: string[][]): void {\n\n};",
+        gets: "as JavaScript (lodash as `_` where installed); a type error is CE, as on LeetCode",
+    },
+    self_test: "const line: string = require('fs').readFileSync(0, 'utf8').split('\\n')[0];\nconsole.log(line);\n",
+};

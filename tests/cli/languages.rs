@@ -1,0 +1,314 @@
+//! Every language beyond the first four, judged by verdict: a LeetCode-style
+//! file that prints debug output and a program, both accepted; a wrong
+//! answer; a crash, with its runtime's cause and the line of the user's
+//! file; a compile error, shown once. A language whose toolchain is absent
+//! prints a SKIP line instead.
+
+use super::{cases_of, have, judge_fixture, judge_with, only_verdict};
+
+/// One language's fixtures in `tests/fixtures/submissions`.
+struct Fixtures {
+    tools: &'static [&'static str],
+    leetcode: &'static str,
+    program: &'static str,
+    wrong: &'static str,
+    /// A crash, and words its verdict's message must hold.
+    crash: (&'static str, &'static str),
+    /// A compile error, and the place the compiler's message names.
+    compile_error: (&'static str, &'static str),
+}
+
+fn judge_every_verdict(language: &str, f: &Fixtures) {
+    if !have(f.tools, language) {
+        return;
+    }
+    let slow = ["--time-limit", "5s"];
+    // Every shipped format reaches the function as a board.
+    for cases in ["cases/leetcode37", "cases/acwing166/medium.in"] {
+        let (run, report) = judge_fixture(f.leetcode, cases, &slow);
+        assert_eq!(
+            only_verdict(&report).0,
+            "AC",
+            "{} on {cases}: {}",
+            f.leetcode,
+            run.stdout
+        );
+        assert_eq!(report["build"]["interface"], "leetcode", "{}", f.leetcode);
+        for case in cases_of(&report) {
+            // Its debug output is kept apart from its answers, and each
+            // case shows what was printed for its own boards, though every
+            // case ran in one process.
+            let stdout = case["stdout"].as_str().unwrap();
+            assert!(
+                stdout
+                    .lines()
+                    .all(|line| line.starts_with("solving, blanks:")),
+                "{stdout:?}"
+            );
+            assert_eq!(
+                stdout.lines().count() as u64,
+                case["puzzles"].as_u64().unwrap(),
+                "{}: {stdout:?}",
+                case["id"]
+            );
+            assert!(case["cpu_ms"].as_f64().unwrap() > 0.0, "{case}");
+        }
+
+        let (run, report) = judge_fixture(f.program, cases, &slow);
+        assert_eq!(
+            only_verdict(&report).0,
+            "AC",
+            "{} on {cases}: {}",
+            f.program,
+            run.stdout
+        );
+        assert_eq!(report["build"]["interface"], "program", "{}", f.program);
+    }
+
+    let (_, report) = judge_fixture(f.wrong, "cases/acwing166/sample.in", &[]);
+    assert_eq!(only_verdict(&report).0, "WA", "{}", f.wrong);
+
+    let (file, words) = f.crash;
+    let (_, report) = judge_fixture(file, "cases/leetcode37/example1", &[]);
+    let (verdict, message) = only_verdict(&report);
+    assert_eq!(verdict, "RE", "{file}: {message}");
+    assert!(message.contains(words), "{file}: {message}");
+
+    let (file, place) = f.compile_error;
+    let path = format!("tests/fixtures/submissions/{file}");
+    let run = judge_with(&["test", "cases/leetcode37/example1", "--submission", &path]);
+    assert_eq!(run.code, 1, "{file}: {}", run.stdout);
+    assert!(
+        run.stdout
+            .starts_with(&format!("{path} did not compile:\n")),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(run.stdout.matches(place).count(), 1, "{}", run.stdout);
+    assert!(run.stdout.contains("\nCE "), "{}", run.stdout);
+}
+
+#[test]
+fn c_gets_every_verdict() {
+    judge_every_verdict(
+        "C",
+        &Fixtures {
+            tools: &["gcc"],
+            leetcode: "ac_leetcode.c",
+            program: "ac_program.c",
+            wrong: "wa_fills_ones.c",
+            crash: (
+                "re_assert.c",
+                "assertion `solved && \"the board has blanks\"' failed at re_assert.c:4",
+            ),
+            compile_error: ("ce_undeclared.c", "ce_undeclared.c:4:5: error"),
+        },
+    );
+}
+
+#[test]
+fn go_gets_every_verdict() {
+    judge_every_verdict(
+        "Go",
+        &Fixtures {
+            tools: &["go"],
+            leetcode: "ac_leetcode.go",
+            program: "ac_program.go",
+            wrong: "wa_fills_ones.go",
+            crash: (
+                "re_index_out_of_range.go",
+                "panic: runtime error: index out of range [9] with length 9 at \
+                 re_index_out_of_range.go:4",
+            ),
+            compile_error: ("ce_undefined.go", "ce_undefined.go:4:11: undefined: size"),
+        },
+    );
+}
+
+#[test]
+fn javascript_gets_every_verdict() {
+    judge_every_verdict(
+        "JavaScript",
+        &Fixtures {
+            tools: &["node"],
+            leetcode: "ac_leetcode.js",
+            program: "ac_program.js",
+            wrong: "wa_fills_ones.js",
+            crash: (
+                "re_throws.js",
+                "threw Error: no digit fits at re_throws.js:4:9",
+            ),
+            compile_error: ("ce_syntax.js", "ce_syntax.js:4"),
+        },
+    );
+}
+
+#[test]
+fn typescript_gets_every_verdict() {
+    judge_every_verdict(
+        "TypeScript",
+        &Fixtures {
+            tools: &["tsc", "node"],
+            leetcode: "ac_leetcode.ts",
+            program: "ac_program.ts",
+            wrong: "wa_fills_ones.ts",
+            crash: (
+                "re_throws.ts",
+                "threw RangeError: no digit fits at re_throws.ts:8:9",
+            ),
+            compile_error: ("ce_type_error.ts", "ce_type_error.ts(4,3): error TS2322"),
+        },
+    );
+}
+
+#[test]
+fn csharp_gets_every_verdict() {
+    judge_every_verdict(
+        "C#",
+        &Fixtures {
+            tools: &["mcs", "mono"],
+            leetcode: "ac_leetcode.cs",
+            program: "ac_program.cs",
+            wrong: "wa_fills_ones.cs",
+            crash: (
+                "re_index_out_of_range.cs",
+                "threw System.IndexOutOfRangeException: Index was outside the bounds of the \
+                 array. at re_index_out_of_range.cs:5",
+            ),
+            compile_error: ("ce_undeclared.cs", "ce_undeclared.cs(5,29): error CS0103"),
+        },
+    );
+}
+
+#[test]
+fn kotlin_gets_every_verdict() {
+    judge_every_verdict(
+        "Kotlin",
+        &Fixtures {
+            tools: &["kotlinc", "java"],
+            leetcode: "ac_leetcode.kt",
+            program: "ac_program.kt",
+            wrong: "wa_fills_ones.kt",
+            crash: (
+                "re_exception.kt",
+                "threw java.lang.IllegalStateException: no digit fits at re_exception.kt:5",
+            ),
+            compile_error: ("ce_unresolved.kt", "ce_unresolved.kt:5:27: error"),
+        },
+    );
+}
+
+#[test]
+fn scala_gets_every_verdict() {
+    judge_every_verdict(
+        "Scala",
+        &Fixtures {
+            tools: &["scalac", "java"],
+            leetcode: "ac_leetcode.scala",
+            program: "ac_program.scala",
+            wrong: "wa_fills_ones.scala",
+            crash: (
+                "re_exception.scala",
+                "threw java.lang.ArrayIndexOutOfBoundsException: Index 9 out of bounds for \
+                 length 9 at re_exception.scala:5",
+            ),
+            compile_error: ("ce_not_found.scala", "ce_not_found.scala:5: error"),
+        },
+    );
+}
+
+#[test]
+fn ruby_gets_every_verdict() {
+    judge_every_verdict(
+        "Ruby",
+        &Fixtures {
+            tools: &["ruby"],
+            leetcode: "ac_leetcode.rb",
+            program: "ac_program.rb",
+            wrong: "wa_fills_ones.rb",
+            crash: (
+                "re_no_method.rb",
+                "raised NoMethodError: undefined method `each' for nil:NilClass at \
+                 re_no_method.rb:4",
+            ),
+            compile_error: ("ce_syntax.rb", "ce_syntax.rb:5: syntax error"),
+        },
+    );
+}
+
+#[test]
+fn php_gets_every_verdict() {
+    judge_every_verdict(
+        "PHP",
+        &Fixtures {
+            tools: &["php"],
+            leetcode: "ac_leetcode.php",
+            program: "ac_program.php",
+            wrong: "wa_fills_ones.php",
+            crash: (
+                "re_exception.php",
+                "fatal error: Uncaught RuntimeException: no digit fits at re_exception.php:5",
+            ),
+            compile_error: ("ce_syntax.php", "in ce_syntax.php on line 6"),
+        },
+    );
+}
+
+#[test]
+fn racket_gets_every_verdict() {
+    judge_every_verdict(
+        "Racket",
+        &Fixtures {
+            tools: &["raco", "racket"],
+            leetcode: "ac_leetcode.rkt",
+            program: "ac_program.rkt",
+            wrong: "wa_fills_ones.rkt",
+            crash: (
+                "re_contract.rkt",
+                "raised solve-sudoku: contract violation at re_contract.rkt:4",
+            ),
+            compile_error: (
+                "ce_unbound.rkt",
+                "ce_unbound.rkt:4:11: size: unbound identifier",
+            ),
+        },
+    );
+}
+
+#[test]
+fn a_missing_toolchain_names_its_debian_package() {
+    let empty = tempfile::tempdir().unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_sudoku-judge"))
+        .args([
+            "test",
+            "cases/leetcode37/example1",
+            "--submission",
+            "tests/fixtures/submissions/ac_leetcode.go",
+        ])
+        .current_dir(super::manifest_dir())
+        .env("PATH", empty.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.contains("`go` is not installed or not on PATH")
+            && stderr.contains("apt install golang-go"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_language_not_judged_says_why_and_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let swift = super::write(dir.path(), "main.swift", "print(readLine()!)\n");
+    let run = judge_with(&["test", "cases", "--submission", swift.to_str().unwrap()]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("is Swift, which sudoku-judge does not judge")
+            && run.stderr.contains("--cmd"),
+        "{}",
+        run.stderr
+    );
+}
