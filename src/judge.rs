@@ -659,15 +659,26 @@ pub fn decide(
             )
         }
         End::Killed(Kill::Memory) => {
+            // The kernel's cap counts what it holds for the run too (page
+            // tables, the stacks of its processes, files in memory), which
+            // no process's resident set shows.
+            let at = if run.memory_kb >= limits.memory_kb {
+                format!("killed at {} of memory", mb(run.memory_kb))
+            } else {
+                format!(
+                    "stopped by the kernel at the memory cap ({} in its processes' own pages, \
+                     the rest held by the kernel for them: page tables, stacks, files in memory)",
+                    mb(run.memory_kb)
+                )
+            };
             return (
                 Verdict::MLE,
                 format!(
-                    "killed at {} of memory, over the {} limit; {answered}",
-                    mb(run.memory_kb),
-                    mb(limits.memory_kb),
+                    "{at}, over the {} limit; {answered}{forks}",
+                    mb(limits.memory_kb)
                 ),
                 String::new(),
-            )
+            );
         }
         End::Killed(Kill::Output) => {
             return (

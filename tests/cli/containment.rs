@@ -423,7 +423,18 @@ fn a_fork_bomb_is_stopped_at_the_process_limit_and_named() {
     let program = build_hostile("tle_fork_bomb.c", scene.path());
     let (_, report, _) = scene.judge(&["--cmd", program.to_str().unwrap()]);
     let (verdict, message) = first(&report);
-    assert_eq!(verdict, "TLE", "{message}");
+    // 256 processes, each forking again and again, hold tens of MB of the
+    // kernel's memory: under load the memory cap may strike before the time
+    // runs out. Either way the process limit is named, and an MLE says
+    // where the memory went rather than a figure under the limit.
+    match verdict.as_str() {
+        "TLE" => {}
+        "MLE" => assert!(
+            message.contains("stopped by the kernel at the memory cap"),
+            "{message}"
+        ),
+        _ => panic!("{verdict}: {message}"),
+    }
     assert!(
         message.contains("refused: it reached the limit of 256 processes"),
         "{message}"
