@@ -1,130 +1,298 @@
-//! `cargo bench --bench harness`: what judging costs on top of running the
-//! program. The same 1,000 one-puzzle AcWing cases are judged with an
-//! external program (`sudoku-judge solve`, which is itself an AcWing 166
-//! submission) three ways, in one run:
+//! `cargo bench --bench harness [SECTION...]`: what judging costs on top of
+//! running the submission. Each section compares within one run, so the
+//! ratios hold on a noisy machine where the absolute figures do not:
 //!
-//! - a plain shell loop, `for f in *.in; do prog < $f | cmp -s - ${f%.in}.out; done`,
-//!   the baseline the harness is held to;
-//! - the same loop running the program alone (`prog < $f > /dev/null`), the
-//!   least any judge must spend;
-//! - `sudoku-judge test DIR --cmd prog --jobs 1`, in the sandbox;
-//! - the same with `--jobs 2`;
-//! - the same with `--jobs 1 --sandbox off`, to show what containment costs.
+//! - `programs`: 1,000 one-puzzle AcWing cases judged with an external
+//!   program (`sudoku-judge solve`, itself an AcWing 166 submission), one
+//!   process per case as AcWing runs it, against a plain shell loop
+//!   (`for f in *.in; do prog < $f | cmp -s - ${f%.in}.out; done`), the same
+//!   loop running the program alone, and the judge with `--jobs 2` and with
+//!   `--sandbox off` (what containment costs). Median of five interleaved
+//!   rounds.
+//! - `leetcode`: 1,000 one-board LeetCode cases (LeetCode's example 1) with
+//!   a LeetCode-style Python, Java and C++ file, all cases in one process as
+//!   LeetCode runs them, against `--fresh-process` (a process per case) on
+//!   the first 100 of them. A language whose toolchain is absent is skipped
+//!   with a line that says so.
+//! - `flat`: 100,000 flat one-puzzle cases with the built-in solver.
+//! - `million`: one AcWing case of a million 17-given puzzles (the public
+//!   set from `$SUDOKU_JUDGE_DATASETS`, default `../shared/datasets`,
+//!   repeated), judged with the built-in solver against `sudoku-judge solve`
+//!   on the same input. Skipped with a message when the set is absent.
 //!
-//! It prints each median of five rounds and the ratios to the shell loop.
-//! The harness does more per case than the loop (fresh namespaces, a
-//! root filesystem and a cgroup per run, limits, a watchdog, parsing and
-//! checking every answer), and the ratio says what that costs.
+//! With no SECTION, all four run (about five minutes on a 2-core machine).
 
-use std::path::Path;
+use std::fs;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use sudoku_judge::board::Format;
 use sudoku_judge::generate::{self, Layout, Plan, Target};
 
-const CASES: usize = 1000;
 const ROUNDS: usize = 5;
+const EXE: &str = env!("CARGO_BIN_EXE_sudoku-judge");
 
 fn median(mut times: Vec<Duration>) -> Duration {
     times.sort();
     times[times.len() / 2]
 }
 
+/// The wall time of a command that must succeed: a benchmark of a run that
+/// failed would measure the failure.
 fn time(mut command: Command) -> Duration {
-    command.stdout(Stdio::null()).stderr(Stdio::null());
+    command.stdout(Stdio::piped()).stderr(Stdio::piped());
     let started = Instant::now();
-    let status = command.status().expect("the command runs");
+    let output = command.output().expect("the command runs");
     let elapsed = started.elapsed();
-    assert!(status.code().is_some(), "{command:?} was killed");
+    if !output.status.success() {
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let failed: Vec<&str> = stdout.lines().filter(|l| !l.starts_with("AC ")).collect();
+        panic!(
+            "{command:?} failed ({}):\n{}\n{}",
+            output.status,
+            failed[failed.len().saturating_sub(30)..].join("\n"),
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
     elapsed
 }
 
-fn main() {
-    // `cargo bench` passes its own flags (e.g. --bench); none apply here.
-    let exe = env!("CARGO_BIN_EXE_sudoku-judge");
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    let cases = dir.path().join("cases");
+fn judge(args: &[&str], cases: &Path) -> Command {
+    let mut command = Command::new(EXE);
+    command.arg("test").args(args).arg(cases);
+    command
+}
+
+fn per_case_ms(d: Duration, cases: usize) -> f64 {
+    d.as_secs_f64() * 1e3 / cases as f64
+}
+
+/// Writes `files` cases of `per_file` generated puzzles each.
+fn generated(dir: &Path, files: usize, format: Format) -> PathBuf {
+    let cases = dir.join("cases");
     let plan = Plan {
         seed: 2024,
-        files: CASES,
+        files,
         per_file: 1,
         target: Target::default(),
-        format: Format::AcWing,
+        format,
         layout: Layout::Flat,
         out: cases.clone(),
         name: "c".into(),
         attempts: 100,
     };
     generate::write_cases(&plan, |_| {}, &|| false).expect("cases are written");
-    let program = format!("{exe} solve");
+    cases
+}
 
-    let shell = |cases: &Path| {
+fn programs() {
+    const CASES: usize = 1000;
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let cases = generated(dir.path(), CASES, Format::AcWing);
+    let program = format!("{EXE} solve");
+    let shell = |script: String| {
         let mut command = Command::new("sh");
-        command.current_dir(cases).arg("-c").arg(format!(
-            "for f in *.in; do {program} < \"$f\" | cmp -s - \"${{f%.in}}.out\" || echo \"$f\"; done"
-        ));
+        command.current_dir(&cases).arg("-c").arg(script);
         command
     };
-    let bare = |cases: &Path| {
-        let mut command = Command::new("sh");
-        command.current_dir(cases).arg("-c").arg(format!(
-            "for f in *.in; do {program} < \"$f\" > /dev/null; done"
-        ));
-        command
-    };
-    let judge = |jobs: &str, sandbox: &str| {
-        let mut command = Command::new(exe);
-        command
-            .args([
-                "test",
-                "--cmd",
-                &program,
-                "--jobs",
-                jobs,
-                "--sandbox",
-                sandbox,
-            ])
-            .arg(&cases);
-        command
-    };
-    let (mut loop_times, mut bare_times, mut one, mut two, mut unsandboxed) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let with_cmp = format!(
+        "for f in *.in; do {program} < \"$f\" | cmp -s - \"${{f%.in}}.out\" || exit 1; done"
+    );
+    let bare = format!("for f in *.in; do {program} < \"$f\" > /dev/null; done");
+    let mut rounds: [Vec<Duration>; 5] = Default::default();
     // Interleaved rounds, so a slow spell of the machine hits them all.
     for _ in 0..ROUNDS {
-        loop_times.push(time(shell(&cases)));
-        bare_times.push(time(bare(&cases)));
-        one.push(time(judge("1", "auto")));
-        two.push(time(judge("2", "auto")));
-        unsandboxed.push(time(judge("1", "off")));
+        rounds[0].push(time(shell(with_cmp.clone())));
+        rounds[1].push(time(shell(bare.clone())));
+        rounds[2].push(time(judge(&["--cmd", &program, "--jobs", "1"], &cases)));
+        rounds[3].push(time(judge(&["--cmd", &program, "--jobs", "2"], &cases)));
+        rounds[4].push(time(judge(
+            &["--cmd", &program, "--jobs", "1", "--sandbox", "off"],
+            &cases,
+        )));
     }
-    let (base, bare, one, two, unsandboxed) = (
-        median(loop_times),
-        median(bare_times),
-        median(one),
-        median(two),
-        median(unsandboxed),
-    );
-    let per_case = |d: Duration| d.as_secs_f64() * 1e3 / CASES as f64;
+    let [base, bare, one, two, off] = rounds.map(median);
+    println!("programs: {CASES} one-puzzle cases, `sudoku-judge solve` as the program, median of {ROUNDS} rounds");
     println!(
-        "{CASES} one-puzzle cases judged with `sudoku-judge solve`, median of {ROUNDS} rounds:"
-    );
-    println!(
-        "  shell loop (run + cmp)       {:>8.3} s  {:.3} ms/case",
+        "  shell loop (run + cmp)        {:>8.3} s  {:>7.3} ms/case",
         base.as_secs_f64(),
-        per_case(base)
+        per_case_ms(base, CASES)
     );
     for (label, d) in [
         ("shell loop (run only)", bare),
         ("judge --jobs 1", one),
         ("judge --jobs 2", two),
-        ("judge --jobs 1 --sandbox off", unsandboxed),
+        ("judge --jobs 1 --sandbox off", off),
     ] {
         println!(
-            "  {label:<28} {:>8.3} s  {:.3} ms/case  {:.2}x the shell loop",
+            "  {label:<29} {:>8.3} s  {:>7.3} ms/case  {:.2}x the shell loop",
             d.as_secs_f64(),
-            per_case(d),
+            per_case_ms(d, CASES),
             d.as_secs_f64() / base.as_secs_f64()
         );
+    }
+}
+
+/// Whether every command is on the PATH.
+fn have(tools: &[&str]) -> bool {
+    tools.iter().all(|tool| {
+        Command::new("sh")
+            .args(["-c", &format!("command -v {tool}")])
+            .stdout(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    })
+}
+
+fn leetcode() {
+    const CASES: usize = 1000;
+    const FRESH: usize = 100;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let example = root.join("cases/leetcode37/example1");
+    let input = fs::read(example.join("input.txt")).expect("example 1 is shipped");
+    let expected = fs::read(example.join("expected.txt")).expect("example 1 is shipped");
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let write = |name: &str, count: usize| {
+        let cases = dir.path().join(name);
+        fs::create_dir(&cases).unwrap();
+        for i in 1..=count {
+            fs::write(cases.join(format!("c{i:04}.in")), &input).unwrap();
+            fs::write(cases.join(format!("c{i:04}.out")), &expected).unwrap();
+        }
+        cases
+    };
+    let (all, first) = (write("all", CASES), write("first", FRESH));
+    println!(
+        "leetcode: LeetCode's example 1 as one-board cases, one process for all {CASES} against \
+         a process per case (--fresh-process) on {FRESH}"
+    );
+    for (language, file, tools) in [
+        ("Python", "ac_leetcode.py", &["python3"][..]),
+        ("Java", "ac_leetcode.java", &["javac", "java"][..]),
+        ("C++", "ac_leetcode.cpp", &["g++"][..]),
+    ] {
+        if !have(tools) {
+            println!("  {language:<7} SKIP ({} not found)", tools.join(", "));
+            continue;
+        }
+        let file = root.join("tests/fixtures/submissions").join(file);
+        let file = file.to_str().unwrap();
+        // The first run builds and caches the submission: not timed.
+        time(judge(&["--submission", file], &first));
+        let shared = time(judge(&["--submission", file], &all));
+        let fresh = time(judge(&["--submission", file, "--fresh-process"], &first));
+        let (shared_ms, fresh_ms) = (per_case_ms(shared, CASES), per_case_ms(fresh, FRESH));
+        println!(
+            "  {language:<7} one process {:>7.2} s  {shared_ms:>7.3} ms/case   fresh process \
+             {:>7.2} s  {fresh_ms:>7.3} ms/case   {:.1}x faster per case",
+            shared.as_secs_f64(),
+            fresh.as_secs_f64(),
+            fresh_ms / shared_ms
+        );
+    }
+}
+
+fn flat() {
+    const CASES: usize = 100_000;
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let started = Instant::now();
+    let cases = generated(dir.path(), CASES, Format::AcWing);
+    let written = started.elapsed();
+    let judged = time(judge(&[], &cases));
+    println!(
+        "flat: {CASES} one-puzzle cases with the built-in solver: {:.2} s, {:.3} ms/case \
+         (writing them took {:.1} s)",
+        judged.as_secs_f64(),
+        per_case_ms(judged, CASES),
+        written.as_secs_f64()
+    );
+}
+
+fn million() {
+    const PUZZLES: usize = 1_000_000;
+    let datasets = std::env::var_os("SUDOKU_JUDGE_DATASETS").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets"),
+        PathBuf::from,
+    );
+    let (puzzles, solutions) = (
+        datasets.join("puzzles2_17_clue.txt"),
+        datasets.join("puzzles2_17_clue.solutions.txt"),
+    );
+    let (Ok(puzzles), Ok(solutions)) =
+        (fs::read_to_string(&puzzles), fs::read_to_string(&solutions))
+    else {
+        println!(
+            "million: SKIP ({} is absent; set SUDOKU_JUDGE_DATASETS to the public sets)",
+            puzzles.display()
+        );
+        return;
+    };
+    // tdoku's reader rule: comment lines and short lines are not puzzles.
+    let puzzles: Vec<&str> = puzzles
+        .lines()
+        .filter(|l| !l.starts_with('#') && l.len() >= 81)
+        .collect();
+    let solutions: Vec<&str> = solutions.lines().collect();
+    assert_eq!(puzzles.len(), solutions.len(), "one solution per puzzle");
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let cases = dir.path().join("million");
+    fs::create_dir(&cases).unwrap();
+    let mut input = String::with_capacity(PUZZLES * 82 + 4);
+    let mut output = String::with_capacity(PUZZLES * 82);
+    for i in 0..PUZZLES {
+        input.push_str(puzzles[i % puzzles.len()]);
+        input.push('\n');
+        output.push_str(solutions[i % solutions.len()]);
+        output.push('\n');
+    }
+    input.push_str("end\n");
+    let case = cases.join("million.in");
+    fs::write(&case, &input).unwrap();
+    fs::write(cases.join("million.out"), &output).unwrap();
+    let solve = || {
+        let mut command = Command::new(EXE);
+        command.arg("solve").stdin(fs::File::open(&case).unwrap());
+        command
+    };
+    let (mut solving, mut judging) = (Vec::new(), Vec::new());
+    for _ in 0..3 {
+        solving.push(time(solve()));
+        // AcWing's 1 s is for its own input; this one is 1,000 times larger.
+        judging.push(time(judge(&["--time-limit", "120s"], &cases)));
+    }
+    let (solving, judging) = (median(solving), median(judging));
+    println!(
+        "million: {PUZZLES} 17-given puzzles in one case, median of 3: solve {:.2} s, judged \
+         with the built-in solver {:.2} s, {:.2}x solve",
+        solving.as_secs_f64(),
+        judging.as_secs_f64(),
+        judging.as_secs_f64() / solving.as_secs_f64()
+    );
+}
+
+fn main() {
+    // `cargo bench` passes its own flags (e.g. --bench); the rest name
+    // sections.
+    let chosen: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    let sections: [(&str, fn()); 4] = [
+        ("programs", programs),
+        ("leetcode", leetcode),
+        ("flat", flat),
+        ("million", million),
+    ];
+    for name in &chosen {
+        assert!(
+            sections.iter().any(|(n, _)| n == name),
+            "no section {name}; the sections are programs, leetcode, flat and million"
+        );
+    }
+    for (name, section) in sections {
+        if chosen.is_empty() || chosen.iter().any(|c| c == name) {
+            section();
+        }
     }
 }

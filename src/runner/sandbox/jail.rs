@@ -1460,28 +1460,22 @@ impl Running {
         if let Some(ended) = self.ended {
             return Ok(Some(ended));
         }
-        if let Some(socket) = &self.from_init {
-            match crate::runner::spawner::receive_within(socket, 64 << 10, Duration::ZERO) {
-                Ok(Some((message, _))) => {
-                    if let Ok(FromInit::Exited {
-                        status,
-                        cpu_ns,
-                        max_rss_kb,
-                    }) = serde_json::from_slice(&message)
-                    {
-                        return Ok(Some(self.finish(status, cpu_ns, max_rss_kb)));
-                    }
-                }
-                // The init is gone without a report: its exit says more.
-                Ok(None) => self.from_init = None,
-                Err(error) if error.kind() == io::ErrorKind::TimedOut => {}
-                Err(error) => return Err(error),
-            }
+        if let Some(ended) = self.report()? {
+            return Ok(Some(ended));
         }
         let waited = self.init.unwrap_or(self.pid);
         let Some((status, usage)) = crate::runner::process::try_wait4(waited)? else {
             return Ok(None);
         };
+        // The init may have sent its report and exited since it was last
+        // looked for: read it before taking the exit for a kill.
+        if self.init.is_some() {
+            if let Some(ended) = self.report()? {
+                self.init = None;
+                self.pidfd = None;
+                return Ok(Some(ended));
+            }
+        }
         self.pidfd = None;
         let status = match self.init.take() {
             // The init died before the submission ended: it was killed
@@ -1500,6 +1494,33 @@ impl Running {
         let micros = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
         let cpu_ns = (micros(usage.ru_utime) + micros(usage.ru_stime)) * 1000;
         Ok(Some(self.finish(status, cpu_ns, usage.ru_maxrss as u64)))
+    }
+
+    /// The init's report of the run's end, if it has come.
+    fn report(&mut self) -> io::Result<Option<Ended>> {
+        let Some(socket) = &self.from_init else {
+            return Ok(None);
+        };
+        match crate::runner::spawner::receive_within(socket, 64 << 10, Duration::ZERO) {
+            Ok(Some((message, _))) => {
+                if let Ok(FromInit::Exited {
+                    status,
+                    cpu_ns,
+                    max_rss_kb,
+                }) = serde_json::from_slice(&message)
+                {
+                    return Ok(Some(self.finish(status, cpu_ns, max_rss_kb)));
+                }
+                Ok(None)
+            }
+            // The init is gone without a report: its exit says more.
+            Ok(None) => {
+                self.from_init = None;
+                Ok(None)
+            }
+            Err(error) if error.kind() == io::ErrorKind::TimedOut => Ok(None),
+            Err(error) => Err(error),
+        }
     }
 
     /// The report of a run whose processes are all gone.
