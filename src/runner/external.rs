@@ -273,7 +273,7 @@ impl OneBoardAtATime<'_, '_, '_, '_> {
             return;
         };
         let spent = meter
-            .process_cpu()
+            .settled_cpu()
             .map_or(Duration::ZERO, |now| now.saturating_sub(at));
         self.charged += spent;
         self.times.record(spent.as_nanos() as u64);
@@ -307,7 +307,7 @@ impl Conversation for OneBoardAtATime<'_, '_, '_, '_> {
         buf[..line.len()].copy_from_slice(line.as_bytes());
         let now = Instant::now();
         self.first.get_or_insert(now);
-        self.open = Some((meter.process_cpu().unwrap_or_default(), now));
+        self.open = Some((meter.settled_cpu().unwrap_or_default(), now));
         Ok(Input::Data(line.len()))
     }
 

@@ -310,6 +310,21 @@ impl Meter {
         Some(Duration::new(now.tv_sec as u64, now.tv_nsec as u32))
     }
 
+    /// [`Meter::process_cpu`] once the process's main thread has stopped
+    /// running, waiting at most 2 ms for it. The kernel adds a running
+    /// thread's time to the process's clock only at a tick or when the
+    /// thread stops, so a driver read the moment it has written an answer
+    /// would have its last moments of work, up to a tick (1 to 4 ms),
+    /// counted to the next board. A driver stops as soon as it waits for
+    /// its next board.
+    pub fn settled_cpu(&self) -> Option<Duration> {
+        let deadline = Instant::now() + Duration::from_millis(2);
+        while main_thread_running(self.pid) && Instant::now() < deadline {
+            std::thread::yield_now();
+        }
+        self.process_cpu()
+    }
+
     /// Starts a new count of the peak memory: of the process's peak
     /// resident set (the kernel's `VmHWM`, reset through `clear_refs`) and
     /// of the samples, for a process that serves case after case.
@@ -363,6 +378,18 @@ impl Meter {
         self.seen_kb = self.seen_kb.max(sample.1);
         Some(sample)
     }
+}
+
+/// Whether the process's main thread is running or ready to run, as
+/// `/proc/PID/stat` says; false when it cannot be read.
+fn main_thread_running(pid: i32) -> bool {
+    std::fs::read(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| {
+            let close = stat.iter().rposition(|&b| b == b')')?;
+            stat.get(close + 2).copied()
+        })
+        == Some(b'R')
 }
 
 /// What `/proc/PID/stat` says of a running process: CPU time and resident
