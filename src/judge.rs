@@ -65,6 +65,8 @@ pub struct Judgement {
     pub run_times: Vec<Duration>,
     /// Per-puzzle times of the first run, for multi-puzzle cases.
     pub puzzle_times: Option<Spread>,
+    /// The slowest puzzle of the first run, with `puzzle_times`.
+    pub slowest: Option<Slowest>,
     pub wall: Duration,
     pub cpu: Duration,
     /// Peak memory, the highest over repeats.
@@ -79,6 +81,16 @@ pub struct Judgement {
     pub stdout_lines: usize,
     pub stderr: String,
     pub warnings: Vec<String>,
+}
+
+/// The slowest puzzle of a case: where to look when a case is slow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slowest {
+    /// Its number in the case, from 1.
+    pub puzzle: usize,
+    /// The line of the input it starts on.
+    pub line: usize,
+    pub time: Duration,
 }
 
 impl Judgement {
@@ -536,6 +548,18 @@ fn judge_case(
     let (verdict, reason, details) = decided.expect("at least one run");
     let run_times: Vec<Duration> = runs.iter().map(|r| r.time).collect();
     let first = &runs[0];
+    let puzzle_times = first.puzzle_times.filter(|_| data.puzzles > 1);
+    let slowest = match first.slowest_puzzle.filter(|_| puzzle_times.is_some()) {
+        Some((i, time)) => match data.puzzles()?.nth(i) {
+            Some(puzzle) => Some(Slowest {
+                puzzle: i + 1,
+                line: puzzle?.0,
+                time,
+            }),
+            None => None,
+        },
+        None => None,
+    };
     Ok(Some(Judgement {
         verdict,
         reason,
@@ -545,7 +569,8 @@ fn judge_case(
         puzzles: data.puzzles,
         limits,
         time: Spread::of(&run_times).expect("at least one run").median,
-        puzzle_times: first.puzzle_times.filter(|_| data.puzzles > 1),
+        puzzle_times,
+        slowest,
         run_times,
         wall: first.wall,
         cpu: first.cpu,

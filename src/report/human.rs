@@ -382,12 +382,23 @@ fn accepted_note(j: &Judgement) -> String {
 
 fn puzzles_note(j: &Judgement) -> String {
     match (j.puzzles, j.puzzle_times) {
-        (n, Some(spread)) => format!(
-            "{n} puzzles, each {}–{} (median {})",
-            format_ms(spread.min).trim_end_matches(" ms"),
-            format_ms(spread.max),
-            format_ms(spread.median)
-        ),
+        (n, Some(spread)) => {
+            let mut note = format!(
+                "{n} puzzles, each {}–{} (median {})",
+                format_ms(spread.min).trim_end_matches(" ms"),
+                format_ms(spread.max),
+                format_ms(spread.median)
+            );
+            if let Some(slowest) = j.slowest {
+                note.push_str(&format!(
+                    "; slowest: puzzle {}, input line {}, {}",
+                    slowest.puzzle,
+                    slowest.line,
+                    format_ms(slowest.time)
+                ));
+            }
+            note
+        }
         (1, None) => String::from("1 puzzle"),
         (n, None) => format!("{n} puzzles"),
     }

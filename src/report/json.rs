@@ -53,6 +53,14 @@ impl From<Spread> for PuzzleMs {
     }
 }
 
+/// The slowest puzzle of a case.
+#[derive(Serialize)]
+struct SlowestJson {
+    puzzle: usize,
+    line: usize,
+    ms: f64,
+}
+
 #[derive(Serialize)]
 struct CaseJson<'a> {
     id: &'a str,
@@ -68,6 +76,7 @@ struct CaseJson<'a> {
     runs_ms: Vec<f64>,
     puzzles: Option<usize>,
     puzzle_ms: Option<PuzzleMs>,
+    slowest_puzzle: Option<SlowestJson>,
     wall_ms: Option<f64>,
     cpu_ms: Option<f64>,
     memory_kb: Option<u64>,
@@ -98,6 +107,7 @@ impl<'a> CaseJson<'a> {
             runs_ms: Vec::new(),
             puzzles: None,
             puzzle_ms: None,
+            slowest_puzzle: None,
             wall_ms: None,
             cpu_ms: None,
             memory_kb: None,
@@ -125,6 +135,11 @@ impl<'a> CaseJson<'a> {
                 json.runs_ms = j.run_times.iter().copied().map(millis).collect();
                 json.puzzles = Some(j.puzzles);
                 json.puzzle_ms = j.puzzle_times.map(PuzzleMs::from);
+                json.slowest_puzzle = j.slowest.map(|s| SlowestJson {
+                    puzzle: s.puzzle,
+                    line: s.line,
+                    ms: millis(s.time),
+                });
                 json.wall_ms = Some(millis(j.wall));
                 json.cpu_ms = Some(millis(j.cpu));
                 json.memory_kb = Some(j.memory_kb);

@@ -152,6 +152,11 @@ pub(crate) mod fixtures {
                 median: Duration::from_micros(250),
                 max: Duration::from_micros(380),
             }),
+            slowest: Some(crate::judge::Slowest {
+                puzzle: 2,
+                line: 2,
+                time: Duration::from_micros(380),
+            }),
             wall: Duration::from_millis(time_ms + 2),
             cpu: Duration::from_millis(time_ms),
             memory_kb: 2150,
