@@ -4,6 +4,7 @@
 use std::io::{self, IsTerminal as _, Read as _, Write as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
@@ -13,6 +14,7 @@ use crate::cli::{
     BenchArgs, GenArgs, HackArgs, LimitArgs, RateArgs, ReportFormat, StressArgs, SubmissionArgs,
     TestArgs,
 };
+use sudoku_judge::baseline::{self, Baseline};
 use sudoku_judge::bench;
 use sudoku_judge::board::format::{self, Mode};
 use sudoku_judge::board::Format;
@@ -22,7 +24,7 @@ use sudoku_judge::check::CheckerKind;
 use sudoku_judge::corpus;
 use sudoku_judge::generate::{self, Target};
 use sudoku_judge::hack;
-use sudoku_judge::judge::{self, Config};
+use sudoku_judge::judge::{self, Config, Summary};
 use sudoku_judge::problem::Problem;
 use sudoku_judge::report::human::HumanReporter;
 use sudoku_judge::report::json::JsonReporter;
@@ -103,7 +105,8 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
     // Arguments that are not paths pick cases by id.
     let (paths, filters): (Vec<String>, Vec<String>) = args
         .paths
-        .into_iter()
+        .iter()
+        .cloned()
         .partition(|p| std::path::Path::new(p).symlink_metadata().is_ok());
     let mut paths: Vec<PathBuf> = paths.into_iter().map(PathBuf::from).collect();
     if paths.is_empty() {
@@ -119,52 +122,30 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
     } else {
         None
     };
+    // Read before this run records itself as the last one.
+    let baseline = args.baseline.as_deref().map(load_baseline).transpose()?;
     let protections = sandbox()?;
-    let (submission, build, rerun) = submission(&args.submission)?;
+    let selection = judge::Selection {
+        filters,
+        only,
+        partition: args
+            .partition
+            .as_deref()
+            .map(judge::parse_partition)
+            .transpose()?,
+    };
+    let plan = TestPlan {
+        args,
+        color,
+        paths,
+        overrides,
+        selection,
+        protections,
+    };
     // Ctrl-C stops the running submission (it has its own process group, so
     // the terminal's signal does not reach it) and reports what was judged.
     on_ctrl_c()?;
-    let mut progress = TestProgress::new();
-    let config = Config {
-        paths,
-        submission,
-        overrides,
-        repeat: args.repeat as usize,
-        build,
-        selection: judge::Selection {
-            filters,
-            only,
-            partition: args
-                .partition
-                .as_deref()
-                .map(judge::parse_partition)
-                .transpose()?,
-        },
-        jobs: usize::from(args.jobs),
-        answered: Some(progress.answered()),
-        sandbox: protections,
-        fresh_process: args.fresh_process,
-    };
-    let stdout = io::stdout().lock();
-    let mut reporters: Vec<Box<dyn Reporter>> = vec![match args.format {
-        ReportFormat::Table => {
-            Box::new(HumanReporter::new(stdout, color, rerun).with_width(stdout_width()))
-        }
-        ReportFormat::Json => Box::new(JsonReporter::new(stdout)),
-    }];
-    if let Some(path) = &args.json {
-        reporters.push(Box::new(JsonReporter::new(create_report(path)?)));
-    }
-    if let Some(path) = &args.junit {
-        reporters.push(Box::new(JunitReporter::new(create_report(path)?)));
-    }
-    let mut reporter = Tee::new(reporters);
-    let summary = judge::run(&config, &mut progress.wrap(&mut reporter))?;
-    // The record serves --failed next time; a directory the user cannot
-    // write is no reason to fail this run.
-    if let Err(error) = remember_failed(&summary.not_accepted) {
-        eprintln!("warning: {error:#}; --failed will not know this run");
-    }
+    let (summary, _) = plan.judge_once(baseline)?;
     Ok(if summary.interrupted {
         interrupted_code()
     } else if summary.errors > 0 {
@@ -174,6 +155,154 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// What every run of `test` shares; `--watch` judges it again and again.
+struct TestPlan {
+    args: TestArgs,
+    color: bool,
+    paths: Vec<PathBuf>,
+    overrides: Settings,
+    selection: judge::Selection,
+    protections: Option<Protections>,
+}
+
+impl TestPlan {
+    /// Builds the submission (a cached build when its source is
+    /// unchanged), judges every case, and records the run for `--failed`
+    /// and `--baseline last`. Returns the summary and the run, to compare
+    /// the next one with.
+    fn judge_once(&self, baseline: Option<Arc<Baseline>>) -> anyhow::Result<(Summary, Baseline)> {
+        let args = &self.args;
+        let (submission, build, rerun) = submission(&args.submission)?;
+        let mut progress = TestProgress::new();
+        let config = Config {
+            paths: self.paths.clone(),
+            submission,
+            overrides: self.overrides.clone(),
+            repeat: args.repeat as usize,
+            build,
+            selection: self.selection.clone(),
+            jobs: usize::from(args.jobs),
+            answered: Some(progress.answered()),
+            sandbox: self.protections.clone(),
+            fresh_process: args.fresh_process,
+        };
+        let stdout = io::stdout().lock();
+        let mut reporters: Vec<Box<dyn Reporter>> = vec![match args.format {
+            ReportFormat::Table => Box::new(
+                HumanReporter::new(stdout, self.color, rerun)
+                    .with_width(stdout_width())
+                    .with_baseline(baseline.clone()),
+            ),
+            ReportFormat::Json => {
+                Box::new(JsonReporter::new(stdout).with_baseline(baseline.clone()))
+            }
+        }];
+        if let Some(path) = &args.json {
+            reporters.push(Box::new(
+                JsonReporter::new(create_report(path)?).with_baseline(baseline.clone()),
+            ));
+        }
+        if let Some(path) = &args.junit {
+            reporters.push(Box::new(JunitReporter::new(create_report(path)?)));
+        }
+        // The run is kept as the last one here, for `--baseline last`; a
+        // directory the user cannot write is no reason to fail this run.
+        let last = match LastRun::start() {
+            Ok(last) => Some(last),
+            Err(error) => {
+                eprintln!("warning: {error:#}; --baseline last will not know this run");
+                None
+            }
+        };
+        if let Some(last) = &last {
+            reporters.push(Box::new(JsonReporter::new(last.writer()?)));
+        }
+        let (recorder, this_run) = baseline::Recorder::new("the run before");
+        reporters.push(Box::new(recorder));
+        let mut reporter = Tee::new(reporters);
+        let summary = judge::run(&config, &mut progress.wrap(&mut reporter))?;
+        drop(reporter);
+        // The record serves --failed next time; a directory the user cannot
+        // write is no reason to fail this run.
+        if !summary.interrupted {
+            if let Err(error) = remember_failed(&summary.not_accepted) {
+                eprintln!("warning: {error:#}; --failed will not know this run");
+            }
+            if let Some(last) = last {
+                if let Err(error) = last.keep() {
+                    eprintln!("warning: {error:#}; --baseline last will not know this run");
+                }
+            }
+        }
+        let this_run = std::mem::take(&mut *this_run.lock().unwrap_or_else(|e| e.into_inner()));
+        Ok((summary, this_run))
+    }
+}
+
+/// `--baseline FILE`, or `--baseline last`: the last run in this directory.
+fn load_baseline(path: &std::path::Path) -> anyhow::Result<Arc<Baseline>> {
+    if path == std::path::Path::new("last") && !path.exists() {
+        let record = last_record();
+        if !record.exists() {
+            let here =
+                std::env::current_dir().map_or_else(|_| ".".into(), |d| d.display().to_string());
+            anyhow::bail!(
+                "--baseline last compares with the last run in this directory, and no run is \
+                 recorded here ({} in {here}); run `sudoku-judge test` here first, or give a \
+                 report written with `--json FILE`",
+                record.display()
+            );
+        }
+        return Ok(Arc::new(Baseline::load(&record, "the last run")?));
+    }
+    Ok(Arc::new(Baseline::load(path, path.display().to_string())?))
+}
+
+/// Where the last run's JSON report is kept, beside the record of its
+/// failures.
+fn last_record() -> PathBuf {
+    PathBuf::from(".sudoku-judge").join("last.json")
+}
+
+/// The JSON report of the run going on, written beside the last one and
+/// put in its place only once the run is over: an interrupted run, or one
+/// that compares with the last, never leaves half a report there.
+struct LastRun {
+    file: tempfile::NamedTempFile,
+}
+
+impl LastRun {
+    fn start() -> anyhow::Result<LastRun> {
+        let path = last_record();
+        let dir = path.parent().expect("a file in a directory");
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("failed to create {}", dir.display()))?;
+        let file = tempfile::Builder::new()
+            .prefix("last.")
+            .suffix(".json.tmp")
+            .tempfile_in(dir)
+            .with_context(|| format!("failed to create a file in {}", dir.display()))?;
+        Ok(LastRun { file })
+    }
+
+    fn writer(&self) -> anyhow::Result<Box<dyn io::Write>> {
+        let file = self
+            .file
+            .as_file()
+            .try_clone()
+            .context("failed to open the record of this run")?;
+        Ok(Box::new(io::BufWriter::new(file)))
+    }
+
+    fn keep(self) -> anyhow::Result<()> {
+        let path = last_record();
+        self.file
+            .persist(&path)
+            .with_context(|| format!("failed to write {}", path.display()))?;
+        Ok(())
+    }
 }
 
 /// `cases`, where `test` looks when given no path; when it is not there,

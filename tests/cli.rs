@@ -797,7 +797,14 @@ fn the_json_report_has_the_documented_fields() {
     ]);
     assert_eq!(run.code, 0);
     let report = run.json();
-    for key in ["passed", "failed", "errors", "total", "elapsed_ms"] {
+    for key in [
+        "passed",
+        "failed",
+        "errors",
+        "total",
+        "elapsed_ms",
+        "baseline",
+    ] {
         assert!(report.get(key).is_some(), "missing {key}");
     }
     let case = &cases_of(&report)[0];
@@ -823,6 +830,7 @@ fn the_json_report_has_the_documented_fields() {
         "checker",
         "warnings",
         "error",
+        "baseline",
     ] {
         assert!(case.get(key).is_some(), "missing {key}");
     }

@@ -3,10 +3,12 @@
 //! the end, so that nothing of a finished case has to be kept.
 
 use std::io::{self, Write};
+use std::sync::Arc;
 
 use serde::Serialize;
 
 use super::{Event, Reporter};
+use crate::baseline::{Baseline, Comparison, Tally, Trend};
 use crate::judge::{CaseResult, Outcome, Spread};
 use crate::runner::lang::BuildInfo;
 use crate::runner::Interface;
@@ -16,12 +18,66 @@ pub struct JsonReporter<W> {
     out: W,
     /// Cases written so far.
     cases: usize,
+    /// An earlier run each case is compared with (`--baseline`).
+    baseline: Option<Arc<Baseline>>,
+    tally: Tally,
 }
 
 impl<W: Write> JsonReporter<W> {
     pub fn new(out: W) -> Self {
-        Self { out, cases: 0 }
+        Self {
+            out,
+            cases: 0,
+            baseline: None,
+            tally: Tally::default(),
+        }
     }
+
+    /// Records, for each case, the baseline's verdict and time, and the
+    /// changes in the totals.
+    pub fn with_baseline(mut self, baseline: Option<Arc<Baseline>>) -> Self {
+        self.baseline = baseline;
+        self
+    }
+}
+
+/// A case as the baseline had it, and how its time moved.
+#[derive(Serialize)]
+struct BaselineCaseJson {
+    verdict: Option<Verdict>,
+    time_ms: Option<f64>,
+    runs_ms: Vec<f64>,
+    /// `faster`, `slower`, `same` (within the noise) or `null` (no time on
+    /// one side).
+    time_change: Option<&'static str>,
+}
+
+impl BaselineCaseJson {
+    fn of(c: &Comparison) -> Self {
+        BaselineCaseJson {
+            verdict: c.before.verdict,
+            time_ms: c.before.time.map(millis),
+            runs_ms: c.before.runs.iter().copied().map(millis).collect(),
+            time_change: match c.trend {
+                Trend::Faster(_) => Some("faster"),
+                Trend::Slower(_) => Some("slower"),
+                Trend::Same => Some("same"),
+                Trend::Unknown => None,
+            },
+        }
+    }
+}
+
+/// The totals of the comparison with a baseline.
+#[derive(Serialize)]
+struct ChangesJson<'a> {
+    source: &'a str,
+    fixed: usize,
+    broken: usize,
+    faster: usize,
+    slower: usize,
+    unchanged: usize,
+    new: usize,
 }
 
 /// `value` pretty-printed, its lines after the first indented by `indent`
@@ -90,6 +146,9 @@ struct CaseJson<'a> {
     /// The end of what the submission wrote to stderr.
     stderr: &'a str,
     error: Option<&'a str>,
+    /// The case in the baseline (`--baseline`); `null` without one, or
+    /// when the baseline does not hold the case.
+    baseline: Option<BaselineCaseJson>,
 }
 
 impl<'a> CaseJson<'a> {
@@ -119,6 +178,7 @@ impl<'a> CaseJson<'a> {
             stdout: "",
             stderr: "",
             error: None,
+            baseline: None,
         };
         match &result.outcome {
             Outcome::Error(error) => {
@@ -186,7 +246,7 @@ impl BuildJson {
 
 /// The totals, after the cases.
 #[derive(Serialize)]
-struct TotalsJson {
+struct TotalsJson<'a> {
     interrupted: bool,
     passed: usize,
     failed: usize,
@@ -195,6 +255,8 @@ struct TotalsJson {
     elapsed_ms: f64,
     /// The time charged over every case: the run's total solving time.
     charged_ms: f64,
+    /// The changes since the baseline (`--baseline`), or `null`.
+    baseline: Option<ChangesJson<'a>>,
 }
 
 impl<W: Write> Reporter for JsonReporter<W> {
@@ -218,11 +280,13 @@ impl<W: Write> Reporter for JsonReporter<W> {
             }
             Event::CaseFinished(result) => {
                 let separator = if self.cases == 0 { "" } else { "," };
-                write!(
-                    self.out,
-                    "{separator}\n    {}",
-                    nested(&CaseJson::of(result), 4)?
-                )?;
+                let mut json = CaseJson::of(result);
+                if let Some(baseline) = &self.baseline {
+                    let comparison = baseline.compare(result);
+                    self.tally.add(comparison.as_ref());
+                    json.baseline = comparison.as_ref().map(BaselineCaseJson::of);
+                }
+                write!(self.out, "{separator}\n    {}", nested(&json, 4)?)?;
                 self.cases += 1;
             }
             Event::Finished { summary } => {
@@ -234,6 +298,15 @@ impl<W: Write> Reporter for JsonReporter<W> {
                     total: summary.total,
                     elapsed_ms: millis(summary.elapsed),
                     charged_ms: millis(summary.charged),
+                    baseline: self.baseline.as_ref().map(|b| ChangesJson {
+                        source: &b.source,
+                        fixed: self.tally.fixed,
+                        broken: self.tally.broken,
+                        faster: self.tally.faster,
+                        slower: self.tally.slower,
+                        unchanged: self.tally.unchanged,
+                        new: self.tally.new,
+                    }),
                 };
                 let totals = nested(&totals, 0)?;
                 let fields = totals

@@ -1,4 +1,5 @@
-//! The practice loop: per-puzzle times of programs.
+//! The practice loop: comparing a run with an earlier one, and per-puzzle
+//! times of programs.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -49,6 +50,119 @@ fn suite(puzzles: usize) -> tempfile::TempDir {
         &format!("{ANSWER}\n").repeat(puzzles),
     );
     dir
+}
+
+#[test]
+fn a_baseline_says_what_got_slower_and_what_broke() {
+    if !have(&["python3"], "baseline") {
+        return;
+    }
+    let dir = suite(2);
+    let base = judge_in(
+        dir.path(),
+        &[
+            "test",
+            "cases",
+            "--submission",
+            &fixture("ac_program.py"),
+            "--json",
+            "base.json",
+        ],
+    );
+    assert_eq!(base.code, 0, "{}{}", base.stdout, base.stderr);
+
+    // Slower, still accepted: exit 0, the case and the summary say so.
+    let slower = judge_in(
+        dir.path(),
+        &[
+            "test",
+            "cases",
+            "--submission",
+            &fixture("ac_burns_cpu.py"),
+            "--time-limit",
+            "10s",
+            "--baseline",
+            "base.json",
+            "--json",
+            "slower.json",
+        ],
+    );
+    assert_eq!(slower.code, 0, "{}{}", slower.stdout, slower.stderr);
+    let line = slower
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("AC ") && l.contains(" a "))
+        .unwrap_or_else(|| panic!("no line for the case:\n{}", slower.stdout));
+    assert!(line.contains("x slower"), "{line}");
+    assert!(
+        slower
+            .stdout
+            .contains("compared with base.json: 0 fixed, 0 broken, 0 faster, 1 slower"),
+        "{}",
+        slower.stdout
+    );
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("slower.json")).unwrap())
+            .unwrap();
+    let case = &cases_of(&report)[0];
+    assert_eq!(case["baseline"]["verdict"], "AC", "{case}");
+    assert_eq!(case["baseline"]["time_change"], "slower", "{case}");
+    let before = case["baseline"]["time_ms"].as_f64().unwrap();
+    assert!(case["time_ms"].as_f64().unwrap() > before * 1.3, "{case}");
+    assert_eq!(report["baseline"]["slower"], 1, "{report}");
+
+    // Broken, against the last run here (the slower one): exit 1.
+    let broken = judge_in(
+        dir.path(),
+        &[
+            "test",
+            "cases",
+            "--submission",
+            &fixture("re_exit_code.py"),
+            "--baseline",
+            "last",
+        ],
+    );
+    assert_eq!(broken.code, 1, "{}{}", broken.stdout, broken.stderr);
+    assert!(broken.stdout.contains("AC → RE"), "{}", broken.stdout);
+    assert!(
+        broken
+            .stdout
+            .contains("compared with the last run: 0 fixed, 1 broken"),
+        "{}",
+        broken.stdout
+    );
+    assert!(
+        broken
+            .stdout
+            .contains("broken: 1 case accepted in the last run is not any more"),
+        "{}",
+        broken.stdout
+    );
+}
+
+#[test]
+fn a_missing_baseline_says_what_to_do() {
+    let dir = suite(1);
+    let run = judge_in(dir.path(), &["test", "cases", "--baseline", "last"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("no run is recorded here")
+            && run.stderr.contains("run `sudoku-judge test` here first"),
+        "{}",
+        run.stderr
+    );
+    write(dir.path(), "not-a-report.json", "[1, 2]");
+    let run = judge_in(
+        dir.path(),
+        &["test", "cases", "--baseline", "not-a-report.json"],
+    );
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("--json FILE"),
+        "says how to write one: {}",
+        run.stderr
+    );
 }
 
 #[test]
