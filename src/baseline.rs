@@ -91,9 +91,17 @@ impl Comparison {
         let (Some(before), Some(now)) = (self.before.time, self.now.time) else {
             return None;
         };
+        // A time within the clock's resolution (0 ms) makes any ratio.
+        let factor = |x: f64| {
+            if x >= 100.0 {
+                "more than 100x".to_string()
+            } else {
+                format!("{x:.1}x")
+            }
+        };
         let what = match self.trend {
-            Trend::Faster(x) => format!("{x:.1}x faster"),
-            Trend::Slower(x) => format!("{x:.1}x slower"),
+            Trend::Faster(x) => format!("{} faster", factor(x)),
+            Trend::Slower(x) => format!("{} slower", factor(x)),
             Trend::Same | Trend::Unknown => return None,
         };
         // Both in the same unit, so the two read side by side.
@@ -125,6 +133,10 @@ fn code(verdict: Option<Verdict>) -> &'static str {
 /// Whether `now` moved from `before`, past the noise (see the module's
 /// documentation).
 pub fn trend(before: &Earlier, now: &Earlier) -> Trend {
+    // A submission that did not compile never ran: it has no time.
+    if before.verdict == Some(Verdict::CE) || now.verdict == Some(Verdict::CE) {
+        return Trend::Unknown;
+    }
     let (Some(old), Some(new)) = (before.time, now.time) else {
         return Trend::Unknown;
     };
@@ -371,6 +383,18 @@ mod tests {
             "TLE → AC; 1.32 s → 0.41 s, 3.2x faster"
         );
         assert!(comparison.fixed() && !comparison.broken());
+        let compiled = Comparison {
+            before: earlier(Verdict::CE, &[0]),
+            now: earlier(Verdict::AC, &[88]),
+            trend: trend(&earlier(Verdict::CE, &[0]), &earlier(Verdict::AC, &[88])),
+        };
+        assert_eq!(compiled.describe(), "CE → AC", "a CE never ran: no time");
+        let instant = Comparison {
+            before: earlier(Verdict::AC, &[0]),
+            now: earlier(Verdict::AC, &[5]),
+            trend: trend(&earlier(Verdict::AC, &[0]), &earlier(Verdict::AC, &[5])),
+        };
+        assert_eq!(instant.describe(), "0.000 ms → 5.00 ms, more than 100x slower");
         let mut tally = Tally::default();
         tally.add(Some(&comparison));
         tally.add(None);

@@ -434,7 +434,7 @@ pub fn run_program(
     let answered = timed.checker.answered();
     // Answers that came in a few batches were buffered: the gaps between
     // the batches are not any puzzle's time.
-    let one_by_one = answered > 1 && timed.arrivals * 2 >= answered;
+    let one_by_one = timed.arrivals > 1 && timed.arrivals * 2 >= answered;
     Ok(Run {
         answered,
         time: finished.cpu,
