@@ -394,7 +394,10 @@ mod tests {
             now: earlier(Verdict::AC, &[5]),
             trend: trend(&earlier(Verdict::AC, &[0]), &earlier(Verdict::AC, &[5])),
         };
-        assert_eq!(instant.describe(), "0.000 ms → 5.00 ms, more than 100x slower");
+        assert_eq!(
+            instant.describe(),
+            "0.000 ms → 5.00 ms, more than 100x slower"
+        );
         let mut tally = Tally::default();
         tally.add(Some(&comparison));
         tally.add(None);

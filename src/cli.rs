@@ -337,6 +337,13 @@ pub struct TestArgs {
     /// Exits 1 when a case accepted then is not any more.
     #[arg(long, value_name = "FILE|last")]
     pub baseline: Option<PathBuf>,
+
+    /// Judge again whenever the submission, a case or a judge.toml
+    /// changes, each run compared with the one before; a change during a
+    /// run restarts it. The screen is cleared between runs on a terminal;
+    /// a pipe gets a separator line. Ctrl-C ends the watch.
+    #[arg(long)]
+    pub watch: bool,
 }
 
 /// What is judged: a built-in solver, a command, or a source file.

@@ -145,6 +145,9 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
     // Ctrl-C stops the running submission (it has its own process group, so
     // the terminal's signal does not reach it) and reports what was judged.
     on_ctrl_c()?;
+    if plan.args.watch {
+        return watch(&plan, baseline);
+    }
     let (summary, _) = plan.judge_once(baseline)?;
     Ok(if summary.interrupted {
         interrupted_code()
@@ -305,6 +308,119 @@ impl LastRun {
     }
 }
 
+/// `test --watch`: judges, then again at each change of the submission, a
+/// case or a `judge.toml`, each run compared with the one before. A change
+/// during a run stops it and starts the next; Ctrl-C ends the watch.
+fn watch(plan: &TestPlan, first_baseline: Option<Arc<Baseline>>) -> anyhow::Result<ExitCode> {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let running = Arc::new(AtomicBool::new(false));
+    let (changed_tx, changed_rx) = std::sync::mpsc::channel::<Vec<PathBuf>>();
+    let mut ignore: Vec<PathBuf> = Vec::new();
+    ignore.extend(plan.args.json.iter().cloned());
+    ignore.extend(plan.args.junit.iter().cloned());
+    let watched = sudoku_judge::watch::Watched::new(
+        plan.args.submission.submission.as_deref(),
+        &plan.paths,
+        &ignore,
+    );
+    let _watcher = watched.start({
+        let running = Arc::clone(&running);
+        move |paths| {
+            if running.load(Ordering::SeqCst) {
+                process::restart();
+            }
+            let _ = changed_tx.send(paths);
+        }
+    })?;
+    let terminal = io::stdout().is_terminal();
+    let mut baseline = first_baseline;
+    let mut why: Option<String> = None;
+    for round in 1.. {
+        {
+            let mut out = io::stdout().lock();
+            if terminal {
+                // Clear the screen and its scrollback, cursor home.
+                write!(out, "\x1b[H\x1b[2J\x1b[3J")?;
+            } else if round > 1 {
+                writeln!(out, "\n{}", "=".repeat(72))?;
+            }
+            match &why {
+                Some(why) => writeln!(out, "watch: run {round}, after a change to {why}")?,
+                None => writeln!(
+                    out,
+                    "watch: run {round}; judging again whenever the submission, a case or a \
+                     judge.toml changes (Ctrl-C ends the watch)"
+                )?,
+            }
+            out.flush()?;
+        }
+        running.store(true, Ordering::SeqCst);
+        let judged = plan.judge_once(baseline.clone());
+        running.store(false, Ordering::SeqCst);
+        if process::interrupting_signal().is_some() {
+            return Ok(interrupted_code());
+        }
+        match judged {
+            Ok((summary, this_run)) => {
+                if !summary.interrupted {
+                    baseline = Some(Arc::new(this_run));
+                }
+            }
+            // A submission that cannot be built, a case gone for a moment:
+            // say so, and wait for the next change.
+            Err(error) => {
+                if process::restarting() {
+                    // The error may be the stopped run's; the next says.
+                } else {
+                    println!("error: {error:#}");
+                }
+            }
+        }
+        let restarted = process::restarting();
+        process::resume();
+        let mut paths: Vec<PathBuf> = Vec::new();
+        if !restarted {
+            if !terminal {
+                println!("watch: waiting for a change (Ctrl-C ends the watch)");
+            }
+            // Waits for a change, or for Ctrl-C.
+            loop {
+                if process::interrupting_signal().is_some() {
+                    return Ok(interrupted_code());
+                }
+                match changed_rx.recv_timeout(Duration::from_millis(100)) {
+                    Ok(changed) => {
+                        paths.extend(changed);
+                        break;
+                    }
+                    Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+                    Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                        anyhow::bail!("watching files stopped")
+                    }
+                }
+            }
+        }
+        // What else changes meanwhile is part of the same change (an
+        // editor's save is several events).
+        std::thread::sleep(sudoku_judge::watch::SETTLE);
+        paths.extend(changed_rx.try_iter().flatten());
+        paths.sort();
+        paths.dedup();
+        let here = std::env::current_dir().unwrap_or_default();
+        let names: Vec<String> = paths
+            .iter()
+            .take(3)
+            .map(|p| p.strip_prefix(&here).unwrap_or(p).display().to_string())
+            .collect();
+        why = Some(match paths.len() {
+            0 => "a file, during the run".to_string(),
+            n if n > 3 => format!("{} and {} more", names.join(", "), n - 3),
+            _ => names.join(", "),
+        });
+    }
+    unreachable!("the watch ends only by a return")
+}
+
 /// `cases`, where `test` looks when given no path; when it is not there,
 /// an error that names what was looked for and where.
 fn default_cases(filters: &[String]) -> anyhow::Result<PathBuf> {
@@ -407,7 +523,7 @@ fn on_ctrl_c() -> anyhow::Result<()> {
         .context("failed to install the signal handlers")?;
     std::thread::spawn(move || {
         for signal in signals.forever() {
-            if process::interrupted() {
+            if process::interrupting_signal().is_some() {
                 std::process::exit(128 + signal);
             }
             process::interrupt(signal);

@@ -22,3 +22,4 @@ pub mod runner;
 pub mod solver;
 pub mod stress;
 pub mod verdict;
+pub mod watch;

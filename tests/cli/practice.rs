@@ -1,9 +1,11 @@
-//! The practice loop: comparing a run with an earlier one, and per-puzzle
-//! times of programs.
+//! The practice loop: comparing a run with an earlier one, per-puzzle times
+//! of programs, and watching files to judge again.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::Instant;
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
@@ -224,4 +226,107 @@ fn a_program_that_answers_as_it_goes_gets_per_puzzle_times() {
     let case = &cases_of(&report)[0];
     assert_eq!(case["verdict"], "AC", "{case}");
     assert_eq!(case["puzzle_ms"], Value::Null, "{case}");
+}
+
+/// The judge's stdout as it comes, read on a thread of its own.
+fn collect(mut from: impl std::io::Read + Send + 'static) -> Arc<Mutex<String>> {
+    let text = Arc::new(Mutex::new(String::new()));
+    let into = Arc::clone(&text);
+    thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = from.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            into.lock()
+                .unwrap()
+                .push_str(&String::from_utf8_lossy(&buf[..n]));
+        }
+    });
+    text
+}
+
+fn wait_for(text: &Mutex<String>, what: &str, patience: Duration) -> bool {
+    let started = Instant::now();
+    while started.elapsed() < patience {
+        if text.lock().unwrap().contains(what) {
+            return true;
+        }
+        thread::sleep(Duration::from_millis(50));
+    }
+    false
+}
+
+#[test]
+fn watch_judges_again_when_the_submission_changes() {
+    if !have(&["python3"], "watch") {
+        return;
+    }
+    let dir = suite(2);
+    let solution = dir.path().join("sol.py");
+    std::fs::copy(fixture("ac_program.py"), &solution).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sudoku-judge"))
+        .args(["test", "cases", "--submission", "sol.py", "--watch"])
+        .current_dir(dir.path())
+        .env("SUDOKU_JUDGE_CACHE", build_cache())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = collect(child.stdout.take().unwrap());
+    let stderr = collect(child.stderr.take().unwrap());
+    let patience = Duration::from_secs(60);
+    let shown = || {
+        format!(
+            "stdout:\n{}\nstderr:\n{}",
+            stdout.lock().unwrap(),
+            stderr.lock().unwrap()
+        )
+    };
+    let first = wait_for(&stdout, "watch: waiting for a change", patience);
+    if !first {
+        let _ = child.kill();
+        panic!("the first run never ended: {}", shown());
+    }
+    assert!(
+        stdout.lock().unwrap().contains("1 passed, 0 failed"),
+        "{}",
+        shown()
+    );
+
+    // Right to wrong: every answer all ones.
+    std::fs::write(
+        &solution,
+        "import sys\nfor line in sys.stdin:\n    if line.strip() == 'end':\n        break\n    \
+         print('1' * 81)\n",
+    )
+    .unwrap();
+    let second = wait_for(&stdout, "AC → WA", patience);
+    let after = wait_for(&stdout, "0 passed, 1 failed", patience);
+    // Stopped by its pid, as Ctrl-C would: it ends within a bounded time.
+    // SAFETY: kill(2) on our own child, not yet waited for.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let stopping = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break Some(status);
+        }
+        if stopping.elapsed() > Duration::from_secs(20) {
+            let _ = child.kill();
+            break None;
+        }
+        thread::sleep(Duration::from_millis(50));
+    };
+    assert!(second && after, "no second report: {}", shown());
+    assert!(
+        stdout
+            .lock()
+            .unwrap()
+            .contains("watch: run 2, after a change to sol.py"),
+        "{}",
+        shown()
+    );
+    let status = status.unwrap_or_else(|| panic!("Ctrl-C did not end the watch: {}", shown()));
+    assert_eq!(status.code(), Some(130), "{}", shown());
 }
