@@ -338,6 +338,14 @@ pub struct TestArgs {
     #[arg(long, value_name = "FILE|last")]
     pub baseline: Option<PathBuf>,
 
+    /// Keep what each case that was not accepted was given and gave back,
+    /// one directory a case under DIR: its input and expected output,
+    /// the submission's output (output.txt), its stderr (stderr.txt) and
+    /// the verdict. DIR must be new, empty or made by --keep before (then
+    /// it is replaced); a directory of yours is refused.
+    #[arg(long, value_name = "DIR")]
+    pub keep: Option<PathBuf>,
+
     /// Judge again whenever the submission, a case or a judge.toml
     /// changes, each run compared with the one before; a change during a
     /// run restarts it. The screen is cleared between runs on a terminal;

@@ -29,6 +29,7 @@ use sudoku_judge::problem::Problem;
 use sudoku_judge::report::human::HumanReporter;
 use sudoku_judge::report::json::JsonReporter;
 use sudoku_judge::report::junit::JunitReporter;
+use sudoku_judge::report::keep::KeepReporter;
 use sudoku_judge::report::progress::TestProgress;
 use sudoku_judge::report::{Reporter, Tee};
 use sudoku_judge::runner::external::Launch;
@@ -210,6 +211,14 @@ impl TestPlan {
         if let Some(path) = &args.junit {
             reporters.push(Box::new(JunitReporter::new(create_report(path)?)));
         }
+        let kept = match &args.keep {
+            Some(dir) => {
+                let (keep, kept) = KeepReporter::new(dir)?;
+                reporters.push(Box::new(keep));
+                Some((dir, kept))
+            }
+            None => None,
+        };
         // The run is kept as the last one here, for `--baseline last`; a
         // directory the user cannot write is no reason to fail this run.
         let last = match LastRun::start() {
@@ -227,6 +236,17 @@ impl TestPlan {
         let mut reporter = Tee::new(reporters);
         let summary = judge::run(&config, &mut progress.wrap(&mut reporter))?;
         drop(reporter);
+        if let Some((dir, kept)) = kept {
+            let n = kept.load(std::sync::atomic::Ordering::SeqCst);
+            if n > 0 {
+                eprintln!(
+                    "kept what {} not accepted {} given and gave back in {}/",
+                    plural(n as u64, "case", "cases"),
+                    if n == 1 { "was" } else { "were" },
+                    dir.display()
+                );
+            }
+        }
         // The record serves --failed next time; a directory the user cannot
         // write is no reason to fail this run.
         if !summary.interrupted {
@@ -318,6 +338,7 @@ fn watch(plan: &TestPlan, first_baseline: Option<Arc<Baseline>>) -> anyhow::Resu
     let mut ignore: Vec<PathBuf> = Vec::new();
     ignore.extend(plan.args.json.iter().cloned());
     ignore.extend(plan.args.junit.iter().cloned());
+    ignore.extend(plan.args.keep.iter().cloned());
     let watched = sudoku_judge::watch::Watched::new(
         plan.args.submission.submission.as_deref(),
         &plan.paths,

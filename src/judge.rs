@@ -74,6 +74,10 @@ pub struct Judgement {
     /// How it was run, when worth saying (e.g. that its process was
     /// started anew, with the solution's state reset).
     pub notes: Vec<String>,
+    /// The answers as the submission gave them (a LeetCode-style file's
+    /// in the case's format), their first 64 KB; only for a case not
+    /// accepted.
+    pub output: String,
     /// What a LeetCode-style submission printed itself, kept apart from
     /// its answers (its first 64 KB).
     pub stdout: String,
@@ -514,7 +518,8 @@ fn judge_case(
         if run.end == End::Killed(Kill::Interrupted) {
             return Ok(None);
         }
-        let checked = answers.finish()?;
+        let mut checked = answers.finish()?;
+        let output = std::mem::take(&mut checked.output);
         let (verdict, mut reason, details) = decide(&data, &run, &limits, checked);
         // Failing in a process that judged earlier cases may be the state
         // they left: alone, in a fresh process, does it pass?
@@ -541,11 +546,17 @@ fn judge_case(
             reason = format!("{reason} (run {} of {})", n + 1, config.repeat);
         }
         if decided.is_none() && (verdict != Verdict::AC || n + 1 == config.repeat.max(1)) {
-            decided = Some((verdict, reason, details));
+            // What it printed is kept for a case not accepted (`--keep`).
+            let output = if verdict == Verdict::AC {
+                String::new()
+            } else {
+                output
+            };
+            decided = Some((verdict, reason, details, output));
         }
         runs.push(run);
     }
-    let (verdict, reason, details) = decided.expect("at least one run");
+    let (verdict, reason, details, output) = decided.expect("at least one run");
     let run_times: Vec<Duration> = runs.iter().map(|r| r.time).collect();
     let first = &runs[0];
     let puzzle_times = first.puzzle_times.filter(|_| data.puzzles > 1);
@@ -575,6 +586,7 @@ fn judge_case(
         wall: first.wall,
         cpu: first.cpu,
         memory_kb: runs.iter().map(|r| r.memory_kb).max().unwrap_or(0),
+        output,
         stdout: first.stdout.clone(),
         stdout_lines: first.stdout_lines,
         stderr: first.stderr.clone(),

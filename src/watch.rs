@@ -24,7 +24,7 @@ pub struct Watched {
     /// Directories whose files are cases (a case file given alone stands
     /// for its directory: its expected output is beside it).
     roots: Vec<PathBuf>,
-    /// Files the run writes itself.
+    /// Files and directories the run writes itself.
     ignore: Vec<PathBuf>,
 }
 
@@ -49,7 +49,7 @@ impl Watched {
 
     /// Whether a change to `path` (absolute) calls for judging again.
     pub fn matters(&self, path: &Path) -> bool {
-        if self.ignore.iter().any(|p| p == path)
+        if self.ignore.iter().any(|p| path.starts_with(p))
             || path.components().any(|c| c.as_os_str() == ".sudoku-judge")
         {
             return false;

@@ -228,6 +228,63 @@ fn a_program_that_answers_as_it_goes_gets_per_puzzle_times() {
     assert_eq!(case["puzzle_ms"], Value::Null, "{case}");
 }
 
+/// A program that answers every puzzle with 81 ones, and says so on stderr.
+const ALL_ONES: &str =
+    "import sys\nfor line in sys.stdin:\n    if line.strip() == 'end':\n        \
+                        break\n    print('1' * 81)\nprint('all ones', file=sys.stderr)\n";
+
+#[test]
+fn keep_saves_what_a_failing_case_was_given_and_gave_back() {
+    if !have(&["python3"], "keep") {
+        return;
+    }
+    let dir = suite(2);
+    write(dir.path(), "wa.py", ALL_ONES);
+    let run = judge_in(
+        dir.path(),
+        &["test", "cases", "--submission", "wa.py", "--keep", "kept"],
+    );
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr
+            .contains("kept what 1 case not accepted was given and gave back in kept/"),
+        "{}",
+        run.stderr
+    );
+    let kept = dir.path().join("kept/a");
+    let read = |name: &str| std::fs::read_to_string(kept.join(name)).unwrap();
+    assert_eq!(read("a.in"), format!("{PUZZLE}\n{PUZZLE}\nend\n"));
+    assert_eq!(read("a.out"), format!("{ANSWER}\n{ANSWER}\n"));
+    assert_eq!(
+        read("output.txt"),
+        format!("{}\n", "1".repeat(81)).repeat(2)
+    );
+    assert_eq!(read("stderr.txt"), "all ones\n");
+    assert!(
+        read("verdict.txt").starts_with("WA a\n"),
+        "{}",
+        read("verdict.txt")
+    );
+
+    // A directory of the user's is never written into.
+    write(dir.path(), "mine/notes.txt", "mine");
+    let refused = judge_in(
+        dir.path(),
+        &["test", "cases", "--submission", "wa.py", "--keep", "mine"],
+    );
+    assert_eq!(refused.code, 2);
+    assert!(
+        refused.stderr.contains("never overwritten") && refused.stderr.contains("--keep"),
+        "{}",
+        refused.stderr
+    );
+    assert_eq!(
+        std::fs::read_dir(dir.path().join("mine")).unwrap().count(),
+        1,
+        "nothing added"
+    );
+}
+
 /// The judge's stdout as it comes, read on a thread of its own.
 fn collect(mut from: impl std::io::Read + Send + 'static) -> Arc<Mutex<String>> {
     let text = Arc::new(Mutex::new(String::new()));
