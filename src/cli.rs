@@ -227,6 +227,22 @@ pub enum Command {
     /// Example: sudoku-judge bench --solver all --limit 300 puzzles.txt
     Bench(BenchArgs),
 
+    /// Write out the exact program judged for a source file, to step
+    /// through it in a debugger.
+    ///
+    /// For a LeetCode-style file that is your code inside its language's
+    /// driver, as the judge builds it; for a program, the program. DIR gets
+    /// the build's files, board.txt (the boards it runs on: --case, or
+    /// LeetCode's example) and run.sh, which builds and runs it with the
+    /// judge's commands, flags and environment, but outside the sandbox so
+    /// that a debugger can attach. A file already in DIR is never
+    /// overwritten: nothing is written then.
+    #[command(after_help = "Examples:\n  \
+        sudoku-judge driver solution.cpp --out debug --case cases/leetcode37/example1\n  \
+        sh debug/run.sh                  build it and run it on debug/board.txt\n  \
+        gdb --args debug/main            then: run 3>&1 < debug/board.txt")]
+    Driver(DriverArgs),
+
     /// List the built-in solvers, one a line, name first; the first is the default.
     Solvers {
         /// Also list the deliberately broken solvers, one for each way a
@@ -379,6 +395,26 @@ pub struct SubmissionArgs {
 
     /// The language of --submission when its extension does not tell.
     #[arg(long, value_enum, requires = "submission")]
+    pub lang: Option<Language>,
+}
+
+#[derive(Debug, Args)]
+pub struct DriverArgs {
+    /// The source file: a LeetCode-style file or a program.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+
+    /// The directory to write into (made if missing).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+
+    /// The case whose boards board.txt holds (a case file or directory)
+    /// [default: LeetCode's example board].
+    #[arg(long, value_name = "CASE")]
+    pub case: Option<PathBuf>,
+
+    /// The language of FILE when its extension does not tell.
+    #[arg(long, value_enum)]
     pub lang: Option<Language>,
 }
 

@@ -11,8 +11,8 @@ use anyhow::Context as _;
 use clap::ValueEnum as _;
 
 use crate::cli::{
-    BenchArgs, GenArgs, HackArgs, LimitArgs, RateArgs, ReportFormat, StressArgs, SubmissionArgs,
-    TestArgs,
+    BenchArgs, DriverArgs, GenArgs, HackArgs, LimitArgs, RateArgs, ReportFormat, StressArgs,
+    SubmissionArgs, TestArgs,
 };
 use sudoku_judge::baseline::{self, Baseline};
 use sudoku_judge::bench;
@@ -572,6 +572,61 @@ fn sandbox() -> anyhow::Result<Option<Protections>> {
         );
     }
     Ok(Some(protections))
+}
+
+/// LeetCode's example board, the default of `driver`'s board.txt.
+const EXAMPLE_BOARD: &str =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+pub fn driver(args: &DriverArgs) -> anyhow::Result<ExitCode> {
+    let boards = match &args.case {
+        None => format!("{EXAMPLE_BOARD}\nend\n"),
+        Some(path) => {
+            let found = sudoku_judge::case::find(std::slice::from_ref(path))?;
+            let [case] = found.cases.as_slice() else {
+                anyhow::bail!(
+                    "--case {} holds {} cases; name one case file or case directory",
+                    path.display(),
+                    found.cases.len()
+                );
+            };
+            let data = sudoku_judge::case::load(case, true)?;
+            let mut lines = String::new();
+            for puzzle in data.puzzles()? {
+                lines.push_str(&puzzle?.1.to_line());
+                lines.push('\n');
+            }
+            lines.push_str("end\n");
+            lines
+        }
+    };
+    let exported = lang::export::export(&args.file, args.lang, &args.out, &boards)?;
+    let shown = |p: &std::path::Path| {
+        let here = std::env::current_dir().unwrap_or_default();
+        p.strip_prefix(&here).unwrap_or(p).display().to_string()
+    };
+    let mut out = io::stdout().lock();
+    let names: Vec<String> = exported.files.iter().map(|p| shown(p)).collect();
+    writeln!(out, "wrote {}", names.join(", "))?;
+    let script = shown(&exported.script);
+    writeln!(out, "build and run it on board.txt: sh {script}")?;
+    writeln!(
+        out,
+        "on boards of your own:         sh {script} FILE  (81-character lines, then `end`)"
+    )?;
+    let answers = match exported.interface {
+        sudoku_judge::runner::Interface::Function => {
+            "; its driver answers on fd 3, so keep it open (3>&1)"
+        }
+        sudoku_judge::runner::Interface::Program => "",
+    };
+    writeln!(
+        out,
+        "to debug: start `{}` under your debugger, its input from {}/board.txt{answers}",
+        exported.run,
+        shown(&std::path::absolute(&args.out).unwrap_or_else(|_| args.out.clone()))
+    )?;
+    Ok(ExitCode::SUCCESS)
 }
 
 pub fn solvers(all: bool) -> anyhow::Result<ExitCode> {

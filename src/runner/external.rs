@@ -141,7 +141,7 @@ impl Launch {
     }
 
     /// The program and its `argv` for a case judged under `limits`.
-    fn command_for(&self, limits: &Limits) -> (PathBuf, Vec<OsString>) {
+    pub(crate) fn command_for(&self, limits: &Limits) -> (PathBuf, Vec<OsString>) {
         match &self.runtime {
             Runtime::Exec { program, argv } => (program.clone(), argv.clone()),
             Runtime::Java {

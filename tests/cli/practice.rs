@@ -285,6 +285,104 @@ fn keep_saves_what_a_failing_case_was_given_and_gave_back() {
     );
 }
 
+/// The answers a driver wrote on fd 3 (after its `ready`), as 81-digit
+/// lines.
+fn driver_answers(stdout: &str) -> Vec<String> {
+    stdout
+        .lines()
+        .filter(|l| l.len() == 89 && l.matches('/').count() == 8)
+        .map(|l| l.replace('/', ""))
+        .collect()
+}
+
+#[test]
+fn an_exported_driver_builds_and_answers_as_the_judge_judged() {
+    for (file, tools) in [
+        ("ac_leetcode.cpp", &["g++"][..]),
+        ("ac_leetcode.py", &["python3"][..]),
+    ] {
+        if !have(tools, "driver export") {
+            continue;
+        }
+        let dir = suite(2);
+        let judged = judge_in(
+            dir.path(),
+            &[
+                "test",
+                "cases",
+                "--submission",
+                &fixture(file),
+                "--format",
+                "json",
+            ],
+        );
+        assert_eq!(
+            cases_of(&judged.json())[0]["verdict"],
+            "AC",
+            "{}",
+            judged.stdout
+        );
+        let export = judge_in(
+            dir.path(),
+            &[
+                "driver",
+                &fixture(file),
+                "--out",
+                "debug",
+                "--case",
+                "cases/a.in",
+            ],
+        );
+        assert_eq!(export.code, 0, "{}{}", export.stdout, export.stderr);
+        assert!(
+            export.stdout.contains("sh debug/run.sh"),
+            "{}",
+            export.stdout
+        );
+        let boards = std::fs::read_to_string(dir.path().join("debug/board.txt")).unwrap();
+        assert_eq!(boards, format!("{PUZZLE}\n{PUZZLE}\nend\n"));
+        // Run from elsewhere, as a user would.
+        let output = Command::new("sh")
+            .arg("debug/run.sh")
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            output.status.success(),
+            "{file}: {stdout}{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        assert!(stdout.starts_with("ready\n"), "{file}: {stdout}");
+        // The judge accepted this file on these boards, whose solution is
+        // unique: it got these answers.
+        assert_eq!(
+            driver_answers(&stdout),
+            vec![ANSWER.to_string(), ANSWER.to_string()],
+            "{file}: {stdout}"
+        );
+
+        // Exporting again never overwrites what is there.
+        let source = dir.path().join("debug").join(if file.ends_with(".cpp") {
+            "main.cpp"
+        } else {
+            file
+        });
+        std::fs::write(&source, "// edited while debugging\n").unwrap();
+        let again = judge_in(dir.path(), &["driver", &fixture(file), "--out", "debug"]);
+        assert_eq!(again.code, 2, "{}", again.stdout);
+        assert!(
+            again.stderr.contains("never overwrites a file"),
+            "{}",
+            again.stderr
+        );
+        assert_eq!(
+            std::fs::read_to_string(&source).unwrap(),
+            "// edited while debugging\n"
+        );
+    }
+}
+
 /// The judge's stdout as it comes, read on a thread of its own.
 fn collect(mut from: impl std::io::Read + Send + 'static) -> Arc<Mutex<String>> {
     let text = Arc::new(Mutex::new(String::new()));
