@@ -196,6 +196,11 @@ pub enum Command {
     /// --save with its expected output; the seed that replays it is printed.
     ///
     /// Exit code: 0 when every round passed, 1 when a failure was found.
+    #[command(after_help = "Examples:\n  \
+        sudoku-judge stress --submission main.cpp --brute brute.py\n    \
+        judge main.cpp against your own brute force, on the built-in puzzles\n  \
+        sudoku-judge stress --submission main.cpp --gen 'python3 gen.py' --brute brute.py\n    \
+        ... on what `python3 gen.py SEED` prints, for seeds 0, 1, 2, ...")]
     Stress(StressArgs),
 
     /// Hack a submission: search for an input it fails on, by local search
@@ -592,6 +597,21 @@ pub struct StressArgs {
     /// Most runs to spend shrinking a failing input.
     #[arg(long, default_value_t = 300, value_name = "N")]
     pub shrink_runs: usize,
+
+    /// Your own brute force (a program or LeetCode-style file in any
+    /// language the judge runs): run on each input first, its answers are
+    /// the expected ones, and the submission's are checked against them.
+    /// A brute force that is not accepted stops the run.
+    #[arg(long, value_name = "FILE")]
+    pub brute: Option<PathBuf>,
+
+    /// Your own generator instead of the built-in one: a command run
+    /// (without a shell, in the sandbox) with each round's seed as its last
+    /// argument, printing one case (AcWing lines closed by `end`, a
+    /// LeetCode literal or a grid). Its puzzles are solved by the reference
+    /// solver, or by --brute; shrinking works on what it printed.
+    #[arg(long, value_name = "COMMAND", conflicts_with_all = ["givens", "grade", "puzzles"])]
+    pub gen: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -1078,6 +1078,26 @@ pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(1));
     };
     let (limits, limits_again) = limits_of(&args.limits)?;
+    let brute = match &args.brute {
+        Some(path) => {
+            let built = lang::build(path, None)?;
+            if let Some(error) = &built.info.error {
+                eprintln!(
+                    "the brute force {} did not compile:\n{error}",
+                    path.display()
+                );
+                return Ok(ExitCode::from(HARNESS_ERROR));
+            }
+            built.launch.map(Submission::External)
+        }
+        None => None,
+    };
+    let generator = args
+        .gen
+        .as_deref()
+        .map(Launch::command)
+        .transpose()
+        .context("invalid --gen")?;
     let time = args
         .time
         .as_deref()
@@ -1086,9 +1106,24 @@ pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
         .context("invalid --time")?;
     // The flags that shape a round, to replay the failing one.
     let same = flags(&[
-        ("--puzzles", Some(args.puzzles.max(1).to_string())),
+        (
+            "--puzzles",
+            args.gen.is_none().then(|| args.puzzles.max(1).to_string()),
+        ),
         ("--givens", args.givens.map(|g| g.to_string())),
         ("--grade", args.grade.map(|g| g.name().to_string())),
+        (
+            "--gen",
+            args.gen
+                .as_deref()
+                .map(|g| shell_words::quote(g).into_owned()),
+        ),
+        (
+            "--brute",
+            args.brute
+                .as_ref()
+                .map(|b| shell_words::quote(&b.to_string_lossy()).into_owned()),
+        ),
     ]) + &limits_again;
     let config = stress::Config {
         submission,
@@ -1104,17 +1139,29 @@ pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
         limits,
         save: args.save,
         shrink_runs: args.shrink_runs,
+        generator,
+        brute,
     };
     on_ctrl_c()?;
+    let against = match &config.brute {
+        Some(brute) => format!("the brute force {}", brute.label()),
+        None => "the reference solver".to_string(),
+    };
+    let inputs = match &args.gen {
+        Some(gen) => format!("what `{gen} SEED` prints"),
+        None => format!(
+            "{} puzzle{} a round",
+            config.puzzles_per_round,
+            if config.puzzles_per_round == 1 {
+                ""
+            } else {
+                "s"
+            }
+        ),
+    };
     eprintln!(
-        "stress: {} against the reference solver, {} puzzle{} a round, seed {}",
+        "stress: {} against {against}, {inputs}, seed {}",
         config.submission.label(),
-        config.puzzles_per_round,
-        if config.puzzles_per_round == 1 {
-            ""
-        } else {
-            "s"
-        },
         config.seed
     );
     // Made after the line above, so the bar is drawn under it.

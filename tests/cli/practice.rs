@@ -383,6 +383,151 @@ fn an_exported_driver_builds_and_answers_as_the_judge_judged() {
     }
 }
 
+/// The puzzles of an AcWing input, as 81-character lines.
+fn puzzle_lines(path: &Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter(|l| l.len() == 81)
+        .map(str::to_string)
+        .collect()
+}
+
+/// The saved input named on a `saved:` line.
+fn saved_input(stdout: &str, dir: &Path) -> std::path::PathBuf {
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("saved:"))
+        .unwrap_or_else(|| panic!("nothing saved:\n{stdout}"));
+    dir.join(line.split_whitespace().nth(1).unwrap())
+}
+
+#[test]
+fn stress_against_a_brute_force_finds_and_shrinks_a_planted_bug() {
+    if !have(&["g++", "python3"], "stress --brute") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let run = judge_in(
+        dir.path(),
+        &[
+            "stress",
+            "--submission",
+            &fixture("wa_stale_state.cpp"),
+            "--brute",
+            &fixture("ac_program.py"),
+            "--rounds",
+            "3",
+            "--puzzles",
+            "3",
+            "--time-limit",
+            "5s",
+        ],
+    );
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("against the brute force ") && run.stderr.contains("ac_program.py"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stdout.contains("round 1 failed with WA"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("-> 2 puzzles"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("--brute "),
+        "the replay names it: {}",
+        run.stdout
+    );
+    // The saved case holds the brute force's answers: the brute force is
+    // accepted on it, the planted bug is not.
+    let saved = saved_input(&run.stdout, dir.path());
+    assert_eq!(puzzle_lines(&saved).len(), 2);
+    let saved = saved.display().to_string();
+    for (file, verdict) in [("ac_program.py", "AC"), ("wa_stale_state.cpp", "WA")] {
+        let judged = judge_in(
+            dir.path(),
+            &[
+                "test",
+                &saved,
+                "--submission",
+                &fixture(file),
+                "--format",
+                "json",
+            ],
+        );
+        assert_eq!(cases_of(&judged.json())[0]["verdict"], verdict, "{file}");
+    }
+
+    // A brute force that is not accepted cannot say what is right.
+    let broken = judge_in(
+        dir.path(),
+        &[
+            "stress",
+            "--submission",
+            &fixture("wa_stale_state.cpp"),
+            "--brute",
+            &fixture("re_exit_code.py"),
+            "--rounds",
+            "1",
+        ],
+    );
+    assert_eq!(broken.code, 2, "{}", broken.stdout);
+    assert!(
+        broken.stderr.contains("the brute force") && broken.stderr.contains("is not accepted"),
+        "{}",
+        broken.stderr
+    );
+}
+
+#[test]
+fn stress_with_a_users_generator_shrinks_the_puzzles_it_printed() {
+    if !have(&["g++", "python3"], "stress --gen") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let generator = format!(
+        "python3 {}",
+        manifest_dir()
+            .join("tests/fixtures/programs/gen_relabelled.py")
+            .display()
+    );
+    let run = judge_in(
+        dir.path(),
+        &[
+            "stress",
+            "--submission",
+            &fixture("wa_stale_state.cpp"),
+            "--gen",
+            &generator,
+            "--rounds",
+            "2",
+            "--seed",
+            "7",
+        ],
+    );
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("gen_relabelled.py SEED` prints"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stdout.contains("3 puzzles with"), "{}", run.stdout);
+    assert!(run.stdout.contains("-> 2 puzzles"), "{}", run.stdout);
+    assert!(run.stdout.contains("--seed 7 --rounds 1"), "{}", run.stdout);
+    // What it saved is what the generator printed, with givens added back:
+    // every given of the example's layout is still given.
+    let saved = puzzle_lines(&saved_input(&run.stdout, dir.path()));
+    assert_eq!(saved.len(), 2);
+    for puzzle in &saved {
+        for (cell, given) in PUZZLE.chars().zip(puzzle.chars()) {
+            assert!(cell == '.' || given != '.', "{puzzle}");
+        }
+    }
+}
+
 /// The judge's stdout as it comes, read on a thread of its own.
 fn collect(mut from: impl std::io::Read + Send + 'static) -> Arc<Mutex<String>> {
     let text = Arc::new(Mutex::new(String::new()));
