@@ -401,9 +401,9 @@ fn watch(plan: &TestPlan, first_baseline: Option<Arc<Baseline>>) -> anyhow::Resu
         process::resume();
         let mut paths: Vec<PathBuf> = Vec::new();
         if !restarted {
-            if !terminal {
-                println!("watch: waiting for a change (Ctrl-C ends the watch)");
-            }
+            // Also the end of a run for editors that follow the watch (see
+            // the README's VS Code task).
+            println!("watch: waiting for a change (Ctrl-C ends the watch)");
             // Waits for a change, or for Ctrl-C.
             loop {
                 if process::interrupting_signal().is_some() {

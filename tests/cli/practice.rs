@@ -528,6 +528,93 @@ fn stress_with_a_users_generator_shrinks_the_puzzles_it_printed() {
     }
 }
 
+/// The README's VS Code task: the `json` block that has a problem matcher.
+fn readme_task() -> Value {
+    let readme = std::fs::read_to_string(manifest_dir().join("README.md")).unwrap();
+    let block = readme
+        .split("```json\n")
+        .skip(1)
+        .filter_map(|rest| rest.split_once("```").map(|(block, _)| block))
+        .find(|block| block.contains("problemMatcher"))
+        .expect("the README shows a VS Code task with a problem matcher");
+    let tasks: Value = serde_json::from_str(block).expect("the task is valid JSON");
+    tasks["tasks"][0].clone()
+}
+
+/// `(file, line, column, severity)` of every line `pattern` matches.
+fn problems(pattern: &regex::Regex, output: &str) -> Vec<(String, u32, u32, String)> {
+    output
+        .lines()
+        .filter_map(|line| pattern.captures(line))
+        .map(|c| {
+            (
+                c[1].to_string(),
+                c[2].parse().unwrap(),
+                c[3].parse().unwrap(),
+                c.get(4).map_or("", |m| m.as_str()).to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_readme_vs_code_task_reads_the_real_diagnostics() {
+    let task = readme_task();
+    let matcher = &task["problemMatcher"];
+    let pattern = regex::Regex::new(matcher["pattern"]["regexp"].as_str().unwrap()).unwrap();
+    assert_eq!(matcher["pattern"]["file"], 1);
+    assert_eq!(matcher["pattern"]["severity"], 4);
+
+    // A malformed case, once (not again in its failure block).
+    let dir = suite(1);
+    write(
+        dir.path(),
+        "cases/bad.in",
+        &format!("{}x\nend\n", &PUZZLE[..80]),
+    );
+    let run = judge_in(dir.path(), &["test", "cases"]);
+    assert_eq!(
+        problems(&pattern, &run.stdout),
+        vec![("cases/bad.in".to_string(), 1, 81, String::new())],
+        "{}",
+        run.stdout
+    );
+    // Nothing else the table prints is taken for a problem.
+    let clean = judge_in(dir.path(), &["test", "cases/a.in"]);
+    assert_eq!(
+        problems(&pattern, &clean.stdout),
+        vec![],
+        "{}",
+        clean.stdout
+    );
+
+    // A compile error, in the user's file.
+    if have(&["g++"], "VS Code task on a compile error") {
+        let run = judge_in(
+            dir.path(),
+            &[
+                "test",
+                "cases/a.in",
+                "--submission",
+                &fixture("ce_syntax.cpp"),
+            ],
+        );
+        assert_eq!(
+            problems(&pattern, &run.stdout),
+            vec![("ce_syntax.cpp".to_string(), 6, 29, "error".to_string())],
+            "{}",
+            run.stdout
+        );
+    }
+
+    // The watch's runs begin and end where the task says.
+    let background = &matcher["background"];
+    let begins = regex::Regex::new(background["beginsPattern"].as_str().unwrap()).unwrap();
+    let ends = regex::Regex::new(background["endsPattern"].as_str().unwrap()).unwrap();
+    assert!(begins.is_match("watch: run 12, after a change to sol.py"));
+    assert!(ends.is_match("watch: waiting for a change (Ctrl-C ends the watch)"));
+}
+
 /// The judge's stdout as it comes, read on a thread of its own.
 fn collect(mut from: impl std::io::Read + Send + 'static) -> Arc<Mutex<String>> {
     let text = Arc::new(Mutex::new(String::new()));
@@ -604,6 +691,18 @@ fn watch_judges_again_when_the_submission_changes() {
     .unwrap();
     let second = wait_for(&stdout, "AC → WA", patience);
     let after = wait_for(&stdout, "0 passed, 1 failed", patience);
+    // The second run's end, as editors following the watch see it.
+    let started = Instant::now();
+    while started.elapsed() < patience
+        && stdout
+            .lock()
+            .unwrap()
+            .matches("watch: waiting for a change")
+            .count()
+            < 2
+    {
+        thread::sleep(Duration::from_millis(50));
+    }
     // Stopped by its pid, as Ctrl-C would: it ends within a bounded time.
     // SAFETY: kill(2) on our own child, not yet waited for.
     unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
