@@ -249,10 +249,11 @@ impl TestPlan {
         }
         // The record serves --failed next time; a directory the user cannot
         // write is no reason to fail this run.
+        if let Err(error) = remember_failed(&summary.not_accepted) {
+            eprintln!("warning: {error:#}; --failed will not know this run");
+        }
+        // Half a run is no baseline.
         if !summary.interrupted {
-            if let Err(error) = remember_failed(&summary.not_accepted) {
-                eprintln!("warning: {error:#}; --failed will not know this run");
-            }
             if let Some(last) = last {
                 if let Err(error) = last.keep() {
                     eprintln!("warning: {error:#}; --baseline last will not know this run");
