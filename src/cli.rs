@@ -27,6 +27,9 @@ use sudoku_judge::runner::lang::Language;
     sudoku-judge test cases/acwing166 --cmd './a.out'\n  \
     sudoku-judge test cases/acwing166 --solver backtrack --time-limit 2s\n  \
     sudoku-judge test --format json > report.json\n  \
+    sudoku-judge test cases/acwing166 --submission main.cpp --watch    judge at every save\n  \
+    sudoku-judge test --submission main.cpp --baseline last           what changed since the last run\n  \
+    sudoku-judge driver solution.cpp --out debug                      the judged program, to debug\n  \
     sudoku-judge gen --out cases/mine --grade fiendish --count 10 --per-file 10\n  \
     sudoku-judge hack --submission main.cpp --time-limit 1s\n  \
     sudoku-judge calibrate                  check the suites' limits against references\n  \
