@@ -27,6 +27,9 @@ use sudoku_judge::runner::lang::Language;
     sudoku-judge test cases/acwing166 --cmd './a.out'\n  \
     sudoku-judge test cases/acwing166 --solver backtrack --time-limit 2s\n  \
     sudoku-judge test --format json > report.json\n  \
+    sudoku-judge test cases/acwing166 --submission main.cpp --watch    judge at every save\n  \
+    sudoku-judge test --submission main.cpp --baseline last           what changed since the last run\n  \
+    sudoku-judge driver solution.cpp --out debug                      the judged program, to debug\n  \
     sudoku-judge gen --out cases/mine --grade fiendish --count 10 --per-file 10\n  \
     sudoku-judge hack --submission main.cpp --time-limit 1s\n  \
     sudoku-judge calibrate                  check the suites' limits against references\n  \
@@ -196,6 +199,11 @@ pub enum Command {
     /// --save with its expected output; the seed that replays it is printed.
     ///
     /// Exit code: 0 when every round passed, 1 when a failure was found.
+    #[command(after_help = "Examples:\n  \
+        sudoku-judge stress --submission main.cpp --brute brute.py\n    \
+        judge main.cpp against your own brute force, on the built-in puzzles\n  \
+        sudoku-judge stress --submission main.cpp --gen 'python3 gen.py' --brute brute.py\n    \
+        ... on what `python3 gen.py SEED` prints, for seeds 0, 1, 2, ...")]
     Stress(StressArgs),
 
     /// Hack a submission: search for an input it fails on, by local search
@@ -226,6 +234,22 @@ pub enum Command {
     ///
     /// Example: sudoku-judge bench --solver all --limit 300 puzzles.txt
     Bench(BenchArgs),
+
+    /// Write out the exact program judged for a source file, to step
+    /// through it in a debugger.
+    ///
+    /// For a LeetCode-style file that is your code inside its language's
+    /// driver, as the judge builds it; for a program, the program. DIR gets
+    /// the build's files, board.txt (the boards it runs on: --case, or
+    /// LeetCode's example) and run.sh, which builds and runs it with the
+    /// judge's commands, flags and environment, but outside the sandbox so
+    /// that a debugger can attach. A file already in DIR is never
+    /// overwritten: nothing is written then.
+    #[command(after_help = "Examples:\n  \
+        sudoku-judge driver solution.cpp --out debug --case cases/leetcode37/example1\n  \
+        sh debug/run.sh                  build it and run it on debug/board.txt\n  \
+        gdb --args debug/main            then: run 3>&1 < debug/board.txt")]
+    Driver(DriverArgs),
 
     /// List the built-in solvers, one a line, name first; the first is the default.
     Solvers {
@@ -327,6 +351,31 @@ pub struct TestArgs {
     /// Also write a JUnit XML report to FILE, for CI viewers.
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
+
+    /// Compare with an earlier run: a report written with `--json FILE`,
+    /// or `last` for the last run in this directory (kept in
+    /// .sudoku-judge/). Each case shows what changed (`TLE → AC`, `1.32 s →
+    /// 0.41 s, 3.2x faster`) and the summary counts fixed, broken, faster
+    /// and slower cases. A time counts as changed past 1.3x and 2 ms; with
+    /// --repeat 3 or more on both runs, when their ranges do not overlap.
+    /// Exits 1 when a case accepted then is not any more.
+    #[arg(long, value_name = "FILE|last")]
+    pub baseline: Option<PathBuf>,
+
+    /// Keep what each case that was not accepted was given and gave back,
+    /// one directory a case under DIR: its input and expected output,
+    /// the submission's output (output.txt), its stderr (stderr.txt) and
+    /// the verdict. DIR must be new, empty or made by --keep before (then
+    /// it is replaced); a directory of yours is refused.
+    #[arg(long, value_name = "DIR")]
+    pub keep: Option<PathBuf>,
+
+    /// Judge again whenever the submission, a case or a judge.toml
+    /// changes, each run compared with the one before; a change during a
+    /// run restarts it. The screen is cleared between runs on a terminal;
+    /// a pipe gets a separator line. Ctrl-C ends the watch.
+    #[arg(long)]
+    pub watch: bool,
 }
 
 /// What is judged: a built-in solver, a command, or a source file.
@@ -354,6 +403,26 @@ pub struct SubmissionArgs {
 
     /// The language of --submission when its extension does not tell.
     #[arg(long, value_enum, requires = "submission")]
+    pub lang: Option<Language>,
+}
+
+#[derive(Debug, Args)]
+pub struct DriverArgs {
+    /// The source file: a LeetCode-style file or a program.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+
+    /// The directory to write into (made if missing).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+
+    /// The case whose boards board.txt holds (a case file or directory)
+    /// [default: LeetCode's example board].
+    #[arg(long, value_name = "CASE")]
+    pub case: Option<PathBuf>,
+
+    /// The language of FILE when its extension does not tell.
+    #[arg(long, value_enum)]
     pub lang: Option<Language>,
 }
 
@@ -531,6 +600,21 @@ pub struct StressArgs {
     /// Most runs to spend shrinking a failing input.
     #[arg(long, default_value_t = 300, value_name = "N")]
     pub shrink_runs: usize,
+
+    /// Your own brute force (a program or LeetCode-style file in any
+    /// language the judge runs): run on each input first, its answers are
+    /// the expected ones, and the submission's are checked against them.
+    /// A brute force that is not accepted stops the run.
+    #[arg(long, value_name = "FILE")]
+    pub brute: Option<PathBuf>,
+
+    /// Your own generator instead of the built-in one: a command run
+    /// (without a shell, in the sandbox) with each round's seed as its last
+    /// argument, printing one case (AcWing lines closed by `end`, a
+    /// LeetCode literal or a grid). Its puzzles are solved by the reference
+    /// solver, or by --brute; shrinking works on what it printed.
+    #[arg(long, value_name = "COMMAND", conflicts_with_all = ["givens", "grade", "puzzles"])]
+    pub gen: Option<String>,
 }
 
 #[derive(Debug, Args)]

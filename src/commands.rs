@@ -4,15 +4,17 @@
 use std::io::{self, IsTerminal as _, Read as _, Write as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use clap::ValueEnum as _;
 
 use crate::cli::{
-    BenchArgs, GenArgs, HackArgs, LimitArgs, RateArgs, ReportFormat, StressArgs, SubmissionArgs,
-    TestArgs,
+    BenchArgs, DriverArgs, GenArgs, HackArgs, LimitArgs, RateArgs, ReportFormat, StressArgs,
+    SubmissionArgs, TestArgs,
 };
+use sudoku_judge::baseline::{self, Baseline};
 use sudoku_judge::bench;
 use sudoku_judge::board::format::{self, Mode};
 use sudoku_judge::board::Format;
@@ -22,11 +24,12 @@ use sudoku_judge::check::CheckerKind;
 use sudoku_judge::corpus;
 use sudoku_judge::generate::{self, Target};
 use sudoku_judge::hack;
-use sudoku_judge::judge::{self, Config};
+use sudoku_judge::judge::{self, Config, Summary};
 use sudoku_judge::problem::Problem;
 use sudoku_judge::report::human::HumanReporter;
 use sudoku_judge::report::json::JsonReporter;
 use sudoku_judge::report::junit::JunitReporter;
+use sudoku_judge::report::keep::KeepReporter;
 use sudoku_judge::report::progress::TestProgress;
 use sudoku_judge::report::{Reporter, Tee};
 use sudoku_judge::runner::external::Launch;
@@ -103,7 +106,8 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
     // Arguments that are not paths pick cases by id.
     let (paths, filters): (Vec<String>, Vec<String>) = args
         .paths
-        .into_iter()
+        .iter()
+        .cloned()
         .partition(|p| std::path::Path::new(p).symlink_metadata().is_ok());
     let mut paths: Vec<PathBuf> = paths.into_iter().map(PathBuf::from).collect();
     if paths.is_empty() {
@@ -119,52 +123,33 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
     } else {
         None
     };
+    // Read before this run records itself as the last one.
+    let baseline = args.baseline.as_deref().map(load_baseline).transpose()?;
     let protections = sandbox()?;
-    let (submission, build, rerun) = submission(&args.submission)?;
+    let selection = judge::Selection {
+        filters,
+        only,
+        partition: args
+            .partition
+            .as_deref()
+            .map(judge::parse_partition)
+            .transpose()?,
+    };
+    let plan = TestPlan {
+        args,
+        color,
+        paths,
+        overrides,
+        selection,
+        protections,
+    };
     // Ctrl-C stops the running submission (it has its own process group, so
     // the terminal's signal does not reach it) and reports what was judged.
     on_ctrl_c()?;
-    let mut progress = TestProgress::new();
-    let config = Config {
-        paths,
-        submission,
-        overrides,
-        repeat: args.repeat as usize,
-        build,
-        selection: judge::Selection {
-            filters,
-            only,
-            partition: args
-                .partition
-                .as_deref()
-                .map(judge::parse_partition)
-                .transpose()?,
-        },
-        jobs: usize::from(args.jobs),
-        answered: Some(progress.answered()),
-        sandbox: protections,
-        fresh_process: args.fresh_process,
-    };
-    let stdout = io::stdout().lock();
-    let mut reporters: Vec<Box<dyn Reporter>> = vec![match args.format {
-        ReportFormat::Table => {
-            Box::new(HumanReporter::new(stdout, color, rerun).with_width(stdout_width()))
-        }
-        ReportFormat::Json => Box::new(JsonReporter::new(stdout)),
-    }];
-    if let Some(path) = &args.json {
-        reporters.push(Box::new(JsonReporter::new(create_report(path)?)));
+    if plan.args.watch {
+        return watch(&plan, baseline);
     }
-    if let Some(path) = &args.junit {
-        reporters.push(Box::new(JunitReporter::new(create_report(path)?)));
-    }
-    let mut reporter = Tee::new(reporters);
-    let summary = judge::run(&config, &mut progress.wrap(&mut reporter))?;
-    // The record serves --failed next time; a directory the user cannot
-    // write is no reason to fail this run.
-    if let Err(error) = remember_failed(&summary.not_accepted) {
-        eprintln!("warning: {error:#}; --failed will not know this run");
-    }
+    let (summary, _) = plan.judge_once(baseline)?;
     Ok(if summary.interrupted {
         interrupted_code()
     } else if summary.errors > 0 {
@@ -174,6 +159,288 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// What every run of `test` shares; `--watch` judges it again and again.
+struct TestPlan {
+    args: TestArgs,
+    color: bool,
+    paths: Vec<PathBuf>,
+    overrides: Settings,
+    selection: judge::Selection,
+    protections: Option<Protections>,
+}
+
+impl TestPlan {
+    /// Builds the submission (a cached build when its source is
+    /// unchanged), judges every case, and records the run for `--failed`
+    /// and `--baseline last`. Returns the summary and the run, to compare
+    /// the next one with.
+    fn judge_once(&self, baseline: Option<Arc<Baseline>>) -> anyhow::Result<(Summary, Baseline)> {
+        let args = &self.args;
+        let (submission, build, rerun) = submission(&args.submission)?;
+        let mut progress = TestProgress::new();
+        let config = Config {
+            paths: self.paths.clone(),
+            submission,
+            overrides: self.overrides.clone(),
+            repeat: args.repeat as usize,
+            build,
+            selection: self.selection.clone(),
+            jobs: usize::from(args.jobs),
+            answered: Some(progress.answered()),
+            sandbox: self.protections.clone(),
+            fresh_process: args.fresh_process,
+        };
+        let stdout = io::stdout().lock();
+        let mut reporters: Vec<Box<dyn Reporter>> = vec![match args.format {
+            ReportFormat::Table => Box::new(
+                HumanReporter::new(stdout, self.color, rerun)
+                    .with_width(stdout_width())
+                    .with_baseline(baseline.clone()),
+            ),
+            ReportFormat::Json => {
+                Box::new(JsonReporter::new(stdout).with_baseline(baseline.clone()))
+            }
+        }];
+        if let Some(path) = &args.json {
+            reporters.push(Box::new(
+                JsonReporter::new(create_report(path)?).with_baseline(baseline.clone()),
+            ));
+        }
+        if let Some(path) = &args.junit {
+            reporters.push(Box::new(JunitReporter::new(create_report(path)?)));
+        }
+        let kept = match &args.keep {
+            Some(dir) => {
+                let (keep, kept) = KeepReporter::new(dir)?;
+                reporters.push(Box::new(keep));
+                Some((dir, kept))
+            }
+            None => None,
+        };
+        // The run is kept as the last one here, for `--baseline last`; a
+        // directory the user cannot write is no reason to fail this run.
+        let last = match LastRun::start() {
+            Ok(last) => Some(last),
+            Err(error) => {
+                eprintln!("warning: {error:#}; --baseline last will not know this run");
+                None
+            }
+        };
+        if let Some(last) = &last {
+            reporters.push(Box::new(JsonReporter::new(last.writer()?)));
+        }
+        let (recorder, this_run) = baseline::Recorder::new("the run before");
+        reporters.push(Box::new(recorder));
+        let mut reporter = Tee::new(reporters);
+        let summary = judge::run(&config, &mut progress.wrap(&mut reporter))?;
+        drop(reporter);
+        if let Some((dir, kept)) = kept {
+            let n = kept.load(std::sync::atomic::Ordering::SeqCst);
+            if n > 0 {
+                eprintln!(
+                    "kept what {} not accepted {} given and gave back in {}/",
+                    plural(n as u64, "case", "cases"),
+                    if n == 1 { "was" } else { "were" },
+                    dir.display()
+                );
+            }
+        }
+        // The record serves --failed next time; a directory the user cannot
+        // write is no reason to fail this run.
+        if let Err(error) = remember_failed(&summary.not_accepted) {
+            eprintln!("warning: {error:#}; --failed will not know this run");
+        }
+        // Half a run is no baseline.
+        if !summary.interrupted {
+            if let Some(last) = last {
+                if let Err(error) = last.keep() {
+                    eprintln!("warning: {error:#}; --baseline last will not know this run");
+                }
+            }
+        }
+        let this_run = std::mem::take(&mut *this_run.lock().unwrap_or_else(|e| e.into_inner()));
+        Ok((summary, this_run))
+    }
+}
+
+/// `--baseline FILE`, or `--baseline last`: the last run in this directory.
+fn load_baseline(path: &std::path::Path) -> anyhow::Result<Arc<Baseline>> {
+    if path == std::path::Path::new("last") && !path.exists() {
+        let record = last_record();
+        if !record.exists() {
+            let here =
+                std::env::current_dir().map_or_else(|_| ".".into(), |d| d.display().to_string());
+            anyhow::bail!(
+                "--baseline last compares with the last run in this directory, and no run is \
+                 recorded here ({} in {here}); run `sudoku-judge test` here first, or give a \
+                 report written with `--json FILE`",
+                record.display()
+            );
+        }
+        return Ok(Arc::new(Baseline::load(&record, "the last run")?));
+    }
+    Ok(Arc::new(Baseline::load(path, path.display().to_string())?))
+}
+
+/// Where the last run's JSON report is kept, beside the record of its
+/// failures.
+fn last_record() -> PathBuf {
+    PathBuf::from(".sudoku-judge").join("last.json")
+}
+
+/// The JSON report of the run going on, written beside the last one and
+/// put in its place only once the run is over: an interrupted run, or one
+/// that compares with the last, never leaves half a report there.
+struct LastRun {
+    file: tempfile::NamedTempFile,
+}
+
+impl LastRun {
+    fn start() -> anyhow::Result<LastRun> {
+        let path = last_record();
+        let dir = path.parent().expect("a file in a directory");
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("failed to create {}", dir.display()))?;
+        let file = tempfile::Builder::new()
+            .prefix("last.")
+            .suffix(".json.tmp")
+            .tempfile_in(dir)
+            .with_context(|| format!("failed to create a file in {}", dir.display()))?;
+        Ok(LastRun { file })
+    }
+
+    fn writer(&self) -> anyhow::Result<Box<dyn io::Write>> {
+        let file = self
+            .file
+            .as_file()
+            .try_clone()
+            .context("failed to open the record of this run")?;
+        Ok(Box::new(io::BufWriter::new(file)))
+    }
+
+    fn keep(self) -> anyhow::Result<()> {
+        let path = last_record();
+        self.file
+            .persist(&path)
+            .with_context(|| format!("failed to write {}", path.display()))?;
+        Ok(())
+    }
+}
+
+/// `test --watch`: judges, then again at each change of the submission, a
+/// case or a `judge.toml`, each run compared with the one before. A change
+/// during a run stops it and starts the next; Ctrl-C ends the watch.
+fn watch(plan: &TestPlan, first_baseline: Option<Arc<Baseline>>) -> anyhow::Result<ExitCode> {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let running = Arc::new(AtomicBool::new(false));
+    let (changed_tx, changed_rx) = std::sync::mpsc::channel::<Vec<PathBuf>>();
+    let mut ignore: Vec<PathBuf> = Vec::new();
+    ignore.extend(plan.args.json.iter().cloned());
+    ignore.extend(plan.args.junit.iter().cloned());
+    ignore.extend(plan.args.keep.iter().cloned());
+    let watched = sudoku_judge::watch::Watched::new(
+        plan.args.submission.submission.as_deref(),
+        &plan.paths,
+        &ignore,
+    );
+    let _watcher = watched.start({
+        let running = Arc::clone(&running);
+        move |paths| {
+            if running.load(Ordering::SeqCst) {
+                process::restart();
+            }
+            let _ = changed_tx.send(paths);
+        }
+    })?;
+    let terminal = io::stdout().is_terminal();
+    let mut baseline = first_baseline;
+    let mut why: Option<String> = None;
+    for round in 1.. {
+        {
+            let mut out = io::stdout().lock();
+            if terminal {
+                // Clear the screen and its scrollback, cursor home.
+                write!(out, "\x1b[H\x1b[2J\x1b[3J")?;
+            } else if round > 1 {
+                writeln!(out, "\n{}", "=".repeat(72))?;
+            }
+            match &why {
+                Some(why) => writeln!(out, "watch: run {round}, after a change to {why}")?,
+                None => writeln!(
+                    out,
+                    "watch: run {round}; judging again whenever the submission, a case or a \
+                     judge.toml changes (Ctrl-C ends the watch)"
+                )?,
+            }
+            out.flush()?;
+        }
+        running.store(true, Ordering::SeqCst);
+        let judged = plan.judge_once(baseline.clone());
+        running.store(false, Ordering::SeqCst);
+        if process::interrupting_signal().is_some() {
+            return Ok(interrupted_code());
+        }
+        match judged {
+            Ok((summary, this_run)) => {
+                if !summary.interrupted {
+                    baseline = Some(Arc::new(this_run));
+                }
+            }
+            // A submission that cannot be built, a case gone for a moment:
+            // say so, and wait for the next change.
+            Err(error) => {
+                if process::restarting() {
+                    // The error may be the stopped run's; the next says.
+                } else {
+                    println!("error: {error:#}");
+                }
+            }
+        }
+        let restarted = process::restarting();
+        process::resume();
+        let mut paths: Vec<PathBuf> = Vec::new();
+        if !restarted {
+            // Also the end of a run for editors that follow the watch (see
+            // the README's VS Code task).
+            println!("watch: waiting for a change (Ctrl-C ends the watch)");
+            // Waits for a change, or for Ctrl-C.
+            loop {
+                if process::interrupting_signal().is_some() {
+                    return Ok(interrupted_code());
+                }
+                match changed_rx.recv_timeout(Duration::from_millis(100)) {
+                    Ok(changed) => {
+                        paths.extend(changed);
+                        break;
+                    }
+                    Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+                    Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                        anyhow::bail!("watching files stopped")
+                    }
+                }
+            }
+        }
+        // What else changes meanwhile is part of the same change (an
+        // editor's save is several events).
+        std::thread::sleep(sudoku_judge::watch::SETTLE);
+        paths.extend(changed_rx.try_iter().flatten());
+        paths.sort();
+        paths.dedup();
+        let here = std::env::current_dir().unwrap_or_default();
+        let names: Vec<String> = paths
+            .iter()
+            .take(3)
+            .map(|p| p.strip_prefix(&here).unwrap_or(p).display().to_string())
+            .collect();
+        why = Some(match paths.len() {
+            0 => "a file, during the run".to_string(),
+            n if n > 3 => format!("{} and {} more", names.join(", "), n - 3),
+            _ => names.join(", "),
+        });
+    }
+    unreachable!("the watch ends only by a return")
 }
 
 /// `cases`, where `test` looks when given no path; when it is not there,
@@ -278,7 +545,7 @@ fn on_ctrl_c() -> anyhow::Result<()> {
         .context("failed to install the signal handlers")?;
     std::thread::spawn(move || {
         for signal in signals.forever() {
-            if process::interrupted() {
+            if process::interrupting_signal().is_some() {
                 std::process::exit(128 + signal);
             }
             process::interrupt(signal);
@@ -306,6 +573,61 @@ fn sandbox() -> anyhow::Result<Option<Protections>> {
         );
     }
     Ok(Some(protections))
+}
+
+/// LeetCode's example board, the default of `driver`'s board.txt.
+const EXAMPLE_BOARD: &str =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+pub fn driver(args: &DriverArgs) -> anyhow::Result<ExitCode> {
+    let boards = match &args.case {
+        None => format!("{EXAMPLE_BOARD}\nend\n"),
+        Some(path) => {
+            let found = sudoku_judge::case::find(std::slice::from_ref(path))?;
+            let [case] = found.cases.as_slice() else {
+                anyhow::bail!(
+                    "--case {} holds {} cases; name one case file or case directory",
+                    path.display(),
+                    found.cases.len()
+                );
+            };
+            let data = sudoku_judge::case::load(case, true)?;
+            let mut lines = String::new();
+            for puzzle in data.puzzles()? {
+                lines.push_str(&puzzle?.1.to_line());
+                lines.push('\n');
+            }
+            lines.push_str("end\n");
+            lines
+        }
+    };
+    let exported = lang::export::export(&args.file, args.lang, &args.out, &boards)?;
+    let shown = |p: &std::path::Path| {
+        let here = std::env::current_dir().unwrap_or_default();
+        p.strip_prefix(&here).unwrap_or(p).display().to_string()
+    };
+    let mut out = io::stdout().lock();
+    let names: Vec<String> = exported.files.iter().map(|p| shown(p)).collect();
+    writeln!(out, "wrote {}", names.join(", "))?;
+    let script = shown(&exported.script);
+    writeln!(out, "build and run it on board.txt: sh {script}")?;
+    writeln!(
+        out,
+        "on boards of your own:         sh {script} FILE  (81-character lines, then `end`)"
+    )?;
+    let answers = match exported.interface {
+        sudoku_judge::runner::Interface::Function => {
+            "; its driver answers on fd 3, so keep it open (3>&1)"
+        }
+        sudoku_judge::runner::Interface::Program => "",
+    };
+    writeln!(
+        out,
+        "to debug: start `{}` under your debugger, its input from {}/board.txt{answers}",
+        exported.run,
+        shown(&std::path::absolute(&args.out).unwrap_or_else(|_| args.out.clone()))
+    )?;
+    Ok(ExitCode::SUCCESS)
 }
 
 pub fn solvers(all: bool) -> anyhow::Result<ExitCode> {
@@ -757,6 +1079,26 @@ pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(1));
     };
     let (limits, limits_again) = limits_of(&args.limits)?;
+    let brute = match &args.brute {
+        Some(path) => {
+            let built = lang::build(path, None)?;
+            if let Some(error) = &built.info.error {
+                eprintln!(
+                    "the brute force {} did not compile:\n{error}",
+                    path.display()
+                );
+                return Ok(ExitCode::from(HARNESS_ERROR));
+            }
+            built.launch.map(Submission::External)
+        }
+        None => None,
+    };
+    let generator = args
+        .gen
+        .as_deref()
+        .map(Launch::command)
+        .transpose()
+        .context("invalid --gen")?;
     let time = args
         .time
         .as_deref()
@@ -765,9 +1107,24 @@ pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
         .context("invalid --time")?;
     // The flags that shape a round, to replay the failing one.
     let same = flags(&[
-        ("--puzzles", Some(args.puzzles.max(1).to_string())),
+        (
+            "--puzzles",
+            args.gen.is_none().then(|| args.puzzles.max(1).to_string()),
+        ),
         ("--givens", args.givens.map(|g| g.to_string())),
         ("--grade", args.grade.map(|g| g.name().to_string())),
+        (
+            "--gen",
+            args.gen
+                .as_deref()
+                .map(|g| shell_words::quote(g).into_owned()),
+        ),
+        (
+            "--brute",
+            args.brute
+                .as_ref()
+                .map(|b| shell_words::quote(&b.to_string_lossy()).into_owned()),
+        ),
     ]) + &limits_again;
     let config = stress::Config {
         submission,
@@ -783,17 +1140,29 @@ pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
         limits,
         save: args.save,
         shrink_runs: args.shrink_runs,
+        generator,
+        brute,
     };
     on_ctrl_c()?;
+    let against = match &config.brute {
+        Some(brute) => format!("the brute force {}", brute.label()),
+        None => "the reference solver".to_string(),
+    };
+    let inputs = match &args.gen {
+        Some(gen) => format!("what `{gen} SEED` prints"),
+        None => format!(
+            "{} puzzle{} a round",
+            config.puzzles_per_round,
+            if config.puzzles_per_round == 1 {
+                ""
+            } else {
+                "s"
+            }
+        ),
+    };
     eprintln!(
-        "stress: {} against the reference solver, {} puzzle{} a round, seed {}",
+        "stress: {} against {against}, {inputs}, seed {}",
         config.submission.label(),
-        config.puzzles_per_round,
-        if config.puzzles_per_round == 1 {
-            ""
-        } else {
-            "s"
-        },
         config.seed
     );
     // Made after the line above, so the bar is drawn under it.

@@ -65,6 +65,8 @@ pub struct Judgement {
     pub run_times: Vec<Duration>,
     /// Per-puzzle times of the first run, for multi-puzzle cases.
     pub puzzle_times: Option<Spread>,
+    /// The slowest puzzle of the first run, with `puzzle_times`.
+    pub slowest: Option<Slowest>,
     pub wall: Duration,
     pub cpu: Duration,
     /// Peak memory, the highest over repeats.
@@ -72,6 +74,10 @@ pub struct Judgement {
     /// How it was run, when worth saying (e.g. that its process was
     /// started anew, with the solution's state reset).
     pub notes: Vec<String>,
+    /// The answers as the submission gave them (a LeetCode-style file's
+    /// in the case's format), their first 64 KB; only for a case not
+    /// accepted.
+    pub output: String,
     /// What a LeetCode-style submission printed itself, kept apart from
     /// its answers (its first 64 KB).
     pub stdout: String,
@@ -79,6 +85,16 @@ pub struct Judgement {
     pub stdout_lines: usize,
     pub stderr: String,
     pub warnings: Vec<String>,
+}
+
+/// The slowest puzzle of a case: where to look when a case is slow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slowest {
+    /// Its number in the case, from 1.
+    pub puzzle: usize,
+    /// The line of the input it starts on.
+    pub line: usize,
+    pub time: Duration,
 }
 
 impl Judgement {
@@ -502,7 +518,8 @@ fn judge_case(
         if run.end == End::Killed(Kill::Interrupted) {
             return Ok(None);
         }
-        let checked = answers.finish()?;
+        let mut checked = answers.finish()?;
+        let output = std::mem::take(&mut checked.output);
         let (verdict, mut reason, details) = decide(&data, &run, &limits, checked);
         // Failing in a process that judged earlier cases may be the state
         // they left: alone, in a fresh process, does it pass?
@@ -529,13 +546,31 @@ fn judge_case(
             reason = format!("{reason} (run {} of {})", n + 1, config.repeat);
         }
         if decided.is_none() && (verdict != Verdict::AC || n + 1 == config.repeat.max(1)) {
-            decided = Some((verdict, reason, details));
+            // What it printed is kept for a case not accepted (`--keep`).
+            let output = if verdict == Verdict::AC {
+                String::new()
+            } else {
+                output
+            };
+            decided = Some((verdict, reason, details, output));
         }
         runs.push(run);
     }
-    let (verdict, reason, details) = decided.expect("at least one run");
+    let (verdict, reason, details, output) = decided.expect("at least one run");
     let run_times: Vec<Duration> = runs.iter().map(|r| r.time).collect();
     let first = &runs[0];
+    let puzzle_times = first.puzzle_times.filter(|_| data.puzzles > 1);
+    let slowest = match first.slowest_puzzle.filter(|_| puzzle_times.is_some()) {
+        Some((i, time)) => match data.puzzles()?.nth(i) {
+            Some(puzzle) => Some(Slowest {
+                puzzle: i + 1,
+                line: puzzle?.0,
+                time,
+            }),
+            None => None,
+        },
+        None => None,
+    };
     Ok(Some(Judgement {
         verdict,
         reason,
@@ -545,11 +580,13 @@ fn judge_case(
         puzzles: data.puzzles,
         limits,
         time: Spread::of(&run_times).expect("at least one run").median,
-        puzzle_times: first.puzzle_times.filter(|_| data.puzzles > 1),
+        puzzle_times,
+        slowest,
         run_times,
         wall: first.wall,
         cpu: first.cpu,
         memory_kb: runs.iter().map(|r| r.memory_kb).max().unwrap_or(0),
+        output,
         stdout: first.stdout.clone(),
         stdout_lines: first.stdout_lines,
         stderr: first.stderr.clone(),

@@ -6,6 +6,7 @@
 //! turns its output into a [`verdict::Verdict`], and [`report`] renders the
 //! events. Only `main.rs` and `report` write to the terminal.
 
+pub mod baseline;
 pub mod bench;
 pub mod board;
 pub mod calibrate;
@@ -21,3 +22,4 @@ pub mod runner;
 pub mod solver;
 pub mod stress;
 pub mod verdict;
+pub mod watch;

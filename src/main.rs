@@ -62,6 +62,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Stress(args) => commands::stress(args),
         Command::Hack(args) => commands::hack(args),
         Command::Bench(args) => commands::bench(args),
+        Command::Driver(args) => commands::driver(&args),
         Command::Solvers { all } => commands::solvers(all),
         Command::Worker { solver } => commands::worker(&solver),
         Command::Spawner => {

@@ -4,7 +4,12 @@
 //!
 //! The reference is the generator itself: every puzzle has exactly one
 //! solution, proved by the reference solver, so the expected answers are
-//! certain and any valid answer is the right one.
+//! certain and any valid answer is the right one. A user's own generator
+//! (`--gen CMD`, given each round's seed) may print any puzzles; each is
+//! solved by the reference solver, and one with no solution is the
+//! generator's fault. A user's own brute force (`--brute FILE`) is run on
+//! each input first, and its answers are the expected ones (a brute force
+//! that fails stops the run: it is the reference).
 //!
 //! Shrinking first drops puzzles from the input (a bug that needs two
 //! puzzles in a row, such as state left over between them, keeps both),
@@ -24,6 +29,7 @@ use crate::case::{self, CaseData};
 use crate::check::{Checker, CheckerKind};
 use crate::generate::{Generator, Target};
 use crate::judge;
+use crate::runner::external::{Launch, Runtime};
 use crate::runner::{process, Limits, Submission};
 use crate::verdict::Verdict;
 
@@ -51,6 +57,135 @@ pub struct Config {
     pub save: PathBuf,
     /// At most this many runs spent shrinking.
     pub shrink_runs: usize,
+    /// The user's generator, run with each round's seed as its last
+    /// argument, instead of the built-in one.
+    pub generator: Option<Launch>,
+    /// The user's brute force, whose answers are the expected ones.
+    pub brute: Option<Submission>,
+}
+
+/// How long a user's generator may take to print a round's input.
+const GENERATOR_TIME: Duration = Duration::from_secs(10);
+
+/// Runs the user's generator with `seed` as its last argument, in the
+/// sandbox as submissions are, and reads the puzzles it printed (any case
+/// format: AcWing lines, LeetCode literals, grids).
+fn generated(generator: &Launch, seed: u64) -> anyhow::Result<Vec<Board>> {
+    let mut launch = generator.clone();
+    if let Runtime::Exec { argv, .. } = &mut launch.runtime {
+        argv.push(seed.to_string().into());
+    }
+    let command = format!("{} {seed}", generator.label.trim_matches('`'));
+    let limits = Limits {
+        time: GENERATOR_TIME,
+        memory_kb: 1 << 20,
+    };
+    let mut spec = launch.spec(&limits, false);
+    spec.kill_after = GENERATOR_TIME * 2;
+    spec.kill_after_cpu = Some(GENERATOR_TIME);
+    spec.kill_above_memory_kb = Some(limits.memory_kb);
+    spec.stdout_limit = 64 << 20;
+    let (finished, stdout) = process::run_captured(spec, b"")
+        .with_context(|| format!("failed to run the generator `{command}`"))?;
+    let stderr = String::from_utf8_lossy(&finished.stderr);
+    let stderr = stderr.trim_end();
+    let said = if stderr.is_empty() {
+        String::new()
+    } else {
+        format!("; it said: {stderr}")
+    };
+    if let Some(kill) = finished.killed {
+        anyhow::bail!(
+            "the generator `{command}` was stopped at its limit ({kill:?}): it must print a case \
+             within {} s and 1 GB{said}",
+            GENERATOR_TIME.as_secs()
+        );
+    }
+    let how = match finished.exit {
+        process::Exit::Code(0) => None,
+        process::Exit::Code(code) => Some(format!("exited with code {code}")),
+        process::Exit::Signal(signal) => Some(format!(
+            "was killed by {}",
+            process::describe_signal(signal)
+        )),
+    };
+    if let Some(how) = how {
+        anyhow::bail!("the generator `{command}` {how}{said}; run it by hand to see why");
+    }
+    let text = String::from_utf8_lossy(&stdout);
+    let found = Format::detect(&text);
+    let parsed = format::parse(&text, found, format::Mode::Puzzles).map_err(|e| {
+        anyhow::anyhow!(
+            "the generator `{command}` printed no case: line {}, column {}: {} (read as {found} \
+             format); it should print puzzles as a case, e.g. 81-character lines ('.' for a \
+             blank) then `end`",
+            e.line,
+            e.column,
+            e.message
+        )
+    })?;
+    anyhow::ensure!(
+        !parsed.boards.is_empty(),
+        "the generator `{command}` printed no puzzle; it should print a case, e.g. 81-character \
+         lines ('.' for a blank) then `end`"
+    );
+    Ok(parsed.boards)
+}
+
+/// Each puzzle with the reference solver's solution; a puzzle with none is
+/// the generator's fault.
+fn solved(puzzles: Vec<Board>, seed: u64) -> anyhow::Result<Vec<Pair>> {
+    puzzles
+        .into_iter()
+        .enumerate()
+        .map(|(n, puzzle)| {
+            let solution = crate::solver::reference::search(&puzzle.to_bytes(), 1)
+                .first
+                .and_then(|cells| Board::from_bytes(&cells))
+                .with_context(|| {
+                    format!(
+                        "puzzle {} the generator printed for seed {seed} has no solution, so no \
+                         answer can be right; fix the generator",
+                        n + 1
+                    )
+                })?;
+            Ok((puzzle, solution))
+        })
+        .collect()
+}
+
+/// The user's brute force's answers to `puzzles`: the expected ones.
+fn brute_answers(
+    brute: &Submission,
+    limits: &Limits,
+    puzzles: Vec<Pair>,
+    seed: u64,
+) -> anyhow::Result<Vec<Pair>> {
+    let boards: Vec<Board> = puzzles.iter().map(|(p, _)| *p).collect();
+    let case = CaseData::in_memory(&boards, None);
+    let format = brute.answer_format(&case);
+    let mut checker = Checker::new(CheckerKind::Sudoku, &case, format)?;
+    let run = brute.run(&case, limits, &mut checker)?;
+    let mut checked = checker.finish()?;
+    let output = std::mem::take(&mut checked.output);
+    let (verdict, reason, _) = judge::decide(&case, &run, limits, checked);
+    if verdict != Verdict::AC {
+        anyhow::bail!(
+            "the brute force {} is not accepted on the input of seed {seed} ({verdict}: \
+             {reason}), so it cannot say what is right; fix it, or raise --time-limit for it",
+            brute.label()
+        );
+    }
+    let answers = format::parse(&output, format, format::Mode::Answers)
+        .map_err(|e| anyhow::anyhow!("cannot read the brute force's answers: {}", e.message))?
+        .boards;
+    anyhow::ensure!(
+        answers.len() == boards.len(),
+        "the brute force answered {} of {} puzzles",
+        answers.len(),
+        boards.len()
+    );
+    Ok(boards.into_iter().zip(answers).collect())
 }
 
 /// How far a stress run got, for progress reports.
@@ -155,16 +290,28 @@ pub fn run(config: &Config, progress: &mut dyn Progress) -> anyhow::Result<Outco
         }
         progress.round(round, config.rounds);
         let seed = round_seed(config.seed, round);
-        let mut generator = Generator::new(seed);
-        let mut puzzles = Vec::with_capacity(config.puzzles_per_round);
-        for _ in 0..config.puzzles_per_round {
-            let made = generator.puzzle(config.target, 10_000).with_context(|| {
-                format!(
-                    "could not make a puzzle for {:?} from seed {seed}",
-                    config.target
-                )
-            })?;
-            puzzles.push((made.puzzle, made.solution));
+        let mut puzzles = match &config.generator {
+            Some(generator) => solved(generated(generator, seed)?, seed)?,
+            None => {
+                let mut generator = Generator::new(seed);
+                let mut puzzles = Vec::with_capacity(config.puzzles_per_round);
+                for _ in 0..config.puzzles_per_round {
+                    let made = generator.puzzle(config.target, 10_000).with_context(|| {
+                        format!(
+                            "could not make a puzzle for {:?} from seed {seed}",
+                            config.target
+                        )
+                    })?;
+                    puzzles.push((made.puzzle, made.solution));
+                }
+                puzzles
+            }
+        };
+        if let Some(brute) = &config.brute {
+            if process::interrupted() {
+                return Ok(Outcome::Interrupted { rounds: round });
+            }
+            puzzles = brute_answers(brute, &config.limits, puzzles, seed)?;
         }
         let (verdict, reason) = judge_once(config, &puzzles)?;
         if process::interrupted() {

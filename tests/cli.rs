@@ -14,6 +14,8 @@ use sudoku_judge::case;
 mod containment;
 #[path = "cli/languages.rs"]
 mod languages;
+#[path = "cli/practice.rs"]
+mod practice;
 #[path = "cli/programs.rs"]
 mod programs;
 #[path = "cli/sessions.rs"]
@@ -795,7 +797,14 @@ fn the_json_report_has_the_documented_fields() {
     ]);
     assert_eq!(run.code, 0);
     let report = run.json();
-    for key in ["passed", "failed", "errors", "total", "elapsed_ms"] {
+    for key in [
+        "passed",
+        "failed",
+        "errors",
+        "total",
+        "elapsed_ms",
+        "baseline",
+    ] {
         assert!(report.get(key).is_some(), "missing {key}");
     }
     let case = &cases_of(&report)[0];
@@ -812,6 +821,7 @@ fn the_json_report_has_the_documented_fields() {
         "runs_ms",
         "puzzles",
         "puzzle_ms",
+        "slowest_puzzle",
         "wall_ms",
         "cpu_ms",
         "memory_kb",
@@ -820,9 +830,15 @@ fn the_json_report_has_the_documented_fields() {
         "checker",
         "warnings",
         "error",
+        "baseline",
     ] {
         assert!(case.get(key).is_some(), "missing {key}");
     }
+    let slowest = &case["slowest_puzzle"];
+    assert!(
+        matches!(slowest["puzzle"].as_u64(), Some(1 | 2)) && slowest["line"] == slowest["puzzle"],
+        "one of the two puzzles, each on its own line: {slowest}"
+    );
     assert_eq!(case["puzzles"], 2);
     assert_eq!(case["runs_ms"].as_array().unwrap().len(), 3);
     assert_eq!(case["time_limit_ms"], 1000.0, "from the suite's judge.toml");

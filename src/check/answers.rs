@@ -220,15 +220,17 @@ impl<'a> Checker<'a> {
         if let Some(error) = self.failure {
             return Err(error);
         }
-        match (self.tally, self.unreadable) {
+        let mut checked = match (self.tally, self.unreadable) {
             (Tally::Exact(exact), unreadable) => {
-                exact.finish(self.answers, unreadable.is_none(), &output, output_whole)
+                exact.finish(self.answers, unreadable.is_none(), &output, output_whole)?
             }
             (Tally::Sudoku(_), Some(error)) => {
-                unreadable_output(self.case, self.format, &error, &output, output_whole)
+                unreadable_output(self.case, self.format, &error, &output, output_whole)?
             }
-            (Tally::Sudoku(tally), None) => Ok(tally.finish(self.answers)),
-        }
+            (Tally::Sudoku(tally), None) => tally.finish(self.answers),
+        };
+        checked.output = output;
+        Ok(checked)
     }
 }
 
@@ -258,6 +260,7 @@ fn unreadable_output(
                             "the answers are right but printed in {other} format; they should be in {format} format"
                         ),
                         details: String::new(),
+                        output: String::new(),
                     });
                 }
             }

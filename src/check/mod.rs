@@ -46,6 +46,9 @@ pub struct Checked {
     /// Multi-line evidence: grid diffs or a line diff. Plain text, readable
     /// without colour.
     pub details: String,
+    /// What the submission printed as its answers: the first
+    /// [`KEEP`] bytes (for `test --keep`).
+    pub output: String,
 }
 
 impl Checked {
@@ -54,6 +57,7 @@ impl Checked {
             verdict: Verdict::AC,
             reason: String::new(),
             details: String::new(),
+            output: String::new(),
         }
     }
 
@@ -62,6 +66,7 @@ impl Checked {
             verdict: Verdict::WA,
             reason,
             details,
+            output: String::new(),
         }
     }
 }

@@ -10,12 +10,14 @@
 //! without it.
 
 use std::io::{self, Write};
+use std::sync::Arc;
 
 use anstyle::{AnsiColor, Style};
 
 use super::judges::JudgeSays;
 use super::layout::{self, Cells, Columns};
 use super::{format_kb, format_ms, Event, Reporter};
+use crate::baseline::{Baseline, Tally};
 use crate::check::diff::{self, CellKind, RowPart};
 use crate::judge::{CaseResult, Fault, Judgement, Outcome, Summary};
 use crate::problem::Problem;
@@ -36,6 +38,9 @@ pub struct HumanReporter<W> {
     /// Failures beyond those.
     more_failures: usize,
     judges: JudgeSays,
+    /// An earlier run each case is compared with (`--baseline`).
+    baseline: Option<Arc<Baseline>>,
+    tally: Tally,
 }
 
 /// At most this many failures are described in full under the table; the
@@ -60,7 +65,16 @@ impl<W: Write> HumanReporter<W> {
             failures: Vec::new(),
             more_failures: 0,
             judges: JudgeSays::default(),
+            baseline: None,
+            tally: Tally::default(),
         }
+    }
+
+    /// Compares every case with an earlier run: what changed shows in its
+    /// note, and the summary counts the changes.
+    pub fn with_baseline(mut self, baseline: Option<Arc<Baseline>>) -> Self {
+        self.baseline = baseline;
+        self
     }
 
     /// Fits the report to a terminal `width` columns wide; `None` (the
@@ -137,6 +151,20 @@ impl<W: Write> HumanReporter<W> {
                 };
                 (cells, note)
             }
+        };
+        // What changed since the baseline comes first: `AC → WA; ...`.
+        let note = match &self.baseline {
+            Some(baseline) => {
+                let comparison = baseline.compare(result);
+                self.tally.add(comparison.as_ref());
+                let change = comparison.map_or_else(|| "new".to_string(), |c| c.describe());
+                match (change.is_empty(), note.is_empty()) {
+                    (true, _) => note,
+                    (false, true) => change,
+                    (false, false) => format!("{change}; {note}"),
+                }
+            }
+            None => note,
         };
         let row = format!("{code}{}  {}", self.columns.cells(&cells), result.id);
         let row_width = self.columns.id_column() + result.id.chars().count();
@@ -357,6 +385,30 @@ impl<W: Write> HumanReporter<W> {
         if summary.interrupted {
             writeln!(self.out, "interrupted: only the cases above were judged")?;
         }
+        if let Some(baseline) = self.baseline.clone().filter(|_| summary.total > 0) {
+            let noise = format!(
+                " (a time counts as changed past {}x and {} ms, or with --repeat {} or more on \
+                 both sides, when the runs' ranges do not overlap)",
+                crate::baseline::NOISE_RATIO,
+                crate::baseline::NOISE_FLOOR.as_millis(),
+                crate::baseline::SPREAD_RUNS
+            );
+            let line = format!(
+                "compared with {}: {}{noise}",
+                baseline.source,
+                self.tally.describe()
+            );
+            self.wrapped("", &line, 2)?;
+            if self.tally.broken > 0 {
+                writeln!(
+                    self.out,
+                    "broken: {} accepted in {} {} not any more",
+                    plural_cases(self.tally.broken),
+                    baseline.source,
+                    if self.tally.broken == 1 { "is" } else { "are" }
+                )?;
+            }
+        }
         for line in self.judges.lines() {
             self.wrapped("", &line, 2)?;
         }
@@ -366,6 +418,10 @@ impl<W: Write> HumanReporter<W> {
             summary.passed, summary.failed
         )
     }
+}
+
+fn plural_cases(n: usize) -> String {
+    format!("{n} case{}", if n == 1 { "" } else { "s" })
 }
 
 /// For an accepted case: the puzzle count and, for several, their spread.
@@ -382,12 +438,23 @@ fn accepted_note(j: &Judgement) -> String {
 
 fn puzzles_note(j: &Judgement) -> String {
     match (j.puzzles, j.puzzle_times) {
-        (n, Some(spread)) => format!(
-            "{n} puzzles, each {}–{} (median {})",
-            format_ms(spread.min).trim_end_matches(" ms"),
-            format_ms(spread.max),
-            format_ms(spread.median)
-        ),
+        (n, Some(spread)) => {
+            let mut note = format!(
+                "{n} puzzles, each {}–{} (median {})",
+                format_ms(spread.min).trim_end_matches(" ms"),
+                format_ms(spread.max),
+                format_ms(spread.median)
+            );
+            if let Some(slowest) = j.slowest {
+                note.push_str(&format!(
+                    "; slowest: puzzle {}, input line {}, {}",
+                    slowest.puzzle,
+                    slowest.line,
+                    format_ms(slowest.time)
+                ));
+            }
+            note
+        }
         (1, None) => String::from("1 puzzle"),
         (n, None) => format!("{n} puzzles"),
     }

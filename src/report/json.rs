@@ -3,10 +3,12 @@
 //! the end, so that nothing of a finished case has to be kept.
 
 use std::io::{self, Write};
+use std::sync::Arc;
 
 use serde::Serialize;
 
 use super::{Event, Reporter};
+use crate::baseline::{Baseline, Comparison, Tally, Trend};
 use crate::judge::{CaseResult, Outcome, Spread};
 use crate::runner::lang::BuildInfo;
 use crate::runner::Interface;
@@ -16,12 +18,66 @@ pub struct JsonReporter<W> {
     out: W,
     /// Cases written so far.
     cases: usize,
+    /// An earlier run each case is compared with (`--baseline`).
+    baseline: Option<Arc<Baseline>>,
+    tally: Tally,
 }
 
 impl<W: Write> JsonReporter<W> {
     pub fn new(out: W) -> Self {
-        Self { out, cases: 0 }
+        Self {
+            out,
+            cases: 0,
+            baseline: None,
+            tally: Tally::default(),
+        }
     }
+
+    /// Records, for each case, the baseline's verdict and time, and the
+    /// changes in the totals.
+    pub fn with_baseline(mut self, baseline: Option<Arc<Baseline>>) -> Self {
+        self.baseline = baseline;
+        self
+    }
+}
+
+/// A case as the baseline had it, and how its time moved.
+#[derive(Serialize)]
+struct BaselineCaseJson {
+    verdict: Option<Verdict>,
+    time_ms: Option<f64>,
+    runs_ms: Vec<f64>,
+    /// `faster`, `slower`, `same` (within the noise) or `null` (no time on
+    /// one side).
+    time_change: Option<&'static str>,
+}
+
+impl BaselineCaseJson {
+    fn of(c: &Comparison) -> Self {
+        BaselineCaseJson {
+            verdict: c.before.verdict,
+            time_ms: c.before.time.map(millis),
+            runs_ms: c.before.runs.iter().copied().map(millis).collect(),
+            time_change: match c.trend {
+                Trend::Faster(_) => Some("faster"),
+                Trend::Slower(_) => Some("slower"),
+                Trend::Same => Some("same"),
+                Trend::Unknown => None,
+            },
+        }
+    }
+}
+
+/// The totals of the comparison with a baseline.
+#[derive(Serialize)]
+struct ChangesJson<'a> {
+    source: &'a str,
+    fixed: usize,
+    broken: usize,
+    faster: usize,
+    slower: usize,
+    unchanged: usize,
+    new: usize,
 }
 
 /// `value` pretty-printed, its lines after the first indented by `indent`
@@ -53,6 +109,14 @@ impl From<Spread> for PuzzleMs {
     }
 }
 
+/// The slowest puzzle of a case.
+#[derive(Serialize)]
+struct SlowestJson {
+    puzzle: usize,
+    line: usize,
+    ms: f64,
+}
+
 #[derive(Serialize)]
 struct CaseJson<'a> {
     id: &'a str,
@@ -68,6 +132,7 @@ struct CaseJson<'a> {
     runs_ms: Vec<f64>,
     puzzles: Option<usize>,
     puzzle_ms: Option<PuzzleMs>,
+    slowest_puzzle: Option<SlowestJson>,
     wall_ms: Option<f64>,
     cpu_ms: Option<f64>,
     memory_kb: Option<u64>,
@@ -81,6 +146,9 @@ struct CaseJson<'a> {
     /// The end of what the submission wrote to stderr.
     stderr: &'a str,
     error: Option<&'a str>,
+    /// The case in the baseline (`--baseline`); `null` without one, or
+    /// when the baseline does not hold the case.
+    baseline: Option<BaselineCaseJson>,
 }
 
 impl<'a> CaseJson<'a> {
@@ -98,6 +166,7 @@ impl<'a> CaseJson<'a> {
             runs_ms: Vec::new(),
             puzzles: None,
             puzzle_ms: None,
+            slowest_puzzle: None,
             wall_ms: None,
             cpu_ms: None,
             memory_kb: None,
@@ -109,6 +178,7 @@ impl<'a> CaseJson<'a> {
             stdout: "",
             stderr: "",
             error: None,
+            baseline: None,
         };
         match &result.outcome {
             Outcome::Error(error) => {
@@ -125,6 +195,11 @@ impl<'a> CaseJson<'a> {
                 json.runs_ms = j.run_times.iter().copied().map(millis).collect();
                 json.puzzles = Some(j.puzzles);
                 json.puzzle_ms = j.puzzle_times.map(PuzzleMs::from);
+                json.slowest_puzzle = j.slowest.map(|s| SlowestJson {
+                    puzzle: s.puzzle,
+                    line: s.line,
+                    ms: millis(s.time),
+                });
                 json.wall_ms = Some(millis(j.wall));
                 json.cpu_ms = Some(millis(j.cpu));
                 json.memory_kb = Some(j.memory_kb);
@@ -171,7 +246,7 @@ impl BuildJson {
 
 /// The totals, after the cases.
 #[derive(Serialize)]
-struct TotalsJson {
+struct TotalsJson<'a> {
     interrupted: bool,
     passed: usize,
     failed: usize,
@@ -180,6 +255,8 @@ struct TotalsJson {
     elapsed_ms: f64,
     /// The time charged over every case: the run's total solving time.
     charged_ms: f64,
+    /// The changes since the baseline (`--baseline`), or `null`.
+    baseline: Option<ChangesJson<'a>>,
 }
 
 impl<W: Write> Reporter for JsonReporter<W> {
@@ -203,11 +280,13 @@ impl<W: Write> Reporter for JsonReporter<W> {
             }
             Event::CaseFinished(result) => {
                 let separator = if self.cases == 0 { "" } else { "," };
-                write!(
-                    self.out,
-                    "{separator}\n    {}",
-                    nested(&CaseJson::of(result), 4)?
-                )?;
+                let mut json = CaseJson::of(result);
+                if let Some(baseline) = &self.baseline {
+                    let comparison = baseline.compare(result);
+                    self.tally.add(comparison.as_ref());
+                    json.baseline = comparison.as_ref().map(BaselineCaseJson::of);
+                }
+                write!(self.out, "{separator}\n    {}", nested(&json, 4)?)?;
                 self.cases += 1;
             }
             Event::Finished { summary } => {
@@ -219,6 +298,15 @@ impl<W: Write> Reporter for JsonReporter<W> {
                     total: summary.total,
                     elapsed_ms: millis(summary.elapsed),
                     charged_ms: millis(summary.charged),
+                    baseline: self.baseline.as_ref().map(|b| ChangesJson {
+                        source: &b.source,
+                        fixed: self.tally.fixed,
+                        broken: self.tally.broken,
+                        faster: self.tally.faster,
+                        slower: self.tally.slower,
+                        unchanged: self.tally.unchanged,
+                        new: self.tally.new,
+                    }),
                 };
                 let totals = nested(&totals, 0)?;
                 let fields = totals

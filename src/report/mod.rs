@@ -7,6 +7,7 @@ pub mod human;
 pub mod json;
 pub mod judges;
 pub mod junit;
+pub mod keep;
 pub mod layout;
 pub mod progress;
 pub mod solvers;
@@ -152,9 +153,20 @@ pub(crate) mod fixtures {
                 median: Duration::from_micros(250),
                 max: Duration::from_micros(380),
             }),
+            slowest: Some(crate::judge::Slowest {
+                puzzle: 2,
+                line: 2,
+                time: Duration::from_micros(380),
+            }),
             wall: Duration::from_millis(time_ms + 2),
             cpu: Duration::from_millis(time_ms),
             memory_kb: 2150,
+            output: if verdict == Verdict::AC {
+                String::new()
+            } else {
+                "534678912672195348198342567859761423426853791713924856961537284287419635345286171\n"
+                    .to_string()
+            },
             stdout: if verdict == Verdict::AC {
                 "debug: 64 blanks\n".to_string()
             } else {

@@ -384,6 +384,7 @@ pub fn run_case(
         memory_allowance_kb: 0,
         fork_refusals: finished.as_ref().map_or(0, |f| f.fork_refusals),
         puzzle_times: replies.times.spread(),
+        slowest_puzzle: replies.times.slowest(),
         end,
         stdout: String::new(),
         stdout_lines: 0,

@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 
 use super::lang::{self, Language, SourceName};
-use super::process::{self, Conversation, Exit, Input, Kill, Meter, Served, Stream};
+use super::process::{self, Conversation, Exit, Input, Kill, Meter, Served};
 use super::{grace, End, Limits, OwnOutput, PuzzleTimes, Run, Session};
 use crate::board::format;
 use crate::board::Format;
@@ -141,7 +141,7 @@ impl Launch {
     }
 
     /// The program and its `argv` for a case judged under `limits`.
-    fn command_for(&self, limits: &Limits) -> (PathBuf, Vec<OsString>) {
+    pub(crate) fn command_for(&self, limits: &Limits) -> (PathBuf, Vec<OsString>) {
         match &self.runtime {
             Runtime::Exec { program, argv } => (program.clone(), argv.clone()),
             Runtime::Java {
@@ -421,24 +421,30 @@ pub fn run_program(
         lines = super::PuzzleLines::new(case.puzzles()?, "end\n");
         &mut lines
     };
-    let finished = process::run(
-        spec,
-        &mut Stream {
-            stdin,
-            stdout: &mut |chunk| checker.feed(chunk),
-        },
-    )
-    .with_context(|| format!("failed to run {}", launch.label))?;
+    let mut timed = AnswersTimed {
+        stdin,
+        checker,
+        last: None,
+        times: PuzzleTimes::default(),
+        arrivals: 0,
+    };
+    let finished = process::run(spec, &mut timed)
+        .with_context(|| format!("failed to run {}", launch.label))?;
     let stderr = String::from_utf8_lossy(&finished.stderr).into_owned();
+    let answered = timed.checker.answered();
+    // Answers that came in a few batches were buffered: the gaps between
+    // the batches are not any puzzle's time.
+    let one_by_one = timed.arrivals > 1 && timed.arrivals * 2 >= answered;
     Ok(Run {
-        answered: checker.answered(),
+        answered,
         time: finished.cpu,
         wall: finished.wall,
         cpu: finished.cpu,
         memory_kb: finished.memory_kb,
         memory_allowance_kb: launch.memory_allowance_kb(limits),
         fork_refusals: finished.fork_refusals,
-        puzzle_times: None,
+        puzzle_times: timed.times.spread().filter(|_| one_by_one),
+        slowest_puzzle: timed.times.slowest().filter(|_| one_by_one),
         end: end_of(launch, &finished, &stderr),
         stdout: String::new(),
         stdout_lines: 0,
@@ -446,6 +452,54 @@ pub fn run_program(
         earlier: 0,
         notes: Vec::new(),
     })
+}
+
+/// A program's exchange: all of its input fed as fast as it is taken, and
+/// the arrival of each answer timed. A puzzle's time is the wall-clock gap
+/// between its answer and the one before (for the first, from when the
+/// input started to flow, so it includes the program's start): what a
+/// program that answers as it goes spends on each puzzle. CPU time is what
+/// the limit charges, but the kernel counts it for the whole run only.
+struct AnswersTimed<'s, 'c, 'a> {
+    stdin: &'s mut dyn Read,
+    checker: &'c mut Checker<'a>,
+    /// When the last answer (or the first input) arrived.
+    last: Option<Instant>,
+    times: PuzzleTimes,
+    /// Chunks of output that brought at least one answer.
+    arrivals: usize,
+}
+
+impl Conversation for AnswersTimed<'_, '_, '_> {
+    fn input(&mut self, buf: &mut [u8], _: &mut Meter) -> io::Result<Input> {
+        self.last.get_or_insert_with(Instant::now);
+        loop {
+            match self.stdin.read(buf) {
+                Ok(0) => return Ok(Input::End),
+                Ok(n) => return Ok(Input::Data(n)),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    fn stdout(&mut self, chunk: &[u8]) {
+        let before = self.checker.answered();
+        self.checker.feed(chunk);
+        let new = self.checker.answered() - before;
+        if new == 0 {
+            return;
+        }
+        let now = Instant::now();
+        let gap = self.last.map_or(Duration::ZERO, |last| now - last);
+        self.last = Some(now);
+        self.arrivals += 1;
+        // Answers that came together: the gap was the first one's.
+        self.times.record(gap.as_nanos() as u64);
+        for _ in 1..new {
+            self.times.record(0);
+        }
+    }
 }
 
 /// Starts a LeetCode-style file's driver under `limits`.
@@ -533,6 +587,7 @@ pub fn run_function(
         memory_allowance_kb: allowance,
         fork_refusals: 0,
         puzzle_times: times.spread(),
+        slowest_puzzle: times.slowest(),
         end: End::Normal,
         stdout,
         stdout_lines,

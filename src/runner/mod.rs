@@ -130,6 +130,10 @@ impl Spread {
 pub struct PuzzleTimes {
     total: Duration,
     histogram: hdrhistogram::Histogram<u64>,
+    /// Times recorded so far.
+    count: usize,
+    /// The slowest puzzle's index (from 0) and time in nanoseconds.
+    slowest: Option<(usize, u64)>,
 }
 
 impl Default for PuzzleTimes {
@@ -137,12 +141,19 @@ impl Default for PuzzleTimes {
         PuzzleTimes {
             total: Duration::ZERO,
             histogram: hdrhistogram::Histogram::new(3).expect("3 significant figures are allowed"),
+            count: 0,
+            slowest: None,
         }
     }
 }
 
 impl PuzzleTimes {
+    /// Records the next puzzle's time.
     pub fn record(&mut self, ns: u64) {
+        if self.slowest.is_none_or(|(_, most)| ns > most) {
+            self.slowest = Some((self.count, ns));
+        }
+        self.count += 1;
         self.total += Duration::from_nanos(ns);
         // It grows to hold any value; should growing fail, the value is
         // recorded as the largest it can hold.
@@ -154,6 +165,12 @@ impl PuzzleTimes {
     /// The time of every call together.
     pub fn total(&self) -> Duration {
         self.total
+    }
+
+    /// The slowest puzzle, its index from 0 and its time (the first of
+    /// equals).
+    pub fn slowest(&self) -> Option<(usize, Duration)> {
+        self.slowest.map(|(i, ns)| (i, Duration::from_nanos(ns)))
     }
 
     pub fn spread(&self) -> Option<Spread> {
@@ -269,6 +286,8 @@ pub struct Run {
     /// The spread of each puzzle's time, when the submission is called once
     /// per puzzle.
     pub puzzle_times: Option<Spread>,
+    /// The slowest puzzle's index (from 0) and time, with `puzzle_times`.
+    pub slowest_puzzle: Option<(usize, Duration)>,
     pub end: End,
     /// What a function submission printed itself (debug output), kept apart
     /// from its answers as LeetCode does: its first [`crate::check::KEEP`]
@@ -474,6 +493,7 @@ impl Run {
             memory_allowance_kb: 0,
             fork_refusals: 0,
             puzzle_times: None,
+            slowest_puzzle: None,
             end: End::NotCompiled,
             stdout: String::new(),
             stdout_lines: 0,
@@ -518,5 +538,6 @@ mod tests {
         assert!(near(spread.min, 1_000), "{spread:?}");
         assert!(near(spread.median, 3_000), "{spread:?}");
         assert!(near(spread.max, 1_000_000), "{spread:?}");
+        assert_eq!(times.slowest(), Some((3, Duration::from_micros(1000))));
     }
 }

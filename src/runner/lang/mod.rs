@@ -20,6 +20,7 @@ mod c;
 mod cause;
 mod cpp;
 mod csharp;
+pub mod export;
 mod go;
 mod java;
 mod javascript;
@@ -518,11 +519,28 @@ fn normalize(message: &str, dir: &Path, source: &SourceName) -> String {
     text
 }
 
-/// Prepares `path` for judging: detects its language (unless given) and
-/// interface, and builds it with the judges' flags, from the cache when it
-/// was built before. A compile error is not an `Err`: it comes back in
-/// [`BuildInfo::error`], and the judge gives every case CE.
-pub fn build(path: &Path, language: Option<Language>) -> anyhow::Result<Built> {
+/// A source file's build, worked out but not done: what [`build`] builds
+/// in the cache and [`export`] writes out for a debugger.
+struct Planned {
+    language: Language,
+    spec: &'static Spec,
+    interface: Interface,
+    /// The user's file's name, as the build names it.
+    name: String,
+    class: String,
+    /// The build's files: name, contents.
+    files: Vec<(String, String)>,
+    compile: Option<Vec<String>>,
+    /// The compile command as a user would type it.
+    shown: String,
+    source_name: SourceName,
+    toolchain: Toolchain,
+    /// The placeholders and their values (all but `@DIR@`).
+    vars: Vec<(String, String)>,
+    recipe: &'static Build,
+}
+
+fn plan(path: &Path, language: Option<Language>) -> anyhow::Result<Planned> {
     let language = match language.or_else(|| Language::from_path(path)) {
         Some(language) => language,
         None => bail!("{}", unknown_language(path)),
@@ -598,6 +616,49 @@ pub fn build(path: &Path, language: Option<Language>) -> anyhow::Result<Built> {
         }
         _ => String::new(),
     };
+    let vars = vars
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    Ok(Planned {
+        language,
+        spec,
+        interface,
+        name,
+        class,
+        files,
+        compile,
+        shown,
+        source_name,
+        toolchain,
+        vars,
+        recipe,
+    })
+}
+
+/// Prepares `path` for judging: detects its language (unless given) and
+/// interface, and builds it with the judges' flags, from the cache when it
+/// was built before. A compile error is not an `Err`: it comes back in
+/// [`BuildInfo::error`], and the judge gives every case CE.
+pub fn build(path: &Path, language: Option<Language>) -> anyhow::Result<Built> {
+    let Planned {
+        language,
+        spec,
+        interface,
+        name,
+        class,
+        files,
+        compile,
+        shown,
+        source_name,
+        toolchain,
+        vars: owned_vars,
+        recipe,
+    } = plan(path, language)?;
+    let vars: Vec<(&str, &str)> = owned_vars
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
 
     let mut hasher = Sha256::new();
     hasher.update(format!("{} {interface:?}\n{name}\n{class}\n", spec.id));

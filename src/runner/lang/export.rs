@@ -1,0 +1,179 @@
+//! `sudoku-judge driver FILE --out DIR`: the exact program the judge runs
+//! for a source file, written out to be stepped through in a debugger. The
+//! files are the build's own (for a LeetCode-style file, the user's code
+//! inside its language's driver), and `run.sh` builds and starts them with
+//! the judge's commands, flags and environment, on one case. Only the
+//! sandbox and the limits are left out: a debugger must be able to attach,
+//! and the code is the user's own.
+//!
+//! Nothing is ever overwritten: when any file to write is in `DIR`
+//! already, nothing is written.
+
+use std::ffi::OsString;
+use std::os::unix::fs::PermissionsExt as _;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{bail, Context as _};
+
+use super::{plan, runtime, Language};
+use crate::runner::external::{Interface, Launch};
+use crate::runner::Limits;
+
+/// What [`export`] wrote.
+pub struct Exported {
+    /// Every file, the script last.
+    pub files: Vec<PathBuf>,
+    pub script: PathBuf,
+    /// The command that starts the program, as the script's last line runs
+    /// it (without its environment), for a debugger's command line.
+    pub run: String,
+    pub interface: Interface,
+}
+
+/// The script's name in `DIR`.
+pub const SCRIPT: &str = "run.sh";
+/// The boards the script runs on by default.
+pub const BOARDS: &str = "board.txt";
+
+/// A command line as `sh` reads it.
+fn shell_line(words: impl IntoIterator<Item = String>) -> String {
+    words
+        .into_iter()
+        .map(|w| shell_words::quote(&w).into_owned())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn env_words(env: &[(OsString, OsString)]) -> Vec<String> {
+    std::iter::once("env".to_string())
+        .chain(std::iter::once("-i".to_string()))
+        .chain(
+            env.iter()
+                .map(|(k, v)| format!("{}={}", k.to_string_lossy(), v.to_string_lossy())),
+        )
+        .collect()
+}
+
+/// Writes the program judged for `path` into `out`, with `boards` (AcWing
+/// lines closed by `end`) as the case `run.sh` runs by default.
+pub fn export(
+    path: &Path,
+    language: Option<Language>,
+    out: &Path,
+    boards: &str,
+) -> anyhow::Result<Exported> {
+    let planned = plan(path, language)?;
+    let out = std::path::absolute(out)
+        .with_context(|| format!("cannot make {} an absolute path", out.display()))?;
+    let mut names: Vec<&str> = planned.files.iter().map(|(n, _)| n.as_str()).collect();
+    names.extend([BOARDS, SCRIPT]);
+    for name in &names {
+        let target = out.join(name);
+        if target.symlink_metadata().is_ok() {
+            bail!(
+                "{} exists, and `driver` never overwrites a file; remove it, or export into a \
+                 new directory with another --out",
+                target.display()
+            );
+        }
+    }
+    std::fs::create_dir_all(&out).with_context(|| format!("failed to create {}", out.display()))?;
+
+    let dir_text = out.display().to_string();
+    let mut vars: Vec<(&str, &str)> = planned
+        .vars
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    vars.push(("@DIR@", &dir_text));
+    let launch = Launch {
+        label: String::new(),
+        interface: planned.interface,
+        runtime: runtime(&planned.recipe.run, planned.spec.flags, &vars),
+        language: Some(planned.language),
+        source: None,
+        read_only: Vec::new(),
+    };
+    // The JVM's heap and stack are set from the limits: the defaults'.
+    let limits = Limits {
+        time: Duration::from_secs(1),
+        memory_kb: 256 << 10,
+    };
+    let (_, argv) = launch.command_for(&limits);
+    let run_words: Vec<String> = argv
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let env = crate::runner::sandbox::environment(&out, &planned.toolchain.path_dirs);
+    let mut compile_env = env.clone();
+    compile_env.extend(
+        planned
+            .spec
+            .compile_env
+            .iter()
+            .map(|(k, v)| (OsString::from(k), OsString::from(v))),
+    );
+
+    let kind = match planned.interface {
+        Interface::Function => "LeetCode-style file, inside its driver",
+        Interface::Program => "program",
+    };
+    let built: Vec<&str> = planned.files.iter().map(|(n, _)| n.as_str()).collect();
+    let mut script = format!(
+        "#!/bin/sh\n\
+         # What sudoku-judge runs to judge {name} ({language} {kind}): {files},\n\
+         # built and started with the judge's commands, flags and environment,\n\
+         # but outside its sandbox and limits, so that a debugger can attach.\n\
+         #\n\
+         #   sh {SCRIPT}            builds it, then runs it on {BOARDS}\n\
+         #   sh {SCRIPT} FILE       ... on boards of your own: one 81-character line\n\
+         #                        each ('.' for a blank), then a line `end`\n\
+         #\n\
+         # A LeetCode-style file's driver says `ready`, then answers each board on\n\
+         # file descriptor 3 as its nine rows joined by `/` (`3>&1` shows them\n\
+         # here); what the solution prints itself goes to stdout. To debug, start\n\
+         # the last line's command under your debugger (gdb --args, python3 -m pdb,\n\
+         # jdb, ...) with its input from {BOARDS} and fd 3 open.\n\
+         set -e\n\
+         here=$(cd \"$(dirname \"$0\")\" && pwd)\n\
+         input=${{1:-$here/{BOARDS}}}\n\
+         case \"$input\" in /*) ;; *) input=\"$PWD/$input\" ;; esac\n\
+         cd \"$here\"\n",
+        name = planned.name,
+        language = planned.language,
+        files = built.join(", "),
+    );
+    if let Some(compile) = &planned.compile {
+        let mut words = env_words(&compile_env);
+        words.extend(compile.iter().cloned());
+        script.push_str(&shell_line(words));
+        script.push('\n');
+    }
+    let mut words = env_words(&env);
+    words.extend(run_words.iter().cloned());
+    script.push_str(&format!("{} 3>&1 < \"$input\"\n", shell_line(words)));
+
+    let mut files = Vec::new();
+    for (name, text) in &planned.files {
+        let target = out.join(name);
+        std::fs::write(&target, text)
+            .with_context(|| format!("failed to write {}", target.display()))?;
+        files.push(target);
+    }
+    let board_path = out.join(BOARDS);
+    std::fs::write(&board_path, boards)
+        .with_context(|| format!("failed to write {}", board_path.display()))?;
+    files.push(board_path);
+    let script_path = out.join(SCRIPT);
+    std::fs::write(&script_path, script)
+        .with_context(|| format!("failed to write {}", script_path.display()))?;
+    std::fs::set_permissions(&script_path, std::fs::Permissions::from_mode(0o755))?;
+    files.push(script_path.clone());
+    Ok(Exported {
+        files,
+        script: script_path,
+        run: shell_line(run_words),
+        interface: planned.interface,
+    })
+}
