@@ -243,8 +243,8 @@ pub enum Command {
     /// the build's files, board.txt (the boards it runs on: --case, or
     /// LeetCode's example) and run.sh, which builds and runs it with the
     /// judge's commands, flags and environment, but outside the sandbox so
-    /// that a debugger can attach. A file already in DIR is never
-    /// overwritten: nothing is written then.
+    /// that a debugger can attach. DIR must be new or empty, since the
+    /// build run.sh starts writes there too: nothing is ever overwritten.
     #[command(after_help = "Examples:\n  \
         sudoku-judge driver solution.cpp --out debug --case cases/leetcode37/example1\n  \
         sh debug/run.sh                  build it and run it on debug/board.txt\n  \
@@ -412,7 +412,7 @@ pub struct DriverArgs {
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
 
-    /// The directory to write into (made if missing).
+    /// The directory to write into: new (it is made) or empty.
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
 

@@ -6,8 +6,8 @@
 //! sandbox and the limits are left out: a debugger must be able to attach,
 //! and the code is the user's own.
 //!
-//! Nothing is ever overwritten: when any file to write is in `DIR`
-//! already, nothing is written.
+//! Nothing is ever overwritten: `DIR` must be new or empty, since the
+//! build that `run.sh` starts writes there too.
 
 use std::ffi::OsString;
 use std::os::unix::fs::PermissionsExt as _;
@@ -66,17 +66,20 @@ pub fn export(
     let planned = plan(path, language)?;
     let out = std::path::absolute(out)
         .with_context(|| format!("cannot make {} an absolute path", out.display()))?;
-    let mut names: Vec<&str> = planned.files.iter().map(|(n, _)| n.as_str()).collect();
-    names.extend([BOARDS, SCRIPT]);
-    for name in &names {
-        let target = out.join(name);
-        if target.symlink_metadata().is_ok() {
-            bail!(
-                "{} exists, and `driver` never overwrites a file; remove it, or export into a \
-                 new directory with another --out",
-                target.display()
-            );
-        }
+    // The build that run.sh starts writes into the directory too (a
+    // binary, class files, compiled/), under names no list can foresee:
+    // only a new or empty directory is safe.
+    if let Some(first) = std::fs::read_dir(&out)
+        .ok()
+        .and_then(|mut entries| entries.next())
+        .and_then(Result::ok)
+    {
+        bail!(
+            "{} already holds {}, and `driver` never overwrites a file (nor does the build its \
+             run.sh starts there); export into a new or empty directory with another --out",
+            out.display(),
+            first.file_name().to_string_lossy()
+        );
     }
     std::fs::create_dir_all(&out).with_context(|| format!("failed to create {}", out.display()))?;
 
