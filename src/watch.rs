@@ -77,6 +77,13 @@ impl Watched {
         }
         for root in &self.roots {
             targets.push((root.clone(), RecursiveMode::Recursive));
+            // A judge.toml above the cases applies to them too.
+            for dir in crate::case::settings::settings_dirs(root)
+                .into_iter()
+                .skip(1)
+            {
+                targets.push((dir, RecursiveMode::NonRecursive));
+            }
         }
         targets.sort_by(|a, b| a.0.cmp(&b.0));
         targets.dedup_by(|b, a| {
@@ -144,10 +151,30 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_directories_above_the_cases_are_watched_for_a_judge_toml_up_to_the_repository() {
+        let dir = tempfile::tempdir().unwrap();
+        let top = dir.path().join("repo");
+        std::fs::create_dir_all(top.join(".git")).unwrap();
+        std::fs::create_dir_all(top.join("suites/cases")).unwrap();
+        let watched = Watched::new(None, &[top.join("suites/cases")], &[]);
+        let targets = watched.targets();
+        assert!(targets.contains(&(top.join("suites/cases"), RecursiveMode::Recursive)));
+        assert!(targets.contains(&(top.join("suites"), RecursiveMode::NonRecursive)));
+        assert!(targets.contains(&(top.clone(), RecursiveMode::NonRecursive)));
+        assert!(
+            !targets.iter().any(|(d, _)| d == dir.path()),
+            "above the repository: {targets:?}"
+        );
+        assert!(watched.matters(&top.join("judge.toml")));
+    }
+
+    #[test]
     fn only_the_submission_the_cases_and_judge_toml_matter() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
         std::fs::create_dir_all(root.join("cases/suite")).unwrap();
+        // A repository's top: no judge.toml above it applies.
+        std::fs::create_dir_all(root.join(".git")).unwrap();
         let watched = Watched::new(
             Some(&root.join("sol.py")),
             &[root.join("cases")],

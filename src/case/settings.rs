@@ -254,6 +254,26 @@ fn read(path: &Path) -> anyhow::Result<Settings> {
     })
 }
 
+/// Whether the search for `judge.toml`s stops at `dir` (absolute): the
+/// working directory, or the top of a repository.
+fn is_top(dir: &Path) -> bool {
+    std::env::current_dir().is_ok_and(|cwd| cwd == dir) || dir.join(".git").exists()
+}
+
+/// The directories whose `judge.toml` applies to the cases in `dir`: `dir`
+/// and those above it, up to where the search stops.
+pub fn settings_dirs(dir: &Path) -> Vec<PathBuf> {
+    let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+    let mut dirs = Vec::new();
+    for ancestor in dir.ancestors() {
+        dirs.push(ancestor.to_path_buf());
+        if is_top(ancestor) {
+            break;
+        }
+    }
+    dirs
+}
+
 /// Reads each directory's `judge.toml` once per run.
 #[derive(Debug, Default)]
 pub struct SettingsCache {
@@ -274,7 +294,7 @@ impl SettingsCache {
         } else {
             Settings::default()
         };
-        let stop = std::env::current_dir().is_ok_and(|cwd| cwd == dir) || dir.join(".git").exists();
+        let stop = is_top(&dir);
         let merged = match dir.parent() {
             Some(parent) if !stop => own.or(&self.for_dir(parent)?),
             _ => own,
