@@ -515,12 +515,15 @@ fn judge_case(
         let run = runner
             .run(&data, &limits, &mut answers)
             .map_err(|e| e.context(JudgeFault))?;
-        if run.end == End::Killed(Kill::Interrupted) {
+        let Some(Checked {
+            verdict,
+            mut reason,
+            details,
+            output,
+        }) = decide(&data, &run, &limits, answers.finish()?)
+        else {
             return Ok(None);
-        }
-        let mut checked = answers.finish()?;
-        let output = std::mem::take(&mut checked.output);
-        let (verdict, mut reason, details) = decide(&data, &run, &limits, checked);
+        };
         // Failing in a process that judged earlier cases may be the state
         // they left: alone, in a fresh process, does it pass?
         if verdict != Verdict::AC && verdict != Verdict::CE && run.earlier > 0 {
@@ -529,11 +532,10 @@ fn judge_case(
                 .submission
                 .run(&data, &limits, &mut alone)
                 .map_err(|e| e.context(JudgeFault))?;
-            if fresh.end == End::Killed(Kill::Interrupted) {
+            let Some(alone) = decide(&data, &fresh, &limits, alone.finish()?) else {
                 return Ok(None);
-            }
-            let checked = alone.finish()?;
-            if decide(&data, &fresh, &limits, checked).0 == Verdict::AC {
+            };
+            if alone.verdict == Verdict::AC {
                 reason = format!(
                     "{reason}; it passes alone, and fails after {}: the solution keeps state \
                      between tests (a global or static not reset), as LeetCode would find on \
@@ -624,13 +626,25 @@ fn answered(answers: usize, puzzles: usize) -> String {
 
 /// The verdict of one run, as judges decide it: a compile error first, then
 /// time, memory and output limits, then a crash, and only then the answers,
-/// which `checked` judged.
-pub fn decide(
-    case: &CaseData,
-    run: &Run,
-    limits: &Limits,
-    checked: Checked,
-) -> (Verdict, String, String) {
+/// which `checked` judged; what it printed is carried over.
+///
+/// `None` when the user interrupted the run (Ctrl-C): a run stopped part
+/// way has no verdict, so a caller stops rather than count it as one.
+pub fn decide(case: &CaseData, run: &Run, limits: &Limits, checked: Checked) -> Option<Checked> {
+    let Checked {
+        verdict: answers_verdict,
+        reason: answers_reason,
+        details: answers_details,
+        output,
+    } = checked;
+    let decided = move |verdict, reason, details| {
+        Some(Checked {
+            verdict,
+            reason,
+            details,
+            output,
+        })
+    };
     let mut answered = answered(run.answered, case.puzzles);
     // A program killed before it printed anything may well have answered:
     // into a buffer that died with it.
@@ -653,7 +667,7 @@ pub fn decide(
     };
     match &run.end {
         End::NotCompiled => {
-            return (
+            return decided(
                 Verdict::CE,
                 "the compiler rejected the submission; its message is shown once, above the \
                  table"
@@ -662,7 +676,7 @@ pub fn decide(
             )
         }
         End::Killed(Kill::Wall) => {
-            return (
+            return decided(
                 Verdict::TLE,
                 format!(
                     "killed after {} of wall time (CPU {}), over the {} limit; {answered}{forks}",
@@ -674,7 +688,7 @@ pub fn decide(
             )
         }
         End::Killed(Kill::Cpu) => {
-            return (
+            return decided(
                 Verdict::TLE,
                 format!(
                     "killed after {} of CPU time, over the {} limit; {answered}{forks}",
@@ -685,7 +699,7 @@ pub fn decide(
             )
         }
         End::Killed(Kill::Startup) => {
-            return (
+            return decided(
                 Verdict::TLE,
                 format!(
                     "killed before its first board: starting the runtime and loading the \
@@ -708,7 +722,7 @@ pub fn decide(
                     mb(run.memory_kb)
                 )
             };
-            return (
+            return decided(
                 Verdict::MLE,
                 format!(
                     "{at}, over the {} limit; {answered}{forks}",
@@ -718,7 +732,7 @@ pub fn decide(
             );
         }
         End::Killed(Kill::Output) => {
-            return (
+            return decided(
                 Verdict::OLE,
                 format!(
                     "killed after printing more than {} MB, the output limit; {answered}",
@@ -728,7 +742,7 @@ pub fn decide(
             )
         }
         End::OutOfMemory(line) => {
-            return (
+            return decided(
                 Verdict::MLE,
                 format!(
                     "an allocation failed under the {} limit ({line}); peak memory {}",
@@ -738,30 +752,27 @@ pub fn decide(
                 stderr,
             )
         }
-        // The judge drops an interrupted case before deciding it.
-        End::Killed(Kill::Interrupted) => {
-            return (Verdict::TLE, "interrupted".into(), String::new())
-        }
+        End::Killed(Kill::Interrupted) => return None,
         End::Normal | End::Panicked(_) | End::Crashed(_) => {}
     }
-    let answers = match checked.verdict {
+    let answers = match answers_verdict {
         Verdict::AC => "the answers were right",
         _ => "the answers were wrong too",
     };
     if run.time > limits.time {
         let over = 100.0 * (run.time.as_secs_f64() / limits.time.as_secs_f64() - 1.0);
-        return (
+        return decided(
             Verdict::TLE,
             format!(
                 "took {}, {over:.0}% over the {} limit ({answers})",
                 ms(run.time),
                 ms(limits.time)
             ),
-            checked.details,
+            answers_details,
         );
     }
     if run.wall > limits.wall() {
-        return (
+        return decided(
             Verdict::TLE,
             format!(
                 "ran for {} of wall time, over the {} wall-clock limit (twice the time limit), \
@@ -770,11 +781,11 @@ pub fn decide(
                 ms(limits.wall()),
                 ms(run.cpu)
             ),
-            checked.details,
+            answers_details,
         );
     }
     if run.memory_kb > limits.memory_kb + run.memory_allowance_kb {
-        return (
+        return decided(
             Verdict::MLE,
             format!(
                 "peak memory {}, over the {} limit ({answers})",
@@ -785,7 +796,7 @@ pub fn decide(
         );
     }
     match &run.end {
-        End::Panicked(message) => (
+        End::Panicked(message) => decided(
             Verdict::RE,
             format!(
                 "{message} (puzzle {} of {})",
@@ -794,7 +805,251 @@ pub fn decide(
             ),
             String::new(),
         ),
-        End::Crashed(how) => (Verdict::RE, format!("{how}; {answered}{forks}"), stderr),
-        _ => (checked.verdict, checked.reason, checked.details),
+        End::Crashed(how) => decided(Verdict::RE, format!("{how}; {answered}{forks}"), stderr),
+        _ => decided(answers_verdict, answers_reason, answers_details),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+
+    const LIMITS: Limits = Limits {
+        time: Duration::from_millis(1000),
+        memory_kb: 256 * 1024,
+    };
+
+    /// A case of two puzzles; `decide` reads only how many there are.
+    fn case() -> CaseData {
+        let blank = Board::from_bytes(&[0; 81]).expect("a blank board");
+        CaseData::in_memory(&[blank, blank], None)
+    }
+
+    /// A run that ended as `end` within every limit, having answered both
+    /// puzzles.
+    fn run(end: End) -> Run {
+        Run {
+            answered: 2,
+            time: Duration::from_millis(40),
+            wall: Duration::from_millis(50),
+            cpu: Duration::from_millis(40),
+            memory_kb: 4 * 1024,
+            memory_allowance_kb: 0,
+            fork_refusals: 0,
+            puzzle_times: None,
+            slowest_puzzle: None,
+            end,
+            stdout: String::new(),
+            stdout_lines: 0,
+            stderr: String::new(),
+            earlier: 0,
+            notes: Vec::new(),
+        }
+    }
+
+    fn right() -> Checked {
+        Checked {
+            verdict: Verdict::AC,
+            reason: String::new(),
+            details: String::new(),
+            output: "answers".into(),
+        }
+    }
+
+    fn wrong(verdict: Verdict) -> Checked {
+        Checked {
+            verdict,
+            reason: "answer 1 breaks row 3".into(),
+            details: "a grid diff".into(),
+            output: "answers".into(),
+        }
+    }
+
+    fn decided(run: &Run, checked: Checked) -> Checked {
+        decide(&case(), run, &LIMITS, checked).expect("a verdict")
+    }
+
+    #[test]
+    fn the_answers_decide_a_run_within_its_limits() {
+        let accepted = decided(&run(End::Normal), right());
+        assert_eq!(accepted.verdict, Verdict::AC);
+        assert_eq!(accepted.reason, "");
+        assert_eq!(
+            accepted.output, "answers",
+            "what it printed is carried over"
+        );
+        for verdict in [Verdict::WA, Verdict::PE] {
+            let judged = decided(&run(End::Normal), wrong(verdict));
+            assert_eq!(judged.verdict, verdict);
+            assert_eq!(judged.reason, "answer 1 breaks row 3");
+            assert_eq!(judged.details, "a grid diff");
+        }
+    }
+
+    #[test]
+    fn a_compile_error_comes_before_everything() {
+        let mut never = run(End::NotCompiled);
+        never.time = Duration::from_secs(5);
+        let judged = decided(&never, wrong(Verdict::WA));
+        assert_eq!(judged.verdict, Verdict::CE);
+        assert_eq!(
+            judged.reason,
+            "the compiler rejected the submission; its message is shown once, above the table"
+        );
+    }
+
+    #[test]
+    fn a_kill_by_the_watchdog_is_its_limit_whatever_the_answers() {
+        let mut wall = run(End::Killed(Kill::Wall));
+        (wall.answered, wall.wall, wall.time) = (0, Duration::from_millis(2100), Duration::ZERO);
+        let judged = decided(&wall, right());
+        assert_eq!(judged.verdict, Verdict::TLE);
+        assert!(
+            judged.reason.starts_with(
+                "killed after 2100 ms of wall time (CPU 0 ms), over the 1000 ms limit; 0 of 2 \
+                 puzzles answered (its output may be buffered"
+            ),
+            "{}",
+            judged.reason
+        );
+
+        let mut cpu = run(End::Killed(Kill::Cpu));
+        (cpu.answered, cpu.time, cpu.fork_refusals) = (1, Duration::from_millis(1001), 3);
+        assert_eq!(
+            decided(&cpu, wrong(Verdict::WA)).reason,
+            "killed after 1001 ms of CPU time, over the 1000 ms limit; 1 of 2 puzzles answered; \
+             3 forks refused: it reached the limit of 256 processes and threads"
+        );
+
+        let startup = decided(&run(End::Killed(Kill::Startup)), right());
+        assert_eq!(startup.verdict, Verdict::TLE);
+        assert!(startup.reason.starts_with("killed before its first board"));
+
+        let mut memory = run(End::Killed(Kill::Memory));
+        memory.memory_kb = 300 * 1024;
+        let judged = decided(&memory, right());
+        assert_eq!(judged.verdict, Verdict::MLE);
+        assert_eq!(
+            judged.reason,
+            "killed at 300.0 MB of memory, over the 256.0 MB limit; 2 of 2 puzzles answered"
+        );
+        // Under the limit in its own pages: the kernel's share made the rest.
+        memory.memory_kb = 200 * 1024;
+        assert!(decided(&memory, right())
+            .reason
+            .starts_with("stopped by the kernel at the memory cap (200.0 MB"));
+
+        let output = decided(&run(End::Killed(Kill::Output)), right());
+        assert_eq!(output.verdict, Verdict::OLE);
+        assert_eq!(
+            output.reason,
+            "killed after printing more than 64 MB, the output limit; 2 of 2 puzzles answered"
+        );
+    }
+
+    #[test]
+    fn an_interrupted_run_has_no_verdict() {
+        for checked in [right(), wrong(Verdict::WA)] {
+            assert!(decide(
+                &case(),
+                &run(End::Killed(Kill::Interrupted)),
+                &LIMITS,
+                checked
+            )
+            .is_none());
+        }
+    }
+
+    #[test]
+    fn a_run_over_a_limit_it_was_not_killed_at_fails_it() {
+        let mut slow = run(End::Normal);
+        slow.time = Duration::from_millis(1500);
+        let judged = decided(&slow, right());
+        assert_eq!(judged.verdict, Verdict::TLE);
+        assert_eq!(
+            judged.reason,
+            "took 1500 ms, 50% over the 1000 ms limit (the answers were right)"
+        );
+        let judged = decided(&slow, wrong(Verdict::WA));
+        assert_eq!(judged.verdict, Verdict::TLE);
+        assert!(judged.reason.ends_with("(the answers were wrong too)"));
+        assert_eq!(judged.details, "a grid diff", "the wrong answers are shown");
+
+        let mut sleepy = run(End::Normal);
+        sleepy.wall = Duration::from_millis(2500);
+        let judged = decided(&sleepy, right());
+        assert_eq!(judged.verdict, Verdict::TLE);
+        assert!(judged
+            .reason
+            .starts_with("ran for 2500 ms of wall time, over the 2000 ms wall-clock limit"));
+
+        let mut big = run(End::Normal);
+        big.memory_kb = 300 * 1024;
+        let judged = decided(&big, right());
+        assert_eq!(judged.verdict, Verdict::MLE);
+        assert_eq!(
+            judged.reason,
+            "peak memory 300.0 MB, over the 256.0 MB limit (the answers were right)"
+        );
+        // A runtime's own memory is allowed on top of the limit.
+        big.memory_allowance_kb = 64 * 1024;
+        assert_eq!(decided(&big, right()).verdict, Verdict::AC);
+
+        let mut out_of_memory = run(End::OutOfMemory("std::bad_alloc".into()));
+        out_of_memory.stderr = "terminate called after throwing std::bad_alloc\n".into();
+        let judged = decided(&out_of_memory, right());
+        assert_eq!(judged.verdict, Verdict::MLE);
+        assert_eq!(
+            judged.reason,
+            "an allocation failed under the 256.0 MB limit (std::bad_alloc); peak memory 4.0 MB"
+        );
+        assert_eq!(
+            judged.details,
+            "terminate called after throwing std::bad_alloc"
+        );
+    }
+
+    #[test]
+    fn a_crash_within_the_limits_is_a_runtime_error() {
+        let mut panicked = run(End::Panicked("index out of bounds at src/main.rs:3".into()));
+        panicked.answered = 1;
+        let judged = decided(&panicked, wrong(Verdict::WA));
+        assert_eq!(judged.verdict, Verdict::RE);
+        assert_eq!(
+            judged.reason,
+            "index out of bounds at src/main.rs:3 (puzzle 2 of 2)"
+        );
+
+        let mut crashed = run(End::Crashed(
+            "killed by SIGSEGV (segmentation fault)".into(),
+        ));
+        crashed.stderr = "  core dumped  ".into();
+        let judged = decided(&crashed, right());
+        assert_eq!(judged.verdict, Verdict::RE);
+        assert_eq!(
+            judged.reason,
+            "killed by SIGSEGV (segmentation fault); 2 of 2 puzzles answered"
+        );
+        assert_eq!(judged.details, "core dumped");
+    }
+
+    #[test]
+    fn every_verdict_is_reachable_from_a_run() {
+        let mut given = vec![
+            decided(&run(End::Normal), right()),
+            decided(&run(End::Normal), wrong(Verdict::WA)),
+            decided(&run(End::Normal), wrong(Verdict::PE)),
+            decided(&run(End::Killed(Kill::Cpu)), right()),
+            decided(&run(End::Killed(Kill::Memory)), right()),
+            decided(&run(End::Killed(Kill::Output)), right()),
+            decided(&run(End::Crashed("exit code 1".into())), right()),
+            decided(&run(End::NotCompiled), right()),
+        ]
+        .into_iter()
+        .map(|c| c.verdict)
+        .collect::<Vec<_>>();
+        given.sort_by_key(|&v| Verdict::ALL.iter().position(|&w| w == v));
+        assert_eq!(given, Verdict::ALL);
     }
 }
