@@ -73,10 +73,6 @@ impl Cell {
     pub fn col(self) -> usize {
         self.index() % 9
     }
-
-    pub fn box_index(self) -> usize {
-        self.row() / 3 * 3 + self.col() / 3
-    }
 }
 
 impl fmt::Display for Cell {
@@ -165,10 +161,6 @@ impl Board {
     /// Number of filled cells (the givens, for a puzzle).
     pub fn filled(&self) -> usize {
         self.cells.iter().flatten().count()
-    }
-
-    pub fn is_complete(&self) -> bool {
-        self.cells.iter().all(Option::is_some)
     }
 
     /// Every pair of equal digits sharing a unit, the first one found per unit
@@ -298,8 +290,6 @@ mod tests {
     fn cells_are_named_like_players_name_them() {
         assert_eq!(Cell::new(0, 0).to_string(), "r1c1");
         assert_eq!(Cell::new(8, 4).to_string(), "r9c5");
-        assert_eq!(Cell::new(4, 4).box_index(), 4);
-        assert_eq!(Cell::new(8, 0).box_index(), 6);
     }
 
     #[test]
@@ -314,7 +304,7 @@ mod tests {
     #[test]
     fn a_solved_grid_has_no_conflicts_and_solves_its_puzzle() {
         let solved = board(SOLVED);
-        assert!(solved.is_complete());
+        assert_eq!(solved.filled(), 81);
         assert!(solved.conflicts().is_empty());
         let mut puzzle = solved;
         puzzle.set(Cell::new(0, 2), None);

@@ -553,7 +553,7 @@ fn expected_prefix(case: &CaseData, format: Format) -> anyhow::Result<(String, b
 struct ExactTally<'a> {
     case: &'a CaseData,
     format: Format,
-    expected: Option<Lines<'a>>,
+    expected: Lines<'a>,
     /// Expected lines taken so far.
     taken: usize,
     /// Output lines compared so far (trailing blank lines are held back).
@@ -580,7 +580,12 @@ impl<'a> ExactTally<'a> {
         Ok(ExactTally {
             case,
             format,
-            expected: expected_lines(case, format)?,
+            // The judge refuses such a case before it runs anything.
+            expected: expected_lines(case, format)?.ok_or_else(|| {
+                anyhow::anyhow!(
+                    "the exact checker needs an expected output file, and this case has none"
+                )
+            })?,
             taken: 0,
             compared: 0,
             blanks: 0,
@@ -608,10 +613,7 @@ impl<'a> ExactTally<'a> {
         if self.first_difference.is_some() {
             return;
         }
-        let Some(expected) = &mut self.expected else {
-            return;
-        };
-        match expected.next() {
+        match self.expected.next() {
             Some(Ok(want)) => {
                 self.taken += 1;
                 if want != got {
@@ -652,14 +654,8 @@ impl<'a> ExactTally<'a> {
         output: &str,
         output_whole: bool,
     ) -> anyhow::Result<Checked> {
-        let Some(expected) = self.expected else {
-            return Ok(Checked::wrong(
-                "the exact checker needs an expected output file, and this case has none".into(),
-                String::new(),
-            ));
-        };
         let (got, mut want) = (self.compared, self.taken);
-        for line in expected {
+        for line in self.expected {
             line?;
             want += 1;
         }
