@@ -86,6 +86,24 @@ pub fn grace(limit: Duration) -> Duration {
     limit / 4 + Duration::from_millis(100)
 }
 
+/// How a process that ended by itself, not by the watchdog or cleanly,
+/// ended, in words: a stack overflow its runtime named on `stderr`, an
+/// exit code or a signal. Built-in solvers and programs say it alike.
+fn crash(exit: process::Exit, stderr: &str) -> String {
+    use process::Exit;
+    match exit {
+        _ if stderr.contains("has overflowed its stack") => format!(
+            "stack overflow ({})",
+            match exit {
+                Exit::Signal(signal) => process::describe_signal(signal),
+                Exit::Code(code) => format!("exit code {code}"),
+            }
+        ),
+        Exit::Code(code) => format!("exited with code {code}"),
+        Exit::Signal(signal) => format!("killed by {}", process::describe_signal(signal)),
+    }
+}
+
 /// How a run ended, before its answers are looked at.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum End {
@@ -523,6 +541,19 @@ impl End {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_crash_is_said_alike_for_every_kind_of_submission() {
+        use process::Exit;
+        assert_eq!(crash(Exit::Code(3), "oops\n"), "exited with code 3");
+        assert!(crash(Exit::Signal(libc::SIGSEGV), "").starts_with("killed by SIGSEGV"));
+        let overflow = "thread 'main' has overflowed its stack\n";
+        assert!(crash(Exit::Signal(libc::SIGABRT), overflow).starts_with("stack overflow (SIGABRT"));
+        assert_eq!(
+            crash(Exit::Code(134), overflow),
+            "stack overflow (exit code 134)"
+        );
+    }
 
     #[test]
     fn puzzle_times_sum_exactly_and_spread_within_a_tenth_of_a_percent() {
