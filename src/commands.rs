@@ -493,14 +493,7 @@ pub fn solve(name: Option<&str>) -> anyhow::Result<ExitCode> {
         }
         format::render_nth(format, n, &rows)
     };
-    let stdin_error = |e: format::ParseError| {
-        anyhow::anyhow!(
-            "stdin:{}:{}: {} (read as {format} format)",
-            e.line,
-            e.column,
-            e.message
-        )
-    };
+    let stdin_error = |e: format::ParseError| anyhow::anyhow!(e.at("stdin", format));
     if format == Format::AcWing {
         // A puzzle at a time, each answer printed before the next is read:
         // a million puzzles need no more memory than one.

@@ -111,6 +111,15 @@ impl ParseError {
             message: message.into(),
         }
     }
+
+    /// The error as compilers put it, `source:line:column: message`, and
+    /// the format the text was read as, which the error depends on.
+    pub fn at(&self, source: impl fmt::Display, format: Format) -> String {
+        format!(
+            "{source}:{}:{}: {} (read as {format} format)",
+            self.line, self.column, self.message
+        )
+    }
 }
 
 impl fmt::Display for ParseError {

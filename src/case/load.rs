@@ -203,12 +203,7 @@ impl<'a> Boards<'a> {
 }
 
 fn parse_error(text: &Text, format: Format, e: &format::ParseError) -> anyhow::Error {
-    anyhow::anyhow!(
-        "{text}:{}:{}: {} (read as {format} format)",
-        e.line,
-        e.column,
-        e.message
-    )
+    anyhow::anyhow!(e.at(text, format))
 }
 
 impl Iterator for Boards<'_> {
