@@ -36,10 +36,10 @@ mod tests {
         // `CaseResult`, the judge sends report's `Event`.
         ("report", "judge"),
         ("report", "baseline"),
-        // `case/load.rs` checks a board's rules with `check::problems`.
-        ("case", "check"),
-        // `case/settings.rs` holds `runner::Limits`.
+        // `case/settings.rs` holds `runner::Limits` and `check::CheckerKind`:
+        // settings belong in a leaf that case, runner and check all use.
         ("case", "runner"),
+        ("case", "check"),
     ];
 
     /// The top-level modules each top-level module of the library names

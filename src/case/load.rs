@@ -303,7 +303,7 @@ fn load_expected(
         };
         let (_, puzzle) = puzzle?;
         if wrong.is_none() && !answer.solves(&puzzle) {
-            let why = crate::check::problems(&puzzle, &answer)
+            let why = crate::board::rules::mistakes(&puzzle, &answer)
                 .first()
                 .map(ToString::to_string)
                 .unwrap_or_default();

@@ -10,12 +10,10 @@ pub mod diff;
 
 pub use answers::{Checker, Head, LineSplitter, KEEP};
 
-use std::fmt;
-
 use clap::ValueEnum;
 use serde::{Deserialize, Serialize};
 
-use crate::board::{Board, Cell, Conflict, Digit};
+use crate::board::rules::Mistake;
 use crate::verdict::Verdict;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, ValueEnum)]
@@ -71,79 +69,11 @@ impl Checked {
     }
 }
 
-/// Something wrong with one answer, in the words a solver author needs.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Problem {
-    ChangedGiven {
-        cell: Cell,
-        given: Digit,
-        got: Option<Digit>,
-    },
-    Empty(Cell),
-    Conflict(Conflict),
-}
-
-impl Problem {
-    /// The cells a reader should look at.
-    fn cells(&self) -> Vec<Cell> {
-        match self {
-            Problem::ChangedGiven { cell, .. } | Problem::Empty(cell) => vec![*cell],
-            Problem::Conflict(c) => vec![c.first, c.second],
-        }
-    }
-}
-
-impl fmt::Display for Problem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Problem::ChangedGiven {
-                cell,
-                given,
-                got: Some(got),
-            } => write!(f, "{cell} was given as {given}, the answer has {got}"),
-            Problem::ChangedGiven {
-                cell,
-                given,
-                got: None,
-            } => write!(f, "{cell} was given as {given}, the answer left it empty"),
-            Problem::Empty(cell) => write!(f, "{cell} is empty"),
-            Problem::Conflict(conflict) => conflict.fmt(f),
-        }
-    }
-}
-
-/// Everything that keeps `answer` from solving `puzzle`: changed givens,
-/// empty cells, then broken rows, columns and boxes. Empty when it solves it.
-pub fn problems(puzzle: &Board, answer: &Board) -> Vec<Problem> {
-    let mut found = Vec::new();
-    if answer.solves(puzzle) {
-        return found;
-    }
-    for cell in Cell::all() {
-        if let Some(given) = puzzle.get(cell) {
-            if answer.get(cell) != Some(given) {
-                found.push(Problem::ChangedGiven {
-                    cell,
-                    given,
-                    got: answer.get(cell),
-                });
-            }
-        }
-    }
-    found.extend(
-        Cell::all()
-            .filter(|&c| answer.get(c).is_none() && puzzle.get(c).is_none())
-            .map(Problem::Empty),
-    );
-    found.extend(answer.conflicts().into_iter().map(Problem::Conflict));
-    found
-}
-
 /// At most this many problems are spelled out per answer, and at most this
 /// many wrong answers get a grid.
 const SHOWN: usize = 3;
 
-fn summarize(problems: &[Problem]) -> String {
+fn summarize(problems: &[Mistake]) -> String {
     let mut text: Vec<String> = problems
         .iter()
         .take(SHOWN)
