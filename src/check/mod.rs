@@ -10,30 +10,11 @@ pub mod diff;
 
 pub use answers::{Checker, Head, LineSplitter, KEEP};
 
-use clap::ValueEnum;
-use serde::{Deserialize, Serialize};
+// Chosen by a suite's settings, so defined with them, below the checker.
+pub use crate::case::CheckerKind;
 
 use crate::board::rules::Mistake;
 use crate::verdict::Verdict;
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, ValueEnum)]
-#[serde(rename_all = "lowercase")]
-pub enum CheckerKind {
-    /// Any valid solution that keeps the givens (a special judge).
-    #[default]
-    Sudoku,
-    /// The text must equal the expected output (CRLF and trailing whitespace ignored).
-    Exact,
-}
-
-impl CheckerKind {
-    pub fn name(self) -> &'static str {
-        match self {
-            CheckerKind::Sudoku => "sudoku",
-            CheckerKind::Exact => "exact",
-        }
-    }
-}
 
 /// What a checker found.
 #[derive(Clone, Debug, PartialEq, Eq)]

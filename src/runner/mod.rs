@@ -25,28 +25,9 @@ use crate::check::{Checker, Head};
 use crate::solver::Solver;
 
 pub use external::Interface;
-
-/// The limits one case is judged under.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Limits {
-    /// For the whole case file, as on AcWing 166 and POJ 3074.
-    pub time: Duration,
-    pub memory_kb: u64,
-}
-
-impl Limits {
-    /// The wall-clock backstop: a program that sleeps or waits uses little
-    /// CPU, so it is also held to twice the time limit in wall time.
-    pub fn wall(&self) -> Duration {
-        self.time * 2
-    }
-
-    /// Output past this many bytes is OLE: 64 MiB, or 256 bytes a puzzle
-    /// for huge inputs (an answer line takes 82).
-    pub fn output_bytes(puzzles: usize) -> usize {
-        (64 << 20).max(puzzles.saturating_mul(256))
-    }
-}
+// Defined with the settings that choose them, which case, check and the
+// runner all read.
+pub use crate::case::Limits;
 
 /// Processes and threads a run may have at once: enough for a JVM's or a
 /// compiler's, few enough to stop a fork bomb.
