@@ -15,8 +15,8 @@ pub mod solvers;
 use std::io;
 use std::time::Duration;
 
-use crate::judge::{CaseResult, Summary};
 use crate::problem::Problem;
+use crate::results::{CaseResult, Summary};
 use crate::runner::lang::BuildInfo;
 use crate::runner::Interface;
 
@@ -125,8 +125,8 @@ pub(crate) mod fixtures {
 
     use crate::board::Format;
     use crate::check::CheckerKind;
-    use crate::judge::{CaseResult, Judgement, Outcome, Spread};
     use crate::problem::Problem;
+    use crate::results::{CaseResult, Judgement, Outcome, Spread};
     use crate::runner::{Interface, Limits};
     use crate::verdict::Verdict;
 
@@ -153,7 +153,7 @@ pub(crate) mod fixtures {
                 median: Duration::from_micros(250),
                 max: Duration::from_micros(380),
             }),
-            slowest: Some(crate::judge::Slowest {
+            slowest: Some(crate::results::Slowest {
                 puzzle: 2,
                 line: 2,
                 time: Duration::from_micros(380),
@@ -218,7 +218,7 @@ pub(crate) mod fixtures {
         for result in results {
             reporter.report(Event::CaseFinished(result)).unwrap();
         }
-        let summary = crate::judge::Summary::of(results, Duration::from_millis(1500));
+        let summary = crate::results::Summary::of(results, Duration::from_millis(1500));
         reporter
             .report(Event::Finished { summary: &summary })
             .unwrap();
@@ -255,7 +255,7 @@ pub(crate) mod fixtures {
             input: PathBuf::from("cases/suite/broken.in"),
             expected: None,
             problem: Some(Problem::Acwing166),
-            outcome: Outcome::Error(crate::judge::Unjudged::case(
+            outcome: Outcome::Error(crate::results::Unjudged::case(
                 "cases/suite/broken.in:1:4: 'x' is not a cell",
             )),
         });
