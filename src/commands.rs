@@ -569,8 +569,7 @@ fn sandbox() -> anyhow::Result<Option<Protections>> {
 }
 
 /// LeetCode's example board, the default of `driver`'s board.txt.
-const EXAMPLE_BOARD: &str =
-    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+const EXAMPLE_BOARD: &str = sudoku_judge::board::EXAMPLE;
 
 pub fn driver(args: &DriverArgs) -> anyhow::Result<ExitCode> {
     let boards = match &args.case {

@@ -11,6 +11,15 @@ use std::fmt;
 
 pub use format::{Format, ParseError, ParsedBoards};
 
+/// LeetCode 37's example puzzle as one AcWing line, '.' for a blank: the
+/// board that tests, examples and `driver`'s board.txt start from.
+pub const EXAMPLE: &str =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+/// The one solution of [`EXAMPLE`].
+pub const EXAMPLE_ANSWER: &str =
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
 /// A digit 1–9. Empty cells are `None`, never a zero digit; being never
 /// zero, an optional digit takes one byte, and a board 81.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -276,8 +285,7 @@ impl fmt::Debug for Board {
 mod tests {
     use super::*;
 
-    const SOLVED: &str =
-        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+    const SOLVED: &str = super::EXAMPLE_ANSWER;
 
     fn board(line: &str) -> Board {
         let bytes: Vec<u8> = line
