@@ -13,6 +13,7 @@ pub mod calibrate;
 pub mod case;
 pub mod check;
 pub mod corpus;
+pub mod decide;
 pub mod generate;
 pub mod hack;
 pub mod judge;
