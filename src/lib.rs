@@ -2,9 +2,12 @@
 //! function interface and the AcWing 166 / POJ 3074 stdin format.
 //!
 //! The data flows one way: the CLI builds a [`judge::Config`], [`case`]
-//! discovers sorted cases, [`runner`] runs the submission on each, [`check`]
-//! turns its output into a [`verdict::Verdict`], and [`report`] renders the
-//! events. Only `main.rs` and `report` write to the terminal.
+//! discovers sorted cases and reads their settings, [`runner`] runs the
+//! submission on each, [`check`] judges its answers, [`decide`] turns the
+//! run and the answers into a [`verdict::Verdict`], the judge gathers
+//! [`results`], and [`report`] renders the events. Only `main.rs` and
+//! `report` write to the terminal. A test below fails on an import cycle
+//! between these modules.
 
 pub mod baseline;
 pub mod bench;
