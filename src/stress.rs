@@ -101,16 +101,11 @@ fn generated(generator: &Launch, seed: u64) -> anyhow::Result<Vec<Board>> {
             GENERATOR_TIME.as_secs()
         );
     }
-    let how = match finished.exit {
-        process::Exit::Code(0) => None,
-        process::Exit::Code(code) => Some(format!("exited with code {code}")),
-        process::Exit::Signal(signal) => Some(format!(
-            "was killed by {}",
-            process::describe_signal(signal)
-        )),
-    };
-    if let Some(how) = how {
-        anyhow::bail!("the generator `{command}` {how}{said}; run it by hand to see why");
+    if finished.exit != process::Exit::Code(0) {
+        anyhow::bail!(
+            "the generator `{command}` failed ({}){said}; run it by hand to see why",
+            crate::runner::crash(finished.exit, stderr)
+        );
     }
     let text = String::from_utf8_lossy(&stdout);
     let found = Format::detect(&text);

@@ -69,8 +69,9 @@ pub fn grace(limit: Duration) -> Duration {
 
 /// How a process that ended by itself, not by the watchdog or cleanly,
 /// ended, in words: a stack overflow its runtime named on `stderr`, an
-/// exit code or a signal. Built-in solvers and programs say it alike.
-fn crash(exit: process::Exit, stderr: &str) -> String {
+/// exit code or a signal. Built-in solvers, programs and `stress`'s
+/// generators say it alike.
+pub(crate) fn crash(exit: process::Exit, stderr: &str) -> String {
     use process::Exit;
     match exit {
         _ if stderr.contains("has overflowed its stack") => format!(
