@@ -55,14 +55,7 @@ pub fn parse_puzzle_file(name: &str, text: &str) -> anyhow::Result<format::Parse
         .collect::<Vec<_>>()
         .join("\n");
     let format = Format::detect(&cleaned);
-    format::parse(&cleaned, format, Mode::Puzzles).map_err(|e| {
-        anyhow::anyhow!(
-            "{name}:{}:{}: {} (read as {format} format)",
-            e.line,
-            e.column,
-            e.message
-        )
-    })
+    format::parse(&cleaned, format, Mode::Puzzles).map_err(|e| anyhow::anyhow!(e.at(name, format)))
 }
 
 /// How rounds are run.

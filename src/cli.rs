@@ -1,5 +1,5 @@
-//! The command line, as clap derive types. `main.rs` turns these into the
-//! library's configuration.
+//! The command line, as clap derive types. `commands.rs` turns these into
+//! the library's configuration.
 
 use std::path::PathBuf;
 

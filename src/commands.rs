@@ -493,14 +493,7 @@ pub fn solve(name: Option<&str>) -> anyhow::Result<ExitCode> {
         }
         format::render_nth(format, n, &rows)
     };
-    let stdin_error = |e: format::ParseError| {
-        anyhow::anyhow!(
-            "stdin:{}:{}: {} (read as {format} format)",
-            e.line,
-            e.column,
-            e.message
-        )
-    };
+    let stdin_error = |e: format::ParseError| anyhow::anyhow!(e.at("stdin", format));
     if format == Format::AcWing {
         // A puzzle at a time, each answer printed before the next is read:
         // a million puzzles need no more memory than one.
@@ -576,8 +569,7 @@ fn sandbox() -> anyhow::Result<Option<Protections>> {
 }
 
 /// LeetCode's example board, the default of `driver`'s board.txt.
-const EXAMPLE_BOARD: &str =
-    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+const EXAMPLE_BOARD: &str = sudoku_judge::board::EXAMPLE;
 
 pub fn driver(args: &DriverArgs) -> anyhow::Result<ExitCode> {
     let boards = match &args.case {

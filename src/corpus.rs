@@ -3,7 +3,7 @@
 //! input, and no suite holds the same puzzle twice. Nothing is modified.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use crate::case::{self, Case};
 use crate::solver::reference::count_solutions;
@@ -134,15 +134,16 @@ pub fn check(paths: &[PathBuf]) -> anyhow::Result<Report> {
     Ok(report)
 }
 
-/// Where a finding points, relative to `base` when it is under it.
-pub fn relative(place: &str, base: &Path) -> String {
-    let prefix = format!("{}/", base.display());
-    place.strip_prefix(&prefix).unwrap_or(place).to_string()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::Path;
+
+    /// Where a finding points, relative to `base` when it is under it.
+    fn relative(place: &str, base: &Path) -> String {
+        let prefix = format!("{}/", base.display());
+        place.strip_prefix(&prefix).unwrap_or(place).to_string()
+    }
 
     const SAMPLE: &str =
         "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";

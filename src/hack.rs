@@ -234,9 +234,9 @@ pub fn run(config: &Config, progress: &mut dyn Progress) -> anyhow::Result<Outco
         };
         round += 1;
         let judged = stress::judge_input(&config.submission, &config.limits, &candidate.puzzles)?;
-        if process::interrupted() {
+        let Some(judged) = judged.filter(|_| !process::interrupted()) else {
             return Ok(Outcome::Interrupted { rounds: round });
-        }
+        };
         let best_time = best.as_ref().map_or(Duration::ZERO, |(_, j, _)| j.time);
         progress.round(
             round,
@@ -249,6 +249,9 @@ pub fn run(config: &Config, progress: &mut dyn Progress) -> anyhow::Result<Outco
             // noise, not a hack.
             let again =
                 stress::judge_input(&config.submission, &config.limits, &candidate.puzzles)?;
+            let Some(again) = again else {
+                return Ok(Outcome::Interrupted { rounds: round });
+            };
             if again.verdict == judged.verdict {
                 let found = finish(config, &candidate, judged, round, round, started)?;
                 return Ok(Outcome::Failed(found));

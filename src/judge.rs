@@ -11,13 +11,12 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 
-use crate::board::Format;
-use crate::case::{self, Case, CaseData, Settings, SettingsCache};
+use crate::case::{self, Case, Settings, SettingsCache};
 use crate::check::{Checked, Checker, CheckerKind};
 use crate::problem::Problem;
 use crate::report::{Event, Reporter};
 use crate::runner::lang::BuildInfo;
-use crate::runner::{process, End, Interface, Kill, Limits, Run, Runner, Submission};
+use crate::runner::{process, Interface, Runner, Submission};
 use crate::solver::reference::count_solutions;
 use crate::verdict::Verdict;
 
@@ -45,110 +44,10 @@ pub struct Config {
     pub fresh_process: bool,
 }
 
-pub use crate::runner::Spread;
-
-/// The judgement of one case that could be run.
-#[derive(Clone, Debug)]
-pub struct Judgement {
-    pub verdict: Verdict,
-    /// One line saying why; empty when accepted.
-    pub reason: String,
-    /// Grid or line diffs, plain text.
-    pub details: String,
-    pub format: Format,
-    pub checker: CheckerKind,
-    pub puzzles: usize,
-    pub limits: Limits,
-    /// The time charged against the limit (the median over repeats).
-    pub time: Duration,
-    /// The charged time of every run, in run order.
-    pub run_times: Vec<Duration>,
-    /// Per-puzzle times of the first run, for multi-puzzle cases.
-    pub puzzle_times: Option<Spread>,
-    /// The slowest puzzle of the first run, with `puzzle_times`.
-    pub slowest: Option<Slowest>,
-    pub wall: Duration,
-    pub cpu: Duration,
-    /// Peak memory, the highest over repeats.
-    pub memory_kb: u64,
-    /// How it was run, when worth saying (e.g. that its process was
-    /// started anew, with the solution's state reset).
-    pub notes: Vec<String>,
-    /// The answers as the submission gave them (a LeetCode-style file's
-    /// in the case's format), their first 64 KB; only for a case not
-    /// accepted.
-    pub output: String,
-    /// What a LeetCode-style submission printed itself, kept apart from
-    /// its answers (its first 64 KB).
-    pub stdout: String,
-    /// How many lines it printed.
-    pub stdout_lines: usize,
-    pub stderr: String,
-    pub warnings: Vec<String>,
-}
-
-/// The slowest puzzle of a case: where to look when a case is slow.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Slowest {
-    /// Its number in the case, from 1.
-    pub puzzle: usize,
-    /// The line of the input it starts on.
-    pub line: usize,
-    pub time: Duration,
-}
-
-impl Judgement {
-    /// Share of the time limit used, in percent.
-    pub fn limit_percent(&self) -> f64 {
-        100.0 * self.time.as_secs_f64() / self.limits.time.as_secs_f64()
-    }
-}
-
-#[derive(Clone, Debug)]
-pub enum Outcome {
-    Judged(Box<Judgement>),
-    /// The harness could not judge the case, e.g. its input is malformed.
-    Error(Unjudged),
-}
-
-/// Why a case could not be judged.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Unjudged {
-    pub message: String,
-    pub fault: Fault,
-}
-
-/// Whose fault it is that a case could not be judged: what to do next
-/// depends on it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Fault {
-    /// The case's files (or its `judge.toml`): fix them.
-    Case,
-    /// The judge's own machinery failed while running the submission (its
-    /// spawner was killed, say): neither the case nor the submission.
-    Judge,
-}
-
-impl Unjudged {
-    pub fn case(message: impl Into<String>) -> Unjudged {
-        Unjudged {
-            message: message.into(),
-            fault: Fault::Case,
-        }
-    }
-
-    /// From an error, whose fault it says ([`JudgeFault`]).
-    fn of(error: &anyhow::Error) -> Unjudged {
-        Unjudged {
-            message: format!("{error:#}"),
-            fault: if error.downcast_ref::<JudgeFault>().is_some() {
-                Fault::Judge
-            } else {
-                Fault::Case
-            },
-        }
-    }
-}
+pub use crate::decide::decide;
+pub use crate::results::{
+    CaseResult, Fault, Judgement, Outcome, Slowest, Spread, Summary, Unjudged,
+};
 
 /// Marks an error of the judge's own machinery in the middle of a run, as
 /// opposed to one of the case's files.
@@ -161,86 +60,16 @@ impl std::fmt::Display for JudgeFault {
     }
 }
 
-/// What happened to one case.
-#[derive(Clone, Debug)]
-pub struct CaseResult {
-    pub id: String,
-    /// The directory of cases it belongs to.
-    pub suite: PathBuf,
-    pub input: PathBuf,
-    pub expected: Option<PathBuf>,
-    /// The problem it is judged as, from `--problem` or a `judge.toml`.
-    pub problem: Option<Problem>,
-    pub outcome: Outcome,
-}
-
-impl CaseResult {
-    pub fn verdict(&self) -> Option<Verdict> {
-        match &self.outcome {
-            Outcome::Judged(j) => Some(j.verdict),
-            Outcome::Error(_) => None,
-        }
-    }
-
-    pub fn passed(&self) -> bool {
-        self.verdict() == Some(Verdict::AC)
-    }
-}
-
-/// Totals of a run. Cases that could not be judged count as failed.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Summary {
-    pub passed: usize,
-    pub failed: usize,
-    pub errors: usize,
-    pub total: usize,
-    /// How many cases got each verdict, in [`Verdict::ALL`] order.
-    pub verdicts: Vec<(Verdict, usize)>,
-    pub elapsed: Duration,
-    /// The time charged over every case judged: the run's total solving
-    /// time, as the limits count it.
-    pub charged: Duration,
-    /// The user stopped the run (Ctrl-C): these are the cases judged before.
-    pub interrupted: bool,
-    /// Inputs of the cases not accepted, for `--failed`.
-    pub not_accepted: Vec<PathBuf>,
-}
-
-impl Summary {
-    /// Counts one more case in.
-    pub fn add(&mut self, result: &CaseResult) {
-        self.total += 1;
-        if let Outcome::Judged(judgement) = &result.outcome {
-            self.charged += judgement.time;
-        }
-        if let Some(verdict) = result.verdict() {
-            match self.verdicts.iter_mut().find(|(v, _)| *v == verdict) {
-                Some((_, n)) => *n += 1,
-                None => {
-                    self.verdicts.push((verdict, 1));
-                    self.verdicts
-                        .sort_by_key(|&(v, _)| Verdict::ALL.iter().position(|&w| w == v));
-                }
-            }
-        }
-        if result.passed() {
-            self.passed += 1;
+/// A case not judged because of `error`, whose fault it says
+/// ([`JudgeFault`]).
+fn unjudged(error: &anyhow::Error) -> Unjudged {
+    Unjudged {
+        message: format!("{error:#}"),
+        fault: if error.downcast_ref::<JudgeFault>().is_some() {
+            Fault::Judge
         } else {
-            self.failed += 1;
-            self.errors += usize::from(result.verdict().is_none());
-            self.not_accepted.push(result.input.clone());
-        }
-    }
-
-    /// The summary of `results` at once, as the judge tallies it case by case.
-    #[cfg(test)]
-    pub(crate) fn of(results: &[CaseResult], elapsed: Duration) -> Summary {
-        let mut summary = Summary::default();
-        for result in results {
-            summary.add(result);
-        }
-        summary.elapsed = elapsed;
-        summary
+            Fault::Case
+        },
     }
 }
 
@@ -393,12 +222,12 @@ pub fn run(config: &Config, reporter: &mut dyn Reporter) -> anyhow::Result<Summa
                         return;
                     }
                     let outcome = match &settings[i] {
-                        Err(error) => Some(Outcome::Error(Unjudged::of(error))),
+                        Err(error) => Some(Outcome::Error(unjudged(error))),
                         Ok(settings) => {
                             match judge_case(config, &mut runner, settings, &cases[i]) {
                                 Ok(Some(judgement)) => Some(Outcome::Judged(Box::new(judgement))),
                                 Ok(None) => None,
-                                Err(error) => Some(Outcome::Error(Unjudged::of(&error))),
+                                Err(error) => Some(Outcome::Error(unjudged(&error))),
                             }
                         }
                     };
@@ -515,12 +344,15 @@ fn judge_case(
         let run = runner
             .run(&data, &limits, &mut answers)
             .map_err(|e| e.context(JudgeFault))?;
-        if run.end == End::Killed(Kill::Interrupted) {
+        let Some(Checked {
+            verdict,
+            mut reason,
+            details,
+            output,
+        }) = decide(&data, &run, &limits, answers.finish()?)
+        else {
             return Ok(None);
-        }
-        let mut checked = answers.finish()?;
-        let output = std::mem::take(&mut checked.output);
-        let (verdict, mut reason, details) = decide(&data, &run, &limits, checked);
+        };
         // Failing in a process that judged earlier cases may be the state
         // they left: alone, in a fresh process, does it pass?
         if verdict != Verdict::AC && verdict != Verdict::CE && run.earlier > 0 {
@@ -529,11 +361,10 @@ fn judge_case(
                 .submission
                 .run(&data, &limits, &mut alone)
                 .map_err(|e| e.context(JudgeFault))?;
-            if fresh.end == End::Killed(Kill::Interrupted) {
+            let Some(alone) = decide(&data, &fresh, &limits, alone.finish()?) else {
                 return Ok(None);
-            }
-            let checked = alone.finish()?;
-            if decide(&data, &fresh, &limits, checked).0 == Verdict::AC {
+            };
+            if alone.verdict == Verdict::AC {
                 reason = format!(
                     "{reason}; it passes alone, and fails after {}: the solution keeps state \
                      between tests (a global or static not reset), as LeetCode would find on \
@@ -595,206 +426,6 @@ fn judge_case(
     }))
 }
 
-fn ms(d: Duration) -> String {
-    format!("{:.0} ms", d.as_secs_f64() * 1000.0)
-}
-
-fn mb(kb: u64) -> String {
-    format!("{:.1} MB", kb as f64 / 1024.0)
-}
-
 fn plural(n: usize, word: &str) -> String {
     format!("{n} {word}{}", if n == 1 { "" } else { "s" })
-}
-
-/// How far a run got through the puzzles. More answer lines than puzzles
-/// (a flood, or a program that reads past the input's end) are said as
-/// they are: never "3 of 2 puzzles answered".
-fn answered(answers: usize, puzzles: usize) -> String {
-    if answers <= puzzles {
-        format!("{answers} of {} answered", plural(puzzles, "puzzle"))
-    } else {
-        format!(
-            "printed {} for {}, so it went on past the last one",
-            plural(answers, "answer line"),
-            plural(puzzles, "puzzle")
-        )
-    }
-}
-
-/// The verdict of one run, as judges decide it: a compile error first, then
-/// time, memory and output limits, then a crash, and only then the answers,
-/// which `checked` judged.
-pub fn decide(
-    case: &CaseData,
-    run: &Run,
-    limits: &Limits,
-    checked: Checked,
-) -> (Verdict, String, String) {
-    let mut answered = answered(run.answered, case.puzzles);
-    // A program killed before it printed anything may well have answered:
-    // into a buffer that died with it.
-    if run.answered == 0 && case.puzzles > 1 && matches!(run.end, End::Killed(_)) {
-        answered.push_str(
-            " (its output may be buffered: what is printed but not flushed is lost when a \
-             program is killed; flush after each answer, e.g. with endl or fflush(stdout), to \
-             see how far it got)",
-        );
-    }
-    let stderr = run.stderr.trim().to_string();
-    let forks = if run.fork_refusals > 0 {
-        format!(
-            "; {} refused: it reached the limit of {} processes and threads",
-            plural(run.fork_refusals as usize, "fork"),
-            crate::runner::TASKS
-        )
-    } else {
-        String::new()
-    };
-    match &run.end {
-        End::NotCompiled => {
-            return (
-                Verdict::CE,
-                "the compiler rejected the submission; its message is shown once, above the \
-                 table"
-                    .into(),
-                String::new(),
-            )
-        }
-        End::Killed(Kill::Wall) => {
-            return (
-                Verdict::TLE,
-                format!(
-                    "killed after {} of wall time (CPU {}), over the {} limit; {answered}{forks}",
-                    ms(run.wall),
-                    ms(run.time),
-                    ms(limits.time),
-                ),
-                String::new(),
-            )
-        }
-        End::Killed(Kill::Cpu) => {
-            return (
-                Verdict::TLE,
-                format!(
-                    "killed after {} of CPU time, over the {} limit; {answered}{forks}",
-                    ms(run.time),
-                    ms(limits.time),
-                ),
-                String::new(),
-            )
-        }
-        End::Killed(Kill::Startup) => {
-            return (
-                Verdict::TLE,
-                format!(
-                    "killed before its first board: starting the runtime and loading the \
-                     solution took over {} s (code run when the file is loaded counts here){forks}",
-                    crate::runner::external::STARTUP.as_secs()
-                ),
-                String::new(),
-            )
-        }
-        End::Killed(Kill::Memory) => {
-            // The kernel's cap counts what it holds for the run too (page
-            // tables, the stacks of its processes, files in memory), which
-            // no process's resident set shows.
-            let at = if run.memory_kb >= limits.memory_kb {
-                format!("killed at {} of memory", mb(run.memory_kb))
-            } else {
-                format!(
-                    "stopped by the kernel at the memory cap ({} in its processes' own pages, \
-                     the rest held by the kernel for them: page tables, stacks, files in memory)",
-                    mb(run.memory_kb)
-                )
-            };
-            return (
-                Verdict::MLE,
-                format!(
-                    "{at}, over the {} limit; {answered}{forks}",
-                    mb(limits.memory_kb)
-                ),
-                String::new(),
-            );
-        }
-        End::Killed(Kill::Output) => {
-            return (
-                Verdict::OLE,
-                format!(
-                    "killed after printing more than {} MB, the output limit; {answered}",
-                    Limits::output_bytes(case.puzzles) >> 20
-                ),
-                String::new(),
-            )
-        }
-        End::OutOfMemory(line) => {
-            return (
-                Verdict::MLE,
-                format!(
-                    "an allocation failed under the {} limit ({line}); peak memory {}",
-                    mb(limits.memory_kb),
-                    mb(run.memory_kb)
-                ),
-                stderr,
-            )
-        }
-        // The judge drops an interrupted case before deciding it.
-        End::Killed(Kill::Interrupted) => {
-            return (Verdict::TLE, "interrupted".into(), String::new())
-        }
-        End::Normal | End::Panicked(_) | End::Crashed(_) => {}
-    }
-    let answers = match checked.verdict {
-        Verdict::AC => "the answers were right",
-        _ => "the answers were wrong too",
-    };
-    if run.time > limits.time {
-        let over = 100.0 * (run.time.as_secs_f64() / limits.time.as_secs_f64() - 1.0);
-        return (
-            Verdict::TLE,
-            format!(
-                "took {}, {over:.0}% over the {} limit ({answers})",
-                ms(run.time),
-                ms(limits.time)
-            ),
-            checked.details,
-        );
-    }
-    if run.wall > limits.wall() {
-        return (
-            Verdict::TLE,
-            format!(
-                "ran for {} of wall time, over the {} wall-clock limit (twice the time limit), \
-                 using {} of CPU; is it waiting or sleeping? ({answers})",
-                ms(run.wall),
-                ms(limits.wall()),
-                ms(run.cpu)
-            ),
-            checked.details,
-        );
-    }
-    if run.memory_kb > limits.memory_kb + run.memory_allowance_kb {
-        return (
-            Verdict::MLE,
-            format!(
-                "peak memory {}, over the {} limit ({answers})",
-                mb(run.memory_kb),
-                mb(limits.memory_kb)
-            ),
-            String::new(),
-        );
-    }
-    match &run.end {
-        End::Panicked(message) => (
-            Verdict::RE,
-            format!(
-                "{message} (puzzle {} of {})",
-                (run.answered + 1).min(case.puzzles),
-                case.puzzles
-            ),
-            String::new(),
-        ),
-        End::Crashed(how) => (Verdict::RE, format!("{how}; {answered}{forks}"), stderr),
-        _ => (checked.verdict, checked.reason, checked.details),
-    }
 }

@@ -26,7 +26,7 @@ use anyhow::Context as _;
 use crate::board::format;
 use crate::board::{Board, Cell, Format};
 use crate::case::{self, CaseData};
-use crate::check::{Checker, CheckerKind};
+use crate::check::{Checked, Checker, CheckerKind};
 use crate::generate::{Generator, Target};
 use crate::judge;
 use crate::runner::external::{Launch, Runtime};
@@ -101,16 +101,11 @@ fn generated(generator: &Launch, seed: u64) -> anyhow::Result<Vec<Board>> {
             GENERATOR_TIME.as_secs()
         );
     }
-    let how = match finished.exit {
-        process::Exit::Code(0) => None,
-        process::Exit::Code(code) => Some(format!("exited with code {code}")),
-        process::Exit::Signal(signal) => Some(format!(
-            "was killed by {}",
-            process::describe_signal(signal)
-        )),
-    };
-    if let Some(how) = how {
-        anyhow::bail!("the generator `{command}` {how}{said}; run it by hand to see why");
+    if finished.exit != process::Exit::Code(0) {
+        anyhow::bail!(
+            "the generator `{command}` failed ({}){said}; run it by hand to see why",
+            crate::runner::crash(finished.exit, stderr)
+        );
     }
     let text = String::from_utf8_lossy(&stdout);
     let found = Format::detect(&text);
@@ -154,21 +149,28 @@ fn solved(puzzles: Vec<Board>, seed: u64) -> anyhow::Result<Vec<Pair>> {
         .collect()
 }
 
-/// The user's brute force's answers to `puzzles`: the expected ones.
+/// The user's brute force's answers to `puzzles`: the expected ones;
+/// `None` when the user interrupted it.
 fn brute_answers(
     brute: &Submission,
     limits: &Limits,
     puzzles: Vec<Pair>,
     seed: u64,
-) -> anyhow::Result<Vec<Pair>> {
+) -> anyhow::Result<Option<Vec<Pair>>> {
     let boards: Vec<Board> = puzzles.iter().map(|(p, _)| *p).collect();
     let case = CaseData::in_memory(&boards, None);
     let format = brute.answer_format(&case);
     let mut checker = Checker::new(CheckerKind::Sudoku, &case, format)?;
     let run = brute.run(&case, limits, &mut checker)?;
-    let mut checked = checker.finish()?;
-    let output = std::mem::take(&mut checked.output);
-    let (verdict, reason, _) = judge::decide(&case, &run, limits, checked);
+    let Some(Checked {
+        verdict,
+        reason,
+        output,
+        ..
+    }) = judge::decide(&case, &run, limits, checker.finish()?)
+    else {
+        return Ok(None);
+    };
     if verdict != Verdict::AC {
         anyhow::bail!(
             "the brute force {} is not accepted on the input of seed {seed} ({verdict}: \
@@ -185,7 +187,7 @@ fn brute_answers(
         answers.len(),
         boards.len()
     );
-    Ok(boards.into_iter().zip(answers).collect())
+    Ok(Some(boards.into_iter().zip(answers).collect()))
 }
 
 /// How far a stress run got, for progress reports.
@@ -249,26 +251,22 @@ pub struct Judged {
 /// Judges `puzzles`, as one AcWing input, with `submission` under
 /// `limits`. The one place where `stress` and `hack` run a submission, so
 /// that a change in how runs are made or charged is made here alone.
+/// `None` when the user interrupted the run: it has no verdict.
 pub fn judge_input(
     submission: &Submission,
     limits: &Limits,
     puzzles: &[Pair],
-) -> anyhow::Result<Judged> {
+) -> anyhow::Result<Option<Judged>> {
     let case = case_of(puzzles);
     let mut checker = Checker::new(CheckerKind::Sudoku, &case, submission.answer_format(&case))?;
     let run = submission.run(&case, limits, &mut checker)?;
-    let (verdict, reason, _) = judge::decide(&case, &run, limits, checker.finish()?);
-    Ok(Judged {
-        verdict,
-        reason,
-        time: run.time,
-    })
-}
-
-/// Judges `puzzles` once: the verdict and its reason.
-fn judge_once(config: &Config, puzzles: &[Pair]) -> anyhow::Result<(Verdict, String)> {
-    let judged = judge_input(&config.submission, &config.limits, puzzles)?;
-    Ok((judged.verdict, judged.reason))
+    Ok(
+        judge::decide(&case, &run, limits, checker.finish()?).map(|checked| Judged {
+            verdict: checked.verdict,
+            reason: checked.reason,
+            time: run.time,
+        }),
+    )
 }
 
 fn givens(puzzles: &[Pair]) -> usize {
@@ -311,12 +309,18 @@ pub fn run(config: &Config, progress: &mut dyn Progress) -> anyhow::Result<Outco
             if process::interrupted() {
                 return Ok(Outcome::Interrupted { rounds: round });
             }
-            puzzles = brute_answers(brute, &config.limits, puzzles, seed)?;
+            match brute_answers(brute, &config.limits, puzzles, seed)? {
+                Some(answered) => puzzles = answered,
+                None => return Ok(Outcome::Interrupted { rounds: round }),
+            }
         }
-        let (verdict, reason) = judge_once(config, &puzzles)?;
-        if process::interrupted() {
+        let judged = judge_input(&config.submission, &config.limits, &puzzles)?;
+        let Some(Judged {
+            verdict, reason, ..
+        }) = judged.filter(|_| !process::interrupted())
+        else {
             return Ok(Outcome::Interrupted { rounds: round });
-        }
+        };
         if verdict == Verdict::AC {
             continue;
         }
@@ -325,7 +329,13 @@ pub fn run(config: &Config, progress: &mut dyn Progress) -> anyhow::Result<Outco
             puzzles: shrunk,
             runs,
             reason,
-        } = shrink(config, puzzles, verdict, reason, progress)?;
+        } = shrink(
+            puzzles,
+            Failing { verdict, reason },
+            config.shrink_runs,
+            &mut |candidate| judge_input(&config.submission, &config.limits, candidate),
+            progress,
+        )?;
         let (input, expected) = save(&config.save, &format!("stress-{seed}"), &shrunk)?;
         return Ok(Outcome::Failed(Box::new(Failure {
             round,
@@ -347,23 +357,52 @@ pub fn run(config: &Config, progress: &mut dyn Progress) -> anyhow::Result<Outco
     })
 }
 
-/// Shrinks a failing input while it fails with `verdict`, within the run
-/// budget. Returns the smallest input found, the runs spent and its reason.
-fn shrink(
-    config: &Config,
-    mut puzzles: Vec<Pair>,
+/// How an input failed: the verdict a smaller one must get too, and why.
+struct Failing {
     verdict: Verdict,
-    mut reason: String,
+    reason: String,
+}
+
+/// What one try of a smaller input said.
+enum Try {
+    /// It fails the same way, for this reason: keep it.
+    Fails(String),
+    /// It passes, or fails another way: keep the input before it.
+    Differs,
+    /// No more tries: the budget is spent or the user interrupted.
+    Stop,
+}
+
+/// Judges an input for [`shrink`]; `None` when the user interrupted it.
+/// Tests give a fake submission here.
+type Judge<'a> = dyn FnMut(&[Pair]) -> anyhow::Result<Option<Judged>> + 'a;
+
+/// Shrinks `puzzles`, which fail as `failing` says, while they keep failing
+/// with the same verdict, within `budget` runs of `judge`. Returns the
+/// smallest input found, the runs spent and its reason. An interrupted run
+/// is no verdict: shrinking stops at the last input that did fail.
+fn shrink(
+    mut puzzles: Vec<Pair>,
+    failing: Failing,
+    budget: usize,
+    judge: &mut Judge<'_>,
     progress: &mut dyn Progress,
 ) -> anyhow::Result<Shrunk> {
+    let Failing {
+        verdict,
+        mut reason,
+    } = failing;
     let mut runs = 0;
-    let still_fails = |candidate: &[Pair], runs: &mut usize| -> anyhow::Result<Option<String>> {
-        if *runs >= config.shrink_runs || process::interrupted() {
-            return Ok(None);
+    let mut still_fails = |candidate: &[Pair], runs: &mut usize| -> anyhow::Result<Try> {
+        if *runs >= budget || process::interrupted() {
+            return Ok(Try::Stop);
         }
         *runs += 1;
-        let (v, r) = judge_once(config, candidate)?;
-        Ok((v == verdict).then_some(r))
+        Ok(match judge(candidate)? {
+            None => Try::Stop,
+            Some(judged) if judged.verdict == verdict => Try::Fails(judged.reason),
+            Some(_) => Try::Differs,
+        })
     };
 
     // Fewer puzzles: drop one at a time while it keeps failing.
@@ -373,11 +412,18 @@ fn shrink(
         let mut fewer = puzzles.clone();
         fewer.remove(i);
         match still_fails(&fewer, &mut runs)? {
-            Some(r) => {
+            Try::Fails(r) => {
                 puzzles = fewer;
                 reason = r;
             }
-            None => i += 1,
+            Try::Differs => i += 1,
+            Try::Stop => {
+                return Ok(Shrunk {
+                    puzzles,
+                    runs,
+                    reason,
+                })
+            }
         }
     }
 
@@ -399,12 +445,19 @@ fn shrink(
                     puzzle.set(cell, solution.get(cell));
                 }
                 match still_fails(&candidate, &mut runs)? {
-                    Some(r) => {
+                    Try::Fails(r) => {
                         puzzles = candidate;
                         reason = r;
                         progressed = true;
                     }
-                    None => rest.extend_from_slice(group),
+                    Try::Differs => rest.extend_from_slice(group),
+                    Try::Stop => {
+                        return Ok(Shrunk {
+                            puzzles,
+                            runs,
+                            reason,
+                        })
+                    }
                 }
             }
             pending = rest;
@@ -412,9 +465,6 @@ fn shrink(
                 break;
             }
             chunk = chunk.div_ceil(2).max(1);
-            if runs >= config.shrink_runs || process::interrupted() {
-                break;
-            }
         }
     }
     Ok(Shrunk {
@@ -450,4 +500,151 @@ pub fn save(dir: &Path, name: &str, puzzles: &[Pair]) -> anyhow::Result<(PathBuf
         return Ok((input, expected));
     }
     unreachable!("some name is free")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell as Counter;
+
+    struct Quiet;
+
+    impl Progress for Quiet {
+        fn round(&mut self, _: u64, _: u64) {}
+        fn shrinking(&mut self, _: usize, _: usize, _: usize) {}
+    }
+
+    fn pairs(n: usize) -> Vec<Pair> {
+        let mut generator = Generator::new(7);
+        (0..n)
+            .map(|_| {
+                let made = generator
+                    .puzzle(Target::default(), 10_000)
+                    .expect("a puzzle");
+                (made.puzzle, made.solution)
+            })
+            .collect()
+    }
+
+    fn judged(verdict: Verdict, reason: String) -> Option<Judged> {
+        Some(Judged {
+            verdict,
+            reason,
+            time: Duration::ZERO,
+        })
+    }
+
+    fn failing(verdict: Verdict) -> Failing {
+        Failing {
+            verdict,
+            reason: "the first failure".into(),
+        }
+    }
+
+    #[test]
+    fn shrinking_keeps_the_failing_puzzle_and_fills_it_while_it_fails() {
+        let input = pairs(3);
+        let culprit = input[1].1;
+        // A fake submission that gets puzzle 2 wrong while it has fewer
+        // than 60 givens, and everything else right.
+        let mut judge = |candidate: &[Pair]| -> anyhow::Result<Option<Judged>> {
+            Ok(match candidate.iter().find(|(_, s)| *s == culprit) {
+                Some((p, _)) if p.filled() < 60 => {
+                    judged(Verdict::WA, format!("wrong with {} givens", p.filled()))
+                }
+                _ => judged(Verdict::AC, String::new()),
+            })
+        };
+        let shrunk = shrink(
+            input.clone(),
+            failing(Verdict::WA),
+            10_000,
+            &mut judge,
+            &mut Quiet,
+        )
+        .unwrap();
+        assert_eq!(shrunk.puzzles.len(), 1);
+        let (puzzle, solution) = shrunk.puzzles[0];
+        assert_eq!(solution, culprit);
+        assert_eq!(puzzle.filled(), 59, "as close to solved as the bug allows");
+        assert_eq!(shrunk.reason, "wrong with 59 givens");
+        // The givens added are the solution's: the puzzle still has it.
+        for cell in Cell::all() {
+            if let Some(d) = input[1].0.get(cell) {
+                assert_eq!(puzzle.get(cell), Some(d));
+            }
+            if puzzle.get(cell).is_some() {
+                assert_eq!(puzzle.get(cell), solution.get(cell));
+            }
+        }
+    }
+
+    #[test]
+    fn a_failure_of_another_kind_is_not_kept() {
+        let input = pairs(2);
+        // Any smaller input gets a WA, never the TLE being shrunk.
+        let mut judge = |_: &[Pair]| -> anyhow::Result<Option<Judged>> {
+            Ok(judged(Verdict::WA, "a wrong answer".into()))
+        };
+        let shrunk = shrink(
+            input.clone(),
+            failing(Verdict::TLE),
+            10_000,
+            &mut judge,
+            &mut Quiet,
+        )
+        .unwrap();
+        assert_eq!(shrunk.puzzles, input);
+        assert_eq!(shrunk.reason, "the first failure");
+        assert!(shrunk.runs > 2);
+    }
+
+    #[test]
+    fn an_interrupted_run_stops_shrinking_and_is_not_a_failure() {
+        let input = pairs(3);
+        let calls = Counter::new(0);
+        // The first smaller input fails as the original did; then the user
+        // presses Ctrl-C during the next run.
+        let mut judge = |_: &[Pair]| -> anyhow::Result<Option<Judged>> {
+            calls.set(calls.get() + 1);
+            Ok(match calls.get() {
+                1 => judged(Verdict::TLE, "the second failure".into()),
+                _ => None,
+            })
+        };
+        let shrunk = shrink(
+            input.clone(),
+            failing(Verdict::TLE),
+            10_000,
+            &mut judge,
+            &mut Quiet,
+        )
+        .unwrap();
+        assert_eq!(calls.get(), 2, "no run after the interrupted one");
+        assert_eq!(shrunk.runs, 2);
+        assert_eq!(
+            shrunk.puzzles,
+            input[1..],
+            "the input before the interrupted run"
+        );
+        assert_eq!(shrunk.reason, "the second failure");
+    }
+
+    #[test]
+    fn shrinking_stops_at_its_budget() {
+        let input = pairs(3);
+        let mut judge = |_: &[Pair]| -> anyhow::Result<Option<Judged>> {
+            Ok(judged(Verdict::AC, String::new()))
+        };
+        let shrunk = shrink(
+            input.clone(),
+            failing(Verdict::RE),
+            4,
+            &mut judge,
+            &mut Quiet,
+        )
+        .unwrap();
+        assert_eq!(shrunk.runs, 4);
+        assert_eq!(shrunk.puzzles, input);
+    }
 }

@@ -64,10 +64,6 @@ impl Verdict {
             Verdict::CE => "Compilation Error",
         }
     }
-
-    pub fn is_accepted(self) -> bool {
-        self == Verdict::AC
-    }
 }
 
 impl fmt::Display for Verdict {
@@ -85,9 +81,5 @@ mod tests {
         let codes: Vec<_> = Verdict::ALL.iter().map(|v| v.code()).collect();
         assert_eq!(codes, ["AC", "WA", "PE", "TLE", "MLE", "OLE", "RE", "CE"]);
         assert_eq!(serde_json::to_string(&Verdict::TLE).unwrap(), "\"TLE\"");
-        assert!(Verdict::ALL
-            .iter()
-            .filter(|v| v.is_accepted())
-            .eq([&Verdict::AC]));
     }
 }

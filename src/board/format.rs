@@ -111,6 +111,15 @@ impl ParseError {
             message: message.into(),
         }
     }
+
+    /// The error as compilers put it, `source:line:column: message`, and
+    /// the format the text was read as, which the error depends on.
+    pub fn at(&self, source: impl fmt::Display, format: Format) -> String {
+        format!(
+            "{source}:{}:{}: {} (read as {format} format)",
+            self.line, self.column, self.message
+        )
+    }
 }
 
 impl fmt::Display for ParseError {
@@ -808,8 +817,7 @@ mod tests {
     use super::*;
 
     const EXAMPLE: &str = r#"[["5","3",".",".","7",".",".",".","."],["6",".",".","1","9","5",".",".","."],[".","9","8",".",".",".",".","6","."],["8",".",".",".","6",".",".",".","3"],["4",".",".","8",".","3",".",".","1"],["7",".",".",".","2",".",".",".","6"],[".","6",".",".",".",".","2","8","."],[".",".",".","4","1","9",".",".","5"],[".",".",".",".","8",".",".","7","9"]]"#;
-    const EXAMPLE_LINE: &str =
-        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    const EXAMPLE_LINE: &str = crate::board::EXAMPLE;
     const SAMPLE: &str = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n\
                           ......52..8.4......3...9...5.1...6..2..7........3.....6...1..........7.4.......3.\n\
                           end\n";

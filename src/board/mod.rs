@@ -5,10 +5,20 @@
 //! digit 0 or 10, a board with 80 cells) cannot travel past the parser.
 
 pub mod format;
+pub mod rules;
 
 use std::fmt;
 
 pub use format::{Format, ParseError, ParsedBoards};
+
+/// LeetCode 37's example puzzle as one AcWing line, '.' for a blank: the
+/// board that tests, examples and `driver`'s board.txt start from.
+pub const EXAMPLE: &str =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+/// The one solution of [`EXAMPLE`].
+pub const EXAMPLE_ANSWER: &str =
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
 
 /// A digit 1–9. Empty cells are `None`, never a zero digit; being never
 /// zero, an optional digit takes one byte, and a board 81.
@@ -72,10 +82,6 @@ impl Cell {
 
     pub fn col(self) -> usize {
         self.index() % 9
-    }
-
-    pub fn box_index(self) -> usize {
-        self.row() / 3 * 3 + self.col() / 3
     }
 }
 
@@ -165,10 +171,6 @@ impl Board {
     /// Number of filled cells (the givens, for a puzzle).
     pub fn filled(&self) -> usize {
         self.cells.iter().flatten().count()
-    }
-
-    pub fn is_complete(&self) -> bool {
-        self.cells.iter().all(Option::is_some)
     }
 
     /// Every pair of equal digits sharing a unit, the first one found per unit
@@ -283,8 +285,7 @@ impl fmt::Debug for Board {
 mod tests {
     use super::*;
 
-    const SOLVED: &str =
-        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+    const SOLVED: &str = super::EXAMPLE_ANSWER;
 
     fn board(line: &str) -> Board {
         let bytes: Vec<u8> = line
@@ -298,8 +299,6 @@ mod tests {
     fn cells_are_named_like_players_name_them() {
         assert_eq!(Cell::new(0, 0).to_string(), "r1c1");
         assert_eq!(Cell::new(8, 4).to_string(), "r9c5");
-        assert_eq!(Cell::new(4, 4).box_index(), 4);
-        assert_eq!(Cell::new(8, 0).box_index(), 6);
     }
 
     #[test]
@@ -314,7 +313,7 @@ mod tests {
     #[test]
     fn a_solved_grid_has_no_conflicts_and_solves_its_puzzle() {
         let solved = board(SOLVED);
-        assert!(solved.is_complete());
+        assert_eq!(solved.filled(), 81);
         assert!(solved.conflicts().is_empty());
         let mut puzzle = solved;
         puzzle.set(Cell::new(0, 2), None);

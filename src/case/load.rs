@@ -203,12 +203,7 @@ impl<'a> Boards<'a> {
 }
 
 fn parse_error(text: &Text, format: Format, e: &format::ParseError) -> anyhow::Error {
-    anyhow::anyhow!(
-        "{text}:{}:{}: {} (read as {format} format)",
-        e.line,
-        e.column,
-        e.message
-    )
+    anyhow::anyhow!(e.at(text, format))
 }
 
 impl Iterator for Boards<'_> {
@@ -308,7 +303,7 @@ fn load_expected(
         };
         let (_, puzzle) = puzzle?;
         if wrong.is_none() && !answer.solves(&puzzle) {
-            let why = crate::check::problems(&puzzle, &answer)
+            let why = crate::board::rules::mistakes(&puzzle, &answer)
                 .first()
                 .map(ToString::to_string)
                 .unwrap_or_default();

@@ -21,7 +21,7 @@ use anyhow::{bail, Context as _};
 use walkdir::WalkDir;
 
 pub use load::{load, Boards, CaseData, Expected, Text};
-pub use settings::{Settings, SettingsCache, SETTINGS_FILE};
+pub use settings::{CheckerKind, Limits, Settings, SettingsCache, SETTINGS_FILE};
 
 /// One case found on disk, not yet read.
 #[derive(Clone, Debug, PartialEq, Eq)]

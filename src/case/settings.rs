@@ -19,11 +19,53 @@ use std::time::Duration;
 use anyhow::Context as _;
 use serde::Deserialize;
 
-use crate::check::CheckerKind;
+use clap::ValueEnum;
+use serde::Serialize;
+
 use crate::problem::{Problem, DEFAULT_MEMORY_LIMIT_KB, DEFAULT_TIME_LIMIT};
-use crate::runner::Limits;
 
 pub const SETTINGS_FILE: &str = "judge.toml";
+
+/// The limits one case is judged under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// For the whole case file, as on AcWing 166 and POJ 3074.
+    pub time: Duration,
+    pub memory_kb: u64,
+}
+
+impl Limits {
+    /// The wall-clock backstop: a program that sleeps or waits uses little
+    /// CPU, so it is also held to twice the time limit in wall time.
+    pub fn wall(&self) -> Duration {
+        self.time * 2
+    }
+
+    /// Output past this many bytes is OLE: 64 MiB, or 256 bytes a puzzle
+    /// for huge inputs (an answer line takes 82).
+    pub fn output_bytes(puzzles: usize) -> usize {
+        (64 << 20).max(puzzles.saturating_mul(256))
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum CheckerKind {
+    /// Any valid solution that keeps the givens (a special judge).
+    #[default]
+    Sudoku,
+    /// The text must equal the expected output (CRLF and trailing whitespace ignored).
+    Exact,
+}
+
+impl CheckerKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            CheckerKind::Sudoku => "sudoku",
+            CheckerKind::Exact => "exact",
+        }
+    }
+}
 
 /// What a `judge.toml` may say. Unknown keys are errors, so a typo is caught.
 #[derive(Debug, Default, Deserialize)]

@@ -12,10 +12,11 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::board::format::{self, AcWingLines, Mode, ParseError};
+use crate::board::rules::{mistakes, Mistake};
 use crate::board::{Board, Cell, Format};
 use crate::case::{Boards, CaseData};
 
-use super::{diff, plural, problems, summarize, Checked, CheckerKind, Problem, SHOWN};
+use super::{diff, plural, summarize, Checked, CheckerKind, SHOWN};
 use crate::verdict::Verdict;
 
 /// How much of the output (and of the expected output) is kept to show a
@@ -322,13 +323,13 @@ fn differing(want: &Board, answer: &Board) -> [bool; 81] {
 /// blamed when one of them is already to blame (a wrong digit explains
 /// every clash it is in); else the one in more clashes, or both when that
 /// does not tell.
-fn to_blame(puzzle: &Board, answer: &Board, found: &[Problem]) -> [bool; 81] {
+fn to_blame(puzzle: &Board, answer: &Board, found: &[Mistake]) -> [bool; 81] {
     let kept = |c: Cell| puzzle.get(c).is_some() && puzzle.get(c) == answer.get(c);
     let mut marked = [false; 81];
     let mut clashes = [0usize; 81];
     let mut open = Vec::new();
     for problem in found {
-        if let Problem::Conflict(conflict) = problem {
+        if let Mistake::Conflict(conflict) = problem {
             let (a, b) = (conflict.first, conflict.second);
             clashes[a.index()] += 1;
             clashes[b.index()] += 1;
@@ -390,7 +391,7 @@ impl<'a> SudokuTally<'a> {
             Some(expected) => Some(next_board(expected, "expected output")?.1),
             None => None,
         };
-        let found = problems(&puzzle, answer);
+        let found = mistakes(&puzzle, answer);
         if found.is_empty() {
             return Ok(());
         }
@@ -553,7 +554,7 @@ fn expected_prefix(case: &CaseData, format: Format) -> anyhow::Result<(String, b
 struct ExactTally<'a> {
     case: &'a CaseData,
     format: Format,
-    expected: Option<Lines<'a>>,
+    expected: Lines<'a>,
     /// Expected lines taken so far.
     taken: usize,
     /// Output lines compared so far (trailing blank lines are held back).
@@ -580,7 +581,12 @@ impl<'a> ExactTally<'a> {
         Ok(ExactTally {
             case,
             format,
-            expected: expected_lines(case, format)?,
+            // The judge refuses such a case before it runs anything.
+            expected: expected_lines(case, format)?.ok_or_else(|| {
+                anyhow::anyhow!(
+                    "the exact checker needs an expected output file, and this case has none"
+                )
+            })?,
             taken: 0,
             compared: 0,
             blanks: 0,
@@ -608,10 +614,7 @@ impl<'a> ExactTally<'a> {
         if self.first_difference.is_some() {
             return;
         }
-        let Some(expected) = &mut self.expected else {
-            return;
-        };
-        match expected.next() {
+        match self.expected.next() {
             Some(Ok(want)) => {
                 self.taken += 1;
                 if want != got {
@@ -652,14 +655,8 @@ impl<'a> ExactTally<'a> {
         output: &str,
         output_whole: bool,
     ) -> anyhow::Result<Checked> {
-        let Some(expected) = self.expected else {
-            return Ok(Checked::wrong(
-                "the exact checker needs an expected output file, and this case has none".into(),
-                String::new(),
-            ));
-        };
         let (got, mut want) = (self.compared, self.taken);
-        for line in expected {
+        for line in self.expected {
             line?;
             want += 1;
         }

@@ -10,32 +10,11 @@ pub mod diff;
 
 pub use answers::{Checker, Head, LineSplitter, KEEP};
 
-use std::fmt;
+// Chosen by a suite's settings, so defined with them, below the checker.
+pub use crate::case::CheckerKind;
 
-use clap::ValueEnum;
-use serde::{Deserialize, Serialize};
-
-use crate::board::{Board, Cell, Conflict, Digit};
+use crate::board::rules::Mistake;
 use crate::verdict::Verdict;
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, ValueEnum)]
-#[serde(rename_all = "lowercase")]
-pub enum CheckerKind {
-    /// Any valid solution that keeps the givens (a special judge).
-    #[default]
-    Sudoku,
-    /// The text must equal the expected output (CRLF and trailing whitespace ignored).
-    Exact,
-}
-
-impl CheckerKind {
-    pub fn name(self) -> &'static str {
-        match self {
-            CheckerKind::Sudoku => "sudoku",
-            CheckerKind::Exact => "exact",
-        }
-    }
-}
 
 /// What a checker found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,79 +50,11 @@ impl Checked {
     }
 }
 
-/// Something wrong with one answer, in the words a solver author needs.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Problem {
-    ChangedGiven {
-        cell: Cell,
-        given: Digit,
-        got: Option<Digit>,
-    },
-    Empty(Cell),
-    Conflict(Conflict),
-}
-
-impl Problem {
-    /// The cells a reader should look at.
-    fn cells(&self) -> Vec<Cell> {
-        match self {
-            Problem::ChangedGiven { cell, .. } | Problem::Empty(cell) => vec![*cell],
-            Problem::Conflict(c) => vec![c.first, c.second],
-        }
-    }
-}
-
-impl fmt::Display for Problem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Problem::ChangedGiven {
-                cell,
-                given,
-                got: Some(got),
-            } => write!(f, "{cell} was given as {given}, the answer has {got}"),
-            Problem::ChangedGiven {
-                cell,
-                given,
-                got: None,
-            } => write!(f, "{cell} was given as {given}, the answer left it empty"),
-            Problem::Empty(cell) => write!(f, "{cell} is empty"),
-            Problem::Conflict(conflict) => conflict.fmt(f),
-        }
-    }
-}
-
-/// Everything that keeps `answer` from solving `puzzle`: changed givens,
-/// empty cells, then broken rows, columns and boxes. Empty when it solves it.
-pub fn problems(puzzle: &Board, answer: &Board) -> Vec<Problem> {
-    let mut found = Vec::new();
-    if answer.solves(puzzle) {
-        return found;
-    }
-    for cell in Cell::all() {
-        if let Some(given) = puzzle.get(cell) {
-            if answer.get(cell) != Some(given) {
-                found.push(Problem::ChangedGiven {
-                    cell,
-                    given,
-                    got: answer.get(cell),
-                });
-            }
-        }
-    }
-    found.extend(
-        Cell::all()
-            .filter(|&c| answer.get(c).is_none() && puzzle.get(c).is_none())
-            .map(Problem::Empty),
-    );
-    found.extend(answer.conflicts().into_iter().map(Problem::Conflict));
-    found
-}
-
 /// At most this many problems are spelled out per answer, and at most this
 /// many wrong answers get a grid.
 const SHOWN: usize = 3;
 
-fn summarize(problems: &[Problem]) -> String {
+fn summarize(problems: &[Mistake]) -> String {
     let mut text: Vec<String> = problems
         .iter()
         .take(SHOWN)
@@ -166,10 +77,8 @@ mod tests {
     use crate::board::Format;
     use crate::case::{CaseData, Expected, Text};
 
-    const PUZZLE: &str =
-        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-    const ANSWER: &str =
-        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+    const PUZZLE: &str = crate::board::EXAMPLE;
+    const ANSWER: &str = crate::board::EXAMPLE_ANSWER;
 
     fn case(format: Format, expected: Option<&str>) -> CaseData {
         let puzzle = format::parse(PUZZLE, Format::AcWing, Mode::Puzzles)
@@ -378,13 +287,12 @@ mod tests {
             extra.reason,
             "the output has 2 lines; the expected output has 1"
         );
-        let missing = check(
-            CheckerKind::Exact,
-            &case(Format::AcWing, None),
-            ANSWER,
-            Format::AcWing,
+        let no_expected = case(Format::AcWing, None);
+        let missing = Checker::new(CheckerKind::Exact, &no_expected, Format::AcWing);
+        assert_eq!(
+            missing.err().unwrap().to_string(),
+            "the exact checker needs an expected output file, and this case has none"
         );
-        assert!(missing.reason.contains("needs an expected output file"));
     }
 
     #[test]

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::{Event, Reporter};
 use crate::baseline::{Baseline, Comparison, Tally, Trend};
-use crate::judge::{CaseResult, Outcome, Spread};
+use crate::results::{CaseResult, Outcome, Spread};
 use crate::runner::lang::BuildInfo;
 use crate::runner::Interface;
 use crate::verdict::Verdict;

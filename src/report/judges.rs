@@ -9,8 +9,8 @@
 //! problem are its cases in this run, in the run's (sorted) order, so after
 //! a filter or `--failed` the numbers count the cases judged here.
 
-use crate::judge::CaseResult;
 use crate::problem::Problem;
+use crate::results::CaseResult;
 use crate::verdict::Verdict;
 
 /// The first case of one problem that was not accepted, as far as known.
@@ -138,7 +138,9 @@ mod tests {
             problem,
             outcome: match verdict {
                 Some(v) => judged(v, "why", 1),
-                None => crate::judge::Outcome::Error(crate::judge::Unjudged::case("unreadable")),
+                None => {
+                    crate::results::Outcome::Error(crate::results::Unjudged::case("unreadable"))
+                }
             },
         }
     }

@@ -9,7 +9,7 @@ use std::io;
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 
 use super::{Event, Reporter};
-use crate::judge::{CaseResult, Outcome};
+use crate::results::{CaseResult, Outcome};
 use crate::verdict::Verdict;
 
 pub struct JunitReporter<W> {

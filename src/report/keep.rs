@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use super::{Event, Reporter};
-use crate::judge::{CaseResult, Outcome};
+use crate::results::{CaseResult, Outcome};
 use crate::verdict::Verdict;
 
 /// The file that marks a directory as made by `--keep`.

@@ -15,8 +15,8 @@ pub mod solvers;
 use std::io;
 use std::time::Duration;
 
-use crate::judge::{CaseResult, Summary};
 use crate::problem::Problem;
+use crate::results::{CaseResult, Summary};
 use crate::runner::lang::BuildInfo;
 use crate::runner::Interface;
 
@@ -125,8 +125,8 @@ pub(crate) mod fixtures {
 
     use crate::board::Format;
     use crate::check::CheckerKind;
-    use crate::judge::{CaseResult, Judgement, Outcome, Spread};
     use crate::problem::Problem;
+    use crate::results::{CaseResult, Judgement, Outcome, Spread};
     use crate::runner::{Interface, Limits};
     use crate::verdict::Verdict;
 
@@ -153,7 +153,7 @@ pub(crate) mod fixtures {
                 median: Duration::from_micros(250),
                 max: Duration::from_micros(380),
             }),
-            slowest: Some(crate::judge::Slowest {
+            slowest: Some(crate::results::Slowest {
                 puzzle: 2,
                 line: 2,
                 time: Duration::from_micros(380),
@@ -218,10 +218,85 @@ pub(crate) mod fixtures {
         for result in results {
             reporter.report(Event::CaseFinished(result)).unwrap();
         }
-        let summary = crate::judge::Summary::of(results, Duration::from_millis(1500));
+        let summary = crate::results::Summary::of(results, Duration::from_millis(1500));
         reporter
             .report(Event::Finished { summary: &summary })
             .unwrap();
+    }
+
+    /// The reason the judge gives a run that gets `verdict`, from the real
+    /// checker and [`crate::decide::decide`] on a run of the fixtures'
+    /// case (two puzzles, 1 s, 64 MB), and the time it was charged: the
+    /// snapshot shows the judge's own words.
+    fn real_reason(verdict: Verdict) -> (String, u64) {
+        use crate::board::{format, Board, EXAMPLE, EXAMPLE_ANSWER};
+        use crate::check::Checker;
+        use crate::runner::{End, Kill, Run};
+
+        let line = |text: &str| -> Board {
+            format::parse(text, Format::AcWing, format::Mode::Puzzles)
+                .unwrap()
+                .boards[0]
+        };
+        let (puzzle, answer) = (line(EXAMPLE), line(EXAMPLE_ANSWER));
+        let case = crate::case::CaseData::in_memory(&[puzzle, puzzle], Some(&[answer, answer]));
+        let right = format::render_boards(Format::AcWing, &[answer, answer]);
+        let output = match verdict {
+            Verdict::WA => right.replacen("534", "554", 1),
+            Verdict::PE => format::render_boards(Format::Grid { spaced: true }, &[answer, answer]),
+            _ => right,
+        };
+        let mut checker = Checker::new(CheckerKind::Sudoku, &case, Format::AcWing).unwrap();
+        checker.feed(output.as_bytes());
+        let ms = match verdict {
+            Verdict::TLE => 1350,
+            Verdict::MLE => 40,
+            Verdict::AC => 12,
+            Verdict::RE | Verdict::CE => 0,
+            _ => 3,
+        };
+        let run = Run {
+            answered: match verdict {
+                Verdict::TLE | Verdict::RE => 0,
+                _ => 2,
+            },
+            time: Duration::from_millis(ms),
+            wall: Duration::from_millis(ms + 2),
+            cpu: Duration::from_millis(ms),
+            memory_kb: if verdict == Verdict::MLE {
+                70_000
+            } else {
+                2150
+            },
+            memory_allowance_kb: 0,
+            fork_refusals: 0,
+            puzzle_times: None,
+            slowest_puzzle: None,
+            end: match verdict {
+                Verdict::TLE => End::Killed(Kill::Wall),
+                Verdict::OLE => End::Killed(Kill::Output),
+                Verdict::RE => End::Panicked(
+                    "panicked at src/solver/faulty.rs:44: index out of bounds: the len is 9 but \
+                     the index is 9"
+                        .into(),
+                ),
+                Verdict::CE => End::NotCompiled,
+                _ => End::Normal,
+            },
+            stdout: String::new(),
+            stdout_lines: 0,
+            stderr: String::new(),
+            earlier: 0,
+            notes: Vec::new(),
+        };
+        let limits = Limits {
+            time: Duration::from_secs(1),
+            memory_kb: 65536,
+        };
+        let decided = crate::decide::decide(&case, &run, &limits, checker.finish().unwrap())
+            .expect("a verdict");
+        assert_eq!(decided.verdict, verdict, "{}", decided.reason);
+        (decided.reason, ms)
     }
 
     /// One case of every verdict, then one that could not be judged.
@@ -229,23 +304,25 @@ pub(crate) mod fixtures {
         let mut results: Vec<CaseResult> = Verdict::ALL
             .iter()
             .map(|&v| {
-                let (reason, ms) = match v {
-                    Verdict::AC => ("", 12),
-                    Verdict::WA => ("puzzle 2 (input line 2): r1c3 is empty", 3),
-                    Verdict::PE => ("the answers are right but printed in grid format; this case needs acwing format", 3),
-                    Verdict::TLE => ("killed after 1350 ms of wall time, over the 1000 ms limit; 0 of 2 puzzles answered", 1350),
-                    Verdict::MLE => ("peak memory 70000 KB, over the 65536 KB limit", 40),
-                    Verdict::OLE => ("the output passed the 64 MB output limit", 8),
-                    Verdict::RE => ("panicked at src/solver/faulty.rs:44: index out of bounds: the len is 9 but the index is 9 (puzzle 1 of 2)", 0),
-                    Verdict::CE => ("the compiler failed", 0),
-                };
+                let (reason, ms) = real_reason(v);
+                let reason = reason.as_str();
                 CaseResult {
                     id: format!("suite/{}", v.code().to_lowercase()),
                     suite: PathBuf::from("cases/suite"),
                     input: PathBuf::from(format!("cases/suite/{}.in", v.code().to_lowercase())),
-                    expected: Some(PathBuf::from(format!("cases/suite/{}.out", v.code().to_lowercase()))),
+                    expected: Some(PathBuf::from(format!(
+                        "cases/suite/{}.out",
+                        v.code().to_lowercase()
+                    ))),
                     problem: Some(Problem::Acwing166),
-                    outcome: judged(v, reason, ms),
+                    outcome: match judged(v, reason, ms) {
+                        // The peak the MLE's reason names.
+                        Outcome::Judged(mut j) if v == Verdict::MLE => {
+                            j.memory_kb = 70_000;
+                            Outcome::Judged(j)
+                        }
+                        outcome => outcome,
+                    },
                 }
             })
             .collect();
@@ -255,7 +332,7 @@ pub(crate) mod fixtures {
             input: PathBuf::from("cases/suite/broken.in"),
             expected: None,
             problem: Some(Problem::Acwing166),
-            outcome: Outcome::Error(crate::judge::Unjudged::case(
+            outcome: Outcome::Error(crate::results::Unjudged::case(
                 "cases/suite/broken.in:1:4: 'x' is not a cell",
             )),
         });

@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 use serde::{Deserialize, Serialize};
 
-use super::process::{self, Conversation, Exit, Input, Kill, Meter, Served};
+use super::process::{self, Conversation, Input, Kill, Meter, Served};
 use super::{grace, End, Limits, PuzzleLines, PuzzleTimes, Run, Session};
 use crate::board::{format, Format};
 use crate::case::CaseData;
@@ -349,18 +349,7 @@ pub fn run_case(
             } else if let Some(message) = &replies.panicked {
                 End::Panicked(message.clone())
             } else {
-                match finished.exit {
-                    Exit::Code(code) => End::Crashed(format!("the worker exited with code {code}")),
-                    Exit::Signal(signal) if stderr.contains("has overflowed its stack") => {
-                        End::Crashed(format!(
-                            "stack overflow ({})",
-                            process::describe_signal(signal)
-                        ))
-                    }
-                    Exit::Signal(signal) => {
-                        End::Crashed(format!("killed by {}", process::describe_signal(signal)))
-                    }
-                }
+                End::Crashed(super::crash(finished.exit, &stderr))
             };
             (end, stderr, Some(finished))
         }
@@ -399,10 +388,8 @@ mod tests {
     use super::*;
     use crate::solver;
 
-    const PUZZLE: &str =
-        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-    const ANSWER: &str =
-        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+    const PUZZLE: &str = crate::board::EXAMPLE;
+    const ANSWER: &str = crate::board::EXAMPLE_ANSWER;
 
     /// Serves `input` with solver `name`: the exit code and each reply
     /// line as JSON.

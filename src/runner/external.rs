@@ -348,20 +348,11 @@ fn end_of(launch: &Launch, finished: &process::Finished, stderr: &str) -> End {
         (None, Exit::Code(0)) => End::Normal,
         (None, exit) => match lang::out_of_memory(stderr, launch.language) {
             Some(line) => End::OutOfMemory(line),
-            None if stderr.contains("has overflowed its stack") => End::Crashed(format!(
-                "stack overflow ({})",
-                match exit {
-                    Exit::Signal(s) => process::describe_signal(s),
-                    Exit::Code(c) => format!("exit code {c}"),
-                }
-            )),
+            None if stderr.contains("has overflowed its stack") => {
+                End::Crashed(super::crash(exit, stderr))
+            }
             None => {
-                let how = match exit {
-                    Exit::Code(code) => format!("exited with code {code}"),
-                    Exit::Signal(signal) => {
-                        format!("killed by {}", process::describe_signal(signal))
-                    }
-                };
+                let how = super::crash(exit, stderr);
                 End::Crashed(
                     match lang::crash_cause(stderr, launch.language, launch.source.as_ref()) {
                         Some(cause) => format!("{how}: {cause}"),

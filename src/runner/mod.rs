@@ -25,28 +25,9 @@ use crate::check::{Checker, Head};
 use crate::solver::Solver;
 
 pub use external::Interface;
-
-/// The limits one case is judged under.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Limits {
-    /// For the whole case file, as on AcWing 166 and POJ 3074.
-    pub time: Duration,
-    pub memory_kb: u64,
-}
-
-impl Limits {
-    /// The wall-clock backstop: a program that sleeps or waits uses little
-    /// CPU, so it is also held to twice the time limit in wall time.
-    pub fn wall(&self) -> Duration {
-        self.time * 2
-    }
-
-    /// Output past this many bytes is OLE: 64 MiB, or 256 bytes a puzzle
-    /// for huge inputs (an answer line takes 82).
-    pub fn output_bytes(puzzles: usize) -> usize {
-        (64 << 20).max(puzzles.saturating_mul(256))
-    }
-}
+// Defined with the settings that choose them, which case, check and the
+// runner all read.
+pub use crate::case::Limits;
 
 /// Processes and threads a run may have at once: enough for a JVM's or a
 /// compiler's, few enough to stop a fork bomb.
@@ -84,6 +65,25 @@ pub fn working_dir() -> PathBuf {
 /// can say how far over it went.
 pub fn grace(limit: Duration) -> Duration {
     limit / 4 + Duration::from_millis(100)
+}
+
+/// How a process that ended by itself, not by the watchdog or cleanly,
+/// ended, in words: a stack overflow its runtime named on `stderr`, an
+/// exit code or a signal. Built-in solvers, programs and `stress`'s
+/// generators say it alike.
+pub(crate) fn crash(exit: process::Exit, stderr: &str) -> String {
+    use process::Exit;
+    match exit {
+        _ if stderr.contains("has overflowed its stack") => format!(
+            "stack overflow ({})",
+            match exit {
+                Exit::Signal(signal) => process::describe_signal(signal),
+                Exit::Code(code) => format!("exit code {code}"),
+            }
+        ),
+        Exit::Code(code) => format!("exited with code {code}"),
+        Exit::Signal(signal) => format!("killed by {}", process::describe_signal(signal)),
+    }
 }
 
 /// How a run ended, before its answers are looked at.
@@ -523,6 +523,19 @@ impl End {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_crash_is_said_alike_for_every_kind_of_submission() {
+        use process::Exit;
+        assert_eq!(crash(Exit::Code(3), "oops\n"), "exited with code 3");
+        assert!(crash(Exit::Signal(libc::SIGSEGV), "").starts_with("killed by SIGSEGV"));
+        let overflow = "thread 'main' has overflowed its stack\n";
+        assert!(crash(Exit::Signal(libc::SIGABRT), overflow).starts_with("stack overflow (SIGABRT"));
+        assert_eq!(
+            crash(Exit::Code(134), overflow),
+            "stack overflow (exit code 134)"
+        );
+    }
 
     #[test]
     fn puzzle_times_sum_exactly_and_spread_within_a_tenth_of_a_percent() {

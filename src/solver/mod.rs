@@ -207,10 +207,8 @@ mod tests {
     use super::*;
     use crate::board::{format, Board, Format};
 
-    const EXAMPLE: &str =
-        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-    const ANSWER: &str =
-        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+    const EXAMPLE: &str = crate::board::EXAMPLE;
+    const ANSWER: &str = crate::board::EXAMPLE_ANSWER;
 
     fn rows(line: &str) -> Vec<Vec<char>> {
         let chars: Vec<char> = line.chars().collect();

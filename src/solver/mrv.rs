@@ -183,10 +183,8 @@ pub fn solve_sudoku(board: &mut Vec<Vec<char>>) {
 mod tests {
     use super::*;
 
-    const EXAMPLE: &str =
-        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-    const ANSWER: &str =
-        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+    const EXAMPLE: &str = crate::board::EXAMPLE;
+    const ANSWER: &str = crate::board::EXAMPLE_ANSWER;
 
     fn cells(s: &str) -> [u8; 81] {
         let mut out = [0; 81];

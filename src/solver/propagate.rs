@@ -1353,11 +1353,15 @@ pub fn count_solutions(cells: &[u8; 81], limit: usize) -> usize {
 mod tests {
     use super::*;
 
+    #[test]
+    fn the_state_a_guess_copies_is_136_bytes() {
+        // The module's docs and the README say so.
+        assert_eq!(std::mem::size_of::<Grid>(), 136);
+    }
+
     /// LeetCode 37's example and its answer.
-    const EXAMPLE: &str =
-        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-    const ANSWER: &str =
-        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+    const EXAMPLE: &str = crate::board::EXAMPLE;
+    const ANSWER: &str = crate::board::EXAMPLE_ANSWER;
     /// Arto Inkala's "world's hardest sudoku" (2012) and its unique answer.
     const INKALA: &str =
         "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";

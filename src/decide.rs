@@ -1,0 +1,468 @@
+//! The verdict rules: how one run of a submission, and what the checker
+//! made of its answers, become a verdict with its reason, as judges decide
+//! it. The judge, `stress` and `hack` all decide through [`decide`], and
+//! the report's snapshot renders its real words.
+
+use std::time::Duration;
+
+use crate::case::CaseData;
+use crate::check::Checked;
+use crate::runner::{End, Kill, Limits, Run};
+use crate::verdict::Verdict;
+
+fn ms(d: Duration) -> String {
+    format!("{:.0} ms", d.as_secs_f64() * 1000.0)
+}
+
+fn mb(kb: u64) -> String {
+    format!("{:.1} MB", kb as f64 / 1024.0)
+}
+
+fn plural(n: usize, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}
+
+/// How far a run got through the puzzles. More answer lines than puzzles
+/// (a flood, or a program that reads past the input's end) are said as
+/// they are: never "3 of 2 puzzles answered".
+fn answered(answers: usize, puzzles: usize) -> String {
+    if answers <= puzzles {
+        format!("{answers} of {} answered", plural(puzzles, "puzzle"))
+    } else {
+        format!(
+            "printed {} for {}, so it went on past the last one",
+            plural(answers, "answer line"),
+            plural(puzzles, "puzzle")
+        )
+    }
+}
+
+/// The verdict of one run, as judges decide it: a compile error first, then
+/// time, memory and output limits, then a crash, and only then the answers,
+/// which `checked` judged; what it printed is carried over.
+///
+/// `None` when the user interrupted the run (Ctrl-C): a run stopped part
+/// way has no verdict, so a caller stops rather than count it as one.
+pub fn decide(case: &CaseData, run: &Run, limits: &Limits, checked: Checked) -> Option<Checked> {
+    let Checked {
+        verdict: answers_verdict,
+        reason: answers_reason,
+        details: answers_details,
+        output,
+    } = checked;
+    let decided = move |verdict, reason, details| {
+        Some(Checked {
+            verdict,
+            reason,
+            details,
+            output,
+        })
+    };
+    let mut answered = answered(run.answered, case.puzzles);
+    // A program killed before it printed anything may well have answered:
+    // into a buffer that died with it.
+    if run.answered == 0 && case.puzzles > 1 && matches!(run.end, End::Killed(_)) {
+        answered.push_str(
+            " (its output may be buffered: what is printed but not flushed is lost when a \
+             program is killed; flush after each answer, e.g. with endl or fflush(stdout), to \
+             see how far it got)",
+        );
+    }
+    let stderr = run.stderr.trim().to_string();
+    let forks = if run.fork_refusals > 0 {
+        format!(
+            "; {} refused: it reached the limit of {} processes and threads",
+            plural(run.fork_refusals as usize, "fork"),
+            crate::runner::TASKS
+        )
+    } else {
+        String::new()
+    };
+    match &run.end {
+        End::NotCompiled => {
+            return decided(
+                Verdict::CE,
+                "the compiler rejected the submission; its message is shown once, above the \
+                 table"
+                    .into(),
+                String::new(),
+            )
+        }
+        End::Killed(Kill::Wall) => {
+            return decided(
+                Verdict::TLE,
+                format!(
+                    "killed after {} of wall time (CPU {}), over the {} limit; {answered}{forks}",
+                    ms(run.wall),
+                    ms(run.time),
+                    ms(limits.time),
+                ),
+                String::new(),
+            )
+        }
+        End::Killed(Kill::Cpu) => {
+            return decided(
+                Verdict::TLE,
+                format!(
+                    "killed after {} of CPU time, over the {} limit; {answered}{forks}",
+                    ms(run.time),
+                    ms(limits.time),
+                ),
+                String::new(),
+            )
+        }
+        End::Killed(Kill::Startup) => {
+            return decided(
+                Verdict::TLE,
+                format!(
+                    "killed before its first board: starting the runtime and loading the \
+                     solution took over {} s (code run when the file is loaded counts here){forks}",
+                    crate::runner::external::STARTUP.as_secs()
+                ),
+                String::new(),
+            )
+        }
+        End::Killed(Kill::Memory) => {
+            // The kernel's cap counts what it holds for the run too (page
+            // tables, the stacks of its processes, files in memory), which
+            // no process's resident set shows.
+            let at = if run.memory_kb >= limits.memory_kb {
+                format!("killed at {} of memory", mb(run.memory_kb))
+            } else {
+                format!(
+                    "stopped by the kernel at the memory cap ({} in its processes' own pages, \
+                     the rest held by the kernel for them: page tables, stacks, files in memory)",
+                    mb(run.memory_kb)
+                )
+            };
+            return decided(
+                Verdict::MLE,
+                format!(
+                    "{at}, over the {} limit; {answered}{forks}",
+                    mb(limits.memory_kb)
+                ),
+                String::new(),
+            );
+        }
+        End::Killed(Kill::Output) => {
+            return decided(
+                Verdict::OLE,
+                format!(
+                    "killed after printing more than {} MB, the output limit; {answered}",
+                    Limits::output_bytes(case.puzzles) >> 20
+                ),
+                String::new(),
+            )
+        }
+        End::OutOfMemory(line) => {
+            return decided(
+                Verdict::MLE,
+                format!(
+                    "an allocation failed under the {} limit ({line}); peak memory {}",
+                    mb(limits.memory_kb),
+                    mb(run.memory_kb)
+                ),
+                stderr,
+            )
+        }
+        End::Killed(Kill::Interrupted) => return None,
+        End::Normal | End::Panicked(_) | End::Crashed(_) => {}
+    }
+    let answers = match answers_verdict {
+        Verdict::AC => "the answers were right",
+        _ => "the answers were wrong too",
+    };
+    if run.time > limits.time {
+        let over = 100.0 * (run.time.as_secs_f64() / limits.time.as_secs_f64() - 1.0);
+        return decided(
+            Verdict::TLE,
+            format!(
+                "took {}, {over:.0}% over the {} limit ({answers})",
+                ms(run.time),
+                ms(limits.time)
+            ),
+            answers_details,
+        );
+    }
+    if run.wall > limits.wall() {
+        return decided(
+            Verdict::TLE,
+            format!(
+                "ran for {} of wall time, over the {} wall-clock limit (twice the time limit), \
+                 using {} of CPU; is it waiting or sleeping? ({answers})",
+                ms(run.wall),
+                ms(limits.wall()),
+                ms(run.cpu)
+            ),
+            answers_details,
+        );
+    }
+    if run.memory_kb > limits.memory_kb + run.memory_allowance_kb {
+        return decided(
+            Verdict::MLE,
+            format!(
+                "peak memory {}, over the {} limit ({answers})",
+                mb(run.memory_kb),
+                mb(limits.memory_kb)
+            ),
+            String::new(),
+        );
+    }
+    match &run.end {
+        End::Panicked(message) => decided(
+            Verdict::RE,
+            format!(
+                "{message} (puzzle {} of {})",
+                (run.answered + 1).min(case.puzzles),
+                case.puzzles
+            ),
+            String::new(),
+        ),
+        End::Crashed(how) => decided(Verdict::RE, format!("{how}; {answered}{forks}"), stderr),
+        _ => decided(answers_verdict, answers_reason, answers_details),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+
+    const LIMITS: Limits = Limits {
+        time: Duration::from_millis(1000),
+        memory_kb: 256 * 1024,
+    };
+
+    /// A case of two puzzles; `decide` reads only how many there are.
+    fn case() -> CaseData {
+        let blank = Board::from_bytes(&[0; 81]).expect("a blank board");
+        CaseData::in_memory(&[blank, blank], None)
+    }
+
+    /// A run that ended as `end` within every limit, having answered both
+    /// puzzles.
+    fn run(end: End) -> Run {
+        Run {
+            answered: 2,
+            time: Duration::from_millis(40),
+            wall: Duration::from_millis(50),
+            cpu: Duration::from_millis(40),
+            memory_kb: 4 * 1024,
+            memory_allowance_kb: 0,
+            fork_refusals: 0,
+            puzzle_times: None,
+            slowest_puzzle: None,
+            end,
+            stdout: String::new(),
+            stdout_lines: 0,
+            stderr: String::new(),
+            earlier: 0,
+            notes: Vec::new(),
+        }
+    }
+
+    fn right() -> Checked {
+        Checked {
+            verdict: Verdict::AC,
+            reason: String::new(),
+            details: String::new(),
+            output: "answers".into(),
+        }
+    }
+
+    fn wrong(verdict: Verdict) -> Checked {
+        Checked {
+            verdict,
+            reason: "answer 1 breaks row 3".into(),
+            details: "a grid diff".into(),
+            output: "answers".into(),
+        }
+    }
+
+    fn decided(run: &Run, checked: Checked) -> Checked {
+        decide(&case(), run, &LIMITS, checked).expect("a verdict")
+    }
+
+    #[test]
+    fn the_answers_decide_a_run_within_its_limits() {
+        let accepted = decided(&run(End::Normal), right());
+        assert_eq!(accepted.verdict, Verdict::AC);
+        assert_eq!(accepted.reason, "");
+        assert_eq!(
+            accepted.output, "answers",
+            "what it printed is carried over"
+        );
+        for verdict in [Verdict::WA, Verdict::PE] {
+            let judged = decided(&run(End::Normal), wrong(verdict));
+            assert_eq!(judged.verdict, verdict);
+            assert_eq!(judged.reason, "answer 1 breaks row 3");
+            assert_eq!(judged.details, "a grid diff");
+        }
+    }
+
+    #[test]
+    fn a_compile_error_comes_before_everything() {
+        let mut never = run(End::NotCompiled);
+        never.time = Duration::from_secs(5);
+        let judged = decided(&never, wrong(Verdict::WA));
+        assert_eq!(judged.verdict, Verdict::CE);
+        assert_eq!(
+            judged.reason,
+            "the compiler rejected the submission; its message is shown once, above the table"
+        );
+    }
+
+    #[test]
+    fn a_kill_by_the_watchdog_is_its_limit_whatever_the_answers() {
+        let mut wall = run(End::Killed(Kill::Wall));
+        (wall.answered, wall.wall, wall.time) = (0, Duration::from_millis(2100), Duration::ZERO);
+        let judged = decided(&wall, right());
+        assert_eq!(judged.verdict, Verdict::TLE);
+        assert!(
+            judged.reason.starts_with(
+                "killed after 2100 ms of wall time (CPU 0 ms), over the 1000 ms limit; 0 of 2 \
+                 puzzles answered (its output may be buffered"
+            ),
+            "{}",
+            judged.reason
+        );
+
+        let mut cpu = run(End::Killed(Kill::Cpu));
+        (cpu.answered, cpu.time, cpu.fork_refusals) = (1, Duration::from_millis(1001), 3);
+        assert_eq!(
+            decided(&cpu, wrong(Verdict::WA)).reason,
+            "killed after 1001 ms of CPU time, over the 1000 ms limit; 1 of 2 puzzles answered; \
+             3 forks refused: it reached the limit of 256 processes and threads"
+        );
+
+        let startup = decided(&run(End::Killed(Kill::Startup)), right());
+        assert_eq!(startup.verdict, Verdict::TLE);
+        assert!(startup.reason.starts_with("killed before its first board"));
+
+        let mut memory = run(End::Killed(Kill::Memory));
+        memory.memory_kb = 300 * 1024;
+        let judged = decided(&memory, right());
+        assert_eq!(judged.verdict, Verdict::MLE);
+        assert_eq!(
+            judged.reason,
+            "killed at 300.0 MB of memory, over the 256.0 MB limit; 2 of 2 puzzles answered"
+        );
+        // Under the limit in its own pages: the kernel's share made the rest.
+        memory.memory_kb = 200 * 1024;
+        assert!(decided(&memory, right())
+            .reason
+            .starts_with("stopped by the kernel at the memory cap (200.0 MB"));
+
+        let output = decided(&run(End::Killed(Kill::Output)), right());
+        assert_eq!(output.verdict, Verdict::OLE);
+        assert_eq!(
+            output.reason,
+            "killed after printing more than 64 MB, the output limit; 2 of 2 puzzles answered"
+        );
+    }
+
+    #[test]
+    fn an_interrupted_run_has_no_verdict() {
+        for checked in [right(), wrong(Verdict::WA)] {
+            assert!(decide(
+                &case(),
+                &run(End::Killed(Kill::Interrupted)),
+                &LIMITS,
+                checked
+            )
+            .is_none());
+        }
+    }
+
+    #[test]
+    fn a_run_over_a_limit_it_was_not_killed_at_fails_it() {
+        let mut slow = run(End::Normal);
+        slow.time = Duration::from_millis(1500);
+        let judged = decided(&slow, right());
+        assert_eq!(judged.verdict, Verdict::TLE);
+        assert_eq!(
+            judged.reason,
+            "took 1500 ms, 50% over the 1000 ms limit (the answers were right)"
+        );
+        let judged = decided(&slow, wrong(Verdict::WA));
+        assert_eq!(judged.verdict, Verdict::TLE);
+        assert!(judged.reason.ends_with("(the answers were wrong too)"));
+        assert_eq!(judged.details, "a grid diff", "the wrong answers are shown");
+
+        let mut sleepy = run(End::Normal);
+        sleepy.wall = Duration::from_millis(2500);
+        let judged = decided(&sleepy, right());
+        assert_eq!(judged.verdict, Verdict::TLE);
+        assert!(judged
+            .reason
+            .starts_with("ran for 2500 ms of wall time, over the 2000 ms wall-clock limit"));
+
+        let mut big = run(End::Normal);
+        big.memory_kb = 300 * 1024;
+        let judged = decided(&big, right());
+        assert_eq!(judged.verdict, Verdict::MLE);
+        assert_eq!(
+            judged.reason,
+            "peak memory 300.0 MB, over the 256.0 MB limit (the answers were right)"
+        );
+        // A runtime's own memory is allowed on top of the limit.
+        big.memory_allowance_kb = 64 * 1024;
+        assert_eq!(decided(&big, right()).verdict, Verdict::AC);
+
+        let mut out_of_memory = run(End::OutOfMemory("std::bad_alloc".into()));
+        out_of_memory.stderr = "terminate called after throwing std::bad_alloc\n".into();
+        let judged = decided(&out_of_memory, right());
+        assert_eq!(judged.verdict, Verdict::MLE);
+        assert_eq!(
+            judged.reason,
+            "an allocation failed under the 256.0 MB limit (std::bad_alloc); peak memory 4.0 MB"
+        );
+        assert_eq!(
+            judged.details,
+            "terminate called after throwing std::bad_alloc"
+        );
+    }
+
+    #[test]
+    fn a_crash_within_the_limits_is_a_runtime_error() {
+        let mut panicked = run(End::Panicked("index out of bounds at src/main.rs:3".into()));
+        panicked.answered = 1;
+        let judged = decided(&panicked, wrong(Verdict::WA));
+        assert_eq!(judged.verdict, Verdict::RE);
+        assert_eq!(
+            judged.reason,
+            "index out of bounds at src/main.rs:3 (puzzle 2 of 2)"
+        );
+
+        let mut crashed = run(End::Crashed(
+            "killed by SIGSEGV (segmentation fault)".into(),
+        ));
+        crashed.stderr = "  core dumped  ".into();
+        let judged = decided(&crashed, right());
+        assert_eq!(judged.verdict, Verdict::RE);
+        assert_eq!(
+            judged.reason,
+            "killed by SIGSEGV (segmentation fault); 2 of 2 puzzles answered"
+        );
+        assert_eq!(judged.details, "core dumped");
+    }
+
+    #[test]
+    fn every_verdict_is_reachable_from_a_run() {
+        let mut given = vec![
+            decided(&run(End::Normal), right()),
+            decided(&run(End::Normal), wrong(Verdict::WA)),
+            decided(&run(End::Normal), wrong(Verdict::PE)),
+            decided(&run(End::Killed(Kill::Cpu)), right()),
+            decided(&run(End::Killed(Kill::Memory)), right()),
+            decided(&run(End::Killed(Kill::Output)), right()),
+            decided(&run(End::Crashed("exit code 1".into())), right()),
+            decided(&run(End::NotCompiled), right()),
+        ]
+        .into_iter()
+        .map(|c| c.verdict)
+        .collect::<Vec<_>>();
+        given.sort_by_key(|&v| Verdict::ALL.iter().position(|&w| w == v));
+        assert_eq!(given, Verdict::ALL);
+    }
+}

@@ -1,0 +1,187 @@
+//! What judging produced: each case's result, the judgement of one that
+//! ran, and the totals of a run. The judge makes them, reporters and
+//! exporters read them; neither imports the other for them.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::board::Format;
+use crate::case::{CheckerKind, Limits};
+use crate::problem::Problem;
+use crate::verdict::Verdict;
+
+pub use crate::runner::Spread;
+
+/// The judgement of one case that could be run.
+#[derive(Clone, Debug)]
+pub struct Judgement {
+    pub verdict: Verdict,
+    /// One line saying why; empty when accepted.
+    pub reason: String,
+    /// Grid or line diffs, plain text.
+    pub details: String,
+    pub format: Format,
+    pub checker: CheckerKind,
+    pub puzzles: usize,
+    pub limits: Limits,
+    /// The time charged against the limit (the median over repeats).
+    pub time: Duration,
+    /// The charged time of every run, in run order.
+    pub run_times: Vec<Duration>,
+    /// Per-puzzle times of the first run, for multi-puzzle cases.
+    pub puzzle_times: Option<Spread>,
+    /// The slowest puzzle of the first run, with `puzzle_times`.
+    pub slowest: Option<Slowest>,
+    pub wall: Duration,
+    pub cpu: Duration,
+    /// Peak memory, the highest over repeats.
+    pub memory_kb: u64,
+    /// How it was run, when worth saying (e.g. that its process was
+    /// started anew, with the solution's state reset).
+    pub notes: Vec<String>,
+    /// The answers as the submission gave them (a LeetCode-style file's
+    /// in the case's format), their first 64 KB; only for a case not
+    /// accepted.
+    pub output: String,
+    /// What a LeetCode-style submission printed itself, kept apart from
+    /// its answers (its first 64 KB).
+    pub stdout: String,
+    /// How many lines it printed.
+    pub stdout_lines: usize,
+    pub stderr: String,
+    pub warnings: Vec<String>,
+}
+
+/// The slowest puzzle of a case: where to look when a case is slow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slowest {
+    /// Its number in the case, from 1.
+    pub puzzle: usize,
+    /// The line of the input it starts on.
+    pub line: usize,
+    pub time: Duration,
+}
+
+impl Judgement {
+    /// Share of the time limit used, in percent.
+    pub fn limit_percent(&self) -> f64 {
+        100.0 * self.time.as_secs_f64() / self.limits.time.as_secs_f64()
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum Outcome {
+    Judged(Box<Judgement>),
+    /// The harness could not judge the case, e.g. its input is malformed.
+    Error(Unjudged),
+}
+
+/// Why a case could not be judged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unjudged {
+    pub message: String,
+    pub fault: Fault,
+}
+
+/// Whose fault it is that a case could not be judged: what to do next
+/// depends on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// The case's files (or its `judge.toml`): fix them.
+    Case,
+    /// The judge's own machinery failed while running the submission (its
+    /// spawner was killed, say): neither the case nor the submission.
+    Judge,
+}
+
+impl Unjudged {
+    pub fn case(message: impl Into<String>) -> Unjudged {
+        Unjudged {
+            message: message.into(),
+            fault: Fault::Case,
+        }
+    }
+}
+
+/// What happened to one case.
+#[derive(Clone, Debug)]
+pub struct CaseResult {
+    pub id: String,
+    /// The directory of cases it belongs to.
+    pub suite: PathBuf,
+    pub input: PathBuf,
+    pub expected: Option<PathBuf>,
+    /// The problem it is judged as, from `--problem` or a `judge.toml`.
+    pub problem: Option<Problem>,
+    pub outcome: Outcome,
+}
+
+impl CaseResult {
+    pub fn verdict(&self) -> Option<Verdict> {
+        match &self.outcome {
+            Outcome::Judged(j) => Some(j.verdict),
+            Outcome::Error(_) => None,
+        }
+    }
+
+    pub fn passed(&self) -> bool {
+        self.verdict() == Some(Verdict::AC)
+    }
+}
+
+/// Totals of a run. Cases that could not be judged count as failed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    pub passed: usize,
+    pub failed: usize,
+    pub errors: usize,
+    pub total: usize,
+    /// How many cases got each verdict, in [`Verdict::ALL`] order.
+    pub verdicts: Vec<(Verdict, usize)>,
+    pub elapsed: Duration,
+    /// The time charged over every case judged: the run's total solving
+    /// time, as the limits count it.
+    pub charged: Duration,
+    /// The user stopped the run (Ctrl-C): these are the cases judged before.
+    pub interrupted: bool,
+    /// Inputs of the cases not accepted, for `--failed`.
+    pub not_accepted: Vec<PathBuf>,
+}
+
+impl Summary {
+    /// Counts one more case in.
+    pub fn add(&mut self, result: &CaseResult) {
+        self.total += 1;
+        if let Outcome::Judged(judgement) = &result.outcome {
+            self.charged += judgement.time;
+        }
+        if let Some(verdict) = result.verdict() {
+            match self.verdicts.iter_mut().find(|(v, _)| *v == verdict) {
+                Some((_, n)) => *n += 1,
+                None => {
+                    self.verdicts.push((verdict, 1));
+                    self.verdicts
+                        .sort_by_key(|&(v, _)| Verdict::ALL.iter().position(|&w| w == v));
+                }
+            }
+        }
+        if result.passed() {
+            self.passed += 1;
+        } else {
+            self.failed += 1;
+            self.errors += usize::from(result.verdict().is_none());
+            self.not_accepted.push(result.input.clone());
+        }
+    }
+
+    /// The summary of `results` at once, as the judge tallies it case by case.
+    #[cfg(test)]
+    pub(crate) fn of(results: &[CaseResult], elapsed: Duration) -> Summary {
+        let mut summary = Summary::default();
+        for result in results {
+            summary.add(result);
+        }
+        summary.elapsed = elapsed;
+        summary
+    }
+}
