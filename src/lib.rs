@@ -35,7 +35,7 @@ mod tests {
     use std::path::Path;
 
     /// Imports between top-level modules that close a cycle today, each
-    /// to be removed as issue 16 breaks it. No other may close one.
+    /// to be removed once it is broken. No other may close one.
     const KNOWN_CYCLES: [(&str, &str); 1] = [
         // Report draws baseline's comparisons; baseline reports through
         // report's `Event` and `Reporter`.
