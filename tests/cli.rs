@@ -37,6 +37,28 @@ fn manifest_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// Builds the C fixture `name` of `tests/fixtures/FIXTURES` with the
+/// system's `cc`, outside the judge, into `dir`.
+fn build_c(fixtures: &str, name: &str, dir: &Path) -> PathBuf {
+    let source = manifest_dir()
+        .join("tests/fixtures")
+        .join(fixtures)
+        .join(name);
+    let binary = dir.join(name.trim_end_matches(".c"));
+    let output = Command::new("cc")
+        .args(["-O2", "-o"])
+        .arg(&binary)
+        .arg(&source)
+        .output()
+        .expect("cc runs");
+    assert!(
+        output.status.success(),
+        "{name} did not compile:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    binary
+}
+
 /// How many cases the shipped corpus holds under `cases/{dir}`.
 fn shipped(dir: &str) -> usize {
     case::discover(&[manifest_dir().join("cases").join(dir)])

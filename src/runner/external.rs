@@ -244,6 +244,9 @@ struct OneBoardAtATime<'b, 'c, 'a, 'r> {
     /// The CPU clock and the wall clock when the board being solved was
     /// handed over.
     open: Option<(Duration, Instant)>,
+    /// The driver's CPU clock when it last answered, read once it had
+    /// stopped: waiting for its next board, it spends nothing until then.
+    answered_at: Option<Duration>,
     /// When the first board was handed over.
     first: Option<Instant>,
     charged: Duration,
@@ -272,9 +275,9 @@ impl OneBoardAtATime<'_, '_, '_, '_> {
         let Some((at, _)) = self.open.take() else {
             return;
         };
-        let spent = meter
-            .settled_cpu()
-            .map_or(Duration::ZERO, |now| now.saturating_sub(at));
+        let now = meter.settled_cpu();
+        self.answered_at = now;
+        let spent = now.map_or(Duration::ZERO, |now| now.saturating_sub(at));
         self.charged += spent;
         self.times.record(spent.as_nanos() as u64);
         let text = String::from_utf8_lossy(line);
@@ -307,7 +310,8 @@ impl Conversation for OneBoardAtATime<'_, '_, '_, '_> {
         buf[..line.len()].copy_from_slice(line.as_bytes());
         let now = Instant::now();
         self.first.get_or_insert(now);
-        self.open = Some((meter.settled_cpu().unwrap_or_default(), now));
+        let cpu = self.answered_at.take().or_else(|| meter.settled_cpu());
+        self.open = Some((cpu.unwrap_or_default(), now));
         Ok(Input::Data(line.len()))
     }
 
@@ -464,14 +468,7 @@ struct AnswersTimed<'s, 'c, 'a> {
 impl Conversation for AnswersTimed<'_, '_, '_> {
     fn input(&mut self, buf: &mut [u8], _: &mut Meter) -> io::Result<Input> {
         self.last.get_or_insert_with(Instant::now);
-        loop {
-            match self.stdin.read(buf) {
-                Ok(0) => return Ok(Input::End),
-                Ok(n) => return Ok(Input::Data(n)),
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
-            }
-        }
+        process::read_input(self.stdin, buf)
     }
 
     fn stdout(&mut self, chunk: &[u8]) {
@@ -537,6 +534,7 @@ pub fn run_function(
         ready: &mut current.ready,
         spawned,
         open: None,
+        answered_at: None,
         first: None,
         charged: Duration::ZERO,
         times: PuzzleTimes::default(),

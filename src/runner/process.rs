@@ -131,16 +131,21 @@ pub struct Stream<'a> {
     pub stdout: &'a mut dyn FnMut(&[u8]),
 }
 
+/// The next input read from `stdin` into `buf`: data, or its end.
+pub fn read_input(stdin: &mut dyn Read, buf: &mut [u8]) -> io::Result<Input> {
+    loop {
+        match stdin.read(buf) {
+            Ok(0) => return Ok(Input::End),
+            Ok(n) => return Ok(Input::Data(n)),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+}
+
 impl Conversation for Stream<'_> {
     fn input(&mut self, buf: &mut [u8], _: &mut Meter) -> io::Result<Input> {
-        loop {
-            match self.stdin.read(buf) {
-                Ok(0) => return Ok(Input::End),
-                Ok(n) => return Ok(Input::Data(n)),
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
-            }
-        }
+        read_input(self.stdin, buf)
     }
 
     fn stdout(&mut self, chunk: &[u8]) {
@@ -406,21 +411,22 @@ impl Meter {
 /// Whether the process's main thread is running or ready to run, as
 /// `/proc/PID/stat` says; false when it cannot be read.
 fn main_thread_running(pid: i32) -> bool {
-    std::fs::read(format!("/proc/{pid}/stat"))
-        .ok()
-        .and_then(|stat| {
-            let close = stat.iter().rposition(|&b| b == b')')?;
-            stat.get(close + 2).copied()
-        })
-        == Some(b'R')
+    proc_stat(pid).is_some_and(|fields| fields.starts_with('R'))
+}
+
+/// The fields of `/proc/PID/stat` from the state (field 3 of proc(5)) on.
+/// `None` once the process is gone, or where there is no `/proc`.
+fn proc_stat(pid: i32) -> Option<String> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name may hold spaces and parentheses; fields resume after the last ')'.
+    Some(stat.get(stat.rfind(')')? + 2..)?.to_string())
 }
 
 /// What `/proc/PID/stat` says of a running process: CPU time and resident
 /// memory. `None` once it is gone, or where there is no `/proc`.
 fn proc_sample(pid: i32) -> Option<(Duration, u64)> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // The command name may hold spaces and parentheses; fields resume after the last ')'.
-    let fields: Vec<&str> = stat.get(stat.rfind(')')? + 2..)?.split(' ').collect();
+    let stat = proc_stat(pid)?;
+    let fields: Vec<&str> = stat.split(' ').collect();
     // Fields 14 and 15 (utime, stime) and 24 (rss) of proc(5), counted from
     // the state, field 3, which is fields[0] here.
     let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;

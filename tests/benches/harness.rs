@@ -68,7 +68,7 @@ fn per_case_ms(d: Duration, cases: usize) -> f64 {
     d.as_secs_f64() * 1e3 / cases as f64
 }
 
-/// Writes `files` cases of `per_file` generated puzzles each.
+/// Writes `files` generated one-puzzle cases in `format`, flat.
 fn generated(dir: &Path, files: usize, format: Format) -> PathBuf {
     let cases = dir.join("cases");
     let plan = Plan {
@@ -136,13 +136,7 @@ fn programs() {
 
 /// Whether every command is on the PATH.
 fn have(tools: &[&str]) -> bool {
-    tools.iter().all(|tool| {
-        Command::new("sh")
-            .args(["-c", &format!("command -v {tool}")])
-            .stdout(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success())
-    })
+    tools.iter().all(|tool| which::which(tool).is_ok())
 }
 
 fn leetcode() {

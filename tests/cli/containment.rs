@@ -157,20 +157,7 @@ impl Scene {
 /// Builds a hostile fixture with the system's C compiler, outside the
 /// judge, into `dir`.
 fn build_hostile(name: &str, dir: &Path) -> PathBuf {
-    let source = manifest_dir().join("tests/fixtures/hostile").join(name);
-    let binary = dir.join(name.trim_end_matches(".c"));
-    let output = Command::new("cc")
-        .args(["-O2", "-o"])
-        .arg(&binary)
-        .arg(&source)
-        .output()
-        .expect("cc runs");
-    assert!(
-        output.status.success(),
-        "{name} did not compile:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    binary
+    super::build_c("hostile", name, dir)
 }
 
 /// The first case's verdict and message.
@@ -277,15 +264,9 @@ fn a_leetcode_file_cannot_read_the_expected_answer() {
     {
         return;
     }
-    let run = super::judge_with(&[
-        "test",
-        "cases/leetcode37/example1",
-        "--submission",
-        "tests/fixtures/submissions/wa_reads_expected.py",
-        "--format",
-        "json",
-    ]);
-    let (verdict, message) = first(&run.json());
+    let (_, report) =
+        super::judge_fixture("wa_reads_expected.py", "cases/leetcode37/example1", &[]);
+    let (verdict, message) = first(&report);
     assert_eq!(verdict, "WA", "{message}");
     assert!(message.contains("is empty"), "{message}");
 }
@@ -384,15 +365,9 @@ fn a_patched_timer_does_not_change_the_charge() {
     if !have(&["python3"], "patched timer") {
         return;
     }
-    let run = super::judge_with(&[
-        "test",
-        "cases/leetcode37/example1",
-        "--submission",
-        "tests/fixtures/submissions/tle_patches_its_timer.py",
-        "--format",
-        "json",
-    ]);
-    let (verdict, message) = first(&run.json());
+    let (_, report) =
+        super::judge_fixture("tle_patches_its_timer.py", "cases/leetcode37/example1", &[]);
+    let (verdict, message) = first(&report);
     assert_eq!(verdict, "TLE", "{message}");
 }
 
@@ -401,15 +376,8 @@ fn a_leetcode_file_may_start_threads_but_not_processes() {
     if !have(&["python3"], "no fork") || !sandboxed("no fork", &["no_fork"]) {
         return;
     }
-    let run = super::judge_with(&[
-        "test",
-        "cases/leetcode37/example1",
-        "--submission",
-        "tests/fixtures/submissions/re_forks.py",
-        "--format",
-        "json",
-    ]);
-    let (verdict, message) = first(&run.json());
+    let (_, report) = super::judge_fixture("re_forks.py", "cases/leetcode37/example1", &[]);
+    let (verdict, message) = first(&report);
     assert_eq!(verdict, "RE", "{message}");
     assert!(message.contains("PermissionError"), "{message}");
 }
@@ -446,15 +414,8 @@ fn a_compile_bomb_is_ce_at_the_compilers_limit() {
     if !have(&["g++"], "compile bomb") {
         return;
     }
-    let run = super::judge_with(&[
-        "test",
-        "cases/acwing166/sample.in",
-        "--submission",
-        "tests/fixtures/submissions/ce_includes_dev_zero.cpp",
-        "--format",
-        "json",
-    ]);
-    let report = run.json();
+    let (_, report) =
+        super::judge_fixture("ce_includes_dev_zero.cpp", "cases/acwing166/sample.in", &[]);
     assert_eq!(first(&report).0, "CE", "{report}");
     let error = report["build"]["error"].as_str().unwrap();
     assert!(
@@ -469,21 +430,14 @@ fn a_java_stack_overflow_is_re_not_mle() {
         return;
     }
     for limit in ["64M", "256M"] {
-        let run = super::judge_with(&[
-            "test",
+        // Filling a deep stack takes the JVM a while: time is not the
+        // question here.
+        let (_, report) = super::judge_fixture(
+            "re_stack_overflow.java",
             "cases/acwing166/sample.in",
-            "--submission",
-            "tests/fixtures/submissions/re_stack_overflow.java",
-            "--memory-limit",
-            limit,
-            // Filling a deep stack takes the JVM a while: time is not the
-            // question here.
-            "--time-limit",
-            "10s",
-            "--format",
-            "json",
-        ]);
-        let (verdict, message) = first(&run.json());
+            &["--memory-limit", limit, "--time-limit", "10s"],
+        );
+        let (verdict, message) = first(&report);
         assert_eq!(verdict, "RE", "{limit}: {message}");
         assert!(
             message.contains("java.lang.StackOverflowError"),

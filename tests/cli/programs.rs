@@ -2,26 +2,12 @@
 //! fails in a common way is told why in words that help.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use super::{cases_of, have, manifest_dir, run_in, write, ANSWER, PUZZLE};
+use super::{cases_of, have, run_in, write, ANSWER, PUZZLE};
 
 /// Builds a fixture of `tests/fixtures/programs` with the system's `cc`.
 fn build(name: &str, dir: &Path) -> PathBuf {
-    let source = manifest_dir().join("tests/fixtures/programs").join(name);
-    let binary = dir.join(name.trim_end_matches(".c"));
-    let output = Command::new("cc")
-        .args(["-O2", "-o"])
-        .arg(&binary)
-        .arg(&source)
-        .output()
-        .expect("cc runs");
-    assert!(
-        output.status.success(),
-        "{name}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    binary
+    super::build_c("programs", name, dir)
 }
 
 #[test]

@@ -30,6 +30,9 @@ pub(super) const EXCEPTION: [Cause; 1] = [Cause {
 }];
 
 /// A JVM stack frame: `at Solution.solveSudoku(Solution.java:5)`.
+/// The JVM's words for running out of heap, in Java, Kotlin and Scala.
+pub(super) const OUT_OF_MEMORY: [&str; 1] = ["java.lang.OutOfMemoryError"];
+
 pub(super) const FRAME: Frame = Frame {
     pattern: r"(?m)^\s*at [^\s(]+\((?P<file>[^:()]+):(?P<line>\d+)\)",
     innermost_last: false,
@@ -105,7 +108,7 @@ pub static SPEC: Spec = Spec {
     runtime_kb: 0,
     causes: &EXCEPTION,
     frame: Some(FRAME),
-    out_of_memory: &["java.lang.OutOfMemoryError"],
+    out_of_memory: &OUT_OF_MEMORY,
     leetcode: LeetCode {
         method: "class Solution with solveSudoku",
         template: "class Solution {\n    public void solveSudoku(char[][] board) {\n        \n    }\n}",

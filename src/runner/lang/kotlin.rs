@@ -84,7 +84,7 @@ pub static SPEC: Spec = Spec {
     runtime_kb: 0,
     causes: &java::EXCEPTION,
     frame: Some(java::FRAME),
-    out_of_memory: &["java.lang.OutOfMemoryError"],
+    out_of_memory: &java::OUT_OF_MEMORY,
     leetcode: LeetCode {
         method: "class Solution with solveSudoku",
         template: "class Solution {\n    fun solveSudoku(board: Array<CharArray>): Unit {\n        \n    }\n}",

@@ -74,7 +74,7 @@ pub static SPEC: Spec = Spec {
     runtime_kb: 0,
     causes: &java::EXCEPTION,
     frame: Some(java::FRAME),
-    out_of_memory: &["java.lang.OutOfMemoryError"],
+    out_of_memory: &java::OUT_OF_MEMORY,
     leetcode: LeetCode {
         method: "object Solution with solveSudoku",
         template: "object Solution {\n    def solveSudoku(board: Array[Array[Char]]): Unit = {\n        \n    }\n}",
