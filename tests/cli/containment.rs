@@ -333,6 +333,34 @@ fn nothing_the_user_wrote_is_changed() {
 }
 
 #[test]
+fn nothing_one_case_leaves_is_seen_by_the_next() {
+    if !have(&["cc"], "cases apart") || !sandboxed("cases apart", &["filesystem"]) {
+        return;
+    }
+    let scene = Scene::new();
+    for name in ["b", "c"] {
+        write(
+            &scene.suite(),
+            &format!("{name}.in"),
+            &format!("{PUZZLE}\nend\n"),
+        );
+        write(
+            &scene.suite(),
+            &format!("{name}.out"),
+            &format!("{ANSWER}\n"),
+        );
+    }
+    let program = build_hostile("wa_finds_what_the_last_case_left.c", scene.path());
+    let (code, report, _) = scene.judge(&["--cmd", program.to_str().unwrap()]);
+    let verdicts: Vec<&str> = cases_of(&report)
+        .iter()
+        .map(|case| case["verdict"].as_str().unwrap_or("ERROR"))
+        .collect();
+    assert_eq!(verdicts, ["AC", "AC", "AC"], "{report}");
+    assert_eq!(code, 0);
+}
+
+#[test]
 fn the_network_is_closed() {
     if !have(&["cc"], "network") || !sandboxed("network", &["network"]) {
         return;

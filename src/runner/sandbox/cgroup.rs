@@ -25,9 +25,11 @@
 //! controller's hierarchy (so whatever limits the judge runs under still
 //! apply); under v2, in a `sudoku-judge` cgroup at the root, because v2
 //! does not let a cgroup that holds processes (the judge's own) hand
-//! controllers to children. Each run gets a fresh cgroup named after the
-//! spawner that made it, removed when the run ends; cgroups left by a
-//! spawner that was killed are removed by the next one.
+//! controllers to children. Each run gets a cgroup of its own, named after
+//! the spawner that made it; once everything of a run is gone, the
+//! spawner gives its cgroup to a later run ([`Cgroup::reuse`]), counting
+//! from where the counters stand, and removes them all when it ends.
+//! Cgroups left by a spawner that was killed are removed by the next one.
 //!
 //! Everything here is reading and writing small files, so tests point a
 //! [`Hierarchy`] at a temporary directory that looks like a cgroup tree.
@@ -84,6 +86,11 @@ pub struct Cgroup {
     memory: PathBuf,
     pids: PathBuf,
     cpu: PathBuf,
+    /// What its counters held when the run began: a cgroup is used for
+    /// run after run (making and removing one costs more than a small
+    /// run), and the kernel lets some counters only grow.
+    #[serde(default)]
+    base: Usage,
 }
 
 /// What a cgroup counted over a run.
@@ -242,6 +249,7 @@ impl Hierarchy {
             memory: self.memory.join(name),
             pids: self.pids.join(name),
             cpu: self.cpu.join(name),
+            base: Usage::default(),
         };
         for dir in cgroup.dirs() {
             match fs::create_dir(dir) {
@@ -277,6 +285,7 @@ impl Hierarchy {
                     memory: self.memory.join(&name),
                     pids: self.pids.join(&name),
                     cpu: self.cpu.join(&name),
+                    base: Usage::default(),
                 };
                 let _ = stale.remove();
             }
@@ -295,11 +304,18 @@ impl Cgroup {
         let bytes = limits.memory_bytes.to_string();
         match self.version {
             Version::V1 => {
-                write(&self.memory.join("memory.limit_in_bytes"), &bytes)?;
                 // Swap would hide memory from the account: none at all.
+                // The memory limit may not exceed memory and swap's, so
+                // when a reused cgroup's limit goes up, that one goes first.
+                let memory = self.memory.join("memory.limit_in_bytes");
                 let swap = self.memory.join("memory.memsw.limit_in_bytes");
-                if swap.exists() {
+                if !swap.exists() {
+                    write(&memory, &bytes)?;
+                } else if write(&memory, &bytes).is_ok() {
                     write(&swap, &bytes)?;
+                } else {
+                    write(&swap, &bytes)?;
+                    write(&memory, &bytes)?;
                 }
                 let _ = write(&self.memory.join("memory.swappiness"), "0");
             }
@@ -324,6 +340,12 @@ impl Cgroup {
 
     /// Open handles for reading the CPU time and memory as a run goes.
     pub fn meter(&self) -> io::Result<CgroupMeter> {
+        let mut meter = self.meter_from_zero()?;
+        meter.cpu_base = self.base.cpu;
+        Ok(meter)
+    }
+
+    fn meter_from_zero(&self) -> io::Result<CgroupMeter> {
         let cpu = match self.version {
             Version::V1 => self.cpu.join("cpuacct.usage"),
             Version::V2 => self.cpu.join("cpu.stat"),
@@ -338,12 +360,25 @@ impl Cgroup {
             cpu: open(&cpu)?,
             memory: open(&memory)?,
             buf: Vec::with_capacity(4096),
+            cpu_base: Duration::ZERO,
         })
     }
 
-    /// What the cgroup counted; read once the run is over.
+    /// What the cgroup counted over the run; read once the run is over.
     pub fn usage(&self) -> io::Result<Usage> {
-        let cpu = self.meter()?.cpu()?;
+        let counted = self.counters()?;
+        Ok(Usage {
+            cpu: counted.cpu.saturating_sub(self.base.cpu),
+            oom_kills: counted.oom_kills.saturating_sub(self.base.oom_kills),
+            fork_refusals: counted
+                .fork_refusals
+                .saturating_sub(self.base.fork_refusals),
+        })
+    }
+
+    /// The counters as they stand, since the cgroup was made.
+    fn counters(&self) -> io::Result<Usage> {
+        let cpu = self.meter_from_zero()?.cpu()?;
         let (oom_file, oom_key) = match self.version {
             Version::V1 => ("memory.oom_control", "oom_kill"),
             Version::V2 => ("memory.events", "oom_kill"),
@@ -357,6 +392,20 @@ impl Cgroup {
             .unwrap_or(0),
             fork_refusals: keyed(&read(&self.pids.join("pids.events"))?, "max").unwrap_or(0),
         })
+    }
+
+    /// Readies a cgroup whose last run is entirely gone for the next one,
+    /// under `limits`: what it counts from now on is the new run's. `Err`
+    /// (it still holds a process, or its files cannot be read) means it
+    /// must not be used again.
+    pub fn reuse(mut self, limits: CgroupLimits) -> io::Result<Cgroup> {
+        let procs = read(&self.pids.join("cgroup.procs"))?;
+        if !procs.trim().is_empty() {
+            return Err(io::Error::other("the cgroup still holds processes"));
+        }
+        self.limit(limits)?;
+        self.base = self.counters()?;
+        Ok(self)
     }
 
     /// Kills every process in the cgroup: through `cgroup.kill` where the
@@ -421,6 +470,8 @@ pub struct CgroupMeter {
     cpu: File,
     memory: File,
     buf: Vec<u8>,
+    /// CPU time the cgroup had counted before the run.
+    cpu_base: Duration,
 }
 
 impl CgroupMeter {
@@ -432,17 +483,18 @@ impl CgroupMeter {
         Ok(())
     }
 
-    /// CPU time of every task of the cgroup so far.
+    /// CPU time of every task of the run so far.
     pub fn cpu(&mut self) -> io::Result<Duration> {
         Self::read(&self.cpu, &mut self.buf)?;
         let text = String::from_utf8_lossy(&self.buf);
-        Ok(match self.version {
+        let counted = match self.version {
             Version::V1 => Duration::from_nanos(number(&text)?),
             Version::V2 => Duration::from_micros(
                 keyed(&text, "usage_usec")
                     .ok_or_else(|| io::Error::other("cpu.stat has no usage_usec"))?,
             ),
-        })
+        };
+        Ok(counted.saturating_sub(self.cpu_base))
     }
 
     /// The tree's anonymous memory and tmpfs and shared memory now, in KB
@@ -583,6 +635,64 @@ mod tests {
                 fork_refusals: 12,
             }
         );
+    }
+
+    #[test]
+    fn a_reused_cgroup_counts_only_the_new_run() {
+        let tmp = tempfile::tempdir().unwrap();
+        let counters = |cpu_usec: u64, oom_kills: u64, refusals: u64| {
+            vec![
+                ("cgroup.procs".to_string(), String::new()),
+                (
+                    "cpu.stat".to_string(),
+                    format!("usage_usec {cpu_usec}\nuser_usec 0\nsystem_usec 0\n"),
+                ),
+                (
+                    "memory.events".to_string(),
+                    format!("oom 0\noom_kill {oom_kills}\n"),
+                ),
+                ("pids.events".to_string(), format!("max {refusals}\n")),
+                ("memory.stat".to_string(), "anon 0\nshmem 0\n".to_string()),
+            ]
+        };
+        let hierarchy = fake_v2(tmp.path(), &[]);
+        let run = tmp.path().join(BASE).join(RUN);
+        let fill = |values: Vec<(String, String)>| {
+            fs::create_dir_all(&run).unwrap();
+            for (file, value) in values {
+                fs::write(run.join(file), value).unwrap();
+            }
+        };
+        let limits = |mb: u64| CgroupLimits {
+            memory_bytes: mb << 20,
+            pids: 64,
+        };
+        fill(counters(2_000_000, 1, 5));
+        let first = hierarchy.create(RUN, limits(64)).unwrap();
+        assert_eq!(first.usage().unwrap().cpu, Duration::from_secs(2));
+        let second = first.reuse(limits(256)).unwrap();
+        assert_eq!(
+            fs::read_to_string(run.join("memory.max")).unwrap(),
+            (256u64 << 20).to_string()
+        );
+        // The last run's counts are not the next one's.
+        assert_eq!(second.usage().unwrap(), Usage::default());
+        fill(counters(2_300_000, 2, 5));
+        assert_eq!(
+            second.usage().unwrap(),
+            Usage {
+                cpu: Duration::from_millis(300),
+                oom_kills: 1,
+                fork_refusals: 0,
+            }
+        );
+        assert_eq!(
+            second.meter().unwrap().cpu().unwrap(),
+            Duration::from_millis(300)
+        );
+        // One that still holds a process is not used again.
+        fs::write(run.join("cgroup.procs"), "4242\n").unwrap();
+        assert!(second.reuse(limits(64)).is_err());
     }
 
     #[test]

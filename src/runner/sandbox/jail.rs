@@ -7,12 +7,17 @@
 //! run that tries every per-run layer end to end, dropping the ones the
 //! kernel refuses and saying why ([`Protections`]).
 //!
-//! Per run ([`Jail::launch`]): a cgroup, then a `clone` into fresh PID,
-//! mount and IPC namespaces. The clone is the namespace's init: it joins
-//! the cgroup, builds the run's root filesystem (an empty tmpfs with
-//! read-only binds of the system and the run's files, a scratch working
-//! directory, `/tmp`, `/dev`, `/proc`), forks the submission, pivots into
-//! the new root and lets the submission exec: unprivileged, with
+//! Once per spawner too, the part of every run's root that never changes
+//! ([`BaseRoot`]: an empty tmpfs with read-only binds of the system and a
+//! minimal `/dev`), in its own mount namespace, where every run's copy of
+//! that namespace finds it.
+//!
+//! Per run ([`Jail::launch`]): a cgroup (a spare one of an earlier run
+//! when there is one), then a `clone` into fresh PID, mount and IPC
+//! namespaces. The clone is the namespace's init: it joins the cgroup,
+//! adds the run's own part to the root (the run's files, a scratch working
+//! directory, `/tmp`, `/dev/shm`, `/proc`), forks the submission, which
+//! changes into the new root and execs: unprivileged, with
 //! `no_new_privs`, its limits, and for LeetCode-style files the process
 //! filter. The init then only reaps, reports how the submission ended, and
 //! exits, at which the kernel kills whatever else is left in the
@@ -49,10 +54,6 @@ use crate::runner::process::Rlimits;
 /// Submissions of job N run as uid and gid `BOX_ID + N` when the judge is
 /// root, as isolate's boxes do.
 const BOX_ID: u32 = 60000;
-
-/// Where a run's new root is built, in its own mount namespace (the host's
-/// directory of that name is only covered there, never touched).
-const NEW_ROOT: &str = "/tmp";
 
 /// How long a run's init may take to set up before it is given up.
 const SETUP_DEADLINE: Duration = Duration::from_secs(10);
@@ -132,7 +133,12 @@ pub(crate) struct Jail {
     /// Fresh namespaces per run: PID, mount and IPC.
     per_run: bool,
     filesystem: bool,
+    /// The part of every run's root that does not change between runs,
+    /// built once in the spawner's own mount namespace.
+    base: Option<BaseRoot>,
     cgroups: Option<Hierarchy>,
+    /// Cgroups of runs that are entirely gone, for later runs.
+    spare_cgroups: Vec<Cgroup>,
     no_fork: Option<NoFork>,
     /// The ids submissions run as, when the judge is root.
     drop_to: Option<(Uid, Gid)>,
@@ -156,8 +162,9 @@ struct Retired {
 }
 
 impl Retired {
-    /// Whether it is all gone now; cleans up what it can.
-    fn reap(&mut self, wait: bool) -> bool {
+    /// Whether it is all gone now; cleans up what it can, and puts its
+    /// cgroup among the `spare` ones for a later run.
+    fn reap(&mut self, wait: bool, spare: &mut Vec<Cgroup>) -> bool {
         if let Some(init) = self.init {
             let flags = if wait { 0 } else { libc::WNOHANG };
             // SAFETY: waitpid on our own child.
@@ -169,8 +176,9 @@ impl Retired {
             self.pidfd = None;
         }
         if let Some(cgroup) = self.cgroup.take() {
+            // Without a PID namespace, something of the run may be left.
             cgroup.kill_all();
-            let _ = cgroup.remove();
+            spare.push(cgroup);
         }
         give_back(&std::mem::take(&mut self.lent));
         true
@@ -182,8 +190,12 @@ impl Drop for Jail {
         if let Some(ready) = self.ready.take() {
             self.retire_prepared(ready);
         }
+        let mut spare = std::mem::take(&mut self.spare_cgroups);
         for retired in &mut self.retired {
-            retired.reap(true);
+            retired.reap(true, &mut spare);
+        }
+        for cgroup in spare {
+            let _ = cgroup.remove();
         }
     }
 }
@@ -296,7 +308,9 @@ impl Jail {
             protections: Protections::off(),
             per_run: false,
             filesystem: false,
+            base: None,
             cgroups: None,
+            spare_cgroups: Vec::new(),
             no_fork: None,
             drop_to: None,
             owner: (Uid::current().as_raw(), Gid::current().as_raw()),
@@ -325,7 +339,6 @@ impl Jail {
                 // A loopback that is down is still no way out.
                 let _ = loopback_up();
                 jail.per_run = true;
-                jail.filesystem = true;
             }
             Err(why) => {
                 protections.user_namespace = false;
@@ -343,6 +356,16 @@ impl Jail {
             let id = BOX_ID + slot % 1000;
             jail.drop_to = Some((Uid::from_raw(id), Gid::from_raw(id)));
             jail.owner = (id, id);
+        }
+        if jail.per_run {
+            BaseRoot::sweep_stale();
+            match BaseRoot::build() {
+                Ok(base) => {
+                    jail.base = Some(base);
+                    jail.filesystem = true;
+                }
+                Err(failure) => protections.filesystem = Layer::Missing(failure.message),
+            }
         }
         protections.accounting = match Hierarchy::detect() {
             Ok(hierarchy) => {
@@ -410,11 +433,13 @@ impl Jail {
                 }
                 Stage::Filesystem if self.filesystem => {
                     self.filesystem = false;
+                    self.base = None;
                     self.protections.filesystem = Layer::Missing(why);
                 }
                 Stage::Namespaces | Stage::Exec if self.per_run => {
                     self.per_run = false;
                     self.filesystem = false;
+                    self.base = None;
                     for layer in [
                         &mut self.protections.processes,
                         &mut self.protections.filesystem,
@@ -570,7 +595,9 @@ impl Jail {
                 Err(_) => self.retire_prepared(ready),
             }
         }
-        self.retired.retain_mut(|retired| !retired.reap(false));
+        let spare = &mut self.spare_cgroups;
+        self.retired
+            .retain_mut(|retired| !retired.reap(false, spare));
     }
 
     /// Descriptors that become readable when the background moves on.
@@ -590,15 +617,22 @@ impl Jail {
         let Some(hierarchy) = &self.cgroups else {
             return Ok(None);
         };
+        let limits = CgroupLimits {
+            memory_bytes: plan.memory_cap_kb.saturating_mul(1024),
+            pids: plan.tasks,
+        };
+        while let Some(spare) = self.spare_cgroups.pop() {
+            match spare.clone().reuse(limits) {
+                Ok(cgroup) => return Ok(Some(cgroup)),
+                Err(_) => {
+                    spare.kill_all();
+                    let _ = spare.remove();
+                }
+            }
+        }
         self.runs += 1;
         hierarchy
-            .create(
-                &format!("{}-{}", std::process::id(), self.runs),
-                CgroupLimits {
-                    memory_bytes: plan.memory_cap_kb.saturating_mul(1024),
-                    pids: plan.tasks,
-                },
-            )
+            .create(&format!("{}-{}", std::process::id(), self.runs), limits)
             .map(Some)
             .map_err(|e| Failure::io(Stage::Cgroup, "cannot make the run's cgroup", &e))
     }
@@ -1009,10 +1043,9 @@ fn init(
         let procs = open_procs(cgroup)?;
         let _ = nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGKILL);
         let _ = nix::sys::prctl::set_dumpable(false);
-        let root = if jail.filesystem {
-            Some(build_root(plan, jail.owner)?)
-        } else {
-            None
+        let root = match &jail.base {
+            Some(base) if jail.filesystem => Some(build_root(&base.path, plan, jail.owner)?),
+            _ => None,
         };
         let (pid_in, pid_out) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)
             .map_err(|e| Failure::nix(Stage::Namespaces, "pipe", e))?;
@@ -1260,8 +1293,8 @@ fn mountpoint(at: &Path, dir: bool) -> Result<(), Failure> {
     if at.exists() {
         return Ok(());
     }
-    if dir {
-        fs::DirBuilder::new().mode(0o755).create(at).map_err(fail)
+    let made = if dir {
+        fs::DirBuilder::new().mode(0o755).create(at)
     } else {
         fs::OpenOptions::new()
             .write(true)
@@ -1269,7 +1302,11 @@ fn mountpoint(at: &Path, dir: bool) -> Result<(), Failure> {
             .mode(0o644)
             .open(at)
             .map(drop)
-            .map_err(fail)
+    };
+    match made {
+        // Another run's init made it in the shared base just now.
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(()),
+        made => made.map_err(fail),
     }
 }
 
@@ -1291,35 +1328,119 @@ fn tmpfs(at: &Path, options: &str, extra: MsFlags) -> Result<(), Failure> {
     })
 }
 
-/// Builds the run's root under [`NEW_ROOT`]: the system and the plan's
-/// paths bound, scratch directories, `/dev` and `/proc`.
-fn build_root(plan: &Plan, (uid, gid): (u32, u32)) -> Result<PathBuf, Failure> {
-    let fail = |what: &str, e: &io::Error| Failure::io(Stage::Filesystem, what, e);
-    // Everything to bind is opened first: the new root covers NEW_ROOT,
-    // where some of it may live.
-    let mut links = Vec::new();
-    let mut sources = Vec::new();
-    for dir in SYSTEM_PATHS {
-        let path = Path::new(dir);
-        match fs::symlink_metadata(path) {
-            Ok(meta) if meta.file_type().is_symlink() => {
-                let target = fs::read_link(path).map_err(|e| fail(dir, &e))?;
-                links.push((path.to_path_buf(), target));
+/// The part of every run's root that is the same for all runs: an empty
+/// tmpfs holding read-only binds of the system directories and a minimal
+/// `/dev`. The spawner builds it once, in its own mount namespace, in a
+/// hidden directory of its own under the temporary directory (covered
+/// there, so nothing of it shows outside); each run's mount namespace
+/// starts as a copy of the spawner's, so it has the base without a mount
+/// of its own, and its init adds only what is the run's
+/// ([`build_root`]). Building the whole root per run cost more than all
+/// the rest of a run's containment.
+struct BaseRoot {
+    path: PathBuf,
+}
+
+impl BaseRoot {
+    const PREFIX: &'static str = ".sudoku-judge-root-";
+
+    fn build() -> Result<BaseRoot, Failure> {
+        let fail = |what: &str, e: &io::Error| Failure::io(Stage::Filesystem, what, e);
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("{}{}-", Self::PREFIX, std::process::id()))
+            .tempdir()
+            .map_err(|e| fail("cannot make a directory for the runs' root", &e))?
+            .keep();
+        let base = BaseRoot { path: dir };
+        let root = &base.path;
+        // Directories made for one plan stay for the next (they are only
+        // empty mount points), hence room for many.
+        tmpfs(root, "size=1m,nr_inodes=65536,mode=0755", MsFlags::empty())?;
+        for dir in SYSTEM_PATHS {
+            let path = Path::new(dir);
+            match fs::symlink_metadata(path) {
+                Ok(meta) if meta.file_type().is_symlink() => {
+                    let target = fs::read_link(path).map_err(|e| fail(dir, &e))?;
+                    std::os::unix::fs::symlink(target, inside(root, path))
+                        .map_err(|e| fail(dir, &e))?;
+                }
+                Ok(meta) if meta.is_dir() => Source::open(path, path, false, false)
+                    .map_err(|e| fail(dir, &e))?
+                    .bind(root)?,
+                _ => {}
             }
-            Ok(meta) if meta.is_dir() => {
-                sources.push(Source::open(path, path, false, false).map_err(|e| fail(dir, &e))?)
+        }
+        let dev = root.join("dev");
+        tmpfs(&dev, "size=64k,nr_inodes=64,mode=0755", MsFlags::MS_NOEXEC)?;
+        for name in DEVICES {
+            let path = Path::new("/dev").join(name);
+            Source::open(&path, &path, true, true)
+                .map_err(|e| fail(&format!("{}", path.display()), &e))?
+                .bind(root)?;
+        }
+        for (name, target) in [
+            ("fd", "/proc/self/fd"),
+            ("stdin", "/proc/self/fd/0"),
+            ("stdout", "/proc/self/fd/1"),
+            ("stderr", "/proc/self/fd/2"),
+        ] {
+            std::os::unix::fs::symlink(target, dev.join(name)).map_err(|e| fail(name, &e))?;
+        }
+        for at in [dev.join("shm"), root.join("tmp"), root.join("proc")] {
+            mountpoint(&at, true)?;
+        }
+        // Every run shares this /dev: no run may leave anything there.
+        mount(
+            None::<&str>,
+            &dev,
+            None::<&str>,
+            MsFlags::MS_REMOUNT
+                | MsFlags::MS_RDONLY
+                | MsFlags::MS_NOSUID
+                | MsFlags::MS_NODEV
+                | MsFlags::MS_NOEXEC,
+            None::<&str>,
+        )
+        .map_err(|e| Failure::nix(Stage::Filesystem, "cannot make /dev read-only", e))?;
+        Ok(base)
+    }
+
+    /// Removes the directories of spawners that are gone (killed before
+    /// they could clean up): empty, since what covered them went with
+    /// their mount namespace.
+    fn sweep_stale() {
+        let Ok(entries) = fs::read_dir(std::env::temp_dir()) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let Some(pid) = name
+                .to_str()
+                .and_then(|n| n.strip_prefix(Self::PREFIX))
+                .and_then(|rest| rest.split('-').next())
+            else {
+                continue;
+            };
+            if pid.parse::<u32>().is_ok() && !Path::new("/proc").join(pid).exists() {
+                let _ = fs::remove_dir(entry.path());
             }
-            _ => {}
         }
     }
-    let mut devices = Vec::new();
-    for name in DEVICES {
-        let path = Path::new("/dev").join(name);
-        devices.push(
-            Source::open(&path, &path, true, true)
-                .map_err(|e| fail(&format!("{}", path.display()), &e))?,
-        );
+}
+
+impl Drop for BaseRoot {
+    fn drop(&mut self) {
+        let _ = nix::mount::umount2(&self.path, nix::mount::MntFlags::MNT_DETACH);
+        let _ = fs::remove_dir(&self.path);
     }
+}
+
+/// Builds a run's root on the spawner's [`BaseRoot`] (at `root`, in the
+/// run's own copy of it): `/tmp` and `/dev/shm`, a scratch working
+/// directory, the plan's paths bound, and a `/proc` of the run's PID
+/// namespace.
+fn build_root(root: &Path, plan: &Plan, (uid, gid): (u32, u32)) -> Result<PathBuf, Failure> {
+    let fail = |what: &str, e: &io::Error| Failure::io(Stage::Filesystem, what, e);
     let mut own: Vec<(&PathBuf, bool)> = plan
         .read_only
         .iter()
@@ -1338,29 +1459,6 @@ fn build_root(plan: &Plan, (uid, gid): (u32, u32)) -> Result<PathBuf, Failure> {
                 .map_err(|e| fail(&format!("{}", path.display()), &e))?,
         );
     }
-
-    let root = PathBuf::from(NEW_ROOT);
-    tmpfs(&root, "size=1m,nr_inodes=4096,mode=0755", MsFlags::empty())?;
-    for source in &sources {
-        source.bind(&root)?;
-    }
-    for (link, target) in &links {
-        std::os::unix::fs::symlink(target, inside(&root, link))
-            .map_err(|e| fail(&format!("{}", link.display()), &e))?;
-    }
-    let dev = root.join("dev");
-    tmpfs(&dev, "size=64k,nr_inodes=64,mode=0755", MsFlags::MS_NOEXEC)?;
-    for device in &devices {
-        device.bind(&root)?;
-    }
-    for (name, target) in [
-        ("fd", "/proc/self/fd"),
-        ("stdin", "/proc/self/fd/0"),
-        ("stdout", "/proc/self/fd/1"),
-        ("stderr", "/proc/self/fd/2"),
-    ] {
-        std::os::unix::fs::symlink(target, dev.join(name)).map_err(|e| fail(name, &e))?;
-    }
     let scratch = format!(
         "size={}k,nr_inodes=16384,mode=0755,uid={uid},gid={gid}",
         plan.scratch_kb.max(64)
@@ -1370,23 +1468,21 @@ fn build_root(plan: &Plan, (uid, gid): (u32, u32)) -> Result<PathBuf, Failure> {
         plan.scratch_kb.max(64)
     );
     tmpfs(&root.join("tmp"), &shared, MsFlags::empty())?;
-    mountpoint(&dev.join("shm"), true)?;
     mount(
         Some(&root.join("tmp")),
-        &dev.join("shm"),
+        &root.join("dev/shm"),
         None::<&str>,
         MsFlags::MS_BIND,
         None::<&str>,
     )
     .map_err(|e| Failure::nix(Stage::Filesystem, "cannot bind /dev/shm", e))?;
     if !plan.writable.iter().any(|w| plan.cwd.starts_with(w)) {
-        tmpfs(&inside(&root, &plan.cwd), &scratch, MsFlags::empty())?;
+        tmpfs(&inside(root, &plan.cwd), &scratch, MsFlags::empty())?;
     }
     for source in &plan_sources {
-        source.bind(&root)?;
+        source.bind(root)?;
     }
     let proc = root.join("proc");
-    mountpoint(&proc, true)?;
     let proc_flags = MsFlags::MS_NOSUID | MsFlags::MS_NODEV | MsFlags::MS_NOEXEC;
     // hidepid keeps the judge's init out of the submission's sight where
     // they are different users.
@@ -1399,16 +1495,21 @@ fn build_root(plan: &Plan, (uid, gid): (u32, u32)) -> Result<PathBuf, Failure> {
     )
     .or_else(|_| mount(Some("proc"), &proc, Some("proc"), proc_flags, None::<&str>))
     .map_err(|e| Failure::nix(Stage::Filesystem, "cannot mount /proc", e))?;
-    Ok(root)
+    Ok(root.to_path_buf())
 }
 
-/// Makes the run's root read-only, now that it is built.
+/// Makes the run's root read-only, now that it is built: its own mount of
+/// the base, not the base itself, which the spawner and other runs share.
 fn seal_root(root: &Path) -> Result<(), Failure> {
     mount(
         None::<&str>,
         root,
         None::<&str>,
-        MsFlags::MS_REMOUNT | MsFlags::MS_RDONLY | MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
+        MsFlags::MS_REMOUNT
+            | MsFlags::MS_BIND
+            | MsFlags::MS_RDONLY
+            | MsFlags::MS_NOSUID
+            | MsFlags::MS_NODEV,
         None::<&str>,
     )
     .map_err(|e| Failure::nix(Stage::Filesystem, "cannot make the root read-only", e))

@@ -10,10 +10,10 @@
 //!   signal, stop or trace anything outside it, and when the run ends the
 //!   kernel kills everything in the namespace, however it detached
 //!   (`setsid`, double forks, new process groups).
-//! - **Filesystem**: a fresh mount namespace whose root is an empty tmpfs
-//!   holding read-only binds of the system directories, the toolchain and
-//!   the submission's own files, a fresh `/proc`, a minimal `/dev`, and a
-//!   scratch directory (the working directory, `/tmp`, `/dev/shm`) bounded
+//! - **Filesystem**: a fresh mount namespace whose root is a read-only
+//!   tmpfs holding read-only binds of the system directories, the
+//!   toolchain and the submission's own files, a fresh `/proc`, a minimal
+//!   read-only `/dev`, and a scratch directory (the working directory, `/tmp`, `/dev/shm`) bounded
 //!   in size and gone when the run ends. Case files, the user's home, the
 //!   working tree and the build cache are not there at all.
 //! - **Network**: a network namespace with only its own loopback.
