@@ -318,13 +318,17 @@ pub(crate) fn send(socket: &OwnedFd, message: &[u8], fds: &[RawFd]) -> io::Resul
 /// Receives one message and the descriptors attached to it; `None` at the
 /// end (the other side has gone).
 pub(crate) fn receive(socket: &OwnedFd, max: usize) -> io::Result<Option<(Vec<u8>, Vec<OwnedFd>)>> {
-    let mut message = vec![0u8; max];
+    // Room for the largest message, left unwritten: only what the kernel
+    // copies in is touched. (Zeroing it cost more than the rest of a
+    // small run's messages, and in a process just forked, a copy of every
+    // page it wrote.)
+    let mut message: Vec<u8> = Vec::with_capacity(max);
     // SAFETY: CMSG_SPACE is a size computation.
     let space = unsafe { libc::CMSG_SPACE(8 * std::mem::size_of::<RawFd>() as u32) } as usize;
     let mut control = vec![0u8; space];
     let mut iov = libc::iovec {
         iov_base: message.as_mut_ptr().cast(),
-        iov_len: message.len(),
+        iov_len: max,
     };
     // SAFETY: msghdr is plain data; all-zero is a valid value.
     let mut header: libc::msghdr = unsafe { std::mem::zeroed() };
@@ -368,7 +372,9 @@ pub(crate) fn receive(socket: &OwnedFd, max: usize) -> io::Result<Option<(Vec<u8
     if n == 0 && fds.is_empty() {
         return Ok(None);
     }
-    message.truncate(n);
+    // SAFETY: recvmsg wrote the first n bytes (n <= max, the capacity).
+    unsafe { message.set_len(n.min(max)) };
+    message.shrink_to_fit();
     Ok(Some((message, fds)))
 }
 
