@@ -91,6 +91,10 @@ pub struct Cgroup {
     /// run), and the kernel lets some counters only grow.
     #[serde(default)]
     base: Usage,
+    /// The limits last written, which a reuse under the same need not
+    /// write again.
+    #[serde(skip)]
+    limits: Option<CgroupLimits>,
 }
 
 /// What a cgroup counted over a run.
@@ -250,6 +254,7 @@ impl Hierarchy {
             pids: self.pids.join(name),
             cpu: self.cpu.join(name),
             base: Usage::default(),
+            limits: None,
         };
         for dir in cgroup.dirs() {
             match fs::create_dir(dir) {
@@ -260,6 +265,7 @@ impl Hierarchy {
                 _ => {}
             }
         }
+        let mut cgroup = cgroup;
         if let Err(error) = cgroup.limit(limits) {
             let _ = cgroup.remove();
             return Err(error);
@@ -286,6 +292,7 @@ impl Hierarchy {
                     pids: self.pids.join(&name),
                     cpu: self.cpu.join(&name),
                     base: Usage::default(),
+                    limits: None,
                 };
                 let _ = stale.remove();
             }
@@ -300,7 +307,11 @@ impl Cgroup {
         dirs
     }
 
-    fn limit(&self, limits: CgroupLimits) -> io::Result<()> {
+    fn limit(&mut self, limits: CgroupLimits) -> io::Result<()> {
+        if self.limits == Some(limits) {
+            return Ok(());
+        }
+        self.limits = None;
         let bytes = limits.memory_bytes.to_string();
         match self.version {
             Version::V1 => {
@@ -327,7 +338,9 @@ impl Cgroup {
                 }
             }
         }
-        write(&self.pids.join("pids.max"), &limits.pids.to_string())
+        write(&self.pids.join("pids.max"), &limits.pids.to_string())?;
+        self.limits = Some(limits);
+        Ok(())
     }
 
     /// The files a process writes `0` into to join this cgroup itself.
@@ -340,12 +353,6 @@ impl Cgroup {
 
     /// Open handles for reading the CPU time and memory as a run goes.
     pub fn meter(&self) -> io::Result<CgroupMeter> {
-        let mut meter = self.meter_from_zero()?;
-        meter.cpu_base = self.base.cpu;
-        Ok(meter)
-    }
-
-    fn meter_from_zero(&self) -> io::Result<CgroupMeter> {
         let cpu = match self.version {
             Version::V1 => self.cpu.join("cpuacct.usage"),
             Version::V2 => self.cpu.join("cpu.stat"),
@@ -360,7 +367,7 @@ impl Cgroup {
             cpu: open(&cpu)?,
             memory: open(&memory)?,
             buf: Vec::with_capacity(4096),
-            cpu_base: Duration::ZERO,
+            cpu_base: self.base.cpu,
         })
     }
 
@@ -378,7 +385,13 @@ impl Cgroup {
 
     /// The counters as they stand, since the cgroup was made.
     fn counters(&self) -> io::Result<Usage> {
-        let cpu = self.meter_from_zero()?.cpu()?;
+        let cpu = match self.version {
+            Version::V1 => Duration::from_nanos(number(&read(&self.cpu.join("cpuacct.usage"))?)?),
+            Version::V2 => Duration::from_micros(
+                keyed(&read(&self.cpu.join("cpu.stat"))?, "usage_usec")
+                    .ok_or_else(|| io::Error::other("cpu.stat has no usage_usec"))?,
+            ),
+        };
         let (oom_file, oom_key) = match self.version {
             Version::V1 => ("memory.oom_control", "oom_kill"),
             Version::V2 => ("memory.events", "oom_kill"),
