@@ -114,6 +114,33 @@ pub fn rate(puzzle: &Board) -> Rating {
     }
 }
 
+/// A puzzle's rating with the work the textbook solvers do on it, as
+/// `rate` shows it: the digits plain row-major backtracking and
+/// fewest-candidates backtracking place before their first solution.
+#[derive(Clone, Debug)]
+pub struct Rated {
+    /// Where the puzzle is, as `file:line`.
+    pub place: String,
+    pub rating: Rating,
+    pub backtrack: crate::solver::Nodes,
+    pub mrv: crate::solver::Nodes,
+}
+
+impl Rated {
+    /// Rates `puzzle` and counts the textbook solvers' work on it, each
+    /// stopped at `max_nodes`. Counted with the built-in solvers
+    /// themselves, as they are judged.
+    pub fn of(place: String, puzzle: &Board, max_nodes: u64) -> Rated {
+        let cells = puzzle.to_bytes();
+        Rated {
+            place,
+            rating: rate(puzzle),
+            backtrack: crate::solver::backtrack::count_nodes(&cells, max_nodes),
+            mrv: crate::solver::mrv::count_nodes(&cells, max_nodes),
+        }
+    }
+}
+
 /// Public 17-given puzzles (the fewest any Sudoku with one solution can
 /// have) that fewer-than-22-given puzzles are built from: the two of the
 /// AcWing 166 sample, the first two of Gordon Royle's collection, and the

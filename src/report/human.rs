@@ -16,7 +16,7 @@ use anstyle::{AnsiColor, Style};
 
 use super::judges::JudgeSays;
 use super::layout::{self, Cells, Columns};
-use super::{format_kb, format_ms, Event, Reporter};
+use super::{Event, Reporter};
 use crate::baseline::{Baseline, Tally};
 use crate::check::diff::{self, CellKind, RowPart};
 use crate::problem::Problem;
@@ -24,6 +24,7 @@ use crate::results::{CaseResult, Fault, Judgement, Outcome, Summary};
 use crate::runner::lang::BuildInfo;
 use crate::runner::Interface;
 use crate::verdict::Verdict;
+use crate::words::{format_kb, format_ms};
 
 pub struct HumanReporter<W> {
     out: W,
