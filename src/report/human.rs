@@ -24,7 +24,7 @@ use crate::results::{CaseResult, Fault, Judgement, Outcome, Summary};
 use crate::runner::lang::BuildInfo;
 use crate::runner::Interface;
 use crate::verdict::Verdict;
-use crate::words::{format_kb, format_ms};
+use crate::words::{format_kb, format_ms, one_or_many, plural, seconds};
 
 pub struct HumanReporter<W> {
     out: W,
@@ -300,10 +300,7 @@ impl<W: Write> HumanReporter<W> {
         problems: &[(Problem, usize)],
         interface: Option<Interface>,
     ) -> io::Result<()> {
-        let mut judging = format!(
-            "judging {cases} case{} with {submission}",
-            if cases == 1 { "" } else { "s" }
-        );
+        let mut judging = format!("judging {} with {submission}", plural(cases, "case"));
         if jobs > 1 {
             judging.push_str(&format!(
                 ", {jobs} at a time (wall times are taken under load)"
@@ -375,10 +372,9 @@ impl<W: Write> HumanReporter<W> {
             .chain((summary.errors > 0).then(|| format!("{} could not be judged", summary.errors)))
             .collect();
         let totals = format!(
-            "{} case{} in {:.2} s, {} of it charged: {}",
-            summary.total,
-            if summary.total == 1 { "" } else { "s" },
-            summary.elapsed.as_secs_f64(),
+            "{} in {}, {} of it charged: {}",
+            plural(summary.total, "case"),
+            seconds(summary.elapsed, 2),
             format_ms(summary.charged),
             counts.join(", ")
         );
@@ -404,9 +400,9 @@ impl<W: Write> HumanReporter<W> {
                 writeln!(
                     self.out,
                     "broken: {} accepted in {} {} not any more",
-                    plural_cases(self.tally.broken),
+                    plural(self.tally.broken, "case"),
                     baseline.source,
-                    if self.tally.broken == 1 { "is" } else { "are" }
+                    one_or_many(self.tally.broken as u64, "is", "are")
                 )?;
             }
         }
@@ -421,19 +417,12 @@ impl<W: Write> HumanReporter<W> {
     }
 }
 
-fn plural_cases(n: usize) -> String {
-    format!("{n} case{}", if n == 1 { "" } else { "s" })
-}
-
 /// For an accepted case: the puzzle count and, for several, their spread.
 fn accepted_note(j: &Judgement) -> String {
     let note = puzzles_note(j);
     match j.stdout_lines {
         0 => note,
-        n => format!(
-            "{note}; printed {n} line{} of its own",
-            if n == 1 { "" } else { "s" }
-        ),
+        n => format!("{note}; printed {} of its own", plural(n, "line")),
     }
 }
 
