@@ -172,4 +172,27 @@ mod tests {
         }
         insta::assert_snapshot!(text);
     }
+
+    /// The same kind of results for scripts: every field, a disqualified
+    /// solver with no timings.
+    #[test]
+    fn json_has_every_field() {
+        let results = [
+            measured("propagate", "sets/medium.txt", Some(20.0)),
+            measured("faulty-wrong-digit", "sample.in", None),
+        ];
+        let rounds = Rounds {
+            warmup: 1,
+            measured: 5,
+        };
+        let mut out = Vec::new();
+        json(&mut out, &results, rounds).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            value["results"][1]["us_per_puzzle"],
+            serde_json::Value::Null
+        );
+        insta::assert_snapshot!(text);
+    }
 }

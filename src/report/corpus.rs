@@ -25,3 +25,54 @@ pub fn findings(out: &mut dyn Write, report: &Report) -> io::Result<()> {
         plural(report.puzzles, "puzzle"),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::Finding;
+
+    /// What `check` prints for a corpus with a note and two problems,
+    /// from the real checker: a suite under a temporary directory, shown
+    /// relative to it.
+    #[test]
+    fn findings_then_one_line_of_totals() {
+        let dir = tempfile::tempdir().unwrap();
+        let suite = dir.path().join("suite");
+        std::fs::create_dir(&suite).unwrap();
+        let example = crate::board::EXAMPLE;
+        // Twice the same puzzle, and givens that break the rules (two 5s
+        // in the first row).
+        let broken = format!("55{}", &example[2..]);
+        std::fs::write(suite.join("a.in"), format!("{example}\nend\n")).unwrap();
+        std::fs::write(suite.join("b.in"), format!("{example}\nend\n")).unwrap();
+        std::fs::write(suite.join("c.in"), format!("{broken}\nend\n")).unwrap();
+        let report = crate::corpus::check(&[suite]).unwrap();
+        let mut out = Vec::new();
+        findings(&mut out, &report).unwrap();
+        let text = String::from_utf8(out)
+            .unwrap()
+            .replace(&format!("{}/", dir.path().display()), "");
+        assert!(text.ends_with(" problems\n"), "{text}");
+        insta::assert_snapshot!(text);
+    }
+
+    #[test]
+    fn one_problem_and_one_case_are_singular() {
+        let report = Report {
+            cases: 1,
+            puzzles: 1,
+            findings: vec![Finding {
+                place: "suite/a.in:1".into(),
+                message: "the puzzle has no solution".into(),
+                problem: true,
+            }],
+        };
+        let mut out = Vec::new();
+        findings(&mut out, &report).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "suite/a.in:1: the puzzle has no solution\n\
+             checked 1 case with 1 puzzle: 1 problem\n"
+        );
+    }
+}

@@ -86,3 +86,64 @@ pub fn outcome(
         found.input.display()
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::case::Limits;
+    use crate::hack::{Budget, Found};
+    use crate::runner::Submission;
+    use std::path::PathBuf;
+
+    fn found(verdict: Verdict, reason: &str, time_ms: u64) -> Found {
+        Found {
+            verdict,
+            reason: reason.into(),
+            time: Duration::from_millis(time_ms),
+            round: 12,
+            rounds: 40,
+            elapsed: Duration::from_millis(60_250),
+            input: PathBuf::from("hack-cases/hack-12.in"),
+            expected: PathBuf::from("hack-cases/hack-12.out"),
+        }
+    }
+
+    /// Every line `hack` can print, for each way a search ends; times are
+    /// fixed, never measured.
+    #[test]
+    fn says_how_a_search_started_went_and_ended() {
+        let config = Config {
+            submission: Submission::NotCompiled {
+                label: "dfs.cpp".into(),
+            },
+            seed: 3,
+            budget: Budget::Time(Duration::from_secs(60)),
+            puzzles: 5,
+            limits: Limits {
+                time: Duration::from_secs(1),
+                memory_kb: 256 * 1024,
+            },
+            save: PathBuf::from("hack-cases"),
+        };
+        let limit = config.limits.time;
+        let again = "--submission dfs.cpp --time-limit 1s";
+        let mut out = Vec::new();
+        started(&mut out, &config, "60s").unwrap();
+        let (time, best) = (Duration::from_micros(412_400), Duration::from_millis(733));
+        writeln!(out, "{}", round_message(9, time, Verdict::AC, best)).unwrap();
+        writeln!(
+            out,
+            "{}",
+            improved_line(10, best, "mutated round 7's input")
+        )
+        .unwrap();
+        let failed = Outcome::Failed(found(Verdict::TLE, "time limit exceeded: 1000 ms", 1000));
+        outcome(&mut out, &failed, limit, again).unwrap();
+        let survived = Outcome::Survived(found(Verdict::AC, "", 733));
+        outcome(&mut out, &survived, limit, again).unwrap();
+        outcome(&mut out, &Outcome::Interrupted { rounds: 8 }, limit, again).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("took 733 ms of the 1000 ms limit"), "{text}");
+        insta::assert_snapshot!(text);
+    }
+}

@@ -583,6 +583,66 @@ mod tests {
         insta::assert_snapshot!(text);
     }
 
+    /// A source that does not compile: the compiler's command and message
+    /// once above the table, and every case CE without repeating them.
+    #[test]
+    fn a_compile_error_is_shown_once_above_the_table() {
+        let ce = every_verdict()
+            .into_iter()
+            .find(|r| r.verdict() == Some(Verdict::CE))
+            .expect("a CE case");
+        let results = vec![
+            CaseResult {
+                id: "suite/1".into(),
+                ..ce.clone()
+            },
+            CaseResult {
+                id: "suite/2".into(),
+                ..ce
+            },
+        ];
+        let build = BuildInfo {
+            source: PathBuf::from("main.cpp"),
+            language: crate::runner::lang::Language::from_path(std::path::Path::new("main.cpp"))
+                .expect("C++ is known by its extension"),
+            interface: Interface::Program,
+            command: "g++ -O2 -std=c++17 -DONLINE_JUDGE main.cpp".into(),
+            cached: false,
+            time: Duration::from_millis(250),
+            error: Some(
+                "main.cpp: In function 'int main()':\n\
+                 main.cpp:4:5: error: expected ';' before '}' token\n    \
+                 4 |     return 0\n      |             ^\n"
+                    .into(),
+            ),
+        };
+        let mut out = Vec::new();
+        let mut reporter = HumanReporter::new(&mut out, false, "--submission main.cpp");
+        reporter
+            .report(Event::Started {
+                cases: results.len(),
+                submission: "main.cpp",
+                build: Some(&build),
+                jobs: 1,
+                sandbox: None,
+                warnings: &[],
+                problems: &[],
+                interface: None,
+                time_scales: &[],
+            })
+            .unwrap();
+        for result in &results {
+            reporter.report(Event::CaseFinished(result)).unwrap();
+        }
+        let summary = Summary::of(&results, Duration::from_millis(300));
+        reporter
+            .report(Event::Finished { summary: &summary })
+            .unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(text.matches("expected ';'").count(), 1, "{text}");
+        insta::assert_snapshot!(text);
+    }
+
     #[test]
     fn only_the_first_failures_are_described_in_full() {
         let results: Vec<CaseResult> = (0..DESCRIBED + 3)

@@ -87,3 +87,41 @@ pub fn table(out: &mut dyn Write, rated: &[Rated], max_nodes: u64) -> io::Result
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::format::{self, Mode};
+    use crate::board::{Format, EXAMPLE};
+
+    fn rated(place: &str, line: &str, max_nodes: u64) -> Rated {
+        let board = format::parse(line, Format::AcWing, Mode::Puzzles)
+            .unwrap()
+            .boards[0];
+        Rated::of(place.into(), &board, max_nodes)
+    }
+
+    /// The LeetCode example, a 17-given puzzle whose node counts stop at
+    /// the cap, and an empty grid with many solutions: every column, the
+    /// ungraded puzzle and the means that are lower bounds.
+    #[test]
+    fn rates_in_aligned_columns_with_the_means() {
+        let max_nodes = 5_000;
+        let puzzles = [
+            rated("cases/leetcode37/example1/input.txt:1", EXAMPLE, max_nodes),
+            rated(
+                "sample.in:1",
+                "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+                max_nodes,
+            ),
+            rated("empty.txt:3", &".".repeat(81), max_nodes),
+        ];
+        assert!(puzzles[1].backtrack.capped, "the cap is reached");
+        assert_eq!(puzzles[2].rating.grade, None, "many solutions: no grade");
+        let mut out = Vec::new();
+        table(&mut out, &puzzles, max_nodes).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("--max-nodes 5000, so the means are lower bounds"));
+        insta::assert_snapshot!(text);
+    }
+}

@@ -103,3 +103,83 @@ pub fn outcome(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::case::Limits;
+    use crate::generate::Target;
+    use crate::runner::Submission;
+    use crate::stress::Failure;
+    use crate::verdict::Verdict;
+    use std::path::PathBuf;
+    use std::time::Duration;
+
+    fn config(brute: bool) -> Config {
+        Config {
+            submission: Submission::NotCompiled {
+                label: "main.cpp".into(),
+            },
+            seed: 40,
+            rounds: 1000,
+            time: None,
+            puzzles_per_round: 5,
+            target: Target::default(),
+            limits: Limits {
+                time: Duration::from_secs(1),
+                memory_kb: 256 * 1024,
+            },
+            save: PathBuf::from("stress-cases"),
+            shrink_runs: 300,
+            generator: None,
+            brute: brute.then(|| Submission::NotCompiled {
+                label: "brute.py".into(),
+            }),
+        }
+    }
+
+    /// Every line `stress` can print, for each way a run ends; the elapsed
+    /// time is fixed, never measured.
+    #[test]
+    fn says_how_a_run_started_went_and_ended() {
+        let mut out = Vec::new();
+        started(&mut out, &config(false), None).unwrap();
+        started(&mut out, &config(true), Some("python3 gen.py")).unwrap();
+        writeln!(out, "{}", rounds_line(120, 1000)).unwrap();
+        writeln!(out, "{}", shrinking_line(1, 5, 120)).unwrap();
+        writeln!(out, "{}", shrinking_message(37, 1, 24)).unwrap();
+        let rerun = "--submission main.cpp";
+        let same = " --puzzles 5 --time-limit 1s";
+        let passed = Outcome::Passed {
+            rounds: 1000,
+            elapsed: Duration::from_millis(12_340),
+        };
+        outcome(&mut out, &passed, 40, rerun, same).unwrap();
+        outcome(
+            &mut out,
+            &Outcome::Interrupted { rounds: 17 },
+            40,
+            rerun,
+            same,
+        )
+        .unwrap();
+        let failed = Outcome::Failed(Box::new(Failure {
+            round: 6,
+            round_seed: 46,
+            verdict: Verdict::WA,
+            reason: "puzzle 2: r1c3 is 5, but 5 is already in row 1".into(),
+            original_puzzles: 5,
+            original_givens: 120,
+            puzzles: 1,
+            givens: 24,
+            shrink_runs: 37,
+            input: PathBuf::from("stress-cases/stress-46.in"),
+            expected: PathBuf::from("stress-cases/stress-46.out"),
+        }));
+        outcome(&mut out, &failed, 40, rerun, same).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("(seeds 40..1040)"), "{text}");
+        assert!(text.contains("--seed 46 --rounds 1 --puzzles 5"), "{text}");
+        insta::assert_snapshot!(text);
+    }
+}
