@@ -8,11 +8,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
-use clap::ValueEnum as _;
 
 use crate::cli::{
-    BenchArgs, DriverArgs, GenArgs, HackArgs, LimitArgs, RateArgs, ReportFormat, StressArgs,
-    SubmissionArgs, TestArgs,
+    BenchArgs, CheckerArg, DriverArgs, GenArgs, GradeArg, HackArgs, LimitArgs, ProblemArg,
+    RateArgs, ReportFormat, StressArgs, SubmissionArgs, TestArgs,
 };
 use sudoku_judge::baseline::{self, Baseline};
 use sudoku_judge::bench;
@@ -69,10 +68,9 @@ fn submission(args: &SubmissionArgs) -> anyhow::Result<(Submission, Option<Build
             shell_words::quote(&path.to_string_lossy())
         );
         if let Some(lang) = args.lang {
-            let name = lang.to_possible_value().expect("no skipped values");
-            rerun.push_str(&format!(" --lang {}", name.get_name()));
+            rerun.push_str(&format!(" --lang {}", lang.id()));
         }
-        let built = lang::build(path, args.lang)?;
+        let built = lang::build(path, args.lang.map(|l| l.0))?;
         let submission = match built.launch {
             Some(launch) => Submission::External(launch),
             None => Submission::NotCompiled {
@@ -93,10 +91,10 @@ fn submission(args: &SubmissionArgs) -> anyhow::Result<(Submission, Option<Build
 
 pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
     let mut overrides = flag_settings(
-        args.problem,
+        args.problem.map(ProblemArg::problem),
         args.time_limit.as_deref(),
         args.memory_limit.as_deref(),
-        args.checker,
+        args.checker.map(CheckerArg::kind),
     )?;
     overrides.time_scale = args
         .time_scale
@@ -568,7 +566,7 @@ pub fn driver(args: &DriverArgs) -> anyhow::Result<ExitCode> {
             lines
         }
     };
-    let exported = lang::export::export(&args.file, args.lang, &args.out, &boards)?;
+    let exported = lang::export::export(&args.file, args.lang.map(|l| l.0), &args.out, &boards)?;
     let here = std::env::current_dir().unwrap_or_default();
     let dir = std::path::absolute(&args.out).unwrap_or_else(|_| args.out.clone());
     report::driver::exported(&mut io::stdout().lock(), &exported, &dir, &here)?;
@@ -594,7 +592,7 @@ pub fn gen(args: GenArgs) -> anyhow::Result<ExitCode> {
         per_file: args.per_file.max(1),
         target: args.target(),
         format: args.format.format(),
-        layout: args.layout,
+        layout: args.layout.layout(),
         out: args.out,
         name: args.name,
         attempts: args.attempts,
@@ -834,14 +832,17 @@ fn compiled(args: &SubmissionArgs) -> anyhow::Result<Option<(Submission, String)
 /// The limits of `stress` and `hack`, and the flags that say them again.
 fn limits_of(args: &LimitArgs) -> anyhow::Result<(Limits, String)> {
     let limits = flag_settings(
-        args.problem,
+        args.problem.map(ProblemArg::problem),
         args.time_limit.as_deref(),
         args.memory_limit.as_deref(),
         None,
     )?
     .limits();
     let again = flags(&[
-        ("--problem", args.problem.map(|p| p.name().to_string())),
+        (
+            "--problem",
+            args.problem.map(|p| p.problem().name().to_string()),
+        ),
         ("--time-limit", args.time_limit.clone()),
         ("--memory-limit", args.memory_limit.clone()),
     ]);
@@ -885,7 +886,7 @@ pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
             args.gen.is_none().then(|| args.puzzles.max(1).to_string()),
         ),
         ("--givens", args.givens.map(|g| g.to_string())),
-        ("--grade", args.grade.map(|g| g.name().to_string())),
+        ("--grade", args.grade.map(|g| g.grade().name().to_string())),
         (
             "--gen",
             args.gen
@@ -907,7 +908,7 @@ pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
         puzzles_per_round: args.puzzles.max(1),
         target: Target {
             givens: args.givens.map(usize::from),
-            grade: args.grade,
+            grade: args.grade.map(GradeArg::grade),
             hard_for: None,
         },
         limits,

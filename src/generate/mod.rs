@@ -39,7 +39,7 @@ use crate::board::Board;
 use crate::solver::reference::{count_solutions, search};
 
 /// How hard a puzzle is for a solver, from the reference search.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Grade {
     /// Logic alone solves it (naked and hidden singles, locked
     /// candidates): no guess at all.
