@@ -17,9 +17,9 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 
-use crate::judge::{CaseResult, Outcome};
-use crate::report::{Event, Reporter};
+use crate::results::{CaseResult, Event, Outcome, Reporter};
 use crate::verdict::Verdict;
+use crate::words::format_ms;
 
 /// Without repeated runs, a time changes when the slower is more than this
 /// many times the faster...
@@ -109,7 +109,7 @@ impl Comparison {
             if before.max(now) >= Duration::from_secs(1) {
                 format!("{:.2} s", d.as_secs_f64())
             } else {
-                crate::report::format_ms(d)
+                format_ms(d)
             }
         };
         Some(format!("{} → {}, {what}", show(before), show(now)))

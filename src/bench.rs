@@ -211,17 +211,14 @@ pub fn command(launch: &Launch, set: &PuzzleSet, rounds: Rounds) -> anyhow::Resu
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::EXAMPLE;
     use crate::solver;
 
     #[test]
     fn dataset_files_with_comments_are_read() {
         let tmp = tempfile::tempdir().unwrap();
         let path = tmp.path().join("set.txt");
-        std::fs::write(
-            &path,
-            "# a comment\n53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n\n",
-        )
-        .unwrap();
+        std::fs::write(&path, format!("# a comment\n{EXAMPLE}\n\n")).unwrap();
         let set = read_puzzles(&path, None).unwrap();
         assert_eq!(set.puzzles.len(), 1);
         let m = builtin(
@@ -241,11 +238,7 @@ mod tests {
     fn a_wrong_solver_gets_no_time() {
         let tmp = tempfile::tempdir().unwrap();
         let path = tmp.path().join("set.txt");
-        std::fs::write(
-            &path,
-            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n",
-        )
-        .unwrap();
+        std::fs::write(&path, format!("{EXAMPLE}\n")).unwrap();
         let set = read_puzzles(&path, None).unwrap();
         let wrong = solver::find("faulty-wrong-digit").unwrap();
         let m = builtin(

@@ -25,7 +25,7 @@ use crate::case::settings::{self, RealVerdict, Reference};
 use crate::case::{Settings, SettingsCache};
 use crate::judge::{self, CaseResult, Outcome};
 use crate::problem::Problem;
-use crate::report::{Event, Reporter};
+use crate::results::{Event, Reporter};
 use crate::runner::lang;
 use crate::runner::sandbox::Protections;
 use crate::runner::Submission;
@@ -298,7 +298,7 @@ pub fn suite(
 }
 
 fn ms(d: Duration) -> String {
-    crate::report::format_ms(d)
+    crate::words::format_ms(d)
 }
 
 /// One cell of the table: the time, and the verdict when it is not AC.

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use sudoku_judge::board::Format;
-use sudoku_judge::check::CheckerKind;
+use sudoku_judge::case::settings::CheckerKind;
 use sudoku_judge::generate::{Grade, HardFor, Layout, Measure, Target};
 use sudoku_judge::problem::Problem;
 use sudoku_judge::runner::lang::Language;
@@ -289,14 +289,14 @@ pub struct TestArgs {
     /// the givens (a special judge); exact compares text with the expected
     /// file, ignoring CRLF and trailing whitespace.
     #[arg(long, value_enum)]
-    pub checker: Option<CheckerKind>,
+    pub checker: Option<CheckerArg>,
 
     /// Judge on this problem's terms: its time and memory limits and its
     /// interface (acwing166 and poj3074: programs, 1 s and 64 MB for the
     /// whole input; leetcode37: a class Solution; LeetCode publishes no
     /// limits, so a generous 1 s per case file and 256 MB are used).
     #[arg(long, value_enum)]
-    pub problem: Option<Problem>,
+    pub problem: Option<ProblemArg>,
 
     /// Time limit for each case file, e.g. 1s or 1500ms [default: 1s].
     #[arg(long, value_name = "TIME")]
@@ -403,7 +403,7 @@ pub struct SubmissionArgs {
 
     /// The language of --submission when its extension does not tell.
     #[arg(long, value_enum, requires = "submission")]
-    pub lang: Option<Language>,
+    pub lang: Option<LangArg>,
 }
 
 #[derive(Debug, Args)]
@@ -423,7 +423,7 @@ pub struct DriverArgs {
 
     /// The language of FILE when its extension does not tell.
     #[arg(long, value_enum)]
-    pub lang: Option<Language>,
+    pub lang: Option<LangArg>,
 }
 
 #[derive(Debug, Args)]
@@ -451,7 +451,7 @@ pub struct GenArgs {
 
     /// Only puzzles of this grade (see `sudoku-judge rate --help`).
     #[arg(long, value_enum)]
-    pub grade: Option<Grade>,
+    pub grade: Option<GradeArg>,
 
     /// Only puzzles that cost this solver at least --min-nodes: nodes to
     /// the first solution for backtrack and mrv (the built-in solvers),
@@ -468,8 +468,8 @@ pub struct GenArgs {
     pub format: FormatArg,
 
     /// flat: NAME.in with NAME.out; dir: NAME/input.txt with NAME/expected.txt.
-    #[arg(long, value_enum, default_value_t = Layout::Flat)]
-    pub layout: Layout,
+    #[arg(long, value_enum, default_value_t = LayoutArg::Flat)]
+    pub layout: LayoutArg,
 
     /// Case names are this prefix and a number.
     #[arg(long, default_value = "gen-", value_name = "PREFIX")]
@@ -485,7 +485,7 @@ impl GenArgs {
     pub fn target(&self) -> Target {
         Target {
             givens: self.givens.map(usize::from),
-            grade: self.grade,
+            grade: self.grade.map(GradeArg::grade),
             hard_for: self.hard_for.zip(self.min_nodes).map(|(h, min)| HardFor {
                 measure: h.measure(),
                 min,
@@ -588,7 +588,7 @@ pub struct StressArgs {
 
     /// Only puzzles of this grade.
     #[arg(long, value_enum)]
-    pub grade: Option<Grade>,
+    pub grade: Option<GradeArg>,
 
     #[command(flatten)]
     pub limits: LimitArgs,
@@ -648,7 +648,7 @@ pub struct HackArgs {
 pub struct LimitArgs {
     /// Judge on this problem's limits (see `sudoku-judge test --help`).
     #[arg(long, value_enum)]
-    pub problem: Option<Problem>,
+    pub problem: Option<ProblemArg>,
 
     /// Time limit for each generated input [default: 1s].
     #[arg(long, value_name = "TIME")]
@@ -677,6 +677,112 @@ impl FormatArg {
             FormatArg::Acwing => Format::AcWing,
             FormatArg::Grid => Format::Grid { spaced: false },
         }
+    }
+}
+
+/// The problems `--problem` names; [`Problem`] in the library.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ProblemArg {
+    /// LeetCode 37 "Sudoku Solver": one board, solved in place.
+    Leetcode37,
+    /// AcWing 166 "数独": many puzzles on stdin, closed by `end`.
+    Acwing166,
+    /// POJ 3074 "Sudoku": the same input as AcWing 166.
+    Poj3074,
+}
+
+impl ProblemArg {
+    pub fn problem(self) -> Problem {
+        match self {
+            ProblemArg::Leetcode37 => Problem::Leetcode37,
+            ProblemArg::Acwing166 => Problem::Acwing166,
+            ProblemArg::Poj3074 => Problem::Poj3074,
+        }
+    }
+}
+
+/// The checkers `--checker` names; [`CheckerKind`] in the library.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CheckerArg {
+    /// Any valid solution that keeps the givens (a special judge).
+    Sudoku,
+    /// The text must equal the expected output (CRLF and trailing whitespace ignored).
+    Exact,
+}
+
+impl CheckerArg {
+    pub fn kind(self) -> CheckerKind {
+        match self {
+            CheckerArg::Sudoku => CheckerKind::Sudoku,
+            CheckerArg::Exact => CheckerKind::Exact,
+        }
+    }
+}
+
+/// The grades `--grade` names; [`Grade`] in the library.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum GradeArg {
+    /// Logic alone solves it (naked and hidden singles, locked
+    /// candidates): no guess at all.
+    Easy,
+    /// One to three guesses.
+    Medium,
+    /// Four to twenty guesses.
+    Hard,
+    /// More than twenty guesses: the hardest known puzzles live here.
+    Fiendish,
+}
+
+impl GradeArg {
+    pub fn grade(self) -> Grade {
+        match self {
+            GradeArg::Easy => Grade::Easy,
+            GradeArg::Medium => Grade::Medium,
+            GradeArg::Hard => Grade::Hard,
+            GradeArg::Fiendish => Grade::Fiendish,
+        }
+    }
+}
+
+/// The layouts `gen --layout` names; [`Layout`] in the library.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LayoutArg {
+    /// `NAME.in` with `NAME.out`, as online-judge-tools keeps them.
+    Flat,
+    /// `NAME/input.txt` with `NAME/expected.txt`.
+    Dir,
+}
+
+impl LayoutArg {
+    pub fn layout(self) -> Layout {
+        match self {
+            LayoutArg::Flat => Layout::Flat,
+            LayoutArg::Dir => Layout::Dir,
+        }
+    }
+}
+
+/// A language `--lang` names: every one the library judges, by its id or
+/// an alias.
+#[derive(Clone, Copy, Debug)]
+pub struct LangArg(pub Language);
+
+impl LangArg {
+    /// The id `--lang` takes, to name it again in a command.
+    pub fn id(self) -> &'static str {
+        self.0.spec().id
+    }
+}
+
+impl ValueEnum for LangArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        static ALL: std::sync::OnceLock<Vec<LangArg>> = std::sync::OnceLock::new();
+        ALL.get_or_init(|| Language::all().iter().copied().map(LangArg).collect())
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        let spec = self.0.spec();
+        Some(clap::builder::PossibleValue::new(spec.id).aliases(spec.aliases))
     }
 }
 

@@ -8,11 +8,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
-use clap::ValueEnum as _;
 
 use crate::cli::{
-    BenchArgs, DriverArgs, GenArgs, HackArgs, LimitArgs, RateArgs, ReportFormat, StressArgs,
-    SubmissionArgs, TestArgs,
+    BenchArgs, CheckerArg, DriverArgs, GenArgs, GradeArg, HackArgs, LimitArgs, ProblemArg,
+    RateArgs, ReportFormat, StressArgs, SubmissionArgs, TestArgs,
 };
 use sudoku_judge::baseline::{self, Baseline};
 use sudoku_judge::bench;
@@ -30,8 +29,8 @@ use sudoku_judge::report::human::HumanReporter;
 use sudoku_judge::report::json::JsonReporter;
 use sudoku_judge::report::junit::JunitReporter;
 use sudoku_judge::report::keep::KeepReporter;
-use sudoku_judge::report::progress::TestProgress;
-use sudoku_judge::report::{Reporter, Tee};
+use sudoku_judge::report::progress::{self, TestProgress};
+use sudoku_judge::report::{self, notices, Reporter, Tee};
 use sudoku_judge::runner::external::Launch;
 use sudoku_judge::runner::lang::{self, BuildInfo};
 use sudoku_judge::runner::sandbox::{self, Protections};
@@ -69,10 +68,9 @@ fn submission(args: &SubmissionArgs) -> anyhow::Result<(Submission, Option<Build
             shell_words::quote(&path.to_string_lossy())
         );
         if let Some(lang) = args.lang {
-            let name = lang.to_possible_value().expect("no skipped values");
-            rerun.push_str(&format!(" --lang {}", name.get_name()));
+            rerun.push_str(&format!(" --lang {}", lang.id()));
         }
-        let built = lang::build(path, args.lang)?;
+        let built = lang::build(path, args.lang.map(|l| l.0))?;
         let submission = match built.launch {
             Some(launch) => Submission::External(launch),
             None => Submission::NotCompiled {
@@ -93,10 +91,10 @@ fn submission(args: &SubmissionArgs) -> anyhow::Result<(Submission, Option<Build
 
 pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
     let mut overrides = flag_settings(
-        args.problem,
+        args.problem.map(ProblemArg::problem),
         args.time_limit.as_deref(),
         args.memory_limit.as_deref(),
-        args.checker,
+        args.checker.map(CheckerArg::kind),
     )?;
     overrides.time_scale = args
         .time_scale
@@ -116,7 +114,7 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
     let only = if args.failed {
         let failed = last_failed()?;
         if failed.is_empty() {
-            println!("the last run here had no failures; nothing to rerun");
+            notices::nothing_failed(&mut io::stdout().lock())?;
             return Ok(ExitCode::SUCCESS);
         }
         Some(failed)
@@ -224,7 +222,7 @@ impl TestPlan {
         let last = match LastRun::start() {
             Ok(last) => Some(last),
             Err(error) => {
-                eprintln!("warning: {error:#}; --baseline last will not know this run");
+                notices::warning(&mut io::stderr(), &error, LAST_LOST)?;
                 None
             }
         };
@@ -238,25 +236,18 @@ impl TestPlan {
         drop(reporter);
         if let Some((dir, kept)) = kept {
             let n = kept.load(std::sync::atomic::Ordering::SeqCst);
-            if n > 0 {
-                eprintln!(
-                    "kept what {} not accepted {} given and gave back in {}/",
-                    plural(n as u64, "case", "cases"),
-                    if n == 1 { "was" } else { "were" },
-                    dir.display()
-                );
-            }
+            notices::kept(&mut io::stderr(), n, dir)?;
         }
         // The record serves --failed next time; a directory the user cannot
         // write is no reason to fail this run.
         if let Err(error) = remember_failed(&summary.not_accepted) {
-            eprintln!("warning: {error:#}; --failed will not know this run");
+            notices::warning(&mut io::stderr(), &error, "--failed will not know this run")?;
         }
         // Half a run is no baseline.
         if !summary.interrupted {
             if let Some(last) = last {
                 if let Err(error) = last.keep() {
-                    eprintln!("warning: {error:#}; --baseline last will not know this run");
+                    notices::warning(&mut io::stderr(), &error, LAST_LOST)?;
                 }
             }
         }
@@ -264,6 +255,9 @@ impl TestPlan {
         Ok((summary, this_run))
     }
 }
+
+/// What a user misses when this run cannot be recorded as the last one.
+const LAST_LOST: &str = "--baseline last will not know this run";
 
 /// `--baseline FILE`, or `--baseline last`: the last run in this directory.
 fn load_baseline(path: &std::path::Path) -> anyhow::Result<Arc<Baseline>> {
@@ -364,16 +358,9 @@ fn watch(plan: &TestPlan, first_baseline: Option<Arc<Baseline>>) -> anyhow::Resu
                 // Clear the screen and its scrollback, cursor home.
                 write!(out, "\x1b[H\x1b[2J\x1b[3J")?;
             } else if round > 1 {
-                writeln!(out, "\n{}", "=".repeat(72))?;
+                notices::watch_separator(&mut out)?;
             }
-            match &why {
-                Some(why) => writeln!(out, "watch: run {round}, after a change to {why}")?,
-                None => writeln!(
-                    out,
-                    "watch: run {round}; judging again whenever the submission, a case or a \
-                     judge.toml changes (Ctrl-C ends the watch)"
-                )?,
-            }
+            notices::watch_round(&mut out, round, why.as_deref())?;
             out.flush()?;
         }
         running.store(true, Ordering::SeqCst);
@@ -394,7 +381,7 @@ fn watch(plan: &TestPlan, first_baseline: Option<Arc<Baseline>>) -> anyhow::Resu
                 if process::restarting() {
                     // The error may be the stopped run's; the next says.
                 } else {
-                    println!("error: {error:#}");
+                    notices::watch_error(&mut io::stdout().lock(), &error)?;
                 }
             }
         }
@@ -402,9 +389,7 @@ fn watch(plan: &TestPlan, first_baseline: Option<Arc<Baseline>>) -> anyhow::Resu
         process::resume();
         let mut paths: Vec<PathBuf> = Vec::new();
         if !restarted {
-            // Also the end of a run for editors that follow the watch (see
-            // the README's VS Code task).
-            println!("watch: waiting for a change (Ctrl-C ends the watch)");
+            notices::watch_waiting(&mut io::stdout().lock())?;
             // Waits for a change, or for Ctrl-C.
             loop {
                 if process::interrupting_signal().is_some() {
@@ -429,16 +414,7 @@ fn watch(plan: &TestPlan, first_baseline: Option<Arc<Baseline>>) -> anyhow::Resu
         paths.sort();
         paths.dedup();
         let here = std::env::current_dir().unwrap_or_default();
-        let names: Vec<String> = paths
-            .iter()
-            .take(3)
-            .map(|p| p.strip_prefix(&here).unwrap_or(p).display().to_string())
-            .collect();
-        why = Some(match paths.len() {
-            0 => "a file, during the run".to_string(),
-            n if n > 3 => format!("{} and {} more", names.join(", "), n - 3),
-            _ => names.join(", "),
-        });
+        why = Some(notices::changed(&paths, &here));
     }
     unreachable!("the watch ends only by a return")
 }
@@ -486,12 +462,9 @@ pub fn solve(name: Option<&str>) -> anyhow::Result<ExitCode> {
         (solver.solve)(&mut rows);
         if rows.iter().flatten().any(|&c| c == '.') {
             unsolved += 1;
-            eprintln!(
-                "puzzle {} (line {line}) has no solution; printed as given",
-                n + 1
-            );
+            notices::unsolved(&mut io::stderr(), n, line)?;
         }
-        format::render_nth(format, n, &rows)
+        Ok::<_, io::Error>(format::render_nth(format, n, &rows))
     };
     let stdin_error = |e: format::ParseError| anyhow::anyhow!(e.at("stdin", format));
     if format == Format::AcWing {
@@ -500,10 +473,10 @@ pub fn solve(name: Option<&str>) -> anyhow::Result<ExitCode> {
         let mut reader = format::AcWingReader::new(head.chain(stdin), Mode::Puzzles);
         for (n, puzzle) in (&mut reader).enumerate() {
             let (line, puzzle) = puzzle.map_err(stdin_error)?;
-            out.write_all(solve_one(n, line, &puzzle).as_bytes())?;
+            out.write_all(solve_one(n, line, &puzzle)?.as_bytes())?;
         }
         for warning in reader.warnings() {
-            eprintln!("warning: stdin: {warning}");
+            notices::read_warning(&mut io::stderr(), "stdin", warning)?;
         }
     } else {
         let mut input = String::from_utf8_lossy(&head).into_owned();
@@ -512,10 +485,10 @@ pub fn solve(name: Option<&str>) -> anyhow::Result<ExitCode> {
             .context("failed to read puzzles from stdin")?;
         let parsed = format::parse(&input, format, Mode::Puzzles).map_err(stdin_error)?;
         for warning in &parsed.warnings {
-            eprintln!("warning: stdin: {warning}");
+            notices::read_warning(&mut io::stderr(), "stdin", warning)?;
         }
         for (n, (puzzle, &line)) in parsed.boards.iter().zip(&parsed.start_lines).enumerate() {
-            out.write_all(solve_one(n, line, puzzle).as_bytes())?;
+            out.write_all(solve_one(n, line, puzzle)?.as_bytes())?;
         }
     }
     out.flush()?;
@@ -593,32 +566,10 @@ pub fn driver(args: &DriverArgs) -> anyhow::Result<ExitCode> {
             lines
         }
     };
-    let exported = lang::export::export(&args.file, args.lang, &args.out, &boards)?;
-    let shown = |p: &std::path::Path| {
-        let here = std::env::current_dir().unwrap_or_default();
-        p.strip_prefix(&here).unwrap_or(p).display().to_string()
-    };
-    let mut out = io::stdout().lock();
-    let names: Vec<String> = exported.files.iter().map(|p| shown(p)).collect();
-    writeln!(out, "wrote {}", names.join(", "))?;
-    let script = shown(&exported.script);
-    writeln!(out, "build and run it on board.txt: sh {script}")?;
-    writeln!(
-        out,
-        "on boards of your own:         sh {script} FILE  (81-character lines, then `end`)"
-    )?;
-    let answers = match exported.interface {
-        sudoku_judge::runner::Interface::Function => {
-            "; its driver answers on fd 3, so keep it open (3>&1)"
-        }
-        sudoku_judge::runner::Interface::Program => "",
-    };
-    writeln!(
-        out,
-        "to debug: start `{}` under your debugger, its input from {}/board.txt{answers}",
-        exported.run,
-        shown(&std::path::absolute(&args.out).unwrap_or_else(|_| args.out.clone()))
-    )?;
+    let exported = lang::export::export(&args.file, args.lang.map(|l| l.0), &args.out, &boards)?;
+    let here = std::env::current_dir().unwrap_or_default();
+    let dir = std::path::absolute(&args.out).unwrap_or_else(|_| args.out.clone());
+    report::driver::exported(&mut io::stdout().lock(), &exported, &dir, &here)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -641,14 +592,14 @@ pub fn gen(args: GenArgs) -> anyhow::Result<ExitCode> {
         per_file: args.per_file.max(1),
         target: args.target(),
         format: args.format.format(),
-        layout: args.layout,
+        layout: args.layout.layout(),
         out: args.out,
         name: args.name,
         attempts: args.attempts,
     };
     // Ctrl-C stops between puzzles, and nothing is left behind.
     on_ctrl_c()?;
-    let progress = progress_bar((plan.files * plan.per_file) as u64, "making puzzles");
+    let progress = progress::bar((plan.files * plan.per_file) as u64, "making puzzles");
     let written = generate::write_cases(
         &plan,
         |case| progress.inc(case.ratings.len() as u64),
@@ -657,66 +608,13 @@ pub fn gen(args: GenArgs) -> anyhow::Result<ExitCode> {
     progress.finish_and_clear();
     let written = match written {
         Err(_) if process::interrupted() => {
-            eprintln!("interrupted; nothing was written");
+            report::gen::interrupted(&mut io::stderr())?;
             return Ok(interrupted_code());
         }
         other => other?,
     };
-    let mut out = io::stdout().lock();
-    for case in &written {
-        let grades: Vec<String> = case
-            .ratings
-            .iter()
-            .map(|r| {
-                format!(
-                    "{} ({} givens, {})",
-                    r.grade.map_or("?", |g| g.name()),
-                    r.givens,
-                    plural(r.guesses, "guess", "guesses")
-                )
-            })
-            .collect();
-        writeln!(out, "wrote {}  {}", case.input.display(), grades.join(", "))?;
-    }
-    let puzzles: usize = written.iter().map(|w| w.ratings.len()).sum();
-    writeln!(
-        out,
-        "{} with {} in {} (seed {}); check them with `sudoku-judge check {}`",
-        plural(written.len() as u64, "case", "cases"),
-        plural(puzzles as u64, "puzzle", "puzzles"),
-        plan.out.display(),
-        plan.seed,
-        plan.out.display()
-    )?;
+    report::gen::written(&mut io::stdout().lock(), &written, &plan)?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// `1 guess`, `2 guesses`.
-fn plural(n: u64, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
-/// A progress bar on stderr when it is a terminal; hidden otherwise, so
-/// nothing of it reaches a pipe or a log. Its message is cut to fit the
-/// terminal, so the line never wraps.
-fn progress_bar(len: u64, what: &str) -> indicatif::ProgressBar {
-    if !io::stderr().is_terminal() {
-        return indicatif::ProgressBar::hidden();
-    }
-    let bar = indicatif::ProgressBar::with_draw_target(
-        Some(len),
-        sudoku_judge::report::progress::stderr_target(),
-    );
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{prefix} [{bar:20}] {pos}/{len} ({elapsed}{eta}) {wide_msg}",
-        )
-        .expect("a valid template")
-        .with_key("eta", sudoku_judge::report::progress::eta_key)
-        .progress_chars("=> "),
-    );
-    bar.set_prefix(what.to_string());
-    bar
 }
 
 /// The puzzle files `rate` reads: each file named, every case input under
@@ -751,111 +649,21 @@ fn rate_sources(files: &[PathBuf]) -> anyhow::Result<Vec<(String, String)>> {
         .collect()
 }
 
-/// A spinner with a message, for work of unknown length; hidden off a
-/// terminal, like [`progress_bar`].
-fn spinner(what: &str) -> indicatif::ProgressBar {
-    if !io::stderr().is_terminal() {
-        return indicatif::ProgressBar::hidden();
-    }
-    let bar = indicatif::ProgressBar::new_spinner();
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("{spinner} {prefix} {msg} ({elapsed})")
-            .expect("a valid template"),
-    );
-    bar.set_prefix(what.to_string());
-    bar.enable_steady_tick(Duration::from_millis(200));
-    bar
-}
-
 pub fn rate(args: &RateArgs) -> anyhow::Result<ExitCode> {
     let sources = rate_sources(&args.files)?;
-    let mut rows = Vec::new();
-    let mut unrated = 0;
-    let (mut guesses, mut backtrack, mut mrv, mut capped) = (0u64, 0u64, 0u64, 0usize);
+    let mut rated = Vec::new();
     for (name, text) in &sources {
         let parsed = bench::parse_puzzle_file(name, text)?;
         for (puzzle, line) in parsed.boards.iter().zip(&parsed.start_lines) {
-            let rating = generate::rate(puzzle);
-            let cells = puzzle.to_bytes();
-            // Counted with the built-in solvers themselves, as they are judged.
-            let work = [solver::backtrack::count_nodes, solver::mrv::count_nodes]
-                .map(|count| count(&cells, args.max_nodes));
-            let solutions = match rating.solutions {
-                0 => "none".to_string(),
-                1 => "1".to_string(),
-                n => format!("{n}+"),
-            };
-            if rating.grade.is_none() {
-                unrated += 1;
-            }
-            guesses += rating.guesses;
-            backtrack += work[0].count;
-            mrv += work[1].count;
-            capped += work.iter().filter(|w| w.capped).count();
-            rows.push([
+            rated.push(generate::Rated::of(
                 format!("{name}:{line}"),
-                rating.givens.to_string(),
-                solutions,
-                rating.guesses.to_string(),
-                rating.grade.map_or("-", |g| g.name()).to_string(),
-                work[0].to_string(),
-                work[1].to_string(),
-            ]);
+                puzzle,
+                args.max_nodes,
+            ));
         }
     }
-    let header = [
-        "puzzle",
-        "givens",
-        "solutions",
-        "guesses",
-        "grade",
-        "backtrack nodes",
-        "mrv nodes",
-    ]
-    .map(String::from);
-    let widths: Vec<usize> = (0..header.len())
-        .map(|i| {
-            std::iter::once(&header)
-                .chain(&rows)
-                .map(|r| r[i].chars().count())
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let mut out = io::stdout().lock();
-    for row in std::iter::once(&header).chain(&rows) {
-        // The puzzle and its grade read left to right; numbers line up right.
-        let cells: Vec<String> = row
-            .iter()
-            .zip(&widths)
-            .enumerate()
-            .map(|(i, (cell, &w))| match i {
-                0 | 4 => format!("{cell:<w$}"),
-                _ => format!("{cell:>w$}"),
-            })
-            .collect();
-        writeln!(out, "{}", cells.join("  ").trim_end())?;
-    }
-    if rows.len() > 1 {
-        let n = rows.len() as f64;
-        writeln!(
-            out,
-            "{} puzzles: mean {:.1} guesses, {:.0} backtrack nodes, {:.0} mrv nodes{}",
-            rows.len(),
-            guesses as f64 / n,
-            backtrack as f64 / n,
-            mrv as f64 / n,
-            if capped > 0 {
-                format!(
-                    " ({capped} counts stopped at --max-nodes {}, so the means are lower bounds)",
-                    args.max_nodes
-                )
-            } else {
-                String::new()
-            }
-        )?;
-    }
-    Ok(if unrated > 0 {
+    report::rate::table(&mut io::stdout().lock(), &rated, args.max_nodes)?;
+    Ok(if rated.iter().any(|r| r.rating.grade.is_none()) {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
@@ -900,7 +708,7 @@ pub fn calibrate(suites: &[PathBuf], time_scale: Option<f64>) -> anyhow::Result<
     };
     let protections = sandbox()?;
     on_ctrl_c()?;
-    let bar = spinner("calibrate");
+    let bar = progress::spinner("calibrate");
     let mut out = io::stdout().lock();
     let mut all_hold = true;
     for (n, dir) in suites.iter().enumerate() {
@@ -930,28 +738,8 @@ pub fn calibrate(suites: &[PathBuf], time_scale: Option<f64>) -> anyhow::Result<
 
 pub fn check(paths: &[PathBuf]) -> anyhow::Result<ExitCode> {
     let report = corpus::check(paths)?;
-    let mut out = io::stdout().lock();
-    for finding in &report.findings {
-        let kind = if finding.problem { "" } else { "note: " };
-        match finding.place.as_str() {
-            "" => writeln!(out, "{kind}{}", finding.message)?,
-            place => writeln!(out, "{place}: {kind}{}", finding.message)?,
-        }
-    }
+    report::corpus::findings(&mut io::stdout().lock(), &report)?;
     let problems = report.problems();
-    writeln!(
-        out,
-        "checked {} case{} with {} puzzle{}: {}",
-        report.cases,
-        if report.cases == 1 { "" } else { "s" },
-        report.puzzles,
-        if report.puzzles == 1 { "" } else { "s" },
-        match problems {
-            0 => "no problems".to_string(),
-            1 => "1 problem".to_string(),
-            n => format!("{n} problems"),
-        }
-    )?;
     Ok(if problems > 0 {
         ExitCode::from(1)
     } else {
@@ -1013,25 +801,17 @@ impl stress::Progress for StressProgress {
     fn round(&mut self, done: u64, total: u64) {
         self.bar.set_position(done);
         if done > 0 && self.plain_due(false) {
-            eprintln!("stress: {done} of {total} rounds accepted");
+            eprintln!("{}", report::stress::rounds_line(done, total));
         }
     }
 
     fn shrinking(&mut self, runs: usize, puzzles: usize, givens: usize) {
-        let (s, runs_s) = (
-            if puzzles == 1 { "" } else { "s" },
-            if runs == 1 { "" } else { "s" },
-        );
         let first = !std::mem::replace(&mut self.shrinking, true);
         if self.plain_due(first) {
-            eprintln!(
-                "stress: shrinking the failing input: {puzzles} puzzle{s} with {givens} givens \
-                 after {runs} run{runs_s}"
-            );
+            eprintln!("{}", report::stress::shrinking_line(runs, puzzles, givens));
         }
-        self.bar.set_message(format!(
-            "shrinking: {puzzles} puzzle{s}, {givens} givens, {runs} run{runs_s}"
-        ));
+        self.bar
+            .set_message(report::stress::shrinking_message(runs, puzzles, givens));
     }
 }
 
@@ -1041,7 +821,8 @@ fn compiled(args: &SubmissionArgs) -> anyhow::Result<Option<(Submission, String)
     let (submission, build, rerun) = submission(args)?;
     if let Some(build) = &build {
         if let Some(error) = &build.error {
-            eprintln!("{} did not compile:\n{error}", build.source.display());
+            let source = build.source.display().to_string();
+            notices::did_not_compile(&mut io::stderr(), &source, error)?;
             return Ok(None);
         }
     }
@@ -1051,14 +832,17 @@ fn compiled(args: &SubmissionArgs) -> anyhow::Result<Option<(Submission, String)
 /// The limits of `stress` and `hack`, and the flags that say them again.
 fn limits_of(args: &LimitArgs) -> anyhow::Result<(Limits, String)> {
     let limits = flag_settings(
-        args.problem,
+        args.problem.map(ProblemArg::problem),
         args.time_limit.as_deref(),
         args.memory_limit.as_deref(),
         None,
     )?
     .limits();
     let again = flags(&[
-        ("--problem", args.problem.map(|p| p.name().to_string())),
+        (
+            "--problem",
+            args.problem.map(|p| p.problem().name().to_string()),
+        ),
         ("--time-limit", args.time_limit.clone()),
         ("--memory-limit", args.memory_limit.clone()),
     ]);
@@ -1075,10 +859,8 @@ pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
         Some(path) => {
             let built = lang::build(path, None)?;
             if let Some(error) = &built.info.error {
-                eprintln!(
-                    "the brute force {} did not compile:\n{error}",
-                    path.display()
-                );
+                let what = format!("the brute force {}", path.display());
+                notices::did_not_compile(&mut io::stderr(), &what, error)?;
                 return Ok(ExitCode::from(HARNESS_ERROR));
             }
             built.launch.map(Submission::External)
@@ -1104,7 +886,7 @@ pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
             args.gen.is_none().then(|| args.puzzles.max(1).to_string()),
         ),
         ("--givens", args.givens.map(|g| g.to_string())),
-        ("--grade", args.grade.map(|g| g.name().to_string())),
+        ("--grade", args.grade.map(|g| g.grade().name().to_string())),
         (
             "--gen",
             args.gen
@@ -1126,7 +908,7 @@ pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
         puzzles_per_round: args.puzzles.max(1),
         target: Target {
             givens: args.givens.map(usize::from),
-            grade: args.grade,
+            grade: args.grade.map(GradeArg::grade),
             hard_for: None,
         },
         limits,
@@ -1136,92 +918,28 @@ pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
         brute,
     };
     on_ctrl_c()?;
-    let against = match &config.brute {
-        Some(brute) => format!("the brute force {}", brute.label()),
-        None => "the reference solver".to_string(),
-    };
-    let inputs = match &args.gen {
-        Some(gen) => format!("what `{gen} SEED` prints"),
-        None => format!(
-            "{} puzzle{} a round",
-            config.puzzles_per_round,
-            if config.puzzles_per_round == 1 {
-                ""
-            } else {
-                "s"
-            }
-        ),
-    };
-    eprintln!(
-        "stress: {} against {against}, {inputs}, seed {}",
-        config.submission.label(),
-        config.seed
-    );
+    report::stress::started(&mut io::stderr(), &config, args.gen.as_deref())?;
     // Made after the line above, so the bar is drawn under it.
     let terminal = io::stderr().is_terminal();
     let mut progress = StressProgress {
-        bar: progress_bar(config.rounds, "stress"),
+        bar: progress::bar(config.rounds, "stress"),
         plain: (!terminal).then_some(None),
         shrinking: false,
     };
     let outcome = stress::run(&config, &mut progress)?;
     progress.bar.finish_and_clear();
-    let mut out = io::stdout().lock();
-    match outcome {
-        stress::Outcome::Passed { rounds, elapsed } => {
-            writeln!(
-                out,
-                "all {rounds} rounds accepted in {:.1} s (seeds {}..{}); no failure found",
-                elapsed.as_secs_f64(),
-                config.seed,
-                config.seed + rounds
-            )?;
-            Ok(ExitCode::SUCCESS)
-        }
-        stress::Outcome::Interrupted { rounds } => {
-            writeln!(out, "interrupted after {rounds} accepted rounds")?;
-            Ok(interrupted_code())
-        }
-        stress::Outcome::Failed(failure) => {
-            let f = &*failure;
-            writeln!(
-                out,
-                "round {} failed with {}: {}",
-                f.round + 1,
-                f.verdict,
-                f.reason
-            )?;
-            writeln!(
-                out,
-                "shrunk in {} run{}: {} puzzle{} with {} givens -> {} puzzle{} with {} givens",
-                f.shrink_runs,
-                if f.shrink_runs == 1 { "" } else { "s" },
-                f.original_puzzles,
-                if f.original_puzzles == 1 { "" } else { "s" },
-                f.original_givens,
-                f.puzzles,
-                if f.puzzles == 1 { "" } else { "s" },
-                f.givens
-            )?;
-            writeln!(
-                out,
-                "saved:     {} with {}",
-                f.input.display(),
-                f.expected.display()
-            )?;
-            writeln!(
-                out,
-                "rerun:     sudoku-judge test {} {rerun}",
-                f.input.display()
-            )?;
-            writeln!(
-                out,
-                "reproduce: sudoku-judge stress {rerun} --seed {} --rounds 1{same}",
-                f.round_seed
-            )?;
-            Ok(ExitCode::from(1))
-        }
-    }
+    report::stress::outcome(
+        &mut io::stdout().lock(),
+        &outcome,
+        config.seed,
+        &rerun,
+        &same,
+    )?;
+    Ok(match outcome {
+        stress::Outcome::Passed { .. } => ExitCode::SUCCESS,
+        stress::Outcome::Interrupted { .. } => interrupted_code(),
+        stress::Outcome::Failed(_) => ExitCode::from(1),
+    })
 }
 
 /// ` --flag value` for each flag that has a value, to repeat a command.
@@ -1239,21 +957,14 @@ struct HackProgress {
 impl hack::Progress for HackProgress {
     fn round(&mut self, round: u64, time: Duration, verdict: Verdict, best: Duration) {
         self.bar.set_position(round);
-        self.bar.set_message(format!(
-            "round {round}: last {verdict} in {:.0} ms, slowest {:.0} ms",
-            time.as_secs_f64() * 1e3,
-            best.as_secs_f64() * 1e3
-        ));
+        self.bar
+            .set_message(report::hack::round_message(round, time, verdict, best));
     }
 
     fn improved(&mut self, round: u64, time: Duration, how: &str) {
         // A line each time the hack gets further, on a terminal or not.
-        self.bar.suspend(|| {
-            eprintln!(
-                "round {round}: {:.0} ms, the slowest so far ({how})",
-                time.as_secs_f64() * 1e3
-            )
-        });
+        self.bar
+            .suspend(|| eprintln!("{}", report::hack::improved_line(round, time, how)));
     }
 }
 
@@ -1274,66 +985,26 @@ pub fn hack(args: HackArgs) -> anyhow::Result<ExitCode> {
     };
     on_ctrl_c()?;
     let bar = match budget {
-        hack::Budget::Rounds(n) => progress_bar(n, "hack"),
-        hack::Budget::Time(_) => spinner("hack"),
+        hack::Budget::Rounds(n) => progress::bar(n, "hack"),
+        hack::Budget::Time(_) => progress::spinner("hack"),
     };
-    eprintln!(
-        "hack: {}, {} puzzle{} an input, time limit {} ms, seed {}, budget {}",
-        config.submission.label(),
-        config.puzzles,
-        if config.puzzles == 1 { "" } else { "s" },
-        config.limits.time.as_millis(),
-        config.seed,
-        args.budget
-    );
+    report::hack::started(&mut io::stderr(), &config, &args.budget)?;
     let outcome = hack::run(&config, &mut HackProgress { bar: bar.clone() })?;
     bar.finish_and_clear();
-    let mut out = io::stdout().lock();
-    let found = match outcome {
-        hack::Outcome::Interrupted { rounds } => {
-            writeln!(out, "interrupted after {rounds} rounds")?;
-            return Ok(interrupted_code());
-        }
-        hack::Outcome::Failed(found) => {
-            writeln!(
-                out,
-                "hacked: {} in round {} after {:.1} s (and again on a rerun): {}",
-                found.verdict,
-                found.round,
-                found.elapsed.as_secs_f64(),
-                found.reason
-            )?;
-            found
-        }
-        hack::Outcome::Survived(found) => {
-            writeln!(
-                out,
-                "no failure in {} rounds ({:.1} s); the slowest input took {:.0} ms of the {} ms \
-                 limit (round {})",
-                found.rounds,
-                found.elapsed.as_secs_f64(),
-                found.time.as_secs_f64() * 1e3,
-                config.limits.time.as_millis(),
-                found.round
-            )?;
-            found
-        }
-    };
-    writeln!(
-        out,
-        "saved:     {} with {}",
-        found.input.display(),
-        found.expected.display()
+    report::hack::outcome(
+        &mut io::stdout().lock(),
+        &outcome,
+        config.limits.time,
+        &format!("{rerun}{limits_again}"),
     )?;
-    writeln!(
-        out,
-        "reproduce: sudoku-judge test {} {rerun}{limits_again}",
-        found.input.display()
-    )?;
-    Ok(if found.verdict == Verdict::AC {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
+    Ok(match outcome {
+        hack::Outcome::Interrupted { .. } => interrupted_code(),
+        hack::Outcome::Failed(found) | hack::Outcome::Survived(found)
+            if found.verdict == Verdict::AC =>
+        {
+            ExitCode::SUCCESS
+        }
+        _ => ExitCode::from(1),
     })
 }
 
@@ -1365,7 +1036,7 @@ pub fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
         .map(|f| bench::read_puzzles(f, args.limit))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let jobs = sets.len() * (solvers.len() + usize::from(command.is_some()));
-    let progress = progress_bar(jobs as u64, "bench");
+    let progress = progress::bar(jobs as u64, "bench");
     let mut results = Vec::with_capacity(jobs);
     for set in &sets {
         for solver in &solvers {
@@ -1381,34 +1052,9 @@ pub fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
     }
     progress.finish_and_clear();
     let mut out = io::stdout().lock();
-    if args.format == ReportFormat::Json {
-        let rows: Vec<serde_json::Value> = results
-            .iter()
-            .map(|m| {
-                serde_json::json!({
-                    "file": m.file.display().to_string(),
-                    "solver": m.solver,
-                    "puzzles": m.puzzles,
-                    "us_per_puzzle": m.us_per_puzzle.map(|(min, median, max)| serde_json::json!({
-                        "min": min, "median": median, "max": max
-                    })),
-                    "guesses_per_puzzle": m.guesses_per_puzzle,
-                    "wrong": m.wrong,
-                    "first_wrong": m.first_wrong,
-                })
-            })
-            .collect();
-        serde_json::to_writer_pretty(
-            &mut out,
-            &serde_json::json!({
-                "rounds": rounds.measured,
-                "warmup": rounds.warmup,
-                "results": rows,
-            }),
-        )?;
-        writeln!(out)?;
-    } else {
-        sudoku_judge::report::bench::table(&mut out, &results, rounds)?;
+    match args.format {
+        ReportFormat::Json => report::bench::json(&mut out, &results, rounds)?,
+        ReportFormat::Table => report::bench::table(&mut out, &results, rounds)?,
     }
     Ok(if results.iter().any(|m| m.wrong > 0) {
         ExitCode::from(1)

@@ -3,24 +3,11 @@
 //! it. The judge, `stress` and `hack` all decide through [`decide`], and
 //! the report's snapshot renders its real words.
 
-use std::time::Duration;
-
 use crate::case::CaseData;
 use crate::check::Checked;
 use crate::runner::{End, Kill, Limits, Run};
 use crate::verdict::Verdict;
-
-fn ms(d: Duration) -> String {
-    format!("{:.0} ms", d.as_secs_f64() * 1000.0)
-}
-
-fn mb(kb: u64) -> String {
-    format!("{:.1} MB", kb as f64 / 1024.0)
-}
-
-fn plural(n: usize, word: &str) -> String {
-    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
-}
+use crate::words::{format_mb as mb, plural, whole_ms as ms};
 
 /// How far a run got through the puzzles. More answer lines than puzzles
 /// (a flood, or a program that reads past the input's end) are said as
@@ -227,6 +214,7 @@ pub fn decide(case: &CaseData, run: &Run, limits: &Limits, checked: Checked) -> 
 mod tests {
     use super::*;
     use crate::board::Board;
+    use std::time::Duration;
 
     const LIMITS: Limits = Limits {
         time: Duration::from_millis(1000),

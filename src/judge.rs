@@ -14,7 +14,7 @@ use anyhow::Context as _;
 use crate::case::{self, Case, Settings, SettingsCache};
 use crate::check::{Checked, Checker, CheckerKind};
 use crate::problem::Problem;
-use crate::report::{Event, Reporter};
+use crate::results::{Event, Reporter};
 use crate::runner::lang::BuildInfo;
 use crate::runner::{process, Interface, Runner, Submission};
 use crate::solver::reference::count_solutions;

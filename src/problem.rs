@@ -3,10 +3,9 @@
 
 use std::time::Duration;
 
-use clap::ValueEnum;
 use serde::Deserialize;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Problem {
     /// LeetCode 37 "Sudoku Solver": one board, solved in place.

@@ -1,13 +1,18 @@
 //! What judging produced: each case's result, the judgement of one that
-//! ran, and the totals of a run. The judge makes them, reporters and
-//! exporters read them; neither imports the other for them.
+//! ran, the totals of a run, and the [`Event`]s that carry them to a
+//! [`Reporter`]. The judge makes them, reporters and exporters read them,
+//! and anything that listens to a run (the baseline's recorder, calibrate)
+//! implements [`Reporter`]; none of them imports another for these.
 
+use std::io;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::board::Format;
 use crate::case::{CheckerKind, Limits};
 use crate::problem::Problem;
+use crate::runner::lang::BuildInfo;
+use crate::runner::Interface;
 use crate::verdict::Verdict;
 
 pub use crate::runner::Spread;
@@ -184,4 +189,40 @@ impl Summary {
         summary.elapsed = elapsed;
         summary
     }
+}
+
+/// What the judge tells reporters, in order: `Started`, one
+/// `CaseFinished` per case in case order, then `Finished`.
+#[derive(Clone, Copy, Debug)]
+pub enum Event<'a> {
+    Started {
+        cases: usize,
+        submission: &'a str,
+        /// How a source file was built, when one was.
+        build: Option<&'a BuildInfo>,
+        /// Cases judged at once.
+        jobs: usize,
+        /// The protections runs get, when submissions run in a sandbox.
+        sandbox: Option<&'a crate::runner::sandbox::Protections>,
+        /// Files that look like part of a case but are not judged.
+        warnings: &'a [String],
+        /// The problems the cases are judged as (from `--problem` or a
+        /// `judge.toml`), each once with its number of cases, in case order.
+        problems: &'a [(Problem, usize)],
+        /// How the submission answers; `None` when it did not compile.
+        interface: Option<Interface>,
+        /// The `time_scale` factors (other than 1) the cases' limits are
+        /// multiplied by, from `judge.toml` or `--time-scale`.
+        time_scales: &'a [f64],
+    },
+    /// Nothing of a case is kept by the judge after this: a reporter that
+    /// needs it at the end keeps its own copy.
+    CaseFinished(&'a CaseResult),
+    Finished {
+        summary: &'a Summary,
+    },
+}
+
+pub trait Reporter {
+    fn report(&mut self, event: Event<'_>) -> io::Result<()>;
 }

@@ -16,6 +16,7 @@
 use std::fmt;
 
 use super::{Board, Cell, Digit};
+use crate::words::plural;
 
 /// How a case's boards are written; answers are printed the same way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -577,8 +578,8 @@ fn parse_grid(text: &str, boards: &mut Vec<RawBoard>) -> Result<(), ParseError> 
             line,
             1,
             format!(
-                "the grid ends after {rows} row{}; a grid needs 9 rows of 9 cells",
-                if rows == 1 { "" } else { "s" }
+                "the grid ends after {}; a grid needs 9 rows of 9 cells",
+                plural(rows, "row")
             ),
         )
     };

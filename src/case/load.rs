@@ -20,6 +20,7 @@ use anyhow::{bail, Context as _};
 use super::Case;
 use crate::board::format::{self, AcWingReader, Mode};
 use crate::board::{Board, Format};
+use crate::words::plural;
 
 /// How much of a file is looked at to tell its format.
 const DETECT_BYTES: usize = 64 << 10;
@@ -315,12 +316,10 @@ fn load_expected(
     }
     if count != data.puzzles {
         bail!(
-            "{} has {} answer{} for {} puzzle{}",
+            "{} has {} for {}",
             path.display(),
-            count,
-            if count == 1 { "" } else { "s" },
-            data.puzzles,
-            if data.puzzles == 1 { "" } else { "s" },
+            plural(count, "answer"),
+            plural(data.puzzles, "puzzle"),
         );
     }
     if let Some(error) = wrong {

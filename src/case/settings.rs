@@ -19,7 +19,6 @@ use std::time::Duration;
 use anyhow::Context as _;
 use serde::Deserialize;
 
-use clap::ValueEnum;
 use serde::Serialize;
 
 use crate::problem::{Problem, DEFAULT_MEMORY_LIMIT_KB, DEFAULT_TIME_LIMIT};
@@ -48,7 +47,7 @@ impl Limits {
     }
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum CheckerKind {
     /// Any valid solution that keeps the givens (a special judge).

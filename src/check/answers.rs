@@ -16,8 +16,9 @@ use crate::board::rules::{mistakes, Mistake};
 use crate::board::{Board, Cell, Format};
 use crate::case::{Boards, CaseData};
 
-use super::{diff, plural, summarize, Checked, CheckerKind, SHOWN};
+use super::{diff, summarize, Checked, CheckerKind, SHOWN};
 use crate::verdict::Verdict;
+use crate::words::plural;
 
 /// How much of the output (and of the expected output) is kept to show a
 /// line diff when the output does not read as answers. A smaller output

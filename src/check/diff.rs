@@ -289,6 +289,18 @@ mod tests {
         }
     }
 
+    /// A program's answers against the expected ones: a wrong line, a
+    /// line with a carriage return and trailing spaces, and a missing last
+    /// newline, in hunks with their context.
+    #[test]
+    fn line_diff_of_a_programs_answers() {
+        let expected = "534678912\n672195348\n198342567\n859761423\n426853791\n\
+                        713924856\n961537284\n287419635\n345286179\n";
+        let actual = "534678912\n672195348\n198342567\n859761423\n426853791\n\
+                      713924856\n961537284\n287419653\n345286179  \r\nend";
+        insta::assert_snapshot!(lines(expected, actual));
+    }
+
     #[test]
     fn line_diff_shows_hidden_characters() {
         let text = lines("123\n456\n", "123\r\n457  \n");

@@ -66,10 +66,6 @@ fn summarize(problems: &[Mistake]) -> String {
     text.join("; ")
 }
 
-fn plural(n: usize, word: &str) -> String {
-    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

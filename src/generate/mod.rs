@@ -39,7 +39,7 @@ use crate::board::Board;
 use crate::solver::reference::{count_solutions, search};
 
 /// How hard a puzzle is for a solver, from the reference search.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Grade {
     /// Logic alone solves it (naked and hidden singles, locked
     /// candidates): no guess at all.
@@ -111,6 +111,33 @@ pub fn rate(puzzle: &Board) -> Rating {
             .first
             .filter(|_| outcome.solutions == 1)
             .and_then(|cells| Board::from_bytes(&cells)),
+    }
+}
+
+/// A puzzle's rating with the work the textbook solvers do on it, as
+/// `rate` shows it: the digits plain row-major backtracking and
+/// fewest-candidates backtracking place before their first solution.
+#[derive(Clone, Debug)]
+pub struct Rated {
+    /// Where the puzzle is, as `file:line`.
+    pub place: String,
+    pub rating: Rating,
+    pub backtrack: crate::solver::Nodes,
+    pub mrv: crate::solver::Nodes,
+}
+
+impl Rated {
+    /// Rates `puzzle` and counts the textbook solvers' work on it, each
+    /// stopped at `max_nodes`. Counted with the built-in solvers
+    /// themselves, as they are judged.
+    pub fn of(place: String, puzzle: &Board, max_nodes: u64) -> Rated {
+        let cells = puzzle.to_bytes();
+        Rated {
+            place,
+            rating: rate(puzzle),
+            backtrack: crate::solver::backtrack::count_nodes(&cells, max_nodes),
+            mrv: crate::solver::mrv::count_nodes(&cells, max_nodes),
+        }
     }
 }
 

@@ -19,7 +19,7 @@ use super::{Generator, Rating, Target};
 use crate::board::{format, Board, Format};
 
 /// How `gen` lays cases out on disk.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Layout {
     /// `NAME.in` with `NAME.out`, as online-judge-tools keeps them.
     Flat,

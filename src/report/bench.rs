@@ -5,6 +5,7 @@
 use std::io::{self, Write};
 
 use crate::bench::{Measurement, Rounds};
+use crate::words::plural;
 
 const HEADERS: [&str; 7] = [
     "file",
@@ -36,9 +37,8 @@ fn cells(m: &Measurement) -> (Vec<String>, Option<String>) {
         None => (
             cells,
             Some(format!(
-                "WRONG on {} puzzle{} (first: puzzle {}); not timed",
-                m.wrong,
-                if m.wrong == 1 { "" } else { "s" },
+                "WRONG on {} (first: puzzle {}); not timed",
+                plural(m.wrong, "puzzle"),
                 m.first_wrong.unwrap_or(0)
             )),
         ),
@@ -81,11 +81,39 @@ pub fn table(out: &mut dyn Write, results: &[Measurement], rounds: Rounds) -> io
     }
     writeln!(
         out,
-        "median of {} timed round{} after {} warm-up; µs per puzzle over whole rounds",
-        rounds.measured,
-        if rounds.measured == 1 { "" } else { "s" },
+        "median of {} after {} warm-up; µs per puzzle over whole rounds",
+        plural(rounds.measured, "timed round"),
         rounds.warmup
     )
+}
+
+/// The same results as one JSON document, for scripts.
+pub fn json(out: &mut dyn Write, results: &[Measurement], rounds: Rounds) -> io::Result<()> {
+    let rows: Vec<serde_json::Value> = results
+        .iter()
+        .map(|m| {
+            serde_json::json!({
+                "file": m.file.display().to_string(),
+                "solver": m.solver,
+                "puzzles": m.puzzles,
+                "us_per_puzzle": m.us_per_puzzle.map(|(min, median, max)| serde_json::json!({
+                    "min": min, "median": median, "max": max
+                })),
+                "guesses_per_puzzle": m.guesses_per_puzzle,
+                "wrong": m.wrong,
+                "first_wrong": m.first_wrong,
+            })
+        })
+        .collect();
+    serde_json::to_writer_pretty(
+        &mut *out,
+        &serde_json::json!({
+            "rounds": rounds.measured,
+            "warmup": rounds.warmup,
+            "results": rows,
+        }),
+    )?;
+    writeln!(out)
 }
 
 #[cfg(test)]
@@ -142,6 +170,29 @@ mod tests {
                 assert_eq!(chars[end], ' ', "{column} in {row}");
             }
         }
+        insta::assert_snapshot!(text);
+    }
+
+    /// The same kind of results for scripts: every field, a disqualified
+    /// solver with no timings.
+    #[test]
+    fn json_has_every_field() {
+        let results = [
+            measured("propagate", "sets/medium.txt", Some(20.0)),
+            measured("faulty-wrong-digit", "sample.in", None),
+        ];
+        let rounds = Rounds {
+            warmup: 1,
+            measured: 5,
+        };
+        let mut out = Vec::new();
+        json(&mut out, &results, rounds).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            value["results"][1]["us_per_puzzle"],
+            serde_json::Value::Null
+        );
         insta::assert_snapshot!(text);
     }
 }

@@ -16,7 +16,7 @@ use anstyle::{AnsiColor, Style};
 
 use super::judges::JudgeSays;
 use super::layout::{self, Cells, Columns};
-use super::{format_kb, format_ms, Event, Reporter};
+use super::{Event, Reporter};
 use crate::baseline::{Baseline, Tally};
 use crate::check::diff::{self, CellKind, RowPart};
 use crate::problem::Problem;
@@ -24,6 +24,7 @@ use crate::results::{CaseResult, Fault, Judgement, Outcome, Summary};
 use crate::runner::lang::BuildInfo;
 use crate::runner::Interface;
 use crate::verdict::Verdict;
+use crate::words::{format_kb, format_ms, one_or_many, plural, seconds};
 
 pub struct HumanReporter<W> {
     out: W,
@@ -299,10 +300,7 @@ impl<W: Write> HumanReporter<W> {
         problems: &[(Problem, usize)],
         interface: Option<Interface>,
     ) -> io::Result<()> {
-        let mut judging = format!(
-            "judging {cases} case{} with {submission}",
-            if cases == 1 { "" } else { "s" }
-        );
+        let mut judging = format!("judging {} with {submission}", plural(cases, "case"));
         if jobs > 1 {
             judging.push_str(&format!(
                 ", {jobs} at a time (wall times are taken under load)"
@@ -374,10 +372,9 @@ impl<W: Write> HumanReporter<W> {
             .chain((summary.errors > 0).then(|| format!("{} could not be judged", summary.errors)))
             .collect();
         let totals = format!(
-            "{} case{} in {:.2} s, {} of it charged: {}",
-            summary.total,
-            if summary.total == 1 { "" } else { "s" },
-            summary.elapsed.as_secs_f64(),
+            "{} in {}, {} of it charged: {}",
+            plural(summary.total, "case"),
+            seconds(summary.elapsed, 2),
             format_ms(summary.charged),
             counts.join(", ")
         );
@@ -403,9 +400,9 @@ impl<W: Write> HumanReporter<W> {
                 writeln!(
                     self.out,
                     "broken: {} accepted in {} {} not any more",
-                    plural_cases(self.tally.broken),
+                    plural(self.tally.broken, "case"),
                     baseline.source,
-                    if self.tally.broken == 1 { "is" } else { "are" }
+                    one_or_many(self.tally.broken as u64, "is", "are")
                 )?;
             }
         }
@@ -420,19 +417,12 @@ impl<W: Write> HumanReporter<W> {
     }
 }
 
-fn plural_cases(n: usize) -> String {
-    format!("{n} case{}", if n == 1 { "" } else { "s" })
-}
-
 /// For an accepted case: the puzzle count and, for several, their spread.
 fn accepted_note(j: &Judgement) -> String {
     let note = puzzles_note(j);
     match j.stdout_lines {
         0 => note,
-        n => format!(
-            "{note}; printed {n} line{} of its own",
-            if n == 1 { "" } else { "s" }
-        ),
+        n => format!("{note}; printed {} of its own", plural(n, "line")),
     }
 }
 
@@ -590,6 +580,66 @@ mod tests {
         for line in text.lines().filter(|l| !l.contains("sudoku-judge test")) {
             assert!(line.chars().count() <= 80, "{line}");
         }
+        insta::assert_snapshot!(text);
+    }
+
+    /// A source that does not compile: the compiler's command and message
+    /// once above the table, and every case CE without repeating them.
+    #[test]
+    fn a_compile_error_is_shown_once_above_the_table() {
+        let ce = every_verdict()
+            .into_iter()
+            .find(|r| r.verdict() == Some(Verdict::CE))
+            .expect("a CE case");
+        let results = vec![
+            CaseResult {
+                id: "suite/1".into(),
+                ..ce.clone()
+            },
+            CaseResult {
+                id: "suite/2".into(),
+                ..ce
+            },
+        ];
+        let build = BuildInfo {
+            source: PathBuf::from("main.cpp"),
+            language: crate::runner::lang::Language::from_path(std::path::Path::new("main.cpp"))
+                .expect("C++ is known by its extension"),
+            interface: Interface::Program,
+            command: "g++ -O2 -std=c++17 -DONLINE_JUDGE main.cpp".into(),
+            cached: false,
+            time: Duration::from_millis(250),
+            error: Some(
+                "main.cpp: In function 'int main()':\n\
+                 main.cpp:4:5: error: expected ';' before '}' token\n    \
+                 4 |     return 0\n      |             ^\n"
+                    .into(),
+            ),
+        };
+        let mut out = Vec::new();
+        let mut reporter = HumanReporter::new(&mut out, false, "--submission main.cpp");
+        reporter
+            .report(Event::Started {
+                cases: results.len(),
+                submission: "main.cpp",
+                build: Some(&build),
+                jobs: 1,
+                sandbox: None,
+                warnings: &[],
+                problems: &[],
+                interface: None,
+                time_scales: &[],
+            })
+            .unwrap();
+        for result in &results {
+            reporter.report(Event::CaseFinished(result)).unwrap();
+        }
+        let summary = Summary::of(&results, Duration::from_millis(300));
+        reporter
+            .report(Event::Finished { summary: &summary })
+            .unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(text.matches("expected ';'").count(), 1, "{text}");
         insta::assert_snapshot!(text);
     }
 

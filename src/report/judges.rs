@@ -12,6 +12,7 @@
 use crate::problem::Problem;
 use crate::results::CaseResult;
 use crate::verdict::Verdict;
+use crate::words::plural;
 
 /// The first case of one problem that was not accepted, as far as known.
 #[derive(Debug)]
@@ -115,9 +116,8 @@ impl Tally {
                 self.tests
             ),
             None => format!(
-                "{judge} would say: Accepted, all {} {test}{} passed",
-                self.tests,
-                if self.tests == 1 { "" } else { "s" }
+                "{judge} would say: Accepted, all {} passed",
+                plural(self.tests, test)
             ),
         }
     }

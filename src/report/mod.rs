@@ -1,81 +1,32 @@
-//! Reporters: the only part of the library that writes what people read.
-//! The judge sends one vocabulary of [`Event`]s; each reporter renders them
-//! to an injected writer, so tests render into strings.
+//! Reporters and renderers: the only part of the library that writes what
+//! people read. The judge sends one vocabulary of [`Event`]s (defined with
+//! the results, in `results`); each reporter renders them to an injected
+//! writer, so tests render into strings. Every other command's output has
+//! a renderer here too, one module a command (`gen`, `rate`, `corpus` for
+//! `check`, `stress`, `hack`, `bench`, `driver`, `solvers`), with the short
+//! lines they share in `notices`; the binary only parses, calls the
+//! library and hands the results to these.
 
 pub mod bench;
+pub mod corpus;
+pub mod driver;
+pub mod gen;
+pub mod hack;
 pub mod human;
 pub mod json;
 pub mod judges;
 pub mod junit;
 pub mod keep;
 pub mod layout;
+pub mod notices;
 pub mod progress;
+pub mod rate;
 pub mod solvers;
+pub mod stress;
 
 use std::io;
-use std::time::Duration;
 
-use crate::problem::Problem;
-use crate::results::{CaseResult, Summary};
-use crate::runner::lang::BuildInfo;
-use crate::runner::Interface;
-
-/// What the judge tells reporters, in order: `Started`, one
-/// `CaseFinished` per case in case order, then `Finished`.
-#[derive(Clone, Copy, Debug)]
-pub enum Event<'a> {
-    Started {
-        cases: usize,
-        submission: &'a str,
-        /// How a source file was built, when one was.
-        build: Option<&'a BuildInfo>,
-        /// Cases judged at once.
-        jobs: usize,
-        /// The protections runs get, when submissions run in a sandbox.
-        sandbox: Option<&'a crate::runner::sandbox::Protections>,
-        /// Files that look like part of a case but are not judged.
-        warnings: &'a [String],
-        /// The problems the cases are judged as (from `--problem` or a
-        /// `judge.toml`), each once with its number of cases, in case order.
-        problems: &'a [(Problem, usize)],
-        /// How the submission answers; `None` when it did not compile.
-        interface: Option<Interface>,
-        /// The `time_scale` factors (other than 1) the cases' limits are
-        /// multiplied by, from `judge.toml` or `--time-scale`.
-        time_scales: &'a [f64],
-    },
-    /// Nothing of a case is kept by the judge after this: a reporter that
-    /// needs it at the end keeps its own copy.
-    CaseFinished(&'a CaseResult),
-    Finished {
-        summary: &'a Summary,
-    },
-}
-
-pub trait Reporter {
-    fn report(&mut self, event: Event<'_>) -> io::Result<()>;
-}
-
-/// Milliseconds with precision that suits the size: `0.042`, `4.20`, `123`.
-pub fn format_ms(d: Duration) -> String {
-    let ms = d.as_secs_f64() * 1000.0;
-    if ms < 1.0 {
-        format!("{ms:.3} ms")
-    } else if ms < 100.0 {
-        format!("{ms:.2} ms")
-    } else {
-        format!("{ms:.0} ms")
-    }
-}
-
-/// Kilobytes as people read memory: `812 KB`, `2.1 MB`.
-pub fn format_kb(kb: u64) -> String {
-    if kb < 1024 {
-        format!("{kb} KB")
-    } else {
-        format!("{:.1} MB", kb as f64 / 1024.0)
-    }
-}
+pub use crate::results::{Event, Reporter};
 
 /// Sends every event to several reporters: the table on the terminal and
 /// the files asked for with `--json` and `--junit`.
@@ -337,19 +288,5 @@ pub(crate) mod fixtures {
             )),
         });
         results
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sizes_read_naturally() {
-        assert_eq!(format_ms(Duration::from_micros(42)), "0.042 ms");
-        assert_eq!(format_ms(Duration::from_micros(4200)), "4.20 ms");
-        assert_eq!(format_ms(Duration::from_millis(1234)), "1234 ms");
-        assert_eq!(format_kb(812), "812 KB");
-        assert_eq!(format_kb(2150), "2.1 MB");
     }
 }

@@ -179,6 +179,40 @@ pub fn stderr_target() -> ProgressDrawTarget {
     ProgressDrawTarget::term_like_with_hz(Box::new(Stderr::default()), 20)
 }
 
+/// A progress bar for `len` steps of `what` on stderr when it is a
+/// terminal; hidden otherwise, so nothing of it reaches a pipe or a log.
+/// Its message is cut to fit the terminal, so the line never wraps.
+pub fn bar(len: u64, what: &str) -> ProgressBar {
+    if !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(len), stderr_target());
+    bar.set_style(
+        ProgressStyle::with_template("{prefix} [{bar:20}] {pos}/{len} ({elapsed}{eta}) {wide_msg}")
+            .expect("a valid template")
+            .with_key("eta", eta_key)
+            .progress_chars("=> "),
+    );
+    bar.set_prefix(what.to_string());
+    bar
+}
+
+/// A spinner with a message, for work of unknown length; hidden off a
+/// terminal, like [`bar`].
+pub fn spinner(what: &str) -> ProgressBar {
+    if !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new_spinner();
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {prefix} {msg} ({elapsed})")
+            .expect("a valid template"),
+    );
+    bar.set_prefix(what.to_string());
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}
+
 impl TermLike for Stderr {
     /// The terminal's width less the [`MARGIN`], which is what indicatif
     /// lays lines out to.

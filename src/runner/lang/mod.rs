@@ -256,16 +256,6 @@ impl fmt::Display for Language {
     }
 }
 
-impl clap::ValueEnum for Language {
-    fn value_variants<'a>() -> &'a [Self] {
-        &ALL
-    }
-
-    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
-        Some(clap::builder::PossibleValue::new(self.0.id).aliases(self.0.aliases))
-    }
-}
-
 /// A compiler is held to this much CPU time, twice that in wall time, and
 /// this much memory: a build that hangs or balloons (a huge template
 /// instantiation, `#include "/dev/zero"`) is a compile error saying which

@@ -1,0 +1,37 @@
+//! What `driver` says of the program it wrote out: its files, and how to
+//! build, run and debug it.
+
+use std::io::{self, Write};
+use std::path::Path;
+
+use crate::runner::lang::export::Exported;
+use crate::runner::Interface;
+
+/// `dir` is where the files went, absolute; paths are shown relative to
+/// `here` (the current directory) when they are under it.
+pub fn exported(
+    out: &mut dyn Write,
+    exported: &Exported,
+    dir: &Path,
+    here: &Path,
+) -> io::Result<()> {
+    let shown = |p: &Path| p.strip_prefix(here).unwrap_or(p).display().to_string();
+    let names: Vec<String> = exported.files.iter().map(|p| shown(p)).collect();
+    writeln!(out, "wrote {}", names.join(", "))?;
+    let script = shown(&exported.script);
+    writeln!(out, "build and run it on board.txt: sh {script}")?;
+    writeln!(
+        out,
+        "on boards of your own:         sh {script} FILE  (81-character lines, then `end`)"
+    )?;
+    let answers = match exported.interface {
+        Interface::Function => "; its driver answers on fd 3, so keep it open (3>&1)",
+        Interface::Program => "",
+    };
+    writeln!(
+        out,
+        "to debug: start `{}` under your debugger, its input from {}/board.txt{answers}",
+        exported.run,
+        shown(dir)
+    )
+}

@@ -1,0 +1,149 @@
+//! What `hack` says: the line that opens a search, its progress, and what
+//! it found, with the command that judges the saved input again.
+
+use std::io::{self, Write};
+use std::time::Duration;
+
+use crate::hack::{Config, Outcome};
+use crate::verdict::Verdict;
+use crate::words::{plural, seconds, whole_ms};
+
+/// The opening line; `budget` as the user gave it.
+pub fn started(out: &mut dyn Write, config: &Config, budget: &str) -> io::Result<()> {
+    writeln!(
+        out,
+        "hack: {}, {} an input, time limit {}, seed {}, budget {budget}",
+        config.submission.label(),
+        plural(config.puzzles, "puzzle"),
+        whole_ms(config.limits.time),
+        config.seed,
+    )
+}
+
+/// The progress bar's message after each round.
+pub fn round_message(round: u64, time: Duration, verdict: Verdict, best: Duration) -> String {
+    format!(
+        "round {round}: last {verdict} in {}, slowest {}",
+        whole_ms(time),
+        whole_ms(best)
+    )
+}
+
+/// A line each time the hack finds a slower input.
+pub fn improved_line(round: u64, time: Duration, how: &str) -> String {
+    format!(
+        "round {round}: {}, the slowest so far ({how})",
+        whole_ms(time)
+    )
+}
+
+/// How the search ended. `reproduce` is what follows `sudoku-judge test
+/// INPUT` to judge the saved input again.
+pub fn outcome(
+    out: &mut dyn Write,
+    outcome: &Outcome,
+    limit: Duration,
+    reproduce: &str,
+) -> io::Result<()> {
+    let found = match outcome {
+        Outcome::Interrupted { rounds } => {
+            return writeln!(out, "interrupted after {rounds} rounds");
+        }
+        Outcome::Failed(found) => {
+            writeln!(
+                out,
+                "hacked: {} in round {} after {} (and again on a rerun): {}",
+                found.verdict,
+                found.round,
+                seconds(found.elapsed, 1),
+                found.reason
+            )?;
+            found
+        }
+        Outcome::Survived(found) => {
+            writeln!(
+                out,
+                "no failure in {} rounds ({}); the slowest input took {} of the {} limit \
+                 (round {})",
+                found.rounds,
+                seconds(found.elapsed, 1),
+                whole_ms(found.time),
+                whole_ms(limit),
+                found.round
+            )?;
+            found
+        }
+    };
+    writeln!(
+        out,
+        "saved:     {} with {}",
+        found.input.display(),
+        found.expected.display()
+    )?;
+    writeln!(
+        out,
+        "reproduce: sudoku-judge test {} {reproduce}",
+        found.input.display()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::case::Limits;
+    use crate::hack::{Budget, Found};
+    use crate::runner::Submission;
+    use std::path::PathBuf;
+
+    fn found(verdict: Verdict, reason: &str, time_ms: u64) -> Found {
+        Found {
+            verdict,
+            reason: reason.into(),
+            time: Duration::from_millis(time_ms),
+            round: 12,
+            rounds: 40,
+            elapsed: Duration::from_millis(60_250),
+            input: PathBuf::from("hack-cases/hack-12.in"),
+            expected: PathBuf::from("hack-cases/hack-12.out"),
+        }
+    }
+
+    /// Every line `hack` can print, for each way a search ends; times are
+    /// fixed, never measured.
+    #[test]
+    fn says_how_a_search_started_went_and_ended() {
+        let config = Config {
+            submission: Submission::NotCompiled {
+                label: "dfs.cpp".into(),
+            },
+            seed: 3,
+            budget: Budget::Time(Duration::from_secs(60)),
+            puzzles: 5,
+            limits: Limits {
+                time: Duration::from_secs(1),
+                memory_kb: 256 * 1024,
+            },
+            save: PathBuf::from("hack-cases"),
+        };
+        let limit = config.limits.time;
+        let again = "--submission dfs.cpp --time-limit 1s";
+        let mut out = Vec::new();
+        started(&mut out, &config, "60s").unwrap();
+        let (time, best) = (Duration::from_micros(412_400), Duration::from_millis(733));
+        writeln!(out, "{}", round_message(9, time, Verdict::AC, best)).unwrap();
+        writeln!(
+            out,
+            "{}",
+            improved_line(10, best, "mutated round 7's input")
+        )
+        .unwrap();
+        let failed = Outcome::Failed(found(Verdict::TLE, "time limit exceeded: 1000 ms", 1000));
+        outcome(&mut out, &failed, limit, again).unwrap();
+        let survived = Outcome::Survived(found(Verdict::AC, "", 733));
+        outcome(&mut out, &survived, limit, again).unwrap();
+        outcome(&mut out, &Outcome::Interrupted { rounds: 8 }, limit, again).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("took 733 ms of the 1000 ms limit"), "{text}");
+        insta::assert_snapshot!(text);
+    }
+}

@@ -1,0 +1,100 @@
+//! The short lines commands say beside their main output: a warning that
+//! something was not recorded, a submission that did not compile, what
+//! `--keep` kept, a puzzle `solve` could not solve, and each round of
+//! `test --watch`.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use crate::words::{one_or_many, plural};
+
+/// Something went wrong that is no reason to fail the command; `lost` says
+/// what the user will miss.
+pub fn warning(out: &mut dyn Write, error: &anyhow::Error, lost: &str) -> io::Result<()> {
+    writeln!(out, "warning: {error:#}; {lost}")
+}
+
+/// A problem in what was read from `source`, that did not stop the command.
+pub fn read_warning(out: &mut dyn Write, source: &str, warning: &str) -> io::Result<()> {
+    writeln!(out, "warning: {source}: {warning}")
+}
+
+/// `test --failed` after a run where everything was accepted.
+pub fn nothing_failed(out: &mut dyn Write) -> io::Result<()> {
+    writeln!(out, "the last run here had no failures; nothing to rerun")
+}
+
+/// What `--keep` kept in `dir`, when it kept anything.
+pub fn kept(out: &mut dyn Write, cases: usize, dir: &Path) -> io::Result<()> {
+    if cases == 0 {
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "kept what {} not accepted {} given and gave back in {}/",
+        plural(cases, "case"),
+        one_or_many(cases as u64, "was", "were"),
+        dir.display()
+    )
+}
+
+/// A submission of `stress` or `hack` (`what`: its source, or "the brute
+/// force SOURCE") that did not compile, with the compiler's message.
+pub fn did_not_compile(out: &mut dyn Write, what: &str, message: &str) -> io::Result<()> {
+    writeln!(out, "{what} did not compile:\n{message}")
+}
+
+/// `solve` found no solution for puzzle `n` (from 0), at `line` of its input.
+pub fn unsolved(out: &mut dyn Write, n: usize, line: usize) -> io::Result<()> {
+    writeln!(
+        out,
+        "puzzle {} (line {line}) has no solution; printed as given",
+        n + 1
+    )
+}
+
+/// The line that opens round `round` of `test --watch`, after a change to
+/// `why` (none for the first round).
+pub fn watch_round(out: &mut dyn Write, round: u64, why: Option<&str>) -> io::Result<()> {
+    match why {
+        Some(why) => writeln!(out, "watch: run {round}, after a change to {why}"),
+        None => writeln!(
+            out,
+            "watch: run {round}; judging again whenever the submission, a case or a \
+             judge.toml changes (Ctrl-C ends the watch)"
+        ),
+    }
+}
+
+/// What parts a watch's rounds off a terminal, where the screen is not
+/// cleared.
+pub fn watch_separator(out: &mut dyn Write) -> io::Result<()> {
+    writeln!(out, "\n{}", "=".repeat(72))
+}
+
+/// The end of a watch's round; also the end of a run for editors that
+/// follow the watch (see the README's VS Code task).
+pub fn watch_waiting(out: &mut dyn Write) -> io::Result<()> {
+    writeln!(out, "watch: waiting for a change (Ctrl-C ends the watch)")
+}
+
+/// A round of the watch that could not judge (a submission that does not
+/// build, a case gone for a moment); the watch waits for the next change.
+pub fn watch_error(out: &mut dyn Write, error: &anyhow::Error) -> io::Result<()> {
+    writeln!(out, "error: {error:#}")
+}
+
+/// The files whose change started a round, shown relative to `here`: up to
+/// three by name, then how many more.
+pub fn changed(paths: &[PathBuf], here: &Path) -> String {
+    let names: Vec<String> = paths
+        .iter()
+        .take(3)
+        .map(|p| p.strip_prefix(here).unwrap_or(p).display().to_string())
+        .collect();
+    match paths.len() {
+        0 => "a file, during the run".to_string(),
+        n if n > 3 => format!("{} and {} more", names.join(", "), n - 3),
+        _ => names.join(", "),
+    }
+}

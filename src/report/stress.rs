@@ -1,0 +1,185 @@
+//! What `stress` says: the line that opens a run, its progress, and how it
+//! ended, with the commands that rerun and reproduce a failure.
+
+use std::io::{self, Write};
+
+use crate::stress::{Config, Outcome};
+use crate::words::{plural, seconds};
+
+/// The opening line: what is judged against what, on which inputs.
+/// `generator` is the user's `--gen` command as they gave it.
+pub fn started(out: &mut dyn Write, config: &Config, generator: Option<&str>) -> io::Result<()> {
+    let against = match &config.brute {
+        Some(brute) => format!("the brute force {}", brute.label()),
+        None => "the reference solver".to_string(),
+    };
+    let inputs = match generator {
+        Some(gen) => format!("what `{gen} SEED` prints"),
+        None => format!("{} a round", plural(config.puzzles_per_round, "puzzle")),
+    };
+    writeln!(
+        out,
+        "stress: {} against {against}, {inputs}, seed {}",
+        config.submission.label(),
+        config.seed
+    )
+}
+
+/// Off a terminal, where no bar shows: a line now and then.
+pub fn rounds_line(done: u64, total: u64) -> String {
+    format!("stress: {done} of {total} rounds accepted")
+}
+
+/// Off a terminal: how far shrinking has got.
+pub fn shrinking_line(runs: usize, puzzles: usize, givens: usize) -> String {
+    format!(
+        "stress: shrinking the failing input: {} with {givens} givens after {}",
+        plural(puzzles, "puzzle"),
+        plural(runs, "run")
+    )
+}
+
+/// On a terminal: the progress bar's message while shrinking.
+pub fn shrinking_message(runs: usize, puzzles: usize, givens: usize) -> String {
+    format!(
+        "shrinking: {}, {givens} givens, {}",
+        plural(puzzles, "puzzle"),
+        plural(runs, "run")
+    )
+}
+
+/// How the run ended. `rerun` names the submission as `test` takes it;
+/// `same` holds the flags that shape a round, to replay the failing one.
+pub fn outcome(
+    out: &mut dyn Write,
+    outcome: &Outcome,
+    seed: u64,
+    rerun: &str,
+    same: &str,
+) -> io::Result<()> {
+    match outcome {
+        Outcome::Passed { rounds, elapsed } => writeln!(
+            out,
+            "all {rounds} rounds accepted in {} (seeds {seed}..{}); no failure found",
+            seconds(*elapsed, 1),
+            seed + rounds
+        ),
+        Outcome::Interrupted { rounds } => {
+            writeln!(out, "interrupted after {rounds} accepted rounds")
+        }
+        Outcome::Failed(f) => {
+            writeln!(
+                out,
+                "round {} failed with {}: {}",
+                f.round + 1,
+                f.verdict,
+                f.reason
+            )?;
+            writeln!(
+                out,
+                "shrunk in {}: {} with {} givens -> {} with {} givens",
+                plural(f.shrink_runs, "run"),
+                plural(f.original_puzzles, "puzzle"),
+                f.original_givens,
+                plural(f.puzzles, "puzzle"),
+                f.givens
+            )?;
+            writeln!(
+                out,
+                "saved:     {} with {}",
+                f.input.display(),
+                f.expected.display()
+            )?;
+            writeln!(
+                out,
+                "rerun:     sudoku-judge test {} {rerun}",
+                f.input.display()
+            )?;
+            writeln!(
+                out,
+                "reproduce: sudoku-judge stress {rerun} --seed {} --rounds 1{same}",
+                f.round_seed
+            )
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::case::Limits;
+    use crate::generate::Target;
+    use crate::runner::Submission;
+    use crate::stress::Failure;
+    use crate::verdict::Verdict;
+    use std::path::PathBuf;
+    use std::time::Duration;
+
+    fn config(brute: bool) -> Config {
+        Config {
+            submission: Submission::NotCompiled {
+                label: "main.cpp".into(),
+            },
+            seed: 40,
+            rounds: 1000,
+            time: None,
+            puzzles_per_round: 5,
+            target: Target::default(),
+            limits: Limits {
+                time: Duration::from_secs(1),
+                memory_kb: 256 * 1024,
+            },
+            save: PathBuf::from("stress-cases"),
+            shrink_runs: 300,
+            generator: None,
+            brute: brute.then(|| Submission::NotCompiled {
+                label: "brute.py".into(),
+            }),
+        }
+    }
+
+    /// Every line `stress` can print, for each way a run ends; the elapsed
+    /// time is fixed, never measured.
+    #[test]
+    fn says_how_a_run_started_went_and_ended() {
+        let mut out = Vec::new();
+        started(&mut out, &config(false), None).unwrap();
+        started(&mut out, &config(true), Some("python3 gen.py")).unwrap();
+        writeln!(out, "{}", rounds_line(120, 1000)).unwrap();
+        writeln!(out, "{}", shrinking_line(1, 5, 120)).unwrap();
+        writeln!(out, "{}", shrinking_message(37, 1, 24)).unwrap();
+        let rerun = "--submission main.cpp";
+        let same = " --puzzles 5 --time-limit 1s";
+        let passed = Outcome::Passed {
+            rounds: 1000,
+            elapsed: Duration::from_millis(12_340),
+        };
+        outcome(&mut out, &passed, 40, rerun, same).unwrap();
+        outcome(
+            &mut out,
+            &Outcome::Interrupted { rounds: 17 },
+            40,
+            rerun,
+            same,
+        )
+        .unwrap();
+        let failed = Outcome::Failed(Box::new(Failure {
+            round: 6,
+            round_seed: 46,
+            verdict: Verdict::WA,
+            reason: "puzzle 2: r1c3 is 5, but 5 is already in row 1".into(),
+            original_puzzles: 5,
+            original_givens: 120,
+            puzzles: 1,
+            givens: 24,
+            shrink_runs: 37,
+            input: PathBuf::from("stress-cases/stress-46.in"),
+            expected: PathBuf::from("stress-cases/stress-46.out"),
+        }));
+        outcome(&mut out, &failed, 40, rerun, same).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("(seeds 40..1040)"), "{text}");
+        assert!(text.contains("--seed 46 --rounds 1 --puzzles 5"), "{text}");
+        insta::assert_snapshot!(text);
+    }
+}
