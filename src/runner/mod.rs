@@ -475,6 +475,49 @@ impl<'s> Runner<'s> {
     }
 }
 
+/// How the judge runs a submission on its cases: through a [`Runner`], or,
+/// in the judge's own tests, through a fake that makes up runs.
+pub trait Execute {
+    /// Runs on the next case, in the process the earlier cases ran in when
+    /// it is kept, handing the answers to `checker` as they come. `Err`
+    /// only when the harness itself failed.
+    fn run(
+        &mut self,
+        case: &CaseData,
+        limits: &Limits,
+        checker: &mut Checker<'_>,
+    ) -> anyhow::Result<Run>;
+
+    /// Runs on one case in a fresh process of its own, to tell a solution
+    /// that keeps state between cases from one that fails anyway.
+    fn run_alone(
+        &mut self,
+        case: &CaseData,
+        limits: &Limits,
+        checker: &mut Checker<'_>,
+    ) -> anyhow::Result<Run>;
+}
+
+impl Execute for Runner<'_> {
+    fn run(
+        &mut self,
+        case: &CaseData,
+        limits: &Limits,
+        checker: &mut Checker<'_>,
+    ) -> anyhow::Result<Run> {
+        Runner::run(self, case, limits, checker)
+    }
+
+    fn run_alone(
+        &mut self,
+        case: &CaseData,
+        limits: &Limits,
+        checker: &mut Checker<'_>,
+    ) -> anyhow::Result<Run> {
+        self.submission.run(case, limits, checker)
+    }
+}
+
 impl Drop for Runner<'_> {
     fn drop(&mut self) {
         self.end_session();
