@@ -15,7 +15,7 @@ use anyhow::{bail, Context as _};
 
 use crate::board::format::{self, Mode};
 use crate::board::{Board, Format};
-use crate::runner::external::Launch;
+use crate::runner::lang::launch::Launch;
 use crate::runner::process;
 use crate::solver::{reference, Solver};
 

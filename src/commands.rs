@@ -32,7 +32,7 @@ use sudoku_judge::report::junit::JunitReporter;
 use sudoku_judge::report::keep::KeepReporter;
 use sudoku_judge::report::progress::TestProgress;
 use sudoku_judge::report::{Reporter, Tee};
-use sudoku_judge::runner::external::Launch;
+use sudoku_judge::runner::lang::launch::Launch;
 use sudoku_judge::runner::lang::{self, BuildInfo};
 use sudoku_judge::runner::sandbox::{self, Protections};
 use sudoku_judge::runner::{builtin, process, spawner, Limits, Submission};

@@ -29,7 +29,7 @@ use crate::case::{self, CaseData};
 use crate::check::{Checked, Checker, CheckerKind};
 use crate::generate::{Generator, Target};
 use crate::judge;
-use crate::runner::external::{Launch, Runtime};
+use crate::runner::lang::launch::{Launch, Runtime};
 use crate::runner::{process, Limits, Submission};
 use crate::verdict::Verdict;
 

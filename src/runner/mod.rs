@@ -12,6 +12,7 @@ pub mod spawner;
 #[cfg(not(target_os = "linux"))]
 #[path = "spawner_none.rs"]
 pub mod spawner;
+pub(crate) mod sys;
 
 use std::io::{self, Read};
 use std::path::PathBuf;
@@ -24,7 +25,7 @@ use crate::case::{Boards, CaseData};
 use crate::check::{Checker, Head};
 use crate::solver::Solver;
 
-pub use external::Interface;
+pub use lang::launch::Interface;
 // Defined with the settings that choose them, which case, check and the
 // runner all read.
 pub use crate::case::Limits;
@@ -279,7 +280,7 @@ pub struct Run {
     /// Peak memory of everything it ran (see `process::Finished`).
     pub memory_kb: u64,
     /// Memory its runtime takes on its own, allowed on top of the limit
-    /// (the JVM's; see `external::JVM_OWN_KB`).
+    /// (the JVM's; see [`lang::launch::JVM_OWN_KB`]).
     pub memory_allowance_kb: u64,
     /// Forks refused because it reached its process limit.
     pub fork_refusals: u64,
@@ -344,7 +345,7 @@ pub enum Submission {
         exe: PathBuf,
     },
     /// A program or a LeetCode-style file behind its driver, ready to run.
-    External(external::Launch),
+    External(lang::launch::Launch),
     /// A source file the compiler rejected: every case is CE.
     NotCompiled { label: String },
 }

@@ -38,13 +38,14 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Mutex, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
 use super::sandbox::cgroup::Cgroup;
 use super::sandbox::jail::{Failure, Jail, Running};
 use super::sandbox::{self, Ended, Launch, Mode, Protections};
+use super::sys::{receive, receive_within, send, socket_pair};
 
 /// The largest message: a launch names its command, environment and paths.
 const MAX_MESSAGE: usize = 256 << 10;
@@ -253,161 +254,6 @@ fn gone() -> io::Error {
     )
 }
 
-pub(crate) fn socket_pair() -> io::Result<(OwnedFd, OwnedFd)> {
-    let mut fds = [0; 2];
-    // SAFETY: fds is a live array of two ints for the new descriptors.
-    let r = unsafe {
-        libc::socketpair(
-            libc::AF_UNIX,
-            libc::SOCK_SEQPACKET | libc::SOCK_CLOEXEC,
-            0,
-            fds.as_mut_ptr(),
-        )
-    };
-    if r != 0 {
-        return Err(io::Error::last_os_error());
-    }
-    // SAFETY: the kernel just made both; nothing else owns them.
-    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
-}
-
-/// Sends one message with `fds` attached.
-pub(crate) fn send(socket: &OwnedFd, message: &[u8], fds: &[RawFd]) -> io::Result<()> {
-    let fd_bytes = std::mem::size_of_val(fds);
-    // SAFETY: CMSG_SPACE is a size computation.
-    let space = unsafe { libc::CMSG_SPACE(fd_bytes as u32) } as usize;
-    let mut control = vec![0u8; space];
-    let mut iov = libc::iovec {
-        iov_base: message.as_ptr() as *mut libc::c_void,
-        iov_len: message.len(),
-    };
-    // SAFETY: msghdr is plain data; all-zero is a valid value.
-    let mut header: libc::msghdr = unsafe { std::mem::zeroed() };
-    header.msg_iov = &mut iov;
-    header.msg_iovlen = 1;
-    if !fds.is_empty() {
-        header.msg_control = control.as_mut_ptr().cast();
-        header.msg_controllen = space as _;
-        // SAFETY: the control buffer has room for one header and `fds`
-        // (CMSG_SPACE above), so the first header and its data are in it.
-        unsafe {
-            let cmsg = libc::CMSG_FIRSTHDR(&header);
-            (*cmsg).cmsg_level = libc::SOL_SOCKET;
-            (*cmsg).cmsg_type = libc::SCM_RIGHTS;
-            (*cmsg).cmsg_len = libc::CMSG_LEN(fd_bytes as u32) as _;
-            std::ptr::copy_nonoverlapping(
-                fds.as_ptr().cast::<u8>(),
-                libc::CMSG_DATA(cmsg),
-                fd_bytes,
-            );
-        }
-    }
-    loop {
-        // SAFETY: header points at live buffers for the whole call.
-        let n = unsafe { libc::sendmsg(socket.as_raw_fd(), &header, libc::MSG_NOSIGNAL) };
-        if n >= 0 {
-            return Ok(());
-        }
-        let error = io::Error::last_os_error();
-        if error.kind() != io::ErrorKind::Interrupted {
-            return Err(error);
-        }
-    }
-}
-
-/// Receives one message and the descriptors attached to it; `None` at the
-/// end (the other side has gone).
-pub(crate) fn receive(socket: &OwnedFd, max: usize) -> io::Result<Option<(Vec<u8>, Vec<OwnedFd>)>> {
-    let mut message = vec![0u8; max];
-    // SAFETY: CMSG_SPACE is a size computation.
-    let space = unsafe { libc::CMSG_SPACE(8 * std::mem::size_of::<RawFd>() as u32) } as usize;
-    let mut control = vec![0u8; space];
-    let mut iov = libc::iovec {
-        iov_base: message.as_mut_ptr().cast(),
-        iov_len: message.len(),
-    };
-    // SAFETY: msghdr is plain data; all-zero is a valid value.
-    let mut header: libc::msghdr = unsafe { std::mem::zeroed() };
-    header.msg_iov = &mut iov;
-    header.msg_iovlen = 1;
-    header.msg_control = control.as_mut_ptr().cast();
-    header.msg_controllen = space as _;
-    let n = loop {
-        // SAFETY: header points at live, writable buffers for the call.
-        let n = unsafe { libc::recvmsg(socket.as_raw_fd(), &mut header, libc::MSG_CMSG_CLOEXEC) };
-        if n >= 0 {
-            break n as usize;
-        }
-        let error = io::Error::last_os_error();
-        match error.kind() {
-            io::ErrorKind::Interrupted => {}
-            // The other side closed with messages it never read: it is
-            // gone all the same.
-            io::ErrorKind::ConnectionReset => return Ok(None),
-            _ => return Err(error),
-        }
-    };
-    let mut fds = Vec::new();
-    // SAFETY: the kernel filled the control buffer; CMSG_FIRSTHDR and
-    // CMSG_NXTHDR walk it within msg_controllen, and each SCM_RIGHTS
-    // payload is an array of descriptors now ours.
-    unsafe {
-        let mut cmsg = libc::CMSG_FIRSTHDR(&header);
-        while !cmsg.is_null() {
-            if (*cmsg).cmsg_level == libc::SOL_SOCKET && (*cmsg).cmsg_type == libc::SCM_RIGHTS {
-                let data = libc::CMSG_DATA(cmsg);
-                let bytes = (*cmsg).cmsg_len as usize - (data as usize - cmsg as usize);
-                for i in 0..bytes / std::mem::size_of::<RawFd>() {
-                    let fd = std::ptr::read_unaligned(data.cast::<RawFd>().add(i));
-                    fds.push(OwnedFd::from_raw_fd(fd));
-                }
-            }
-            cmsg = libc::CMSG_NXTHDR(&header, cmsg);
-        }
-    }
-    if n == 0 && fds.is_empty() {
-        return Ok(None);
-    }
-    message.truncate(n);
-    Ok(Some((message, fds)))
-}
-
-/// Receives one message within `deadline` (zero: only if one is there);
-/// `None` when the other side has gone.
-pub(crate) fn receive_within(
-    socket: &OwnedFd,
-    max: usize,
-    deadline: Duration,
-) -> io::Result<Option<(Vec<u8>, Vec<OwnedFd>)>> {
-    let until = Instant::now() + deadline;
-    loop {
-        let mut ready = libc::pollfd {
-            fd: socket.as_raw_fd(),
-            events: libc::POLLIN,
-            revents: 0,
-        };
-        let left = until.saturating_duration_since(Instant::now());
-        let timeout = left.as_millis().min(i32::MAX as u128) as i32;
-        // SAFETY: one live pollfd.
-        let n = unsafe { libc::poll(&mut ready, 1, timeout) };
-        if n > 0 {
-            return receive(socket, max);
-        }
-        if n < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
-            return Err(io::Error::last_os_error());
-        }
-        if n == 0 && left.is_zero() {
-            return Err(io::Error::new(
-                io::ErrorKind::TimedOut,
-                format!(
-                    "the judge's spawner did not answer within {} s",
-                    deadline.as_secs()
-                ),
-            ));
-        }
-    }
-}
-
 fn reply(socket: &OwnedFd, reply: &Reply) -> io::Result<()> {
     send(
         socket,
@@ -524,7 +370,7 @@ pub fn serve() -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runner::process::Rlimits;
+    use crate::runner::sys::Rlimits;
 
     #[test]
     fn every_message_survives_the_round_trip() {

@@ -16,8 +16,8 @@ use std::time::Duration;
 
 use anyhow::{bail, Context as _};
 
+use super::launch::{Interface, Launch};
 use super::{plan, runtime, Language};
-use crate::runner::external::{Interface, Launch};
 use crate::runner::Limits;
 
 /// What [`export`] wrote.
