@@ -17,8 +17,8 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 
-use crate::judge::{CaseResult, Outcome};
 use crate::report::{Event, Reporter};
+use crate::results::{CaseResult, Outcome};
 use crate::verdict::Verdict;
 
 /// Without repeated runs, a time changes when the slower is more than this
@@ -343,7 +343,7 @@ mod tests {
             .collect();
         Earlier {
             verdict: Some(verdict),
-            time: crate::runner::Spread::of(&runs).map(|s| s.median),
+            time: crate::results::Spread::of(&runs).map(|s| s.median),
             runs,
         }
     }

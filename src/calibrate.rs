@@ -23,9 +23,10 @@ use anyhow::Context as _;
 
 use crate::case::settings::{self, RealVerdict, Reference};
 use crate::case::{Settings, SettingsCache};
-use crate::judge::{self, CaseResult, Outcome};
+use crate::judge;
 use crate::problem::Problem;
 use crate::report::{Event, Reporter};
+use crate::results::{CaseResult, Outcome};
 use crate::runner::lang;
 use crate::runner::sandbox::Protections;
 use crate::runner::Submission;

@@ -19,12 +19,13 @@ use sudoku_judge::bench;
 use sudoku_judge::board::format::{self, Mode};
 use sudoku_judge::board::Format;
 use sudoku_judge::case::settings;
+use sudoku_judge::case::CheckerKind;
+use sudoku_judge::case::Limits;
 use sudoku_judge::case::Settings;
-use sudoku_judge::check::CheckerKind;
 use sudoku_judge::corpus;
 use sudoku_judge::generate::{self, Target};
 use sudoku_judge::hack;
-use sudoku_judge::judge::{self, Config, Summary};
+use sudoku_judge::judge::{self, Config};
 use sudoku_judge::problem::Problem;
 use sudoku_judge::report::human::HumanReporter;
 use sudoku_judge::report::json::JsonReporter;
@@ -32,10 +33,11 @@ use sudoku_judge::report::junit::JunitReporter;
 use sudoku_judge::report::keep::KeepReporter;
 use sudoku_judge::report::progress::TestProgress;
 use sudoku_judge::report::{Reporter, Tee};
+use sudoku_judge::results::Summary;
 use sudoku_judge::runner::lang::launch::Launch;
 use sudoku_judge::runner::lang::{self, BuildInfo};
 use sudoku_judge::runner::sandbox::{self, Protections};
-use sudoku_judge::runner::{builtin, process, spawner, Limits, Submission};
+use sudoku_judge::runner::{builtin, process, spawner, Submission};
 use sudoku_judge::solver::{self, Solver};
 use sudoku_judge::stress;
 use sudoku_judge::verdict::Verdict;
@@ -608,10 +610,10 @@ pub fn driver(args: &DriverArgs) -> anyhow::Result<ExitCode> {
         "on boards of your own:         sh {script} FILE  (81-character lines, then `end`)"
     )?;
     let answers = match exported.interface {
-        sudoku_judge::runner::Interface::Function => {
+        sudoku_judge::runner::lang::launch::Interface::Function => {
             "; its driver answers on fd 3, so keep it open (3>&1)"
         }
-        sudoku_judge::runner::Interface::Program => "",
+        sudoku_judge::runner::lang::launch::Interface::Program => "",
     };
     writeln!(
         out,

@@ -6,8 +6,10 @@
 use std::time::Duration;
 
 use crate::case::CaseData;
+use crate::case::Limits;
 use crate::check::Checked;
-use crate::runner::{End, Kill, Limits, Run};
+use crate::runner::process::Kill;
+use crate::runner::{End, Run};
 use crate::verdict::Verdict;
 
 fn ms(d: Duration) -> String {

@@ -11,12 +11,16 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 
+use crate::case::CheckerKind;
 use crate::case::{self, Case, Settings, SettingsCache};
-use crate::check::{Checked, Checker, CheckerKind};
+use crate::check::{Checked, Checker};
+use crate::decide::decide;
 use crate::problem::Problem;
 use crate::report::{Event, Reporter};
+use crate::results::{CaseResult, Fault, Judgement, Outcome, Slowest, Spread, Summary, Unjudged};
+use crate::runner::lang::launch::Interface;
 use crate::runner::lang::BuildInfo;
-use crate::runner::{process, Execute, Interface, Runner, Submission};
+use crate::runner::{process, Execute, Runner, Submission};
 use crate::solver::reference::count_solutions;
 use crate::verdict::Verdict;
 
@@ -43,11 +47,6 @@ pub struct Config {
     /// (`--fresh-process`).
     pub fresh_process: bool,
 }
-
-pub use crate::decide::decide;
-pub use crate::results::{
-    CaseResult, Fault, Judgement, Outcome, Slowest, Spread, Summary, Unjudged,
-};
 
 /// Marks an error of the judge's own machinery in the middle of a run, as
 /// opposed to one of the case's files.
@@ -449,7 +448,8 @@ mod tests {
     use super::*;
     use crate::board::{EXAMPLE, EXAMPLE_ANSWER};
     use crate::case::{CaseData, Limits, Text};
-    use crate::runner::{End, Kill, Run};
+    use crate::runner::process::Kill;
+    use crate::runner::{End, Run};
 
     /// What a made-up run prints.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]

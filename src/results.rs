@@ -10,8 +10,6 @@ use crate::case::{CheckerKind, Limits};
 use crate::problem::Problem;
 use crate::verdict::Verdict;
 
-pub use crate::runner::Spread;
-
 /// The judgement of one case that could be run.
 #[derive(Clone, Debug)]
 pub struct Judgement {
@@ -50,6 +48,26 @@ pub struct Judgement {
     pub stdout_lines: usize,
     pub stderr: String,
     pub warnings: Vec<String>,
+}
+
+/// Minimum, median and maximum of some timings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Spread {
+    pub min: Duration,
+    pub median: Duration,
+    pub max: Duration,
+}
+
+impl Spread {
+    pub fn of(times: &[Duration]) -> Option<Spread> {
+        let mut sorted = times.to_vec();
+        sorted.sort_unstable();
+        Some(Spread {
+            min: *sorted.first()?,
+            median: sorted[sorted.len() / 2],
+            max: *sorted.last()?,
+        })
+    }
 }
 
 /// The slowest puzzle of a case: where to look when a case is slow.

@@ -10,9 +10,6 @@ pub mod diff;
 
 pub use answers::{Checker, Head, LineSplitter, KEEP};
 
-// Chosen by a suite's settings, so defined with them, below the checker.
-pub use crate::case::CheckerKind;
-
 use crate::board::rules::Mistake;
 use crate::verdict::Verdict;
 
@@ -75,7 +72,7 @@ mod tests {
     use super::*;
     use crate::board::format::{self, Mode};
     use crate::board::Format;
-    use crate::case::{CaseData, Expected, Text};
+    use crate::case::{CaseData, CheckerKind, Expected, Text};
 
     const PUZZLE: &str = crate::board::EXAMPLE;
     const ANSWER: &str = crate::board::EXAMPLE_ANSWER;

@@ -10,8 +10,8 @@ use serde::Serialize;
 use super::{Event, Reporter};
 use crate::baseline::{Baseline, Comparison, Tally, Trend};
 use crate::results::{CaseResult, Outcome, Spread};
+use crate::runner::lang::launch::Interface;
 use crate::runner::lang::BuildInfo;
-use crate::runner::Interface;
 use crate::verdict::Verdict;
 
 pub struct JsonReporter<W> {

@@ -17,8 +17,8 @@ use std::time::Duration;
 
 use crate::problem::Problem;
 use crate::results::{CaseResult, Summary};
+use crate::runner::lang::launch::Interface;
 use crate::runner::lang::BuildInfo;
-use crate::runner::Interface;
 
 /// What the judge tells reporters, in order: `Started`, one
 /// `CaseFinished` per case in case order, then `Finished`.
@@ -124,10 +124,10 @@ pub(crate) mod fixtures {
     use std::time::Duration;
 
     use crate::board::Format;
-    use crate::check::CheckerKind;
+    use crate::case::{CheckerKind, Limits};
     use crate::problem::Problem;
     use crate::results::{CaseResult, Judgement, Outcome, Spread};
-    use crate::runner::{Interface, Limits};
+    use crate::runner::lang::launch::Interface;
     use crate::verdict::Verdict;
 
     pub fn judged(verdict: Verdict, reason: &str, time_ms: u64) -> Outcome {
@@ -231,7 +231,8 @@ pub(crate) mod fixtures {
     fn real_reason(verdict: Verdict) -> (String, u64) {
         use crate::board::{format, Board, EXAMPLE, EXAMPLE_ANSWER};
         use crate::check::Checker;
-        use crate::runner::{End, Kill, Run};
+        use crate::runner::process::Kill;
+        use crate::runner::{End, Run};
 
         let line = |text: &str| -> Board {
             format::parse(text, Format::AcWing, format::Mode::Puzzles)

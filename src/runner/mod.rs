@@ -18,17 +18,15 @@ use std::io::{self, Read};
 use std::path::PathBuf;
 use std::time::Duration;
 
-pub use process::Kill;
-
 use crate::board::Format;
 use crate::case::{Boards, CaseData};
 use crate::check::{Checker, Head};
+use crate::results::Spread;
 use crate::solver::Solver;
 
-pub use lang::launch::Interface;
-// Defined with the settings that choose them, which case, check and the
-// runner all read.
-pub use crate::case::Limits;
+use crate::case::Limits;
+use lang::launch::Interface;
+use process::Kill;
 
 /// Processes and threads a run may have at once: enough for a JVM's or a
 /// compiler's, few enough to stop a fork bomb.
@@ -103,26 +101,6 @@ pub enum End {
     OutOfMemory(String),
     /// It never ran: the compiler rejected it.
     NotCompiled,
-}
-
-/// Minimum, median and maximum of some timings.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Spread {
-    pub min: Duration,
-    pub median: Duration,
-    pub max: Duration,
-}
-
-impl Spread {
-    pub fn of(times: &[Duration]) -> Option<Spread> {
-        let mut sorted = times.to_vec();
-        sorted.sort_unstable();
-        Some(Spread {
-            min: *sorted.first()?,
-            median: sorted[sorted.len() / 2],
-            max: *sorted.last()?,
-        })
-    }
 }
 
 /// The time of each call of a function submission, summed and spread

@@ -18,7 +18,7 @@ use anyhow::{bail, Context as _};
 
 use super::launch::{Interface, Launch};
 use super::{plan, runtime, Language};
-use crate::runner::Limits;
+use crate::case::Limits;
 
 /// What [`export`] wrote.
 pub struct Exported {
