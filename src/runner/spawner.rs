@@ -80,6 +80,31 @@ pub(crate) enum Reply {
     Exited(Ended),
 }
 
+impl Request {
+    /// The message that carries it.
+    fn encode(&self) -> io::Result<Vec<u8>> {
+        serde_json::to_vec(self).map_err(io::Error::other)
+    }
+
+    /// The request a message carries; `Err` when it carries none.
+    fn decode(message: &[u8]) -> serde_json::Result<Request> {
+        serde_json::from_slice(message)
+    }
+}
+
+impl Reply {
+    /// The message that carries it.
+    fn encode(&self) -> io::Result<Vec<u8>> {
+        serde_json::to_vec(self).map_err(io::Error::other)
+    }
+
+    /// The reply a message carries; `Err` when it carries none.
+    fn decode(message: &[u8]) -> io::Result<Reply> {
+        serde_json::from_slice(message)
+            .map_err(|e| io::Error::other(format!("the spawner sent a malformed reply: {e}")))
+    }
+}
+
 /// The harness's end of one spawner.
 pub struct Spawner {
     socket: OwnedFd,
@@ -177,14 +202,12 @@ impl Spawner {
     }
 
     fn send(&mut self, request: &Request, fds: &[RawFd]) -> io::Result<()> {
-        let text = serde_json::to_vec(request).map_err(io::Error::other)?;
-        send(&self.socket, &text, fds)
+        send(&self.socket, &request.encode()?, fds)
     }
 
     fn receive(&mut self, deadline: Duration) -> io::Result<Reply> {
         let (message, _) = receive_within(&self.socket, MAX_MESSAGE, deadline)?.ok_or_else(gone)?;
-        serde_json::from_slice(&message)
-            .map_err(|e| io::Error::other(format!("the spawner sent a malformed reply: {e}")))
+        Reply::decode(&message)
     }
 
     /// Starts `launch` on `stdio` (stdin, stdout, stderr, and fd 3 when
@@ -255,11 +278,7 @@ fn gone() -> io::Error {
 }
 
 fn reply(socket: &OwnedFd, reply: &Reply) -> io::Result<()> {
-    send(
-        socket,
-        &serde_json::to_vec(reply).map_err(io::Error::other)?,
-        &[],
-    )
+    send(socket, &reply.encode()?, &[])
 }
 
 /// The spawner's side, on the socket it got as stdin: sets up the sandbox,
@@ -272,7 +291,7 @@ pub fn serve() -> io::Result<()> {
     let Some((hello, _)) = receive(&socket, MAX_MESSAGE)? else {
         return Ok(());
     };
-    let (mode, slot) = match serde_json::from_slice(&hello) {
+    let (mode, slot) = match Request::decode(&hello) {
         Ok(Request::Hello { mode, slot }) => (mode, slot),
         _ => return Err(io::Error::other("the first request was not a hello")),
     };
@@ -331,7 +350,7 @@ pub fn serve() -> io::Result<()> {
             }
             return Ok(());
         };
-        match serde_json::from_slice(&request) {
+        match Request::decode(&request) {
             Ok(Request::Launch(launch)) if current.is_none() => {
                 match jail.launch(&launch, stdio) {
                     Ok(running) => {
@@ -394,8 +413,8 @@ mod tests {
                 ..sandbox::Plan::default()
             },
         };
-        let text = serde_json::to_vec(&Request::Launch(launch.clone())).unwrap();
-        let Request::Launch(back) = serde_json::from_slice(&text).unwrap() else {
+        let text = Request::Launch(launch.clone()).encode().unwrap();
+        let Request::Launch(back) = Request::decode(&text).unwrap() else {
             panic!("not a launch");
         };
         assert_eq!(back.argv, launch.argv);
@@ -410,8 +429,8 @@ mod tests {
             oom_kills: 1,
             fork_refusals: 4,
         };
-        let text = serde_json::to_vec(&Reply::Exited(ended)).unwrap();
-        let Reply::Exited(back) = serde_json::from_slice(&text).unwrap() else {
+        let text = Reply::Exited(ended).encode().unwrap();
+        let Reply::Exited(back) = Reply::decode(&text).unwrap() else {
             panic!("not an exit");
         };
         assert_eq!(
@@ -424,7 +443,85 @@ mod tests {
             ),
             (9, 1_500_000_000, 1_100, 1, 4)
         );
-        assert!(serde_json::from_slice::<Request>(br#"{"Launch":7}"#).is_err());
+        assert!(Request::decode(br#"{"Launch":7}"#).is_err());
+    }
+
+    #[test]
+    fn every_request_and_reply_survives_the_round_trip() {
+        let hello = Request::decode(
+            &Request::Hello {
+                mode: Mode::Off,
+                slot: 7,
+            }
+            .encode()
+            .unwrap(),
+        );
+        assert!(
+            matches!(
+                hello,
+                Ok(Request::Hello {
+                    mode: Mode::Off,
+                    slot: 7
+                })
+            ),
+            "{hello:?}"
+        );
+        assert!(matches!(
+            Request::decode(&Request::Kill.encode().unwrap()),
+            Ok(Request::Kill)
+        ));
+
+        let mut protections = Protections::off();
+        protections.cgroup_version = Some("v2".into());
+        let Reply::Ready(back) =
+            Reply::decode(&Reply::Ready(protections.clone()).encode().unwrap()).unwrap()
+        else {
+            panic!("not ready");
+        };
+        assert_eq!(back, protections);
+
+        let cgroup: Cgroup = serde_json::from_str(
+            r#"{"version":"V2","memory":"/sys/fs/cgroup/a","pids":"/sys/fs/cgroup/a","cpu":"/sys/fs/cgroup/a"}"#,
+        )
+        .unwrap();
+        for cgroup in [Some(cgroup), None] {
+            let started = Reply::Started {
+                pid: 4242,
+                cgroup: cgroup.clone(),
+            };
+            let Reply::Started { pid, cgroup: back } =
+                Reply::decode(&started.encode().unwrap()).unwrap()
+            else {
+                panic!("not started");
+            };
+            assert_eq!((pid, back), (4242, cgroup));
+        }
+
+        let failure = Failure {
+            stage: sandbox::jail::Stage::Filesystem,
+            errno: libc::EPERM,
+            message: "cannot mount /proc".into(),
+        };
+        let Reply::Failed(back) = Reply::decode(&Reply::Failed(failure).encode().unwrap()).unwrap()
+        else {
+            panic!("not a failure");
+        };
+        assert_eq!(
+            (back.stage, back.errno, back.message.as_str()),
+            (
+                sandbox::jail::Stage::Filesystem,
+                libc::EPERM,
+                "cannot mount /proc"
+            )
+        );
+
+        let malformed = Reply::decode(b"{\"Started\":{}}").unwrap_err();
+        assert!(
+            malformed
+                .to_string()
+                .starts_with("the spawner sent a malformed reply: "),
+            "{malformed}"
+        );
     }
 
     #[test]
