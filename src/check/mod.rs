@@ -1,5 +1,5 @@
 //! Is the answer right, and if not, why. Deciding the verdict and drawing
-//! the difference are separate steps: [`check`] decides, [`diff`] draws.
+//! the difference are separate steps: a [`Checker`] decides, [`diff`] draws.
 //!
 //! The default checker is a special judge: any complete, valid grid that
 //! keeps every given is accepted, as on LeetCode and AcWing. `exact` compares

@@ -15,7 +15,7 @@
 //! ([`super::process`]); kills go through the spawner, which alone may
 //! reap the run and so never kills a recycled pid.
 //!
-//! Messages are JSON documents ([`Request`], [`Reply`]), one per
+//! Messages are JSON documents (`Request`, `Reply`), one per
 //! `SOCK_SEQPACKET` datagram. Every wait for a reply has a deadline.
 //!
 //! Lifetimes are tied: a spawner watches its socket while a run goes on,
