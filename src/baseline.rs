@@ -343,7 +343,7 @@ mod tests {
             .collect();
         Earlier {
             verdict: Some(verdict),
-            time: crate::runner::Spread::of(&runs).map(|s| s.median),
+            time: crate::stats::Spread::of(&runs).map(|s| s.median),
             runs,
         }
     }

@@ -15,7 +15,7 @@ use anyhow::{bail, Context as _};
 
 use crate::board::format::{self, Mode};
 use crate::board::{Board, Format};
-use crate::runner::external::Launch;
+use crate::runner::lang::launch::Launch;
 use crate::runner::process;
 use crate::solver::{reference, Solver};
 
@@ -151,13 +151,13 @@ pub fn command(launch: &Launch, set: &PuzzleSet, rounds: Rounds) -> anyhow::Resu
     let input = format::acwing_input(&set.puzzles);
     let name = launch.label.trim_matches('`');
     let run = || -> anyhow::Result<(Duration, String)> {
-        let limits = crate::runner::Limits {
+        let limits = crate::case::Limits {
             time: Duration::from_secs(300),
             memory_kb: 4 << 20,
         };
         let mut spec = launch.spec(&limits, false);
         spec.kill_after = Duration::from_secs(600);
-        spec.stdout_limit = crate::runner::Limits::output_bytes(set.puzzles.len());
+        spec.stdout_limit = crate::case::Limits::output_bytes(set.puzzles.len());
         spec.stderr_tail = 4096;
         let (finished, stdout) = process::run_captured(spec, input.as_bytes())
             .with_context(|| format!("failed to start `{name}`"))?;

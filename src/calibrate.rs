@@ -23,9 +23,9 @@ use anyhow::Context as _;
 
 use crate::case::settings::{self, RealVerdict, Reference};
 use crate::case::{Settings, SettingsCache};
-use crate::judge::{self, CaseResult, Outcome};
+use crate::judge;
 use crate::problem::Problem;
-use crate::results::{Event, Reporter};
+use crate::results::{CaseResult, Event, Outcome, Reporter};
 use crate::runner::lang;
 use crate::runner::sandbox::Protections;
 use crate::runner::Submission;

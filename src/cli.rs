@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use sudoku_judge::board::Format;
-use sudoku_judge::case::settings::CheckerKind;
+use sudoku_judge::case::CheckerKind;
 use sudoku_judge::generate::{Grade, HardFor, Layout, Measure, Target};
 use sudoku_judge::problem::Problem;
 use sudoku_judge::runner::lang::Language;

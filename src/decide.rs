@@ -4,8 +4,10 @@
 //! the report's snapshot renders its real words.
 
 use crate::case::CaseData;
+use crate::case::Limits;
 use crate::check::Checked;
-use crate::runner::{End, Kill, Limits, Run};
+use crate::runner::process::Kill;
+use crate::runner::{End, Run};
 use crate::verdict::Verdict;
 use crate::words::{format_mb as mb, plural, whole_ms as ms};
 

@@ -27,8 +27,9 @@ use rand::{Rng as _, SeedableRng as _};
 use rand_chacha::ChaCha8Rng;
 
 use crate::board::Board;
+use crate::case::Limits;
 use crate::generate::{Generator, HardFor, Measure, Target, FIENDISH_GOAL};
-use crate::runner::{process, Limits, Submission};
+use crate::runner::{process, Submission};
 use crate::stress::{self, Judged, Pair};
 use crate::verdict::Verdict;
 

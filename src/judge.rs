@@ -11,14 +11,21 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 
+use crate::case::CheckerKind;
 use crate::case::{self, Case, Settings, SettingsCache};
-use crate::check::{Checked, Checker, CheckerKind};
+use crate::check::{Checked, Checker};
+use crate::decide::decide;
 use crate::problem::Problem;
-use crate::results::{Event, Reporter};
+use crate::results::{
+    CaseResult, Event, Fault, Judgement, Outcome, Reporter, Slowest, Summary, Unjudged,
+};
+use crate::runner::lang::launch::Interface;
 use crate::runner::lang::BuildInfo;
-use crate::runner::{process, Interface, Runner, Submission};
+use crate::runner::{process, Execute, Runner, Submission};
 use crate::solver::reference::count_solutions;
+use crate::stats::Spread;
 use crate::verdict::Verdict;
+use crate::words::plural;
 
 /// Everything a judging run needs, built by the CLI.
 #[derive(Clone, Debug)]
@@ -43,11 +50,6 @@ pub struct Config {
     /// (`--fresh-process`).
     pub fresh_process: bool,
 }
-
-pub use crate::decide::decide;
-pub use crate::results::{
-    CaseResult, Fault, Judgement, Outcome, Slowest, Spread, Summary, Unjudged,
-};
 
 /// Marks an error of the judge's own machinery in the middle of a run, as
 /// opposed to one of the case's files.
@@ -161,6 +163,19 @@ pub fn parse_partition(text: &str) -> anyhow::Result<(usize, usize)> {
 /// order whatever order parallel jobs finish in. `Err` only when nothing
 /// can be judged (no cases) or a reporter fails.
 pub fn run(config: &Config, reporter: &mut dyn Reporter) -> anyhow::Result<Summary> {
+    // One runner a job: its process serves the job's cases.
+    run_through(config, reporter, || {
+        Runner::new(&config.submission, config.fresh_process)
+    })
+}
+
+/// [`run`], running the submission through what `start` makes, one for
+/// each job.
+fn run_through<E: Execute>(
+    config: &Config,
+    reporter: &mut dyn Reporter,
+    start: impl Fn() -> E + Sync,
+) -> anyhow::Result<Summary> {
     let started = Instant::now();
     let found = case::find(&config.paths)?;
     let cases = config.selection.apply(found.cases)?;
@@ -212,10 +227,9 @@ pub fn run(config: &Config, reporter: &mut dyn Reporter) -> anyhow::Result<Summa
     std::thread::scope(|scope| -> anyhow::Result<()> {
         for _ in 0..jobs {
             let done = done_tx.clone();
-            let (next, cases, settings) = (&next, &cases, &settings);
+            let (next, cases, settings, start) = (&next, &cases, &settings, &start);
             scope.spawn(move || {
-                // One runner a job: its process serves the job's cases.
-                let mut runner = Runner::new(&config.submission, config.fresh_process);
+                let mut runner = start();
                 loop {
                     let i = next.fetch_add(1, Ordering::SeqCst);
                     if i >= cases.len() || process::interrupted() {
@@ -279,7 +293,7 @@ const WARNED: usize = 5;
 /// `Ok(None)` when the user interrupted the run during this case.
 fn judge_case(
     config: &Config,
-    runner: &mut Runner<'_>,
+    runner: &mut impl Execute,
     settings: &Settings,
     case: &Case,
 ) -> anyhow::Result<Option<Judgement>> {
@@ -357,9 +371,8 @@ fn judge_case(
         // they left: alone, in a fresh process, does it pass?
         if verdict != Verdict::AC && verdict != Verdict::CE && run.earlier > 0 {
             let mut alone = Checker::new(checker, &data, format)?;
-            let fresh = config
-                .submission
-                .run(&data, &limits, &mut alone)
+            let fresh = runner
+                .run_alone(&data, &limits, &mut alone)
                 .map_err(|e| e.context(JudgeFault))?;
             let Some(alone) = decide(&data, &fresh, &limits, alone.finish()?) else {
                 return Ok(None);
@@ -426,6 +439,327 @@ fn judge_case(
     }))
 }
 
-fn plural(n: usize, word: &str) -> String {
-    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+    use std::sync::Mutex;
+
+    use super::*;
+    use crate::board::{EXAMPLE, EXAMPLE_ANSWER};
+    use crate::case::{CaseData, Limits, Text};
+    use crate::runner::process::Kill;
+    use crate::runner::{End, Run};
+
+    /// What a made-up run prints.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    enum Answers {
+        Right,
+        /// A solution with two digits of its last row swapped.
+        Wrong,
+        Nothing,
+    }
+
+    /// How the fake submission behaves on the case named `name` (the input
+    /// file's stem): `earlier` is how many cases its process ran before,
+    /// `None` when the judge reruns the case alone.
+    type Script<'s> = dyn Fn(&str, Option<usize>) -> (Answers, End) + Sync + 's;
+
+    /// A submission that runs nothing: it prints what the script says, and
+    /// notes every call, as `name` or `name alone`.
+    struct Fake<'a> {
+        script: &'a Script<'a>,
+        calls: &'a Mutex<Vec<String>>,
+        /// Cases its process has run.
+        ran: usize,
+    }
+
+    impl Fake<'_> {
+        fn answer(
+            &self,
+            case: &CaseData,
+            earlier: Option<usize>,
+            checker: &mut Checker<'_>,
+        ) -> Run {
+            let Text::File(path) = &case.input else {
+                panic!("cases come from files")
+            };
+            let name = path.file_stem().unwrap().to_str().unwrap();
+            self.calls.lock().unwrap().push(match earlier {
+                Some(_) => name.to_string(),
+                None => format!("{name} alone"),
+            });
+            let (answers, end) = (self.script)(name, earlier);
+            let line = match answers {
+                Answers::Right => Some(EXAMPLE_ANSWER.to_string()),
+                Answers::Wrong => {
+                    let mut wrong = EXAMPLE_ANSWER.as_bytes().to_vec();
+                    wrong.swap(79, 80);
+                    Some(String::from_utf8(wrong).unwrap())
+                }
+                Answers::Nothing => None,
+            };
+            for line in line.iter().cycle().take(case.puzzles) {
+                checker.feed(format!("{line}\n").as_bytes());
+            }
+            Run {
+                answered: checker.answered(),
+                time: Duration::from_millis(5),
+                wall: Duration::from_millis(6),
+                cpu: Duration::from_millis(5),
+                memory_kb: 1024,
+                memory_allowance_kb: 0,
+                fork_refusals: 0,
+                puzzle_times: None,
+                slowest_puzzle: None,
+                end,
+                stdout: String::new(),
+                stdout_lines: 0,
+                stderr: String::new(),
+                earlier: earlier.unwrap_or(0),
+                notes: Vec::new(),
+            }
+        }
+    }
+
+    impl Execute for Fake<'_> {
+        fn run(
+            &mut self,
+            case: &CaseData,
+            _: &Limits,
+            checker: &mut Checker<'_>,
+        ) -> anyhow::Result<Run> {
+            let run = self.answer(case, Some(self.ran), checker);
+            // As a runner's process, it is gone once a run ends otherwise
+            // than by itself.
+            self.ran = if run.end == End::Normal {
+                self.ran + 1
+            } else {
+                0
+            };
+            Ok(run)
+        }
+
+        fn run_alone(
+            &mut self,
+            case: &CaseData,
+            _: &Limits,
+            checker: &mut Checker<'_>,
+        ) -> anyhow::Result<Run> {
+            Ok(self.answer(case, None, checker))
+        }
+    }
+
+    /// Keeps each event as a line: `started N`, `ID VERDICT: REASON` or
+    /// `ID error: MESSAGE`, `finished PASSED/TOTAL`.
+    #[derive(Default)]
+    struct Events(Vec<String>);
+
+    impl Reporter for Events {
+        fn report(&mut self, event: Event<'_>) -> std::io::Result<()> {
+            self.0.push(match event {
+                Event::Started { cases, .. } => format!("started {cases}"),
+                Event::CaseFinished(result) => match &result.outcome {
+                    Outcome::Judged(j) => format!("{} {}: {}", result.id, j.verdict, j.reason),
+                    Outcome::Error(e) => format!("{} error: {}", result.id, e.message),
+                },
+                Event::Finished { summary } => {
+                    format!("finished {}/{}", summary.passed, summary.total)
+                }
+            });
+            Ok(())
+        }
+    }
+
+    /// A directory of flat cases, each `NAME.in` holding `puzzles` copies
+    /// of LeetCode's example, with no expected file.
+    fn cases(names: &[(&str, usize)]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, puzzles) in names {
+            let input = format!("{EXAMPLE}\n").repeat(*puzzles) + "end\n";
+            std::fs::write(dir.path().join(format!("{name}.in")), input).unwrap();
+        }
+        dir
+    }
+
+    fn config(dir: &Path, jobs: usize) -> Config {
+        Config {
+            paths: vec![dir.to_path_buf()],
+            submission: Submission::Builtin {
+                solver: crate::solver::default_solver(),
+                exe: PathBuf::from("/nonexistent/never-started"),
+            },
+            overrides: Settings::default(),
+            repeat: 1,
+            build: None,
+            selection: Selection::default(),
+            jobs,
+            answered: None,
+            sandbox: None,
+            fresh_process: false,
+        }
+    }
+
+    /// Judges `dir` through the fake: the summary, the events and the calls.
+    fn judge(config: &Config, script: &Script<'_>) -> (Summary, Vec<String>, Vec<String>) {
+        let calls = Mutex::new(Vec::new());
+        let mut events = Events::default();
+        let summary = run_through(config, &mut events, || Fake {
+            script,
+            calls: &calls,
+            ran: 0,
+        })
+        .expect("a run");
+        (summary, events.0, calls.into_inner().unwrap())
+    }
+
+    #[test]
+    fn each_case_gets_the_verdict_of_its_run_and_the_reporter_hears_them_in_order() {
+        let dir = cases(&[("a", 1), ("b", 2), ("c", 1), ("d", 1)]);
+        let (summary, events, calls) = judge(&config(dir.path(), 1), &|name, _| match name {
+            "a" => (Answers::Right, End::Normal),
+            "b" => (Answers::Wrong, End::Normal),
+            "c" => (Answers::Nothing, End::Crashed("exited with code 3".into())),
+            _ => (Answers::Right, End::Killed(Kill::Cpu)),
+        });
+        assert_eq!(events.len(), 6, "{events:#?}");
+        assert_eq!(events[0], "started 4");
+        assert_eq!(events[1], "a AC: ");
+        assert!(events[2].starts_with("b WA: "), "{events:#?}");
+        assert!(
+            events[3].starts_with("c RE: exited with code 3"),
+            "{events:#?}"
+        );
+        assert!(events[4].starts_with("d TLE: "), "{events:#?}");
+        assert_eq!(events[5], "finished 1/4");
+        // In case order, in one process until one ends it. A case failing
+        // after others is rerun alone; failing alone too, its reason is
+        // its own. The crash ended the process, so `d` is not rerun.
+        assert_eq!(calls, ["a", "b", "b alone", "c", "c alone", "d"]);
+        assert!(!events[2].contains("alone"), "{events:#?}");
+
+        assert_eq!(
+            (
+                summary.passed,
+                summary.failed,
+                summary.errors,
+                summary.total
+            ),
+            (1, 3, 0, 4)
+        );
+        let mut verdicts = vec![
+            (Verdict::AC, 1),
+            (Verdict::WA, 1),
+            (Verdict::TLE, 1),
+            (Verdict::RE, 1),
+        ];
+        verdicts.sort_by_key(|&(v, _)| Verdict::ALL.iter().position(|&w| w == v));
+        assert_eq!(
+            summary.verdicts, verdicts,
+            "counted in the order verdicts are listed"
+        );
+        assert!(!summary.interrupted);
+        let not_accepted: Vec<_> = summary
+            .not_accepted
+            .iter()
+            .map(|p| p.file_name().unwrap().to_str().unwrap())
+            .collect();
+        assert_eq!(not_accepted, ["b.in", "c.in", "d.in"]);
+        assert_eq!(summary.charged, Duration::from_millis(20), "4 runs of 5 ms");
+    }
+
+    #[test]
+    fn a_case_failing_after_others_but_passing_alone_says_the_solution_keeps_state() {
+        let dir = cases(&[("a", 1), ("b", 1), ("c", 1)]);
+        // Right in a fresh process, wrong after two cases in one.
+        let (summary, events, calls) = judge(&config(dir.path(), 1), &|_, earlier| match earlier {
+            Some(n) if n >= 2 => (Answers::Wrong, End::Normal),
+            _ => (Answers::Right, End::Normal),
+        });
+        assert_eq!(calls, ["a", "b", "c", "c alone"]);
+        assert_eq!(events[1..3], ["a AC: ", "b AC: "]);
+        assert!(events[3].starts_with("c WA: "), "{events:#?}");
+        assert!(
+            events[3].ends_with(
+                "; it passes alone, and fails after 2 earlier cases: the solution keeps state \
+                 between tests (a global or static not reset), as LeetCode would find on Submit"
+            ),
+            "{events:#?}"
+        );
+        assert_eq!((summary.passed, summary.failed), (2, 1));
+
+        let (_, events, _) = judge(&config(dir.path(), 1), &|_, earlier| match earlier {
+            Some(1) => (Answers::Wrong, End::Normal),
+            _ => (Answers::Right, End::Normal),
+        });
+        assert!(
+            events[2].contains("; it passes alone, and fails after 1 earlier case: "),
+            "{events:#?}"
+        );
+    }
+
+    #[test]
+    fn an_interrupted_run_gives_no_verdict_and_ends_the_report() {
+        let dir = cases(&[("a", 1), ("b", 1), ("c", 1)]);
+        let (summary, events, _) = judge(&config(dir.path(), 1), &|name, _| match name {
+            "b" => (Answers::Nothing, End::Killed(Kill::Interrupted)),
+            _ => (Answers::Right, End::Normal),
+        });
+        assert_eq!(events, ["started 3", "a AC: ", "finished 1/1"]);
+        assert!(summary.interrupted);
+        assert_eq!((summary.passed, summary.failed, summary.total), (1, 0, 1));
+    }
+
+    #[test]
+    fn a_case_that_cannot_be_read_is_an_error_of_its_own_and_the_run_goes_on() {
+        let dir = cases(&[("a", 1), ("c", 1)]);
+        std::fs::write(dir.path().join("b.in"), "not a sudoku\n").unwrap();
+        let (summary, events, calls) = judge(&config(dir.path(), 1), &|_, _| {
+            (Answers::Right, End::Normal)
+        });
+        assert_eq!(calls, ["a", "c"], "the broken case never runs");
+        assert_eq!(events[1], "a AC: ");
+        assert!(events[2].starts_with("b error: "), "{events:#?}");
+        assert!(events[2].contains("b.in"), "names the file: {events:#?}");
+        assert_eq!(events[3], "c AC: ");
+        assert_eq!(
+            (
+                summary.passed,
+                summary.failed,
+                summary.errors,
+                summary.total
+            ),
+            (2, 1, 1, 3)
+        );
+        assert_eq!(summary.verdicts, [(Verdict::AC, 2)]);
+    }
+
+    #[test]
+    fn parallel_jobs_report_in_case_order_whatever_order_they_finish_in() {
+        let dir = cases(&[("a", 1), ("b", 1)]);
+        let finished = Mutex::new(Vec::new());
+        let b_done = std::sync::Condvar::new();
+        let (_, events, _) = judge(&config(dir.path(), 2), &|name, _| {
+            let mut done = finished.lock().unwrap();
+            if name == "a" {
+                // `a` ends only once `b` has, which needs a second job.
+                done = b_done
+                    .wait_timeout_while(done, Duration::from_secs(30), |d| d.is_empty())
+                    .unwrap()
+                    .0;
+            }
+            done.push(name.to_string());
+            b_done.notify_all();
+            (
+                if name == "a" {
+                    Answers::Right
+                } else {
+                    Answers::Wrong
+                },
+                End::Normal,
+            )
+        });
+        assert_eq!(*finished.lock().unwrap(), ["b", "a"], "two jobs at once");
+        assert_eq!(events[1], "a AC: ");
+        assert!(events[2].starts_with("b WA: "), "{events:#?}");
+    }
 }

@@ -25,6 +25,7 @@ pub mod report;
 pub mod results;
 pub mod runner;
 pub mod solver;
+pub mod stats;
 pub mod stress;
 pub mod verdict;
 pub mod watch;
@@ -33,48 +34,206 @@ pub mod words;
 #[cfg(test)]
 mod tests {
     use std::collections::{BTreeMap, BTreeSet};
-    use std::path::Path;
+    use std::path::{Path, PathBuf};
 
     /// Imports between top-level modules that close a cycle, each to be
     /// removed once it is broken: none today, and no other may close one.
     const KNOWN_CYCLES: [(&str, &str); 0] = [];
 
-    /// The top-level modules each top-level module of the library names
-    /// (`crate::name`), outside comments.
-    fn imports() -> BTreeMap<String, BTreeSet<String>> {
-        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-        let lib = std::fs::read_to_string(src.join("lib.rs")).unwrap();
-        let modules: BTreeSet<String> = lib
+    fn src() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+    }
+
+    /// The modules that `parent` (a path of module names from the crate's
+    /// root; empty for the root) declares.
+    fn children(parent: &[&str]) -> BTreeSet<String> {
+        let dir = parent.iter().fold(src(), |dir, name| dir.join(name));
+        let file = if parent.is_empty() {
+            dir.join("lib.rs")
+        } else {
+            dir.join("mod.rs")
+        };
+        std::fs::read_to_string(file)
+            .unwrap()
             .lines()
-            .filter_map(|l| l.strip_prefix("pub mod ")?.strip_suffix(';'))
+            .filter_map(|l| {
+                let l = l.strip_prefix("pub ").or(l.strip_prefix("pub(crate) "))?;
+                l.strip_prefix("mod ")?.strip_suffix(';')
+            })
             .map(String::from)
-            .collect();
-        let mut imports = BTreeMap::new();
-        for module in &modules {
-            let mut files = vec![src.join(format!("{module}.rs"))];
-            let mut dirs = vec![src.join(module)];
-            while let Some(dir) = dirs.pop() {
-                for entry in std::fs::read_dir(&dir).into_iter().flatten() {
-                    let path = entry.unwrap().path();
-                    if path.is_dir() {
-                        dirs.push(path);
-                    } else if path.extension().is_some_and(|e| e == "rs") {
-                        files.push(path);
-                    }
+            .collect()
+    }
+
+    /// The source files of the module at `path`: `NAME.rs`, and everything
+    /// under `NAME/`.
+    fn files_of(path: &[String]) -> Vec<PathBuf> {
+        let dir = path.iter().fold(src(), |dir, name| dir.join(name));
+        let mut files = vec![dir.with_extension("rs")];
+        let mut dirs = vec![dir];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).into_iter().flatten() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    files.push(path);
                 }
             }
-            let named: &mut BTreeSet<String> = imports.entry(module.clone()).or_default();
-            for file in files.iter().filter(|f| f.is_file()) {
-                let text = std::fs::read_to_string(file).unwrap();
-                for line in text.lines() {
-                    let code = line.split("//").next().unwrap_or_default();
-                    for (at, _) in code.match_indices("crate::") {
-                        let name: String = code[at + "crate::".len()..]
-                            .chars()
-                            .take_while(|c| c.is_alphanumeric() || *c == '_')
-                            .collect();
-                        if modules.contains(&name) && name != *module {
-                            named.insert(name);
+        }
+        files.retain(|f| f.is_file());
+        files
+    }
+
+    /// The module a source file holds: `src/runner/lang/cpp.rs` holds
+    /// `runner::lang::cpp`, `src/runner/lang/mod.rs` holds `runner::lang`.
+    fn module_of(file: &Path) -> Vec<String> {
+        let relative = file.strip_prefix(src()).unwrap().with_extension("");
+        let mut path: Vec<String> = relative
+            .iter()
+            .map(|p| p.to_str().unwrap().to_string())
+            .collect();
+        if path.last().is_some_and(|l| l == "mod" || l == "lib") {
+            path.pop();
+        }
+        path
+    }
+
+    fn identifier(text: &str) -> &str {
+        let end = text
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(text.len());
+        &text[..end]
+    }
+
+    /// The paths one use-tree at the start of `text` names below `base`:
+    /// `a::{b, c::d}` names `a::b` and `a::c::d`.
+    fn tree(base: Vec<String>, text: &str) -> Vec<Vec<String>> {
+        let text = text.trim_start();
+        if let Some(group) = text.strip_prefix('{') {
+            let (mut depth, mut start, mut found) = (0, 0, Vec::new());
+            for (at, c) in group.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => {
+                        found.extend(tree(base.clone(), &group[start..at]));
+                        break;
+                    }
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => {
+                        found.extend(tree(base.clone(), &group[start..at]));
+                        start = at + 1;
+                    }
+                    _ => {}
+                }
+            }
+            return found;
+        }
+        let name = identifier(text);
+        if name.is_empty() || name == "self" {
+            return vec![base];
+        }
+        let path = [base, vec![name.to_string()]].concat();
+        match text[name.len()..].strip_prefix("::") {
+            Some(rest) => tree(path, rest),
+            None => vec![path],
+        }
+    }
+
+    /// Every path `code` names through `crate::` or `super::`, made
+    /// absolute from `module`: `use super::{sandbox, spawner::Spawner}` in
+    /// `runner::process` names `runner::sandbox` and
+    /// `runner::spawner::Spawner`.
+    fn named(module: &[String], code: &str) -> Vec<Vec<String>> {
+        let mut found = Vec::new();
+        let mut rest = code;
+        while let Some(at) = ["crate::", "super::"]
+            .iter()
+            .filter_map(|p| rest.find(p))
+            .min()
+        {
+            let starts_word = !rest[..at]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':');
+            let mut base: Vec<String> = module.to_vec();
+            let mut after = &rest[at..];
+            if let Some(tail) = after.strip_prefix("crate::") {
+                base.clear();
+                after = tail;
+            } else {
+                while let Some(tail) = after.strip_prefix("super::") {
+                    base.pop();
+                    after = tail;
+                }
+            }
+            if starts_word {
+                found.extend(tree(base, after));
+            }
+            rest = &rest[at + 1..];
+        }
+        found
+    }
+
+    /// The lines of a source file without comments, each `use` declaration
+    /// that rustfmt spread over several lines joined into one.
+    fn code_lines(file: &Path) -> Vec<String> {
+        let text = std::fs::read_to_string(file).unwrap();
+        let mut lines: Vec<String> = Vec::new();
+        let mut open = false;
+        for line in text.lines() {
+            let code = line.split("//").next().unwrap_or_default();
+            if open {
+                lines.last_mut().unwrap().push_str(code.trim());
+            } else {
+                lines.push(code.to_string());
+            }
+            let first = lines.last().unwrap();
+            let declaration = first.trim_start();
+            open = ["use ", "pub use ", "pub(crate) use "]
+                .iter()
+                .any(|p| declaration.starts_with(p))
+                && !declaration.contains(';');
+        }
+        lines
+    }
+
+    /// For each module that `parent` declares, the others of them it names.
+    fn imports(parent: &[&str]) -> BTreeMap<String, BTreeSet<String>> {
+        let siblings = children(parent);
+        let mut imports = BTreeMap::new();
+        for module in &siblings {
+            let path: Vec<String> = parent
+                .iter()
+                .map(|p| p.to_string())
+                .chain([module.clone()])
+                .collect();
+            let names: &mut BTreeSet<String> = imports.entry(module.clone()).or_default();
+            for file in files_of(&path) {
+                let mut inside = module_of(&file);
+                // Inline modules (`mod tests {`), each closed by a brace
+                // at its own indentation, as rustfmt writes it.
+                let mut inline: Vec<String> = Vec::new();
+                for line in code_lines(&file) {
+                    let code = line.as_str();
+                    let indent = &line[..line.len() - line.trim_start().len()];
+                    if let Some(name) = code
+                        .trim()
+                        .strip_prefix("mod ")
+                        .and_then(|l| l.strip_suffix(" {"))
+                    {
+                        inside.push(name.to_string());
+                        inline.push(format!("{indent}}}"));
+                    } else if inline.last().is_some_and(|end| line == *end) {
+                        inline.pop();
+                        inside.pop();
+                    }
+                    for named in named(&inside, code) {
+                        if named.len() > parent.len()
+                            && named[..parent.len()] == *parent
+                            && siblings.contains(&named[parent.len()])
+                            && named[parent.len()] != *module
+                        {
+                            names.insert(named[parent.len()].clone());
                         }
                     }
                 }
@@ -104,9 +263,55 @@ mod tests {
         None
     }
 
+    fn assert_no_cycle(imports: &BTreeMap<String, BTreeSet<String>>) {
+        for module in imports.keys() {
+            if let Some(cycle) = cycle_from(imports, &mut vec![module.clone()]) {
+                panic!(
+                    "the modules {} -> {module} import each other in a cycle; data flows one \
+                     way (cases -> run -> check -> verdict -> report), so move what both need \
+                     into a module below them",
+                    cycle.join(" -> ")
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn imports_are_read_as_rust_resolves_them() {
+        let module = |path: &str| -> Vec<String> { path.split("::").map(String::from).collect() };
+        let runner_process = module("runner::process");
+        assert_eq!(
+            named(
+                &runner_process,
+                "use super::{self, sandbox::{Plan, jail}, spawner::Spawner};"
+            ),
+            [
+                module("runner"),
+                module("runner::sandbox::Plan"),
+                module("runner::sandbox::jail"),
+                module("runner::spawner::Spawner")
+            ]
+        );
+        assert_eq!(
+            named(
+                &module("runner::lang::cpp"),
+                "use super::super::external::Launch;"
+            ),
+            [module("runner::external::Launch")]
+        );
+        assert_eq!(
+            named(
+                &runner_process,
+                "x: crate::case::Limits, y: Option<super::End>"
+            ),
+            [module("case::Limits"), module("runner::End")]
+        );
+        assert!(named(&runner_process, "let a = my_crate::b;").is_empty());
+    }
+
     #[test]
     fn top_level_modules_import_each_other_without_cycles() {
-        let mut imports = imports();
+        let mut imports = imports(&[]);
         assert!(
             imports["judge"].contains("runner"),
             "the scan finds imports"
@@ -117,15 +322,16 @@ mod tests {
                 "{from} no longer imports {to}: take it off KNOWN_CYCLES"
             );
         }
-        for module in imports.keys() {
-            if let Some(cycle) = cycle_from(&imports, &mut vec![module.clone()]) {
-                panic!(
-                    "the modules {} -> {module} import each other in a cycle; data flows one \
-                     way (cases -> run -> check -> verdict -> report), so move what both need \
-                     into a module below them",
-                    cycle.join(" -> ")
-                );
-            }
-        }
+        assert_no_cycle(&imports);
+    }
+
+    #[test]
+    fn the_runners_modules_import_each_other_without_cycles() {
+        let imports = imports(&["runner"]);
+        assert!(
+            imports["process"].contains("spawner") && imports["external"].contains("lang"),
+            "the scan finds imports: {imports:?}"
+        );
+        assert_no_cycle(&imports);
     }
 }

@@ -11,11 +11,10 @@ use std::time::Duration;
 use crate::board::Format;
 use crate::case::{CheckerKind, Limits};
 use crate::problem::Problem;
+use crate::runner::lang::launch::Interface;
 use crate::runner::lang::BuildInfo;
-use crate::runner::Interface;
+use crate::stats::Spread;
 use crate::verdict::Verdict;
-
-pub use crate::runner::Spread;
 
 /// The judgement of one case that could be run.
 #[derive(Clone, Debug)]

@@ -26,11 +26,11 @@ use anyhow::Context as _;
 use crate::board::format;
 use crate::board::{Board, Cell, Format};
 use crate::case::{self, CaseData};
-use crate::check::{Checked, Checker, CheckerKind};
+use crate::case::{CheckerKind, Limits};
+use crate::check::{Checked, Checker};
 use crate::generate::{Generator, Target};
-use crate::judge;
-use crate::runner::external::{Launch, Runtime};
-use crate::runner::{process, Limits, Submission};
+use crate::runner::lang::launch::{Launch, Runtime};
+use crate::runner::{process, Submission};
 use crate::verdict::Verdict;
 
 /// A puzzle with its one solution.
@@ -167,7 +167,7 @@ fn brute_answers(
         reason,
         output,
         ..
-    }) = judge::decide(&case, &run, limits, checker.finish()?)
+    }) = crate::decide::decide(&case, &run, limits, checker.finish()?)
     else {
         return Ok(None);
     };
@@ -261,7 +261,7 @@ pub fn judge_input(
     let mut checker = Checker::new(CheckerKind::Sudoku, &case, submission.answer_format(&case))?;
     let run = submission.run(&case, limits, &mut checker)?;
     Ok(
-        judge::decide(&case, &run, limits, checker.finish()?).map(|checked| Judged {
+        crate::decide::decide(&case, &run, limits, checker.finish()?).map(|checked| Judged {
             verdict: checked.verdict,
             reason: checked.reason,
             time: run.time,

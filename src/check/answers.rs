@@ -14,9 +14,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use crate::board::format::{self, AcWingLines, Mode, ParseError};
 use crate::board::rules::{mistakes, Mistake};
 use crate::board::{Board, Cell, Format};
-use crate::case::{Boards, CaseData};
+use crate::case::{Boards, CaseData, CheckerKind};
 
-use super::{diff, summarize, Checked, CheckerKind, SHOWN};
+use super::{diff, summarize, Checked, SHOWN};
 use crate::verdict::Verdict;
 use crate::words::plural;
 

@@ -5,7 +5,7 @@
 //! characters made visible.
 //!
 //! The grids are plain text. A reporter that colours them reads each row
-//! back with [`grid_row`], so the text and its colouring cannot disagree.
+//! back with [`grid_row_parts`], so the text and its colouring cannot disagree.
 
 use std::fmt::Write as _;
 use std::time::Duration;

@@ -1,5 +1,5 @@
 //! Is the answer right, and if not, why. Deciding the verdict and drawing
-//! the difference are separate steps: [`check`] decides, [`diff`] draws.
+//! the difference are separate steps: a [`Checker`] decides, [`diff`] draws.
 //!
 //! The default checker is a special judge: any complete, valid grid that
 //! keeps every given is accepted, as on LeetCode and AcWing. `exact` compares
@@ -9,9 +9,6 @@ mod answers;
 pub mod diff;
 
 pub use answers::{Checker, Head, LineSplitter, KEEP};
-
-// Chosen by a suite's settings, so defined with them, below the checker.
-pub use crate::case::CheckerKind;
 
 use crate::board::rules::Mistake;
 use crate::verdict::Verdict;
@@ -71,7 +68,7 @@ mod tests {
     use super::*;
     use crate::board::format::{self, Mode};
     use crate::board::Format;
-    use crate::case::{CaseData, Expected, Text};
+    use crate::case::{CaseData, CheckerKind, Expected, Text};
 
     const PUZZLE: &str = crate::board::EXAMPLE;
     const ANSWER: &str = crate::board::EXAMPLE_ANSWER;

@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use std::path::Path;
 
 use crate::runner::lang::export::Exported;
-use crate::runner::Interface;
+use crate::runner::lang::launch::Interface;
 
 /// `dir` is where the files went, absolute; paths are shown relative to
 /// `here` (the current directory) when they are under it.

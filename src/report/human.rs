@@ -21,8 +21,8 @@ use crate::baseline::{Baseline, Tally};
 use crate::check::diff::{self, CellKind, RowPart};
 use crate::problem::Problem;
 use crate::results::{CaseResult, Fault, Judgement, Outcome, Summary};
+use crate::runner::lang::launch::Interface;
 use crate::runner::lang::BuildInfo;
-use crate::runner::Interface;
 use crate::verdict::Verdict;
 use crate::words::{format_kb, format_ms, one_or_many, plural, seconds};
 

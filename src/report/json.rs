@@ -9,9 +9,10 @@ use serde::Serialize;
 
 use super::{Event, Reporter};
 use crate::baseline::{Baseline, Comparison, Tally, Trend};
-use crate::results::{CaseResult, Outcome, Spread};
+use crate::results::{CaseResult, Outcome};
+use crate::runner::lang::launch::Interface;
 use crate::runner::lang::BuildInfo;
-use crate::runner::Interface;
+use crate::stats::Spread;
 use crate::verdict::Verdict;
 
 pub struct JsonReporter<W> {

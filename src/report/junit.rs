@@ -118,3 +118,107 @@ impl<W: io::Write> Reporter for JunitReporter<W> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+    use crate::report::fixtures::{every_verdict, report_run};
+
+    fn render(results: &[CaseResult]) -> String {
+        let mut out = Vec::new();
+        report_run(&mut JunitReporter::new(&mut out), results);
+        String::from_utf8(out).unwrap()
+    }
+
+    /// The values of `attribute` on every `<element` of `xml`, in order.
+    fn attributes<'x>(xml: &'x str, element: &str, attribute: &str) -> Vec<&'x str> {
+        xml.split(&format!("<{element}"))
+            .skip(1)
+            .filter(|tag| tag.starts_with(' '))
+            .filter_map(|tag| {
+                let tag = &tag[..tag.find('>').unwrap()];
+                let at = tag.find(&format!(" {attribute}=\""))? + attribute.len() + 3;
+                Some(&tag[at..at + tag[at..].find('"').unwrap()])
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_case_is_a_testcase_whose_failure_is_typed_by_its_verdict() {
+        let results = every_verdict();
+        let xml = render(&results);
+        assert!(xml.starts_with("<?xml"), "{xml}");
+        assert_eq!(
+            attributes(&xml, "testsuites", "name"),
+            ["sudoku-judge: solver mrv"]
+        );
+        assert_eq!(attributes(&xml, "testsuites", "tests"), ["9"]);
+        assert_eq!(attributes(&xml, "testsuites", "failures"), ["7"]);
+        assert_eq!(attributes(&xml, "testsuites", "errors"), ["1"]);
+        assert_eq!(attributes(&xml, "testsuites", "time"), ["1.500"]);
+        assert_eq!(attributes(&xml, "testsuite", "name"), ["cases/suite"]);
+
+        let names: Vec<String> = results.iter().map(|r| suite_and_name(r).1).collect();
+        assert_eq!(attributes(&xml, "testcase", "name"), names);
+        assert!(attributes(&xml, "testcase", "classname")
+            .iter()
+            .all(|&c| c == "cases/suite"));
+        let failures: Vec<&str> = Verdict::ALL[1..].iter().map(|v| v.code()).collect();
+        assert_eq!(attributes(&xml, "failure", "type"), failures);
+        assert_eq!(attributes(&xml, "error", "type"), ["ERROR"]);
+        assert_eq!(
+            attributes(&xml, "error", "message"),
+            ["cases/suite/broken.in:1:4: &apos;x&apos; is not a cell"]
+        );
+
+        // A failure's text is the verdict's name, the reason and the diff.
+        let wa = &xml[xml.find("type=\"WA\">").unwrap()..];
+        assert!(
+            wa.starts_with("type=\"WA\">Wrong Answer: puzzle 1 (input line 1): "),
+            "{wa}"
+        );
+        assert!(wa[..wa.find("</failure>").unwrap()].ends_with("the answer:\n  (grid diff here)\n"));
+        // What a submission printed itself goes beside its case.
+        assert!(xml.contains("<system-out>debug: 64 blanks\n</system-out>"));
+        assert!(xml.contains("<system-err>thread &apos;main&apos; panicked at sol.rs:6:14:"));
+        // Seconds: the TLE's wall time was 1352 ms; an unjudged case has none.
+        let times = attributes(&xml, "testcase", "time");
+        assert_eq!(times.len(), results.len() - 1);
+        assert!(times.contains(&"1.352"), "{times:?}");
+    }
+
+    #[test]
+    fn cases_of_several_suites_make_a_testsuite_each_in_the_order_first_seen() {
+        let mut results = every_verdict();
+        results.truncate(3);
+        for result in &mut results[1..] {
+            result.suite = PathBuf::from("cases/other");
+            result.id = result.id.replace("suite/", "other/");
+        }
+        let xml = render(&results);
+        assert_eq!(
+            attributes(&xml, "testsuite", "name"),
+            ["cases/suite", "cases/other"]
+        );
+        assert_eq!(attributes(&xml, "testsuite", "tests"), ["1", "2"]);
+        assert_eq!(attributes(&xml, "testsuite", "failures"), ["0", "2"]);
+        assert_eq!(
+            attributes(&xml, "testcase", "classname"),
+            ["cases/suite", "cases/other", "cases/other"]
+        );
+    }
+
+    #[test]
+    fn nothing_is_written_before_the_run_finishes() {
+        let results = every_verdict();
+        let mut out = Vec::new();
+        let mut reporter = JunitReporter::new(&mut out);
+        for result in &results {
+            reporter.report(Event::CaseFinished(result)).unwrap();
+        }
+        drop(reporter);
+        assert!(out.is_empty(), "{}", String::from_utf8_lossy(&out));
+    }
+}

@@ -75,10 +75,11 @@ pub(crate) mod fixtures {
     use std::time::Duration;
 
     use crate::board::Format;
-    use crate::check::CheckerKind;
+    use crate::case::{CheckerKind, Limits};
     use crate::problem::Problem;
-    use crate::results::{CaseResult, Judgement, Outcome, Spread};
-    use crate::runner::{Interface, Limits};
+    use crate::results::{CaseResult, Judgement, Outcome};
+    use crate::runner::lang::launch::Interface;
+    use crate::stats::Spread;
     use crate::verdict::Verdict;
 
     pub fn judged(verdict: Verdict, reason: &str, time_ms: u64) -> Outcome {
@@ -182,7 +183,8 @@ pub(crate) mod fixtures {
     fn real_reason(verdict: Verdict) -> (String, u64) {
         use crate::board::{format, Board, EXAMPLE, EXAMPLE_ANSWER};
         use crate::check::Checker;
-        use crate::runner::{End, Kill, Run};
+        use crate::runner::process::Kill;
+        use crate::runner::{End, Run};
 
         let line = |text: &str| -> Board {
             format::parse(text, Format::AcWing, format::Mode::Puzzles)

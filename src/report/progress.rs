@@ -5,7 +5,7 @@
 //! It wraps the table's reporter and draws on stderr, only when stderr is a
 //! terminal. Nothing is drawn before the table's header, the table's lines
 //! are printed with the bar lifted, and the line always fits the terminal
-//! with room to spare and the cursor left at its end (see [`Stderr`]), so
+//! with room to spare and the cursor left at its end (see `Stderr`), so
 //! neither a narrow terminal nor the `^C` a terminal echoes on Ctrl-C can
 //! make it wrap and leave a stale copy behind.
 
@@ -172,7 +172,7 @@ impl Stderr {
     }
 }
 
-/// A draw target for any progress bar: stderr through [`Stderr`], so a bar
+/// A draw target for any progress bar: stderr through `Stderr`, so a bar
 /// whose template has a `wide_` element is laid out short of the last
 /// columns.
 pub fn stderr_target() -> ProgressDrawTarget {

@@ -12,22 +12,21 @@ pub mod spawner;
 #[cfg(not(target_os = "linux"))]
 #[path = "spawner_none.rs"]
 pub mod spawner;
+pub(crate) mod sys;
 
 use std::io::{self, Read};
 use std::path::PathBuf;
 use std::time::Duration;
 
-pub use process::Kill;
-
 use crate::board::Format;
 use crate::case::{Boards, CaseData};
 use crate::check::{Checker, Head};
 use crate::solver::Solver;
+use crate::stats::Spread;
 
-pub use external::Interface;
-// Defined with the settings that choose them, which case, check and the
-// runner all read.
-pub use crate::case::Limits;
+use crate::case::Limits;
+use lang::launch::Interface;
+use process::Kill;
 
 /// Processes and threads a run may have at once: enough for a JVM's or a
 /// compiler's, few enough to stop a fork bomb.
@@ -102,26 +101,6 @@ pub enum End {
     OutOfMemory(String),
     /// It never ran: the compiler rejected it.
     NotCompiled,
-}
-
-/// Minimum, median and maximum of some timings.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Spread {
-    pub min: Duration,
-    pub median: Duration,
-    pub max: Duration,
-}
-
-impl Spread {
-    pub fn of(times: &[Duration]) -> Option<Spread> {
-        let mut sorted = times.to_vec();
-        sorted.sort_unstable();
-        Some(Spread {
-            min: *sorted.first()?,
-            median: sorted[sorted.len() / 2],
-            max: *sorted.last()?,
-        })
-    }
 }
 
 /// The time of each call of a function submission, summed and spread
@@ -279,7 +258,7 @@ pub struct Run {
     /// Peak memory of everything it ran (see `process::Finished`).
     pub memory_kb: u64,
     /// Memory its runtime takes on its own, allowed on top of the limit
-    /// (the JVM's; see `external::JVM_OWN_KB`).
+    /// (the JVM's; see [`lang::launch::JVM_OWN_KB`]).
     pub memory_allowance_kb: u64,
     /// Forks refused because it reached its process limit.
     pub fork_refusals: u64,
@@ -344,7 +323,7 @@ pub enum Submission {
         exe: PathBuf,
     },
     /// A program or a LeetCode-style file behind its driver, ready to run.
-    External(external::Launch),
+    External(lang::launch::Launch),
     /// A source file the compiler rejected: every case is CE.
     NotCompiled { label: String },
 }
@@ -472,6 +451,49 @@ impl<'s> Runner<'s> {
         if let Some(session) = self.session.take() {
             let _ = session.process.close();
         }
+    }
+}
+
+/// How the judge runs a submission on its cases: through a [`Runner`], or,
+/// in the judge's own tests, through a fake that makes up runs.
+pub trait Execute {
+    /// Runs on the next case, in the process the earlier cases ran in when
+    /// it is kept, handing the answers to `checker` as they come. `Err`
+    /// only when the harness itself failed.
+    fn run(
+        &mut self,
+        case: &CaseData,
+        limits: &Limits,
+        checker: &mut Checker<'_>,
+    ) -> anyhow::Result<Run>;
+
+    /// Runs on one case in a fresh process of its own, to tell a solution
+    /// that keeps state between cases from one that fails anyway.
+    fn run_alone(
+        &mut self,
+        case: &CaseData,
+        limits: &Limits,
+        checker: &mut Checker<'_>,
+    ) -> anyhow::Result<Run>;
+}
+
+impl Execute for Runner<'_> {
+    fn run(
+        &mut self,
+        case: &CaseData,
+        limits: &Limits,
+        checker: &mut Checker<'_>,
+    ) -> anyhow::Result<Run> {
+        Runner::run(self, case, limits, checker)
+    }
+
+    fn run_alone(
+        &mut self,
+        case: &CaseData,
+        limits: &Limits,
+        checker: &mut Checker<'_>,
+    ) -> anyhow::Result<Run> {
+        self.submission.run(case, limits, checker)
     }
 }
 

@@ -36,12 +36,11 @@ use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::{Duration, Instant};
 
-use serde::{Deserialize, Serialize};
-
 #[cfg(target_os = "linux")]
 use super::sandbox::cgroup::{Cgroup, CgroupMeter};
 use super::sandbox::{Launch, Plan};
 use super::spawner::{self, Spawner};
+use super::sys::{pidfd_open, set_limits, try_wait4, Rlimits};
 
 /// What to run and within which bounds.
 pub struct Spec {
@@ -446,46 +445,6 @@ fn proc_sample(pid: i32) -> Option<(Duration, u64)> {
     ))
 }
 
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-type Resource = libc::__rlimit_resource_t;
-#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-type Resource = libc::c_int;
-
-fn set_limit(resource: Resource, value: u64) -> io::Result<()> {
-    let limit = libc::rlimit {
-        rlim_cur: value,
-        rlim_max: value,
-    };
-    // SAFETY: setrlimit reads the struct we pass and is async-signal-safe.
-    if unsafe { libc::setrlimit(resource, &limit) } == 0 {
-        Ok(())
-    } else {
-        Err(io::Error::last_os_error())
-    }
-}
-
-/// Limits set in the child between fork and exec.
-#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
-pub struct Rlimits {
-    /// `RLIMIT_CPU`, whole seconds.
-    pub cpu_seconds: Option<u64>,
-    /// `RLIMIT_AS`, bytes.
-    pub address_space: Option<u64>,
-}
-
-/// Sets the limits of a submission between fork and exec: no core dumps,
-/// and the CPU and address-space backstops.
-pub(crate) fn set_limits(limits: Rlimits) -> io::Result<()> {
-    set_limit(libc::RLIMIT_CORE, 0)?;
-    if let Some(seconds) = limits.cpu_seconds {
-        set_limit(libc::RLIMIT_CPU, seconds)?;
-    }
-    if let Some(bytes) = limits.address_space {
-        set_limit(libc::RLIMIT_AS, bytes)?;
-    }
-    Ok(())
-}
-
 fn set_nonblocking(fd: RawFd) -> io::Result<()> {
     // SAFETY: fcntl on a descriptor we own, with integer arguments only.
     let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
@@ -493,22 +452,6 @@ fn set_nonblocking(fd: RawFd) -> io::Result<()> {
         return Err(io::Error::last_os_error());
     }
     Ok(())
-}
-
-/// A descriptor that becomes readable when `pid` exits, so the exit wakes
-/// the loop at once rather than at its next round. Linux 5.3 and later.
-#[cfg(target_os = "linux")]
-pub(crate) fn pidfd_open(pid: i32) -> Option<OwnedFd> {
-    // SAFETY: pidfd_open takes two integers and returns a new descriptor or -1.
-    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
-    let fd = RawFd::try_from(fd).ok().filter(|&fd| fd >= 0)?;
-    // SAFETY: the kernel just gave us this descriptor; nothing else owns it.
-    Some(unsafe { OwnedFd::from_raw_fd(fd) })
-}
-
-#[cfg(not(target_os = "linux"))]
-pub(crate) fn pidfd_open(_pid: i32) -> Option<OwnedFd> {
-    None
 }
 
 /// One step of `read(2)` or `write(2)` on a non-blocking descriptor:
@@ -532,28 +475,6 @@ fn read_some(fd: &OwnedFd, buf: &mut [u8]) -> io::Result<Option<usize>> {
 fn write_some(fd: &OwnedFd, buf: &[u8]) -> io::Result<Option<usize>> {
     // SAFETY: buf is a live buffer of buf.len() bytes.
     transfer(unsafe { libc::write(fd.as_raw_fd(), buf.as_ptr().cast(), buf.len()) })
-}
-
-/// `wait4(2)` without blocking: the status and the child's own resource
-/// usage once it has exited.
-pub(crate) fn try_wait4(pid: i32) -> io::Result<Option<(i32, libc::rusage)>> {
-    let mut status = 0;
-    // SAFETY: rusage is plain data; all-zero is a valid value.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    loop {
-        // SAFETY: both pointers are to live locals of the right types.
-        let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
-        if r == pid {
-            return Ok(Some((status, usage)));
-        }
-        if r == 0 {
-            return Ok(None);
-        }
-        let error = io::Error::last_os_error();
-        if error.kind() != io::ErrorKind::Interrupted {
-            return Err(error);
-        }
-    }
 }
 
 fn timeval(t: libc::timeval) -> Duration {

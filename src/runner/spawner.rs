@@ -15,7 +15,7 @@
 //! ([`super::process`]); kills go through the spawner, which alone may
 //! reap the run and so never kills a recycled pid.
 //!
-//! Messages are JSON documents ([`Request`], [`Reply`]), one per
+//! Messages are JSON documents (`Request`, `Reply`), one per
 //! `SOCK_SEQPACKET` datagram. Every wait for a reply has a deadline.
 //!
 //! Lifetimes are tied: a spawner watches its socket while a run goes on,
@@ -38,13 +38,14 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Mutex, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
 use super::sandbox::cgroup::Cgroup;
 use super::sandbox::jail::{Failure, Jail, Running};
 use super::sandbox::{self, Ended, Launch, Mode, Protections};
+use super::sys::{receive, receive_within, send, socket_pair};
 
 /// The largest message: a launch names its command, environment and paths.
 const MAX_MESSAGE: usize = 256 << 10;
@@ -77,6 +78,31 @@ pub(crate) enum Reply {
     Failed(Failure),
     /// It ended.
     Exited(Ended),
+}
+
+impl Request {
+    /// The message that carries it.
+    fn encode(&self) -> io::Result<Vec<u8>> {
+        serde_json::to_vec(self).map_err(io::Error::other)
+    }
+
+    /// The request a message carries; `Err` when it carries none.
+    fn decode(message: &[u8]) -> serde_json::Result<Request> {
+        serde_json::from_slice(message)
+    }
+}
+
+impl Reply {
+    /// The message that carries it.
+    fn encode(&self) -> io::Result<Vec<u8>> {
+        serde_json::to_vec(self).map_err(io::Error::other)
+    }
+
+    /// The reply a message carries; `Err` when it carries none.
+    fn decode(message: &[u8]) -> io::Result<Reply> {
+        serde_json::from_slice(message)
+            .map_err(|e| io::Error::other(format!("the spawner sent a malformed reply: {e}")))
+    }
 }
 
 /// The harness's end of one spawner.
@@ -176,14 +202,12 @@ impl Spawner {
     }
 
     fn send(&mut self, request: &Request, fds: &[RawFd]) -> io::Result<()> {
-        let text = serde_json::to_vec(request).map_err(io::Error::other)?;
-        send(&self.socket, &text, fds)
+        send(&self.socket, &request.encode()?, fds)
     }
 
     fn receive(&mut self, deadline: Duration) -> io::Result<Reply> {
         let (message, _) = receive_within(&self.socket, MAX_MESSAGE, deadline)?.ok_or_else(gone)?;
-        serde_json::from_slice(&message)
-            .map_err(|e| io::Error::other(format!("the spawner sent a malformed reply: {e}")))
+        Reply::decode(&message)
     }
 
     /// Starts `launch` on `stdio` (stdin, stdout, stderr, and fd 3 when
@@ -253,173 +277,8 @@ fn gone() -> io::Error {
     )
 }
 
-pub(crate) fn socket_pair() -> io::Result<(OwnedFd, OwnedFd)> {
-    let mut fds = [0; 2];
-    // SAFETY: fds is a live array of two ints for the new descriptors.
-    let r = unsafe {
-        libc::socketpair(
-            libc::AF_UNIX,
-            libc::SOCK_SEQPACKET | libc::SOCK_CLOEXEC,
-            0,
-            fds.as_mut_ptr(),
-        )
-    };
-    if r != 0 {
-        return Err(io::Error::last_os_error());
-    }
-    // SAFETY: the kernel just made both; nothing else owns them.
-    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
-}
-
-/// Sends one message with `fds` attached.
-pub(crate) fn send(socket: &OwnedFd, message: &[u8], fds: &[RawFd]) -> io::Result<()> {
-    let fd_bytes = std::mem::size_of_val(fds);
-    // SAFETY: CMSG_SPACE is a size computation.
-    let space = unsafe { libc::CMSG_SPACE(fd_bytes as u32) } as usize;
-    let mut control = vec![0u8; space];
-    let mut iov = libc::iovec {
-        iov_base: message.as_ptr() as *mut libc::c_void,
-        iov_len: message.len(),
-    };
-    // SAFETY: msghdr is plain data; all-zero is a valid value.
-    let mut header: libc::msghdr = unsafe { std::mem::zeroed() };
-    header.msg_iov = &mut iov;
-    header.msg_iovlen = 1;
-    if !fds.is_empty() {
-        header.msg_control = control.as_mut_ptr().cast();
-        header.msg_controllen = space as _;
-        // SAFETY: the control buffer has room for one header and `fds`
-        // (CMSG_SPACE above), so the first header and its data are in it.
-        unsafe {
-            let cmsg = libc::CMSG_FIRSTHDR(&header);
-            (*cmsg).cmsg_level = libc::SOL_SOCKET;
-            (*cmsg).cmsg_type = libc::SCM_RIGHTS;
-            (*cmsg).cmsg_len = libc::CMSG_LEN(fd_bytes as u32) as _;
-            std::ptr::copy_nonoverlapping(
-                fds.as_ptr().cast::<u8>(),
-                libc::CMSG_DATA(cmsg),
-                fd_bytes,
-            );
-        }
-    }
-    loop {
-        // SAFETY: header points at live buffers for the whole call.
-        let n = unsafe { libc::sendmsg(socket.as_raw_fd(), &header, libc::MSG_NOSIGNAL) };
-        if n >= 0 {
-            return Ok(());
-        }
-        let error = io::Error::last_os_error();
-        if error.kind() != io::ErrorKind::Interrupted {
-            return Err(error);
-        }
-    }
-}
-
-/// Receives one message and the descriptors attached to it; `None` at the
-/// end (the other side has gone).
-pub(crate) fn receive(socket: &OwnedFd, max: usize) -> io::Result<Option<(Vec<u8>, Vec<OwnedFd>)>> {
-    // Room for the largest message, left unwritten: only what the kernel
-    // copies in is touched. (Zeroing it cost more than the rest of a
-    // small run's messages, and in a process just forked, a copy of every
-    // page it wrote.)
-    let mut message: Vec<u8> = Vec::with_capacity(max);
-    // SAFETY: CMSG_SPACE is a size computation.
-    let space = unsafe { libc::CMSG_SPACE(8 * std::mem::size_of::<RawFd>() as u32) } as usize;
-    let mut control = vec![0u8; space];
-    let mut iov = libc::iovec {
-        iov_base: message.as_mut_ptr().cast(),
-        iov_len: max,
-    };
-    // SAFETY: msghdr is plain data; all-zero is a valid value.
-    let mut header: libc::msghdr = unsafe { std::mem::zeroed() };
-    header.msg_iov = &mut iov;
-    header.msg_iovlen = 1;
-    header.msg_control = control.as_mut_ptr().cast();
-    header.msg_controllen = space as _;
-    let n = loop {
-        // SAFETY: header points at live, writable buffers for the call.
-        let n = unsafe { libc::recvmsg(socket.as_raw_fd(), &mut header, libc::MSG_CMSG_CLOEXEC) };
-        if n >= 0 {
-            break n as usize;
-        }
-        let error = io::Error::last_os_error();
-        match error.kind() {
-            io::ErrorKind::Interrupted => {}
-            // The other side closed with messages it never read: it is
-            // gone all the same.
-            io::ErrorKind::ConnectionReset => return Ok(None),
-            _ => return Err(error),
-        }
-    };
-    let mut fds = Vec::new();
-    // SAFETY: the kernel filled the control buffer; CMSG_FIRSTHDR and
-    // CMSG_NXTHDR walk it within msg_controllen, and each SCM_RIGHTS
-    // payload is an array of descriptors now ours.
-    unsafe {
-        let mut cmsg = libc::CMSG_FIRSTHDR(&header);
-        while !cmsg.is_null() {
-            if (*cmsg).cmsg_level == libc::SOL_SOCKET && (*cmsg).cmsg_type == libc::SCM_RIGHTS {
-                let data = libc::CMSG_DATA(cmsg);
-                let bytes = (*cmsg).cmsg_len as usize - (data as usize - cmsg as usize);
-                for i in 0..bytes / std::mem::size_of::<RawFd>() {
-                    let fd = std::ptr::read_unaligned(data.cast::<RawFd>().add(i));
-                    fds.push(OwnedFd::from_raw_fd(fd));
-                }
-            }
-            cmsg = libc::CMSG_NXTHDR(&header, cmsg);
-        }
-    }
-    if n == 0 && fds.is_empty() {
-        return Ok(None);
-    }
-    // SAFETY: recvmsg wrote the first n bytes (n <= max, the capacity).
-    unsafe { message.set_len(n.min(max)) };
-    message.shrink_to_fit();
-    Ok(Some((message, fds)))
-}
-
-/// Receives one message within `deadline` (zero: only if one is there);
-/// `None` when the other side has gone.
-pub(crate) fn receive_within(
-    socket: &OwnedFd,
-    max: usize,
-    deadline: Duration,
-) -> io::Result<Option<(Vec<u8>, Vec<OwnedFd>)>> {
-    let until = Instant::now() + deadline;
-    loop {
-        let mut ready = libc::pollfd {
-            fd: socket.as_raw_fd(),
-            events: libc::POLLIN,
-            revents: 0,
-        };
-        let left = until.saturating_duration_since(Instant::now());
-        let timeout = left.as_millis().min(i32::MAX as u128) as i32;
-        // SAFETY: one live pollfd.
-        let n = unsafe { libc::poll(&mut ready, 1, timeout) };
-        if n > 0 {
-            return receive(socket, max);
-        }
-        if n < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
-            return Err(io::Error::last_os_error());
-        }
-        if n == 0 && left.is_zero() {
-            return Err(io::Error::new(
-                io::ErrorKind::TimedOut,
-                format!(
-                    "the judge's spawner did not answer within {} s",
-                    deadline.as_secs()
-                ),
-            ));
-        }
-    }
-}
-
 fn reply(socket: &OwnedFd, reply: &Reply) -> io::Result<()> {
-    send(
-        socket,
-        &serde_json::to_vec(reply).map_err(io::Error::other)?,
-        &[],
-    )
+    send(socket, &reply.encode()?, &[])
 }
 
 /// The spawner's side, on the socket it got as stdin: sets up the sandbox,
@@ -432,7 +291,7 @@ pub fn serve() -> io::Result<()> {
     let Some((hello, _)) = receive(&socket, MAX_MESSAGE)? else {
         return Ok(());
     };
-    let (mode, slot) = match serde_json::from_slice(&hello) {
+    let (mode, slot) = match Request::decode(&hello) {
         Ok(Request::Hello { mode, slot }) => (mode, slot),
         _ => return Err(io::Error::other("the first request was not a hello")),
     };
@@ -491,7 +350,7 @@ pub fn serve() -> io::Result<()> {
             }
             return Ok(());
         };
-        match serde_json::from_slice(&request) {
+        match Request::decode(&request) {
             Ok(Request::Launch(launch)) if current.is_none() => {
                 match jail.launch(&launch, stdio) {
                     Ok(running) => {
@@ -530,7 +389,7 @@ pub fn serve() -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runner::process::Rlimits;
+    use crate::runner::sys::Rlimits;
 
     #[test]
     fn every_message_survives_the_round_trip() {
@@ -554,8 +413,8 @@ mod tests {
                 ..sandbox::Plan::default()
             },
         };
-        let text = serde_json::to_vec(&Request::Launch(launch.clone())).unwrap();
-        let Request::Launch(back) = serde_json::from_slice(&text).unwrap() else {
+        let text = Request::Launch(launch.clone()).encode().unwrap();
+        let Request::Launch(back) = Request::decode(&text).unwrap() else {
             panic!("not a launch");
         };
         assert_eq!(back.argv, launch.argv);
@@ -570,8 +429,8 @@ mod tests {
             oom_kills: 1,
             fork_refusals: 4,
         };
-        let text = serde_json::to_vec(&Reply::Exited(ended)).unwrap();
-        let Reply::Exited(back) = serde_json::from_slice(&text).unwrap() else {
+        let text = Reply::Exited(ended).encode().unwrap();
+        let Reply::Exited(back) = Reply::decode(&text).unwrap() else {
             panic!("not an exit");
         };
         assert_eq!(
@@ -584,7 +443,85 @@ mod tests {
             ),
             (9, 1_500_000_000, 1_100, 1, 4)
         );
-        assert!(serde_json::from_slice::<Request>(br#"{"Launch":7}"#).is_err());
+        assert!(Request::decode(br#"{"Launch":7}"#).is_err());
+    }
+
+    #[test]
+    fn every_request_and_reply_survives_the_round_trip() {
+        let hello = Request::decode(
+            &Request::Hello {
+                mode: Mode::Off,
+                slot: 7,
+            }
+            .encode()
+            .unwrap(),
+        );
+        assert!(
+            matches!(
+                hello,
+                Ok(Request::Hello {
+                    mode: Mode::Off,
+                    slot: 7
+                })
+            ),
+            "{hello:?}"
+        );
+        assert!(matches!(
+            Request::decode(&Request::Kill.encode().unwrap()),
+            Ok(Request::Kill)
+        ));
+
+        let mut protections = Protections::off();
+        protections.cgroup_version = Some("v2".into());
+        let Reply::Ready(back) =
+            Reply::decode(&Reply::Ready(protections.clone()).encode().unwrap()).unwrap()
+        else {
+            panic!("not ready");
+        };
+        assert_eq!(back, protections);
+
+        let cgroup: Cgroup = serde_json::from_str(
+            r#"{"version":"V2","memory":"/sys/fs/cgroup/a","pids":"/sys/fs/cgroup/a","cpu":"/sys/fs/cgroup/a"}"#,
+        )
+        .unwrap();
+        for cgroup in [Some(cgroup), None] {
+            let started = Reply::Started {
+                pid: 4242,
+                cgroup: cgroup.clone(),
+            };
+            let Reply::Started { pid, cgroup: back } =
+                Reply::decode(&started.encode().unwrap()).unwrap()
+            else {
+                panic!("not started");
+            };
+            assert_eq!((pid, back), (4242, cgroup));
+        }
+
+        let failure = Failure {
+            stage: sandbox::jail::Stage::Filesystem,
+            errno: libc::EPERM,
+            message: "cannot mount /proc".into(),
+        };
+        let Reply::Failed(back) = Reply::decode(&Reply::Failed(failure).encode().unwrap()).unwrap()
+        else {
+            panic!("not a failure");
+        };
+        assert_eq!(
+            (back.stage, back.errno, back.message.as_str()),
+            (
+                sandbox::jail::Stage::Filesystem,
+                libc::EPERM,
+                "cannot mount /proc"
+            )
+        );
+
+        let malformed = Reply::decode(b"{\"Started\":{}}").unwrap_err();
+        assert!(
+            malformed
+                .to_string()
+                .starts_with("the spawner sent a malformed reply: "),
+            "{malformed}"
+        );
     }
 
     #[test]

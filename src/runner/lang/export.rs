@@ -16,9 +16,9 @@ use std::time::Duration;
 
 use anyhow::{bail, Context as _};
 
+use super::launch::{Interface, Launch};
 use super::{plan, runtime, Language};
-use crate::runner::external::{Interface, Launch};
-use crate::runner::Limits;
+use crate::case::Limits;
 
 /// What [`export`] wrote.
 pub struct Exported {

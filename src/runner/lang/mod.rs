@@ -25,6 +25,7 @@ mod go;
 mod java;
 mod javascript;
 mod kotlin;
+pub mod launch;
 mod php;
 mod python;
 mod racket;
@@ -46,8 +47,8 @@ use anyhow::{bail, Context as _};
 use regex::Regex;
 use sha2::{Digest as _, Sha256};
 
-use super::external::{Interface, Launch, Runtime};
 use super::process;
+use launch::{Interface, Launch, Runtime};
 
 pub use cause::{crash_cause, out_of_memory};
 
@@ -93,7 +94,7 @@ pub struct Spec {
     pub native: bool,
     /// Memory its runtime takes on its own before any of the solution's,
     /// allowed on top of the limit (the JVM's is worked out from the limit;
-    /// see `external::JVM_OWN_KB`).
+    /// see [`launch::JVM_OWN_KB`]).
     pub runtime_kb: u64,
     /// What its runtime says when the program dies of an error.
     pub causes: &'static [cause::Cause],
@@ -168,7 +169,7 @@ pub struct Build {
 pub enum Run {
     /// A program and its arguments, `argv[0]` first (an absolute path).
     Exec(&'static [&'static str]),
-    /// A class on the JVM, with a heap limit (see `external::Runtime::Java`).
+    /// A class on the JVM, with a heap limit (see [`Runtime::Java`]).
     Jvm {
         java: &'static str,
         classpath: &'static [&'static str],

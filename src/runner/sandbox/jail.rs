@@ -49,7 +49,7 @@ use serde::{Deserialize, Serialize};
 use super::cgroup::{Cgroup, CgroupLimits, Hierarchy};
 use super::seccomp::NoFork;
 use super::{Ended, Launch, Layer, Mode, Plan, Protections, SYSTEM_PATHS};
-use crate::runner::process::Rlimits;
+use crate::runner::sys::Rlimits;
 
 /// Submissions of job N run as uid and gid `BOX_ID + N` when the judge is
 /// root, as isolate's boxes do.
@@ -466,7 +466,7 @@ impl Jail {
                 Ok(pid) => Ok(Running {
                     pid,
                     init: None,
-                    pidfd: crate::runner::process::pidfd_open(pid),
+                    pidfd: crate::runner::sys::pidfd_open(pid),
                     from_init: None,
                     cgroup,
                     started,
@@ -500,15 +500,11 @@ impl Jail {
             .map_err(|e| Failure::new(Stage::Exec, format!("cannot encode the command: {e}"), 0))?;
         let fds: Vec<RawFd> = stdio.iter().map(|fd| fd.as_raw_fd()).collect();
         let started = Instant::now();
-        let sent = crate::runner::spawner::send(&prepared.leader_socket, &command, &fds);
+        let sent = crate::runner::sys::send(&prepared.leader_socket, &command, &fds);
         drop(stdio);
         // The socket closes at a successful exec; a failure is written on it.
         let failure = match sent.and_then(|()| {
-            crate::runner::spawner::receive_within(
-                &prepared.leader_socket,
-                64 << 10,
-                SETUP_DEADLINE,
-            )
+            crate::runner::sys::receive_within(&prepared.leader_socket, 64 << 10, SETUP_DEADLINE)
         }) {
             Ok(None) => None,
             Ok(Some((message, _))) => {
@@ -668,8 +664,8 @@ impl Jail {
             }
             give_back(lent);
         };
-        let sockets = crate::runner::spawner::socket_pair()
-            .and_then(|init| Ok((init, crate::runner::spawner::socket_pair()?)));
+        let sockets = crate::runner::sys::socket_pair()
+            .and_then(|init| Ok((init, crate::runner::sys::socket_pair()?)));
         let ((ours, theirs), (leader_ours, leader_theirs)) = match sockets {
             Ok(sockets) => sockets,
             Err(e) => {
@@ -712,7 +708,7 @@ impl Jail {
         Ok(Prepared {
             plan: plan.clone(),
             init: pid,
-            pidfd: crate::runner::process::pidfd_open(pid),
+            pidfd: crate::runner::sys::pidfd_open(pid),
             from_init: ours,
             leader_socket: leader_ours,
             leader: None,
@@ -960,7 +956,7 @@ fn exec_child(exec: &Exec<'_>, stdio: &[OwnedFd], procs: &[OwnedFd], report: &Ow
                 e,
             )
         })?;
-        crate::runner::process::set_limits(exec.limits)
+        crate::runner::sys::set_limits(exec.limits)
             .map_err(|e| Failure::io(Stage::Exec, "cannot set the limits", &e))?;
         if let Some((uid, gid)) = exec.drop_to {
             nix::unistd::setgroups(&[]).map_err(|e| Failure::nix(Stage::Exec, "setgroups", e))?;
@@ -1021,12 +1017,12 @@ fn close_from(first: RawFd) {
 /// Sends one message to the spawner.
 fn tell(socket: &OwnedFd, message: &FromInit) {
     let text = serde_json::to_vec(message).unwrap_or_default();
-    let _ = crate::runner::spawner::send(socket, &text, &[]);
+    let _ = crate::runner::sys::send(socket, &text, &[]);
 }
 
 /// Receives the init's next message within `deadline`.
 fn receive_from_init(socket: &OwnedFd, deadline: Duration) -> io::Result<FromInit> {
-    let message = crate::runner::spawner::receive_within(socket, 64 << 10, deadline)?
+    let message = crate::runner::sys::receive_within(socket, 64 << 10, deadline)?
         .ok_or_else(|| io::Error::other("the run's init went away"))?;
     serde_json::from_slice(&message.0).map_err(|e| io::Error::other(e.to_string()))
 }
@@ -1138,7 +1134,7 @@ fn leader_main(
     drop(pid_out);
     // Joining now, while it waits, keeps the move off the run's time.
     let joined = join(procs);
-    let Ok(Some((command, stdio))) = crate::runner::spawner::receive(socket, 256 << 10) else {
+    let Ok(Some((command, stdio))) = crate::runner::sys::receive(socket, 256 << 10) else {
         // The spawner let this sandbox go unused.
         // SAFETY: ends the process without running anything.
         unsafe { libc::_exit(0) };
@@ -1565,7 +1561,7 @@ impl Running {
             return Ok(Some(ended));
         }
         let waited = self.init.unwrap_or(self.pid);
-        let Some((status, usage)) = crate::runner::process::try_wait4(waited)? else {
+        let Some((status, usage)) = crate::runner::sys::try_wait4(waited)? else {
             return Ok(None);
         };
         // The init may have sent its report and exited since it was last
@@ -1602,7 +1598,7 @@ impl Running {
         let Some(socket) = &self.from_init else {
             return Ok(None);
         };
-        match crate::runner::spawner::receive_within(socket, 64 << 10, Duration::ZERO) {
+        match crate::runner::sys::receive_within(socket, 64 << 10, Duration::ZERO) {
             Ok(Some((message, _))) => {
                 if let Ok(FromInit::Exited {
                     status,

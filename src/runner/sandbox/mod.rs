@@ -243,7 +243,7 @@ pub struct Launch {
     pub argv: Vec<Vec<u8>>,
     /// The whole environment.
     pub env: Vec<(Vec<u8>, Vec<u8>)>,
-    pub limits: crate::runner::process::Rlimits,
+    pub limits: crate::runner::sys::Rlimits,
     pub plan: Plan,
 }
 
@@ -253,7 +253,7 @@ impl Launch {
         program: &OsStr,
         argv: &[OsString],
         env: &[(OsString, OsString)],
-        limits: crate::runner::process::Rlimits,
+        limits: crate::runner::sys::Rlimits,
         plan: Plan,
     ) -> Launch {
         use std::os::unix::ffi::OsStrExt as _;

@@ -1,0 +1,254 @@
+//! The system calls that the watchdog, the spawner and the sandbox all
+//! make: resource limits set between fork and exec, waiting on a process
+//! by pid or pidfd, and messages with descriptors over a Unix socket. Kept
+//! below the three so that none imports another for them.
+
+use std::io;
+use std::os::fd::{AsRawFd as _, FromRawFd as _, OwnedFd, RawFd};
+#[cfg(target_os = "linux")]
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+type Resource = libc::__rlimit_resource_t;
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+type Resource = libc::c_int;
+
+fn set_limit(resource: Resource, value: u64) -> io::Result<()> {
+    let limit = libc::rlimit {
+        rlim_cur: value,
+        rlim_max: value,
+    };
+    // SAFETY: setrlimit reads the struct we pass and is async-signal-safe.
+    if unsafe { libc::setrlimit(resource, &limit) } == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
+/// Limits set in the child between fork and exec.
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
+pub struct Rlimits {
+    /// `RLIMIT_CPU`, whole seconds.
+    pub cpu_seconds: Option<u64>,
+    /// `RLIMIT_AS`, bytes.
+    pub address_space: Option<u64>,
+}
+
+/// Sets the limits of a submission between fork and exec: no core dumps,
+/// and the CPU and address-space backstops.
+pub(crate) fn set_limits(limits: Rlimits) -> io::Result<()> {
+    set_limit(libc::RLIMIT_CORE, 0)?;
+    if let Some(seconds) = limits.cpu_seconds {
+        set_limit(libc::RLIMIT_CPU, seconds)?;
+    }
+    if let Some(bytes) = limits.address_space {
+        set_limit(libc::RLIMIT_AS, bytes)?;
+    }
+    Ok(())
+}
+
+/// A descriptor that becomes readable when `pid` exits, so the exit wakes
+/// the loop at once rather than at its next round. Linux 5.3 and later.
+#[cfg(target_os = "linux")]
+pub(crate) fn pidfd_open(pid: i32) -> Option<OwnedFd> {
+    // SAFETY: pidfd_open takes two integers and returns a new descriptor or -1.
+    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
+    let fd = RawFd::try_from(fd).ok().filter(|&fd| fd >= 0)?;
+    // SAFETY: the kernel just gave us this descriptor; nothing else owns it.
+    Some(unsafe { OwnedFd::from_raw_fd(fd) })
+}
+
+#[cfg(not(target_os = "linux"))]
+pub(crate) fn pidfd_open(_pid: i32) -> Option<OwnedFd> {
+    None
+}
+
+/// `wait4(2)` without blocking: the status and the child's own resource
+/// usage once it has exited.
+pub(crate) fn try_wait4(pid: i32) -> io::Result<Option<(i32, libc::rusage)>> {
+    let mut status = 0;
+    // SAFETY: rusage is plain data; all-zero is a valid value.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    loop {
+        // SAFETY: both pointers are to live locals of the right types.
+        let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+        if r == pid {
+            return Ok(Some((status, usage)));
+        }
+        if r == 0 {
+            return Ok(None);
+        }
+        let error = io::Error::last_os_error();
+        if error.kind() != io::ErrorKind::Interrupted {
+            return Err(error);
+        }
+    }
+}
+
+#[cfg(target_os = "linux")]
+pub(crate) fn socket_pair() -> io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [0; 2];
+    // SAFETY: fds is a live array of two ints for the new descriptors.
+    let r = unsafe {
+        libc::socketpair(
+            libc::AF_UNIX,
+            libc::SOCK_SEQPACKET | libc::SOCK_CLOEXEC,
+            0,
+            fds.as_mut_ptr(),
+        )
+    };
+    if r != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: the kernel just made both; nothing else owns them.
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+}
+
+#[cfg(target_os = "linux")]
+/// Sends one message with `fds` attached.
+pub(crate) fn send(socket: &OwnedFd, message: &[u8], fds: &[RawFd]) -> io::Result<()> {
+    let fd_bytes = std::mem::size_of_val(fds);
+    // SAFETY: CMSG_SPACE is a size computation.
+    let space = unsafe { libc::CMSG_SPACE(fd_bytes as u32) } as usize;
+    let mut control = vec![0u8; space];
+    let mut iov = libc::iovec {
+        iov_base: message.as_ptr() as *mut libc::c_void,
+        iov_len: message.len(),
+    };
+    // SAFETY: msghdr is plain data; all-zero is a valid value.
+    let mut header: libc::msghdr = unsafe { std::mem::zeroed() };
+    header.msg_iov = &mut iov;
+    header.msg_iovlen = 1;
+    if !fds.is_empty() {
+        header.msg_control = control.as_mut_ptr().cast();
+        header.msg_controllen = space as _;
+        // SAFETY: the control buffer has room for one header and `fds`
+        // (CMSG_SPACE above), so the first header and its data are in it.
+        unsafe {
+            let cmsg = libc::CMSG_FIRSTHDR(&header);
+            (*cmsg).cmsg_level = libc::SOL_SOCKET;
+            (*cmsg).cmsg_type = libc::SCM_RIGHTS;
+            (*cmsg).cmsg_len = libc::CMSG_LEN(fd_bytes as u32) as _;
+            std::ptr::copy_nonoverlapping(
+                fds.as_ptr().cast::<u8>(),
+                libc::CMSG_DATA(cmsg),
+                fd_bytes,
+            );
+        }
+    }
+    loop {
+        // SAFETY: header points at live buffers for the whole call.
+        let n = unsafe { libc::sendmsg(socket.as_raw_fd(), &header, libc::MSG_NOSIGNAL) };
+        if n >= 0 {
+            return Ok(());
+        }
+        let error = io::Error::last_os_error();
+        if error.kind() != io::ErrorKind::Interrupted {
+            return Err(error);
+        }
+    }
+}
+
+#[cfg(target_os = "linux")]
+/// Receives one message and the descriptors attached to it; `None` at the
+/// end (the other side has gone).
+pub(crate) fn receive(socket: &OwnedFd, max: usize) -> io::Result<Option<(Vec<u8>, Vec<OwnedFd>)>> {
+    // Room for the largest message, left unwritten: only what the kernel
+    // copies in is touched. (Zeroing it cost more than the rest of a
+    // small run's messages, and in a process just forked, a copy of every
+    // page it wrote.)
+    let mut message: Vec<u8> = Vec::with_capacity(max);
+    // SAFETY: CMSG_SPACE is a size computation.
+    let space = unsafe { libc::CMSG_SPACE(8 * std::mem::size_of::<RawFd>() as u32) } as usize;
+    let mut control = vec![0u8; space];
+    let mut iov = libc::iovec {
+        iov_base: message.as_mut_ptr().cast(),
+        iov_len: max,
+    };
+    // SAFETY: msghdr is plain data; all-zero is a valid value.
+    let mut header: libc::msghdr = unsafe { std::mem::zeroed() };
+    header.msg_iov = &mut iov;
+    header.msg_iovlen = 1;
+    header.msg_control = control.as_mut_ptr().cast();
+    header.msg_controllen = space as _;
+    let n = loop {
+        // SAFETY: header points at live, writable buffers for the call.
+        let n = unsafe { libc::recvmsg(socket.as_raw_fd(), &mut header, libc::MSG_CMSG_CLOEXEC) };
+        if n >= 0 {
+            break n as usize;
+        }
+        let error = io::Error::last_os_error();
+        match error.kind() {
+            io::ErrorKind::Interrupted => {}
+            // The other side closed with messages it never read: it is
+            // gone all the same.
+            io::ErrorKind::ConnectionReset => return Ok(None),
+            _ => return Err(error),
+        }
+    };
+    let mut fds = Vec::new();
+    // SAFETY: the kernel filled the control buffer; CMSG_FIRSTHDR and
+    // CMSG_NXTHDR walk it within msg_controllen, and each SCM_RIGHTS
+    // payload is an array of descriptors now ours.
+    unsafe {
+        let mut cmsg = libc::CMSG_FIRSTHDR(&header);
+        while !cmsg.is_null() {
+            if (*cmsg).cmsg_level == libc::SOL_SOCKET && (*cmsg).cmsg_type == libc::SCM_RIGHTS {
+                let data = libc::CMSG_DATA(cmsg);
+                let bytes = (*cmsg).cmsg_len as usize - (data as usize - cmsg as usize);
+                for i in 0..bytes / std::mem::size_of::<RawFd>() {
+                    let fd = std::ptr::read_unaligned(data.cast::<RawFd>().add(i));
+                    fds.push(OwnedFd::from_raw_fd(fd));
+                }
+            }
+            cmsg = libc::CMSG_NXTHDR(&header, cmsg);
+        }
+    }
+    if n == 0 && fds.is_empty() {
+        return Ok(None);
+    }
+    // SAFETY: recvmsg wrote the first n bytes (n <= max, the capacity).
+    unsafe { message.set_len(n.min(max)) };
+    message.shrink_to_fit();
+    Ok(Some((message, fds)))
+}
+
+#[cfg(target_os = "linux")]
+/// Receives one message within `deadline` (zero: only if one is there);
+/// `None` when the other side has gone.
+pub(crate) fn receive_within(
+    socket: &OwnedFd,
+    max: usize,
+    deadline: Duration,
+) -> io::Result<Option<(Vec<u8>, Vec<OwnedFd>)>> {
+    let until = Instant::now() + deadline;
+    loop {
+        let mut ready = libc::pollfd {
+            fd: socket.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        let left = until.saturating_duration_since(Instant::now());
+        let timeout = left.as_millis().min(i32::MAX as u128) as i32;
+        // SAFETY: one live pollfd.
+        let n = unsafe { libc::poll(&mut ready, 1, timeout) };
+        if n > 0 {
+            return receive(socket, max);
+        }
+        if n < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+            return Err(io::Error::last_os_error());
+        }
+        if n == 0 && left.is_zero() {
+            return Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                format!(
+                    "the judge's spawner did not answer within {} s",
+                    deadline.as_secs()
+                ),
+            ));
+        }
+    }
+}
