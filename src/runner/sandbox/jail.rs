@@ -399,7 +399,14 @@ impl Jail {
                 limits: Rlimits::default(),
                 plan: Plan {
                     read_only: vec![exe.to_path_buf()],
-                    cwd: super::FALLBACK_CWD.into(),
+                    // The scratch directory exists only in a root of the
+                    // sandbox's own; without one, the probe starts where
+                    // every system has a directory.
+                    cwd: if self.filesystem {
+                        super::FALLBACK_CWD.into()
+                    } else {
+                        "/".into()
+                    },
                     scratch_kb: 1024,
                     memory_cap_kb: 256 << 10,
                     tasks: 16,
