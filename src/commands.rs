@@ -489,8 +489,8 @@ pub fn solve(name: Option<&str>) -> anyhow::Result<ExitCode> {
         for warning in &parsed.warnings {
             notices::read_warning(&mut io::stderr(), "stdin", warning)?;
         }
-        for (n, (puzzle, &line)) in parsed.boards.iter().zip(&parsed.start_lines).enumerate() {
-            out.write_all(solve_one(n, line, puzzle)?.as_bytes())?;
+        for (n, puzzle) in parsed.boards.iter().enumerate() {
+            out.write_all(solve_one(n, puzzle.line, &puzzle.board)?.as_bytes())?;
         }
     }
     out.flush()?;
@@ -656,10 +656,10 @@ pub fn rate(args: &RateArgs) -> anyhow::Result<ExitCode> {
     let mut rated = Vec::new();
     for (name, text) in &sources {
         let parsed = bench::parse_puzzle_file(name, text)?;
-        for (puzzle, line) in parsed.boards.iter().zip(&parsed.start_lines) {
+        for puzzle in &parsed.boards {
             rated.push(generate::Rated::of(
-                format!("{name}:{line}"),
-                puzzle,
+                format!("{name}:{}", puzzle.line),
+                &puzzle.board,
                 args.max_nodes,
             ));
         }

@@ -124,7 +124,7 @@ fn generated(generator: &Launch, seed: u64) -> anyhow::Result<Vec<Board>> {
         "the generator `{command}` printed no puzzle; it should print a case, e.g. 81-character \
          lines ('.' for a blank) then `end`"
     );
-    Ok(parsed.boards)
+    Ok(parsed.into_boards())
 }
 
 /// Each puzzle with the reference solver's solution; a puzzle with none is
@@ -180,7 +180,7 @@ fn brute_answers(
     }
     let answers = format::parse(&output, format, format::Mode::Answers)
         .map_err(|e| anyhow::anyhow!("cannot read the brute force's answers: {}", e.message))?
-        .boards;
+        .into_boards();
     anyhow::ensure!(
         answers.len() == boards.len(),
         "the brute force answered {} of {} puzzles",

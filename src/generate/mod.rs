@@ -491,7 +491,8 @@ mod tests {
                 crate::board::format::Mode::Puzzles,
             )
             .unwrap()
-            .boards[0];
+            .boards[0]
+                .board;
             assert_eq!(board.filled(), 17);
             assert_eq!(count_solutions(&board.to_bytes(), 2), 1, "{known}");
         }

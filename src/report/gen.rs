@@ -51,6 +51,7 @@ mod tests {
         format::parse(line, Format::AcWing, Mode::Puzzles)
             .unwrap()
             .boards[0]
+            .board
     }
 
     /// Two cases rated by the reference search: the easy LeetCode example,

@@ -190,6 +190,7 @@ pub(crate) mod fixtures {
             format::parse(text, Format::AcWing, format::Mode::Puzzles)
                 .unwrap()
                 .boards[0]
+                .board
         };
         let (puzzle, answer) = (line(EXAMPLE), line(EXAMPLE_ANSWER));
         let case = crate::case::CaseData::in_memory(&[puzzle, puzzle], Some(&[answer, answer]));
