@@ -25,7 +25,7 @@ use crate::case::settings::{self, RealVerdict, Reference};
 use crate::case::{Settings, SettingsCache};
 use crate::judge;
 use crate::problem::Problem;
-use crate::results::{CaseResult, Event, Outcome, Reporter};
+use crate::results::{CaseOutcome, CaseResult, Event, Reporter};
 use crate::runner::lang;
 use crate::runner::sandbox::Protections;
 use crate::runner::Submission;
@@ -238,7 +238,7 @@ pub fn suite(
             .file
             .file_name()
             .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-        let config = judge::Config {
+        let config = judge::JudgeConfig {
             paths: vec![dir.to_path_buf()],
             submission,
             overrides: Settings {
@@ -267,13 +267,13 @@ pub fn suite(
             .iter()
             .zip(&limits)
             .map(|(result, limits)| match &result.outcome {
-                Outcome::Judged(j) => Measured {
+                CaseOutcome::Judged(j) => Measured {
                     verdict: Some(j.verdict),
                     time: j.time,
                     limit: limits.time,
                     stopped: j.verdict == Verdict::TLE,
                 },
-                Outcome::Error(_) => Measured {
+                CaseOutcome::Error(_) => Measured {
                     verdict: None,
                     time: Duration::ZERO,
                     limit: limits.time,

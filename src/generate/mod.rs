@@ -27,7 +27,7 @@ mod search;
 mod write;
 
 pub use search::{HardFor, Measure, FIENDISH_GOAL, HARDEST};
-pub use write::{write_cases, Layout, Plan, Written};
+pub use write::{write_cases, GenPlan, Layout, Written};
 
 use std::fmt;
 

@@ -77,13 +77,13 @@ pub(crate) mod fixtures {
     use crate::board::Format;
     use crate::case::{CheckerKind, Limits};
     use crate::problem::Problem;
-    use crate::results::{CaseResult, Judgement, Outcome};
+    use crate::results::{CaseOutcome, CaseResult, Judgement};
     use crate::runner::lang::launch::Interface;
     use crate::stats::Spread;
     use crate::verdict::Verdict;
 
-    pub fn judged(verdict: Verdict, reason: &str, time_ms: u64) -> Outcome {
-        Outcome::Judged(Box::new(Judgement {
+    pub fn judged(verdict: Verdict, reason: &str, time_ms: u64) -> CaseOutcome {
+        CaseOutcome::Judged(Box::new(Judgement {
             verdict,
             reason: reason.to_string(),
             details: if verdict == Verdict::WA {
@@ -271,9 +271,9 @@ pub(crate) mod fixtures {
                     problem: Some(Problem::Acwing166),
                     outcome: match judged(v, reason, ms) {
                         // The peak the MLE's reason names.
-                        Outcome::Judged(mut j) if v == Verdict::MLE => {
+                        CaseOutcome::Judged(mut j) if v == Verdict::MLE => {
                             j.memory_kb = 70_000;
-                            Outcome::Judged(j)
+                            CaseOutcome::Judged(j)
                         }
                         outcome => outcome,
                     },
@@ -286,7 +286,7 @@ pub(crate) mod fixtures {
             input: PathBuf::from("cases/suite/broken.in"),
             expected: None,
             problem: Some(Problem::Acwing166),
-            outcome: Outcome::Error(crate::results::Unjudged::case(
+            outcome: CaseOutcome::Error(crate::results::Unjudged::case(
                 "cases/suite/broken.in:1:4: 'x' is not a cell",
             )),
         });
