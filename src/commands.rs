@@ -93,9 +93,9 @@ fn submission(args: &SubmissionArgs) -> anyhow::Result<(Submission, Option<Build
 
 pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
     let mut overrides = flag_settings(
-        args.problem.map(ProblemArg::problem),
-        args.time_limit.as_deref(),
-        args.memory_limit.as_deref(),
+        args.limits.problem.map(ProblemArg::problem),
+        args.limits.time_limit.as_deref(),
+        args.limits.memory_limit.as_deref(),
         args.checker.map(CheckerArg::kind),
     )?;
     overrides.time_scale = args
