@@ -726,7 +726,7 @@ pub fn calibrate(suites: &[PathBuf], time_scale: Option<f64>) -> anyhow::Result<
             if n > 0 {
                 writeln!(out)?;
             }
-            sudoku_judge::calibrate::render(&suite, &mut out)
+            report::calibrate::calibration(&mut out, &suite)
         })?;
         all_hold &= suite.holds_with_margin();
     }
