@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 
-use crate::results::{CaseResult, Event, Outcome, Reporter};
+use crate::results::{CaseOutcome, CaseResult, Event, Reporter};
 use crate::verdict::Verdict;
 use crate::words::format_ms;
 
@@ -170,12 +170,12 @@ pub fn trend(before: &Earlier, now: &Earlier) -> Trend {
 /// What a result says of its case, as a baseline would keep it.
 pub fn earlier_of(result: &CaseResult) -> Earlier {
     match &result.outcome {
-        Outcome::Judged(j) => Earlier {
+        CaseOutcome::Judged(j) => Earlier {
             verdict: Some(j.verdict),
             time: Some(j.time),
             runs: j.run_times.clone(),
         },
-        Outcome::Error(_) => Earlier {
+        CaseOutcome::Error(_) => Earlier {
             verdict: None,
             time: None,
             runs: Vec::new(),

@@ -31,7 +31,7 @@ pub struct PuzzleSet {
 pub fn read_puzzles(path: &Path, limit: Option<usize>) -> anyhow::Result<PuzzleSet> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("failed to read puzzles from {}", path.display()))?;
-    let mut puzzles = parse_puzzle_file(&path.display().to_string(), &text)?.boards;
+    let mut puzzles = parse_puzzle_file(&path.display().to_string(), &text)?.into_boards();
     if let Some(limit) = limit {
         puzzles.truncate(limit);
     }
@@ -175,7 +175,7 @@ pub fn command(launch: &Launch, set: &PuzzleSet, rounds: Rounds) -> anyhow::Resu
     };
     let (_, output) = run()?;
     let answers = format::parse(&output, Format::AcWing, Mode::Answers)
-        .map(|p| p.boards)
+        .map(|p| p.into_boards())
         .unwrap_or_default();
     let wrong_puzzles: Vec<usize> = set
         .puzzles

@@ -15,7 +15,7 @@
 //! twice the limit on some case. When it does not, the report gives the
 //! range of limits that would, as a `time_scale` factor for this machine.
 
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -25,7 +25,7 @@ use crate::case::settings::{self, RealVerdict, Reference};
 use crate::case::{Settings, SettingsCache};
 use crate::judge;
 use crate::problem::Problem;
-use crate::results::{CaseResult, Event, Outcome, Reporter};
+use crate::results::{CaseOutcome, CaseResult, Event, Reporter};
 use crate::runner::lang;
 use crate::runner::sandbox::Protections;
 use crate::runner::Submission;
@@ -238,7 +238,7 @@ pub fn suite(
             .file
             .file_name()
             .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-        let config = judge::Config {
+        let config = judge::JudgeConfig {
             paths: vec![dir.to_path_buf()],
             submission,
             overrides: Settings {
@@ -267,13 +267,13 @@ pub fn suite(
             .iter()
             .zip(&limits)
             .map(|(result, limits)| match &result.outcome {
-                Outcome::Judged(j) => Measured {
+                CaseOutcome::Judged(j) => Measured {
                     verdict: Some(j.verdict),
                     time: j.time,
                     limit: limits.time,
                     stopped: j.verdict == Verdict::TLE,
                 },
-                Outcome::Error(_) => Measured {
+                CaseOutcome::Error(_) => Measured {
                     verdict: None,
                     time: Duration::ZERO,
                     limit: limits.time,
@@ -297,165 +297,14 @@ pub fn suite(
     })
 }
 
-fn ms(d: Duration) -> String {
-    crate::words::format_ms(d)
-}
-
-/// One cell of the table: the time, and the verdict when it is not AC.
-fn cell(m: &Measured) -> String {
-    match (m.verdict, m.stopped) {
-        (None, _) => "ERROR".into(),
-        (Some(_), true) => format!("TLE >{}", ms(m.time)),
-        (Some(Verdict::AC), false) => ms(m.time),
-        (Some(v), false) => format!("{v} {}", ms(m.time)),
-    }
-}
-
-fn judge_name(problem: Option<Problem>) -> &'static str {
-    match problem {
-        Some(Problem::Leetcode37) => "LeetCode",
-        Some(Problem::Acwing166) => "AcWing",
-        Some(Problem::Poj3074) => "POJ",
-        None => "the real judge",
-    }
-}
-
-/// Writes what calibrating `suite` found: each reference's time per case,
-/// then whether the limit reproduces every real verdict, and if not, the
-/// limits and the `time_scale` that would.
-pub fn render(suite: &Suite, out: &mut dyn Write) -> io::Result<()> {
-    let scale = if suite.time_scale == 1.0 {
-        String::new()
-    } else {
-        format!(" (time_scale {})", suite.time_scale)
-    };
-    writeln!(
-        out,
-        "{}: time limit {}{scale}, {} cases, {} references, each case measured up to {:.1}x the limit",
-        suite.dir.display(),
-        ms(suite.limit),
-        suite.case_ids.len(),
-        suite.runs.len(),
-        MEASURE
-    )?;
-    let id_width = suite
-        .case_ids
-        .iter()
-        .map(|id| id.chars().count())
-        .max()
-        .unwrap_or(4)
-        .max(4);
-    let widths: Vec<usize> = suite
-        .runs
-        .iter()
-        .map(|r| {
-            r.cases
-                .iter()
-                .map(|c| cell(c).chars().count())
-                .chain([r.label.chars().count()])
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let mut header = format!("{:<id_width$}", "case");
-    for (run, w) in suite.runs.iter().zip(&widths) {
-        header.push_str(&format!("  {:>w$}", run.label));
-    }
-    writeln!(out, "{}", header.trim_end())?;
-    for (i, id) in suite.case_ids.iter().enumerate() {
-        let mut line = format!("{id:<id_width$}");
-        for (run, w) in suite.runs.iter().zip(&widths) {
-            let text = run.cases.get(i).map_or_else(String::new, cell);
-            line.push_str(&format!("  {text:>w$}"));
-        }
-        writeln!(out, "{}", line.trim_end())?;
-    }
-    let judge = judge_name(suite.problem);
-    for run in &suite.runs {
-        let real = run.reference.verdict.verdict();
-        let here = run.verdict().map_or("ERROR".to_string(), |v| v.to_string());
-        let need = match run.reference.verdict {
-            RealVerdict::AC => format!("at most {:.0}% for margin", 100.0 / MARGIN),
-            RealVerdict::TLE => format!("at least {MARGIN:.0}x for margin"),
-        };
-        let worst = run.worst();
-        let stopped = run.cases.iter().any(|c| c.stopped);
-        let share = if worst >= 1.0 {
-            format!(
-                "{}{worst:.1}x the limit",
-                if stopped { "more than " } else { "" }
-            )
-        } else {
-            format!("{:.0}% of the limit", 100.0 * worst)
-        };
-        let conclusion = if run.with_margin() {
-            "reproduced with margin"
-        } else if run.reproduced() {
-            "reproduced, but without margin"
-        } else {
-            "NOT reproduced"
-        };
-        writeln!(
-            out,
-            "{}: {judge} says {real}, this suite {here}; slowest case {share} ({need}): {conclusion}",
-            run.label
-        )?;
-    }
-    if suite.holds_with_margin() {
-        return writeln!(
-            out,
-            "{}: the {} limit reproduces every real verdict, with a factor of {MARGIN:.0} to spare",
-            suite.dir.display(),
-            ms(suite.limit)
-        );
-    }
-    let verdict = if suite.holds() {
-        "reproduces every real verdict, but not with a factor of 2 to spare"
-    } else {
-        "does not reproduce every real verdict"
-    };
-    writeln!(
-        out,
-        "{}: the {} limit {verdict}",
-        suite.dir.display(),
-        ms(suite.limit)
-    )?;
-    let (window, with_margin) = match suite.window(true) {
-        Some(w) => (Some(w), true),
-        None => (suite.window(false), false),
-    };
-    let Some(window) = window else {
-        return writeln!(
-            out,
-            "  no time limit separates the references on these cases: a reference fails other \
-             than by time, or an AC one is as slow as a TLE one; add a case that tells them apart \
-             (e.g. `sudoku-judge gen --hard-for backtrack --min-nodes N`)"
-        );
-    };
-    let limit = |f: f64| ms(suite.limit.mul_f64(f));
-    let range = match window.high {
-        Some(high) => format!("from {} to {}", limit(window.low), limit(high)),
-        None => format!("of {} or more", limit(window.low)),
-    };
-    let scale = suite.suggested_scale().unwrap_or(1.0);
-    writeln!(
-        out,
-        "  limits {range} would{}; on this machine set `time_scale = {scale}` in {} or pass \
-         `--time-scale {scale}`",
-        if with_margin {
-            " (with the margin)"
-        } else {
-            ", though without the margin"
-        },
-        suite.dir.join(settings::SETTINGS_FILE).display()
-    )
-}
-
+/// Suites for tests of calibration and of its report.
 #[cfg(test)]
-mod tests {
+pub(crate) mod examples {
     use super::*;
 
-    fn run(verdict: RealVerdict, ms: &[u64], stopped: bool) -> Run {
+    /// A reference with the real verdict `verdict`, taking `ms` on the
+    /// cases; with `stopped`, times of 2.5 s or more were cut off there.
+    pub fn run(verdict: RealVerdict, ms: &[u64], stopped: bool) -> Run {
         Run {
             reference: Reference {
                 file: PathBuf::from("r.cpp"),
@@ -478,7 +327,8 @@ mod tests {
         }
     }
 
-    fn suite(runs: Vec<Run>) -> Suite {
+    /// AcWing's two cases `a` and `b` at a limit of 1 s, judged by `runs`.
+    pub fn suite(runs: Vec<Run>) -> Suite {
         Suite {
             dir: PathBuf::from("cases/acwing166"),
             case_ids: vec!["a".into(), "b".into()],
@@ -488,12 +338,12 @@ mod tests {
             runs,
         }
     }
+}
 
-    fn rendered(suite: &Suite) -> String {
-        let mut out = Vec::new();
-        render(suite, &mut out).unwrap();
-        String::from_utf8(out).unwrap()
-    }
+#[cfg(test)]
+mod tests {
+    use super::examples::{run, suite};
+    use super::*;
 
     #[test]
     fn a_limit_with_room_on_both_sides_holds_with_margin() {
@@ -502,9 +352,7 @@ mod tests {
             run(RealVerdict::TLE, &[600, 2600], true),
         ]);
         assert!(s.holds_with_margin());
-        let text = rendered(&s);
-        assert!(text.contains("AcWing says TLE, this suite TLE"), "{text}");
-        assert!(text.contains("with a factor of 2 to spare"), "{text}");
+        assert!(s.runs.iter().all(Run::with_margin));
     }
 
     #[test]
@@ -519,12 +367,6 @@ mod tests {
         let window = s.window(true).unwrap();
         assert!((window.low - 1.4).abs() < 1e-9 && (window.high.unwrap() - 2.0).abs() < 1e-9);
         assert_eq!(s.suggested_scale(), Some(1.7));
-        let text = rendered(&s);
-        assert!(
-            text.contains("limits from 1400 ms to 2000 ms would (with the margin)"),
-            "{text}"
-        );
-        assert!(text.contains("--time-scale 1.7"), "{text}");
     }
 
     #[test]
@@ -534,13 +376,8 @@ mod tests {
             run(RealVerdict::TLE, &[800, 100], false),
         ]);
         assert!(!s.holds());
+        assert!(!s.runs[1].reproduced());
         assert_eq!(s.window(false), None);
-        let text = rendered(&s);
-        assert!(text.contains("NOT reproduced"), "{text}");
-        assert!(
-            text.contains("no time limit separates the references"),
-            "{text}"
-        );
     }
 
     #[test]
@@ -549,6 +386,5 @@ mod tests {
         assert!(s.holds() && !s.holds_with_margin());
         assert_eq!(s.window(true).unwrap().high, None);
         assert_eq!(s.suggested_scale(), Some(2.0));
-        assert!(rendered(&s).contains("limits of 1600 ms or more would"));
     }
 }

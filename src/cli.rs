@@ -273,7 +273,23 @@ pub enum Command {
     Spawner,
 }
 
+// The limit flags are the ones `stress` and `hack` take; judging cases,
+// their help speaks of case files and names what `--problem` sets.
 #[derive(Debug, Args)]
+#[command(
+    mut_arg("problem", |arg| arg.help(
+        "Judge on this problem's terms: its time and memory limits and its interface (acwing166 \
+         and poj3074: programs, 1 s and 64 MB for the whole input; leetcode37: a class \
+         Solution; LeetCode publishes no limits, so a generous 1 s per case file and 256 MB are \
+         used)"
+    )),
+    mut_arg("time_limit", |arg| arg.help(
+        "Time limit for each case file, e.g. 1s or 1500ms [default: 1s]"
+    )),
+    mut_arg("memory_limit", |arg| arg.help(
+        "Memory limit for each case, e.g. 64M or 256MB [default: 256M]"
+    )),
+)]
 pub struct TestArgs {
     /// Suite directories, case directories or case files to judge; an
     /// argument that is not a path picks cases by id under cases/, as a
@@ -291,20 +307,8 @@ pub struct TestArgs {
     #[arg(long, value_enum)]
     pub checker: Option<CheckerArg>,
 
-    /// Judge on this problem's terms: its time and memory limits and its
-    /// interface (acwing166 and poj3074: programs, 1 s and 64 MB for the
-    /// whole input; leetcode37: a class Solution; LeetCode publishes no
-    /// limits, so a generous 1 s per case file and 256 MB are used).
-    #[arg(long, value_enum)]
-    pub problem: Option<ProblemArg>,
-
-    /// Time limit for each case file, e.g. 1s or 1500ms [default: 1s].
-    #[arg(long, value_name = "TIME")]
-    pub time_limit: Option<String>,
-
-    /// Memory limit for each case, e.g. 64M or 256MB [default: 256M].
-    #[arg(long, value_name = "SIZE")]
-    pub memory_limit: Option<String>,
+    #[command(flatten)]
+    pub limits: LimitArgs,
 
     /// Multiply every time limit by this factor, e.g. 1.5 on a machine
     /// half again as slow as the judge's (`sudoku-judge calibrate` suggests
@@ -643,7 +647,8 @@ pub struct HackArgs {
     pub save: PathBuf,
 }
 
-/// The limits `stress` and `hack` judge each generated input under.
+/// The limits to judge under: each generated input for `stress` and `hack`,
+/// each case for `test` (which words the help for cases; see [`TestArgs`]).
 #[derive(Debug, Args)]
 pub struct LimitArgs {
     /// Judge on this problem's limits (see `sudoku-judge test --help`).

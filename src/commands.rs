@@ -24,7 +24,7 @@ use sudoku_judge::case::Settings;
 use sudoku_judge::corpus;
 use sudoku_judge::generate::{self, Target};
 use sudoku_judge::hack;
-use sudoku_judge::judge::{self, Config};
+use sudoku_judge::judge::{self, JudgeConfig};
 use sudoku_judge::problem::Problem;
 use sudoku_judge::report::human::HumanReporter;
 use sudoku_judge::report::json::JsonReporter;
@@ -93,9 +93,9 @@ fn submission(args: &SubmissionArgs) -> anyhow::Result<(Submission, Option<Build
 
 pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
     let mut overrides = flag_settings(
-        args.problem.map(ProblemArg::problem),
-        args.time_limit.as_deref(),
-        args.memory_limit.as_deref(),
+        args.limits.problem.map(ProblemArg::problem),
+        args.limits.time_limit.as_deref(),
+        args.limits.memory_limit.as_deref(),
         args.checker.map(CheckerArg::kind),
     )?;
     overrides.time_scale = args
@@ -180,7 +180,7 @@ impl TestPlan {
         let args = &self.args;
         let (submission, build, rerun) = submission(&args.submission)?;
         let mut progress = TestProgress::new();
-        let config = Config {
+        let config = JudgeConfig {
             paths: self.paths.clone(),
             submission,
             overrides: self.overrides.clone(),
@@ -489,8 +489,8 @@ pub fn solve(name: Option<&str>) -> anyhow::Result<ExitCode> {
         for warning in &parsed.warnings {
             notices::read_warning(&mut io::stderr(), "stdin", warning)?;
         }
-        for (n, (puzzle, &line)) in parsed.boards.iter().zip(&parsed.start_lines).enumerate() {
-            out.write_all(solve_one(n, line, puzzle)?.as_bytes())?;
+        for (n, puzzle) in parsed.boards.iter().enumerate() {
+            out.write_all(solve_one(n, puzzle.line, &puzzle.board)?.as_bytes())?;
         }
     }
     out.flush()?;
@@ -588,7 +588,7 @@ pub fn worker(name: &str) -> anyhow::Result<ExitCode> {
 }
 
 pub fn gen(args: GenArgs) -> anyhow::Result<ExitCode> {
-    let plan = generate::Plan {
+    let plan = generate::GenPlan {
         seed: args.seed,
         files: args.count,
         per_file: args.per_file.max(1),
@@ -656,10 +656,10 @@ pub fn rate(args: &RateArgs) -> anyhow::Result<ExitCode> {
     let mut rated = Vec::new();
     for (name, text) in &sources {
         let parsed = bench::parse_puzzle_file(name, text)?;
-        for (puzzle, line) in parsed.boards.iter().zip(&parsed.start_lines) {
+        for puzzle in &parsed.boards {
             rated.push(generate::Rated::of(
-                format!("{name}:{line}"),
-                puzzle,
+                format!("{name}:{}", puzzle.line),
+                &puzzle.board,
                 args.max_nodes,
             ));
         }
@@ -726,7 +726,7 @@ pub fn calibrate(suites: &[PathBuf], time_scale: Option<f64>) -> anyhow::Result<
             if n > 0 {
                 writeln!(out)?;
             }
-            sudoku_judge::calibrate::render(&suite, &mut out)
+            report::calibrate::calibration(&mut out, &suite)
         })?;
         all_hold &= suite.holds_with_margin();
     }
@@ -902,7 +902,7 @@ pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
                 .map(|b| shell_words::quote(&b.to_string_lossy()).into_owned()),
         ),
     ]) + &limits_again;
-    let config = stress::Config {
+    let config = stress::StressConfig {
         submission,
         seed: args.seed,
         rounds: args.rounds,
@@ -938,9 +938,9 @@ pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
         &same,
     )?;
     Ok(match outcome {
-        stress::Outcome::Passed { .. } => ExitCode::SUCCESS,
-        stress::Outcome::Interrupted { .. } => interrupted_code(),
-        stress::Outcome::Failed(_) => ExitCode::from(1),
+        stress::StressOutcome::Passed { .. } => ExitCode::SUCCESS,
+        stress::StressOutcome::Interrupted { .. } => interrupted_code(),
+        stress::StressOutcome::Failed(_) => ExitCode::from(1),
     })
 }
 
@@ -977,7 +977,7 @@ pub fn hack(args: HackArgs) -> anyhow::Result<ExitCode> {
     };
     let budget = hack::parse_budget(&args.budget).context("invalid --budget")?;
     let (limits, limits_again) = limits_of(&args.limits)?;
-    let config = hack::Config {
+    let config = hack::HackConfig {
         submission,
         seed: args.seed,
         budget,
@@ -1000,8 +1000,8 @@ pub fn hack(args: HackArgs) -> anyhow::Result<ExitCode> {
         &format!("{rerun}{limits_again}"),
     )?;
     Ok(match outcome {
-        hack::Outcome::Interrupted { .. } => interrupted_code(),
-        hack::Outcome::Failed(found) | hack::Outcome::Survived(found)
+        hack::HackOutcome::Interrupted { .. } => interrupted_code(),
+        hack::HackOutcome::Failed(found) | hack::HackOutcome::Survived(found)
             if found.verdict == Verdict::AC =>
         {
             ExitCode::SUCCESS

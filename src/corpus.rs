@@ -23,13 +23,13 @@ pub struct Finding {
 
 /// What [`check`] found.
 #[derive(Clone, Debug, Default)]
-pub struct Report {
+pub struct CorpusCheck {
     pub cases: usize,
     pub puzzles: usize,
     pub findings: Vec<Finding>,
 }
 
-impl Report {
+impl CorpusCheck {
     pub fn problems(&self) -> usize {
         self.findings.iter().filter(|f| f.problem).count()
     }
@@ -44,12 +44,12 @@ fn problem(place: String, message: String) -> Finding {
 }
 
 /// Checks every case under `paths`; `Err` only when there are no cases.
-pub fn check(paths: &[PathBuf]) -> anyhow::Result<Report> {
+pub fn check(paths: &[PathBuf]) -> anyhow::Result<CorpusCheck> {
     let found = case::find(paths)?;
     let cases = found.cases;
-    let mut report = Report {
+    let mut report = CorpusCheck {
         cases: cases.len(),
-        ..Report::default()
+        ..CorpusCheck::default()
     };
     report
         .findings

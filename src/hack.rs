@@ -41,7 +41,7 @@ pub enum Budget {
 }
 
 /// What to hack, and how.
-pub struct Config {
+pub struct HackConfig {
     pub submission: Submission,
     pub seed: u64,
     pub budget: Budget,
@@ -77,7 +77,7 @@ pub struct Found {
 
 /// How a hack ended.
 #[derive(Debug)]
-pub enum Outcome {
+pub enum HackOutcome {
     /// The submission failed on the saved input, twice in a row.
     Failed(Found),
     /// The budget ran out; the saved input is the slowest found.
@@ -126,7 +126,7 @@ struct Candidate {
 }
 
 struct Search<'a> {
-    config: &'a Config,
+    config: &'a HackConfig,
     rng: ChaCha8Rng,
     generator: Generator,
     /// The work the next fresh puzzle of each kind is asked for.
@@ -210,7 +210,7 @@ fn pair(cells: &[u8; 81]) -> Pair {
 
 /// Searches until the submission fails, the budget is spent or the user
 /// interrupts; saves the failing or slowest input.
-pub fn run(config: &Config, progress: &mut dyn Progress) -> anyhow::Result<Outcome> {
+pub fn run(config: &HackConfig, progress: &mut dyn Progress) -> anyhow::Result<HackOutcome> {
     let started = Instant::now();
     let mut search = Search {
         config,
@@ -226,7 +226,7 @@ pub fn run(config: &Config, progress: &mut dyn Progress) -> anyhow::Result<Outco
     };
     while !spent(round) {
         if process::interrupted() {
-            return Ok(Outcome::Interrupted { rounds: round });
+            return Ok(HackOutcome::Interrupted { rounds: round });
         }
         // First one input of each kind, then mutations of the slowest.
         let (candidate, how) = match &best {
@@ -236,7 +236,7 @@ pub fn run(config: &Config, progress: &mut dyn Progress) -> anyhow::Result<Outco
         round += 1;
         let judged = stress::judge_input(&config.submission, &config.limits, &candidate.puzzles)?;
         let Some(judged) = judged.filter(|_| !process::interrupted()) else {
-            return Ok(Outcome::Interrupted { rounds: round });
+            return Ok(HackOutcome::Interrupted { rounds: round });
         };
         let best_time = best.as_ref().map_or(Duration::ZERO, |(_, j, _)| j.time);
         progress.round(
@@ -251,11 +251,11 @@ pub fn run(config: &Config, progress: &mut dyn Progress) -> anyhow::Result<Outco
             let again =
                 stress::judge_input(&config.submission, &config.limits, &candidate.puzzles)?;
             let Some(again) = again else {
-                return Ok(Outcome::Interrupted { rounds: round });
+                return Ok(HackOutcome::Interrupted { rounds: round });
             };
             if again.verdict == judged.verdict {
                 let found = finish(config, &candidate, judged, round, round, started)?;
-                return Ok(Outcome::Failed(found));
+                return Ok(HackOutcome::Failed(found));
             }
         }
         if judged.time > best_time || best.is_none() {
@@ -264,13 +264,13 @@ pub fn run(config: &Config, progress: &mut dyn Progress) -> anyhow::Result<Outco
         }
     }
     let (candidate, judged, at) = best.expect("at least one round");
-    Ok(Outcome::Survived(finish(
+    Ok(HackOutcome::Survived(finish(
         config, &candidate, judged, at, round, started,
     )?))
 }
 
 fn finish(
-    config: &Config,
+    config: &HackConfig,
     candidate: &Candidate,
     judged: Judged,
     round: u64,

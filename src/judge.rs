@@ -17,7 +17,7 @@ use crate::check::{Checked, Checker};
 use crate::decide::decide;
 use crate::problem::Problem;
 use crate::results::{
-    CaseResult, Event, Fault, Judgement, Outcome, Reporter, Slowest, Summary, Unjudged,
+    CaseOutcome, CaseResult, Event, Fault, Judgement, Reporter, Slowest, Summary, Unjudged,
 };
 use crate::runner::lang::launch::Interface;
 use crate::runner::lang::BuildInfo;
@@ -29,7 +29,7 @@ use crate::words::plural;
 
 /// Everything a judging run needs, built by the CLI.
 #[derive(Clone, Debug)]
-pub struct Config {
+pub struct JudgeConfig {
     pub paths: Vec<PathBuf>,
     pub submission: Submission,
     /// Settings from the command line; they win over every `judge.toml`.
@@ -162,7 +162,7 @@ pub fn parse_partition(text: &str) -> anyhow::Result<(usize, usize)> {
 /// Judges every case under `config.paths`, reporting as it goes, in case
 /// order whatever order parallel jobs finish in. `Err` only when nothing
 /// can be judged (no cases) or a reporter fails.
-pub fn run(config: &Config, reporter: &mut dyn Reporter) -> anyhow::Result<Summary> {
+pub fn run(config: &JudgeConfig, reporter: &mut dyn Reporter) -> anyhow::Result<Summary> {
     // One runner a job: its process serves the job's cases.
     run_through(config, reporter, || {
         Runner::new(&config.submission, config.fresh_process)
@@ -172,7 +172,7 @@ pub fn run(config: &Config, reporter: &mut dyn Reporter) -> anyhow::Result<Summa
 /// [`run`], running the submission through what `start` makes, one for
 /// each job.
 fn run_through<E: Execute>(
-    config: &Config,
+    config: &JudgeConfig,
     reporter: &mut dyn Reporter,
     start: impl Fn() -> E + Sync,
 ) -> anyhow::Result<Summary> {
@@ -223,7 +223,7 @@ fn run_through<E: Execute>(
     let mut reported = 0;
     let mut interrupted = false;
     let next = AtomicUsize::new(0);
-    let (done_tx, done_rx) = mpsc::channel::<(usize, Option<Outcome>)>();
+    let (done_tx, done_rx) = mpsc::channel::<(usize, Option<CaseOutcome>)>();
     std::thread::scope(|scope| -> anyhow::Result<()> {
         for _ in 0..jobs {
             let done = done_tx.clone();
@@ -236,12 +236,14 @@ fn run_through<E: Execute>(
                         return;
                     }
                     let outcome = match &settings[i] {
-                        Err(error) => Some(Outcome::Error(unjudged(error))),
+                        Err(error) => Some(CaseOutcome::Error(unjudged(error))),
                         Ok(settings) => {
                             match judge_case(config, &mut runner, settings, &cases[i]) {
-                                Ok(Some(judgement)) => Some(Outcome::Judged(Box::new(judgement))),
+                                Ok(Some(judgement)) => {
+                                    Some(CaseOutcome::Judged(Box::new(judgement)))
+                                }
                                 Ok(None) => None,
-                                Err(error) => Some(Outcome::Error(unjudged(&error))),
+                                Err(error) => Some(CaseOutcome::Error(unjudged(&error))),
                             }
                         }
                     };
@@ -253,7 +255,7 @@ fn run_through<E: Execute>(
         }
         drop(done_tx);
         // Results wait here until every case before them is reported.
-        let mut waiting: BTreeMap<usize, Option<Outcome>> = BTreeMap::new();
+        let mut waiting: BTreeMap<usize, Option<CaseOutcome>> = BTreeMap::new();
         for (i, outcome) in done_rx {
             waiting.insert(i, outcome);
             while let Some(outcome) = waiting.remove(&reported) {
@@ -292,7 +294,7 @@ const WARNED: usize = 5;
 
 /// `Ok(None)` when the user interrupted the run during this case.
 fn judge_case(
-    config: &Config,
+    config: &JudgeConfig,
     runner: &mut impl Execute,
     settings: &Settings,
     case: &Case,
@@ -559,8 +561,8 @@ mod tests {
             self.0.push(match event {
                 Event::Started { cases, .. } => format!("started {cases}"),
                 Event::CaseFinished(result) => match &result.outcome {
-                    Outcome::Judged(j) => format!("{} {}: {}", result.id, j.verdict, j.reason),
-                    Outcome::Error(e) => format!("{} error: {}", result.id, e.message),
+                    CaseOutcome::Judged(j) => format!("{} {}: {}", result.id, j.verdict, j.reason),
+                    CaseOutcome::Error(e) => format!("{} error: {}", result.id, e.message),
                 },
                 Event::Finished { summary } => {
                     format!("finished {}/{}", summary.passed, summary.total)
@@ -581,8 +583,8 @@ mod tests {
         dir
     }
 
-    fn config(dir: &Path, jobs: usize) -> Config {
-        Config {
+    fn config(dir: &Path, jobs: usize) -> JudgeConfig {
+        JudgeConfig {
             paths: vec![dir.to_path_buf()],
             submission: Submission::Builtin {
                 solver: crate::solver::default_solver(),
@@ -600,7 +602,7 @@ mod tests {
     }
 
     /// Judges `dir` through the fake: the summary, the events and the calls.
-    fn judge(config: &Config, script: &Script<'_>) -> (Summary, Vec<String>, Vec<String>) {
+    fn judge(config: &JudgeConfig, script: &Script<'_>) -> (Summary, Vec<String>, Vec<String>) {
         let calls = Mutex::new(Vec::new());
         let mut events = Events::default();
         let summary = run_through(config, &mut events, || Fake {

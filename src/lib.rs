@@ -1,7 +1,7 @@
 //! sudoku-judge: a local online judge for Sudoku submissions, the LeetCode 37
 //! function interface and the AcWing 166 / POJ 3074 stdin format.
 //!
-//! The data flows one way: the CLI builds a [`judge::Config`], [`case`]
+//! The data flows one way: the CLI builds a [`judge::JudgeConfig`], [`case`]
 //! discovers sorted cases and reads their settings, [`runner`] runs the
 //! submission on each, [`check`] judges its answers, [`decide`] turns the
 //! run and the answers into a [`verdict::Verdict`], the judge gathers

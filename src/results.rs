@@ -74,7 +74,7 @@ impl Judgement {
 }
 
 #[derive(Clone, Debug)]
-pub enum Outcome {
+pub enum CaseOutcome {
     Judged(Box<Judgement>),
     /// The harness could not judge the case, e.g. its input is malformed.
     Error(Unjudged),
@@ -117,14 +117,14 @@ pub struct CaseResult {
     pub expected: Option<PathBuf>,
     /// The problem it is judged as, from `--problem` or a `judge.toml`.
     pub problem: Option<Problem>,
-    pub outcome: Outcome,
+    pub outcome: CaseOutcome,
 }
 
 impl CaseResult {
     pub fn verdict(&self) -> Option<Verdict> {
         match &self.outcome {
-            Outcome::Judged(j) => Some(j.verdict),
-            Outcome::Error(_) => None,
+            CaseOutcome::Judged(j) => Some(j.verdict),
+            CaseOutcome::Error(_) => None,
         }
     }
 
@@ -156,7 +156,7 @@ impl Summary {
     /// Counts one more case in.
     pub fn add(&mut self, result: &CaseResult) {
         self.total += 1;
-        if let Outcome::Judged(judgement) = &result.outcome {
+        if let CaseOutcome::Judged(judgement) = &result.outcome {
             self.charged += judgement.time;
         }
         if let Some(verdict) = result.verdict() {

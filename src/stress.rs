@@ -45,7 +45,7 @@ struct Shrunk {
 }
 
 /// What to stress, and how long.
-pub struct Config {
+pub struct StressConfig {
     pub submission: Submission,
     pub seed: u64,
     pub rounds: u64,
@@ -124,7 +124,7 @@ fn generated(generator: &Launch, seed: u64) -> anyhow::Result<Vec<Board>> {
         "the generator `{command}` printed no puzzle; it should print a case, e.g. 81-character \
          lines ('.' for a blank) then `end`"
     );
-    Ok(parsed.boards)
+    Ok(parsed.into_boards())
 }
 
 /// Each puzzle with the reference solver's solution; a puzzle with none is
@@ -180,7 +180,7 @@ fn brute_answers(
     }
     let answers = format::parse(&output, format, format::Mode::Answers)
         .map_err(|e| anyhow::anyhow!("cannot read the brute force's answers: {}", e.message))?
-        .boards;
+        .into_boards();
     anyhow::ensure!(
         answers.len() == boards.len(),
         "the brute force answered {} of {} puzzles",
@@ -216,7 +216,7 @@ pub struct Failure {
 
 /// How a stress run ended.
 #[derive(Debug)]
-pub enum Outcome {
+pub enum StressOutcome {
     /// Every round was accepted.
     Passed {
         rounds: u64,
@@ -274,14 +274,14 @@ fn givens(puzzles: &[Pair]) -> usize {
 }
 
 /// Runs rounds until one fails, then shrinks and saves it.
-pub fn run(config: &Config, progress: &mut dyn Progress) -> anyhow::Result<Outcome> {
+pub fn run(config: &StressConfig, progress: &mut dyn Progress) -> anyhow::Result<StressOutcome> {
     let started = Instant::now();
     for round in 0..config.rounds {
         if process::interrupted() {
-            return Ok(Outcome::Interrupted { rounds: round });
+            return Ok(StressOutcome::Interrupted { rounds: round });
         }
         if config.time.is_some_and(|t| started.elapsed() >= t) {
-            return Ok(Outcome::Passed {
+            return Ok(StressOutcome::Passed {
                 rounds: round,
                 elapsed: started.elapsed(),
             });
@@ -307,11 +307,11 @@ pub fn run(config: &Config, progress: &mut dyn Progress) -> anyhow::Result<Outco
         };
         if let Some(brute) = &config.brute {
             if process::interrupted() {
-                return Ok(Outcome::Interrupted { rounds: round });
+                return Ok(StressOutcome::Interrupted { rounds: round });
             }
             match brute_answers(brute, &config.limits, puzzles, seed)? {
                 Some(answered) => puzzles = answered,
-                None => return Ok(Outcome::Interrupted { rounds: round }),
+                None => return Ok(StressOutcome::Interrupted { rounds: round }),
             }
         }
         let judged = judge_input(&config.submission, &config.limits, &puzzles)?;
@@ -319,7 +319,7 @@ pub fn run(config: &Config, progress: &mut dyn Progress) -> anyhow::Result<Outco
             verdict, reason, ..
         }) = judged.filter(|_| !process::interrupted())
         else {
-            return Ok(Outcome::Interrupted { rounds: round });
+            return Ok(StressOutcome::Interrupted { rounds: round });
         };
         if verdict == Verdict::AC {
             continue;
@@ -337,7 +337,7 @@ pub fn run(config: &Config, progress: &mut dyn Progress) -> anyhow::Result<Outco
             progress,
         )?;
         let (input, expected) = save(&config.save, &format!("stress-{seed}"), &shrunk)?;
-        return Ok(Outcome::Failed(Box::new(Failure {
+        return Ok(StressOutcome::Failed(Box::new(Failure {
             round,
             round_seed: seed,
             verdict,
@@ -351,7 +351,7 @@ pub fn run(config: &Config, progress: &mut dyn Progress) -> anyhow::Result<Outco
             expected,
         })));
     }
-    Ok(Outcome::Passed {
+    Ok(StressOutcome::Passed {
         rounds: config.rounds,
         elapsed: started.elapsed(),
     })

@@ -135,13 +135,27 @@ impl fmt::Display for ParseError {
 
 impl std::error::Error for ParseError {}
 
-/// The boards of one text, with the line each one starts on.
+/// The boards of one text, each with the line it starts on.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ParsedBoards {
-    pub boards: Vec<Board>,
-    pub start_lines: Vec<usize>,
+    pub boards: Vec<LocatedBoard>,
     /// Things that were accepted but deserve a word, e.g. a missing `end`.
     pub warnings: Vec<String>,
+}
+
+/// One board of a text and the line (1-based) where it starts, so messages
+/// about it can point back into the file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LocatedBoard {
+    pub line: usize,
+    pub board: Board,
+}
+
+impl ParsedBoards {
+    /// The boards alone, for callers that do not report positions.
+    pub fn into_boards(self) -> Vec<Board> {
+        self.boards.into_iter().map(|b| b.board).collect()
+    }
 }
 
 /// Parses `text` as `format`. In [`Mode::Puzzles`] the givens must not
@@ -153,8 +167,7 @@ pub fn parse(text: &str, format: Format, mode: Mode) -> Result<ParsedBoards, Par
         let mut parsed = ParsedBoards::default();
         for item in &mut reader {
             let (line, board) = item?;
-            parsed.boards.push(board);
-            parsed.start_lines.push(line);
+            parsed.boards.push(LocatedBoard { line, board });
         }
         parsed.warnings = reader.lines.warnings;
         return Ok(parsed);
@@ -182,8 +195,13 @@ pub fn parse(text: &str, format: Format, mode: Mode) -> Result<ParsedBoards, Par
         }
     }
     Ok(ParsedBoards {
-        start_lines: raw.iter().map(|b| b.positions[0].0).collect(),
-        boards: raw.into_iter().map(|b| b.board).collect(),
+        boards: raw
+            .into_iter()
+            .map(|b| LocatedBoard {
+                line: b.positions[0].0,
+                board: b.board,
+            })
+            .collect(),
         warnings: Vec::new(),
     })
 }
@@ -864,7 +882,7 @@ mod tests {
         let grid = puzzles(&grid_text).unwrap();
         assert_eq!(leetcode.boards, acwing.boards);
         assert_eq!(grid.boards, acwing.boards);
-        assert_eq!(acwing.boards[0].to_line(), EXAMPLE_LINE);
+        assert_eq!(acwing.boards[0].board.to_line(), EXAMPLE_LINE);
         assert!(acwing.warnings.is_empty());
     }
 
@@ -872,24 +890,24 @@ mod tests {
     fn leetcode_literal_allows_whitespace_anywhere_and_crlf() {
         let spread = EXAMPLE.replace("],[", "],\r\n  [").replace(',', " , ");
         let parsed = puzzles(&format!("\u{feff}{spread}\r\n")).unwrap();
-        assert_eq!(parsed.boards[0].to_line(), EXAMPLE_LINE);
+        assert_eq!(parsed.boards[0].board.to_line(), EXAMPLE_LINE);
     }
 
     #[test]
     fn several_boards_in_one_file() {
         let two = puzzles(SAMPLE).unwrap();
-        assert_eq!(two.boards.len(), 2);
-        assert_eq!(two.start_lines, [1, 2]);
+        let lines =
+            |parsed: &ParsedBoards| parsed.boards.iter().map(|b| b.line).collect::<Vec<_>>();
+        assert_eq!(lines(&two), [1, 2]);
         let literals = puzzles(&format!("{EXAMPLE}\n{EXAMPLE}\n")).unwrap();
-        assert_eq!(literals.boards.len(), 2);
-        assert_eq!(literals.start_lines, [1, 2]);
+        assert_eq!(lines(&literals), [1, 2]);
     }
 
     #[test]
     fn acwing_accepts_zero_blanks_crlf_and_a_missing_end_with_a_warning() {
         let zeros = EXAMPLE_LINE.replace('.', "0");
         let parsed = puzzles(&format!("{zeros}\r\n")).unwrap();
-        assert_eq!(parsed.boards[0].to_line(), EXAMPLE_LINE);
+        assert_eq!(parsed.boards[0].board.to_line(), EXAMPLE_LINE);
         assert_eq!(
             parsed.warnings,
             ["line 1: the input has no `end` line; AcWing 166 inputs close with one"]
@@ -909,7 +927,10 @@ mod tests {
                       ------+-------+------\n8 . . | . 6 . | . . 3\n4 . . | 8 . 3 | . . 1\n\
                       7 . . | . 2 . | . . 6\n------+-------+------\n. 6 . | . . . | 2 8 .\n\
                       . . . | 4 1 9 | . . 5\n. . . | . 8 . | . 7 9\n";
-        assert_eq!(puzzles(pretty).unwrap().boards[0].to_line(), EXAMPLE_LINE);
+        assert_eq!(
+            puzzles(pretty).unwrap().boards[0].board.to_line(),
+            EXAMPLE_LINE
+        );
     }
 
     #[test]
@@ -965,18 +986,18 @@ mod tests {
 
     #[test]
     fn render_round_trips_every_format() {
-        let parsed = puzzles(SAMPLE).unwrap();
+        let parsed = puzzles(SAMPLE).unwrap().into_boards();
         for format in [
             Format::LeetCode,
             Format::AcWing,
             Format::Grid { spaced: false },
             Format::Grid { spaced: true },
         ] {
-            let text = render_boards(format, &parsed.boards);
+            let text = render_boards(format, &parsed);
             assert_eq!(Format::detect(&text), format, "{text}");
             let again = parse(&text, format, Mode::Answers).unwrap();
-            assert_eq!(again.boards, parsed.boards, "{format}");
+            assert_eq!(again.into_boards(), parsed, "{format}");
         }
-        assert!(acwing_input(&parsed.boards).ends_with(".3.\nend\n"));
+        assert!(acwing_input(&parsed).ends_with(".3.\nend\n"));
     }
 }

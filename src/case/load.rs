@@ -167,9 +167,9 @@ impl<'a> Boards<'a> {
             match format::parse(&text.read_all()?, format, mode) {
                 Ok(parsed) => Inner::Parsed {
                     boards: parsed
-                        .start_lines
+                        .boards
                         .into_iter()
-                        .zip(parsed.boards)
+                        .map(|b| (b.line, b.board))
                         .collect::<Vec<_>>()
                         .into_iter(),
                     warnings: parsed.warnings,

@@ -213,7 +213,7 @@ impl<'a> Checker<'a> {
                     }
                 }
                 match format::parse(&text, self.format, Mode::Answers) {
-                    Ok(parsed) => parsed.boards.into_iter().for_each(|b| self.answer(b)),
+                    Ok(parsed) => parsed.boards.into_iter().for_each(|b| self.answer(b.board)),
                     Err(error) => self.unreadable = Some(error),
                 }
                 (text, true)
@@ -253,7 +253,7 @@ fn unreadable_output(
             if let Ok(parsed) = format::parse(output, other, Mode::Answers) {
                 let mut all_solve = parsed.boards.len() == case.puzzles;
                 for (answer, puzzle) in parsed.boards.iter().zip(case.puzzles()?) {
-                    all_solve &= answer.solves(&puzzle?.1);
+                    all_solve &= answer.board.solves(&puzzle?.1);
                 }
                 if all_solve {
                     return Ok(Checked {

@@ -76,7 +76,7 @@ mod tests {
     fn case(format: Format, expected: Option<&str>) -> CaseData {
         let puzzle = format::parse(PUZZLE, Format::AcWing, Mode::Puzzles)
             .unwrap()
-            .boards;
+            .into_boards();
         let input = match format {
             Format::AcWing => format!("{PUZZLE}\nend\n"),
             _ => format::render_boards(format, &puzzle),
@@ -241,7 +241,7 @@ mod tests {
             Format::Grid { spaced: true },
             &format::parse(ANSWER, Format::AcWing, Mode::Answers)
                 .unwrap()
-                .boards,
+                .into_boards(),
         );
         let result = check(CheckerKind::Sudoku, &sudoku, &grid, Format::AcWing);
         assert_eq!(result.verdict, Verdict::PE);

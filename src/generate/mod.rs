@@ -27,7 +27,7 @@ mod search;
 mod write;
 
 pub use search::{HardFor, Measure, FIENDISH_GOAL, HARDEST};
-pub use write::{write_cases, Layout, Plan, Written};
+pub use write::{write_cases, GenPlan, Layout, Written};
 
 use std::fmt;
 
@@ -491,7 +491,8 @@ mod tests {
                 crate::board::format::Mode::Puzzles,
             )
             .unwrap()
-            .boards[0];
+            .boards[0]
+                .board;
             assert_eq!(board.filled(), 17);
             assert_eq!(count_solutions(&board.to_bytes(), 2), 1, "{known}");
         }

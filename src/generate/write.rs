@@ -29,7 +29,7 @@ pub enum Layout {
 
 /// What `gen` writes.
 #[derive(Clone, Debug)]
-pub struct Plan {
+pub struct GenPlan {
     pub seed: u64,
     /// Case files to write.
     pub files: usize,
@@ -52,7 +52,7 @@ pub struct Written {
     pub ratings: Vec<Rating>,
 }
 
-impl Plan {
+impl GenPlan {
     /// Where case `index` goes, relative to `--out`.
     fn relative_paths(&self, index: usize) -> (PathBuf, PathBuf) {
         let width = self.files.to_string().len().max(3);
@@ -114,7 +114,7 @@ impl Drop for Placed {
 /// it. `on_case` hears of each case once it is made (still staged);
 /// `stop` is asked between puzzles whether to give up (Ctrl-C).
 pub fn write_cases(
-    plan: &Plan,
+    plan: &GenPlan,
     mut on_case: impl FnMut(&Written),
     stop: &dyn Fn() -> bool,
 ) -> anyhow::Result<Vec<Written>> {
@@ -224,8 +224,8 @@ mod tests {
     use super::*;
     use std::cell::Cell;
 
-    fn plan(out: &Path) -> Plan {
-        Plan {
+    fn plan(out: &Path) -> GenPlan {
+        GenPlan {
             seed: 5,
             files: 3,
             per_file: 2,

@@ -3,10 +3,10 @@
 
 use std::io::{self, Write};
 
-use crate::corpus::Report;
+use crate::corpus::CorpusCheck;
 use crate::words::plural;
 
-pub fn findings(out: &mut dyn Write, report: &Report) -> io::Result<()> {
+pub fn findings(out: &mut dyn Write, report: &CorpusCheck) -> io::Result<()> {
     for finding in &report.findings {
         let kind = if finding.problem { "" } else { "note: " };
         match finding.place.as_str() {
@@ -58,7 +58,7 @@ mod tests {
 
     #[test]
     fn one_problem_and_one_case_are_singular() {
-        let report = Report {
+        let report = CorpusCheck {
             cases: 1,
             puzzles: 1,
             findings: vec![Finding {

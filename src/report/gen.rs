@@ -3,10 +3,10 @@
 
 use std::io::{self, Write};
 
-use crate::generate::{Plan, Written};
+use crate::generate::{GenPlan, Written};
 use crate::words::plural;
 
-pub fn written(out: &mut dyn Write, written: &[Written], plan: &Plan) -> io::Result<()> {
+pub fn written(out: &mut dyn Write, written: &[Written], plan: &GenPlan) -> io::Result<()> {
     for case in written {
         let grades: Vec<String> = case
             .ratings
@@ -51,6 +51,7 @@ mod tests {
         format::parse(line, Format::AcWing, Mode::Puzzles)
             .unwrap()
             .boards[0]
+            .board
     }
 
     /// Two cases rated by the reference search: the easy LeetCode example,
@@ -61,7 +62,7 @@ mod tests {
             "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
         );
         let easy = board(EXAMPLE);
-        let plan = generate::Plan {
+        let plan = generate::GenPlan {
             seed: 7,
             files: 2,
             per_file: 2,

@@ -4,12 +4,12 @@
 use std::io::{self, Write};
 use std::time::Duration;
 
-use crate::hack::{Config, Outcome};
+use crate::hack::{HackConfig, HackOutcome};
 use crate::verdict::Verdict;
 use crate::words::{plural, seconds, whole_ms};
 
 /// The opening line; `budget` as the user gave it.
-pub fn started(out: &mut dyn Write, config: &Config, budget: &str) -> io::Result<()> {
+pub fn started(out: &mut dyn Write, config: &HackConfig, budget: &str) -> io::Result<()> {
     writeln!(
         out,
         "hack: {}, {} an input, time limit {}, seed {}, budget {budget}",
@@ -41,15 +41,15 @@ pub fn improved_line(round: u64, time: Duration, how: &str) -> String {
 /// INPUT` to judge the saved input again.
 pub fn outcome(
     out: &mut dyn Write,
-    outcome: &Outcome,
+    outcome: &HackOutcome,
     limit: Duration,
     reproduce: &str,
 ) -> io::Result<()> {
     let found = match outcome {
-        Outcome::Interrupted { rounds } => {
+        HackOutcome::Interrupted { rounds } => {
             return writeln!(out, "interrupted after {rounds} rounds");
         }
-        Outcome::Failed(found) => {
+        HackOutcome::Failed(found) => {
             writeln!(
                 out,
                 "hacked: {} in round {} after {} (and again on a rerun): {}",
@@ -60,7 +60,7 @@ pub fn outcome(
             )?;
             found
         }
-        Outcome::Survived(found) => {
+        HackOutcome::Survived(found) => {
             writeln!(
                 out,
                 "no failure in {} rounds ({}); the slowest input took {} of the {} limit \
@@ -112,7 +112,7 @@ mod tests {
     /// fixed, never measured.
     #[test]
     fn says_how_a_search_started_went_and_ended() {
-        let config = Config {
+        let config = HackConfig {
             submission: Submission::NotCompiled {
                 label: "dfs.cpp".into(),
             },
@@ -137,11 +137,17 @@ mod tests {
             improved_line(10, best, "mutated round 7's input")
         )
         .unwrap();
-        let failed = Outcome::Failed(found(Verdict::TLE, "time limit exceeded: 1000 ms", 1000));
+        let failed = HackOutcome::Failed(found(Verdict::TLE, "time limit exceeded: 1000 ms", 1000));
         outcome(&mut out, &failed, limit, again).unwrap();
-        let survived = Outcome::Survived(found(Verdict::AC, "", 733));
+        let survived = HackOutcome::Survived(found(Verdict::AC, "", 733));
         outcome(&mut out, &survived, limit, again).unwrap();
-        outcome(&mut out, &Outcome::Interrupted { rounds: 8 }, limit, again).unwrap();
+        outcome(
+            &mut out,
+            &HackOutcome::Interrupted { rounds: 8 },
+            limit,
+            again,
+        )
+        .unwrap();
         let text = String::from_utf8(out).unwrap();
         assert!(text.contains("took 733 ms of the 1000 ms limit"), "{text}");
         insta::assert_snapshot!(text);

@@ -20,7 +20,7 @@ use super::{Event, Reporter};
 use crate::baseline::{Baseline, Tally};
 use crate::check::diff::{self, CellKind, RowPart};
 use crate::problem::Problem;
-use crate::results::{CaseResult, Fault, Judgement, Outcome, Summary};
+use crate::results::{CaseOutcome, CaseResult, Fault, Judgement, Summary};
 use crate::runner::lang::launch::Interface;
 use crate::runner::lang::BuildInfo;
 use crate::verdict::Verdict;
@@ -130,9 +130,9 @@ impl<W: Write> HumanReporter<W> {
         };
         let (time, percent, cpu, wall, memory);
         let (cells, note) = match &result.outcome {
-            Outcome::Error(_) => (dashes, String::new()),
-            Outcome::Judged(j) if j.verdict == Verdict::CE => (dashes, j.reason.clone()),
-            Outcome::Judged(j) => {
+            CaseOutcome::Error(_) => (dashes, String::new()),
+            CaseOutcome::Judged(j) if j.verdict == Verdict::CE => (dashes, j.reason.clone()),
+            CaseOutcome::Judged(j) => {
                 time = format_ms(j.time);
                 percent = format!("{:.0}%", j.limit_percent().min(999.0));
                 cpu = format_ms(j.cpu);
@@ -188,11 +188,11 @@ impl<W: Write> HumanReporter<W> {
             )?;
         }
         match &result.outcome {
-            Outcome::Error(error) => {
+            CaseOutcome::Error(error) => {
                 let first = error.message.lines().next().unwrap_or_default().to_string();
                 self.wrapped(&" ".repeat(INDENT), &first, INDENT)?;
             }
-            Outcome::Judged(j) => {
+            CaseOutcome::Judged(j) => {
                 for note in &j.notes {
                     self.wrapped("      note: ", note, INDENT + 6)?;
                 }
@@ -216,7 +216,7 @@ impl<W: Write> HumanReporter<W> {
             writeln!(self.out, "  expected: {}", expected.display())?;
         }
         match &result.outcome {
-            Outcome::Error(error) => {
+            CaseOutcome::Error(error) => {
                 self.wrapped("  error:    ", &error.message, 12)?;
                 let what = match error.fault {
                     Fault::Case => "fix the case files",
@@ -228,7 +228,7 @@ impl<W: Write> HumanReporter<W> {
                     result.input.display()
                 )?;
             }
-            Outcome::Judged(j) => {
+            CaseOutcome::Judged(j) => {
                 writeln!(self.out, "  verdict:  {}", j.verdict.name())?;
                 self.wrapped("  why:      ", &j.reason, 12)?;
                 writeln!(
@@ -667,7 +667,7 @@ mod tests {
     }
 
     /// A case of `outcome` with no expected file and no problem.
-    fn case(id: &str, outcome: Outcome) -> CaseResult {
+    fn case(id: &str, outcome: CaseOutcome) -> CaseResult {
         CaseResult {
             id: id.into(),
             suite: PathBuf::from("."),
@@ -681,7 +681,7 @@ mod tests {
     #[test]
     fn colour_marks_the_cells_of_a_grid_diff() {
         let mut outcome = judged(Verdict::WA, "r1c3 is wrong", 1);
-        if let Outcome::Judged(j) = &mut outcome {
+        if let CaseOutcome::Judged(j) = &mut outcome {
             j.details = crate::check::diff::example();
         }
         let result = case("a", outcome);

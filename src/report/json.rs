@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::{Event, Reporter};
 use crate::baseline::{Baseline, Comparison, Tally, Trend};
-use crate::results::{CaseResult, Outcome};
+use crate::results::{CaseOutcome, CaseResult};
 use crate::runner::lang::launch::Interface;
 use crate::runner::lang::BuildInfo;
 use crate::stats::Spread;
@@ -182,11 +182,11 @@ impl<'a> CaseJson<'a> {
             baseline: None,
         };
         match &result.outcome {
-            Outcome::Error(error) => {
+            CaseOutcome::Error(error) => {
                 json.message = &error.message;
                 json.error = Some(&error.message);
             }
-            Outcome::Judged(j) => {
+            CaseOutcome::Judged(j) => {
                 json.verdict = Some(j.verdict);
                 json.message = &j.reason;
                 json.details = &j.details;

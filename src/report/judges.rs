@@ -139,7 +139,7 @@ mod tests {
             outcome: match verdict {
                 Some(v) => judged(v, "why", 1),
                 None => {
-                    crate::results::Outcome::Error(crate::results::Unjudged::case("unreadable"))
+                    crate::results::CaseOutcome::Error(crate::results::Unjudged::case("unreadable"))
                 }
             },
         }

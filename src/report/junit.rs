@@ -9,7 +9,7 @@ use std::io;
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 
 use super::{Event, Reporter};
-use crate::results::{CaseResult, Outcome};
+use crate::results::{CaseOutcome, CaseResult};
 use crate::verdict::Verdict;
 
 pub struct JunitReporter<W> {
@@ -42,10 +42,10 @@ fn suite_and_name(result: &CaseResult) -> (String, String) {
 fn test_case(result: &CaseResult) -> (String, TestCase) {
     let (suite, name) = suite_and_name(result);
     let mut case = match &result.outcome {
-        Outcome::Judged(j) if j.verdict == Verdict::AC => {
+        CaseOutcome::Judged(j) if j.verdict == Verdict::AC => {
             TestCase::new(name, TestCaseStatus::success())
         }
-        Outcome::Judged(j) => {
+        CaseOutcome::Judged(j) => {
             let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
             status.set_type(j.verdict.code()).set_message(format!(
                 "{}: {}",
@@ -59,14 +59,14 @@ fn test_case(result: &CaseResult) -> (String, TestCase) {
             status.set_description(text);
             TestCase::new(name, status)
         }
-        Outcome::Error(error) => {
+        CaseOutcome::Error(error) => {
             let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
             status.set_type("ERROR").set_message(error.message.clone());
             TestCase::new(name, status)
         }
     };
     case.set_classname(suite.clone());
-    if let Outcome::Judged(j) = &result.outcome {
+    if let CaseOutcome::Judged(j) = &result.outcome {
         case.set_time(j.wall);
         if !j.stdout.is_empty() {
             case.set_system_out(j.stdout.clone());

@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use super::{Event, Reporter};
-use crate::results::{CaseResult, Outcome};
+use crate::results::{CaseOutcome, CaseResult};
 use crate::verdict::Verdict;
 
 /// The file that marks a directory as made by `--keep`.
@@ -67,7 +67,7 @@ impl KeepReporter {
     }
 
     fn keep(&self, result: &CaseResult) -> io::Result<()> {
-        let Outcome::Judged(j) = &result.outcome else {
+        let CaseOutcome::Judged(j) = &result.outcome else {
             return Ok(());
         };
         // A compile error is every case's, and ran nothing.

@@ -3,11 +3,12 @@
 //! the results, in `results`); each reporter renders them to an injected
 //! writer, so tests render into strings. Every other command's output has
 //! a renderer here too, one module a command (`gen`, `rate`, `corpus` for
-//! `check`, `stress`, `hack`, `bench`, `driver`, `solvers`), with the short
-//! lines they share in `notices`; the binary only parses, calls the
-//! library and hands the results to these.
+//! `check`, `stress`, `hack`, `bench`, `calibrate`, `driver`, `solvers`),
+//! with the short lines they share in `notices`; the binary only parses,
+//! calls the library and hands the results to these.
 
 pub mod bench;
+pub mod calibrate;
 pub mod corpus;
 pub mod driver;
 pub mod gen;
@@ -77,13 +78,13 @@ pub(crate) mod fixtures {
     use crate::board::Format;
     use crate::case::{CheckerKind, Limits};
     use crate::problem::Problem;
-    use crate::results::{CaseResult, Judgement, Outcome};
+    use crate::results::{CaseOutcome, CaseResult, Judgement};
     use crate::runner::lang::launch::Interface;
     use crate::stats::Spread;
     use crate::verdict::Verdict;
 
-    pub fn judged(verdict: Verdict, reason: &str, time_ms: u64) -> Outcome {
-        Outcome::Judged(Box::new(Judgement {
+    pub fn judged(verdict: Verdict, reason: &str, time_ms: u64) -> CaseOutcome {
+        CaseOutcome::Judged(Box::new(Judgement {
             verdict,
             reason: reason.to_string(),
             details: if verdict == Verdict::WA {
@@ -190,6 +191,7 @@ pub(crate) mod fixtures {
             format::parse(text, Format::AcWing, format::Mode::Puzzles)
                 .unwrap()
                 .boards[0]
+                .board
         };
         let (puzzle, answer) = (line(EXAMPLE), line(EXAMPLE_ANSWER));
         let case = crate::case::CaseData::in_memory(&[puzzle, puzzle], Some(&[answer, answer]));
@@ -270,9 +272,9 @@ pub(crate) mod fixtures {
                     problem: Some(Problem::Acwing166),
                     outcome: match judged(v, reason, ms) {
                         // The peak the MLE's reason names.
-                        Outcome::Judged(mut j) if v == Verdict::MLE => {
+                        CaseOutcome::Judged(mut j) if v == Verdict::MLE => {
                             j.memory_kb = 70_000;
-                            Outcome::Judged(j)
+                            CaseOutcome::Judged(j)
                         }
                         outcome => outcome,
                     },
@@ -285,7 +287,7 @@ pub(crate) mod fixtures {
             input: PathBuf::from("cases/suite/broken.in"),
             expected: None,
             problem: Some(Problem::Acwing166),
-            outcome: Outcome::Error(crate::results::Unjudged::case(
+            outcome: CaseOutcome::Error(crate::results::Unjudged::case(
                 "cases/suite/broken.in:1:4: 'x' is not a cell",
             )),
         });

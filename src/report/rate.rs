@@ -97,7 +97,8 @@ mod tests {
     fn rated(place: &str, line: &str, max_nodes: u64) -> Rated {
         let board = format::parse(line, Format::AcWing, Mode::Puzzles)
             .unwrap()
-            .boards[0];
+            .boards[0]
+            .board;
         Rated::of(place.into(), &board, max_nodes)
     }
 

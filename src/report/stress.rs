@@ -3,12 +3,16 @@
 
 use std::io::{self, Write};
 
-use crate::stress::{Config, Outcome};
+use crate::stress::{StressConfig, StressOutcome};
 use crate::words::{plural, seconds};
 
 /// The opening line: what is judged against what, on which inputs.
 /// `generator` is the user's `--gen` command as they gave it.
-pub fn started(out: &mut dyn Write, config: &Config, generator: Option<&str>) -> io::Result<()> {
+pub fn started(
+    out: &mut dyn Write,
+    config: &StressConfig,
+    generator: Option<&str>,
+) -> io::Result<()> {
     let against = match &config.brute {
         Some(brute) => format!("the brute force {}", brute.label()),
         None => "the reference solver".to_string(),
@@ -52,22 +56,22 @@ pub fn shrinking_message(runs: usize, puzzles: usize, givens: usize) -> String {
 /// `same` holds the flags that shape a round, to replay the failing one.
 pub fn outcome(
     out: &mut dyn Write,
-    outcome: &Outcome,
+    outcome: &StressOutcome,
     seed: u64,
     rerun: &str,
     same: &str,
 ) -> io::Result<()> {
     match outcome {
-        Outcome::Passed { rounds, elapsed } => writeln!(
+        StressOutcome::Passed { rounds, elapsed } => writeln!(
             out,
             "all {rounds} rounds accepted in {} (seeds {seed}..{}); no failure found",
             seconds(*elapsed, 1),
             seed + rounds
         ),
-        Outcome::Interrupted { rounds } => {
+        StressOutcome::Interrupted { rounds } => {
             writeln!(out, "interrupted after {rounds} accepted rounds")
         }
-        Outcome::Failed(f) => {
+        StressOutcome::Failed(f) => {
             writeln!(
                 out,
                 "round {} failed with {}: {}",
@@ -115,8 +119,8 @@ mod tests {
     use std::path::PathBuf;
     use std::time::Duration;
 
-    fn config(brute: bool) -> Config {
-        Config {
+    fn config(brute: bool) -> StressConfig {
+        StressConfig {
             submission: Submission::NotCompiled {
                 label: "main.cpp".into(),
             },
@@ -150,20 +154,20 @@ mod tests {
         writeln!(out, "{}", shrinking_message(37, 1, 24)).unwrap();
         let rerun = "--submission main.cpp";
         let same = " --puzzles 5 --time-limit 1s";
-        let passed = Outcome::Passed {
+        let passed = StressOutcome::Passed {
             rounds: 1000,
             elapsed: Duration::from_millis(12_340),
         };
         outcome(&mut out, &passed, 40, rerun, same).unwrap();
         outcome(
             &mut out,
-            &Outcome::Interrupted { rounds: 17 },
+            &StressOutcome::Interrupted { rounds: 17 },
             40,
             rerun,
             same,
         )
         .unwrap();
-        let failed = Outcome::Failed(Box::new(Failure {
+        let failed = StressOutcome::Failed(Box::new(Failure {
             round: 6,
             round_seed: 46,
             verdict: Verdict::WA,

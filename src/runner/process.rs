@@ -518,8 +518,9 @@ enum Child {
     },
 }
 
-/// How a process ended, as the kernel accounted it.
-struct Ended {
+/// A process reaped, with what the kernel accounted of it: the raw
+/// material of a [`Finished`].
+struct Reaped {
     /// As `wait4` returns it.
     status: i32,
     cpu: Duration,
@@ -556,10 +557,10 @@ impl Child {
         }
     }
 
-    fn try_exit(&mut self) -> io::Result<Option<Ended>> {
+    fn try_exit(&mut self) -> io::Result<Option<Reaped>> {
         match self {
             Child::Direct { process, .. } => Ok(try_wait4(process.id() as i32)?.map(
-                |(status, usage)| Ended {
+                |(status, usage)| Reaped {
                     status,
                     cpu: timeval(usage.ru_utime) + timeval(usage.ru_stime),
                     max_rss_kb: u64::try_from(usage.ru_maxrss).unwrap_or(0),
@@ -572,7 +573,7 @@ impl Child {
                 spawner, killed_at, ..
             } => {
                 if let Some(ended) = spawner.try_exit()? {
-                    return Ok(Some(Ended {
+                    return Ok(Some(Reaped {
                         status: ended.status,
                         cpu: Duration::from_nanos(ended.cpu_ns),
                         max_rss_kb: ended.max_rss_kb,
@@ -756,7 +757,7 @@ pub struct Process {
     /// Stderr since the current exchange began.
     errors: Ends,
     killed: Option<Kill>,
-    ended: Option<(Ended, Duration)>,
+    ended: Option<(Reaped, Duration)>,
 }
 
 /// The bounds of a [`Spec`] that outlive its start.

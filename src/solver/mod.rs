@@ -230,6 +230,7 @@ mod tests {
         format::parse(&text, Format::AcWing, format::Mode::Answers)
             .unwrap()
             .boards[0]
+            .board
     }
 
     #[test]

@@ -1301,7 +1301,7 @@ pub fn solve_sudoku(board: &mut Vec<Vec<char>>) {
 
 /// What a search found.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Outcome {
+pub struct SearchOutcome {
     /// Solutions found, at most the limit asked for.
     pub solutions: usize,
     /// How many times the search had to guess, until it stopped: at each
@@ -1318,12 +1318,12 @@ pub struct Outcome {
 /// solutions. Conflicting givens or values > 9 give 0 solutions; limit 0
 /// gives 0 solutions and does no search.
 #[must_use]
-pub fn search(cells: &[u8; 81], limit: usize) -> Outcome {
+pub fn search(cells: &[u8; 81], limit: usize) -> SearchOutcome {
     search_with(cells, limit, run)
 }
 
 /// [`search`] through one entry point (tests compare them).
-fn search_with(cells: &[u8; 81], limit: usize, entry: fn(&mut Search, Grid)) -> Outcome {
+fn search_with(cells: &[u8; 81], limit: usize, entry: fn(&mut Search, Grid)) -> SearchOutcome {
     let mut search = Search {
         limit,
         solutions: 0,
@@ -1335,7 +1335,7 @@ fn search_with(cells: &[u8; 81], limit: usize, entry: fn(&mut Search, Grid)) -> 
             entry(&mut search, grid);
         }
     }
-    Outcome {
+    SearchOutcome {
         solutions: search.solutions,
         guesses: search.guesses,
         first: search.first,
@@ -1426,7 +1426,7 @@ mod tests {
         let outcome = search(&cells(INKALA), 0);
         assert_eq!(
             outcome,
-            Outcome {
+            SearchOutcome {
                 solutions: 0,
                 guesses: 0,
                 first: None
@@ -1485,7 +1485,7 @@ mod tests {
         let outcome = search(&cells(ANSWER), 2);
         assert_eq!(
             outcome,
-            Outcome {
+            SearchOutcome {
                 solutions: 1,
                 guesses: 0,
                 first: Some(cells(ANSWER))
@@ -1728,7 +1728,7 @@ mod tests {
 
     /// The puzzles of the other tests and a sweep of random ones, searched
     /// through `entry` at limits 1 and 3.
-    fn outcomes(entry: fn(&mut Search, Grid)) -> Vec<Outcome> {
+    fn outcomes(entry: fn(&mut Search, Grid)) -> Vec<SearchOutcome> {
         let mut puzzles: Vec<[u8; 81]> =
             [EXAMPLE, ANSWER, INKALA].iter().map(|p| cells(p)).collect();
         puzzles.push([0; 81]);

@@ -3,4 +3,4 @@
 //! answers of `stress`. It is the fastest built-in solver, `propagate`; this
 //! module names the role, so callers do not depend on which solver fills it.
 
-pub use super::propagate::{count_solutions, search, Outcome};
+pub use super::propagate::{count_solutions, search, SearchOutcome};

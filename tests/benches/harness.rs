@@ -28,7 +28,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use sudoku_judge::board::Format;
-use sudoku_judge::generate::{self, Layout, Plan, Target};
+use sudoku_judge::generate::{self, GenPlan, Layout, Target};
 
 const ROUNDS: usize = 5;
 const EXE: &str = env!("CARGO_BIN_EXE_sudoku-judge");
@@ -71,7 +71,7 @@ fn per_case_ms(d: Duration, cases: usize) -> f64 {
 /// Writes `files` generated one-puzzle cases in `format`, flat.
 fn generated(dir: &Path, files: usize, format: Format) -> PathBuf {
     let cases = dir.join("cases");
-    let plan = Plan {
+    let plan = GenPlan {
         seed: 2024,
         files,
         per_file: 1,
