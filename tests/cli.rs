@@ -1938,7 +1938,7 @@ fn calibrate_says_whether_the_limit_reproduces_the_real_verdicts() {
     let (code, stdout) = calibrate(&[]);
     assert_eq!(code, 0, "{stdout}");
     assert!(
-        stdout.contains("time limit 500 ms, 1 cases, 2 references"),
+        stdout.contains("time limit 500 ms, 1 case, 2 references"),
         "{stdout}"
     );
     assert!(

@@ -10,6 +10,7 @@ use crate::calibrate::{Measured, Suite, MARGIN, MEASURE};
 use crate::case::settings::{self, RealVerdict};
 use crate::problem::Problem;
 use crate::verdict::Verdict;
+use crate::words::plural;
 
 fn ms(d: Duration) -> String {
     crate::words::format_ms(d)
@@ -45,11 +46,11 @@ pub fn calibration(out: &mut dyn Write, suite: &Suite) -> io::Result<()> {
     };
     writeln!(
         out,
-        "{}: time limit {}{scale}, {} cases, {} references, each case measured up to {:.1}x the limit",
+        "{}: time limit {}{scale}, {}, {}, each case measured up to {:.1}x the limit",
         suite.dir.display(),
         ms(suite.limit),
-        suite.case_ids.len(),
-        suite.runs.len(),
+        plural(suite.case_ids.len(), "case"),
+        plural(suite.runs.len(), "reference"),
         MEASURE
     )?;
     let id_width = suite

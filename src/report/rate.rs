@@ -5,6 +5,7 @@
 use std::io::{self, Write};
 
 use crate::generate::Rated;
+use crate::words::plural;
 
 const HEADER: [&str; 7] = [
     "puzzle",
@@ -77,8 +78,9 @@ pub fn table(out: &mut dyn Write, rated: &[Rated], max_nodes: u64) -> io::Result
             mrv as f64 / n,
             if capped > 0 {
                 format!(
-                    " ({capped} counts stopped at --max-nodes {max_nodes}, so the means are \
-                     lower bounds)"
+                    " ({} stopped at --max-nodes {max_nodes}, so the means are \
+                     lower bounds)",
+                    plural(capped, "count")
                 )
             } else {
                 String::new()

@@ -38,7 +38,7 @@ use std::time::{Duration, Instant};
 
 #[cfg(target_os = "linux")]
 use super::sandbox::cgroup::{Cgroup, CgroupMeter};
-use super::sandbox::{Launch, Plan};
+use super::sandbox::{Plan, SpawnRequest};
 use super::spawner::{self, Spawner};
 use super::sys::{pidfd_open, set_limits, try_wait4, Rlimits};
 
@@ -651,7 +651,7 @@ fn start(spec: &Spec) -> io::Result<(Child, Pipes, Meter)> {
     };
     if let Some(spawner) = spawner::take() {
         let mut spawner = spawner?;
-        let launch = Launch::new(
+        let launch = SpawnRequest::new(
             spec.program.as_os_str(),
             &spec.argv,
             &spec.env,

@@ -44,7 +44,7 @@ use serde::{Deserialize, Serialize};
 
 use super::sandbox::cgroup::Cgroup;
 use super::sandbox::jail::{Failure, Jail, Running};
-use super::sandbox::{self, Ended, Launch, Mode, Protections};
+use super::sandbox::{self, ExitReport, Mode, Protections, SpawnRequest};
 use super::sys::{receive, receive_within, send, socket_pair};
 
 /// The largest message: a launch names its command, environment and paths.
@@ -61,7 +61,7 @@ pub(crate) enum Request {
     /// The first message: set up the sandbox; `slot` numbers the spawner.
     Hello { mode: Mode, slot: u32 },
     /// Start a run on the descriptors sent with the message.
-    Launch(Launch),
+    Launch(SpawnRequest),
     /// Stop the run now.
     Kill,
 }
@@ -77,7 +77,7 @@ pub(crate) enum Reply {
     /// It did not start.
     Failed(Failure),
     /// It ended.
-    Exited(Ended),
+    Exited(ExitReport),
 }
 
 impl Request {
@@ -214,7 +214,7 @@ impl Spawner {
     /// given) and returns the submission's pid and its cgroup.
     pub(crate) fn spawn(
         &mut self,
-        launch: &Launch,
+        launch: &SpawnRequest,
         stdio: &[&OwnedFd],
     ) -> io::Result<(i32, Option<Cgroup>)> {
         self.healthy = false;
@@ -245,7 +245,7 @@ impl Spawner {
     }
 
     /// The run's end, once the spawner has reported it.
-    pub(crate) fn try_exit(&mut self) -> io::Result<Option<Ended>> {
+    pub(crate) fn try_exit(&mut self) -> io::Result<Option<ExitReport>> {
         let mut ready = libc::pollfd {
             fd: self.socket.as_raw_fd(),
             events: libc::POLLIN,
@@ -394,7 +394,7 @@ mod tests {
     #[test]
     fn every_message_survives_the_round_trip() {
         use std::os::unix::ffi::OsStrExt as _;
-        let launch = Launch {
+        let launch = SpawnRequest {
             program: b"/bin/prog".to_vec(),
             argv: vec![
                 b"prog".to_vec(),
@@ -421,7 +421,7 @@ mod tests {
         assert_eq!(back.env, launch.env);
         assert_eq!(back.plan, launch.plan);
         assert_eq!(back.limits.cpu_seconds, Some(3));
-        let ended = Ended {
+        let ended = ExitReport {
             status: 9,
             cpu_ns: 1_500_000_000,
             max_rss_kb: 1_100,

@@ -7,7 +7,7 @@ use std::io;
 use std::os::fd::{OwnedFd, RawFd};
 use std::path::PathBuf;
 
-use super::sandbox::{Ended, Launch, Protections};
+use super::sandbox::{ExitReport, Protections, SpawnRequest};
 
 /// No spawner exists here: this type has no values.
 pub enum Spawner {}
@@ -29,7 +29,7 @@ pub fn protections() -> Option<io::Result<Protections>> {
 impl Spawner {
     pub(crate) fn spawn(
         &mut self,
-        _launch: &Launch,
+        _launch: &SpawnRequest,
         _stdio: &[&OwnedFd],
     ) -> io::Result<(i32, Option<()>)> {
         match *self {}
@@ -43,7 +43,7 @@ impl Spawner {
         match *self {}
     }
 
-    pub(crate) fn try_exit(&mut self) -> io::Result<Option<Ended>> {
+    pub(crate) fn try_exit(&mut self) -> io::Result<Option<ExitReport>> {
         match *self {}
     }
 }

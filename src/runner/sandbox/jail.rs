@@ -48,7 +48,7 @@ use serde::{Deserialize, Serialize};
 
 use super::cgroup::{Cgroup, CgroupLimits, Hierarchy};
 use super::seccomp::NoFork;
-use super::{Ended, Launch, Layer, Mode, Plan, Protections, SYSTEM_PATHS};
+use super::{ExitReport, Layer, Mode, Plan, Protections, SpawnRequest, SYSTEM_PATHS};
 use crate::runner::sys::Rlimits;
 
 /// Submissions of job N run as uid and gid `BOX_ID + N` when the judge is
@@ -255,7 +255,7 @@ pub(crate) struct Running {
     started: Instant,
     lent: Vec<(PathBuf, Uid, Gid)>,
     /// The report, once made; the run is cleaned up after it is sent.
-    ended: Option<Ended>,
+    ended: Option<ExitReport>,
 }
 
 fn cstring(bytes: &[u8]) -> Result<CString, Failure> {
@@ -275,7 +275,7 @@ struct Exec<'a> {
 }
 
 impl<'a> Exec<'a> {
-    fn new(launch: &Launch, jail: &'a Jail) -> Result<Exec<'a>, Failure> {
+    fn new(launch: &SpawnRequest, jail: &'a Jail) -> Result<Exec<'a>, Failure> {
         Ok(Exec {
             program: cstring(&launch.program)?,
             argv: launch
@@ -392,7 +392,7 @@ impl Jail {
     /// that fail, until it starts or none is left to drop.
     fn probe(&mut self, exe: &Path) {
         for _ in 0..4 {
-            let launch = Launch {
+            let launch = SpawnRequest {
                 program: exe.as_os_str().as_bytes().to_vec(),
                 argv: vec![b"sudoku-judge".to_vec(), b"--version".to_vec()],
                 env: Vec::new(),
@@ -462,7 +462,11 @@ impl Jail {
 
     /// Starts one run on `stdio` (stdin, stdout, stderr, and a driver's
     /// answers as fd 3 when there are four).
-    pub fn launch(&mut self, launch: &Launch, stdio: Vec<OwnedFd>) -> Result<Running, Failure> {
+    pub fn launch(
+        &mut self,
+        launch: &SpawnRequest,
+        stdio: Vec<OwnedFd>,
+    ) -> Result<Running, Failure> {
         if !self.per_run {
             self.runs += 1;
             let cgroup = self.cgroup(&launch.plan)?;
@@ -586,7 +590,7 @@ impl Jail {
             cgroup: running.cgroup.take(),
             lent: std::mem::take(&mut running.lent),
         });
-        running.ended.get_or_insert_with(Ended::default);
+        running.ended.get_or_insert_with(ExitReport::default);
     }
 
     /// Tends to the background: takes the word of a sandbox being made,
@@ -1150,7 +1154,7 @@ fn leader_main(
         if let Some(root) = root {
             enter_root(root)?;
         }
-        let launch: Launch = serde_json::from_slice(&command)
+        let launch: SpawnRequest = serde_json::from_slice(&command)
             .map_err(|e| Failure::new(Stage::Exec, format!("a malformed command: {e}"), 0))?;
         Exec::new(&launch, jail)
     });
@@ -1560,7 +1564,7 @@ impl Running {
 
     /// Takes in the init's messages; `Ok(Some)` once the run is over and
     /// everything it started is dead.
-    pub fn poll(&mut self) -> io::Result<Option<Ended>> {
+    pub fn poll(&mut self) -> io::Result<Option<ExitReport>> {
         if let Some(ended) = self.ended {
             return Ok(Some(ended));
         }
@@ -1601,7 +1605,7 @@ impl Running {
     }
 
     /// The init's report of the run's end, if it has come.
-    fn report(&mut self) -> io::Result<Option<Ended>> {
+    fn report(&mut self) -> io::Result<Option<ExitReport>> {
         let Some(socket) = &self.from_init else {
             return Ok(None);
         };
@@ -1628,8 +1632,8 @@ impl Running {
     }
 
     /// The report of a run whose processes are all gone.
-    fn finish(&mut self, status: i32, cpu_ns: u64, max_rss_kb: u64) -> Ended {
-        let mut ended = Ended {
+    fn finish(&mut self, status: i32, cpu_ns: u64, max_rss_kb: u64) -> ExitReport {
+        let mut ended = ExitReport {
             status,
             cpu_ns,
             max_rss_kb,
@@ -1647,7 +1651,7 @@ impl Running {
     }
 
     /// Waits for the end, however long it takes: for the probe only.
-    fn wait_blocking(&mut self) -> io::Result<Ended> {
+    fn wait_blocking(&mut self) -> io::Result<ExitReport> {
         loop {
             if let Some(ended) = self.poll()? {
                 if !libc::WIFEXITED(ended.status) || libc::WEXITSTATUS(ended.status) != 0 {

@@ -236,7 +236,7 @@ pub struct Plan {
 /// What a run is asked to be, as the harness sends it to the spawner: its
 /// command and what it may see.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Launch {
+pub struct SpawnRequest {
     /// An absolute path.
     pub program: Vec<u8>,
     /// Including `argv[0]`.
@@ -247,7 +247,7 @@ pub struct Launch {
     pub plan: Plan,
 }
 
-impl Launch {
+impl SpawnRequest {
     /// The command of `spec`, as the wire carries it.
     pub fn new(
         program: &OsStr,
@@ -255,10 +255,10 @@ impl Launch {
         env: &[(OsString, OsString)],
         limits: crate::runner::sys::Rlimits,
         plan: Plan,
-    ) -> Launch {
+    ) -> SpawnRequest {
         use std::os::unix::ffi::OsStrExt as _;
         let wire = |s: &OsStr| s.as_bytes().to_vec();
-        Launch {
+        SpawnRequest {
             program: wire(program),
             argv: argv.iter().map(|a| wire(a)).collect(),
             env: env.iter().map(|(k, v)| (wire(k), wire(v))).collect(),
@@ -270,7 +270,7 @@ impl Launch {
 
 /// How a run ended, all counted, as the spawner reports it.
 #[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
-pub struct Ended {
+pub struct ExitReport {
     /// As `wait` reports it.
     pub status: i32,
     /// CPU time of the tree: the cgroup's, else the rusage of every
