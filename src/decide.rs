@@ -233,21 +233,8 @@ mod tests {
     /// puzzles.
     fn run(end: End) -> Run {
         Run {
-            answered: 2,
-            time: Duration::from_millis(40),
-            wall: Duration::from_millis(50),
-            cpu: Duration::from_millis(40),
             memory_kb: 4 * 1024,
-            memory_allowance_kb: 0,
-            fork_refusals: 0,
-            puzzle_times: None,
-            slowest_puzzle: None,
-            end,
-            stdout: String::new(),
-            stdout_lines: 0,
-            stderr: String::new(),
-            earlier: 0,
-            notes: Vec::new(),
+            ..Run::ended(end, 2, 40)
         }
     }
 

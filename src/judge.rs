@@ -504,21 +504,8 @@ mod tests {
                 checker.feed(format!("{line}\n").as_bytes());
             }
             Run {
-                answered: checker.answered(),
-                time: Duration::from_millis(5),
-                wall: Duration::from_millis(6),
-                cpu: Duration::from_millis(5),
-                memory_kb: 1024,
-                memory_allowance_kb: 0,
-                fork_refusals: 0,
-                puzzle_times: None,
-                slowest_puzzle: None,
-                end,
-                stdout: String::new(),
-                stdout_lines: 0,
-                stderr: String::new(),
                 earlier: earlier.unwrap_or(0),
-                notes: Vec::new(),
+                ..Run::ended(end, checker.answered(), 5)
             }
         }
     }

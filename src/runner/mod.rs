@@ -504,6 +504,31 @@ impl Drop for Runner<'_> {
 }
 
 impl Run {
+    /// A run for tests of what comes after it: it ended as `end` having
+    /// answered `answered` puzzles, charged `time_ms` of CPU, with 1 MB of
+    /// memory and nothing printed.
+    #[cfg(test)]
+    pub(crate) fn ended(end: End, answered: usize, time_ms: u64) -> Run {
+        let time = Duration::from_millis(time_ms);
+        Run {
+            answered,
+            time,
+            wall: time + time / 4,
+            cpu: time,
+            memory_kb: 1024,
+            memory_allowance_kb: 0,
+            fork_refusals: 0,
+            puzzle_times: None,
+            slowest_puzzle: None,
+            end,
+            stdout: String::new(),
+            stdout_lines: 0,
+            stderr: String::new(),
+            earlier: 0,
+            notes: Vec::new(),
+        }
+    }
+
     /// The run of a submission that did not compile.
     fn not_compiled() -> Run {
         Run {
