@@ -525,6 +525,8 @@ struct Reaped {
     status: i32,
     cpu: Duration,
     max_rss_kb: u64,
+    /// Memory its cgroup still held at the end, when a spawner read it.
+    held_kb: u64,
     /// From the start to the exit, when a spawner timed it.
     wall: Option<Duration>,
     oom_kills: u64,
@@ -564,6 +566,7 @@ impl Child {
                     status,
                     cpu: timeval(usage.ru_utime) + timeval(usage.ru_stime),
                     max_rss_kb: u64::try_from(usage.ru_maxrss).unwrap_or(0),
+                    held_kb: 0,
                     wall: None,
                     oom_kills: 0,
                     fork_refusals: 0,
@@ -577,6 +580,7 @@ impl Child {
                         status: ended.status,
                         cpu: Duration::from_nanos(ended.cpu_ns),
                         max_rss_kb: ended.max_rss_kb,
+                        held_kb: ended.held_kb,
                         wall: Some(Duration::from_nanos(ended.wall_ns)),
                         oom_kills: ended.oom_kills,
                         fork_refusals: ended.fork_refusals,
@@ -1057,7 +1061,7 @@ impl Process {
             exit,
             wall: end.wall.unwrap_or(*noticed),
             cpu: end.cpu,
-            memory_kb: end.max_rss_kb.max(self.meter.seen_kb),
+            memory_kb: end.max_rss_kb.max(self.meter.seen_kb).max(end.held_kb),
             stderr: std::mem::take(&mut self.errors).finish(),
             killed,
             fork_refusals: end.fork_refusals,

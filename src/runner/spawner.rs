@@ -428,6 +428,7 @@ mod tests {
             wall_ns: 2,
             oom_kills: 1,
             fork_refusals: 4,
+            held_kb: 2_048,
         };
         let text = Reply::Exited(ended).encode().unwrap();
         let Reply::Exited(back) = Reply::decode(&text).unwrap() else {
@@ -439,9 +440,10 @@ mod tests {
                 back.cpu_ns,
                 back.max_rss_kb,
                 back.oom_kills,
-                back.fork_refusals
+                back.fork_refusals,
+                back.held_kb
             ),
-            (9, 1_500_000_000, 1_100, 1, 4)
+            (9, 1_500_000_000, 1_100, 1, 4, 2_048)
         );
         assert!(Request::decode(br#"{"Launch":7}"#).is_err());
     }

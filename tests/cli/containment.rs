@@ -361,6 +361,69 @@ fn nothing_one_case_leaves_is_seen_by_the_next() {
 }
 
 #[test]
+fn memory_a_case_leaves_is_charged_to_it_and_not_to_the_next() {
+    if !have(&["sh", "head"], "memory after memory")
+        || !sandboxed("memory after memory", &["accounting", "filesystem"])
+    {
+        return;
+    }
+    // The first case leaves 24 + 24 MB in /tmp and /dev/shm and exits at
+    // once, before any sample of its memory could see them: they are
+    // charged all the same. The sandbox serves later runs with what the
+    // first one used (its cgroup among them), and what they are charged
+    // must be theirs alone.
+    let scene = Scene::new();
+    fs::remove_file(scene.suite().join("a.out")).unwrap();
+    write(&scene.suite(), "a.in", &format!("{PUZZLE}\nend\n"));
+    write(&scene.suite(), "a.out", &format!("{ANSWER}\n"));
+    // Enough cases after it that a later one gets its cgroup.
+    for name in ["b", "c", "d", "e", "f", "g"] {
+        write(
+            &scene.suite(),
+            &format!("{name}.in"),
+            &format!("{PUZZLE_2}\nend\n"),
+        );
+        write(
+            &scene.suite(),
+            &format!("{name}.out"),
+            &format!("{ANSWER_2}\n"),
+        );
+    }
+    let program = scene.path().join("fills_then_answers.sh");
+    write(
+        scene.path(),
+        "fills_then_answers.sh",
+        &format!(
+            "#!/bin/sh\nread line\nif [ \"$line\" = {PUZZLE} ]; then\n  \
+             head -c 25165824 /dev/zero > /tmp/hoard\n  \
+             head -c 25165824 /dev/zero > /dev/shm/more\n  echo {ANSWER}\nelse\n  \
+             echo {ANSWER_2}\nfi\n"
+        ),
+    );
+    use std::os::unix::fs::PermissionsExt as _;
+    fs::set_permissions(&program, fs::Permissions::from_mode(0o755)).unwrap();
+    let (_, report, _) = scene.judge(&["--cmd", program.to_str().unwrap(), "--jobs", "1"]);
+    let cases = cases_of(&report);
+    let verdicts: Vec<&str> = cases
+        .iter()
+        .map(|case| case["verdict"].as_str().unwrap_or("ERROR"))
+        .collect();
+    assert_eq!(verdicts, ["AC"; 7], "{report}");
+    let first_kb = cases[0]["memory_kb"].as_u64().unwrap();
+    assert!(
+        first_kb >= 48 * 1024 - 256,
+        "the first case was charged {first_kb} KB"
+    );
+    for case in &cases[1..] {
+        let kb = case["memory_kb"].as_u64().unwrap();
+        assert!(
+            kb < 16 * 1024,
+            "charged {kb} KB after the case that filled memory: {case}"
+        );
+    }
+}
+
+#[test]
 fn the_network_is_closed() {
     if !have(&["cc"], "network") || !sandboxed("network", &["network"]) {
         return;

@@ -124,6 +124,9 @@ enum FromInit {
         status: i32,
         cpu_ns: u64,
         max_rss_kb: u64,
+        /// Memory the run still held in its cgroup when it was over
+        /// (its `/tmp` and `/dev/shm`), in KB.
+        held_kb: u64,
     },
 }
 
@@ -1112,6 +1115,7 @@ fn init(
                 status,
                 cpu_ns: (micros(usage.ru_utime) + micros(usage.ru_stime)) * 1000,
                 max_rss_kb: usage.ru_maxrss as u64,
+                held_kb: held_kb(cgroup),
             },
         );
         Ok(())
@@ -1522,6 +1526,17 @@ fn seal_root(root: &Path) -> Result<(), Failure> {
     .map_err(|e| Failure::nix(Stage::Filesystem, "cannot make the root read-only", e))
 }
 
+/// The memory a run's cgroup still holds once its processes are gone:
+/// files it left in a tmpfs and shared memory, which its last sample may
+/// have missed (a program that writes them and exits at once). Read by a
+/// run's init before its namespace, and its tmpfs with it, goes.
+fn held_kb(cgroup: Option<&Cgroup>) -> u64 {
+    cgroup
+        .and_then(|cgroup| cgroup.meter().ok())
+        .and_then(|mut meter| meter.memory_kb().ok())
+        .unwrap_or(0)
+}
+
 /// Makes `root` the calling process's root. The rest of the mount
 /// namespace stays mounted but out of reach: nothing leads there from the
 /// new root, `/proc/self/mountinfo` shows only what is below it, and the
@@ -1615,9 +1630,13 @@ impl Running {
                     status,
                     cpu_ns,
                     max_rss_kb,
+                    held_kb,
                 }) = serde_json::from_slice(&message)
                 {
-                    return Ok(Some(self.finish(status, cpu_ns, max_rss_kb)));
+                    let mut ended = self.finish(status, cpu_ns, max_rss_kb);
+                    ended.held_kb = ended.held_kb.max(held_kb);
+                    self.ended = Some(ended);
+                    return Ok(Some(ended));
                 }
                 Ok(None)
             }
@@ -1640,6 +1659,7 @@ impl Running {
             wall_ns: self.started.elapsed().as_nanos() as u64,
             oom_kills: 0,
             fork_refusals: 0,
+            held_kb: held_kb(self.cgroup.as_ref()),
         };
         if let Some(counted) = self.cgroup.as_ref().and_then(|c| c.usage().ok()) {
             ended.cpu_ns = counted.cpu.as_nanos() as u64;

@@ -281,6 +281,10 @@ pub struct ExitReport {
     pub wall_ns: u64,
     pub oom_kills: u64,
     pub fork_refusals: u64,
+    /// Memory its cgroup still held when it was over (files left in its
+    /// `/tmp` and `/dev/shm`), in KB.
+    #[serde(default)]
+    pub held_kb: u64,
 }
 
 /// Where the judge's working directory is mounted as the scratch directory
