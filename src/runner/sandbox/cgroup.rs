@@ -58,6 +58,40 @@ impl Version {
             Version::V2 => "cgroup v2",
         }
     }
+
+    /// The file, in the cpu controller's directory, with the CPU time of
+    /// every task that was ever in the cgroup.
+    fn cpu_file(self) -> &'static str {
+        match self {
+            Version::V1 => "cpuacct.usage",
+            Version::V2 => "cpu.stat",
+        }
+    }
+
+    /// The CPU time that [`Version::cpu_file`]'s `text` says.
+    fn cpu(self, text: &str) -> io::Result<Duration> {
+        Ok(match self {
+            Version::V1 => Duration::from_nanos(number(text)?),
+            Version::V2 => Duration::from_micros(
+                keyed(text, "usage_usec")
+                    .ok_or_else(|| io::Error::other("cpu.stat has no usage_usec"))?,
+            ),
+        })
+    }
+
+    /// The tree's anonymous memory and tmpfs and shared memory in KB, from
+    /// `memory.stat`'s `text` (see the module's docs for why not the
+    /// whole charge).
+    fn memory_kb(self, text: &str) -> io::Result<u64> {
+        let anon = match self {
+            Version::V1 => "rss",
+            Version::V2 => "anon",
+        };
+        let field = |key: &str| {
+            keyed(text, key).ok_or_else(|| io::Error::other(format!("memory.stat has no {key}")))
+        };
+        Ok((field(anon)? + field("shmem")?) / 1024)
+    }
 }
 
 /// Where the judge makes its cgroups: for v1 one directory per controller
@@ -353,10 +387,7 @@ impl Cgroup {
 
     /// Open handles for reading the CPU time and memory as a run goes.
     pub fn meter(&self) -> io::Result<CgroupMeter> {
-        let cpu = match self.version {
-            Version::V1 => self.cpu.join("cpuacct.usage"),
-            Version::V2 => self.cpu.join("cpu.stat"),
-        };
+        let cpu = self.cpu.join(self.version.cpu_file());
         let memory = self.memory.join("memory.stat");
         let open = |path: &Path| {
             File::open(path)
@@ -369,6 +400,12 @@ impl Cgroup {
             buf: Vec::with_capacity(4096),
             cpu_base: self.base.cpu,
         })
+    }
+
+    /// The memory [`CgroupMeter::memory_kb`] reads, read once.
+    pub fn memory_kb(&self) -> io::Result<u64> {
+        self.version
+            .memory_kb(&read(&self.memory.join("memory.stat"))?)
     }
 
     /// What the cgroup counted over the run; read once the run is over.
@@ -385,13 +422,9 @@ impl Cgroup {
 
     /// The counters as they stand, since the cgroup was made.
     fn counters(&self) -> io::Result<Usage> {
-        let cpu = match self.version {
-            Version::V1 => Duration::from_nanos(number(&read(&self.cpu.join("cpuacct.usage"))?)?),
-            Version::V2 => Duration::from_micros(
-                keyed(&read(&self.cpu.join("cpu.stat"))?, "usage_usec")
-                    .ok_or_else(|| io::Error::other("cpu.stat has no usage_usec"))?,
-            ),
-        };
+        let cpu = self
+            .version
+            .cpu(&read(&self.cpu.join(self.version.cpu_file()))?)?;
         let (oom_file, oom_key) = match self.version {
             Version::V1 => ("memory.oom_control", "oom_kill"),
             Version::V2 => ("memory.events", "oom_kill"),
@@ -499,14 +532,7 @@ impl CgroupMeter {
     /// CPU time of every task of the run so far.
     pub fn cpu(&mut self) -> io::Result<Duration> {
         Self::read(&self.cpu, &mut self.buf)?;
-        let text = String::from_utf8_lossy(&self.buf);
-        let counted = match self.version {
-            Version::V1 => Duration::from_nanos(number(&text)?),
-            Version::V2 => Duration::from_micros(
-                keyed(&text, "usage_usec")
-                    .ok_or_else(|| io::Error::other("cpu.stat has no usage_usec"))?,
-            ),
-        };
+        let counted = self.version.cpu(&String::from_utf8_lossy(&self.buf))?;
         Ok(counted.saturating_sub(self.cpu_base))
     }
 
@@ -514,15 +540,7 @@ impl CgroupMeter {
     /// (see the module's docs for why not the whole charge).
     pub fn memory_kb(&mut self) -> io::Result<u64> {
         Self::read(&self.memory, &mut self.buf)?;
-        let text = String::from_utf8_lossy(&self.buf);
-        let anon = match self.version {
-            Version::V1 => "rss",
-            Version::V2 => "anon",
-        };
-        let field = |key: &str| {
-            keyed(&text, key).ok_or_else(|| io::Error::other(format!("memory.stat has no {key}")))
-        };
-        Ok((field(anon)? + field("shmem")?) / 1024)
+        self.version.memory_kb(&String::from_utf8_lossy(&self.buf))
     }
 }
 

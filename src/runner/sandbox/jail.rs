@@ -1532,8 +1532,7 @@ fn seal_root(root: &Path) -> Result<(), Failure> {
 /// run's init before its namespace, and its tmpfs with it, goes.
 fn held_kb(cgroup: Option<&Cgroup>) -> u64 {
     cgroup
-        .and_then(|cgroup| cgroup.meter().ok())
-        .and_then(|mut meter| meter.memory_kb().ok())
+        .and_then(|cgroup| cgroup.memory_kb().ok())
         .unwrap_or(0)
 }
 
@@ -1616,7 +1615,12 @@ impl Running {
         };
         let micros = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
         let cpu_ns = (micros(usage.ru_utime) + micros(usage.ru_stime)) * 1000;
-        Ok(Some(self.finish(status, cpu_ns, usage.ru_maxrss as u64)))
+        Ok(Some(self.finish(
+            status,
+            cpu_ns,
+            usage.ru_maxrss as u64,
+            None,
+        )))
     }
 
     /// The init's report of the run's end, if it has come.
@@ -1633,10 +1637,7 @@ impl Running {
                     held_kb,
                 }) = serde_json::from_slice(&message)
                 {
-                    let mut ended = self.finish(status, cpu_ns, max_rss_kb);
-                    ended.held_kb = ended.held_kb.max(held_kb);
-                    self.ended = Some(ended);
-                    return Ok(Some(ended));
+                    return Ok(Some(self.finish(status, cpu_ns, max_rss_kb, Some(held_kb))));
                 }
                 Ok(None)
             }
@@ -1650,8 +1651,16 @@ impl Running {
         }
     }
 
-    /// The report of a run whose processes are all gone.
-    fn finish(&mut self, status: i32, cpu_ns: u64, max_rss_kb: u64) -> ExitReport {
+    /// The report of a run whose processes are all gone; `held_by_init`
+    /// is its init's last reading of the memory, which without one (no
+    /// namespace, or an init that died first) is taken here.
+    fn finish(
+        &mut self,
+        status: i32,
+        cpu_ns: u64,
+        max_rss_kb: u64,
+        held_by_init: Option<u64>,
+    ) -> ExitReport {
         let mut ended = ExitReport {
             status,
             cpu_ns,
@@ -1659,7 +1668,7 @@ impl Running {
             wall_ns: self.started.elapsed().as_nanos() as u64,
             oom_kills: 0,
             fork_refusals: 0,
-            held_kb: held_kb(self.cgroup.as_ref()),
+            held_kb: held_by_init.unwrap_or_else(|| held_kb(self.cgroup.as_ref())),
         };
         if let Some(counted) = self.cgroup.as_ref().and_then(|c| c.usage().ok()) {
             ended.cpu_ns = counted.cpu.as_nanos() as u64;
