@@ -351,23 +351,19 @@ pub fn serve() -> io::Result<()> {
             return Ok(());
         };
         match Request::decode(&request) {
-            Ok(Request::Launch(launch)) if current.is_none() => {
-                match jail.launch(&launch, stdio) {
-                    Ok(running) => {
-                        reply(
-                            &socket,
-                            &Reply::Started {
-                                pid: running.pid,
-                                cgroup: running.cgroup.clone(),
-                            },
-                        )?;
-                        current = Some(running);
-                        // The next case's sandbox is made while this one runs.
-                        jail.prepare_ahead(&launch.plan);
-                    }
-                    Err(failure) => reply(&socket, &Reply::Failed(failure))?,
+            Ok(Request::Launch(launch)) if current.is_none() => match jail.launch(&launch, stdio) {
+                Ok(running) => {
+                    reply(
+                        &socket,
+                        &Reply::Started {
+                            pid: running.pid,
+                            cgroup: running.cgroup.clone(),
+                        },
+                    )?;
+                    current = Some(running);
                 }
-            }
+                Err(failure) => reply(&socket, &Reply::Failed(failure))?,
+            },
             Ok(Request::Kill) => {
                 // A kill that crossed the run's end finds nothing to stop.
                 if let Some(running) = &current {

@@ -12,17 +12,20 @@
 //! minimal `/dev`), in its own mount namespace, where every run's copy of
 //! that namespace finds it.
 //!
-//! Per run ([`Jail::launch`]): a cgroup (a spare one of an earlier run
-//! when there is one), then a `clone` into fresh PID, mount and IPC
-//! namespaces. The clone is the namespace's init: it joins the cgroup,
-//! adds the run's own part to the root (the run's files, a scratch working
-//! directory, `/tmp`, `/dev/shm`, `/proc`), forks the submission, which
-//! changes into the new root and execs: unprivileged, with
-//! `no_new_privs`, its limits, and for LeetCode-style files the process
-//! filter. The init then only reaps, reports how the submission ended, and
-//! exits, at which the kernel kills whatever else is left in the
-//! namespace. It cannot be signalled from inside (an init ignores signals
-//! it has no handler for), nor traced (it is not dumpable).
+//! Per run: a cgroup (a spare one of an earlier run when there is one),
+//! then a `clone` into fresh PID, mount and IPC namespaces. The clone is
+//! the namespace's init. Made ahead, while the case before runs
+//! ([`Jail::prepare_ahead`]), it adds the run's own part to the root (the
+//! run's files, a scratch working directory, `/tmp`, `/dev/shm`, `/proc`)
+//! and waits for the command. Given it ([`Jail::launch`]), it starts the
+//! submission in its own memory, `posix_spawn`-style ([`start`]); the
+//! submission joins the cgroup, changes into the new root and execs:
+//! unprivileged, with `no_new_privs`, its limits, and for LeetCode-style
+//! files the process filter. The init then only reaps, reports how the
+//! submission ended, and exits, at which the kernel kills whatever else is
+//! left in the namespace. It cannot be signalled from inside (an init
+//! ignores signals it has no handler for), nor traced (it is not
+//! dumpable).
 //!
 //! Without namespaces the submission is forked directly, in a process
 //! group of its own, and the spawner, a child subreaper, kills whatever it
@@ -112,10 +115,12 @@ impl Failure {
 /// What the init tells the spawner.
 #[derive(Debug, Serialize, Deserialize)]
 enum FromInit {
-    /// The root is ready and the submission's process waits for its
-    /// command; its pid as the spawner sees it.
-    Prepared {
-        leader: i32,
+    /// The root is ready, and the init waits for the command.
+    Ready,
+    /// The submission has started (its exec succeeded); its pid as the
+    /// spawner sees it.
+    Started {
+        pid: i32,
     },
     Failed(Failure),
     /// The submission ended (as `wait` reported) and everything else it
@@ -204,20 +209,18 @@ impl Drop for Jail {
 }
 
 /// A run's sandbox, made before its command is known: its cgroup, and an
-/// init that has built the root and pivoted into it, with the
-/// submission's process waiting on a socket for its command and its
-/// descriptors. Making it while the judge is busy with the last run keeps
-/// it off the time a case takes.
+/// init that has built the root and waits on its socket for the command
+/// and its descriptors. Making it while the judge is busy with the last
+/// run keeps it off the time a case takes.
 struct Prepared {
     plan: Plan,
     init: i32,
     pidfd: Option<OwnedFd>,
+    /// The init's socket, both ways: its word that the sandbox is ready,
+    /// then the command, then how the run started and ended.
     from_init: OwnedFd,
-    /// The waiting process's socket: the command goes there; it closes
-    /// at exec, or carries why the exec failed.
-    leader_socket: OwnedFd,
-    /// The waiting process, once the init says the sandbox is ready.
-    leader: Option<i32>,
+    /// Whether the init has said that the sandbox is ready.
+    ready: bool,
     cgroup: Option<Cgroup>,
     lent: Vec<(PathBuf, Uid, Gid)>,
 }
@@ -226,17 +229,17 @@ impl Prepared {
     /// Takes the init's word that the sandbox is ready, waiting at most
     /// `deadline` for it (zero: only if it is there).
     fn ready(&mut self, deadline: Duration) -> Result<(), Failure> {
-        if self.leader.is_some() {
+        if self.ready {
             return Ok(());
         }
         match receive_from_init(&self.from_init, deadline) {
-            Ok(FromInit::Prepared { leader }) => {
-                self.leader = Some(leader);
+            Ok(FromInit::Ready) => {
+                self.ready = true;
                 Ok(())
             }
             Ok(FromInit::Failed(failure)) => Err(failure),
             Err(error) if error.kind() == io::ErrorKind::TimedOut && deadline.is_zero() => Ok(()),
-            Ok(FromInit::Exited { .. }) | Err(_) => Err(Failure::new(
+            Ok(FromInit::Started { .. } | FromInit::Exited { .. }) | Err(_) => Err(Failure::new(
                 Stage::Namespaces,
                 "the run's init ended before it was ready",
                 0,
@@ -266,7 +269,7 @@ fn cstring(bytes: &[u8]) -> Result<CString, Failure> {
         .map_err(|_| Failure::new(Stage::Exec, "a command line holds a NUL byte", libc::EINVAL))
 }
 
-/// Everything the submission's process needs between fork and exec.
+/// Everything the submission's process needs between its start and exec.
 struct Exec<'a> {
     program: CString,
     argv: Vec<CString>,
@@ -423,7 +426,13 @@ impl Jail {
                 Ok(files) => files.into_iter().map(OwnedFd::from).collect(),
                 Err(_) => return,
             };
-            let failure = match self.launch(&launch, stdio) {
+            let launched = self.launch(&launch, stdio);
+            // What it made ahead is for no run: the probe's plan is its own,
+            // and the layers it was made with may be dropped below.
+            if let Some(ready) = self.ready.take() {
+                self.retire_prepared(ready);
+            }
+            let failure = match launched {
                 Ok(mut running) => {
                     let result = running.wait_blocking();
                     self.retire(running);
@@ -514,39 +523,43 @@ impl Jail {
             .map_err(|e| Failure::new(Stage::Exec, format!("cannot encode the command: {e}"), 0))?;
         let fds: Vec<RawFd> = stdio.iter().map(|fd| fd.as_raw_fd()).collect();
         let started = Instant::now();
-        let sent = crate::runner::sys::send(&prepared.leader_socket, &command, &fds);
+        let sent = crate::runner::sys::send(&prepared.from_init, &command, &fds);
         drop(stdio);
-        // The socket closes at a successful exec; a failure is written on it.
-        let failure = match sent.and_then(|()| {
-            crate::runner::sys::receive_within(&prepared.leader_socket, 64 << 10, SETUP_DEADLINE)
-        }) {
-            Ok(None) => None,
-            Ok(Some((message, _))) => {
-                Some(serde_json::from_slice(&message).unwrap_or_else(|_| {
-                    Failure::new(Stage::Exec, "the submission did not start", 0)
-                }))
-            }
-            Err(error) => Some(Failure::io(
-                Stage::Exec,
-                "the submission did not start",
-                &error,
-            )),
-        };
-        if let Some(failure) = failure {
-            self.retire_prepared(prepared);
-            return Err(failure);
+        // The next case's sandbox is made while this one starts and runs.
+        // Not after its start is confirmed: the init that confirms it may
+        // wait for a CPU behind the submission itself.
+        if sent.is_ok() {
+            self.prepare_ahead(&launch.plan);
         }
+        let pid = match sent.and_then(|()| receive_from_init(&prepared.from_init, SETUP_DEADLINE)) {
+            Ok(FromInit::Started { pid }) => pid,
+            Ok(FromInit::Failed(failure)) => {
+                self.retire_prepared(prepared);
+                return Err(failure);
+            }
+            Ok(FromInit::Ready | FromInit::Exited { .. }) => {
+                self.retire_prepared(prepared);
+                return Err(Failure::new(Stage::Exec, "the submission did not start", 0));
+            }
+            Err(error) => {
+                self.retire_prepared(prepared);
+                return Err(Failure::io(
+                    Stage::Exec,
+                    "the submission did not start",
+                    &error,
+                ));
+            }
+        };
         let Prepared {
             init,
             pidfd,
             from_init,
-            leader,
             cgroup,
             lent,
             ..
         } = prepared;
         Ok(Running {
-            pid: leader.unwrap_or(0),
+            pid,
             init: Some(init),
             pidfd,
             from_init: Some(from_init),
@@ -561,7 +574,7 @@ impl Jail {
     /// look like the last (every case of a submission does): its init
     /// builds it while the last run goes on. A compile's, which writes a
     /// directory of its own, is never made ahead.
-    pub fn prepare_ahead(&mut self, plan: &Plan) {
+    fn prepare_ahead(&mut self, plan: &Plan) {
         if self.per_run && self.ready.is_none() && plan.writable.is_empty() {
             self.ready = self.prepare(plan).ok();
         }
@@ -617,7 +630,7 @@ impl Jail {
             .iter()
             .filter_map(|r| r.pidfd.as_ref().map(|fd| fd.as_raw_fd()))
             .collect();
-        if let Some(ready) = self.ready.as_ref().filter(|r| r.leader.is_none()) {
+        if let Some(ready) = self.ready.as_ref().filter(|r| !r.ready) {
             fds.push(ready.from_init.as_raw_fd());
         }
         fds
@@ -678,9 +691,7 @@ impl Jail {
             }
             give_back(lent);
         };
-        let sockets = crate::runner::sys::socket_pair()
-            .and_then(|init| Ok((init, crate::runner::sys::socket_pair()?)));
-        let ((ours, theirs), (leader_ours, leader_theirs)) = match sockets {
+        let (ours, theirs) = match crate::runner::sys::socket_pair() {
             Ok(sockets) => sockets,
             Err(e) => {
                 cleanup(cgroup, &lent);
@@ -714,18 +725,17 @@ impl Jail {
             ));
         }
         if pid == 0 {
-            drop((ours, leader_ours));
-            init(&theirs, leader_theirs, plan, cgroup.as_ref(), self);
+            drop(ours);
+            init(&theirs, plan, cgroup.as_ref(), self);
         }
         let pid = pid as i32;
-        drop((theirs, leader_theirs));
+        drop(theirs);
         Ok(Prepared {
             plan: plan.clone(),
             init: pid,
             pidfd: crate::runner::sys::pidfd_open(pid),
             from_init: ours,
-            leader_socket: leader_ours,
-            leader: None,
+            ready: false,
             cgroup,
             lent,
         })
@@ -1042,13 +1052,7 @@ fn receive_from_init(socket: &OwnedFd, deadline: Duration) -> io::Result<FromIni
 }
 
 /// The init of a run's namespaces. Never returns.
-fn init(
-    socket: &OwnedFd,
-    leader_socket: OwnedFd,
-    plan: &Plan,
-    cgroup: Option<&Cgroup>,
-    jail: &Jail,
-) -> ! {
+fn init(socket: &OwnedFd, plan: &Plan, cgroup: Option<&Cgroup>, jail: &Jail) -> ! {
     let result = (|| -> Result<(), Failure> {
         let procs = open_procs(cgroup)?;
         let _ = nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGKILL);
@@ -1057,40 +1061,26 @@ fn init(
             Some(base) if jail.filesystem => Some(build_root(&base.path, plan, jail.owner)?),
             _ => None,
         };
-        let (pid_in, pid_out) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)
-            .map_err(|e| Failure::nix(Stage::Namespaces, "pipe", e))?;
-        // SAFETY: fork of this single-threaded process; the child only
-        // ends by exec or _exit.
-        let leader = unsafe { libc::fork() };
-        if leader < 0 {
-            let error = io::Error::last_os_error();
-            return Err(Failure::io(Stage::Namespaces, "cannot fork", &error));
-        }
-        if leader == 0 {
-            drop(pid_in);
-            leader_main(&leader_socket, pid_out, &procs, root.as_deref(), jail);
-        }
-        drop((pid_out, leader_socket, procs));
-        let mut outer = [0u8; 4];
-        read_exact(&pid_in, &mut outer);
         if let Some(root) = &root {
-            if let Err(failure) = seal_root(root) {
-                kill_and_reap(leader);
-                return Err(failure);
-            }
+            seal_root(root)?;
         }
-        tell(
-            socket,
-            &FromInit::Prepared {
-                leader: i32::from_le_bytes(outer),
-            },
-        );
+        tell(socket, &FromInit::Ready);
+        let Ok(Some((command, stdio))) = crate::runner::sys::receive(socket, 256 << 10) else {
+            // The spawner let this sandbox go unused.
+            return Ok(());
+        };
+        let launch: SpawnRequest = serde_json::from_slice(&command)
+            .map_err(|e| Failure::new(Stage::Exec, format!("a malformed command: {e}"), 0))?;
+        let exec = Exec::new(&launch, jail)?;
+        let (submission, outer) = start(&exec, stdio, &procs, root.as_deref())?;
+        drop(procs);
+        tell(socket, &FromInit::Started { pid: outer });
         // Reap everything that ends here, until the submission does.
         let status = loop {
             let mut status = 0;
             // SAFETY: waits for any child of ours.
             let pid = unsafe { libc::waitpid(-1, &mut status, 0) };
-            if pid == leader {
+            if pid == submission {
                 break status;
             }
             if pid < 0 && io::Error::last_os_error().raw_os_error() == Some(libc::ECHILD) {
@@ -1129,70 +1119,107 @@ fn init(
     unsafe { libc::_exit(0) }
 }
 
-/// The submission's process before its exec: it tells the init its pid as
-/// the spawner sees it, joins the run's cgroup, waits for its command and
-/// descriptors, and enters the run's root. Never returns.
-fn leader_main(
-    socket: &OwnedFd,
-    pid_out: OwnedFd,
+/// What the submission's process needs between its clone and its exec,
+/// all made by the init beforehand, and where it leaves its pid.
+struct Start<'a> {
+    exec: &'a Exec<'a>,
+    stdio: &'a [OwnedFd],
+    procs: &'a [OwnedFd],
+    root: Option<&'a Path>,
+    report: &'a OwnedFd,
+    /// Its pid as the spawner sees it, written by the process itself.
+    outer: i32,
+}
+
+/// Room for the stack of the submission's process until its exec: the
+/// Rust between clone and exec, and the words of a failure.
+const START_STACK: usize = 256 << 10;
+
+/// Starts the submission from the init, which waits until it has exec'd
+/// or failed to; returns its pid in the namespace and as the spawner
+/// sees it.
+///
+/// The process is cloned with `CLONE_VM | CLONE_VFORK`, as `posix_spawn`
+/// does: it runs in the init's memory on a stack of its own, while the
+/// init is stopped, until its exec. Forking a copy of the init instead,
+/// and tearing that copy down again at the exec, cost more than all the
+/// rest of starting a run. The init is single-threaded and stopped
+/// meanwhile, so nothing else uses its heap or thread-local state.
+fn start(
+    exec: &Exec<'_>,
+    stdio: Vec<OwnedFd>,
     procs: &[OwnedFd],
     root: Option<&Path>,
-    jail: &Jail,
-) -> ! {
-    let _ = nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGKILL);
-    // The host's /proc is still mounted here, and names us in its namespace.
-    let outer = fs::read_link("/proc/self")
-        .ok()
-        .and_then(|p| p.to_str()?.parse::<i32>().ok())
-        .unwrap_or(0);
-    write_all(&pid_out, &outer.to_le_bytes());
-    drop(pid_out);
-    // Joining now, while it waits, keeps the move off the run's time.
-    let joined = join(procs);
-    let Ok(Some((command, stdio))) = crate::runner::sys::receive(socket, 256 << 10) else {
-        // The spawner let this sandbox go unused.
-        // SAFETY: ends the process without running anything.
-        unsafe { libc::_exit(0) };
+) -> Result<(i32, i32), Failure> {
+    let (errors, report) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)
+        .map_err(|e| Failure::nix(Stage::Namespaces, "pipe", e))?;
+    let mut start = Start {
+        exec,
+        stdio: &stdio,
+        procs,
+        root,
+        report: &report,
+        outer: 0,
     };
-    let exec = joined.and_then(|()| {
-        if let Some(root) = root {
-            enter_root(root)?;
+    let mut stack: Vec<u8> = Vec::with_capacity(START_STACK);
+    // The stack grows down from its end, kept 16-byte aligned.
+    let top = (stack.as_mut_ptr() as usize + START_STACK) & !15;
+    extern "C" fn child(arg: *mut libc::c_void) -> libc::c_int {
+        // SAFETY: `arg` is the init's live `Start`, which the init does
+        // not touch until this process has exec'd or ended.
+        let start = unsafe { &mut *arg.cast::<Start<'_>>() };
+        start_child(start)
+    }
+    // SAFETY: the child runs `child` on its own stack in the init's
+    // memory, and the init is suspended (CLONE_VFORK) until it execs or
+    // exits; `start` and `stack` outlive that.
+    let pid = unsafe {
+        libc::clone(
+            child,
+            top as *mut libc::c_void,
+            libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
+            (&raw mut start).cast(),
+        )
+    };
+    if pid < 0 {
+        let error = io::Error::last_os_error();
+        return Err(Failure::io(Stage::Namespaces, "cannot clone", &error));
+    }
+    let outer = start.outer;
+    drop(stack);
+    drop(report);
+    drop(stdio);
+    match read_failure(&errors) {
+        Some(failure) => {
+            // SAFETY: reaps our own child, which has exited.
+            unsafe { libc::waitpid(pid, std::ptr::null_mut(), 0) };
+            Err(failure)
         }
-        let launch: SpawnRequest = serde_json::from_slice(&command)
-            .map_err(|e| Failure::new(Stage::Exec, format!("a malformed command: {e}"), 0))?;
-        Exec::new(&launch, jail)
-    });
-    match exec {
-        Ok(exec) => exec_child(&exec, &stdio, &[], socket),
-        Err(failure) => {
-            report_failure(socket, &failure);
+        None => Ok((pid, outer)),
+    }
+}
+
+/// The submission's process before its exec: it notes its pid as the
+/// spawner sees it, enters the run's root, and execs. Never returns.
+fn start_child(start: &mut Start<'_>) -> ! {
+    let _ = nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGKILL);
+    // The host's /proc is still mounted here, and names us in its
+    // namespace. A stack buffer: nothing here needs the heap.
+    let mut link = [0u8; 16];
+    // SAFETY: readlink into a live buffer of the given length.
+    let n = unsafe { libc::readlink(c"/proc/self".as_ptr(), link.as_mut_ptr().cast(), link.len()) };
+    start.outer = std::str::from_utf8(&link[..n.max(0) as usize])
+        .ok()
+        .and_then(|text| text.parse().ok())
+        .unwrap_or(0);
+    if let Some(root) = start.root {
+        if let Err(failure) = enter_root(root) {
+            report_failure(start.report, &failure);
             // SAFETY: ends the process without running anything.
             unsafe { libc::_exit(127) }
         }
     }
-}
-
-fn write_all(fd: &OwnedFd, bytes: &[u8]) {
-    // SAFETY: writes a live buffer to a descriptor we own.
-    unsafe { libc::write(fd.as_raw_fd(), bytes.as_ptr().cast(), bytes.len()) };
-}
-
-fn read_exact(fd: &OwnedFd, buf: &mut [u8]) {
-    let mut at = 0;
-    while at < buf.len() {
-        // SAFETY: reads into the live rest of the buffer.
-        let n = unsafe {
-            libc::read(
-                fd.as_raw_fd(),
-                buf[at..].as_mut_ptr().cast(),
-                buf.len() - at,
-            )
-        };
-        if n <= 0 {
-            return;
-        }
-        at += n as usize;
-    }
+    exec_child(start.exec, start.stdio, start.procs, start.report)
 }
 
 /// The flags a bind mount must keep when it is made read-only: in a user
