@@ -42,6 +42,12 @@ use super::sandbox::{Plan, SpawnRequest};
 use super::spawner::{self, Spawner};
 use super::sys::{pidfd_open, set_limits, try_wait4, Rlimits};
 
+/// What a spawner reports a run's cgroup as.
+#[cfg(target_os = "linux")]
+type RunCgroup = Cgroup;
+#[cfg(not(target_os = "linux"))]
+type RunCgroup = ();
+
 /// What to run and within which bounds.
 pub struct Spec {
     /// An absolute path: nothing is looked up on `PATH` inside the sandbox.
@@ -310,6 +316,29 @@ pub struct Meter {
 }
 
 impl Meter {
+    /// A meter for a process whose start is still to be confirmed: it
+    /// reads nothing until it is replaced.
+    fn pending() -> Meter {
+        Meter {
+            pid: -1,
+            clock: None,
+            #[cfg(target_os = "linux")]
+            cgroup: None,
+            seen_kb: 0,
+        }
+    }
+
+    /// A meter for the process `pid` that a spawner started in `cgroup`.
+    fn spawned(pid: i32, cgroup: Option<RunCgroup>) -> Meter {
+        #[cfg(target_os = "linux")]
+        return Meter::new(pid, cgroup.as_ref());
+        #[cfg(not(target_os = "linux"))]
+        {
+            let _ = cgroup;
+            Meter::new(pid)
+        }
+    }
+
     fn new(pid: i32, #[cfg(target_os = "linux")] cgroup: Option<&Cgroup>) -> Meter {
         let mut clock = 0;
         // SAFETY: clock_getcpuclockid writes one clockid_t.
@@ -504,6 +533,10 @@ fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
 }
 
 /// The running process, however it was started.
+#[expect(
+    clippy::large_enum_variant,
+    reason = "one per running process, never held in bulk; boxing the spawner buys nothing"
+)]
 enum Child {
     /// Forked by this process, which waits for it.
     Direct {
@@ -515,7 +548,19 @@ enum Child {
         spawner: Spawner,
         /// When the spawner was told to stop it.
         killed_at: Option<Instant>,
+        /// Whether the spawner has confirmed the start yet.
+        start: Start,
     },
+}
+
+/// Where a spawned process's start stands.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Start {
+    /// Asked for; the spawner's word is still to come.
+    Pending,
+    Confirmed,
+    /// It did not start; the spawner is fine and can serve another.
+    Refused,
 }
 
 /// A process reaped, with what the kernel accounted of it: the raw
@@ -559,6 +604,28 @@ impl Child {
         }
     }
 
+    /// The pid and cgroup of a spawned process whose start has just been
+    /// confirmed; the reason it did not start as an error.
+    fn try_started(&mut self) -> io::Result<Option<(i32, Option<RunCgroup>)>> {
+        let Child::Spawned { spawner, start, .. } = self else {
+            return Ok(None);
+        };
+        if *start != Start::Pending {
+            return Ok(None);
+        }
+        match spawner.try_started() {
+            Ok(Some(started)) => {
+                *start = Start::Confirmed;
+                Ok(Some(started))
+            }
+            Ok(None) => Ok(None),
+            Err(error) => {
+                *start = Start::Refused;
+                Err(error)
+            }
+        }
+    }
+
     fn try_exit(&mut self) -> io::Result<Option<Reaped>> {
         match self {
             Child::Direct { process, .. } => Ok(try_wait4(process.id() as i32)?.map(
@@ -573,18 +640,23 @@ impl Child {
                 },
             )),
             Child::Spawned {
-                spawner, killed_at, ..
+                spawner,
+                killed_at,
+                start,
             } => {
-                if let Some(ended) = spawner.try_exit()? {
-                    return Ok(Some(Reaped {
-                        status: ended.status,
-                        cpu: Duration::from_nanos(ended.cpu_ns),
-                        max_rss_kb: ended.max_rss_kb,
-                        held_kb: ended.held_kb,
-                        wall: Some(Duration::from_nanos(ended.wall_ns)),
-                        oom_kills: ended.oom_kills,
-                        fork_refusals: ended.fork_refusals,
-                    }));
+                // Its end is reported after its start, which is heard first.
+                if *start != Start::Pending {
+                    if let Some(ended) = spawner.try_exit()? {
+                        return Ok(Some(Reaped {
+                            status: ended.status,
+                            cpu: Duration::from_nanos(ended.cpu_ns),
+                            max_rss_kb: ended.max_rss_kb,
+                            held_kb: ended.held_kb,
+                            wall: Some(Duration::from_nanos(ended.wall_ns)),
+                            oom_kills: ended.oom_kills,
+                            fork_refusals: ended.fork_refusals,
+                        }));
+                    }
                 }
                 // No wait without a deadline: a spawner that does not
                 // report a run it was told to stop is itself stopped.
@@ -625,7 +697,9 @@ struct Pipes {
 }
 
 /// Starts `spec`; its ends of the pipes, the process and what measures it.
-fn start(spec: &Spec) -> io::Result<(Child, Pipes, Meter)> {
+/// Unless `confirm`, a spawner is only asked to start it: the start is
+/// confirmed (and the meter armed) while the pipes are served.
+fn start(spec: &Spec, confirm: bool) -> io::Result<(Child, Pipes, Meter)> {
     let (child_stdin, stdin) = pipe()?;
     let (stdout, child_stdout) = pipe()?;
     let (stderr, child_stderr) = pipe()?;
@@ -662,7 +736,16 @@ fn start(spec: &Spec) -> io::Result<(Child, Pipes, Meter)> {
             limits,
             spec.plan.clone(),
         );
-        let (pid, _cgroup) = match spawner.spawn(&launch, &stdio) {
+        if !confirm {
+            spawner.launch(&launch, &stdio)?;
+            let child = Child::Spawned {
+                spawner,
+                killed_at: None,
+                start: Start::Pending,
+            };
+            return Ok((child, pipes(answers), Meter::pending()));
+        }
+        let (pid, cgroup) = match spawner.spawn(&launch, &stdio) {
             Ok(started) => started,
             Err(error) => {
                 // The program did not start; the spawner is fine.
@@ -671,15 +754,12 @@ fn start(spec: &Spec) -> io::Result<(Child, Pipes, Meter)> {
             }
         };
         drop(stdio);
-        #[cfg(target_os = "linux")]
-        let meter = Meter::new(pid, _cgroup.as_ref());
-        #[cfg(not(target_os = "linux"))]
-        let meter = Meter::new(pid);
         let child = Child::Spawned {
             spawner,
             killed_at: None,
+            start: Start::Confirmed,
         };
-        return Ok((child, pipes(answers), meter));
+        return Ok((child, pipes(answers), Meter::spawned(pid, cgroup)));
     }
     let mut command = Command::new(&spec.program);
     if let Some((first, rest)) = spec.argv.split_first() {
@@ -728,7 +808,7 @@ fn start(spec: &Spec) -> io::Result<(Child, Pipes, Meter)> {
 /// (e.g. the program does not exist) or could not read the input it was to
 /// feed; the process is gone either way.
 pub fn run(spec: Spec, conversation: &mut dyn Conversation) -> io::Result<Finished> {
-    let mut process = Process::start(spec)?;
+    let mut process = Process::begin(spec, false)?;
     loop {
         if let Served::Ended(finished) = process.serve(conversation)? {
             return Ok(finished);
@@ -782,7 +862,9 @@ impl Drop for Process {
                 unsafe { libc::kill(-(process.id() as i32), libc::SIGKILL) };
                 let _ = process.wait();
             }
-            Some(Child::Spawned { spawner, .. }) if self.ended.is_some() => {
+            Some(Child::Spawned { spawner, start, .. })
+                if self.ended.is_some() || start == Start::Refused =>
+            {
                 spawner::give_back(spawner)
             }
             // Dropping the spawner ends it and, with it, anything it started.
@@ -795,8 +877,15 @@ impl Drop for Process {
 impl Process {
     /// Starts `spec`.
     pub fn start(spec: Spec) -> io::Result<Process> {
+        Process::begin(spec, true)
+    }
+
+    /// Starts `spec`, or with a spawner and not `confirm`, asks for it to
+    /// be started: whether it did is then heard by [`Process::serve`],
+    /// which meanwhile feeds it.
+    fn begin(spec: Spec, confirm: bool) -> io::Result<Process> {
         let started = Instant::now();
-        let (child, pipes, meter) = start(&spec)?;
+        let (child, pipes, meter) = start(&spec, confirm)?;
         for fd in [&pipes.stdin, &pipes.stdout, &pipes.stderr, &pipes.answers]
             .into_iter()
             .flatten()
@@ -867,6 +956,9 @@ impl Process {
 
         loop {
             let now = Instant::now();
+            if let Some((pid, cgroup)) = self.child().try_started()? {
+                self.meter = Meter::spawned(pid, cgroup);
+            }
             if self.ended.is_none() {
                 if let Some(end) = self.child().try_exit()? {
                     self.ended = Some((end, now - self.started));

@@ -217,10 +217,34 @@ impl Spawner {
         launch: &SpawnRequest,
         stdio: &[&OwnedFd],
     ) -> io::Result<(i32, Option<Cgroup>)> {
+        self.launch(launch, stdio)?;
+        self.started(START_DEADLINE)
+    }
+
+    /// Asks for `launch` to be started on `stdio`, without waiting: its
+    /// start is confirmed by [`Spawner::started`], or
+    /// [`Spawner::try_started`] (`Ok(None)` until then), before the run's
+    /// end is reported. Meanwhile its pipes can be fed, so that a
+    /// submission never waits for its input on the confirmation's way back.
+    pub(crate) fn launch(&mut self, launch: &SpawnRequest, stdio: &[&OwnedFd]) -> io::Result<()> {
         self.healthy = false;
         let fds: Vec<RawFd> = stdio.iter().map(|fd| fd.as_raw_fd()).collect();
-        self.send(&Request::Launch(launch.clone()), &fds)?;
-        let reply = self.receive(START_DEADLINE)?;
+        self.send(&Request::Launch(launch.clone()), &fds)
+    }
+
+    /// The confirmation that the run asked for has started, if it has come;
+    /// the reason it did not start as an error.
+    pub(crate) fn try_started(&mut self) -> io::Result<Option<(i32, Option<Cgroup>)>> {
+        if !readable(&self.socket) {
+            return Ok(None);
+        }
+        self.started(Duration::ZERO).map(Some)
+    }
+
+    /// Waits at most `deadline` for the confirmation that the run asked for
+    /// has started.
+    fn started(&mut self, deadline: Duration) -> io::Result<(i32, Option<Cgroup>)> {
+        let reply = self.receive(deadline)?;
         self.healthy = true;
         match reply {
             Reply::Started { pid, cgroup } => Ok((pid, cgroup)),
@@ -246,13 +270,7 @@ impl Spawner {
 
     /// The run's end, once the spawner has reported it.
     pub(crate) fn try_exit(&mut self) -> io::Result<Option<ExitReport>> {
-        let mut ready = libc::pollfd {
-            fd: self.socket.as_raw_fd(),
-            events: libc::POLLIN,
-            revents: 0,
-        };
-        // SAFETY: one live pollfd, no waiting.
-        if unsafe { libc::poll(&mut ready, 1, 0) } <= 0 {
+        if !readable(&self.socket) {
             return Ok(None);
         }
         self.healthy = false;
@@ -268,6 +286,17 @@ impl Spawner {
             }
         }
     }
+}
+
+/// Whether a message waits on `socket`.
+fn readable(socket: &OwnedFd) -> bool {
+    let mut ready = libc::pollfd {
+        fd: socket.as_raw_fd(),
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // SAFETY: one live pollfd, no waiting.
+    unsafe { libc::poll(&mut ready, 1, 0) > 0 }
 }
 
 fn gone() -> io::Error {

@@ -35,6 +35,14 @@ impl Spawner {
         match *self {}
     }
 
+    pub(crate) fn launch(&mut self, _launch: &SpawnRequest, _stdio: &[&OwnedFd]) -> io::Result<()> {
+        match *self {}
+    }
+
+    pub(crate) fn try_started(&mut self) -> io::Result<Option<(i32, Option<()>)>> {
+        match *self {}
+    }
+
     pub(crate) fn kill(&mut self) {
         match *self {}
     }
