@@ -690,6 +690,47 @@ fn the_table_shows_a_harness_error_with_a_hint() {
     assert!(run.stdout.contains("hint:     fix the case files; `sudoku-judge test tests/fixtures/malformed/bad-character.in` rechecks this case alone"));
 }
 
+/// A program the kernel refuses to run fails at its exec, after the
+/// judge has started feeding it: every case still says why, and the judge
+/// goes on to the next.
+#[test]
+fn a_program_the_kernel_cannot_run_is_an_error_naming_why_for_every_case() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "cases/a.in", &format!("{PUZZLE}\nend\n"));
+    write(dir.path(), "cases/b.in", &format!("{PUZZLE}\nend\n"));
+    let program = write(dir.path(), "not-a-program", "\x7fELF and nothing else");
+    fs::set_permissions(&program, fs::Permissions::from_mode(0o755)).unwrap();
+    let run = run_in(
+        dir.path(),
+        &[
+            "test",
+            "--cmd",
+            "./not-a-program",
+            "--color",
+            "never",
+            "cases",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    for case in ["a", "b"] {
+        assert!(
+            run.stdout.contains(&format!("ERROR {case}\n")),
+            "{}",
+            run.stdout
+        );
+    }
+    assert_eq!(
+        run.stdout
+            .matches("failed to run `./not-a-program`: Exec format error")
+            .count(),
+        4,
+        "each case, in the table and in the failures: {}",
+        run.stdout
+    );
+}
+
 #[test]
 fn cases_run_in_natural_order_and_hidden_and_backup_files_are_skipped() {
     let run = run(&["test", "tests/fixtures/order", "--format", "json"]);
