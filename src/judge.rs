@@ -65,14 +65,41 @@ impl std::fmt::Display for JudgeFault {
 /// A case not judged because of `error`, whose fault it says
 /// ([`JudgeFault`]).
 fn unjudged(error: &anyhow::Error) -> Unjudged {
-    Unjudged {
-        message: format!("{error:#}"),
-        fault: if error.downcast_ref::<JudgeFault>().is_some() {
-            Fault::Judge
-        } else {
-            Fault::Case
-        },
-    }
+    let fault = if error.downcast_ref::<JudgeFault>().is_none() {
+        Fault::Case
+    } else if refused_exec(error) {
+        Fault::Submission
+    } else {
+        Fault::Judge
+    };
+    let message = format!("{error:#}");
+    // The judge did not fail there: say only what the kernel refused.
+    let message = match message.strip_prefix(&format!("{JudgeFault}: ")) {
+        Some(cause) if fault == Fault::Submission => cause.to_string(),
+        _ => message,
+    };
+    Unjudged { message, fault }
+}
+
+/// Whether running the submission failed because the kernel refused to
+/// exec its program: the program's fault, which a rerun will not mend.
+fn refused_exec(error: &anyhow::Error) -> bool {
+    error
+        .chain()
+        .filter_map(|cause| cause.downcast_ref::<std::io::Error>())
+        .filter_map(std::io::Error::raw_os_error)
+        .any(|errno| {
+            [
+                libc::ENOEXEC,
+                libc::EACCES,
+                libc::ENOENT,
+                libc::ENOTDIR,
+                libc::EISDIR,
+                libc::ELIBBAD,
+                libc::ETXTBSY,
+            ]
+            .contains(&errno)
+        })
 }
 
 /// Which of the discovered cases to judge.
@@ -599,6 +626,37 @@ mod tests {
         })
         .expect("a run");
         (summary, events.0, calls.into_inner().unwrap())
+    }
+
+    /// Running the submission failed: whose fault it is decides the hint.
+    #[test]
+    fn an_exec_the_kernel_refuses_is_the_programs_fault_and_a_lost_spawner_the_judges() {
+        let refused = anyhow::Error::new(std::io::Error::from_raw_os_error(libc::ENOEXEC))
+            .context("failed to run `./prog`")
+            .context(JudgeFault);
+        let unjudged_run = unjudged(&refused);
+        assert_eq!(unjudged_run.fault, Fault::Submission);
+        assert_eq!(
+            unjudged_run.message,
+            format!(
+                "failed to run `./prog`: {}",
+                std::io::Error::from_raw_os_error(libc::ENOEXEC)
+            )
+        );
+
+        let lost =
+            anyhow::Error::new(std::io::Error::other("the spawner went away")).context(JudgeFault);
+        let unjudged_run = unjudged(&lost);
+        assert_eq!(unjudged_run.fault, Fault::Judge);
+        assert_eq!(
+            unjudged_run.message,
+            "the judge failed while running the submission: the spawner went away"
+        );
+
+        // Outside a run (reading a case), a missing file is the case's.
+        let missing = anyhow::Error::new(std::io::Error::from_raw_os_error(libc::ENOENT))
+            .context("failed to read case input cases/a.in");
+        assert_eq!(unjudged(&missing).fault, Fault::Case);
     }
 
     #[test]

@@ -96,6 +96,9 @@ pub enum Fault {
     /// The judge's own machinery failed while running the submission (its
     /// spawner was killed, say): neither the case nor the submission.
     Judge,
+    /// The kernel would not start the submission's program (not a program
+    /// for this machine, a script without `#!`, not readable): fix it.
+    Submission,
 }
 
 impl Unjudged {

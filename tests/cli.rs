@@ -729,6 +729,16 @@ fn a_program_the_kernel_cannot_run_is_an_error_naming_why_for_every_case() {
         "each case, in the table and in the failures: {}",
         run.stdout
     );
+    // The program's fault, not the judge's: no rerun will mend it.
+    assert!(!run.stdout.contains("the judge failed"), "{}", run.stdout);
+    assert_eq!(
+        run.stdout
+            .matches("hint:     the program could not be started: build it for this machine")
+            .count(),
+        2,
+        "{}",
+        run.stdout
+    );
 }
 
 #[test]

@@ -221,6 +221,11 @@ impl<W: Write> HumanReporter<W> {
                 let what = match error.fault {
                     Fault::Case => "fix the case files",
                     Fault::Judge => "the judge failed, not the case nor the submission; rerun it",
+                    Fault::Submission => {
+                        "the program could not be started: build it for this machine, give a \
+                         script a `#!` line, and let others read and run it (the sandbox runs \
+                         it as another user)"
+                    }
                 };
                 writeln!(
                     self.out,
