@@ -87,19 +87,7 @@ fn refused_exec(error: &anyhow::Error) -> bool {
     error
         .chain()
         .filter_map(|cause| cause.downcast_ref::<std::io::Error>())
-        .filter_map(std::io::Error::raw_os_error)
-        .any(|errno| {
-            [
-                libc::ENOEXEC,
-                libc::EACCES,
-                libc::ENOENT,
-                libc::ENOTDIR,
-                libc::EISDIR,
-                libc::ELIBBAD,
-                libc::ETXTBSY,
-            ]
-            .contains(&errno)
-        })
+        .any(crate::runner::sandbox::ProgramRefused::is_in)
 }
 
 /// Which of the discovered cases to judge.
@@ -631,9 +619,13 @@ mod tests {
     /// Running the submission failed: whose fault it is decides the hint.
     #[test]
     fn an_exec_the_kernel_refuses_is_the_programs_fault_and_a_lost_spawner_the_judges() {
-        let refused = anyhow::Error::new(std::io::Error::from_raw_os_error(libc::ENOEXEC))
-            .context("failed to run `./prog`")
-            .context(JudgeFault);
+        let exec_error = std::io::Error::from_raw_os_error(libc::ENOEXEC);
+        let refused = anyhow::Error::new(std::io::Error::new(
+            exec_error.kind(),
+            crate::runner::sandbox::ProgramRefused(exec_error),
+        ))
+        .context("failed to run `./prog`")
+        .context(JudgeFault);
         let unjudged_run = unjudged(&refused);
         assert_eq!(unjudged_run.fault, Fault::Submission);
         assert_eq!(
@@ -652,6 +644,12 @@ mod tests {
             unjudged_run.message,
             "the judge failed while running the submission: the spawner went away"
         );
+        // The judge's own program missing, as when it was rebuilt mid-run,
+        // is no fault of the submission's.
+        let replaced = anyhow::Error::new(std::io::Error::from_raw_os_error(libc::ENOENT))
+            .context("failed to start the solver worker")
+            .context(JudgeFault);
+        assert_eq!(unjudged(&replaced).fault, Fault::Judge);
 
         // Outside a run (reading a case), a missing file is the case's.
         let missing = anyhow::Error::new(std::io::Error::from_raw_os_error(libc::ENOENT))

@@ -70,7 +70,10 @@ pub(crate) enum Stage {
     Cgroup,
     Namespaces,
     Filesystem,
+    /// Setting up the submission's process, up to its exec.
     Exec,
+    /// The exec itself: the kernel refused the program.
+    Program,
 }
 
 /// Why a run did not start.
@@ -104,10 +107,15 @@ impl Failure {
     }
 
     pub fn into_io(self) -> io::Error {
-        if self.stage == Stage::Exec && self.errno > 0 {
-            io::Error::from_raw_os_error(self.errno)
-        } else {
-            io::Error::other(self.message)
+        match self.stage {
+            Stage::Program if self.errno > 0 => {
+                let refused = io::Error::from_raw_os_error(self.errno);
+                io::Error::new(refused.kind(), super::ProgramRefused(refused))
+            }
+            Stage::Exec | Stage::Program if self.errno > 0 => {
+                io::Error::from_raw_os_error(self.errno)
+            }
+            _ => io::Error::other(self.message),
         }
     }
 }
@@ -455,7 +463,7 @@ impl Jail {
                     self.base = None;
                     self.protections.filesystem = Layer::Missing(why);
                 }
-                Stage::Namespaces | Stage::Exec if self.per_run => {
+                Stage::Namespaces | Stage::Exec | Stage::Program if self.per_run => {
                     self.per_run = false;
                     self.filesystem = false;
                     self.base = None;
@@ -1007,7 +1015,7 @@ fn exec_child(exec: &Exec<'_>, stdio: &[OwnedFd], procs: &[OwnedFd], report: &Ow
             _ => String::new(),
         };
         Err(Failure::nix(
-            Stage::Exec,
+            Stage::Program,
             &format!("cannot run {program}{hint}"),
             error,
         ))

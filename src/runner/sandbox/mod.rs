@@ -287,6 +287,31 @@ pub struct ExitReport {
     pub held_kb: u64,
 }
 
+/// The kernel refused to exec the submission's program (not a program
+/// for this machine, a script without `#!`, not readable by the user it
+/// runs as): the program's fault, where other failures to start a run are
+/// the judge's. Carried inside the `io::Error` a failed start becomes;
+/// it reads as the system's error.
+#[derive(Debug)]
+pub struct ProgramRefused(pub std::io::Error);
+
+impl fmt::Display for ProgramRefused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for ProgramRefused {}
+
+impl ProgramRefused {
+    /// Whether `error` is, or carries, such a refusal.
+    pub fn is_in(error: &std::io::Error) -> bool {
+        error
+            .get_ref()
+            .is_some_and(|inner| inner.is::<ProgramRefused>())
+    }
+}
+
 /// Where the judge's working directory is mounted as the scratch directory
 /// when it cannot be used (it is `/`, or inside `/proc`, `/dev`, `/sys`).
 pub const FALLBACK_CWD: &str = "/box";
