@@ -72,11 +72,13 @@ fn unjudged(error: &anyhow::Error) -> Unjudged {
     } else {
         Fault::Judge
     };
-    let message = format!("{error:#}");
-    // The judge did not fail there: say only what the kernel refused.
-    let message = match message.strip_prefix(&format!("{JudgeFault}: ")) {
-        Some(cause) if fault == Fault::Submission => cause.to_string(),
-        _ => message,
+    let message = if fault == Fault::Submission {
+        // The judge did not fail there: leave out its own word, the
+        // outermost context, and say what the kernel refused.
+        let causes: Vec<String> = error.chain().skip(1).map(ToString::to_string).collect();
+        causes.join(": ")
+    } else {
+        format!("{error:#}")
     };
     Unjudged { message, fault }
 }

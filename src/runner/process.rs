@@ -328,8 +328,9 @@ impl Meter {
         }
     }
 
-    /// A meter for the process `pid` that a spawner started in `cgroup`.
-    fn spawned(pid: i32, cgroup: Option<RunCgroup>) -> Meter {
+    /// A meter for the process `pid`, and for the cgroup a spawner
+    /// started it in, if any.
+    fn of(pid: i32, cgroup: Option<RunCgroup>) -> Meter {
         #[cfg(target_os = "linux")]
         return Meter::new(pid, cgroup.as_ref());
         #[cfg(not(target_os = "linux"))]
@@ -759,7 +760,7 @@ fn start(spec: &Spec, confirm: bool) -> io::Result<(Child, Pipes, Meter)> {
             killed_at: None,
             start: Start::Confirmed,
         };
-        return Ok((child, pipes(answers), Meter::spawned(pid, cgroup)));
+        return Ok((child, pipes(answers), Meter::of(pid, cgroup)));
     }
     let mut command = Command::new(&spec.program);
     if let Some((first, rest)) = spec.argv.split_first() {
@@ -792,10 +793,7 @@ fn start(spec: &Spec, confirm: bool) -> io::Result<(Child, Pipes, Meter)> {
     let process = command.spawn()?;
     drop(stdio);
     let pid = process.id() as i32;
-    #[cfg(target_os = "linux")]
-    let meter = Meter::new(pid, None);
-    #[cfg(not(target_os = "linux"))]
-    let meter = Meter::new(pid);
+    let meter = Meter::of(pid, None);
     let child = Child::Direct {
         pidfd: pidfd_open(pid),
         process,
@@ -957,7 +955,7 @@ impl Process {
         loop {
             let now = Instant::now();
             if let Some((pid, cgroup)) = self.child().try_started()? {
-                self.meter = Meter::spawned(pid, cgroup);
+                self.meter = Meter::of(pid, cgroup);
             }
             if self.ended.is_none() {
                 if let Some(end) = self.child().try_exit()? {

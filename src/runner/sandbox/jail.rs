@@ -539,23 +539,24 @@ impl Jail {
         if sent.is_ok() {
             self.prepare_ahead(&launch.plan);
         }
-        let pid = match sent.and_then(|()| receive_from_init(&prepared.from_init, SETUP_DEADLINE)) {
-            Ok(FromInit::Started { pid }) => pid,
-            Ok(FromInit::Failed(failure)) => {
+        let heard = sent.and_then(|()| receive_from_init(&prepared.from_init, SETUP_DEADLINE));
+        let pid = match heard {
+            Ok(FromInit::Started { pid }) => Ok(pid),
+            Ok(FromInit::Failed(failure)) => Err(failure),
+            Ok(FromInit::Ready | FromInit::Exited { .. }) => {
+                Err(Failure::new(Stage::Exec, "the submission did not start", 0))
+            }
+            Err(error) => Err(Failure::io(
+                Stage::Exec,
+                "the submission did not start",
+                &error,
+            )),
+        };
+        let pid = match pid {
+            Ok(pid) => pid,
+            Err(failure) => {
                 self.retire_prepared(prepared);
                 return Err(failure);
-            }
-            Ok(FromInit::Ready | FromInit::Exited { .. }) => {
-                self.retire_prepared(prepared);
-                return Err(Failure::new(Stage::Exec, "the submission did not start", 0));
-            }
-            Err(error) => {
-                self.retire_prepared(prepared);
-                return Err(Failure::io(
-                    Stage::Exec,
-                    "the submission did not start",
-                    &error,
-                ));
             }
         };
         let Prepared {

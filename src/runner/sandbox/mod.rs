@@ -304,7 +304,7 @@ impl fmt::Display for ProgramRefused {
 impl std::error::Error for ProgramRefused {}
 
 impl ProgramRefused {
-    /// Whether `error` is, or carries, such a refusal.
+    /// Whether `error` carries such a refusal.
     pub fn is_in(error: &std::io::Error) -> bool {
         error
             .get_ref()
