@@ -721,6 +721,7 @@ fn start(spec: &Spec, confirm: bool) -> io::Result<(Child, Pipes, Meter)> {
             .cpu_limit
             .map(|d| d.as_secs() + u64::from(d.subsec_nanos() > 0)),
         address_space: spec.address_space_limit,
+        tasks: None,
     };
     let pipes = |answers: Option<(OwnedFd, OwnedFd)>| Pipes {
         stdin: Some(stdin),

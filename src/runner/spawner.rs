@@ -43,7 +43,9 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::sandbox::cgroup::Cgroup;
-use super::sandbox::jail::{Failure, Jail, Running};
+use super::sandbox::failure::Failure;
+use super::sandbox::jail::Jail;
+use super::sandbox::running::Running;
 use super::sandbox::{self, ExitReport, Mode, Protections, SpawnRequest};
 use super::sys::{receive, receive_within, send, socket_pair};
 
@@ -61,7 +63,7 @@ pub(crate) enum Request {
     /// The first message: set up the sandbox; `slot` numbers the spawner.
     Hello { mode: Mode, slot: u32 },
     /// Start a run on the descriptors sent with the message.
-    Launch(SpawnRequest),
+    Launch(Box<SpawnRequest>),
     /// Stop the run now.
     Kill,
 }
@@ -229,7 +231,7 @@ impl Spawner {
     pub(crate) fn launch(&mut self, launch: &SpawnRequest, stdio: &[&OwnedFd]) -> io::Result<()> {
         self.healthy = false;
         let fds: Vec<RawFd> = stdio.iter().map(|fd| fd.as_raw_fd()).collect();
-        self.send(&Request::Launch(launch.clone()), &fds)
+        self.send(&Request::Launch(Box::new(launch.clone())), &fds)
     }
 
     /// The confirmation that the run asked for has started, if it has come;
@@ -374,7 +376,7 @@ pub fn serve() -> io::Result<()> {
         let Some((request, stdio)) = receive(&socket, MAX_MESSAGE)? else {
             // The judge is gone: nothing of a run may stay (dropping the
             // run and the jail kills and reaps everything).
-            if let Some(running) = &current {
+            if let Some(running) = &mut current {
                 running.kill();
             }
             return Ok(());
@@ -395,13 +397,13 @@ pub fn serve() -> io::Result<()> {
             },
             Ok(Request::Kill) => {
                 // A kill that crossed the run's end finds nothing to stop.
-                if let Some(running) = &current {
+                if let Some(running) = &mut current {
                     running.kill();
                 }
             }
             _ => {
                 let failure = Failure {
-                    stage: super::sandbox::jail::Stage::Exec,
+                    stage: super::sandbox::failure::Stage::Exec,
                     errno: 0,
                     message: "malformed request".into(),
                 };
@@ -431,6 +433,7 @@ mod tests {
             limits: Rlimits {
                 cpu_seconds: Some(3),
                 address_space: None,
+                tasks: Some(264),
             },
             plan: sandbox::Plan {
                 read_only: vec![PathBuf::from(std::ffi::OsStr::from_bytes(b"/x/\xff"))],
@@ -438,7 +441,7 @@ mod tests {
                 ..sandbox::Plan::default()
             },
         };
-        let text = Request::Launch(launch.clone()).encode().unwrap();
+        let text = Request::Launch(Box::new(launch.clone())).encode().unwrap();
         let Request::Launch(back) = Request::decode(&text).unwrap() else {
             panic!("not a launch");
         };
@@ -525,7 +528,7 @@ mod tests {
         }
 
         let failure = Failure {
-            stage: sandbox::jail::Stage::Filesystem,
+            stage: sandbox::failure::Stage::Filesystem,
             errno: libc::EPERM,
             message: "cannot mount /proc".into(),
         };
@@ -536,7 +539,7 @@ mod tests {
         assert_eq!(
             (back.stage, back.errno, back.message.as_str()),
             (
-                sandbox::jail::Stage::Filesystem,
+                sandbox::failure::Stage::Filesystem,
                 libc::EPERM,
                 "cannot mount /proc"
             )

@@ -28,6 +28,26 @@ fn set_limit(resource: Resource, value: u64) -> io::Result<()> {
     }
 }
 
+/// Makes the calling process's session keyring a new, empty, anonymous
+/// one, so that nothing it starts shares the judge's (or another run's).
+#[cfg(target_os = "linux")]
+pub(crate) fn join_new_session_keyring() -> io::Result<()> {
+    // SAFETY: keyctl(KEYCTL_JOIN_SESSION_KEYRING, NULL) takes no memory of
+    // ours; it returns the new keyring's serial number or -1.
+    let serial = unsafe {
+        libc::syscall(
+            libc::SYS_keyctl,
+            libc::KEYCTL_JOIN_SESSION_KEYRING,
+            std::ptr::null::<libc::c_char>(),
+        )
+    };
+    if serial < 0 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(())
+    }
+}
+
 /// Limits set in the child between fork and exec.
 #[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
 pub struct Rlimits {
@@ -35,6 +55,10 @@ pub struct Rlimits {
     pub cpu_seconds: Option<u64>,
     /// `RLIMIT_AS`, bytes.
     pub address_space: Option<u64>,
+    /// `RLIMIT_NPROC`: tasks of the user the run is, where that user is
+    /// the run's own (set by the sandbox, where no cgroup counts them).
+    #[serde(default)]
+    pub tasks: Option<u64>,
 }
 
 /// Sets the limits of a submission between fork and exec: no core dumps,
@@ -46,6 +70,9 @@ pub(crate) fn set_limits(limits: Rlimits) -> io::Result<()> {
     }
     if let Some(bytes) = limits.address_space {
         set_limit(libc::RLIMIT_AS, bytes)?;
+    }
+    if let Some(tasks) = limits.tasks {
+        set_limit(libc::RLIMIT_NPROC, tasks)?;
     }
     Ok(())
 }

@@ -192,7 +192,9 @@ fn processes_that_detach_die_with_their_case() {
 
 #[test]
 fn children_never_waited_for_are_charged_their_cpu_time() {
-    if !have(&["cc"], "children's CPU") || !sandboxed("children's CPU", &["accounting"]) {
+    // The run's cgroup counts them, or else the init of its PID namespace,
+    // which reaps them.
+    if !have(&["cc"], "children's CPU") || !sandboxed("children's CPU", &["processes"]) {
         return;
     }
     let scene = Scene::new();
@@ -205,6 +207,47 @@ fn children_never_waited_for_are_charged_their_cpu_time() {
     // it never waited for, are what it is charged.
     let charged = cases_of(&report)[0]["time_ms"].as_f64().unwrap();
     assert!(charged >= 600.0, "charged {charged} ms");
+}
+
+/// A run killed at its limit is charged the CPU time all its processes
+/// used up to then, also where no cgroup counts them: its init reaps
+/// them and adds up their time.
+#[test]
+fn a_killed_run_is_charged_the_cpu_time_of_all_its_processes() {
+    if !have(&["cc"], "killed run's CPU") || !sandboxed("killed run's CPU", &["processes"]) {
+        return;
+    }
+    let scene = Scene::new();
+    let program = build_hostile("tle_spins_with_its_children.c", scene.path());
+    let (code, report, _) = scene.judge(&["--cmd", program.to_str().unwrap()]);
+    let (verdict, message) = first(&report);
+    assert_eq!(verdict, "TLE", "{message}");
+    assert_eq!(code, 1);
+    // Three spinning processes, stopped at the 1 s limit or at the wall
+    // cap: charged hundreds of milliseconds, however busy the machine.
+    // Charging only what was waited for gives a millisecond or two.
+    let charged = cases_of(&report)[0]["time_ms"].as_f64().unwrap();
+    assert!(charged >= 500.0, "charged {charged} ms: {message}");
+    assert!(
+        message.contains(&format!("CPU {}", charged.round() as u64))
+            || message.contains(&format!("{} ms of CPU time", charged.round() as u64)),
+        "the reason and the charge disagree: {charged} ms, {message}"
+    );
+}
+
+/// Forks past the task limit are refused, whoever runs the judge: by the
+/// run's cgroup, or by `RLIMIT_NPROC` on a user of the run's own.
+#[test]
+fn a_run_cannot_start_more_tasks_than_its_limit() {
+    if !have(&["cc"], "task limit") || !sandboxed("task limit", &["tasks"]) {
+        return;
+    }
+    let scene = Scene::new();
+    let program = build_hostile("ac_forks_are_refused_at_the_task_limit.c", scene.path());
+    let (code, report, _) = scene.judge(&["--cmd", program.to_str().unwrap()]);
+    let (verdict, message) = first(&report);
+    assert_eq!(verdict, "AC", "{message}");
+    assert_eq!(code, 0);
 }
 
 #[test]
@@ -508,11 +551,11 @@ fn a_compile_bomb_is_ce_at_the_compilers_limit() {
     let (_, report) =
         super::judge_fixture("ce_includes_dev_zero.cpp", "cases/acwing166/sample.in", &[]);
     assert_eq!(first(&report).0, "CE", "{report}");
+    // Stopped at the memory limit whoever runs the judge: by the run's
+    // cgroup, or by RLIMIT_AS where there is none (not, 60 s later, at the
+    // wall-clock cap).
     let error = report["build"]["error"].as_str().unwrap();
-    assert!(
-        error.contains("the compile memory limit") || error.contains("the compile time limit"),
-        "{error}"
-    );
+    assert!(error.contains("the compile memory limit"), "{error}");
 }
 
 #[test]
@@ -743,12 +786,13 @@ fn the_header_says_which_protections_are_in_force() {
         assert!(auto.stdout.contains("MISSING"), "{}", auto.stdout);
         return;
     }
-    assert!(
-        auto.stdout
-            .contains("sandbox: PID, mount, network and IPC namespaces; cgroup v"),
-        "{}",
-        auto.stdout
-    );
+    // Made in a user namespace of its own when the judge is not root.
+    let namespaces = if nix::unistd::Uid::effective().is_root() {
+        "sandbox: PID, mount, network and IPC namespaces; cgroup v"
+    } else {
+        "sandbox: PID, mount, network and IPC namespaces (in a user namespace); cgroup v"
+    };
+    assert!(auto.stdout.contains(namespaces), "{}", auto.stdout);
     let require = super::run_in(dir.path(), &["test", "a.in", "--sandbox", "require"], "");
     assert_eq!(require.code, 0, "{}", require.stderr);
 }
@@ -866,4 +910,101 @@ fn a_helper_killed_mid_run_is_named_and_the_run_goes_on() {
     assert_eq!(output.status.code(), Some(2));
     let left = processes_running("worker --solver faulty-loop");
     assert!(left.is_empty(), "left behind: {left:?}");
+}
+
+/// The description of the key [`keyrings_are_out_of_reach`] plants, as its
+/// fixtures look for it.
+const PLANTED_KEY: &str = "sudoku-judge-planted-key";
+
+/// Runs the judge with `args` in `dir`, in a session keyring of its own
+/// that holds [`PLANTED_KEY`], as a user's login session holds tokens.
+fn judge_with_a_planted_key(dir: &Path, args: &[&str]) -> (i32, Value) {
+    use std::os::unix::process::CommandExt as _;
+    let mut command = Command::new(env!("CARGO_BIN_EXE_sudoku-judge"));
+    command
+        .args(args)
+        .args(["--format", "json"])
+        .current_dir(dir)
+        .env("SUDOKU_JUDGE_CACHE", build_cache())
+        .stdin(Stdio::null());
+    // SAFETY: between fork and exec the closure makes two system calls,
+    // with strings made before the fork, and allocates nothing.
+    let key = std::ffi::CString::new(PLANTED_KEY).unwrap();
+    unsafe {
+        command.pre_exec(move || {
+            const JOIN_SESSION_KEYRING: libc::c_long = 1;
+            const SESSION_KEYRING: libc::c_long = -3;
+            if libc::syscall(
+                libc::SYS_keyctl,
+                JOIN_SESSION_KEYRING,
+                std::ptr::null::<u8>(),
+            ) < 0
+                || libc::syscall(
+                    libc::SYS_add_key,
+                    c"user".as_ptr(),
+                    key.as_ptr(),
+                    c"hunter2".as_ptr(),
+                    7usize,
+                    SESSION_KEYRING,
+                ) < 0
+            {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let output = command.output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let report = serde_json::from_str(&stdout)
+        .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{stdout}"));
+    (output.status.code().expect("exited, not killed"), report)
+}
+
+/// A key in the judge's session keyring (a Kerberos ticket, a tool's
+/// token) is out of reach of a program and of a LeetCode-style file, and
+/// a key one run leaves is gone for the next.
+#[test]
+fn keyrings_are_out_of_reach() {
+    if !have(&["cc", "python3"], "keyrings") || !sandboxed("keyrings", &["keyrings"]) {
+        return;
+    }
+    let scene = Scene::new();
+    write(&scene.suite(), "b.in", &format!("{PUZZLE}\nend\n"));
+    write(&scene.suite(), "b.out", &format!("{ANSWER}\n"));
+    let program = build_hostile("ac_cannot_reach_keyrings.c", scene.path());
+    let suite = scene.suite();
+    let (code, report) = judge_with_a_planted_key(
+        &scene.work(),
+        &[
+            "test",
+            suite.to_str().unwrap(),
+            "--cmd",
+            program.to_str().unwrap(),
+        ],
+    );
+    let cases = cases_of(&report);
+    assert_eq!(cases.len(), 2, "{report}");
+    for case in cases {
+        assert_eq!(case["verdict"], "AC", "{case}");
+    }
+    assert_eq!(code, 0);
+    let fixture = manifest_dir().join("tests/fixtures/submissions/ac_cannot_reach_keyrings.py");
+    let boards = manifest_dir().join("cases/leetcode37");
+    let (code, report) = judge_with_a_planted_key(
+        &scene.work(),
+        &[
+            "test",
+            boards.join("example1").to_str().unwrap(),
+            boards.join("one-blank").to_str().unwrap(),
+            "--submission",
+            fixture.to_str().unwrap(),
+            "--time-limit",
+            "10s",
+        ],
+    );
+    assert_eq!(cases_of(&report).len(), 2, "{report}");
+    for case in cases_of(&report) {
+        assert_eq!(case["verdict"], "AC", "{case}");
+    }
+    assert_eq!(code, 0);
 }

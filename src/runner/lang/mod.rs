@@ -724,7 +724,13 @@ pub fn build(path: &Path, language: Option<Language>) -> anyhow::Result<Built> {
     info.cached = false;
     let started = Instant::now();
     if let Some(argv) = &compile {
-        let finished = run_compiler(argv, scratch.path(), &toolchain, spec.compile_env)?;
+        let finished = run_compiler(
+            argv,
+            scratch.path(),
+            &toolchain,
+            spec.compile_env,
+            language.is_native(),
+        )?;
         info.time = started.elapsed();
         if let Err(message) = finished {
             info.error = Some(normalize(message.trim_end(), scratch.path(), &source_name));
@@ -835,12 +841,21 @@ fn toolchain(
 }
 
 /// Runs a compiler in the sandbox, in `dir`: `Ok(Err(message))` when it
-/// rejected the source or passed a limit.
+/// rejected the source or passed a limit. `native`: the compiler is a
+/// native program (gcc, rustc), not a JVM's, which reserves far more
+/// address space than it uses.
+///
+/// The watchdog sees the memory of the compiler's whole tree only through
+/// a cgroup. Without one (a user without a delegated cgroup), the kernel
+/// holds each of its processes to the limits instead, `RLIMIT_CPU` and,
+/// for a native compiler, `RLIMIT_AS`; a compiler stopped there is told
+/// apart by what its run used, which its init counted.
 fn run_compiler(
     argv: &[String],
     dir: &Path,
     toolchain: &Toolchain,
     env: &[(&str, &str)],
+    native: bool,
 ) -> anyhow::Result<Result<(), String>> {
     let tool = PathBuf::from(&argv[0]);
     let mut args: Vec<OsString> = vec![tool.file_name().unwrap_or_default().into()];
@@ -863,6 +878,16 @@ fn run_compiler(
     spec.kill_after = COMPILE_CPU * 2;
     spec.kill_after_cpu = Some(COMPILE_CPU);
     spec.kill_above_memory_kb = Some(COMPILE_MEMORY_KB);
+    let accounted = matches!(
+        super::spawner::protections(),
+        Some(Ok(protections)) if protections.accounting.is_on()
+    );
+    if !accounted {
+        spec.cpu_limit = Some(COMPILE_CPU);
+        if native {
+            spec.address_space_limit = Some((COMPILE_MEMORY_KB + (64 << 10)) << 10);
+        }
+    }
     spec.stdout_limit = 1 << 20;
     spec.stderr_tail = 64 << 10;
     let (finished, stdout) = process::run_captured(spec, b"")
@@ -872,7 +897,14 @@ fn run_compiler(
     }
     let mut message = String::from_utf8_lossy(&finished.stderr).into_owned();
     message.push_str(&String::from_utf8_lossy(&stdout));
-    let limit = match finished.killed {
+    let killed = match finished.killed {
+        None if !accounted && finished.cpu >= COMPILE_CPU => Some(process::Kill::Cpu),
+        None if !accounted && finished.memory_kb >= COMPILE_MEMORY_KB => {
+            Some(process::Kill::Memory)
+        }
+        killed => killed,
+    };
+    let limit = match killed {
         Some(process::Kill::Cpu) => Some(format!(
             "the compiler was stopped after {} s of CPU time, the compile time limit",
             COMPILE_CPU.as_secs()

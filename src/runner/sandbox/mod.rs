@@ -36,7 +36,19 @@
 #[cfg(target_os = "linux")]
 pub mod cgroup;
 #[cfg(target_os = "linux")]
+mod child;
+#[cfg(target_os = "linux")]
+pub(crate) mod failure;
+#[cfg(target_os = "linux")]
+mod init;
+#[cfg(target_os = "linux")]
 pub(crate) mod jail;
+#[cfg(target_os = "linux")]
+mod namespaces;
+#[cfg(target_os = "linux")]
+mod root;
+#[cfg(target_os = "linux")]
+pub(crate) mod running;
 #[cfg(target_os = "linux")]
 pub mod seccomp;
 
@@ -85,6 +97,11 @@ impl Layer {
     pub fn is_on(&self) -> bool {
         *self == Layer::On
     }
+
+    /// What a report from an older judge says of a layer it did not know.
+    fn unknown() -> Layer {
+        Layer::Missing("not checked".into())
+    }
 }
 
 /// Which protections a spawner could set up.
@@ -104,6 +121,13 @@ pub struct Protections {
     pub cgroup_version: Option<String>,
     /// Threads only for LeetCode-style files.
     pub no_fork: Layer,
+    /// A limit on a run's tasks: its cgroup's, else `RLIMIT_NPROC` on a
+    /// user that is the run's own.
+    #[serde(default = "Layer::unknown")]
+    pub tasks: Layer,
+    /// No keyring of the judge's user within reach.
+    #[serde(default = "Layer::unknown")]
+    pub keyrings: Layer,
     /// The namespaces were made in a user namespace (the judge is not root).
     pub user_namespace: bool,
 }
@@ -120,19 +144,23 @@ impl Protections {
             accounting: Layer::Off,
             cgroup_version: None,
             no_fork: Layer::Off,
+            tasks: Layer::Off,
+            keyrings: Layer::Off,
             user_namespace: false,
         }
     }
 
     /// Every layer, named as the report names it.
-    pub fn layers(&self) -> [(&'static str, &Layer); 6] {
+    pub fn layers(&self) -> [(&'static str, &Layer); 8] {
         [
             ("PID namespace", &self.processes),
             ("mount namespace", &self.filesystem),
             ("network namespace", &self.network),
             ("IPC namespace", &self.ipc),
             ("cgroup accounting", &self.accounting),
+            ("task limit", &self.tasks),
             ("process filter", &self.no_fork),
+            ("keyring filter", &self.keyrings),
         ]
     }
 
@@ -151,6 +179,9 @@ impl Protections {
     pub fn accounting_summary(&self) -> String {
         match (&self.accounting, &self.cgroup_version) {
             (Layer::On, Some(version)) => format!("{version} accounting of every process"),
+            // The init of a run's PID namespace reaps every process of
+            // the run, the killed ones too.
+            _ if self.processes.is_on() => "rusage accounting of every process".into(),
             _ => "rusage accounting of the processes waited for".into(),
         }
     }
@@ -199,8 +230,14 @@ impl fmt::Display for Protections {
             ));
         }
         parts.push(self.accounting_summary());
+        if self.tasks.is_on() && !self.accounting.is_on() {
+            parts.push("a task limit per run (RLIMIT_NPROC on a user of the run's own)".into());
+        }
         if self.no_fork.is_on() {
             parts.push("no child processes for LeetCode-style files".into());
+        }
+        if self.keyrings.is_on() {
+            parts.push("no keyrings".into());
         }
         write!(f, "{}", parts.join("; "))?;
         for (name, why) in self.missing() {
@@ -516,11 +553,22 @@ mod tests {
         protections.accounting = Layer::On;
         protections.cgroup_version = Some("cgroup v1".into());
         protections.no_fork = Layer::On;
+        protections.tasks = Layer::On;
+        protections.keyrings = Layer::On;
         assert_eq!(
             protections.to_string(),
             "PID, mount and IPC namespaces; cgroup v1 accounting of every process; no child \
-             processes for LeetCode-style files; MISSING network namespace: Operation not \
-             permitted"
+             processes for LeetCode-style files; no keyrings; MISSING network namespace: \
+             Operation not permitted"
+        );
+        protections.accounting = Layer::Missing("no permission".into());
+        protections.cgroup_version = None;
+        assert_eq!(
+            protections.to_string(),
+            "PID, mount and IPC namespaces; rusage accounting of every process; a task limit \
+             per run (RLIMIT_NPROC on a user of the run's own); no child processes for \
+             LeetCode-style files; no keyrings; MISSING network namespace: Operation not \
+             permitted; MISSING cgroup accounting: no permission"
         );
     }
 }

@@ -1,5 +1,13 @@
-//! A system-call filter that lets a process start threads but no other
+//! System-call filters: one that keeps every run away from the kernel's
+//! keyrings, and one that lets a process start threads but no other
 //! processes.
+//!
+//! Keyrings are not namespaced: a run that may call `keyctl` could read,
+//! and clear, the session keyring of whoever runs the judge (Kerberos
+//! tickets, tool tokens), or leave keys in its user's keyring for a later
+//! run. So every run joins an anonymous session keyring of its own, and
+//! `add_key`, `keyctl` and `request_key` fail with `EPERM`, as Docker's
+//! default profile has them.
 //!
 //! A LeetCode-style solution is charged the CPU time its process spends on
 //! each board, read from the kernel's clock of that process from outside
@@ -23,6 +31,29 @@ use seccompiler::{
 const PROCESS_CALLS: &[i64] = &[libc::SYS_fork, libc::SYS_vfork];
 #[cfg(not(target_arch = "x86_64"))]
 const PROCESS_CALLS: &[i64] = &[];
+
+/// The keyring filter, compiled once and applied just before exec.
+pub struct NoKeyrings {
+    filter: BpfProgram,
+}
+
+impl NoKeyrings {
+    pub fn new() -> Result<NoKeyrings, String> {
+        let calls = [libc::SYS_add_key, libc::SYS_keyctl, libc::SYS_request_key];
+        let filter = compile(
+            calls.iter().map(|&call| (call, vec![])).collect(),
+            libc::EPERM,
+        )
+        .map_err(|e| e.to_string())?;
+        Ok(NoKeyrings { filter })
+    }
+
+    /// Applies the filter to the calling thread, for good. Needs
+    /// `no_new_privs`.
+    pub fn apply(&self) -> io::Result<()> {
+        seccompiler::apply_filter(&self.filter).map_err(|e| io::Error::other(e.to_string()))
+    }
+}
 
 /// The compiled filters, made before the fork and applied just before exec.
 pub struct NoFork {

@@ -1,0 +1,369 @@
+//! A run's root filesystem: the base every run shares ([`BaseRoot`]),
+//! each run's own part on top of it ([`build_root`]), and entering it.
+
+use std::fs;
+use std::io;
+use std::os::fd::{AsRawFd as _, OwnedFd};
+use std::os::unix::fs::{DirBuilderExt as _, OpenOptionsExt as _};
+use std::path::{Path, PathBuf};
+
+use nix::mount::{mount, MsFlags};
+use nix::sys::statvfs::{statvfs, FsFlags};
+
+use super::failure::{Failure, Stage};
+use super::{Plan, SYSTEM_PATHS};
+
+/// Devices every run gets, bound from the host's.
+pub(super) const DEVICES: [&str; 5] = ["null", "zero", "full", "random", "urandom"];
+
+/// The flags a bind mount must keep when it is made read-only: in a user
+/// namespace the kernel refuses to clear those the source mount has.
+pub(super) fn kept_flags(path: &Path) -> MsFlags {
+    let Ok(stat) = statvfs(path) else {
+        return MsFlags::empty();
+    };
+    let flags = stat.flags();
+    let mut kept = MsFlags::empty();
+    for (fs_flag, ms_flag) in [
+        (FsFlags::ST_NOSUID, MsFlags::MS_NOSUID),
+        (FsFlags::ST_NODEV, MsFlags::MS_NODEV),
+        (FsFlags::ST_NOEXEC, MsFlags::MS_NOEXEC),
+        (FsFlags::ST_NOATIME, MsFlags::MS_NOATIME),
+        (FsFlags::ST_NODIRATIME, MsFlags::MS_NODIRATIME),
+        (FsFlags::ST_RELATIME, MsFlags::MS_RELATIME),
+    ] {
+        if flags.contains(fs_flag) {
+            kept |= ms_flag;
+        }
+    }
+    kept
+}
+
+/// A source to bind, opened before the new root covers its path.
+pub(super) struct Source {
+    pub(super) fd: OwnedFd,
+    pub(super) target: PathBuf,
+    pub(super) dir: bool,
+    pub(super) writable: bool,
+    pub(super) device: bool,
+}
+
+impl Source {
+    pub(super) fn open(
+        path: &Path,
+        target: &Path,
+        writable: bool,
+        device: bool,
+    ) -> io::Result<Source> {
+        let file = fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_PATH | libc::O_CLOEXEC)
+            .open(path)?;
+        let dir = file.metadata()?.is_dir();
+        Ok(Source {
+            fd: OwnedFd::from(file),
+            target: target.to_path_buf(),
+            dir,
+            writable,
+            device,
+        })
+    }
+
+    /// Binds it at its target under `root`.
+    pub(super) fn bind(&self, root: &Path) -> Result<(), Failure> {
+        let at = inside(root, &self.target);
+        mountpoint(&at, self.dir)?;
+        let from = PathBuf::from(format!("/proc/self/fd/{}", self.fd.as_raw_fd()));
+        let fail = |what: &str, e: nix::Error| {
+            Failure::nix(
+                Stage::Filesystem,
+                &format!("cannot {what} {}", self.target.display()),
+                e,
+            )
+        };
+        mount(
+            Some(&from),
+            &at,
+            None::<&str>,
+            MsFlags::MS_BIND,
+            None::<&str>,
+        )
+        .map_err(|e| fail("bind", e))?;
+        let mut flags =
+            MsFlags::MS_BIND | MsFlags::MS_REMOUNT | MsFlags::MS_NOSUID | kept_flags(&at);
+        if self.device {
+            flags |= MsFlags::MS_NOEXEC;
+        } else {
+            flags |= MsFlags::MS_NODEV;
+        }
+        if !self.writable {
+            flags |= MsFlags::MS_RDONLY;
+        }
+        mount(None::<&str>, &at, None::<&str>, flags, None::<&str>)
+            .map_err(|e| fail("make read-only", e))
+    }
+}
+
+/// `path` (absolute) under `root`.
+pub(super) fn inside(root: &Path, path: &Path) -> PathBuf {
+    root.join(path.strip_prefix("/").unwrap_or(path))
+}
+
+/// Makes `at` a directory or an empty file to mount on, with its parents.
+pub(super) fn mountpoint(at: &Path, dir: bool) -> Result<(), Failure> {
+    let fail = |e: io::Error| {
+        Failure::io(
+            Stage::Filesystem,
+            &format!("cannot make {}", at.display()),
+            &e,
+        )
+    };
+    if let Some(parent) = at.parent() {
+        if !parent.exists() {
+            fs::DirBuilder::new()
+                .recursive(true)
+                .mode(0o755)
+                .create(parent)
+                .map_err(fail)?;
+        }
+    }
+    if at.exists() {
+        return Ok(());
+    }
+    let made = if dir {
+        fs::DirBuilder::new().mode(0o755).create(at)
+    } else {
+        fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o644)
+            .open(at)
+            .map(drop)
+    };
+    match made {
+        // Another run's init made it in the shared base just now.
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(()),
+        made => made.map_err(fail),
+    }
+}
+
+pub(super) fn tmpfs(at: &Path, options: &str, extra: MsFlags) -> Result<(), Failure> {
+    mountpoint(at, true)?;
+    mount(
+        Some("tmpfs"),
+        at,
+        Some("tmpfs"),
+        MsFlags::MS_NOSUID | MsFlags::MS_NODEV | extra,
+        Some(options),
+    )
+    .map_err(|e| {
+        Failure::nix(
+            Stage::Filesystem,
+            &format!("cannot mount a tmpfs at {}", at.display()),
+            e,
+        )
+    })
+}
+
+/// The part of every run's root that is the same for all runs: an empty
+/// tmpfs holding read-only binds of the system directories and a minimal
+/// `/dev`. The spawner builds it once, in its own mount namespace, in a
+/// hidden directory of its own under the temporary directory (covered
+/// there, so nothing of it shows outside); each run's mount namespace
+/// starts as a copy of the spawner's, so it has the base without a mount
+/// of its own, and its init adds only what is the run's
+/// ([`build_root`]). Building the whole root per run cost more than all
+/// the rest of a run's containment.
+pub(super) struct BaseRoot {
+    pub(super) path: PathBuf,
+}
+
+impl BaseRoot {
+    const PREFIX: &'static str = ".sudoku-judge-root-";
+
+    pub(super) fn build() -> Result<BaseRoot, Failure> {
+        let fail = |what: &str, e: &io::Error| Failure::io(Stage::Filesystem, what, e);
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("{}{}-", Self::PREFIX, std::process::id()))
+            .tempdir()
+            .map_err(|e| fail("cannot make a directory for the runs' root", &e))?
+            .keep();
+        let base = BaseRoot { path: dir };
+        let root = &base.path;
+        // Directories made for one plan stay for the next (they are only
+        // empty mount points), hence room for many.
+        tmpfs(root, "size=1m,nr_inodes=65536,mode=0755", MsFlags::empty())?;
+        for dir in SYSTEM_PATHS {
+            let path = Path::new(dir);
+            match fs::symlink_metadata(path) {
+                Ok(meta) if meta.file_type().is_symlink() => {
+                    let target = fs::read_link(path).map_err(|e| fail(dir, &e))?;
+                    std::os::unix::fs::symlink(target, inside(root, path))
+                        .map_err(|e| fail(dir, &e))?;
+                }
+                Ok(meta) if meta.is_dir() => Source::open(path, path, false, false)
+                    .map_err(|e| fail(dir, &e))?
+                    .bind(root)?,
+                _ => {}
+            }
+        }
+        let dev = root.join("dev");
+        tmpfs(&dev, "size=64k,nr_inodes=64,mode=0755", MsFlags::MS_NOEXEC)?;
+        for name in DEVICES {
+            let path = Path::new("/dev").join(name);
+            Source::open(&path, &path, true, true)
+                .map_err(|e| fail(&format!("{}", path.display()), &e))?
+                .bind(root)?;
+        }
+        for (name, target) in [
+            ("fd", "/proc/self/fd"),
+            ("stdin", "/proc/self/fd/0"),
+            ("stdout", "/proc/self/fd/1"),
+            ("stderr", "/proc/self/fd/2"),
+        ] {
+            std::os::unix::fs::symlink(target, dev.join(name)).map_err(|e| fail(name, &e))?;
+        }
+        for at in [dev.join("shm"), root.join("tmp"), root.join("proc")] {
+            mountpoint(&at, true)?;
+        }
+        // Every run shares this /dev: no run may leave anything there.
+        mount(
+            None::<&str>,
+            &dev,
+            None::<&str>,
+            MsFlags::MS_REMOUNT
+                | MsFlags::MS_RDONLY
+                | MsFlags::MS_NOSUID
+                | MsFlags::MS_NODEV
+                | MsFlags::MS_NOEXEC,
+            None::<&str>,
+        )
+        .map_err(|e| Failure::nix(Stage::Filesystem, "cannot make /dev read-only", e))?;
+        Ok(base)
+    }
+
+    /// Removes the directories of spawners that are gone (killed before
+    /// they could clean up): empty, since what covered them went with
+    /// their mount namespace.
+    pub(super) fn sweep_stale() {
+        let Ok(entries) = fs::read_dir(std::env::temp_dir()) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let Some(pid) = name
+                .to_str()
+                .and_then(|n| n.strip_prefix(Self::PREFIX))
+                .and_then(|rest| rest.split('-').next())
+            else {
+                continue;
+            };
+            if pid.parse::<u32>().is_ok() && !Path::new("/proc").join(pid).exists() {
+                let _ = fs::remove_dir(entry.path());
+            }
+        }
+    }
+}
+
+impl Drop for BaseRoot {
+    fn drop(&mut self) {
+        let _ = nix::mount::umount2(&self.path, nix::mount::MntFlags::MNT_DETACH);
+        let _ = fs::remove_dir(&self.path);
+    }
+}
+
+/// Builds a run's root on the spawner's [`BaseRoot`] (at `root`, in the
+/// run's own copy of it): `/tmp` and `/dev/shm`, a scratch working
+/// directory, the plan's paths bound, and a `/proc` of the run's PID
+/// namespace.
+pub(super) fn build_root(
+    root: &Path,
+    plan: &Plan,
+    (uid, gid): (u32, u32),
+) -> Result<PathBuf, Failure> {
+    let fail = |what: &str, e: &io::Error| Failure::io(Stage::Filesystem, what, e);
+    let mut own: Vec<(&PathBuf, bool)> = plan
+        .read_only
+        .iter()
+        .map(|p| (p, false))
+        .chain(plan.writable.iter().map(|p| (p, true)))
+        .filter(|(p, _)| !super::is_system_path(p))
+        .collect();
+    own.sort_by_key(|(p, _)| p.components().count());
+    let mut plan_sources: Vec<Source> = Vec::new();
+    for (path, writable) in own {
+        if plan_sources.iter().any(|s| path.starts_with(&s.target)) {
+            continue;
+        }
+        plan_sources.push(
+            Source::open(path, path, writable, false)
+                .map_err(|e| fail(&format!("{}", path.display()), &e))?,
+        );
+    }
+    let scratch = format!(
+        "size={}k,nr_inodes=16384,mode=0755,uid={uid},gid={gid}",
+        plan.scratch_kb.max(64)
+    );
+    let shared = format!(
+        "size={}k,nr_inodes=16384,mode=1777",
+        plan.scratch_kb.max(64)
+    );
+    tmpfs(&root.join("tmp"), &shared, MsFlags::empty())?;
+    mount(
+        Some(&root.join("tmp")),
+        &root.join("dev/shm"),
+        None::<&str>,
+        MsFlags::MS_BIND,
+        None::<&str>,
+    )
+    .map_err(|e| Failure::nix(Stage::Filesystem, "cannot bind /dev/shm", e))?;
+    if !plan.writable.iter().any(|w| plan.cwd.starts_with(w)) {
+        tmpfs(&inside(root, &plan.cwd), &scratch, MsFlags::empty())?;
+    }
+    for source in &plan_sources {
+        source.bind(root)?;
+    }
+    let proc = root.join("proc");
+    let proc_flags = MsFlags::MS_NOSUID | MsFlags::MS_NODEV | MsFlags::MS_NOEXEC;
+    // hidepid keeps the judge's init out of the submission's sight where
+    // they are different users.
+    mount(
+        Some("proc"),
+        &proc,
+        Some("proc"),
+        proc_flags,
+        Some("hidepid=2"),
+    )
+    .or_else(|_| mount(Some("proc"), &proc, Some("proc"), proc_flags, None::<&str>))
+    .map_err(|e| Failure::nix(Stage::Filesystem, "cannot mount /proc", e))?;
+    Ok(root.to_path_buf())
+}
+
+/// Makes the run's root read-only, now that it is built: its own mount of
+/// the base, not the base itself, which the spawner and other runs share.
+pub(super) fn seal_root(root: &Path) -> Result<(), Failure> {
+    mount(
+        None::<&str>,
+        root,
+        None::<&str>,
+        MsFlags::MS_REMOUNT
+            | MsFlags::MS_BIND
+            | MsFlags::MS_RDONLY
+            | MsFlags::MS_NOSUID
+            | MsFlags::MS_NODEV,
+        None::<&str>,
+    )
+    .map_err(|e| Failure::nix(Stage::Filesystem, "cannot make the root read-only", e))
+}
+
+/// Makes `root` the calling process's root. The rest of the mount
+/// namespace stays mounted but out of reach: nothing leads there from the
+/// new root, `/proc/self/mountinfo` shows only what is below it, and the
+/// submission has no capability to change roots again. (Detaching the
+/// old root instead, with `pivot_root`, costs a few milliseconds per run
+/// in the kernel's teardown, for nothing the submission could reach.)
+pub(super) fn enter_root(root: &Path) -> Result<(), Failure> {
+    nix::unistd::chdir(root).map_err(|e| Failure::nix(Stage::Filesystem, "chdir", e))?;
+    nix::unistd::chroot(".").map_err(|e| Failure::nix(Stage::Filesystem, "chroot", e))?;
+    nix::unistd::chdir("/").map_err(|e| Failure::nix(Stage::Filesystem, "chdir", e))
+}
