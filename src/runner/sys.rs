@@ -48,6 +48,48 @@ pub(crate) fn join_new_session_keyring() -> io::Result<()> {
     }
 }
 
+/// Sets `attributes` (`MOUNT_ATTR_*`) on the mount at `path` and on every
+/// mount below it, with `mount_setattr(2)` (Linux 5.12 and later). Unlike
+/// a remount, it reaches the mounts a recursive bind brought along, and
+/// it only adds restrictions, which a user namespace may always do.
+#[cfg(target_os = "linux")]
+pub(crate) fn restrict_mounts_below(path: &std::path::Path, attributes: u64) -> io::Result<()> {
+    use std::os::unix::ffi::OsStrExt as _;
+    /// `struct mount_attr` of the kernel's uapi.
+    #[repr(C)]
+    struct MountAttr {
+        attr_set: u64,
+        attr_clr: u64,
+        propagation: u64,
+        userns_fd: u64,
+    }
+    let path = std::ffi::CString::new(path.as_os_str().as_bytes())
+        .map_err(|_| io::Error::from_raw_os_error(libc::EINVAL))?;
+    let attr = MountAttr {
+        attr_set: attributes,
+        attr_clr: 0,
+        propagation: 0,
+        userns_fd: 0,
+    };
+    // SAFETY: a NUL-terminated path and a live mount_attr of the size
+    // given, both read by the kernel during the call only.
+    let result = unsafe {
+        libc::syscall(
+            libc::SYS_mount_setattr,
+            libc::AT_FDCWD,
+            path.as_ptr(),
+            libc::AT_RECURSIVE as libc::c_uint,
+            &attr as *const MountAttr,
+            std::mem::size_of::<MountAttr>(),
+        )
+    };
+    if result < 0 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(())
+    }
+}
+
 /// Limits set in the child between fork and exec.
 #[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
 pub struct Rlimits {

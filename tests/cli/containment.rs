@@ -1008,3 +1008,64 @@ fn keyrings_are_out_of_reach() {
     }
     assert_eq!(code, 0);
 }
+
+/// Where a file is bound over one under `/etc` (Docker binds `hosts`,
+/// `hostname` and `resolv.conf`), the sandbox of a judge run as an
+/// ordinary user still has its mount namespace, and the bound file is
+/// read-only in it. Made as root: a mount namespace with such a bind, and
+/// the judge run in it as uid 65534.
+#[test]
+fn a_file_bound_under_etc_keeps_the_mount_namespace_of_a_user() {
+    if !nix::unistd::Uid::effective().is_root() || !have(&["setpriv", "unshare"], "bound /etc") {
+        skip(
+            "bound /etc",
+            "needs root (to bind a file and become another user)",
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "a.in", &format!("{PUZZLE}\nend\n"));
+    write(dir.path(), "a.out", &format!("{ANSWER}\n"));
+    let bound = write(dir.path(), "hostname", "bound-by-the-container\n");
+    use std::os::unix::fs::PermissionsExt as _;
+    fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o755)).unwrap();
+    // Writable by anyone: only a read-only mount keeps the run out.
+    fs::set_permissions(&bound, fs::Permissions::from_mode(0o666)).unwrap();
+    let script = format!(
+        "mount --bind {} /etc/hostname && exec setpriv --reuid 65534 --regid 65534 \
+         --clear-groups env HOME=/tmp \"$0\" test a.in --cmd \"$1\"",
+        bound.display()
+    );
+    let output = Command::new("unshare")
+        .args(["--mount", "--propagation", "private", "sh", "-c", &script])
+        .arg(env!("CARGO_BIN_EXE_sudoku-judge"))
+        .arg("sh -c 'cat /etc/hostname >&2; echo changed >> /etc/hostname'")
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let header = stdout
+        .lines()
+        .find(|l| l.starts_with("sandbox: "))
+        .unwrap_or_default();
+    if header.contains("MISSING PID namespace") {
+        skip(
+            "bound /etc",
+            "the kernel refuses unprivileged user namespaces here",
+        );
+        return;
+    }
+    assert!(
+        header.contains("PID, mount, network and IPC namespaces"),
+        "{stdout}"
+    );
+    assert!(!header.contains("MISSING mount namespace"), "{header}");
+    // The run saw the bound file, and could not change it.
+    assert!(stdout.contains("bound-by-the-container"), "{stdout}");
+    assert!(stdout.contains("Read-only file system"), "{stdout}");
+    assert_eq!(
+        fs::read_to_string(&bound).unwrap(),
+        "bound-by-the-container\n"
+    );
+}

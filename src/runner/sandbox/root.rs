@@ -81,14 +81,35 @@ impl Source {
                 e,
             )
         };
+        // Recursively: a directory may hold mounts of its own (a container
+        // binds files over /etc/hosts and /etc/resolv.conf), and in a user
+        // namespace the kernel refuses a bind that would uncover them.
+        let recursive = if self.dir {
+            MsFlags::MS_REC
+        } else {
+            MsFlags::empty()
+        };
         mount(
             Some(&from),
             &at,
             None::<&str>,
-            MsFlags::MS_BIND,
+            MsFlags::MS_BIND | recursive,
             None::<&str>,
         )
         .map_err(|e| fail("bind", e))?;
+        let mut attributes = libc::MOUNT_ATTR_NOSUID;
+        attributes |= if self.device {
+            libc::MOUNT_ATTR_NOEXEC
+        } else {
+            libc::MOUNT_ATTR_NODEV
+        };
+        if !self.writable {
+            attributes |= libc::MOUNT_ATTR_RDONLY;
+        }
+        if crate::runner::sys::restrict_mounts_below(&at, attributes).is_ok() {
+            return Ok(());
+        }
+        // Before Linux 5.12: a remount, of the top mount only.
         let mut flags =
             MsFlags::MS_BIND | MsFlags::MS_REMOUNT | MsFlags::MS_NOSUID | kept_flags(&at);
         if self.device {
