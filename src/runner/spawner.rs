@@ -42,7 +42,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::sandbox::cgroup::Cgroup;
+use super::sandbox::cgroup::{Cgroup, Hierarchy};
 use super::sandbox::failure::Failure;
 use super::sandbox::jail::Jail;
 use super::sandbox::running::Running;
@@ -60,8 +60,15 @@ const START_DEADLINE: Duration = Duration::from_secs(15);
 /// What the harness asks of a spawner.
 #[derive(Debug, Serialize, Deserialize)]
 pub(crate) enum Request {
-    /// The first message: set up the sandbox; `slot` numbers the spawner.
-    Hello { mode: Mode, slot: u32 },
+    /// The first message: set up the sandbox; `slot` numbers the spawner;
+    /// `cgroups`, where the judge found that runs' cgroups may go (or why
+    /// none may), found once by the judge itself, which may have to move
+    /// into a cgroup of its own first.
+    Hello {
+        mode: Mode,
+        slot: u32,
+        cgroups: Box<Result<Hierarchy, String>>,
+    },
     /// Start a run on the descriptors sent with the message.
     Launch(Box<SpawnRequest>),
     /// Stop the run now.
@@ -144,6 +151,16 @@ pub(crate) fn give_back(spawner: Spawner) {
     IDLE.lock().unwrap_or_else(|e| e.into_inner()).push(spawner);
 }
 
+/// Where runs' cgroups go, found once for the whole judge (see
+/// [`Hierarchy::detect`]), or why they cannot.
+fn cgroups() -> &'static Result<Hierarchy, String> {
+    static FOUND: OnceLock<Result<Hierarchy, String>> = OnceLock::new();
+    FOUND.get_or_init(|| match sandbox::mode() {
+        Mode::Off => Err("--sandbox off".into()),
+        _ => Hierarchy::detect(),
+    })
+}
+
 /// The protections runs get: what the first spawner could set up (they
 /// all can the same). Starts one if none has run yet. `None` when spawners
 /// are not enabled.
@@ -170,6 +187,10 @@ impl Drop for Spawner {
 
 impl Spawner {
     fn start(exe: &PathBuf) -> io::Result<Spawner> {
+        // Before the first spawner starts: finding the runs' cgroups may
+        // move the judge into a cgroup of its own, which its spawners,
+        // started after, share.
+        let cgroups = cgroups().clone();
         let (ours, theirs) = socket_pair()?;
         let server = Command::new(exe)
             .arg("spawner")
@@ -187,6 +208,7 @@ impl Spawner {
             &Request::Hello {
                 mode: sandbox::mode(),
                 slot: SLOTS.fetch_add(1, Ordering::Relaxed),
+                cgroups: Box::new(cgroups),
             },
             &[],
         )?;
@@ -322,11 +344,15 @@ pub fn serve() -> io::Result<()> {
     let Some((hello, _)) = receive(&socket, MAX_MESSAGE)? else {
         return Ok(());
     };
-    let (mode, slot) = match Request::decode(&hello) {
-        Ok(Request::Hello { mode, slot }) => (mode, slot),
+    let (mode, slot, cgroups) = match Request::decode(&hello) {
+        Ok(Request::Hello {
+            mode,
+            slot,
+            cgroups,
+        }) => (mode, slot, *cgroups),
         _ => return Err(io::Error::other("the first request was not a hello")),
     };
-    let mut jail = Jail::enter(mode, slot, &exe);
+    let mut jail = Jail::enter(mode, slot, &exe, cgroups);
     // What starting up allocated goes back to the system: a plain child
     // starts with a copy of this process's memory, and is charged for it.
     #[cfg(target_env = "gnu")]
@@ -482,17 +508,19 @@ mod tests {
             &Request::Hello {
                 mode: Mode::Off,
                 slot: 7,
+                cgroups: Box::new(Err("no cgroup v2 subtree is delegated to you".into())),
             }
             .encode()
             .unwrap(),
         );
         assert!(
             matches!(
-                hello,
+                &hello,
                 Ok(Request::Hello {
                     mode: Mode::Off,
-                    slot: 7
-                })
+                    slot: 7,
+                    cgroups,
+                }) if cgroups.as_ref().as_ref().is_err_and(|why| why.contains("delegated"))
             ),
             "{hello:?}"
         );

@@ -258,7 +258,10 @@ fn memory_of_children_and_of_tmpfs_is_charged() {
     let scene = Scene::new();
     for fixture in ["mle_children_hold_memory.c", "mle_fills_shared_memory.c"] {
         let program = build_hostile(fixture, scene.path());
-        let (_, report, _) = scene.judge(&["--cmd", program.to_str().unwrap()]);
+        // Time to spare: where the CPU is emulated (the cgroup v2 checks
+        // run in a VM), faulting the memory in takes seconds.
+        let (_, report, _) =
+            scene.judge(&["--cmd", program.to_str().unwrap(), "--time-limit", "20s"]);
         let (verdict, message) = first(&report);
         assert_eq!(verdict, "MLE", "{fixture}: {message}");
         assert!(message.contains("64.0 MB limit"), "{fixture}: {message}");
@@ -1068,4 +1071,79 @@ fn a_file_bound_under_etc_keeps_the_mount_namespace_of_a_user() {
         fs::read_to_string(&bound).unwrap(),
         "bound-by-the-container\n"
     );
+}
+
+/// Under cgroup v2, a judge run as an ordinary user alone in a cgroup
+/// delegated to it (as `systemd-run --user --scope -p Delegate=yes`
+/// makes one) moves into a leaf of that cgroup and makes its runs'
+/// cgroups beside it: children it never waited for are charged. Made as
+/// root, the way systemd delegates: the directory and the files named in
+/// `/sys/kernel/cgroup/delegate` belong to the user.
+#[test]
+fn on_cgroup_v2_a_judge_alone_in_a_delegated_cgroup_makes_its_runs_there() {
+    let root = Path::new("/sys/fs/cgroup");
+    let v2 = fs::read_to_string(root.join("cgroup.controllers"))
+        .is_ok_and(|c| c.contains("memory") && c.contains("pids"));
+    if !nix::unistd::Uid::effective().is_root() || !v2 || !have(&["cc", "setpriv"], "v2 scope") {
+        skip(
+            "v2 scope",
+            "needs root, and cgroup v2 with the memory and pids controllers",
+        );
+        return;
+    }
+    let scene = Scene::new();
+    let program = build_hostile("ac_charged_for_its_children.c", scene.path());
+    use std::os::unix::fs::PermissionsExt as _;
+    for dir in [scene.path(), &scene.suite(), &scene.work()] {
+        fs::set_permissions(dir, fs::Permissions::from_mode(0o777)).unwrap();
+    }
+    let scope = root.join(format!("sudoku-judge-test-{}.scope", std::process::id()));
+    for controller in ["+memory", "+pids"] {
+        fs::write(root.join("cgroup.subtree_control"), controller).unwrap();
+    }
+    fs::create_dir(&scope).unwrap();
+    let user = nix::unistd::Uid::from_raw(65534);
+    let group = nix::unistd::Gid::from_raw(65534);
+    nix::unistd::chown(&scope, Some(user), Some(group)).unwrap();
+    let delegate = fs::read_to_string("/sys/kernel/cgroup/delegate").unwrap_or_default();
+    for file in delegate.split_whitespace() {
+        let _ = nix::unistd::chown(&scope.join(file), Some(user), Some(group));
+    }
+    let output = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "echo $$ > {}/cgroup.procs && exec setpriv --reuid 65534 --regid 65534 \
+             --clear-groups env HOME=/tmp \"$0\" test {} --cmd \"$1\" --format json",
+            scope.display(),
+            scene.suite().display()
+        ))
+        .arg(env!("CARGO_BIN_EXE_sudoku-judge"))
+        .arg(&program)
+        .current_dir(scene.work())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    // Whatever the judge left: its leaf and its runs' directory, empty.
+    for entry in walkdir::WalkDir::new(&scope)
+        .contents_first(true)
+        .into_iter()
+        .flatten()
+    {
+        if entry.file_type().is_dir() {
+            let _ = fs::remove_dir(entry.path());
+        }
+    }
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let report: Value = serde_json::from_str(&stdout)
+        .unwrap_or_else(|e| panic!("{e}: {stdout}\n{}", String::from_utf8_lossy(&output.stderr)));
+    assert_eq!(
+        report["sandbox"]["cgroup_version"], "cgroup v2 (delegated to you)",
+        "{}",
+        report["sandbox"]
+    );
+    let (verdict, message) = first(&report);
+    assert_eq!(verdict, "AC", "{message}");
+    let charged = cases_of(&report)[0]["time_ms"].as_f64().unwrap();
+    assert!(charged >= 600.0, "charged {charged} ms");
+    assert!(!scope.exists(), "{} is left behind", scope.display());
 }

@@ -102,6 +102,27 @@ pub struct Hierarchy {
     memory: PathBuf,
     pids: PathBuf,
     cpu: PathBuf,
+    /// How the judge came by it.
+    #[serde(default)]
+    pub origin: Origin,
+    /// Under v2, a cgroup of the judge's own that it moves into before it
+    /// makes any run's: a cgroup that hands controllers on to its children
+    /// may hold no processes itself.
+    #[serde(default)]
+    leaf: Option<PathBuf>,
+}
+
+/// Where the judge's cgroups come from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Origin {
+    /// Made where root may make them.
+    #[default]
+    Root,
+    /// Inside the cgroup v2 subtree delegated to the user who runs the
+    /// judge (a systemd scope with `Delegate=yes`, `user@UID.service`).
+    Delegated,
+    /// Inside a scope the judge asked the user's systemd to delegate.
+    SystemdScope,
 }
 
 /// The kernel-enforced limits of one run's cgroup.
@@ -166,15 +187,49 @@ fn number(text: &str) -> io::Result<u64> {
 }
 
 impl Hierarchy {
+    /// The cgroup version and where its runs' cgroups go, in a few words,
+    /// for the report's header.
+    pub fn describe(&self) -> String {
+        let version = self.version.name();
+        match self.origin {
+            Origin::Root => version.to_string(),
+            Origin::Delegated => format!("{version} (delegated to you)"),
+            Origin::SystemdScope => format!("{version} (a scope systemd delegated to you)"),
+        }
+    }
+
     /// Finds the cgroup controllers this process may use, from
     /// `/proc/self/mountinfo` and `/proc/self/cgroup`, and makes sure the
     /// judge's own directory exists. `Err` says why there are none.
+    ///
+    /// Under cgroup v2 a user who is not root may use the subtree
+    /// delegated to them: the judge's own cgroup, when the judge is alone
+    /// in it, or a delegated cgroup above it that hands the controllers
+    /// on. Where there is none and systemd runs the machine, the judge
+    /// asks the user's systemd for a delegated scope of its own, as
+    /// rootless containers do, and moves there. This moves the calling
+    /// process: call it once, from the judge itself, before any run.
     pub fn detect() -> Result<Hierarchy, String> {
-        let mountinfo = fs::read_to_string("/proc/self/mountinfo")
-            .map_err(|e| format!("cannot read /proc/self/mountinfo: {e}"))?;
-        let own = fs::read_to_string("/proc/self/cgroup")
-            .map_err(|e| format!("cannot read /proc/self/cgroup: {e}"))?;
-        let hierarchy = Self::from_tables(&mountinfo, &own)?;
+        let tables = || -> Result<(String, String), String> {
+            let mountinfo = fs::read_to_string("/proc/self/mountinfo")
+                .map_err(|e| format!("cannot read /proc/self/mountinfo: {e}"))?;
+            let own = fs::read_to_string("/proc/self/cgroup")
+                .map_err(|e| format!("cannot read /proc/self/cgroup: {e}"))?;
+            Ok((mountinfo, own))
+        };
+        let (mountinfo, own) = tables()?;
+        let hierarchy = match Self::from_tables(&mountinfo, &own) {
+            Err(why) if why.starts_with(NOT_DELEGATED) => {
+                let Some(()) = systemd::delegated_scope() else {
+                    return Err(why);
+                };
+                let (mountinfo, own) = tables()?;
+                let mut hierarchy = Self::from_tables(&mountinfo, &own)?;
+                hierarchy.origin = Origin::SystemdScope;
+                hierarchy
+            }
+            found => found?,
+        };
         hierarchy.prepare().map_err(|e| {
             if e.kind() == io::ErrorKind::PermissionDenied {
                 format!("no permission to make cgroups ({e}); run as root, or in a cgroup delegated to you")
@@ -222,23 +277,30 @@ impl Hierarchy {
                     .join(BASE),
             )
         };
-        // v2, where its tree offers the memory and pids controllers.
+        // v2, where its tree offers the memory and pids controllers: at
+        // its root for root, else in the subtree delegated to the user.
         for (mountpoint, fstype, _) in &mounts {
             if *fstype != "cgroup2" {
                 continue;
             }
-            let controllers = fs::read_to_string(Path::new(mountpoint).join("cgroup.controllers"))
-                .unwrap_or_default();
-            let has = |c: &str| controllers.split_whitespace().any(|x| x == c);
-            if has("memory") && has("pids") {
-                let dir = Path::new(mountpoint).join(BASE);
-                return Ok(Hierarchy {
-                    version: Version::V2,
-                    memory: dir.clone(),
-                    pids: dir.clone(),
-                    cpu: dir,
-                });
+            let mountpoint = Path::new(mountpoint);
+            if !has_controllers(mountpoint, "cgroup.controllers") {
+                continue;
             }
+            if writable(mountpoint) {
+                return Ok(Hierarchy::v2(mountpoint.join(BASE), Origin::Root, None));
+            }
+            let own = own_path(None).unwrap_or("/");
+            let own = mountpoint.join(own.trim_start_matches('/'));
+            return delegated(mountpoint, &own, std::process::id()).ok_or_else(|| {
+                format!(
+                    "{NOT_DELEGATED} ({} is not yours, and no cgroup above it hands the \
+                     memory and pids controllers to one that is); run as root, in a systemd \
+                     scope delegated to you (systemd-run --user --scope -p Delegate=yes \
+                     sudoku-judge ...), or with a cgroup delegated to you",
+                    own.display()
+                )
+            });
         }
         match (v1("memory"), v1("pids"), v1("cpuacct")) {
             (Some(memory), Some(pids), Some(cpu)) => Ok(Hierarchy {
@@ -246,6 +308,8 @@ impl Hierarchy {
                 memory,
                 pids,
                 cpu,
+                origin: Origin::Root,
+                leaf: None,
             }),
             _ => Err(
                 "no cgroup hierarchy with the memory, pids and cpu accounting controllers is mounted"
@@ -264,6 +328,11 @@ impl Hierarchy {
         for dir in self.dirs() {
             fs::create_dir_all(dir)
                 .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", dir.display())))?;
+        }
+        if let Some(leaf) = &self.leaf {
+            fs::create_dir_all(leaf)
+                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", leaf.display())))?;
+            write(&leaf.join("cgroup.procs"), &std::process::id().to_string())?;
         }
         if self.version == Version::V2 {
             let parent = self.memory.parent().unwrap_or(&self.memory);
@@ -331,6 +400,144 @@ impl Hierarchy {
                 let _ = stale.remove();
             }
         }
+    }
+}
+
+/// How [`Hierarchy::from_tables`] says that a user's cgroup v2 tree has
+/// no delegated cgroup the judge could use, which systemd may still give.
+const NOT_DELEGATED: &str = "no cgroup v2 subtree is delegated to you";
+
+impl Hierarchy {
+    /// A v2 hierarchy whose runs' cgroups go in `dir`.
+    fn v2(dir: PathBuf, origin: Origin, leaf: Option<PathBuf>) -> Hierarchy {
+        Hierarchy {
+            version: Version::V2,
+            memory: dir.clone(),
+            pids: dir.clone(),
+            cpu: dir,
+            origin,
+            leaf,
+        }
+    }
+}
+
+/// Whether this process may write in the cgroup `dir`: make cgroups in it
+/// and move processes through it.
+fn writable(dir: &Path) -> bool {
+    use nix::unistd::{access, AccessFlags};
+    let may = |path: &Path| access(path, AccessFlags::W_OK).is_ok();
+    may(dir) && may(&dir.join("cgroup.procs")) && may(&dir.join("cgroup.subtree_control"))
+}
+
+/// Whether the v2 `file` of `dir` (`cgroup.controllers`, the controllers
+/// it has; `cgroup.subtree_control`, those it hands on) names memory and
+/// pids.
+fn has_controllers(dir: &Path, file: &str) -> bool {
+    let controllers = fs::read_to_string(dir.join(file)).unwrap_or_default();
+    let has = |c: &str| controllers.split_whitespace().any(|x| x == c);
+    has("memory") && has("pids")
+}
+
+/// The delegated cgroup v2 tree the judge (process `pid`, in the cgroup
+/// `own` of the tree mounted at `mountpoint`) may make its runs' cgroups
+/// in, if any:
+/// - its own cgroup, when it is writable, has the controllers and holds no
+///   process but the judge: the judge moves into a leaf of its own inside
+///   ([`Hierarchy::prepare`]), as a scope made with `Delegate=yes` for it
+///   is meant to be used;
+/// - else the nearest writable cgroup above it that already hands memory
+///   and pids on to its children (a subtree delegated to the user, whose
+///   other processes, such as the shell, live in a leaf of their own).
+///
+/// Moving a run's process there from the judge's cgroup needs write
+/// access to the cgroup they have in common, which is that one or below.
+fn delegated(mountpoint: &Path, own: &Path, pid: u32) -> Option<Hierarchy> {
+    let alone = fs::read_to_string(own.join("cgroup.procs"))
+        .is_ok_and(|procs| procs.split_whitespace().eq([pid.to_string().as_str()]));
+    if alone && writable(own) && has_controllers(own, "cgroup.controllers") {
+        let base = own.join(BASE);
+        let leaf = base.join(format!("{pid}-judge"));
+        return Some(Hierarchy::v2(base, Origin::Delegated, Some(leaf)));
+    }
+    let mut dir = own.parent();
+    while let Some(above) = dir.filter(|d| d.starts_with(mountpoint) && *d != mountpoint) {
+        if !writable(above) {
+            break;
+        }
+        if has_controllers(above, "cgroup.subtree_control") {
+            return Some(Hierarchy::v2(above.join(BASE), Origin::Delegated, None));
+        }
+        dir = above.parent();
+    }
+    None
+}
+
+/// A delegated scope from the user's systemd, asked for over D-Bus with
+/// systemd's own client, `busctl`: `StartTransientUnit` of a scope that
+/// holds the judge, with `Delegate=yes`, as podman and crun ask for one.
+mod systemd {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+
+    /// The D-Bus call's arguments for a scope named `name` holding `pid`.
+    pub(super) fn start_transient_scope(name: &str, pid: u32) -> Vec<String> {
+        [
+            "--user",
+            "--quiet",
+            "call",
+            "org.freedesktop.systemd1",
+            "/org/freedesktop/systemd1",
+            "org.freedesktop.systemd1.Manager",
+            "StartTransientUnit",
+            "ssa(sv)a(sa(sv))",
+            name,
+            "fail",
+            "2",
+            "PIDs",
+            "au",
+            "1",
+            &pid.to_string(),
+            "Delegate",
+            "b",
+            "true",
+            "0",
+        ]
+        .map(String::from)
+        .to_vec()
+    }
+
+    /// Moves this process into a new scope that the user's systemd
+    /// delegates to it; `None` where there is no such systemd (not a
+    /// user's session, no `busctl`) or it refused.
+    pub(super) fn delegated_scope() -> Option<()> {
+        if nix::unistd::Uid::effective().is_root() {
+            return None;
+        }
+        let pid = std::process::id();
+        let name = format!("sudoku-judge-{pid}.scope");
+        let asked = Command::new("busctl")
+            .args(start_transient_scope(&name, pid))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .ok()?;
+        if !asked.success() {
+            return None;
+        }
+        // The job that moves the judge runs after the call returns.
+        let deadline = Instant::now() + Duration::from_secs(3);
+        while Instant::now() < deadline {
+            let own = std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
+            if own
+                .lines()
+                .any(|line| line.starts_with("0::") && line.ends_with(&name))
+            {
+                return Some(());
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        None
     }
 }
 
@@ -615,6 +822,54 @@ mod tests {
         assert!(error.contains("memory, pids and cpu"), "{error}");
     }
 
+    /// A user's v2 tree as systemd delegates it: `user.slice/.../app.slice`
+    /// handing `handed` on, and in it the judge's cgroup holding `procs`.
+    fn delegated_tree(root: &Path, handed: &str, procs: &str) -> (PathBuf, PathBuf) {
+        let above = root.join("user.slice/user@1000.service/app.slice");
+        let own = above.join("vte-spawn-1.scope");
+        fs::create_dir_all(&own).unwrap();
+        for (dir, procs) in [(&above, ""), (&own, procs)] {
+            fs::write(dir.join("cgroup.controllers"), "cpu memory pids\n").unwrap();
+            fs::write(dir.join("cgroup.subtree_control"), "").unwrap();
+            fs::write(dir.join("cgroup.procs"), procs).unwrap();
+        }
+        fs::write(above.join("cgroup.subtree_control"), handed).unwrap();
+        (above, own)
+    }
+
+    #[test]
+    fn a_judge_alone_in_its_delegated_cgroup_moves_into_a_leaf_of_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (_, own) = delegated_tree(tmp.path(), "", "4242\n");
+        let hierarchy = delegated(tmp.path(), &own, 4242).unwrap();
+        assert_eq!(hierarchy.origin, Origin::Delegated);
+        assert_eq!(hierarchy.memory, own.join(BASE));
+        assert_eq!(hierarchy.leaf, Some(own.join(BASE).join("4242-judge")));
+        assert_eq!(hierarchy.describe(), "cgroup v2 (delegated to you)");
+    }
+
+    #[test]
+    fn a_judge_beside_other_processes_uses_the_delegated_cgroup_above_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (above, own) = delegated_tree(tmp.path(), "cpu memory pids\n", "4242\n17\n");
+        let hierarchy = delegated(tmp.path(), &own, 4242).unwrap();
+        assert_eq!(hierarchy.memory, above.join(BASE));
+        assert_eq!(hierarchy.leaf, None);
+        // Nothing above hands the controllers on: nothing is delegated.
+        let tmp = tempfile::tempdir().unwrap();
+        let (_, own) = delegated_tree(tmp.path(), "cpu\n", "4242\n17\n");
+        assert_eq!(delegated(tmp.path(), &own, 4242), None);
+    }
+
+    #[test]
+    fn systemd_is_asked_for_a_delegated_scope_holding_the_judge() {
+        let args = systemd::start_transient_scope("sudoku-judge-42.scope", 42);
+        assert_eq!(
+            args[7..].join(" "),
+            "ssa(sv)a(sa(sv)) sudoku-judge-42.scope fail 2 PIDs au 1 42 Delegate b true 0"
+        );
+    }
+
     /// A run's cgroup, named for a spawner pid no process has.
     const RUN: &str = "999999998-1";
 
@@ -623,6 +878,7 @@ mod tests {
     fn fake_v2(root: &Path, values: &[(&str, &str)]) -> Hierarchy {
         fs::write(root.join("cgroup.controllers"), "cpu memory pids\n").unwrap();
         fs::write(root.join("cgroup.subtree_control"), "").unwrap();
+        fs::write(root.join("cgroup.procs"), "").unwrap();
         let mountinfo = format!("30 1 0:25 / {} rw - cgroup2 cgroup2 rw\n", root.display());
         let hierarchy = Hierarchy::from_tables(&mountinfo, "0::/user.slice\n").unwrap();
         assert_eq!(hierarchy.version, Version::V2);

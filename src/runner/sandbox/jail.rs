@@ -194,8 +194,9 @@ impl Prepared {
 
 impl Jail {
     /// Sets up the spawner's containment for `mode`, as far as the kernel
-    /// allows; `exe` (this program) is run once to prove the per-run layers.
-    pub fn enter(mode: Mode, slot: u32, exe: &Path) -> Jail {
+    /// allows; `exe` (this program) is run once to prove the per-run
+    /// layers; `cgroups` is where the judge found its runs' cgroups may go.
+    pub fn enter(mode: Mode, slot: u32, exe: &Path, cgroups: Result<Hierarchy, String>) -> Jail {
         let mut jail = Jail {
             protections: Protections::off(),
             per_run: false,
@@ -261,10 +262,10 @@ impl Jail {
                 Err(failure) => protections.filesystem = Layer::Missing(failure.message),
             }
         }
-        protections.accounting = match Hierarchy::detect() {
+        protections.accounting = match cgroups {
             Ok(hierarchy) => {
                 hierarchy.sweep_stale();
-                protections.cgroup_version = Some(hierarchy.version.name().to_string());
+                protections.cgroup_version = Some(hierarchy.describe());
                 jail.cgroups = Some(hierarchy);
                 Layer::On
             }
