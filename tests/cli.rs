@@ -1252,6 +1252,69 @@ fn a_crashing_leetcode_file_is_re_with_the_cause() {
 }
 
 #[test]
+fn a_leetcode_board_stopped_part_way_is_charged_the_cpu_it_used() {
+    if !have(&["python3"], "charging a board stopped part way") {
+        return;
+    }
+    for (file, verdict, extra) in [
+        (
+            "tle_sleeps_then_spins.py",
+            "TLE",
+            &["--time-limit", "500ms"][..],
+        ),
+        (
+            "mle_spins_then_allocates.py",
+            "MLE",
+            &["--memory-limit", "64M"][..],
+        ),
+        ("re_spins_then_raises.py", "RE", &[][..]),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let json = dir.path().join("report.json");
+        let fixture = format!("tests/fixtures/submissions/{file}");
+        let mut args = vec![
+            "test",
+            "cases/leetcode37/example1",
+            "--submission",
+            &fixture,
+            "--json",
+            json.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let run = judge_with(&args);
+        let report: Value = serde_json::from_slice(&fs::read(&json).unwrap()).unwrap();
+        let case = &cases_of(&report)[0];
+        assert_eq!(case["verdict"], verdict, "{file}: {case}");
+        let time_ms = case["time_ms"].as_f64().unwrap();
+        let cpu_ms = case["cpu_ms"].as_f64().unwrap();
+        assert!(time_ms > 0.0, "{file} was charged nothing: {case}");
+        assert!(time_ms <= cpu_ms + 1.0, "{file}: {case}");
+        // The table charges what the JSON does.
+        let charged = Duration::from_secs_f64(time_ms / 1000.0);
+        let row = run
+            .stdout
+            .lines()
+            .find(|l| l.starts_with(verdict))
+            .unwrap_or_else(|| panic!("{file}: no {verdict} row in\n{}", run.stdout));
+        let words: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(
+            format!("{} {}", words[1], words[2]),
+            sudoku_judge::words::format_ms(charged),
+            "{file}: {row}"
+        );
+        // And so does the reason, where it names the time.
+        let message = case["message"].as_str().unwrap();
+        if verdict == "TLE" {
+            assert!(message.contains("of wall time"), "{file}: {message}");
+            assert!(
+                message.contains(&format!("(CPU {})", sudoku_judge::words::whole_ms(charged))),
+                "{file}: {message} / {case}"
+            );
+        }
+    }
+}
+
+#[test]
 fn a_compile_error_is_ce_on_every_case_with_the_message_once() {
     for (file, tools, place) in [
         ("ce_syntax.cpp", &["g++"][..], "ce_syntax.cpp:6:29: error"),
