@@ -2135,7 +2135,7 @@ fn a_time_scale_multiplies_the_limit_and_shows_in_the_header() {
 
 /// Every case of a problem suite is an input that judge could send: AcWing
 /// sends 81-character lines of digits and `.` closed by `end`; LeetCode a
-/// board (here in its literal form).
+/// board (here in its literal form) with blanks to fill and one solution.
 #[test]
 fn the_problem_suites_hold_only_what_their_judge_sends() {
     for case in case::discover(&[manifest_dir().join("cases/acwing166")]).unwrap() {
@@ -2156,6 +2156,19 @@ fn the_problem_suites_hold_only_what_their_judge_sends() {
     for case in case::discover(&[manifest_dir().join("cases/leetcode37")]).unwrap() {
         let data = case::load(&case, true).unwrap();
         assert_eq!(data.format.name(), "leetcode", "{}", case.id);
+    }
+    // LeetCode sends a board with at least one blank and one solution: a
+    // full board is not one of its tests (a solution LeetCode accepts may
+    // well fail on it, indexing an empty list of blanks).
+    for suite in ["cases/leetcode37", "cases/leetcode37-hard"] {
+        for case in case::discover(&[manifest_dir().join(suite)]).unwrap() {
+            let data = case::load(&case, true).unwrap();
+            for puzzle in data.puzzles().unwrap() {
+                let bytes = puzzle.unwrap().1.to_bytes();
+                assert!(bytes.contains(&0), "{suite}: {} has no blank", case.id);
+                assert_eq!(count_solutions(&bytes, 2), 1, "{suite}: {}", case.id);
+            }
+        }
     }
 }
 
