@@ -263,9 +263,16 @@ impl<W: Write> HumanReporter<W> {
                 } else {
                     format!(" {}", self.rerun_options)
                 };
+                // A failure that needs the earlier cases' state is rerun
+                // after them, so the command reproduces it.
+                let after: String = j
+                    .reproduce_after
+                    .iter()
+                    .map(|input| format!("{} ", input.display()))
+                    .collect();
                 writeln!(
                     self.out,
-                    "  rerun:    sudoku-judge test {}{options}",
+                    "  rerun:    sudoku-judge test {after}{}{options}",
                     result.input.display()
                 )?;
             }
