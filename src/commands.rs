@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 
 use crate::cli::{
-    BenchArgs, CheckerArg, DriverArgs, GenArgs, GradeArg, HackArgs, LimitArgs, ProblemArg,
-    RateArgs, ReportFormat, StressArgs, SubmissionArgs, TestArgs,
+    BenchArgs, CheckerArg, DriverArgs, GenArgs, GradeArg, HackArgs, InterfaceArg, LimitArgs,
+    ProblemArg, RateArgs, ReportFormat, StressArgs, SubmissionArgs, TestArgs,
 };
 use sudoku_judge::baseline::{self, Baseline};
 use sudoku_judge::bench;
@@ -33,7 +33,7 @@ use sudoku_judge::report::keep::KeepReporter;
 use sudoku_judge::report::progress::{self, TestProgress};
 use sudoku_judge::report::{self, notices, Reporter, Tee};
 use sudoku_judge::results::Summary;
-use sudoku_judge::runner::lang::launch::Launch;
+use sudoku_judge::runner::lang::launch::{Interface, Launch};
 use sudoku_judge::runner::lang::{self, BuildInfo};
 use sudoku_judge::runner::sandbox::{self, Protections};
 use sudoku_judge::runner::{builtin, process, spawner, Submission};
@@ -55,7 +55,12 @@ fn pick_solver(name: Option<&str>) -> anyhow::Result<&'static Solver> {
 }
 
 /// What `test` judges, and how to say it again in a rerun hint.
-fn submission(args: &SubmissionArgs) -> anyhow::Result<(Submission, Option<BuildInfo>, String)> {
+/// `leetcode_only` says whether it is judged on LeetCode's problem alone,
+/// asked only of a file that could be read either way.
+fn submission(
+    args: &SubmissionArgs,
+    leetcode_only: impl FnOnce() -> bool,
+) -> anyhow::Result<(Submission, Option<BuildInfo>, String)> {
     if let Some(command) = &args.cmd {
         let launch = Launch::command(command)?;
         return Ok((
@@ -72,7 +77,19 @@ fn submission(args: &SubmissionArgs) -> anyhow::Result<(Submission, Option<Build
         if let Some(lang) = args.lang {
             rerun.push_str(&format!(" --lang {}", lang.id()));
         }
-        let built = lang::build(path, args.lang.map(|l| l.0))?;
+        let reading = match args.interface {
+            Some(InterfaceArg::Leetcode) => {
+                rerun.push_str(" --interface leetcode");
+                lang::Reading::Forced(Interface::Function)
+            }
+            Some(InterfaceArg::Program) => {
+                rerun.push_str(" --interface program");
+                lang::Reading::Forced(Interface::Program)
+            }
+            None if leetcode_only() => lang::Reading::LeetCodeFirst,
+            None => lang::Reading::Detect,
+        };
+        let built = lang::build_as(path, args.lang.map(|l| l.0), reading)?;
         let submission = match built.launch {
             Some(launch) => Submission::External(launch),
             None => Submission::NotCompiled {
@@ -161,6 +178,25 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
     })
 }
 
+/// Whether every case under `paths` is judged as LeetCode's problem, by
+/// `--problem` or its `judge.toml`: a file with both LeetCode's class and a
+/// main of its own is then read as LeetCode reads it.
+fn leetcode_only(paths: &[PathBuf], overrides: &Settings) -> bool {
+    if let Some(problem) = overrides.problem {
+        return problem == Problem::Leetcode37;
+    }
+    let Ok(found) = sudoku_judge::case::find(paths) else {
+        return false;
+    };
+    let mut cache = settings::SettingsCache::default();
+    !found.cases.is_empty()
+        && found.cases.iter().all(|case| {
+            cache
+                .for_dir(case.dir())
+                .is_ok_and(|s| s.problem == Some(Problem::Leetcode37))
+        })
+}
+
 /// What every run of `test` shares; `--watch` judges it again and again.
 struct TestPlan {
     args: TestArgs,
@@ -178,7 +214,9 @@ impl TestPlan {
     /// the next one with.
     fn judge_once(&self, baseline: Option<Arc<Baseline>>) -> anyhow::Result<(Summary, Baseline)> {
         let args = &self.args;
-        let (submission, build, rerun) = submission(&args.submission)?;
+        let (submission, build, rerun) = submission(&args.submission, || {
+            leetcode_only(&self.paths, &self.overrides)
+        })?;
         let mut progress = TestProgress::new();
         let config = JudgeConfig {
             paths: self.paths.clone(),
@@ -819,8 +857,12 @@ impl stress::Progress for StressProgress {
 
 /// The submission of `stress` or `hack`, built, and how to name it again;
 /// `None` (after printing the compiler's message) when it did not compile.
-fn compiled(args: &SubmissionArgs) -> anyhow::Result<Option<(Submission, String)>> {
-    let (submission, build, rerun) = submission(args)?;
+fn compiled(
+    args: &SubmissionArgs,
+    limits: &LimitArgs,
+) -> anyhow::Result<Option<(Submission, String)>> {
+    let (submission, build, rerun) =
+        submission(args, || limits.problem == Some(ProblemArg::Leetcode37))?;
     if let Some(build) = &build {
         if let Some(error) = &build.error {
             let source = build.source.display().to_string();
@@ -853,7 +895,7 @@ fn limits_of(args: &LimitArgs) -> anyhow::Result<(Limits, String)> {
 
 pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
     sandbox()?;
-    let Some((submission, rerun)) = compiled(&args.submission)? else {
+    let Some((submission, rerun)) = compiled(&args.submission, &args.limits)? else {
         return Ok(ExitCode::from(1));
     };
     let (limits, limits_again) = limits_of(&args.limits)?;
@@ -972,7 +1014,7 @@ impl hack::Progress for HackProgress {
 
 pub fn hack(args: HackArgs) -> anyhow::Result<ExitCode> {
     sandbox()?;
-    let Some((submission, rerun)) = compiled(&args.submission)? else {
+    let Some((submission, rerun)) = compiled(&args.submission, &args.limits)? else {
         return Ok(ExitCode::from(1));
     };
     let budget = hack::parse_budget(&args.budget).context("invalid --budget")?;

@@ -1117,6 +1117,80 @@ fn leetcode_style_files_are_accepted_in_every_language() {
     }
 }
 
+/// A LeetCode file as kept locally, with a harness that solves and prints
+/// LeetCode's example: on LeetCode's problem the class is judged through
+/// the driver, the harness left out; elsewhere the file is a program.
+#[test]
+fn a_leetcode_file_with_a_local_harness_is_judged_as_leetcode_reads_it() {
+    for (file, tools, note) in [
+        (
+            "ac_leetcode_with_main.py",
+            &["python3"][..],
+            "block, a local test harness, is not run",
+        ),
+        (
+            "ac_leetcode_marked.py",
+            &["python3"][..],
+            "between `@lc code=start` and `@lc code=end`",
+        ),
+        (
+            "ac_leetcode_with_main.cpp",
+            &["g++"][..],
+            "its own main (lines 49–60), a local test harness, is left out",
+        ),
+        (
+            "ac_leetcode_marked.cpp",
+            &["g++"][..],
+            "between `@lc code=start` and `@lc code=end`",
+        ),
+    ] {
+        if !have(tools, file) {
+            continue;
+        }
+        let path = format!("tests/fixtures/submissions/{file}");
+        let run = judge_with(&["test", "cases/leetcode37", "--submission", &path]);
+        assert_eq!(run.code, 0, "{file}:\n{}{}", run.stdout, run.stderr);
+        assert!(
+            run.stdout.contains("LeetCode-style"),
+            "{file}:\n{}",
+            run.stdout
+        );
+        assert!(run.stdout.contains(note), "{file}:\n{}", run.stdout);
+        if file.ends_with("with_main.cpp") {
+            assert!(
+                run.stdout
+                    .contains("pasted whole, LeetCode would say Compile Error"),
+                "{file}:\n{}",
+                run.stdout
+            );
+        }
+        // On AcWing's problem it is a program, which prints LeetCode's
+        // example whatever it is given, and the note says how else to read it.
+        let run = judge_with(&["test", "cases/acwing166/sample.in", "--submission", &path]);
+        assert_eq!(run.code, 1, "{file}:\n{}{}", run.stdout, run.stderr);
+        if file.contains("with_main") {
+            assert!(
+                run.stdout.contains("--interface leetcode"),
+                "{file}:\n{}",
+                run.stdout
+            );
+        }
+        // --interface chooses either reading, whatever the problem.
+        let (_, report) = judge_fixture(
+            file,
+            "cases/leetcode37/example1",
+            &["--problem", "acwing166", "--interface", "leetcode"],
+        );
+        assert_eq!(only_verdict(&report).0, "AC", "{file}: {report}");
+        let (_, report) = judge_fixture(
+            file,
+            "cases/leetcode37/one-blank",
+            &["--interface", "program"],
+        );
+        assert_eq!(only_verdict(&report).0, "WA", "{file}: {report}");
+    }
+}
+
 #[test]
 fn debug_output_of_a_leetcode_file_is_kept_apart_from_its_answers() {
     if !have(&["python3"], "debug output") {

@@ -63,7 +63,7 @@ pub fn export(
     out: &Path,
     boards: &str,
 ) -> anyhow::Result<Exported> {
-    let planned = plan(path, language)?;
+    let planned = plan(path, language, super::Reading::Detect)?;
     let out = std::path::absolute(out)
         .with_context(|| format!("cannot make {} an absolute path", out.display()))?;
     // The build that run.sh starts writes into the directory too (a

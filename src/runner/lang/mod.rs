@@ -22,6 +22,7 @@ mod cpp;
 mod csharp;
 pub mod export;
 mod go;
+mod harness;
 mod java;
 mod javascript;
 mod kotlin;
@@ -338,20 +339,40 @@ fn without_comments(comments: Comments, source: &str) -> String {
     regex(pattern).replace_all(source, " ").into_owned()
 }
 
+/// Whether `source` has an entry point of its own (a `main`, or for a
+/// script, reading stdin), and whether it has LeetCode's function.
+pub fn readings(language: Language, source: &str) -> (bool, bool) {
+    let detect = &language.0.detect;
+    let source = &without_comments(detect.comments, source);
+    (
+        regex(detect.program).is_match(source),
+        regex(detect.function).is_match(source),
+    )
+}
+
 /// Whether `source` is a program with its own entry point (AcWing style)
 /// or a LeetCode-style file with the problem's function and none.
 pub fn interface_of(language: Language, source: &str) -> Option<Interface> {
-    let detect = &language.0.detect;
-    let source = &without_comments(detect.comments, source);
-    if regex(detect.program).is_match(source) {
-        Some(Interface::Program)
-    } else if regex(detect.function).is_match(source) {
-        Some(Interface::Function)
-    } else if detect.script {
-        Some(Interface::Program)
-    } else {
-        None
+    match readings(language, source) {
+        (true, _) => Some(Interface::Program),
+        (false, true) => Some(Interface::Function),
+        (false, false) if language.0.detect.script => Some(Interface::Program),
+        (false, false) => None,
     }
+}
+
+/// How to read a file that has both LeetCode's function and an entry
+/// point of its own (a local test harness beside the class).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Reading {
+    /// As a program: the entry point wins.
+    #[default]
+    Detect,
+    /// As LeetCode reads it, the class through the driver: the file is
+    /// judged on a LeetCode problem.
+    LeetCodeFirst,
+    /// As the user said (`--interface`).
+    Forced(Interface),
 }
 
 /// What preparing a source file did, for the report.
@@ -368,6 +389,9 @@ pub struct BuildInfo {
     pub time: Duration,
     /// The compiler's message when it failed, paths made relative.
     pub error: Option<String>,
+    /// How the file was read, when worth saying: a local harness left
+    /// out, or a file that could be read either way.
+    pub notes: Vec<String>,
 }
 
 /// A prepared submission: ready to launch, or rejected by the compiler.
@@ -529,9 +553,10 @@ struct Planned {
     /// The placeholders and their values (all but `@DIR@`).
     vars: Vec<(String, String)>,
     recipe: &'static Build,
+    notes: Vec<String>,
 }
 
-fn plan(path: &Path, language: Option<Language>) -> anyhow::Result<Planned> {
+fn plan(path: &Path, language: Option<Language>, reading: Reading) -> anyhow::Result<Planned> {
     let language = match language.or_else(|| Language::from_path(path)) {
         Some(language) => language,
         None => bail!("{}", unknown_language(path)),
@@ -543,14 +568,34 @@ fn plan(path: &Path, language: Option<Language>) -> anyhow::Result<Planned> {
         .strip_prefix('\u{feff}')
         .unwrap_or(&source)
         .to_string();
-    let interface = interface_of(language, &source).with_context(|| {
-        format!(
-            "{} has neither a main function (an AcWing program reading stdin) nor LeetCode's \
-             {} (a LeetCode submission); which is it?",
+    let (own_main, function) = readings(language, &source);
+    let mut notes = Vec::new();
+    let interface = match reading {
+        Reading::Forced(Interface::Function) if !function => bail!(
+            "{} has no {}, LeetCode's {}: it cannot be judged as a LeetCode-style file",
+            path.display(),
+            spec.leetcode.method,
+            spec.name
+        ),
+        Reading::Forced(interface) => interface,
+        Reading::LeetCodeFirst if function => Interface::Function,
+        _ => interface_of(language, &source).with_context(|| {
+            format!(
+                "{} has neither a main function (an AcWing program reading stdin) nor \
+                 LeetCode's {} (a LeetCode submission); which is it?",
+                path.display(),
+                spec.leetcode.method
+            )
+        })?,
+    };
+    if own_main && function && reading == Reading::Detect {
+        notes.push(format!(
+            "{} has LeetCode's {} and a main of its own: judged as a program; \
+             `--interface leetcode` judges the class through the driver, as LeetCode does",
             path.display(),
             spec.leetcode.method
-        )
-    })?;
+        ));
+    }
     let tools = find_tools(language)?;
     let name = path
         .file_name()
@@ -573,6 +618,16 @@ fn plan(path: &Path, language: Option<Language>) -> anyhow::Result<Planned> {
             )
         })?,
         _ => String::new(),
+    };
+    // A LeetCode-style file is judged on what LeetCode would be given: a
+    // local harness beside the class is left out.
+    let source = match interface {
+        Interface::Function => {
+            let submitted = harness::leetcode_part(language, &source, &path.display().to_string());
+            notes.extend(submitted.notes);
+            submitted.source
+        }
+        Interface::Program => source,
     };
     let prepared = match spec.prepare {
         Some(prepare) => prepare(&source, &name, interface),
@@ -624,6 +679,7 @@ fn plan(path: &Path, language: Option<Language>) -> anyhow::Result<Planned> {
         toolchain,
         vars,
         recipe,
+        notes,
     })
 }
 
@@ -632,6 +688,16 @@ fn plan(path: &Path, language: Option<Language>) -> anyhow::Result<Planned> {
 /// was built before. A compile error is not an `Err`: it comes back in
 /// [`BuildInfo::error`], and the judge gives every case CE.
 pub fn build(path: &Path, language: Option<Language>) -> anyhow::Result<Built> {
+    build_as(path, language, Reading::Detect)
+}
+
+/// [`build`], reading a file that could be a program or a LeetCode-style
+/// file as `reading` says.
+pub fn build_as(
+    path: &Path,
+    language: Option<Language>,
+    reading: Reading,
+) -> anyhow::Result<Built> {
     let Planned {
         language,
         spec,
@@ -645,7 +711,8 @@ pub fn build(path: &Path, language: Option<Language>) -> anyhow::Result<Built> {
         toolchain,
         vars: owned_vars,
         recipe,
-    } = plan(path, language)?;
+        notes,
+    } = plan(path, language, reading)?;
     let vars: Vec<(&str, &str)> = owned_vars
         .iter()
         .map(|(k, v)| (k.as_str(), v.as_str()))
@@ -680,6 +747,7 @@ pub fn build(path: &Path, language: Option<Language>) -> anyhow::Result<Built> {
         cached: true,
         time: Duration::ZERO,
         error: None,
+        notes,
     };
     let label = format!(
         "{} ({language} {})",
