@@ -55,11 +55,12 @@ fn pick_solver(name: Option<&str>) -> anyhow::Result<&'static Solver> {
 }
 
 /// What `test` judges, and how to say it again in a rerun hint.
-/// `leetcode_only` says whether it is judged on LeetCode's problem alone,
-/// asked only of a file that could be read either way.
+/// `problem` says which problem every case is, if one is: a file that
+/// could be read either way is read as that judge reads it, and built as
+/// it builds.
 fn submission(
     args: &SubmissionArgs,
-    leetcode_only: impl FnOnce() -> bool,
+    problem: impl FnOnce() -> Option<Problem>,
 ) -> anyhow::Result<(Submission, Option<BuildInfo>, String)> {
     if let Some(command) = &args.cmd {
         let launch = Launch::command(command)?;
@@ -77,6 +78,7 @@ fn submission(
         if let Some(lang) = args.lang {
             rerun.push_str(&format!(" --lang {}", lang.id()));
         }
+        let problem = problem();
         let reading = match args.interface {
             Some(InterfaceArg::Leetcode) => {
                 rerun.push_str(" --interface leetcode");
@@ -86,10 +88,10 @@ fn submission(
                 rerun.push_str(" --interface program");
                 lang::Reading::Forced(Interface::Program)
             }
-            None if leetcode_only() => lang::Reading::LeetCodeFirst,
+            None if problem == Some(Problem::Leetcode37) => lang::Reading::LeetCodeFirst,
             None => lang::Reading::Detect,
         };
-        let built = lang::build_as(path, args.lang.map(|l| l.0), reading)?;
+        let built = lang::build_as(path, args.lang.map(|l| l.0), reading, problem)?;
         let submission = match built.launch {
             Some(launch) => Submission::External(launch),
             None => Submission::NotCompiled {
@@ -178,23 +180,22 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// Whether every case under `paths` is judged as LeetCode's problem, by
-/// `--problem` or its `judge.toml`: a file with both LeetCode's class and a
-/// main of its own is then read as LeetCode reads it.
-fn leetcode_only(paths: &[PathBuf], overrides: &Settings) -> bool {
-    if let Some(problem) = overrides.problem {
-        return problem == Problem::Leetcode37;
+/// The problem every case under `paths` is judged as, by `--problem` or
+/// its `judge.toml`, if they all are one: a file with both LeetCode's class
+/// and a main of its own is then read as that judge reads it, and a
+/// program built as it builds.
+fn problem_of_every_case(paths: &[PathBuf], overrides: &Settings) -> Option<Problem> {
+    if overrides.problem.is_some() {
+        return overrides.problem;
     }
-    let Ok(found) = sudoku_judge::case::find(paths) else {
-        return false;
-    };
+    let found = sudoku_judge::case::find(paths).ok()?;
     let mut cache = settings::SettingsCache::default();
-    !found.cases.is_empty()
-        && found.cases.iter().all(|case| {
-            cache
-                .for_dir(case.dir())
-                .is_ok_and(|s| s.problem == Some(Problem::Leetcode37))
-        })
+    let mut problems = found
+        .cases
+        .iter()
+        .map(|case| cache.for_dir(case.dir()).ok().and_then(|s| s.problem));
+    let first = problems.next()??;
+    problems.all(|p| p == Some(first)).then_some(first)
 }
 
 /// What every run of `test` shares; `--watch` judges it again and again.
@@ -215,7 +216,7 @@ impl TestPlan {
     fn judge_once(&self, baseline: Option<Arc<Baseline>>) -> anyhow::Result<(Summary, Baseline)> {
         let args = &self.args;
         let (submission, build, rerun) = submission(&args.submission, || {
-            leetcode_only(&self.paths, &self.overrides)
+            problem_of_every_case(&self.paths, &self.overrides)
         })?;
         let mut progress = TestProgress::new();
         let config = JudgeConfig {
@@ -861,8 +862,7 @@ fn compiled(
     args: &SubmissionArgs,
     limits: &LimitArgs,
 ) -> anyhow::Result<Option<(Submission, String)>> {
-    let (submission, build, rerun) =
-        submission(args, || limits.problem == Some(ProblemArg::Leetcode37))?;
+    let (submission, build, rerun) = submission(args, || limits.problem.map(ProblemArg::problem))?;
     if let Some(build) = &build {
         if let Some(error) = &build.error {
             let source = build.source.display().to_string();

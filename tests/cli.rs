@@ -1191,6 +1191,46 @@ fn a_leetcode_file_with_a_local_harness_is_judged_as_leetcode_reads_it() {
     }
 }
 
+/// POJ builds C++ with an old G++: a program of that era, with `gets` and
+/// a global named `size`, is accepted there and a compile error in C++17.
+#[test]
+fn a_poj_era_program_is_built_as_poj_builds_it_under_poj3074() {
+    if !have(&["g++"], "POJ's compiler profile") {
+        return;
+    }
+    let path = "tests/fixtures/submissions/ac_poj_gets.cpp";
+    let run = judge_with(&[
+        "test",
+        "cases/acwing166/sample.in",
+        "--submission",
+        path,
+        "--problem",
+        "poj3074",
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let build = run
+        .stdout
+        .lines()
+        .find(|l| l.contains("g++ "))
+        .unwrap_or_else(|| panic!("no build line:\n{}", run.stdout));
+    assert!(
+        build.contains("g++ -O2 -std=gnu++98 -DONLINE_JUDGE"),
+        "{build}"
+    );
+    assert!(
+        run.stdout
+            .contains("built for poj3074 with -O2 -std=gnu++98 -DONLINE_JUDGE"),
+        "{}",
+        run.stdout
+    );
+    let (_, report) = judge_fixture(
+        "ac_poj_gets.cpp",
+        "cases/acwing166/sample.in",
+        &["--problem", "acwing166"],
+    );
+    assert_eq!(only_verdict(&report).0, "CE", "{report}");
+}
+
 #[test]
 fn debug_output_of_a_leetcode_file_is_kept_apart_from_its_answers() {
     if !have(&["python3"], "debug output") {

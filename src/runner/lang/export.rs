@@ -63,7 +63,7 @@ pub fn export(
     out: &Path,
     boards: &str,
 ) -> anyhow::Result<Exported> {
-    let planned = plan(path, language, super::Reading::Detect)?;
+    let planned = plan(path, language, super::Reading::Detect, None)?;
     let out = std::path::absolute(out)
         .with_context(|| format!("cannot make {} an absolute path", out.display()))?;
     // The build that run.sh starts writes into the directory too (a
@@ -93,7 +93,7 @@ pub fn export(
     let launch = Launch {
         label: String::new(),
         interface: planned.interface,
-        runtime: runtime(&planned.recipe.run, planned.spec.flags, &vars),
+        runtime: runtime(&planned.recipe.run, planned.flags, &vars),
         language: Some(planned.language),
         source: None,
         read_only: Vec::new(),

@@ -49,6 +49,7 @@ use regex::Regex;
 use sha2::{Digest as _, Sha256};
 
 use super::process;
+use crate::problem::Problem;
 use launch::{Interface, Launch, Runtime};
 
 pub use cause::{crash_cause, out_of_memory};
@@ -73,6 +74,8 @@ pub struct Spec {
     pub flags: &'static [&'static str],
     /// Why these flags, for the README.
     pub flags_why: &'static str,
+    /// Judges that build programs in this language with other flags.
+    pub profiles: &'static [Profile],
     /// What makes a file a program or a LeetCode-style file.
     pub detect: Detect,
     /// How a program (AcWing style) is built and started.
@@ -108,6 +111,15 @@ pub struct Spec {
     /// A program that echoes its first input line, to prove the toolchain
     /// works (`sudoku-judge languages`).
     pub self_test: &'static str,
+}
+
+/// A judge whose build of a program differs from a language's usual flags,
+/// used when every case of a run is that judge's problem.
+pub struct Profile {
+    pub problem: Problem,
+    pub flags: &'static [&'static str],
+    /// What the judge's compiler is, for the report.
+    pub why: &'static str,
 }
 
 /// A program a language needs, and where to get it.
@@ -553,10 +565,19 @@ struct Planned {
     /// The placeholders and their values (all but `@DIR@`).
     vars: Vec<(String, String)>,
     recipe: &'static Build,
+    /// The flags it is built with: the language's, or its judge's.
+    flags: &'static [&'static str],
     notes: Vec<String>,
 }
 
-fn plan(path: &Path, language: Option<Language>, reading: Reading) -> anyhow::Result<Planned> {
+/// Works out the build of `path`, read as `reading` says, for cases of
+/// `problem` when they all are.
+fn plan(
+    path: &Path,
+    language: Option<Language>,
+    reading: Reading,
+    problem: Option<Problem>,
+) -> anyhow::Result<Planned> {
     let language = match language.or_else(|| Language::from_path(path)) {
         Some(language) => language,
         None => bail!("{}", unknown_language(path)),
@@ -652,7 +673,22 @@ fn plan(path: &Path, language: Option<Language>, reading: Reading) -> anyhow::Re
         name: name.clone(),
         built_as: fill(recipe.source_as, &vars),
     };
-    let compile = (!recipe.compile.is_empty()).then(|| command(recipe.compile, spec.flags, &vars));
+    // A program judged on a problem whose judge builds it otherwise is
+    // built as that judge builds it.
+    let profile = spec
+        .profiles
+        .iter()
+        .find(|p| interface == Interface::Program && Some(p.problem) == problem);
+    let flags = profile.map_or(spec.flags, |p| p.flags);
+    if let Some(profile) = profile {
+        notes.push(format!(
+            "built for {} with {}: {}",
+            profile.problem.name(),
+            flags.join(" "),
+            profile.why
+        ));
+    }
+    let compile = (!recipe.compile.is_empty()).then(|| command(recipe.compile, flags, &vars));
     // Named as the user calls it, not as the toolchain resolved it.
     let shown = match &compile {
         Some(argv) if recipe.shown => {
@@ -679,6 +715,7 @@ fn plan(path: &Path, language: Option<Language>, reading: Reading) -> anyhow::Re
         toolchain,
         vars,
         recipe,
+        flags,
         notes,
     })
 }
@@ -688,15 +725,17 @@ fn plan(path: &Path, language: Option<Language>, reading: Reading) -> anyhow::Re
 /// was built before. A compile error is not an `Err`: it comes back in
 /// [`BuildInfo::error`], and the judge gives every case CE.
 pub fn build(path: &Path, language: Option<Language>) -> anyhow::Result<Built> {
-    build_as(path, language, Reading::Detect)
+    build_as(path, language, Reading::Detect, None)
 }
 
 /// [`build`], reading a file that could be a program or a LeetCode-style
-/// file as `reading` says.
+/// file as `reading` says, for cases of `problem` when they all are (a
+/// judge may build programs with flags of its own).
 pub fn build_as(
     path: &Path,
     language: Option<Language>,
     reading: Reading,
+    problem: Option<Problem>,
 ) -> anyhow::Result<Built> {
     let Planned {
         language,
@@ -711,8 +750,9 @@ pub fn build_as(
         toolchain,
         vars: owned_vars,
         recipe,
+        flags,
         notes,
-    } = plan(path, language, reading)?;
+    } = plan(path, language, reading, problem)?;
     let vars: Vec<(&str, &str)> = owned_vars
         .iter()
         .map(|(k, v)| (k.as_str(), v.as_str()))
@@ -764,7 +804,7 @@ pub fn build_as(
         Launch {
             label: label.clone(),
             interface,
-            runtime: runtime(&recipe.run, spec.flags, &vars),
+            runtime: runtime(&recipe.run, flags, &vars),
             language: Some(language),
             source: Some(source_name.clone()),
             read_only: std::iter::once(dir.to_path_buf())
