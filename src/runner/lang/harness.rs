@@ -1,7 +1,7 @@
 //! A LeetCode file as people keep it on their own machine: the class
 //! LeetCode judges, often with a local test harness beside it (a `main`
 //! that builds a board and prints the answer, a Python `__main__` block).
-//! LeetCode is given the class alone. LeetCode editor extensions mark what
+//! LeetCode is given the solution alone. LeetCode editor extensions mark what
 //! they submit with `@lc code=start` and `@lc code=end`; without the marks
 //! the file's own `main` is found and left out, as a user would leave it
 //! out when pasting.
@@ -49,13 +49,13 @@ pub fn leetcode_part(language: Language, source: &str, name: &str) -> Submitted 
     if program && !spec.detect.script && matches!(spec.detect.comments, Comments::CLike) {
         if let Some((from, to)) = without_main(language, &mut text) {
             let mut note = format!(
-                "{name}: its own main (lines {from}–{to}), a local test harness, is left out: \
-                 LeetCode is given the class alone"
+                "{name}: its own main (lines {from}–{to}), a local test harness, is left out, as \
+                 LeetCode is given the solution alone"
             );
             if SECOND_MAIN_IS_CE.contains(&spec.id) {
                 note.push_str(
                     "; pasted whole, LeetCode would say Compile Error (a second main beside \
-                     its own): paste the class, or mark it with `// @lc code=start` and \
+                     its own): paste the solution alone, or mark it with `// @lc code=start` and \
                      `// @lc code=end`",
                 );
             }
@@ -345,6 +345,18 @@ int main() {
         let cut_rust = cut("rust", rust);
         assert!(!cut_rust.source.contains("main"), "{}", cut_rust.source);
         assert!(cut_rust.source.contains("impl Solution"));
+    }
+
+    #[test]
+    fn a_c_main_after_a_prototype_is_left_out() {
+        let c = "void solveSudoku(char** board, int boardSize, int* boardColSize) {}\n\
+                 int main(void);\n\
+                 int main(void) {\n    char s[] = \"}\";\n    return s[0] == 0;\n}\n";
+        let cut = cut("c", c);
+        assert!(cut.source.contains("int main(void);"), "{}", cut.source);
+        assert!(!cut.source.contains("return"), "{}", cut.source);
+        assert!(cut.source.contains("void solveSudoku"));
+        assert!(cut.notes[0].contains("lines 3–6"), "{:?}", cut.notes);
     }
 
     #[test]
