@@ -446,6 +446,13 @@ pub struct DriverArgs {
     /// The language of FILE when its extension does not tell.
     #[arg(long, value_enum)]
     pub lang: Option<LangArg>,
+
+    /// How to read a FILE that has both LeetCode's class Solution and a
+    /// main of its own (a local test harness) [default: leetcode, the
+    /// class inside the driver, the harness left out, as judged on
+    /// LeetCode's problem].
+    #[arg(long, value_enum)]
+    pub interface: Option<InterfaceArg>,
 }
 
 #[derive(Debug, Args)]

@@ -607,7 +607,18 @@ pub fn driver(args: &DriverArgs) -> anyhow::Result<ExitCode> {
             lines
         }
     };
-    let exported = lang::export::export(&args.file, args.lang.map(|l| l.0), &args.out, &boards)?;
+    let reading = match args.interface {
+        Some(InterfaceArg::Leetcode) => lang::Reading::Forced(Interface::Function),
+        Some(InterfaceArg::Program) => lang::Reading::Forced(Interface::Program),
+        None => lang::Reading::LeetCodeFirst,
+    };
+    let exported = lang::export::export(
+        &args.file,
+        args.lang.map(|l| l.0),
+        reading,
+        &args.out,
+        &boards,
+    )?;
     let here = std::env::current_dir().unwrap_or_default();
     let dir = std::path::absolute(&args.out).unwrap_or_else(|_| args.out.clone());
     report::driver::exported(&mut io::stdout().lock(), &exported, &dir, &here)?;
