@@ -408,6 +408,24 @@ pub struct SubmissionArgs {
     /// The language of --submission when its extension does not tell.
     #[arg(long, value_enum, requires = "submission")]
     pub lang: Option<LangArg>,
+
+    /// How to read a --submission that has both LeetCode's class Solution
+    /// and a main of its own (a local test harness): `leetcode` judges the
+    /// class through the driver, leaving the harness out, `program` runs
+    /// the file as a program reading stdin. By default a file judged on
+    /// LeetCode's problem alone (--problem leetcode37, or every case's
+    /// judge.toml) is read as LeetCode reads it, and as a program otherwise.
+    #[arg(long, value_enum, requires = "submission")]
+    pub interface: Option<InterfaceArg>,
+}
+
+/// The readings `--interface` names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum InterfaceArg {
+    /// LeetCode's class Solution, called through the driver.
+    Leetcode,
+    /// A program reading AcWing 166 input on stdin.
+    Program,
 }
 
 #[derive(Debug, Args)]
@@ -428,6 +446,13 @@ pub struct DriverArgs {
     /// The language of FILE when its extension does not tell.
     #[arg(long, value_enum)]
     pub lang: Option<LangArg>,
+
+    /// How to read a FILE that has both LeetCode's class Solution and a
+    /// main of its own (a local test harness) [default: leetcode, the
+    /// class inside the driver, the harness left out, as judged on
+    /// LeetCode's problem].
+    #[arg(long, value_enum)]
+    pub interface: Option<InterfaceArg>,
 }
 
 #[derive(Debug, Args)]

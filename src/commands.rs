@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 
 use crate::cli::{
-    BenchArgs, CheckerArg, DriverArgs, GenArgs, GradeArg, HackArgs, LimitArgs, ProblemArg,
-    RateArgs, ReportFormat, StressArgs, SubmissionArgs, TestArgs,
+    BenchArgs, CheckerArg, DriverArgs, GenArgs, GradeArg, HackArgs, InterfaceArg, LimitArgs,
+    ProblemArg, RateArgs, ReportFormat, StressArgs, SubmissionArgs, TestArgs,
 };
 use sudoku_judge::baseline::{self, Baseline};
 use sudoku_judge::bench;
@@ -33,7 +33,7 @@ use sudoku_judge::report::keep::KeepReporter;
 use sudoku_judge::report::progress::{self, TestProgress};
 use sudoku_judge::report::{self, notices, Reporter, Tee};
 use sudoku_judge::results::Summary;
-use sudoku_judge::runner::lang::launch::Launch;
+use sudoku_judge::runner::lang::launch::{Interface, Launch};
 use sudoku_judge::runner::lang::{self, BuildInfo};
 use sudoku_judge::runner::sandbox::{self, Protections};
 use sudoku_judge::runner::{builtin, process, spawner, Submission};
@@ -55,7 +55,13 @@ fn pick_solver(name: Option<&str>) -> anyhow::Result<&'static Solver> {
 }
 
 /// What `test` judges, and how to say it again in a rerun hint.
-fn submission(args: &SubmissionArgs) -> anyhow::Result<(Submission, Option<BuildInfo>, String)> {
+/// `problem` says which problem every case is, if one is: a file that
+/// could be read either way is read as that judge reads it, and built as
+/// it builds.
+fn submission(
+    args: &SubmissionArgs,
+    problem: impl FnOnce() -> Option<Problem>,
+) -> anyhow::Result<(Submission, Option<BuildInfo>, String)> {
     if let Some(command) = &args.cmd {
         let launch = Launch::command(command)?;
         return Ok((
@@ -72,7 +78,20 @@ fn submission(args: &SubmissionArgs) -> anyhow::Result<(Submission, Option<Build
         if let Some(lang) = args.lang {
             rerun.push_str(&format!(" --lang {}", lang.id()));
         }
-        let built = lang::build(path, args.lang.map(|l| l.0))?;
+        let problem = problem();
+        let reading = match args.interface {
+            Some(InterfaceArg::Leetcode) => {
+                rerun.push_str(" --interface leetcode");
+                lang::Reading::Forced(Interface::Function)
+            }
+            Some(InterfaceArg::Program) => {
+                rerun.push_str(" --interface program");
+                lang::Reading::Forced(Interface::Program)
+            }
+            None if problem == Some(Problem::Leetcode37) => lang::Reading::LeetCodeFirst,
+            None => lang::Reading::Detect,
+        };
+        let built = lang::build_as(path, args.lang.map(|l| l.0), reading, problem)?;
         let submission = match built.launch {
             Some(launch) => Submission::External(launch),
             None => Submission::NotCompiled {
@@ -161,6 +180,24 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
     })
 }
 
+/// The problem every case under `paths` is judged as, by `--problem` or
+/// its `judge.toml`, if they all are one: a file with both LeetCode's class
+/// and a main of its own is then read as that judge reads it, and a
+/// program built as it builds.
+fn problem_of_every_case(paths: &[PathBuf], overrides: &Settings) -> Option<Problem> {
+    if overrides.problem.is_some() {
+        return overrides.problem;
+    }
+    let found = sudoku_judge::case::find(paths).ok()?;
+    let mut cache = settings::SettingsCache::default();
+    let mut problems = found
+        .cases
+        .iter()
+        .map(|case| cache.for_dir(case.dir()).ok().and_then(|s| s.problem));
+    let first = problems.next()??;
+    problems.all(|p| p == Some(first)).then_some(first)
+}
+
 /// What every run of `test` shares; `--watch` judges it again and again.
 struct TestPlan {
     args: TestArgs,
@@ -178,7 +215,9 @@ impl TestPlan {
     /// the next one with.
     fn judge_once(&self, baseline: Option<Arc<Baseline>>) -> anyhow::Result<(Summary, Baseline)> {
         let args = &self.args;
-        let (submission, build, rerun) = submission(&args.submission)?;
+        let (submission, build, rerun) = submission(&args.submission, || {
+            problem_of_every_case(&self.paths, &self.overrides)
+        })?;
         let mut progress = TestProgress::new();
         let config = JudgeConfig {
             paths: self.paths.clone(),
@@ -568,7 +607,18 @@ pub fn driver(args: &DriverArgs) -> anyhow::Result<ExitCode> {
             lines
         }
     };
-    let exported = lang::export::export(&args.file, args.lang.map(|l| l.0), &args.out, &boards)?;
+    let reading = match args.interface {
+        Some(InterfaceArg::Leetcode) => lang::Reading::Forced(Interface::Function),
+        Some(InterfaceArg::Program) => lang::Reading::Forced(Interface::Program),
+        None => lang::Reading::LeetCodeFirst,
+    };
+    let exported = lang::export::export(
+        &args.file,
+        args.lang.map(|l| l.0),
+        reading,
+        &args.out,
+        &boards,
+    )?;
     let here = std::env::current_dir().unwrap_or_default();
     let dir = std::path::absolute(&args.out).unwrap_or_else(|_| args.out.clone());
     report::driver::exported(&mut io::stdout().lock(), &exported, &dir, &here)?;
@@ -819,8 +869,11 @@ impl stress::Progress for StressProgress {
 
 /// The submission of `stress` or `hack`, built, and how to name it again;
 /// `None` (after printing the compiler's message) when it did not compile.
-fn compiled(args: &SubmissionArgs) -> anyhow::Result<Option<(Submission, String)>> {
-    let (submission, build, rerun) = submission(args)?;
+fn compiled(
+    args: &SubmissionArgs,
+    limits: &LimitArgs,
+) -> anyhow::Result<Option<(Submission, String)>> {
+    let (submission, build, rerun) = submission(args, || limits.problem.map(ProblemArg::problem))?;
     if let Some(build) = &build {
         if let Some(error) = &build.error {
             let source = build.source.display().to_string();
@@ -853,7 +906,7 @@ fn limits_of(args: &LimitArgs) -> anyhow::Result<(Limits, String)> {
 
 pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
     sandbox()?;
-    let Some((submission, rerun)) = compiled(&args.submission)? else {
+    let Some((submission, rerun)) = compiled(&args.submission, &args.limits)? else {
         return Ok(ExitCode::from(1));
     };
     let (limits, limits_again) = limits_of(&args.limits)?;
@@ -972,7 +1025,7 @@ impl hack::Progress for HackProgress {
 
 pub fn hack(args: HackArgs) -> anyhow::Result<ExitCode> {
     sandbox()?;
-    let Some((submission, rerun)) = compiled(&args.submission)? else {
+    let Some((submission, rerun)) = compiled(&args.submission, &args.limits)? else {
         return Ok(ExitCode::from(1));
     };
     let budget = hack::parse_budget(&args.budget).context("invalid --budget")?;

@@ -247,6 +247,9 @@ fn run_through<E: Execute>(
             let (next, cases, settings, start) = (&next, &cases, &settings, &start);
             scope.spawn(move || {
                 let mut runner = start();
+                // The inputs of the job's runs, in order: the last ones are
+                // those its process judged before the case at hand.
+                let mut history = Vec::new();
                 loop {
                     let i = next.fetch_add(1, Ordering::SeqCst);
                     if i >= cases.len() || process::interrupted() {
@@ -255,7 +258,8 @@ fn run_through<E: Execute>(
                     let outcome = match &settings[i] {
                         Err(error) => Some(CaseOutcome::Error(unjudged(error))),
                         Ok(settings) => {
-                            match judge_case(config, &mut runner, settings, &cases[i]) {
+                            match judge_case(config, &mut runner, settings, &cases[i], &mut history)
+                            {
                                 Ok(Some(judgement)) => {
                                     Some(CaseOutcome::Judged(Box::new(judgement)))
                                 }
@@ -315,6 +319,7 @@ fn judge_case(
     runner: &mut impl Execute,
     settings: &Settings,
     case: &Case,
+    history: &mut Vec<PathBuf>,
 ) -> anyhow::Result<Option<Judgement>> {
     let checker = settings.checker.unwrap_or_default();
     let limits = settings.limits();
@@ -371,12 +376,18 @@ fn judge_case(
     let format = config.submission.answer_format(&data);
     let mut runs = Vec::with_capacity(config.repeat);
     let mut decided = None;
+    let mut reproduce_after = Vec::new();
     for n in 0..config.repeat.max(1) {
         let mut answers =
             Checker::new(checker, &data, format)?.counting(config.answered.as_deref());
         let run = runner
             .run(&data, &limits, &mut answers)
             .map_err(|e| e.context(JudgeFault))?;
+        let before = history.len().saturating_sub(run.earlier);
+        let earlier_inputs = history.split_off(before);
+        history.clear();
+        history.extend(earlier_inputs.iter().cloned());
+        history.push(case.input.clone());
         let Some(Checked {
             verdict,
             mut reason,
@@ -386,9 +397,12 @@ fn judge_case(
         else {
             return Ok(None);
         };
-        // Failing in a process that judged earlier cases may be the state
-        // they left: alone, in a fresh process, does it pass?
-        if verdict != Verdict::AC && verdict != Verdict::CE && run.earlier > 0 {
+        // A wrong answer or a crash in a process that judged earlier cases
+        // may be the state they left: alone, in a fresh process, does it
+        // pass? Not a time or memory verdict: those vary from run to run,
+        // and a case that passes alone says nothing of state there.
+        let state_can_explain = matches!(verdict, Verdict::WA | Verdict::PE | Verdict::RE);
+        if state_can_explain && run.earlier > 0 {
             let mut alone = Checker::new(checker, &data, format)?;
             let fresh = runner
                 .run_alone(&data, &limits, &mut alone)
@@ -403,6 +417,13 @@ fn judge_case(
                      Submit",
                     plural(run.earlier, "earlier case")
                 );
+                if decided.is_none() {
+                    // Judged first, in one process, the earlier cases
+                    // reproduce the failure (a repeat of this case is it).
+                    reproduce_after = earlier_inputs;
+                    reproduce_after.retain(|input| *input != case.input);
+                    reproduce_after.dedup();
+                }
             }
         }
         if verdict != Verdict::AC && decided.is_none() && config.repeat > 1 {
@@ -455,6 +476,7 @@ fn judge_case(
         stderr: first.stderr.clone(),
         warnings: data.warnings,
         notes: first.notes.clone(),
+        reproduce_after,
     }))
 }
 
@@ -557,15 +579,28 @@ mod tests {
 
     /// Keeps each event as a line: `started N`, `ID VERDICT: REASON` or
     /// `ID error: MESSAGE`, `finished PASSED/TOTAL`.
+    /// The second list: `ID after A B` for a case whose failure the
+    /// cases A and B, judged first, reproduce.
     #[derive(Default)]
-    struct Events(Vec<String>);
+    struct Events(Vec<String>, Vec<String>);
 
     impl Reporter for Events {
         fn report(&mut self, event: Event<'_>) -> std::io::Result<()> {
             self.0.push(match event {
                 Event::Started { cases, .. } => format!("started {cases}"),
                 Event::CaseFinished(result) => match &result.outcome {
-                    CaseOutcome::Judged(j) => format!("{} {}: {}", result.id, j.verdict, j.reason),
+                    CaseOutcome::Judged(j) => {
+                        if !j.reproduce_after.is_empty() {
+                            let after: Vec<_> = j
+                                .reproduce_after
+                                .iter()
+                                .map(|p| p.file_stem().unwrap().to_str().unwrap())
+                                .collect();
+                            self.1
+                                .push(format!("{} after {}", result.id, after.join(" ")));
+                        }
+                        format!("{} {}: {}", result.id, j.verdict, j.reason)
+                    }
                     CaseOutcome::Error(e) => format!("{} error: {}", result.id, e.message),
                 },
                 Event::Finished { summary } => {
@@ -607,6 +642,15 @@ mod tests {
 
     /// Judges `dir` through the fake: the summary, the events and the calls.
     fn judge(config: &JudgeConfig, script: &Script<'_>) -> (Summary, Vec<String>, Vec<String>) {
+        let (summary, events, calls, _) = judge_reproduced(config, script);
+        (summary, events, calls)
+    }
+
+    /// [`judge`], with the cases whose failures earlier cases reproduce.
+    fn judge_reproduced(
+        config: &JudgeConfig,
+        script: &Script<'_>,
+    ) -> (Summary, Vec<String>, Vec<String>, Vec<String>) {
         let calls = Mutex::new(Vec::new());
         let mut events = Events::default();
         let summary = run_through(config, &mut events, || Fake {
@@ -615,7 +659,7 @@ mod tests {
             ran: 0,
         })
         .expect("a run");
-        (summary, events.0, calls.into_inner().unwrap())
+        (summary, events.0, calls.into_inner().unwrap(), events.1)
     }
 
     /// Running the submission failed: whose fault it is decides the hint.
@@ -718,11 +762,14 @@ mod tests {
     fn a_case_failing_after_others_but_passing_alone_says_the_solution_keeps_state() {
         let dir = cases(&[("a", 1), ("b", 1), ("c", 1)]);
         // Right in a fresh process, wrong after two cases in one.
-        let (summary, events, calls) = judge(&config(dir.path(), 1), &|_, earlier| match earlier {
-            Some(n) if n >= 2 => (Answers::Wrong, End::Normal),
-            _ => (Answers::Right, End::Normal),
-        });
+        let (summary, events, calls, reproduced) =
+            judge_reproduced(&config(dir.path(), 1), &|_, earlier| match earlier {
+                Some(n) if n >= 2 => (Answers::Wrong, End::Normal),
+                _ => (Answers::Right, End::Normal),
+            });
         assert_eq!(calls, ["a", "b", "c", "c alone"]);
+        // Its rerun judges the two cases before it first.
+        assert_eq!(reproduced, ["c after a b"]);
         assert_eq!(events[1..3], ["a AC: ", "b AC: "]);
         assert!(events[3].starts_with("c WA: "), "{events:#?}");
         assert!(
@@ -742,6 +789,36 @@ mod tests {
             events[2].contains("; it passes alone, and fails after 1 earlier case: "),
             "{events:#?}"
         );
+    }
+
+    #[test]
+    fn a_time_or_memory_verdict_after_others_says_nothing_of_state() {
+        let dir = cases(&[("a", 1), ("b", 1), ("c", 1)]);
+        // Slow after others (the machine was busy), fine alone: a stateless
+        // solution whose time varies, never rerun nor said to keep state.
+        for end in [End::Killed(Kill::Wall), End::Killed(Kill::Memory)] {
+            let (_, events, calls, reproduced) = judge_reproduced(
+                &config(dir.path(), 1),
+                &|name, earlier| match (name, earlier) {
+                    ("b", Some(1)) => (Answers::Nothing, end.clone()),
+                    _ => (Answers::Right, End::Normal),
+                },
+            );
+            assert_eq!(calls, ["a", "b", "c"], "{events:#?}");
+            assert!(!events[2].contains("state"), "{events:#?}");
+            assert!(reproduced.is_empty(), "{reproduced:#?}");
+        }
+        // A crash is the state's when the case passes alone.
+        let (_, events, calls, reproduced) = judge_reproduced(
+            &config(dir.path(), 1),
+            &|name, earlier| match (name, earlier) {
+                ("b", Some(1)) => (Answers::Nothing, End::Crashed("exited with code 1".into())),
+                _ => (Answers::Right, End::Normal),
+            },
+        );
+        assert_eq!(calls, ["a", "b", "b alone", "c"]);
+        assert!(events[2].contains("keeps state"), "{events:#?}");
+        assert_eq!(reproduced, ["b after a"]);
     }
 
     #[test]

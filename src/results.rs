@@ -54,6 +54,10 @@ pub struct Judgement {
     pub stdout_lines: usize,
     pub stderr: String,
     pub warnings: Vec<String>,
+    /// When it failed only after earlier cases in its process (it passes
+    /// alone), their inputs, in order: judged before it in one process,
+    /// they reproduce the failure.
+    pub reproduce_after: Vec<PathBuf>,
 }
 
 /// The slowest puzzle of a case: where to look when a case is slow.

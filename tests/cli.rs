@@ -1127,6 +1127,120 @@ fn leetcode_style_files_are_accepted_in_every_language() {
     }
 }
 
+/// A LeetCode file as kept locally, with a harness that solves and prints
+/// LeetCode's example: on LeetCode's problem the class is judged through
+/// the driver, the harness left out; elsewhere the file is a program.
+#[test]
+fn a_leetcode_file_with_a_local_harness_is_judged_as_leetcode_reads_it() {
+    for (file, tools, note) in [
+        (
+            "ac_leetcode_with_main.py",
+            &["python3"][..],
+            "block, a local test harness, is not run",
+        ),
+        (
+            "ac_leetcode_marked.py",
+            &["python3"][..],
+            "between `@lc code=start` and `@lc code=end`",
+        ),
+        (
+            "ac_leetcode_with_main.cpp",
+            &["g++"][..],
+            "its own main (lines 49–60), a local test harness, is left out",
+        ),
+        (
+            "ac_leetcode_marked.cpp",
+            &["g++"][..],
+            "between `@lc code=start` and `@lc code=end`",
+        ),
+    ] {
+        if !have(tools, file) {
+            continue;
+        }
+        let path = format!("tests/fixtures/submissions/{file}");
+        let run = judge_with(&["test", "cases/leetcode37", "--submission", &path]);
+        assert_eq!(run.code, 0, "{file}:\n{}{}", run.stdout, run.stderr);
+        assert!(
+            run.stdout.contains("LeetCode-style"),
+            "{file}:\n{}",
+            run.stdout
+        );
+        assert!(run.stdout.contains(note), "{file}:\n{}", run.stdout);
+        if file.ends_with("with_main.cpp") {
+            assert!(
+                run.stdout
+                    .contains("pasted whole, LeetCode would say Compile Error"),
+                "{file}:\n{}",
+                run.stdout
+            );
+        }
+        // On AcWing's problem it is a program, which prints LeetCode's
+        // example whatever it is given, and the note says how else to read it.
+        let run = judge_with(&["test", "cases/acwing166/sample.in", "--submission", &path]);
+        assert_eq!(run.code, 1, "{file}:\n{}{}", run.stdout, run.stderr);
+        if file.contains("with_main") {
+            assert!(
+                run.stdout.contains("--interface leetcode"),
+                "{file}:\n{}",
+                run.stdout
+            );
+        }
+        // --interface chooses either reading, whatever the problem.
+        let (_, report) = judge_fixture(
+            file,
+            "cases/leetcode37/example1",
+            &["--problem", "acwing166", "--interface", "leetcode"],
+        );
+        assert_eq!(only_verdict(&report).0, "AC", "{file}: {report}");
+        let (_, report) = judge_fixture(
+            file,
+            "cases/leetcode37/one-blank",
+            &["--interface", "program"],
+        );
+        assert_eq!(only_verdict(&report).0, "WA", "{file}: {report}");
+    }
+}
+
+/// POJ builds C++ with an old G++: a program of that era, with `gets` and
+/// a global named `size`, is accepted there and a compile error in C++17.
+#[test]
+fn a_poj_era_program_is_built_as_poj_builds_it_under_poj3074() {
+    if !have(&["g++"], "POJ's compiler profile") {
+        return;
+    }
+    let path = "tests/fixtures/submissions/ac_poj_gets.cpp";
+    let run = judge_with(&[
+        "test",
+        "cases/acwing166/sample.in",
+        "--submission",
+        path,
+        "--problem",
+        "poj3074",
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let build = run
+        .stdout
+        .lines()
+        .find(|l| l.contains("g++ "))
+        .unwrap_or_else(|| panic!("no build line:\n{}", run.stdout));
+    assert!(
+        build.contains("g++ -O2 -std=gnu++98 -DONLINE_JUDGE"),
+        "{build}"
+    );
+    assert!(
+        run.stdout
+            .contains("built for poj3074 with -O2 -std=gnu++98 -DONLINE_JUDGE"),
+        "{}",
+        run.stdout
+    );
+    let (_, report) = judge_fixture(
+        "ac_poj_gets.cpp",
+        "cases/acwing166/sample.in",
+        &["--problem", "acwing166"],
+    );
+    assert_eq!(only_verdict(&report).0, "CE", "{report}");
+}
+
 #[test]
 fn debug_output_of_a_leetcode_file_is_kept_apart_from_its_answers() {
     if !have(&["python3"], "debug output") {
@@ -1258,6 +1372,69 @@ fn a_crashing_leetcode_file_is_re_with_the_cause() {
         let (verdict, message) = only_verdict(&report);
         assert_eq!(verdict, "RE", "{file}");
         assert!(message.contains(words), "{file}: {message}");
+    }
+}
+
+#[test]
+fn a_leetcode_board_stopped_part_way_is_charged_the_cpu_it_used() {
+    if !have(&["python3"], "charging a board stopped part way") {
+        return;
+    }
+    for (file, verdict, extra) in [
+        (
+            "tle_sleeps_then_spins.py",
+            "TLE",
+            &["--time-limit", "500ms"][..],
+        ),
+        (
+            "mle_spins_then_allocates.py",
+            "MLE",
+            &["--memory-limit", "64M"][..],
+        ),
+        ("re_spins_then_raises.py", "RE", &[][..]),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let json = dir.path().join("report.json");
+        let fixture = format!("tests/fixtures/submissions/{file}");
+        let mut args = vec![
+            "test",
+            "cases/leetcode37/example1",
+            "--submission",
+            &fixture,
+            "--json",
+            json.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let run = judge_with(&args);
+        let report: Value = serde_json::from_slice(&fs::read(&json).unwrap()).unwrap();
+        let case = &cases_of(&report)[0];
+        assert_eq!(case["verdict"], verdict, "{file}: {case}");
+        let time_ms = case["time_ms"].as_f64().unwrap();
+        let cpu_ms = case["cpu_ms"].as_f64().unwrap();
+        assert!(time_ms > 0.0, "{file} was charged nothing: {case}");
+        assert!(time_ms <= cpu_ms + 1.0, "{file}: {case}");
+        // The table charges what the JSON does.
+        let charged = Duration::from_secs_f64(time_ms / 1000.0);
+        let row = run
+            .stdout
+            .lines()
+            .find(|l| l.starts_with(verdict))
+            .unwrap_or_else(|| panic!("{file}: no {verdict} row in\n{}", run.stdout));
+        let words: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(
+            format!("{} {}", words[1], words[2]),
+            sudoku_judge::words::format_ms(charged),
+            "{file}: {row}"
+        );
+        // And so does the reason, where it names the time.
+        let message = case["message"].as_str().unwrap();
+        if verdict == "TLE" {
+            assert!(message.contains("of wall time"), "{file}: {message}");
+            assert!(
+                message.contains(&format!("(CPU {})", sudoku_judge::words::whole_ms(charged))),
+                "{file}: {message} / {case}"
+            );
+        }
     }
 }
 
@@ -2082,7 +2259,7 @@ fn a_time_scale_multiplies_the_limit_and_shows_in_the_header() {
 
 /// Every case of a problem suite is an input that judge could send: AcWing
 /// sends 81-character lines of digits and `.` closed by `end`; LeetCode a
-/// board (here in its literal form).
+/// board (here in its literal form) with blanks to fill and one solution.
 #[test]
 fn the_problem_suites_hold_only_what_their_judge_sends() {
     for case in case::discover(&[manifest_dir().join("cases/acwing166")]).unwrap() {
@@ -2103,6 +2280,19 @@ fn the_problem_suites_hold_only_what_their_judge_sends() {
     for case in case::discover(&[manifest_dir().join("cases/leetcode37")]).unwrap() {
         let data = case::load(&case, true).unwrap();
         assert_eq!(data.format.name(), "leetcode", "{}", case.id);
+    }
+    // LeetCode sends a board with at least one blank and one solution: a
+    // full board is not one of its tests (a solution LeetCode accepts may
+    // well fail on it, indexing an empty list of blanks).
+    for suite in ["cases/leetcode37", "cases/leetcode37-hard"] {
+        for case in case::discover(&[manifest_dir().join(suite)]).unwrap() {
+            let data = case::load(&case, true).unwrap();
+            for puzzle in data.puzzles().unwrap() {
+                let bytes = puzzle.unwrap().1.to_bytes();
+                assert!(bytes.contains(&0), "{suite}: {} has no blank", case.id);
+                assert_eq!(count_solutions(&bytes, 2), 1, "{suite}: {}", case.id);
+            }
+        }
     }
 }
 

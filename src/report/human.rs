@@ -263,9 +263,16 @@ impl<W: Write> HumanReporter<W> {
                 } else {
                     format!(" {}", self.rerun_options)
                 };
+                // A failure that needs the earlier cases' state is rerun
+                // after them, so the command reproduces it.
+                let after: String = j
+                    .reproduce_after
+                    .iter()
+                    .map(|input| format!("{} ", input.display()))
+                    .collect();
                 writeln!(
                     self.out,
-                    "  rerun:    sudoku-judge test {}{options}",
+                    "  rerun:    sudoku-judge test {after}{}{options}",
                     result.input.display()
                 )?;
             }
@@ -330,6 +337,9 @@ impl<W: Write> HumanReporter<W> {
     /// How the submission was built: once, above the table.
     fn build(&mut self, build: &BuildInfo) -> io::Result<()> {
         let source = build.source.display();
+        for note in &build.notes {
+            self.wrapped("note: ", note, INDENT)?;
+        }
         match (&build.error, build.command.is_empty(), build.cached) {
             (Some(error), _, _) => {
                 writeln!(self.out, "{source} did not compile:")?;
@@ -614,6 +624,7 @@ mod tests {
             command: "g++ -O2 -std=c++17 -DONLINE_JUDGE main.cpp".into(),
             cached: false,
             time: Duration::from_millis(250),
+            notes: Vec::new(),
             error: Some(
                 "main.cpp: In function 'int main()':\n\
                  main.cpp:4:5: error: expected ';' before '}' token\n    \

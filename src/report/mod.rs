@@ -136,6 +136,7 @@ pub(crate) mod fixtures {
             } else {
                 vec![]
             },
+            reproduce_after: Vec::new(),
             warnings: if verdict == Verdict::AC {
                 vec!["cases/a.in: line 2: the input has no `end` line; AcWing 166 inputs close with one".into()]
             } else {

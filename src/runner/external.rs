@@ -446,9 +446,15 @@ pub fn run_function(
             if run.end == End::Normal && answered < case.puzzles {
                 run.end = End::Crashed("the driver ended before every board was answered".into());
             }
-            // A board cut short by a kill was charged up to the kill.
-            if open.is_some() && matches!(run.end, End::Killed(Kill::Cpu)) {
-                run.time = run.time.max(limits.time + grace(limits.time));
+            // A board cut short, by a kill or a crash, is charged the CPU
+            // the driver used on it up to then, as a program is charged
+            // what it used before it was stopped: what the kernel counted
+            // of the driver's whole life, less its clock at the handover.
+            if let Some((at, _)) = open {
+                run.time += finished.cpu.saturating_sub(at);
+                if matches!(run.end, End::Killed(Kill::Cpu)) {
+                    run.time = run.time.max(limits.time + grace(limits.time));
+                }
             }
             if first.is_none() {
                 run.wall = finished.wall;

@@ -384,6 +384,37 @@ fn an_exported_driver_builds_and_answers_as_the_judge_judged() {
     }
 }
 
+/// A LeetCode file with a local harness is exported as the judge judges it
+/// on LeetCode's problem: the class inside the driver, the harness left out.
+#[test]
+fn an_exported_driver_leaves_a_local_harness_out() {
+    if !have(&["g++"], "driver export of a file with a harness") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let export = judge_in(
+        dir.path(),
+        &[
+            "driver",
+            &fixture("ac_leetcode_with_main.cpp"),
+            "--out",
+            "debug",
+        ],
+    );
+    assert_eq!(export.code, 0, "{}{}", export.stdout, export.stderr);
+    let main = std::fs::read_to_string(dir.path().join("debug/main.cpp")).unwrap();
+    assert!(main.contains("class Solution"), "{main}");
+    assert!(!main.contains("vector<string> rows"), "{main}");
+    let output = Command::new("sh")
+        .arg("debug/run.sh")
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.starts_with("ready\n"), "{stdout}");
+    assert_eq!(driver_answers(&stdout), [ANSWER], "{stdout}");
+}
+
 /// The puzzles of an AcWing input, as 81-character lines.
 fn puzzle_lines(path: &Path) -> Vec<String> {
     std::fs::read_to_string(path)

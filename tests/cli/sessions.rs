@@ -131,3 +131,50 @@ fn after_a_crash_the_next_cases_get_a_new_process_and_say_so() {
     );
     assert!(cases_of(&report)[0]["notes"].as_array().unwrap().is_empty());
 }
+
+#[test]
+fn the_rerun_line_of_a_failure_kept_state_caused_reproduces_it() {
+    if !have(&["g++"], "the rerun line of a state failure") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    three_cases(dir.path());
+    let fixture = manifest_dir().join("tests/fixtures/submissions/wa_keeps_a_global.cpp");
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_sudoku-judge"))
+            .args(args)
+            .current_dir(manifest_dir())
+            .env("SUDOKU_JUDGE_CACHE", build_cache())
+            .output()
+            .unwrap()
+    };
+    let table = run(&[
+        "test",
+        dir.path().to_str().unwrap(),
+        "--submission",
+        fixture.to_str().unwrap(),
+    ]);
+    let table = String::from_utf8(table.stdout).unwrap();
+    let reruns: Vec<&str> = table
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix("rerun:"))
+        .collect();
+    assert_eq!(reruns.len(), 2, "{table}");
+    // The case that failed after one other: its rerun judges that one
+    // first, in one process, and fails as the run did.
+    let c1 = dir.path().join("c1/input.txt");
+    let c2 = dir.path().join("c2/input.txt");
+    let words = shell_words::split(reruns[0].trim()).unwrap();
+    assert_eq!(words[..2], ["sudoku-judge", "test"], "{table}");
+    assert_eq!(
+        words[2..4],
+        [c1.to_str().unwrap(), c2.to_str().unwrap()],
+        "{table}"
+    );
+    let mut again: Vec<&str> = words[1..].iter().map(String::as_str).collect();
+    again.extend(["--format", "json"]);
+    let output = run(&again);
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(verdicts(&report), ["AC", "WA"], "{report}");
+}

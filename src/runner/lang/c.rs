@@ -27,6 +27,7 @@ pub static SPEC: Spec = Spec {
     resolve: super::resolve_links,
     flags: &["-O2", "-DONLINE_JUDGE"],
     flags_why: "AcWing's and POJ's flags (gcc's default standard, gnu17), and `-lm`",
+    profiles: &[],
     detect: Detect {
         comments: Comments::CLike,
         program: r"\bmain\s*\(",

@@ -2,7 +2,8 @@
 //! `solveSudoku(vector<vector<char>>& board)`).
 
 use super::cause::Cause;
-use super::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
+use super::{Build, Comments, Detect, LeetCode, Profile, Run, Spec, Tool};
+use crate::problem::Problem;
 
 /// The C++ runtime's last words before `abort()`.
 pub(super) const TERMINATE: [Cause; 2] = [
@@ -29,7 +30,13 @@ pub static SPEC: Spec = Spec {
     tested: "g++ 12.2",
     resolve: super::resolve_links,
     flags: &["-O2", "-std=c++17", "-DONLINE_JUDGE"],
-    flags_why: "AcWing's and POJ's flags",
+    flags_why: "AcWing's flags; under `--problem poj3074`, `-std=gnu++98` instead, as POJ's old G++ builds",
+    profiles: &[Profile {
+        problem: Problem::Poj3074,
+        flags: &["-O2", "-std=gnu++98", "-DONLINE_JUDGE"],
+        why: "C++98 with GNU extensions, as POJ's old G++ (so `gets` is there, and a global \
+              named `size` clashes with nothing)",
+    }],
     detect: Detect {
         comments: Comments::CLike,
         program: r"\bmain\s*\(",

@@ -38,6 +38,7 @@ pub static SPEC: Spec = Spec {
     resolve: super::resolve_links,
     flags: &["-optimize+", "-debug"],
     flags_why: "optimised, then `mono --debug --optimize=-inline`, so a crash names the line of the user's file (Mono's C# 7, where LeetCode has .NET's latest)",
+    profiles: &[],
     detect: Detect {
         comments: Comments::CLike,
         program: r"\bstatic\s+(?:async\s+)?(?:void|int|Task(?:<int>)?)\s+Main\s*\(",

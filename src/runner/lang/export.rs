@@ -57,13 +57,15 @@ fn env_words(env: &[(OsString, OsString)]) -> Vec<String> {
 
 /// Writes the program judged for `path` into `out`, with `boards` (AcWing
 /// lines closed by `end`) as the case `run.sh` runs by default.
+/// A file that could be read either way is read as `reading` says.
 pub fn export(
     path: &Path,
     language: Option<Language>,
+    reading: super::Reading,
     out: &Path,
     boards: &str,
 ) -> anyhow::Result<Exported> {
-    let planned = plan(path, language)?;
+    let planned = plan(path, language, reading, None)?;
     let out = std::path::absolute(out)
         .with_context(|| format!("cannot make {} an absolute path", out.display()))?;
     // The build that run.sh starts writes into the directory too (a
@@ -93,7 +95,7 @@ pub fn export(
     let launch = Launch {
         label: String::new(),
         interface: planned.interface,
-        runtime: runtime(&planned.recipe.run, planned.spec.flags, &vars),
+        runtime: runtime(&planned.recipe.run, planned.flags, &vars),
         language: Some(planned.language),
         source: None,
         read_only: Vec::new(),

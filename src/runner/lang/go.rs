@@ -60,6 +60,7 @@ pub static SPEC: Spec = Spec {
     resolve: super::resolve_links,
     flags: &[],
     flags_why: "`go build` with its defaults, as LeetCode and Codeforces build",
+    profiles: &[],
     detect: Detect {
         comments: Comments::CLike,
         program: r"\bfunc\s+main\s*\(",

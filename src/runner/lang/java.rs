@@ -59,6 +59,7 @@ pub static SPEC: Spec = Spec {
     resolve: super::resolve_links,
     flags: &["-encoding", "UTF-8"],
     flags_why: "then `java -Xmx<memory limit> -Xss<a quarter of it, 8 to 64 MB> -XX:+UseSerialGC`",
+    profiles: &[],
     detect: Detect {
         comments: Comments::CLike,
         program: r"\bstatic\s+void\s+main\s*\(",

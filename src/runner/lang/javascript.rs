@@ -42,6 +42,7 @@ pub static SPEC: Spec = Spec {
     resolve: super::resolve_links,
     flags: &["--harmony"],
     flags_why: "as LeetCode runs it; a syntax error is CE (`node --check`)",
+    profiles: &[],
     detect: Detect {
         comments: Comments::CLike,
         program: READS_STDIN,

@@ -48,6 +48,7 @@ pub static SPEC: Spec = Spec {
     resolve: super::resolve_links,
     flags: &[],
     flags_why: "its defaults; run as Java is, with the Kotlin standard library",
+    profiles: &[],
     detect: Detect {
         comments: Comments::CLike,
         program: r"\bfun\s+main\s*\(",

@@ -22,6 +22,7 @@ mod cpp;
 mod csharp;
 pub mod export;
 mod go;
+mod harness;
 mod java;
 mod javascript;
 mod kotlin;
@@ -48,6 +49,7 @@ use regex::Regex;
 use sha2::{Digest as _, Sha256};
 
 use super::process;
+use crate::problem::Problem;
 use launch::{Interface, Launch, Runtime};
 
 pub use cause::{crash_cause, out_of_memory};
@@ -72,6 +74,8 @@ pub struct Spec {
     pub flags: &'static [&'static str],
     /// Why these flags, for the README.
     pub flags_why: &'static str,
+    /// Judges that build programs in this language with other flags.
+    pub profiles: &'static [Profile],
     /// What makes a file a program or a LeetCode-style file.
     pub detect: Detect,
     /// How a program (AcWing style) is built and started.
@@ -107,6 +111,15 @@ pub struct Spec {
     /// A program that echoes its first input line, to prove the toolchain
     /// works (`sudoku-judge languages`).
     pub self_test: &'static str,
+}
+
+/// A judge whose build of a program differs from a language's usual flags,
+/// used when every case of a run is that judge's problem.
+pub struct Profile {
+    pub problem: Problem,
+    pub flags: &'static [&'static str],
+    /// What the judge's compiler is, for the report.
+    pub why: &'static str,
 }
 
 /// A program a language needs, and where to get it.
@@ -338,20 +351,40 @@ fn without_comments(comments: Comments, source: &str) -> String {
     regex(pattern).replace_all(source, " ").into_owned()
 }
 
+/// Whether `source` has an entry point of its own (a `main`, or for a
+/// script, reading stdin), and whether it has LeetCode's function.
+pub fn readings(language: Language, source: &str) -> (bool, bool) {
+    let detect = &language.0.detect;
+    let source = &without_comments(detect.comments, source);
+    (
+        regex(detect.program).is_match(source),
+        regex(detect.function).is_match(source),
+    )
+}
+
 /// Whether `source` is a program with its own entry point (AcWing style)
 /// or a LeetCode-style file with the problem's function and none.
 pub fn interface_of(language: Language, source: &str) -> Option<Interface> {
-    let detect = &language.0.detect;
-    let source = &without_comments(detect.comments, source);
-    if regex(detect.program).is_match(source) {
-        Some(Interface::Program)
-    } else if regex(detect.function).is_match(source) {
-        Some(Interface::Function)
-    } else if detect.script {
-        Some(Interface::Program)
-    } else {
-        None
+    match readings(language, source) {
+        (true, _) => Some(Interface::Program),
+        (false, true) => Some(Interface::Function),
+        (false, false) if language.0.detect.script => Some(Interface::Program),
+        (false, false) => None,
     }
+}
+
+/// How to read a file that has both LeetCode's function and an entry
+/// point of its own (a local test harness beside the class).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Reading {
+    /// As a program: the entry point wins.
+    #[default]
+    Detect,
+    /// As LeetCode reads it, the class through the driver: the file is
+    /// judged on a LeetCode problem.
+    LeetCodeFirst,
+    /// As the user said (`--interface`).
+    Forced(Interface),
 }
 
 /// What preparing a source file did, for the report.
@@ -368,6 +401,9 @@ pub struct BuildInfo {
     pub time: Duration,
     /// The compiler's message when it failed, paths made relative.
     pub error: Option<String>,
+    /// How the file was read, when worth saying: a local harness left
+    /// out, or a file that could be read either way.
+    pub notes: Vec<String>,
 }
 
 /// A prepared submission: ready to launch, or rejected by the compiler.
@@ -529,9 +565,19 @@ struct Planned {
     /// The placeholders and their values (all but `@DIR@`).
     vars: Vec<(String, String)>,
     recipe: &'static Build,
+    /// The flags it is built with: the language's, or its judge's.
+    flags: &'static [&'static str],
+    notes: Vec<String>,
 }
 
-fn plan(path: &Path, language: Option<Language>) -> anyhow::Result<Planned> {
+/// Works out the build of `path`, read as `reading` says, for cases of
+/// `problem` when they all are.
+fn plan(
+    path: &Path,
+    language: Option<Language>,
+    reading: Reading,
+    problem: Option<Problem>,
+) -> anyhow::Result<Planned> {
     let language = match language.or_else(|| Language::from_path(path)) {
         Some(language) => language,
         None => bail!("{}", unknown_language(path)),
@@ -543,14 +589,34 @@ fn plan(path: &Path, language: Option<Language>) -> anyhow::Result<Planned> {
         .strip_prefix('\u{feff}')
         .unwrap_or(&source)
         .to_string();
-    let interface = interface_of(language, &source).with_context(|| {
-        format!(
-            "{} has neither a main function (an AcWing program reading stdin) nor LeetCode's \
-             {} (a LeetCode submission); which is it?",
+    let (own_main, function) = readings(language, &source);
+    let mut notes = Vec::new();
+    let interface = match reading {
+        Reading::Forced(Interface::Function) if !function => bail!(
+            "{} has no {}, LeetCode's {}: it cannot be judged as a LeetCode-style file",
+            path.display(),
+            spec.leetcode.method,
+            spec.name
+        ),
+        Reading::Forced(interface) => interface,
+        Reading::LeetCodeFirst if function => Interface::Function,
+        _ => interface_of(language, &source).with_context(|| {
+            format!(
+                "{} has neither a main function (an AcWing program reading stdin) nor \
+                 LeetCode's {} (a LeetCode submission); which is it?",
+                path.display(),
+                spec.leetcode.method
+            )
+        })?,
+    };
+    if own_main && function && reading == Reading::Detect {
+        notes.push(format!(
+            "{} has LeetCode's {} and a main of its own: judged as a program; \
+             `--interface leetcode` judges the class through the driver, as LeetCode does",
             path.display(),
             spec.leetcode.method
-        )
-    })?;
+        ));
+    }
     let tools = find_tools(language)?;
     let name = path
         .file_name()
@@ -573,6 +639,16 @@ fn plan(path: &Path, language: Option<Language>) -> anyhow::Result<Planned> {
             )
         })?,
         _ => String::new(),
+    };
+    // A LeetCode-style file is judged on what LeetCode would be given: a
+    // local harness beside the class is left out.
+    let source = match interface {
+        Interface::Function => {
+            let submitted = harness::leetcode_part(language, &source, &path.display().to_string());
+            notes.extend(submitted.notes);
+            submitted.source
+        }
+        Interface::Program => source,
     };
     let prepared = match spec.prepare {
         Some(prepare) => prepare(&source, &name, interface),
@@ -597,7 +673,22 @@ fn plan(path: &Path, language: Option<Language>) -> anyhow::Result<Planned> {
         name: name.clone(),
         built_as: fill(recipe.source_as, &vars),
     };
-    let compile = (!recipe.compile.is_empty()).then(|| command(recipe.compile, spec.flags, &vars));
+    // A program judged on a problem whose judge builds it otherwise is
+    // built as that judge builds it.
+    let profile = spec
+        .profiles
+        .iter()
+        .find(|p| interface == Interface::Program && Some(p.problem) == problem);
+    let flags = profile.map_or(spec.flags, |p| p.flags);
+    if let Some(profile) = profile {
+        notes.push(format!(
+            "built for {} with {}: {}",
+            profile.problem.name(),
+            flags.join(" "),
+            profile.why
+        ));
+    }
+    let compile = (!recipe.compile.is_empty()).then(|| command(recipe.compile, flags, &vars));
     // Named as the user calls it, not as the toolchain resolved it.
     let shown = match &compile {
         Some(argv) if recipe.shown => {
@@ -624,6 +715,8 @@ fn plan(path: &Path, language: Option<Language>) -> anyhow::Result<Planned> {
         toolchain,
         vars,
         recipe,
+        flags,
+        notes,
     })
 }
 
@@ -632,6 +725,18 @@ fn plan(path: &Path, language: Option<Language>) -> anyhow::Result<Planned> {
 /// was built before. A compile error is not an `Err`: it comes back in
 /// [`BuildInfo::error`], and the judge gives every case CE.
 pub fn build(path: &Path, language: Option<Language>) -> anyhow::Result<Built> {
+    build_as(path, language, Reading::Detect, None)
+}
+
+/// [`build`], reading a file that could be a program or a LeetCode-style
+/// file as `reading` says, for cases of `problem` when they all are (a
+/// judge may build programs with flags of its own).
+pub fn build_as(
+    path: &Path,
+    language: Option<Language>,
+    reading: Reading,
+    problem: Option<Problem>,
+) -> anyhow::Result<Built> {
     let Planned {
         language,
         spec,
@@ -645,7 +750,9 @@ pub fn build(path: &Path, language: Option<Language>) -> anyhow::Result<Built> {
         toolchain,
         vars: owned_vars,
         recipe,
-    } = plan(path, language)?;
+        flags,
+        notes,
+    } = plan(path, language, reading, problem)?;
     let vars: Vec<(&str, &str)> = owned_vars
         .iter()
         .map(|(k, v)| (k.as_str(), v.as_str()))
@@ -680,6 +787,7 @@ pub fn build(path: &Path, language: Option<Language>) -> anyhow::Result<Built> {
         cached: true,
         time: Duration::ZERO,
         error: None,
+        notes,
     };
     let label = format!(
         "{} ({language} {})",
@@ -696,7 +804,7 @@ pub fn build(path: &Path, language: Option<Language>) -> anyhow::Result<Built> {
         Launch {
             label: label.clone(),
             interface,
-            runtime: runtime(&recipe.run, spec.flags, &vars),
+            runtime: runtime(&recipe.run, flags, &vars),
             language: Some(language),
             source: Some(source_name.clone()),
             read_only: std::iter::once(dir.to_path_buf())

@@ -39,6 +39,7 @@ pub static SPEC: Spec = Spec {
     resolve: super::resolve_links,
     flags: &RUN_OPTIONS,
     flags_why: "errors on stderr and no memory limit of PHP's own; a syntax error is CE (`php -l`)",
+    profiles: &[],
     detect: Detect {
         comments: Comments::CLikeAndHash,
         program: r"\bSTDIN\b|php://stdin|\bfgets\s*\(|\bfscanf\s*\(|\bstream_get_contents\s*\(|\breadline\s*\(",

@@ -52,6 +52,7 @@ pub static SPEC: Spec = Spec {
     resolve,
     flags: &[],
     flags_why: "a syntax error is CE, as on LeetCode",
+    profiles: &[],
     detect: Detect {
         comments: Comments::Hash,
         program: r#"__name__\s*==\s*['"]__main__['"]"#,

@@ -41,6 +41,7 @@ pub static SPEC: Spec = Spec {
     resolve: super::resolve_links,
     flags: &[],
     flags_why: "`raco make` first, so an unbound name or a syntax error is CE; then `racket`",
+    profiles: &[],
     detect: Detect {
         comments: Comments::Lisp,
         program: r"\b(?:read-line|current-input-port|in-lines|port->string|port->lines|read-string|read-char)\b|\(\s*read\s*\)",

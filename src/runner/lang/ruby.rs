@@ -17,6 +17,7 @@ pub static SPEC: Spec = Spec {
     resolve: super::resolve_links,
     flags: &[],
     flags_why: "a syntax error is CE (`ruby -c`)",
+    profiles: &[],
     detect: Detect {
         comments: Comments::Hash,
         program: r"\b(?:STDIN|\$stdin|ARGF|gets|readlines)\b",

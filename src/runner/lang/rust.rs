@@ -33,6 +33,7 @@ pub static SPEC: Spec = Spec {
     resolve,
     flags: &["--edition", "2021", "-O"],
     flags_why: "an optimised build, as LeetCode's (`opt-level` 2) and Codeforces'",
+    profiles: &[],
     detect: Detect {
         comments: Comments::CLike,
         program: r"\bfn\s+main\s*\(",

@@ -38,6 +38,7 @@ pub static SPEC: Spec = Spec {
     resolve: super::resolve_links,
     flags: &[],
     flags_why: "its defaults; run as Java is, with the Scala library",
+    profiles: &[],
     detect: Detect {
         comments: Comments::CLike,
         program: r"\bdef\s+main\s*\(|\bextends\s+App\b",

@@ -46,6 +46,7 @@ pub static SPEC: Spec = Spec {
         "ES2022",
     ],
     flags_why: "LeetCode's compile options; then `node --enable-source-maps`, so a crash names the line of the `.ts` file",
+    profiles: &[],
     detect: Detect {
         comments: Comments::CLike,
         program: javascript::READS_STDIN,
