@@ -50,6 +50,13 @@ pub struct Cli {
     #[arg(long, value_enum, default_value_t = SandboxArg::Auto, global = true)]
     pub sandbox: SandboxArg,
 
+    /// Read case files, expected outputs, judge.toml files and references
+    /// that are symbolic links to files outside the directory given on the
+    /// command line. Without it they are refused, so a downloaded suite
+    /// cannot make the judge show a file elsewhere on the machine.
+    #[arg(long, global = true)]
+    pub follow_outside_links: bool,
+
     #[command(subcommand)]
     pub command: Command,
 }

@@ -17,6 +17,7 @@ use sudoku_judge::baseline::{self, Baseline};
 use sudoku_judge::bench;
 use sudoku_judge::board::format::{self, Mode};
 use sudoku_judge::board::Format;
+use sudoku_judge::case::file::{self, LineCapped};
 use sudoku_judge::case::settings;
 use sudoku_judge::case::CheckerKind;
 use sudoku_judge::case::Limits;
@@ -453,7 +454,8 @@ fn stdout_width() -> Option<usize> {
 
 pub fn solve(name: Option<&str>) -> anyhow::Result<ExitCode> {
     let solver = pick_solver(name)?;
-    let mut stdin = io::stdin().lock();
+    // No line longer than a board can be is held (case/file.rs).
+    let mut stdin = LineCapped::new(io::stdin().lock());
     // The format shows in the first line with cells; read up to it.
     let (head, format) =
         format::read_head(&mut stdin).context("failed to read puzzles from stdin")?;
@@ -481,10 +483,8 @@ pub fn solve(name: Option<&str>) -> anyhow::Result<ExitCode> {
             notices::read_warning(&mut io::stderr(), "stdin", warning)?;
         }
     } else {
-        let mut input = String::from_utf8_lossy(&head).into_owned();
-        stdin
-            .read_to_string(&mut input)
-            .context("failed to read puzzles from stdin")?;
+        let rest = file::read_whole(head.chain(stdin), &"stdin")?;
+        let input = String::from_utf8_lossy(&rest).into_owned();
         let parsed = format::parse(&input, format, Mode::Puzzles).map_err(stdin_error)?;
         for warning in &parsed.warnings {
             notices::read_warning(&mut io::stderr(), "stdin", warning)?;
@@ -623,11 +623,11 @@ pub fn gen(args: GenArgs) -> anyhow::Result<ExitCode> {
 /// a directory named, or stdin.
 fn rate_sources(files: &[PathBuf]) -> anyhow::Result<Vec<(String, String)>> {
     if files.is_empty() || files == [PathBuf::from("-")] {
-        let mut text = String::new();
-        io::stdin()
-            .read_to_string(&mut text)
-            .context("failed to read puzzles from stdin")?;
-        return Ok(vec![("stdin".into(), text)]);
+        let text = file::read_whole(LineCapped::new(io::stdin().lock()), &"stdin")?;
+        return Ok(vec![(
+            "stdin".into(),
+            String::from_utf8_lossy(&text).into(),
+        )]);
     }
     let mut paths = Vec::new();
     for file in files {
@@ -644,9 +644,12 @@ fn rate_sources(files: &[PathBuf]) -> anyhow::Result<Vec<(String, String)>> {
     paths
         .iter()
         .map(|f| {
-            std::fs::read_to_string(f)
-                .with_context(|| format!("failed to read {}", f.display()))
-                .map(|text| (f.display().to_string(), text))
+            let opened = file::open_regular(f, "puzzle file")?;
+            let bytes =
+                file::read_whole(LineCapped::new(io::BufReader::new(opened)), &f.display())?;
+            let text = String::from_utf8(bytes)
+                .with_context(|| format!("{} is not UTF-8 text", f.display()))?;
+            Ok((f.display().to_string(), text))
         })
         .collect()
 }

@@ -10,6 +10,7 @@
 //! walks the given paths with walkdir in natural order (`case2` before
 //! `case10`), skipping hidden and backup files.
 
+pub mod file;
 mod load;
 pub mod settings;
 
@@ -29,6 +30,10 @@ pub struct Case {
     /// Where it is, relative to the path it was found under, without
     /// extension: `acwing166/sample`.
     pub id: String,
+    /// The directory given on the command line that the case was found
+    /// under (the one holding it, for a case named by its file): its
+    /// files must not resolve outside it (see [`file::ensure_inside`]).
+    pub root: PathBuf,
     pub input: PathBuf,
     pub expected: Option<PathBuf>,
 }
@@ -178,6 +183,7 @@ fn file_case(path: &Path) -> anyhow::Result<Case> {
         if let Some((input, expected)) = case_in_dir(dir).filter(|(input, _)| input == path) {
             return Ok(Case {
                 id: id_of(dir, dir),
+                root: file::fence_of(path),
                 input,
                 expected,
             });
@@ -186,6 +192,7 @@ fn file_case(path: &Path) -> anyhow::Result<Case> {
     match path.extension().and_then(|e| e.to_str()) {
         Some("in") => Ok(Case {
             id: id_of(path, path),
+            root: file::fence_of(path),
             input: path.to_path_buf(),
             expected: flat_expected(path),
         }),
@@ -199,6 +206,7 @@ fn file_case(path: &Path) -> anyhow::Result<Case> {
         _ => Ok(Case {
             // Any other single file is taken as an input without expected output.
             id: id_of(path, path),
+            root: file::fence_of(path),
             input: path.to_path_buf(),
             expected: None,
         }),
@@ -221,6 +229,7 @@ fn walk(root: &Path, cases: &mut Vec<Case>, warnings: &mut Vec<String>) -> anyho
             if let Some((input, expected)) = case_in_dir(path) {
                 cases.push(Case {
                     id: id_of(root, path),
+                    root: root.to_path_buf(),
                     input,
                     expected,
                 });
@@ -239,6 +248,7 @@ fn walk(root: &Path, cases: &mut Vec<Case>, warnings: &mut Vec<String>) -> anyho
         } else if path.extension().is_some_and(|e| e == "in") {
             cases.push(Case {
                 id: id_of(root, path),
+                root: root.to_path_buf(),
                 input: path.to_path_buf(),
                 expected: flat_expected(path),
             });

@@ -234,9 +234,15 @@ pub fn parse_memory_kb(text: &str) -> anyhow::Result<u64> {
     Ok(bytes / 1024)
 }
 
+/// Reads the `judge.toml` at `path`: a regular file of bounded size that
+/// does not link out of its own directory (case/file.rs).
 fn parse(path: &Path) -> anyhow::Result<File> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("failed to read {}", path.display()))?;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    super::file::ensure_inside(dir, path, "settings file")?;
+    let opened = super::file::open_regular(path, "settings file")?;
+    let bytes = super::file::read_whole(opened, &path.display())?;
+    let text = String::from_utf8(bytes)
+        .with_context(|| format!("invalid {}: it is not UTF-8 text", path.display()))?;
     toml::from_str(&text)
         .map_err(|e| anyhow::anyhow!("{}", e.to_string().trim_end()))
         .with_context(|| format!("invalid {}", path.display()))
@@ -245,7 +251,7 @@ fn parse(path: &Path) -> anyhow::Result<File> {
 /// The references the `judge.toml` in `dir` lists (none without one).
 pub fn references(dir: &Path) -> anyhow::Result<Vec<Reference>> {
     let path = dir.join(SETTINGS_FILE);
-    if !path.is_file() {
+    if path.symlink_metadata().is_err() {
         return Ok(Vec::new());
     }
     parse(&path)?
@@ -254,6 +260,8 @@ pub fn references(dir: &Path) -> anyhow::Result<Vec<Reference>> {
         .enumerate()
         .map(|(n, entry)| {
             let file = dir.join(&entry.file);
+            super::file::ensure_inside(dir, &file, &format!("reference {}", n + 1))
+                .with_context(|| format!("invalid {}", path.display()))?;
             anyhow::ensure!(
                 file.is_file(),
                 "invalid {}: reference {} names {}, which is not a file",
@@ -330,7 +338,7 @@ impl SettingsCache {
             return Ok(found.clone());
         }
         let here = dir.join(SETTINGS_FILE);
-        let own = if here.is_file() {
+        let own = if here.symlink_metadata().is_ok() {
             read(&here)?
         } else {
             Settings::default()
