@@ -32,6 +32,7 @@ use sudoku_judge::report::json::JsonReporter;
 use sudoku_judge::report::junit::JunitReporter;
 use sudoku_judge::report::keep::KeepReporter;
 use sudoku_judge::report::progress::{self, TestProgress};
+use sudoku_judge::report::untrusted::{shell_path, shell_word};
 use sudoku_judge::report::{self, notices, Reporter, Tee};
 use sudoku_judge::results::Summary;
 use sudoku_judge::runner::lang::launch::Launch;
@@ -62,14 +63,11 @@ fn submission(args: &SubmissionArgs) -> anyhow::Result<(Submission, Option<Build
         return Ok((
             Submission::External(launch),
             None,
-            format!("--cmd {}", shell_words::quote(command)),
+            format!("--cmd {}", shell_word(command.as_ref())),
         ));
     }
     if let Some(path) = &args.submission {
-        let mut rerun = format!(
-            "--submission {}",
-            shell_words::quote(&path.to_string_lossy())
-        );
+        let mut rerun = format!("--submission {}", shell_path(path));
         if let Some(lang) = args.lang {
             rerun.push_str(&format!(" --lang {}", lang.id()));
         }
@@ -892,17 +890,12 @@ pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
         ),
         ("--givens", args.givens.map(|g| g.to_string())),
         ("--grade", args.grade.map(|g| g.grade().name().to_string())),
-        (
-            "--gen",
-            args.gen
-                .as_deref()
-                .map(|g| shell_words::quote(g).into_owned()),
-        ),
+        ("--gen", args.gen.clone()),
         (
             "--brute",
             args.brute
                 .as_ref()
-                .map(|b| shell_words::quote(&b.to_string_lossy()).into_owned()),
+                .map(|b| b.to_string_lossy().into_owned()),
         ),
     ]) + &limits_again;
     let config = stress::StressConfig {
@@ -947,11 +940,16 @@ pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// ` --flag value` for each flag that has a value, to repeat a command.
+/// ` --flag value` for each flag that has a value, to repeat a command;
+/// each value quoted for the shell.
 fn flags(pairs: &[(&str, Option<String>)]) -> String {
     pairs
         .iter()
-        .filter_map(|(flag, value)| value.as_ref().map(|v| format!(" {flag} {v}")))
+        .filter_map(|(flag, value)| {
+            value
+                .as_ref()
+                .map(|v| format!(" {flag} {}", shell_word(v.as_ref())))
+        })
         .collect()
 }
 

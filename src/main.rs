@@ -26,7 +26,12 @@ fn main() -> ExitCode {
             }) {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("error: {error:#}");
+            // The error may quote a path or a line from a suite.
+            let message = format!("{error:#}");
+            eprintln!(
+                "error: {}",
+                sudoku_judge::report::untrusted::shown(&message)
+            );
             ExitCode::from(HARNESS_ERROR)
         }
     }

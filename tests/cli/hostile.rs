@@ -191,3 +191,186 @@ fn a_reference_or_judge_toml_linked_out_of_the_suite_is_refused() {
     assert!(all.contains("judge.toml links outside"), "{all}");
     assert!(!all.contains("root") && !all.contains("secret"), "{all}");
 }
+
+/// Escape sequences a case name, a program's stderr and a LeetCode-style
+/// file's prints carry: clear the screen, set the title, write the
+/// clipboard, draw a green AC; one C1 control too.
+const HOSTILE: &str = "\x1b[2J\x1b]0;owned\x07\x1b]52;c;cHduZWQ=\x07\x1b[32mAC \u{9b}2J";
+
+/// Whether `text` holds a control character other than newline and tab
+/// (and CR, which XML and some reports use at line ends).
+fn has_control(text: &str) -> bool {
+    text.chars().any(|c| {
+        (c.is_control() && !matches!(c, '\n' | '\t' | '\r')) || ('\u{80}'..='\u{9f}').contains(&c)
+    })
+}
+
+#[test]
+fn escape_sequences_from_cases_and_submissions_are_shown_escaped_everywhere() {
+    if !super::have(&["python3"], "escape sequences") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let suite = tmp.path().join("suite");
+    write(&suite, &format!("n{HOSTILE}.in"), PUZZLE);
+    let json = tmp.path().join("report.json");
+    let junit = tmp.path().join("report.xml");
+    let report_files = |run: &Run| {
+        for file in [&json, &junit] {
+            let text = fs::read_to_string(file).unwrap();
+            assert!(!has_control(&text), "{}: {text:?}", file.display());
+        }
+        serde_json::from_str::<serde_json::Value>(&fs::read_to_string(&json).unwrap())
+            .unwrap_or_else(|e| panic!("{e}: {}", run.stdout));
+    };
+    // A program whose stderr is hostile.
+    let program = "sh -c 'printf \"\\033[2J\\033]0;owned\\007\\033[32mAC\\n\" >&2; exit 3'";
+    let args = [
+        "test",
+        suite.to_str().unwrap(),
+        "--cmd",
+        program,
+        "--color",
+        "always",
+        "--json",
+        json.to_str().unwrap(),
+        "--junit",
+        junit.to_str().unwrap(),
+    ];
+    let run = super::judge_with(&args);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("RE"), "{}", run.stdout);
+    // The judge's own colour is there; nothing of the hostile text is raw.
+    assert!(run.stdout.contains("\x1b[1m"), "{:?}", run.stdout);
+    let without_colour = strip_colour(&run.stdout);
+    assert!(!has_control(&without_colour), "{without_colour:?}");
+    assert!(
+        without_colour.contains("\\x1b[2J\\x1b]0;owned\\x07"),
+        "{without_colour}"
+    );
+    assert!(!has_control(&run.stderr), "{:?}", run.stderr);
+    report_files(&run);
+
+    // A LeetCode-style file that prints them, in every report format.
+    let fixture = manifest_dir().join("tests/fixtures/submissions/wa_prints_escapes.py");
+    for format in ["table", "json"] {
+        let run = super::judge_with(&[
+            "test",
+            suite.to_str().unwrap(),
+            "--submission",
+            fixture.to_str().unwrap(),
+            "--format",
+            format,
+            "--json",
+            json.to_str().unwrap(),
+            "--junit",
+            junit.to_str().unwrap(),
+        ]);
+        assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+        assert!(!run.stdout.contains('\x1b'), "{:?}", run.stdout);
+        assert!(!has_control(&run.stdout), "{:?}", run.stdout);
+        assert!(!has_control(&run.stderr), "{:?}", run.stderr);
+        assert!(run.stdout.contains("\\u{9b}2J"), "{}", run.stdout);
+        report_files(&run);
+    }
+}
+
+/// `text` without the judge's own colour (SGR sequences).
+fn strip_colour(text: &str) -> String {
+    regex::Regex::new("\x1b\\[[0-9;]*m")
+        .unwrap()
+        .replace_all(text, "")
+        .into_owned()
+}
+
+/// The commands a report tells people to run: each `rerun:` line, and each
+/// command quoted in backticks, that starts with `sudoku-judge`.
+fn printed_commands(report: &str) -> Vec<String> {
+    let mut commands = Vec::new();
+    for line in report.lines() {
+        if let Some(rest) = line.trim_start().strip_prefix("rerun:") {
+            commands.push(rest.trim().to_string());
+        }
+        for (n, part) in line.split('`').enumerate() {
+            if n % 2 == 1 && part.starts_with("sudoku-judge ") {
+                commands.push(part.to_string());
+            }
+        }
+    }
+    commands
+}
+
+#[test]
+fn every_printed_command_pasted_into_a_shell_only_runs_the_judge() {
+    let tmp = tempfile::tempdir().unwrap();
+    let suite = tmp.path().join("s$(touch PWN1)");
+    // A case the program fails (a rerun line) and a malformed one (a hint
+    // that rechecks it), both with names that run commands if unquoted.
+    let failing = write(&suite, "nm/$(touch PWN2)`touch PWN3`'\".in", PUZZLE);
+    let malformed = write(&suite, &format!("bad;touch PWN4{HOSTILE}.in"), "x\n");
+    let program = "sh -c 'exit 3' # $(touch PWN5)";
+    let run = run_in(
+        tmp.path(),
+        &["test", suite.to_str().unwrap(), "--cmd", program],
+        "",
+    );
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    let commands = printed_commands(&run.stdout);
+    assert!(commands.len() >= 2, "{}", run.stdout);
+    // A stand-in for the judge that records its arguments.
+    let bin = tmp.path().join("bin");
+    let log = tmp.path().join("args.log");
+    write(
+        &bin,
+        "sudoku-judge",
+        "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\0' \"$a\"; done >> \"$LOG\"\nprintf '\\n' >> \"$LOG\"\n",
+    );
+    fs::set_permissions(
+        bin.join("sudoku-judge"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let work = tmp.path().join("work");
+    fs::create_dir(&work).unwrap();
+    for command in &commands {
+        assert!(!has_control(command), "{command:?}");
+        let status = Command::new("sh")
+            .args(["-c", command])
+            .current_dir(&work)
+            .env(
+                "PATH",
+                format!("{}:{}", bin.display(), std::env::var("PATH").unwrap()),
+            )
+            .env("LOG", &log)
+            .status()
+            .unwrap();
+        assert!(status.success(), "{command}");
+    }
+    let pwned: Vec<_> = fs::read_dir(&work)
+        .unwrap()
+        .chain(fs::read_dir(tmp.path()).unwrap())
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with("PWN"))
+        .collect();
+    assert!(pwned.is_empty(), "pasting ran {pwned:?}: {commands:#?}");
+    // Each command named the case it was printed for, exactly.
+    let log = fs::read(&log).unwrap();
+    let calls: Vec<Vec<&[u8]>> = log
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| l.split(|&b| b == 0).filter(|a| !a.is_empty()).collect())
+        .collect();
+    assert_eq!(calls.len(), commands.len(), "{commands:#?}");
+    use std::os::unix::ffi::OsStrExt as _;
+    let named: Vec<&[u8]> = calls.iter().map(|c| c[1]).collect();
+    assert!(named.contains(&failing.as_os_str().as_bytes()), "{calls:?}");
+    assert!(
+        named.contains(&malformed.as_os_str().as_bytes()),
+        "{calls:?}"
+    );
+    let rerun = calls
+        .iter()
+        .find(|c| c.len() > 2)
+        .expect("a rerun with --cmd");
+    assert_eq!(rerun[2..], [b"--cmd".as_slice(), program.as_bytes()]);
+}
