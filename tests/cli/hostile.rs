@@ -374,3 +374,73 @@ fn every_printed_command_pasted_into_a_shell_only_runs_the_judge() {
         .expect("a rerun with --cmd");
     assert_eq!(rerun[2..], [b"--cmd".as_slice(), program.as_bytes()]);
 }
+
+#[test]
+fn time_scale_is_checked_like_the_limits() {
+    let tmp = tempfile::tempdir().unwrap();
+    let suite = tmp.path().join("suite");
+    write(&suite, "a.in", EXAMPLE_IN);
+    for (toml, says) in [
+        (
+            "time_scale = 1e308",
+            "a time_scale must be a number from 0.01 to 100",
+        ),
+        (
+            "time_scale = 1e-308",
+            "a time_scale must be a number from 0.01 to 100",
+        ),
+        (
+            "time_limit = \"1h\"\ntime_scale = 1000",
+            "a time_scale must be a number from 0.01 to 100",
+        ),
+        (
+            "time_limit = \"1h\"\ntime_scale = 2",
+            "time_limit 1h times time_scale 2 is 7200.0000 s, outside the range",
+        ),
+        (
+            "time_limit = \"1ms\"\ntime_scale = 0.5",
+            "outside the range",
+        ),
+    ] {
+        write(&suite, "judge.toml", toml);
+        let run = run_in(&manifest_dir(), &["test", suite.to_str().unwrap()], "");
+        assert_eq!(run.code, 2, "{toml}: {}{}", run.stdout, run.stderr);
+        let all = format!("{}{}", run.stdout, run.stderr);
+        assert!(all.contains(says), "{toml}: {all}");
+        assert!(!all.contains("panicked"), "{toml}: {all}");
+    }
+    fs::remove_file(suite.join("judge.toml")).unwrap();
+    for scale in ["1e308", "1e-308", "NaN", "inf"] {
+        let run = run_in(
+            &manifest_dir(),
+            &["test", suite.to_str().unwrap(), "--time-scale", scale],
+            "",
+        );
+        assert_eq!(run.code, 2, "{scale}: {}{}", run.stdout, run.stderr);
+        assert!(
+            run.stderr.contains("invalid --time-scale"),
+            "{scale}: {}",
+            run.stderr
+        );
+    }
+    // Counts on the command line name their flag and range.
+    let out = tmp.path().join("gen");
+    for (args, says) in [
+        (
+            vec!["gen", "--out", out.to_str().unwrap(), "--count", "0"],
+            "'--count <N>': 0 is not in 1..=1000000",
+        ),
+        (
+            vec!["stress", "--puzzles", "18446744073709551615"],
+            "is not in 1..=100000",
+        ),
+        (
+            vec!["test", "--time-limit", "0.0001s"],
+            "shorter than the shortest time limit",
+        ),
+    ] {
+        let run = run_in(&manifest_dir(), &args, "");
+        assert_eq!(run.code, 2, "{args:?}: {}{}", run.stdout, run.stderr);
+        assert!(run.stderr.contains(says), "{args:?}: {}", run.stderr);
+    }
+}
