@@ -122,7 +122,13 @@ pub enum Command {
     ///
     /// Exit code: 0 when every case is accepted, 1 when some case is not,
     /// 2 when a case could not be judged (e.g. a malformed input), 130 when
-    /// interrupted with Ctrl-C.
+    /// interrupted with Ctrl-C, 141 when stdout was closed early (`| head`)
+    /// and no case judged so far failed (1 when one did).
+    ///
+    /// Suites are untrusted: only regular files are read, a line past 1 MiB
+    /// is a case error, files linking outside the given directory are
+    /// refused (see --follow-outside-links), and control characters from
+    /// cases and submissions are shown escaped.
     Test(TestArgs),
 
     /// Solve puzzles read on stdin and print them in the same format.

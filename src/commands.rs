@@ -150,7 +150,12 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
     }
     let (summary, _) = plan.judge_once(baseline)?;
     Ok(if summary.interrupted {
-        interrupted_code()
+        // Stopped by a closed stdout: a failure seen so far is still one.
+        if process::interrupting_signal() == Some(libc::SIGPIPE) && summary.failed > 0 {
+            ExitCode::from(1)
+        } else {
+            interrupted_code()
+        }
     } else if summary.errors > 0 {
         ExitCode::from(HARNESS_ERROR)
     } else if summary.failed > 0 {
@@ -158,6 +163,27 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The report on stdout. When stdout is closed (`| head`), judging stops at
+/// once, as on Ctrl-C: the running submission is killed, the report files
+/// are written with what was judged, and the exit code is 1 when a case
+/// judged so far failed, else 141, as a shell expects of a broken pipe.
+struct StopOnClosedPipe(Box<dyn Reporter>);
+
+impl Reporter for StopOnClosedPipe {
+    fn report(&mut self, event: report::Event<'_>) -> io::Result<()> {
+        if process::interrupting_signal() == Some(libc::SIGPIPE) {
+            return Ok(());
+        }
+        match self.0.report(event) {
+            Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {
+                process::interrupt(libc::SIGPIPE);
+                Ok(())
+            }
+            other => other,
+        }
+    }
 }
 
 /// What every run of `test` shares; `--watch` judges it again and again.
@@ -192,7 +218,7 @@ impl TestPlan {
             fresh_process: args.fresh_process,
         };
         let stdout = io::stdout().lock();
-        let mut reporters: Vec<Box<dyn Reporter>> = vec![match args.format {
+        let on_stdout: Box<dyn Reporter> = match args.format {
             ReportFormat::Table => Box::new(
                 HumanReporter::new(stdout, self.color, rerun)
                     .with_width(stdout_width())
@@ -201,7 +227,8 @@ impl TestPlan {
             ReportFormat::Json => {
                 Box::new(JsonReporter::new(stdout).with_baseline(baseline.clone()))
             }
-        }];
+        };
+        let mut reporters: Vec<Box<dyn Reporter>> = vec![Box::new(StopOnClosedPipe(on_stdout))];
         if let Some(path) = &args.json {
             reporters.push(Box::new(
                 JsonReporter::new(create_report(path)?).with_baseline(baseline.clone()),
@@ -918,7 +945,7 @@ pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
     on_ctrl_c()?;
     report::stress::started(&mut io::stderr(), &config, args.gen.as_deref())?;
     // Made after the line above, so the bar is drawn under it.
-    let terminal = io::stderr().is_terminal();
+    let terminal = progress::drawn();
     let mut progress = StressProgress {
         bar: progress::bar(config.rounds, "stress"),
         plain: (!terminal).then_some(None),

@@ -444,3 +444,97 @@ fn time_scale_is_checked_like_the_limits() {
         assert!(run.stderr.contains(says), "{args:?}: {}", run.stderr);
     }
 }
+
+/// Judges `cases` copies of the example with `program`, reads `lines` lines
+/// of the report and closes the pipe: the exit code, how long the judge
+/// went on, and the JUnit report it wrote.
+fn closed_after(lines: usize, cases: usize, program: &str) -> (i32, Duration, String) {
+    use std::io::BufRead as _;
+    let tmp = tempfile::tempdir().unwrap();
+    let suite = tmp.path().join("suite");
+    for n in 0..cases {
+        write(&suite, &format!("c{n:02}.in"), EXAMPLE_IN);
+        write(&suite, &format!("c{n:02}.out"), EXAMPLE_OUT);
+    }
+    let junit = tmp.path().join("report.xml");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sudoku-judge"))
+        .args(["test", suite.to_str().unwrap(), "--cmd", program, "--junit"])
+        .arg(&junit)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    for _ in 0..lines {
+        let mut line = String::new();
+        out.read_line(&mut line).unwrap();
+    }
+    drop(out);
+    let closed = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            closed.elapsed() < Duration::from_secs(60),
+            "the judge went on"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let report = fs::read_to_string(&junit).unwrap_or_default();
+    (status.code().unwrap_or(-1), closed.elapsed(), report)
+}
+
+#[test]
+fn a_closed_pipe_stops_the_judge_and_never_reads_as_success() {
+    // `| head -3` on a run whose cases fail: 1, and the report file says
+    // what was judged.
+    let (code, after, report) = closed_after(3, 20, "sh -c 'sleep 0.5; exit 3'");
+    assert_eq!(code, 1);
+    assert!(report.contains("<testsuites"), "{report}");
+    let judged = report.matches("<testcase").count();
+    assert!((1..20).contains(&judged), "{judged} cases in {report}");
+    // Far less than the 8 s the remaining cases would take.
+    assert!(after < Duration::from_secs(5), "went on for {after:?}");
+    // All accepted so far: what a shell expects of a broken pipe.
+    let slow = format!(
+        "sh -c 'sleep 0.5; exec {} solve'",
+        env!("CARGO_BIN_EXE_sudoku-judge")
+    );
+    let (code, after, _) = closed_after(2, 20, &slow);
+    assert_eq!(code, 141);
+    assert!(after < Duration::from_secs(5), "went on for {after:?}");
+}
+
+#[test]
+fn no_progress_line_when_stdout_is_a_pipe_to_the_same_terminal() {
+    if !super::have(&["script"], "progress into a pipe") {
+        return;
+    }
+    let slow = format!(
+        "sh -c 'sleep 0.3; exec {} solve'",
+        env!("CARGO_BIN_EXE_sudoku-judge")
+    );
+    let command = [
+        env!("CARGO_BIN_EXE_sudoku-judge"),
+        "test",
+        "cases/acwing166/generated",
+        "--cmd",
+        &slow,
+    ]
+    .iter()
+    .map(|w| shell_words::quote(w).into_owned())
+    .collect::<Vec<_>>()
+    .join(" ");
+    let output = Command::new("script")
+        .args(["-qec", &format!("{command} | cat"), "/dev/null"])
+        .current_dir(manifest_dir())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let screen = String::from_utf8_lossy(&output.stdout);
+    assert!(screen.contains(" passed, 0 failed"), "{screen:?}");
+    assert!(!screen.contains("judging ["), "{screen:?}");
+    assert!(!screen.contains("\x1b[2K"), "{screen:?}");
+}
