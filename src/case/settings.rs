@@ -323,28 +323,28 @@ pub fn references(dir: &Path) -> anyhow::Result<Vec<Reference>> {
 }
 
 fn read(path: &Path) -> anyhow::Result<Settings> {
-    let file = parse(path)?;
-    let context = || format!("invalid {}", path.display());
+    settings_of(parse(path)?).with_context(|| format!("invalid {}", path.display()))
+}
+
+/// The settings a `judge.toml`'s text holds, checked as [`read`] checks a
+/// file's: for fuzzing, and anything else that has the text alone.
+pub fn from_text(text: &str) -> anyhow::Result<Settings> {
+    let file: File =
+        toml::from_str(text).map_err(|e| anyhow::anyhow!("{}", e.to_string().trim_end()))?;
+    settings_of(file)
+}
+
+fn settings_of(file: File) -> anyhow::Result<Settings> {
     Ok(Settings {
         problem: file.problem,
-        time_limit: file
-            .time_limit
-            .as_deref()
-            .map(parse_duration)
-            .transpose()
-            .with_context(context)?,
+        time_limit: file.time_limit.as_deref().map(parse_duration).transpose()?,
         memory_limit_kb: file
             .memory_limit
             .as_deref()
             .map(parse_memory_kb)
-            .transpose()
-            .with_context(context)?,
+            .transpose()?,
         checker: file.checker,
-        time_scale: file
-            .time_scale
-            .map(TimeScale::new)
-            .transpose()
-            .with_context(context)?,
+        time_scale: file.time_scale.map(TimeScale::new).transpose()?,
     })
 }
 
