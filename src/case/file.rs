@@ -20,7 +20,7 @@ use std::os::unix::fs::{FileTypeExt as _, OpenOptionsExt as _};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use anyhow::bail;
+use anyhow::{bail, Context as _};
 
 /// The longest line read: a thousand times the longest line a board takes.
 pub const MAX_LINE_BYTES: usize = 1 << 20;
@@ -57,8 +57,7 @@ fn kind(file_type: std::fs::FileType) -> &'static str {
 /// (`case input`, `expected output`).
 pub fn ensure_regular(path: &Path, what: &str) -> anyhow::Result<()> {
     let meta = std::fs::metadata(path)
-        .map_err(|e| anyhow::anyhow!(e))
-        .map_err(|e| e.context(format!("failed to read {what} {}", path.display())))?;
+        .with_context(|| format!("failed to read {what} {}", path.display()))?;
     if !meta.is_file() {
         bail!(
             "{what} {} is {}, not a regular file; only regular files are read",
@@ -77,9 +76,10 @@ pub fn open_regular(path: &Path, what: &str) -> anyhow::Result<File> {
         .read(true)
         .custom_flags(libc::O_NONBLOCK)
         .open(path)
-        .map_err(|e| anyhow::anyhow!(e))
-        .map_err(|e| e.context(format!("failed to read {what} {}", path.display())))?;
-    let meta = file.metadata()?;
+        .with_context(|| format!("failed to read {what} {}", path.display()))?;
+    let meta = file
+        .metadata()
+        .with_context(|| format!("failed to read {what} {}", path.display()))?;
     if !meta.is_file() {
         bail!(
             "{what} {} is {}, not a regular file; only regular files are read",
@@ -132,8 +132,7 @@ pub fn read_whole(mut input: impl Read, name: &dyn std::fmt::Display) -> anyhow:
     (&mut input)
         .take(MAX_WHOLE_BYTES + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| anyhow::anyhow!(e))
-        .map_err(|e| e.context(format!("failed to read {name}")))?;
+        .with_context(|| format!("failed to read {name}"))?;
     if bytes.len() as u64 > MAX_WHOLE_BYTES {
         bail!(
             "{name} is larger than {} MiB, more than the judge reads of a file in this format; \
