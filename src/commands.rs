@@ -149,13 +149,13 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
         return watch(&plan, baseline);
     }
     let (summary, _) = plan.judge_once(baseline)?;
-    Ok(if summary.interrupted {
-        // Stopped by a closed stdout: a failure seen so far is still one.
-        if process::interrupting_signal() == Some(libc::SIGPIPE) && summary.failed > 0 {
-            ExitCode::from(1)
-        } else {
-            interrupted_code()
-        }
+    // Stdout closed, even during the last lines: never a success, and a
+    // failure seen so far is still one.
+    let closed = process::interrupting_signal() == Some(libc::SIGPIPE);
+    Ok(if closed && summary.failed > 0 {
+        ExitCode::from(1)
+    } else if closed || summary.interrupted {
+        interrupted_code()
     } else if summary.errors > 0 {
         ExitCode::from(HARNESS_ERROR)
     } else if summary.failed > 0 {

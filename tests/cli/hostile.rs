@@ -445,10 +445,14 @@ fn time_scale_is_checked_like_the_limits() {
     }
 }
 
-/// Judges `cases` copies of the example with `program`, reads `lines` lines
-/// of the report and closes the pipe: the exit code, how long the judge
-/// went on, and the JUnit report it wrote.
-fn closed_after(lines: usize, cases: usize, program: &str) -> (i32, Duration, String) {
+/// Judges `cases` copies of the example with `program`, reads the report
+/// up to the line `enough` says is enough and closes the pipe: the exit
+/// code, how long the judge went on, and the JUnit report it wrote.
+fn closed_after(
+    enough: impl Fn(usize, &str) -> bool,
+    cases: usize,
+    program: &str,
+) -> (i32, Duration, String) {
     use std::io::BufRead as _;
     let tmp = tempfile::tempdir().unwrap();
     let suite = tmp.path().join("suite");
@@ -466,9 +470,11 @@ fn closed_after(lines: usize, cases: usize, program: &str) -> (i32, Duration, St
         .spawn()
         .unwrap();
     let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
-    for _ in 0..lines {
+    for n in 1.. {
         let mut line = String::new();
-        out.read_line(&mut line).unwrap();
+        if out.read_line(&mut line).unwrap() == 0 || enough(n, &line) {
+            break;
+        }
     }
     drop(out);
     let closed = Instant::now();
@@ -490,7 +496,7 @@ fn closed_after(lines: usize, cases: usize, program: &str) -> (i32, Duration, St
 fn a_closed_pipe_stops_the_judge_and_never_reads_as_success() {
     // `| head -3` on a run whose cases fail: 1, and the report file says
     // what was judged.
-    let (code, after, report) = closed_after(3, 20, "sh -c 'sleep 0.5; exit 3'");
+    let (code, after, report) = closed_after(|n, _| n == 3, 20, "sh -c 'sleep 0.5; exit 3'");
     assert_eq!(code, 1);
     assert!(report.contains("<testsuites"), "{report}");
     let judged = report.matches("<testcase").count();
@@ -502,9 +508,13 @@ fn a_closed_pipe_stops_the_judge_and_never_reads_as_success() {
         "sh -c 'sleep 0.5; exec {} solve'",
         env!("CARGO_BIN_EXE_sudoku-judge")
     );
-    let (code, after, _) = closed_after(2, 20, &slow);
+    let (code, after, _) = closed_after(|n, _| n == 2, 20, &slow);
     assert_eq!(code, 141);
     assert!(after < Duration::from_secs(5), "went on for {after:?}");
+    // Closed before the last lines, once every case is judged and accepted.
+    let (code, _, report) = closed_after(|_, line| line.contains(" c00"), 1, &slow);
+    assert_eq!(code, 141);
+    assert_eq!(report.matches("<testcase").count(), 1, "{report}");
 }
 
 #[test]
