@@ -62,16 +62,23 @@ const DIR_EXPECTED: [&str; 3] = ["expected.txt", "expected", "out"];
 /// Extensions of a flat pair's expected file.
 const FLAT_EXPECTED: [&str; 2] = ["out", "ans"];
 
+/// Whether `path` names something to take as a case's file: anything but
+/// a directory, so that a FIFO, a device or a broken link is refused by
+/// name when the case is read (see [`file`]) rather than passed over.
+fn present(path: &Path) -> bool {
+    path.symlink_metadata().is_ok() && !path.is_dir()
+}
+
 /// The input and expected file of a case directory, if `dir` is one.
 pub fn case_in_dir(dir: &Path) -> Option<(PathBuf, Option<PathBuf>)> {
     let input = DIR_INPUTS
         .iter()
         .map(|n| dir.join(n))
-        .find(|p| p.is_file())?;
+        .find(|p| present(p))?;
     let expected = DIR_EXPECTED
         .iter()
         .map(|n| dir.join(n))
-        .find(|p| p.is_file());
+        .find(|p| present(p));
     Some((input, expected))
 }
 
@@ -80,7 +87,7 @@ pub fn flat_expected(input: &Path) -> Option<PathBuf> {
     FLAT_EXPECTED
         .iter()
         .map(|ext| input.with_extension(ext))
-        .find(|p| p.is_file())
+        .find(|p| present(p))
 }
 
 fn is_hidden_or_backup(name: &str) -> bool {

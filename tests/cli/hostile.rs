@@ -82,6 +82,11 @@ fn a_fifo_as_a_case_is_refused_at_once() {
     let suite = tmp.path().join("suite");
     write(&suite, "a.in", PUZZLE);
     nix::unistd::mkfifo(&suite.join("b.in"), nix::sys::stat::Mode::S_IRWXU).unwrap();
+    // A FIFO as an expected file is refused too, not passed over.
+    write(&suite, "c.in", PUZZLE);
+    nix::unistd::mkfifo(&suite.join("c.out"), nix::sys::stat::Mode::S_IRWXU).unwrap();
+    write(&suite, "d/input.txt", PUZZLE);
+    nix::unistd::mkfifo(&suite.join("d/expected.txt"), nix::sys::stat::Mode::S_IRWXU).unwrap();
     let (run, _) = run_measured(
         &manifest_dir(),
         &["test", suite.to_str().unwrap()],
@@ -93,7 +98,15 @@ fn a_fifo_as_a_case_is_refused_at_once() {
         "{}",
         run.stdout
     );
-    assert!(run.stdout.contains("1 passed"), "{}", run.stdout);
+    for fifo in ["c.out", "d/expected.txt"] {
+        assert!(
+            run.stdout
+                .contains(&format!("{fifo} is a FIFO, not a regular file")),
+            "{}",
+            run.stdout
+        );
+    }
+    assert!(run.stdout.contains("1 passed, 3 failed"), "{}", run.stdout);
 }
 
 #[test]
