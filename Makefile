@@ -25,8 +25,8 @@ bench:
 
 # Fuzzing needs cargo-fuzz (`cargo install cargo-fuzz`) and a nightly
 # compiler; RUSTC_BOOTSTRAP=1 lets a stable one stand in. Each target runs
-# FUZZ_SECONDS; what it finds lands in fuzz/corpus/TARGET (commit it) and
-# fuzz/artifacts. `make test` replays the corpora on stable.
+# FUZZ_SECONDS; a crash lands in fuzz/artifacts/TARGET (commit it to
+# fuzz/corpus/TARGET once fixed). `make test` replays the corpora on stable.
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := case_parsers judge_toml checker spawner_message
 
