@@ -6,7 +6,7 @@
 CARGO ?= cargo
 BIN := target/release/sudoku-judge
 
-.PHONY: run test bench lint fmt build clean
+.PHONY: run test bench lint fmt build clean fuzz
 
 run: build
 	./$(BIN) test cases
@@ -22,6 +22,18 @@ test: lint
 
 bench:
 	$(CARGO) bench --locked
+
+# Fuzzing needs cargo-fuzz (`cargo install cargo-fuzz`) and a nightly
+# compiler; RUSTC_BOOTSTRAP=1 lets a stable one stand in. Each target runs
+# FUZZ_SECONDS; a crash lands in fuzz/artifacts/TARGET (commit it to
+# fuzz/corpus/TARGET once fixed). `make test` replays the corpora on stable.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := case_parsers judge_toml checker spawner_message
+
+fuzz:
+	for target in $(FUZZ_TARGETS); do \
+		RUSTC_BOOTSTRAP=1 $(CARGO) fuzz run $$target -- -max_total_time=$(FUZZ_SECONDS) || exit 1; \
+	done
 
 lint:
 	$(CARGO) fmt --check

@@ -217,7 +217,12 @@ pub fn suite(
     let mut cache = SettingsCache::default();
     let limits = cases
         .iter()
-        .map(|c| Ok(overrides.clone().or(&cache.for_dir(c.dir())?).limits()))
+        .map(|c| {
+            overrides
+                .clone()
+                .or(&cache.for_dir(c.dir())?)
+                .checked_limits()
+        })
         .collect::<anyhow::Result<Vec<_>>>()?;
     let own = overrides.clone().or(&cache.for_dir(dir)?);
     let longest = limits.iter().map(|l| l.time).max().unwrap_or_default();

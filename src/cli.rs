@@ -50,8 +50,24 @@ pub struct Cli {
     #[arg(long, value_enum, default_value_t = SandboxArg::Auto, global = true)]
     pub sandbox: SandboxArg,
 
+    /// Read case files, expected outputs, judge.toml files and references
+    /// that are symbolic links to files outside the directory given on the
+    /// command line. Without it they are refused, so a downloaded suite
+    /// cannot make the judge show a file elsewhere on the machine.
+    #[arg(long, global = true)]
+    pub follow_outside_links: bool,
+
     #[command(subcommand)]
     pub command: Command,
+}
+
+/// A count from `min` to `max`: clap names the flag and the range when a
+/// value is out of it.
+fn count_in(min: usize, max: usize) -> impl clap::builder::TypedValueParser<Value = usize> {
+    use clap::builder::TypedValueParser as _;
+    clap::value_parser!(u64)
+        .range(min as u64..=u64::try_from(max).unwrap_or(u64::MAX))
+        .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -106,7 +122,13 @@ pub enum Command {
     ///
     /// Exit code: 0 when every case is accepted, 1 when some case is not,
     /// 2 when a case could not be judged (e.g. a malformed input), 130 when
-    /// interrupted with Ctrl-C.
+    /// interrupted with Ctrl-C, 141 when stdout was closed early (`| head`)
+    /// and no case judged so far failed (1 when one did).
+    ///
+    /// Suites are untrusted: only regular files are read, a line past 1 MiB
+    /// is a case error, files linking outside the given directory are
+    /// refused (see --follow-outside-links), and control characters from
+    /// cases and submissions are shown escaped.
     Test(TestArgs),
 
     /// Solve puzzles read on stdin and print them in the same format.
@@ -462,12 +484,13 @@ pub struct GenArgs {
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
 
-    /// How many case files to write.
-    #[arg(long, default_value_t = 10, value_name = "N")]
+    /// How many case files to write, from 1 to 1,000,000.
+    #[arg(long, default_value_t = 10, value_name = "N", value_parser = count_in(1, 1_000_000))]
     pub count: usize,
 
-    /// Puzzles per case file (several need --format acwing).
-    #[arg(long, default_value_t = 1, value_name = "K")]
+    /// Puzzles per case file (several need --format acwing), from 1 to
+    /// 1,000,000.
+    #[arg(long, default_value_t = 1, value_name = "K", value_parser = count_in(1, 1_000_000))]
     pub per_file: usize,
 
     /// Seed of the generator: the same seed writes the same cases.
@@ -506,7 +529,7 @@ pub struct GenArgs {
 
     /// Candidates to try for each puzzle before giving up on a target (a
     /// hill climb counts each neighbour it tries).
-    #[arg(long, default_value_t = 10_000, value_name = "N")]
+    #[arg(long, default_value_t = 10_000, value_name = "N", value_parser = count_in(1, 1_000_000_000))]
     pub attempts: usize,
 }
 
@@ -571,8 +594,8 @@ pub struct BenchArgs {
     #[arg(long, value_name = "COMMAND")]
     pub cmd: Option<String>,
 
-    /// Timed rounds per solver and file.
-    #[arg(long, default_value_t = 5, value_name = "N")]
+    /// Timed rounds per solver and file, from 1 to 1000.
+    #[arg(long, default_value_t = 5, value_name = "N", value_parser = count_in(1, 1000))]
     pub rounds: usize,
 
     /// Untimed rounds first (the first also validates every answer).
@@ -581,7 +604,7 @@ pub struct BenchArgs {
 
     /// Use only the first N puzzles of each file (the textbook solvers
     /// need minutes for a whole hard set).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = count_in(1, usize::MAX))]
     pub limit: Option<usize>,
 
     /// A table for people, or JSON.
@@ -595,7 +618,7 @@ pub struct StressArgs {
     pub submission: SubmissionArgs,
 
     /// Rounds to run; each judges freshly generated puzzles.
-    #[arg(long, default_value_t = 1000, value_name = "N")]
+    #[arg(long, default_value_t = 1000, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub rounds: u64,
 
     /// Stop after this long even if rounds remain, e.g. 30s or 5m.
@@ -607,8 +630,8 @@ pub struct StressArgs {
     pub seed: u64,
 
     /// Puzzles in each round's input, as in an AcWing 166 input file: more
-    /// than one catches state left over between puzzles.
-    #[arg(long, default_value_t = 5, value_name = "K")]
+    /// than one catches state left over between puzzles. From 1 to 100,000.
+    #[arg(long, default_value_t = 5, value_name = "K", value_parser = count_in(1, 100_000))]
     pub puzzles: usize,
 
     /// Exactly this many givens per puzzle, from 17 to 81.
@@ -627,7 +650,7 @@ pub struct StressArgs {
     pub save: PathBuf,
 
     /// Most runs to spend shrinking a failing input.
-    #[arg(long, default_value_t = 300, value_name = "N")]
+    #[arg(long, default_value_t = 300, value_name = "N", value_parser = count_in(0, 1_000_000))]
     pub shrink_runs: usize,
 
     /// Your own brute force (a program or LeetCode-style file in any

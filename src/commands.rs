@@ -17,6 +17,7 @@ use sudoku_judge::baseline::{self, Baseline};
 use sudoku_judge::bench;
 use sudoku_judge::board::format::{self, Mode};
 use sudoku_judge::board::Format;
+use sudoku_judge::case::file::{self, LineCapped};
 use sudoku_judge::case::settings;
 use sudoku_judge::case::CheckerKind;
 use sudoku_judge::case::Limits;
@@ -31,6 +32,7 @@ use sudoku_judge::report::json::JsonReporter;
 use sudoku_judge::report::junit::JunitReporter;
 use sudoku_judge::report::keep::KeepReporter;
 use sudoku_judge::report::progress::{self, TestProgress};
+use sudoku_judge::report::untrusted::{shell_path, shell_word};
 use sudoku_judge::report::{self, notices, Reporter, Tee};
 use sudoku_judge::results::Summary;
 use sudoku_judge::runner::lang::launch::{Interface, Launch};
@@ -67,14 +69,11 @@ fn submission(
         return Ok((
             Submission::External(launch),
             None,
-            format!("--cmd {}", shell_words::quote(command)),
+            format!("--cmd {}", shell_word(command.as_ref())),
         ));
     }
     if let Some(path) = &args.submission {
-        let mut rerun = format!(
-            "--submission {}",
-            shell_words::quote(&path.to_string_lossy())
-        );
+        let mut rerun = format!("--submission {}", shell_path(path));
         if let Some(lang) = args.lang {
             rerun.push_str(&format!(" --lang {}", lang.id()));
         }
@@ -169,7 +168,12 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
         return watch(&plan, baseline);
     }
     let (summary, _) = plan.judge_once(baseline)?;
-    Ok(if summary.interrupted {
+    // Stdout closed, even during the last lines: never a success, and a
+    // failure seen so far is still one.
+    let closed = process::interrupting_signal() == Some(libc::SIGPIPE);
+    Ok(if closed && summary.failed > 0 {
+        ExitCode::from(1)
+    } else if closed || summary.interrupted {
         interrupted_code()
     } else if summary.errors > 0 {
         ExitCode::from(HARNESS_ERROR)
@@ -196,6 +200,27 @@ fn problem_of_every_case(paths: &[PathBuf], overrides: &Settings) -> Option<Prob
         .map(|case| cache.for_dir(case.dir()).ok().and_then(|s| s.problem));
     let first = problems.next()??;
     problems.all(|p| p == Some(first)).then_some(first)
+}
+
+/// The report on stdout. When stdout is closed (`| head`), judging stops at
+/// once, as on Ctrl-C: the running submission is killed, the report files
+/// are written with what was judged, and the exit code is 1 when a case
+/// judged so far failed, else 141, as a shell expects of a broken pipe.
+struct StopOnClosedPipe(Box<dyn Reporter>);
+
+impl Reporter for StopOnClosedPipe {
+    fn report(&mut self, event: report::Event<'_>) -> io::Result<()> {
+        if process::interrupting_signal() == Some(libc::SIGPIPE) {
+            return Ok(());
+        }
+        match self.0.report(event) {
+            Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {
+                process::interrupt(libc::SIGPIPE);
+                Ok(())
+            }
+            other => other,
+        }
+    }
 }
 
 /// What every run of `test` shares; `--watch` judges it again and again.
@@ -232,7 +257,7 @@ impl TestPlan {
             fresh_process: args.fresh_process,
         };
         let stdout = io::stdout().lock();
-        let mut reporters: Vec<Box<dyn Reporter>> = vec![match args.format {
+        let on_stdout: Box<dyn Reporter> = match args.format {
             ReportFormat::Table => Box::new(
                 HumanReporter::new(stdout, self.color, rerun)
                     .with_width(stdout_width())
@@ -241,7 +266,8 @@ impl TestPlan {
             ReportFormat::Json => {
                 Box::new(JsonReporter::new(stdout).with_baseline(baseline.clone()))
             }
-        }];
+        };
+        let mut reporters: Vec<Box<dyn Reporter>> = vec![Box::new(StopOnClosedPipe(on_stdout))];
         if let Some(path) = &args.json {
             reporters.push(Box::new(
                 JsonReporter::new(create_report(path)?).with_baseline(baseline.clone()),
@@ -492,7 +518,8 @@ fn stdout_width() -> Option<usize> {
 
 pub fn solve(name: Option<&str>) -> anyhow::Result<ExitCode> {
     let solver = pick_solver(name)?;
-    let mut stdin = io::stdin().lock();
+    // No line longer than a board can be is held (case/file.rs).
+    let mut stdin = LineCapped::new(io::stdin().lock());
     // The format shows in the first line with cells; read up to it.
     let (head, format) =
         format::read_head(&mut stdin).context("failed to read puzzles from stdin")?;
@@ -520,10 +547,8 @@ pub fn solve(name: Option<&str>) -> anyhow::Result<ExitCode> {
             notices::read_warning(&mut io::stderr(), "stdin", warning)?;
         }
     } else {
-        let mut input = String::from_utf8_lossy(&head).into_owned();
-        stdin
-            .read_to_string(&mut input)
-            .context("failed to read puzzles from stdin")?;
+        let rest = file::read_whole(head.chain(stdin), &"stdin")?;
+        let input = String::from_utf8_lossy(&rest).into_owned();
         let parsed = format::parse(&input, format, Mode::Puzzles).map_err(stdin_error)?;
         for warning in &parsed.warnings {
             notices::read_warning(&mut io::stderr(), "stdin", warning)?;
@@ -673,11 +698,11 @@ pub fn gen(args: GenArgs) -> anyhow::Result<ExitCode> {
 /// a directory named, or stdin.
 fn rate_sources(files: &[PathBuf]) -> anyhow::Result<Vec<(String, String)>> {
     if files.is_empty() || files == [PathBuf::from("-")] {
-        let mut text = String::new();
-        io::stdin()
-            .read_to_string(&mut text)
-            .context("failed to read puzzles from stdin")?;
-        return Ok(vec![("stdin".into(), text)]);
+        let text = file::read_whole(LineCapped::new(io::stdin().lock()), &"stdin")?;
+        return Ok(vec![(
+            "stdin".into(),
+            String::from_utf8_lossy(&text).into(),
+        )]);
     }
     let mut paths = Vec::new();
     for file in files {
@@ -694,9 +719,12 @@ fn rate_sources(files: &[PathBuf]) -> anyhow::Result<Vec<(String, String)>> {
     paths
         .iter()
         .map(|f| {
-            std::fs::read_to_string(f)
-                .with_context(|| format!("failed to read {}", f.display()))
-                .map(|text| (f.display().to_string(), text))
+            let opened = file::open_regular(f, "puzzle file")?;
+            let bytes =
+                file::read_whole(LineCapped::new(io::BufReader::new(opened)), &f.display())?;
+            let text = String::from_utf8(bytes)
+                .with_context(|| format!("{} is not UTF-8 text", f.display()))?;
+            Ok((f.display().to_string(), text))
         })
         .collect()
 }
@@ -942,17 +970,12 @@ pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
         ),
         ("--givens", args.givens.map(|g| g.to_string())),
         ("--grade", args.grade.map(|g| g.grade().name().to_string())),
-        (
-            "--gen",
-            args.gen
-                .as_deref()
-                .map(|g| shell_words::quote(g).into_owned()),
-        ),
+        ("--gen", args.gen.clone()),
         (
             "--brute",
             args.brute
                 .as_ref()
-                .map(|b| shell_words::quote(&b.to_string_lossy()).into_owned()),
+                .map(|b| b.to_string_lossy().into_owned()),
         ),
     ]) + &limits_again;
     let config = stress::StressConfig {
@@ -975,7 +998,7 @@ pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
     on_ctrl_c()?;
     report::stress::started(&mut io::stderr(), &config, args.gen.as_deref())?;
     // Made after the line above, so the bar is drawn under it.
-    let terminal = io::stderr().is_terminal();
+    let terminal = progress::drawn();
     let mut progress = StressProgress {
         bar: progress::bar(config.rounds, "stress"),
         plain: (!terminal).then_some(None),
@@ -997,11 +1020,16 @@ pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// ` --flag value` for each flag that has a value, to repeat a command.
+/// ` --flag value` for each flag that has a value, to repeat a command;
+/// each value quoted for the shell.
 fn flags(pairs: &[(&str, Option<String>)]) -> String {
     pairs
         .iter()
-        .filter_map(|(flag, value)| value.as_ref().map(|v| format!(" {flag} {v}")))
+        .filter_map(|(flag, value)| {
+            value
+                .as_ref()
+                .map(|v| format!(" {flag} {}", shell_word(v.as_ref())))
+        })
         .collect()
 }
 

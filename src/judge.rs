@@ -322,7 +322,7 @@ fn judge_case(
     history: &mut Vec<PathBuf>,
 ) -> anyhow::Result<Option<Judgement>> {
     let checker = settings.checker.unwrap_or_default();
-    let limits = settings.limits();
+    let limits = settings.checked_limits()?;
     let mut data = case::load(case, checker == CheckerKind::Sudoku)?;
     if checker == CheckerKind::Exact && data.expected.is_none() {
         anyhow::bail!(

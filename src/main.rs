@@ -15,18 +15,28 @@ use cli::{Cli, ColorChoice, Command};
 /// The harness could not do its job.
 const HARNESS_ERROR: u8 = 2;
 
+/// Stdout was closed before all was written: 128 + SIGPIPE, the status a
+/// shell gives a program a broken pipe killed.
+const BROKEN_PIPE: u8 = 141;
+
 fn main() -> ExitCode {
     match run() {
         Ok(code) => code,
         Err(error) => {
-            // Output piped into `head` is not a failure worth a message.
+            // Output piped into `head` is not worth a message, but it is
+            // no success either: exit as a shell expects of a broken pipe.
             if error.chain().any(|e| {
                 e.downcast_ref::<io::Error>()
                     .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
             }) {
-                return ExitCode::SUCCESS;
+                return ExitCode::from(BROKEN_PIPE);
             }
-            eprintln!("error: {error:#}");
+            // The error may quote a path or a line from a suite.
+            let message = format!("{error:#}");
+            eprintln!(
+                "error: {}",
+                sudoku_judge::report::untrusted::shown(&message)
+            );
             ExitCode::from(HARNESS_ERROR)
         }
     }
@@ -44,6 +54,7 @@ fn run() -> anyhow::Result<ExitCode> {
         }
     };
     sudoku_judge::runner::sandbox::configure(cli.sandbox.mode());
+    sudoku_judge::case::file::follow_outside_links(cli.follow_outside_links);
     // Submissions are started by a small process of their own, which holds
     // the sandbox and keeps the memory each one is charged its own
     // (runner/spawner.rs).

@@ -12,6 +12,8 @@ use sudoku_judge::case;
 
 #[path = "cli/containment.rs"]
 mod containment;
+#[path = "cli/hostile.rs"]
+mod hostile;
 #[path = "cli/languages.rs"]
 mod languages;
 #[path = "cli/practice.rs"]
@@ -976,6 +978,7 @@ fn help_explains_the_layouts_and_exit_codes() {
         "Exit code",
         "--time-limit",
         "--checker",
+        "--follow-outside-links",
     ] {
         assert!(
             help.stdout.contains(words),

@@ -546,6 +546,10 @@ impl<R: std::io::BufRead> AcWingReader<R> {
             match self.input.read_until(b'\n', &mut self.buf) {
                 Ok(0) => break,
                 Ok(_) => {}
+                // A line too long for any board says so itself.
+                Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+                    return Some(Err(ParseError::new(number, 1, e.to_string())))
+                }
                 Err(e) => {
                     return Some(Err(ParseError::new(
                         number,

@@ -10,13 +10,13 @@
 //! reading a file two or three times, which the page cache makes cheap.
 //! LeetCode literals and grids are small and are parsed whole each time.
 
-use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{bail, Context as _};
 
+use super::file::{self, LineCapped};
 use super::Case;
 use crate::board::format::{self, AcWingReader, Mode};
 use crate::board::{Board, Format};
@@ -38,10 +38,10 @@ impl Text {
     /// The text from its start.
     pub fn open(&self) -> anyhow::Result<Box<dyn BufRead + '_>> {
         Ok(match self {
-            Text::File(path) => Box::new(BufReader::with_capacity(
+            Text::File(path) => Box::new(LineCapped::new(BufReader::with_capacity(
                 64 << 10,
-                File::open(path).with_context(|| format!("failed to read {}", path.display()))?,
-            )),
+                file::open_regular(path, "file")?,
+            ))),
             Text::Memory(text) => Box::new(text.as_bytes()),
         })
     }
@@ -65,10 +65,7 @@ impl Text {
 
     /// All of it, for the formats that are parsed whole.
     fn read_all(&self) -> anyhow::Result<String> {
-        let mut bytes = Vec::new();
-        self.open()?
-            .read_to_end(&mut bytes)
-            .with_context(|| format!("failed to read {self}"))?;
+        let bytes = file::read_whole(self.open()?, self)?;
         String::from_utf8(bytes).map_err(|e| {
             anyhow::anyhow!(
                 "{self} is not UTF-8 text (invalid byte at offset {})",
@@ -225,8 +222,12 @@ impl Iterator for Boards<'_> {
 /// output to read as boards (the default, Sudoku-aware checker does; an exact
 /// text comparison does not).
 pub fn load(case: &Case, need_boards: bool) -> anyhow::Result<CaseData> {
-    File::open(&case.input)
-        .with_context(|| format!("failed to read case input {}", case.input.display()))?;
+    file::ensure_inside(&case.root, &case.input, "case input")?;
+    file::open_regular(&case.input, "case input")?;
+    if let Some(expected) = &case.expected {
+        file::ensure_inside(&case.root, expected, "expected output")?;
+        file::ensure_regular(expected, "expected output")?;
+    }
     let input = Text::File(case.input.clone());
     let (head, _) = input.prefix(DETECT_BYTES)?;
     let format = Format::detect(&head);
@@ -352,6 +353,7 @@ mod tests {
         });
         Case {
             id: "c".into(),
+            root: dir.to_path_buf(),
             input: input_path,
             expected,
         }
@@ -433,6 +435,7 @@ mod tests {
         std::fs::write(&path, &input).unwrap();
         let case = Case {
             id: "c".into(),
+            root: tmp.path().to_path_buf(),
             input: path,
             expected: None,
         };
@@ -447,6 +450,7 @@ mod tests {
     fn a_missing_file_is_named() {
         let missing = Case {
             id: "gone".into(),
+            root: PathBuf::from("no/such"),
             input: PathBuf::from("no/such/case.in"),
             expected: None,
         };

@@ -10,6 +10,7 @@
 //! walks the given paths with walkdir in natural order (`case2` before
 //! `case10`), skipping hidden and backup files.
 
+pub mod file;
 mod load;
 pub mod settings;
 
@@ -29,6 +30,10 @@ pub struct Case {
     /// Where it is, relative to the path it was found under, without
     /// extension: `acwing166/sample`.
     pub id: String,
+    /// The directory given on the command line that the case was found
+    /// under (the one holding it, for a case named by its file): its
+    /// files must not resolve outside it (see [`file::ensure_inside`]).
+    pub root: PathBuf,
     pub input: PathBuf,
     pub expected: Option<PathBuf>,
 }
@@ -57,16 +62,23 @@ const DIR_EXPECTED: [&str; 3] = ["expected.txt", "expected", "out"];
 /// Extensions of a flat pair's expected file.
 const FLAT_EXPECTED: [&str; 2] = ["out", "ans"];
 
+/// Whether `path` names something to take as a case's file: anything but
+/// a directory, so that a FIFO, a device or a broken link is refused by
+/// name when the case is read (see [`file`]) rather than passed over.
+fn present(path: &Path) -> bool {
+    path.symlink_metadata().is_ok() && !path.is_dir()
+}
+
 /// The input and expected file of a case directory, if `dir` is one.
 pub fn case_in_dir(dir: &Path) -> Option<(PathBuf, Option<PathBuf>)> {
     let input = DIR_INPUTS
         .iter()
         .map(|n| dir.join(n))
-        .find(|p| p.is_file())?;
+        .find(|p| present(p))?;
     let expected = DIR_EXPECTED
         .iter()
         .map(|n| dir.join(n))
-        .find(|p| p.is_file());
+        .find(|p| present(p));
     Some((input, expected))
 }
 
@@ -75,7 +87,7 @@ pub fn flat_expected(input: &Path) -> Option<PathBuf> {
     FLAT_EXPECTED
         .iter()
         .map(|ext| input.with_extension(ext))
-        .find(|p| p.is_file())
+        .find(|p| present(p))
 }
 
 fn is_hidden_or_backup(name: &str) -> bool {
@@ -178,6 +190,7 @@ fn file_case(path: &Path) -> anyhow::Result<Case> {
         if let Some((input, expected)) = case_in_dir(dir).filter(|(input, _)| input == path) {
             return Ok(Case {
                 id: id_of(dir, dir),
+                root: file::fence_of(path),
                 input,
                 expected,
             });
@@ -186,6 +199,7 @@ fn file_case(path: &Path) -> anyhow::Result<Case> {
     match path.extension().and_then(|e| e.to_str()) {
         Some("in") => Ok(Case {
             id: id_of(path, path),
+            root: file::fence_of(path),
             input: path.to_path_buf(),
             expected: flat_expected(path),
         }),
@@ -199,6 +213,7 @@ fn file_case(path: &Path) -> anyhow::Result<Case> {
         _ => Ok(Case {
             // Any other single file is taken as an input without expected output.
             id: id_of(path, path),
+            root: file::fence_of(path),
             input: path.to_path_buf(),
             expected: None,
         }),
@@ -221,6 +236,7 @@ fn walk(root: &Path, cases: &mut Vec<Case>, warnings: &mut Vec<String>) -> anyho
             if let Some((input, expected)) = case_in_dir(path) {
                 cases.push(Case {
                     id: id_of(root, path),
+                    root: root.to_path_buf(),
                     input,
                     expected,
                 });
@@ -239,6 +255,7 @@ fn walk(root: &Path, cases: &mut Vec<Case>, warnings: &mut Vec<String>) -> anyho
         } else if path.extension().is_some_and(|e| e == "in") {
             cases.push(Case {
                 id: id_of(root, path),
+                root: root.to_path_buf(),
                 input: path.to_path_buf(),
                 expected: flat_expected(path),
             });

@@ -115,7 +115,8 @@ pub struct Reference {
     pub verdict: RealVerdict,
 }
 
-/// A factor on the time limit: finite and positive.
+/// A factor on the time limit: finite, from [`TimeScale::MIN`] to
+/// [`TimeScale::MAX`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TimeScale(f64);
 
@@ -123,10 +124,17 @@ pub struct TimeScale(f64);
 impl Eq for TimeScale {}
 
 impl TimeScale {
+    /// The smallest factor taken: a machine a hundred times faster.
+    pub const MIN: f64 = 0.01;
+    /// The largest factor taken: a machine a hundred times slower.
+    pub const MAX: f64 = 100.0;
+
     pub fn new(factor: f64) -> anyhow::Result<TimeScale> {
         anyhow::ensure!(
-            factor.is_finite() && factor > 0.0,
-            "a time_scale must be a positive number, like 1.5; got {factor}"
+            factor.is_finite() && (Self::MIN..=Self::MAX).contains(&factor),
+            "a time_scale must be a number from {} to {}, like 1.5; got {factor}",
+            Self::MIN,
+            Self::MAX
         );
         Ok(TimeScale(factor))
     }
@@ -148,21 +156,47 @@ pub struct Settings {
 
 impl Settings {
     /// The limits these settings mean: an explicit limit, else the named
-    /// problem's, else the defaults; the time limit times `time_scale`.
+    /// problem's, else the defaults; the time limit times `time_scale`,
+    /// held within [`MIN_TIME_LIMIT`] and [`MAX_TIME_LIMIT`] (see
+    /// [`Settings::checked_limits`], which refuses what is not).
     pub fn limits(&self) -> Limits {
-        let time = self
-            .time_limit
-            .or(self.problem.map(Problem::time_limit))
-            .unwrap_or(DEFAULT_TIME_LIMIT);
+        let time = self.unscaled_time_limit();
         Limits {
-            time: self
-                .time_scale
-                .map_or(time, |scale| time.mul_f64(scale.factor())),
+            time: self.time_scale.map_or(time, |scale| {
+                let seconds = (time.as_secs_f64() * scale.factor())
+                    .clamp(MIN_TIME_LIMIT.as_secs_f64(), MAX_TIME_LIMIT.as_secs_f64());
+                Duration::from_secs_f64(seconds)
+            }),
             memory_kb: self
                 .memory_limit_kb
                 .or(self.problem.map(Problem::memory_limit_kb))
                 .unwrap_or(DEFAULT_MEMORY_LIMIT_KB),
         }
+    }
+
+    fn unscaled_time_limit(&self) -> Duration {
+        self.time_limit
+            .or(self.problem.map(Problem::time_limit))
+            .unwrap_or(DEFAULT_TIME_LIMIT)
+    }
+
+    /// [`Settings::limits`], or an error naming the keys when the time
+    /// limit times `time_scale` leaves the range every limit keeps to.
+    pub fn checked_limits(&self) -> anyhow::Result<Limits> {
+        if let Some(scale) = self.time_scale {
+            let time = self.unscaled_time_limit();
+            let scaled = time.as_secs_f64() * scale.factor();
+            anyhow::ensure!(
+                (MIN_TIME_LIMIT.as_secs_f64()..=MAX_TIME_LIMIT.as_secs_f64()).contains(&scaled),
+                "time_limit {} times time_scale {} is {scaled:.4} s, outside the range a time \
+                 limit keeps to, {} ms to {}",
+                humantime::format_duration(time),
+                scale.factor(),
+                MIN_TIME_LIMIT.as_millis(),
+                humantime::format_duration(MAX_TIME_LIMIT)
+            );
+        }
+        Ok(self.limits())
     }
 
     /// Keeps what `self` sets and takes the rest from `fallback`.
@@ -181,6 +215,9 @@ impl Settings {
 /// enough that every deadline computed from it is a valid instant.
 pub const MAX_TIME_LIMIT: Duration = Duration::from_secs(3600);
 
+/// The shortest time limit taken: a run is timed to the millisecond.
+pub const MIN_TIME_LIMIT: Duration = Duration::from_millis(1);
+
 /// The largest memory limit taken, in KB (1 TiB).
 pub const MAX_MEMORY_LIMIT_KB: u64 = 1 << 30;
 
@@ -198,6 +235,10 @@ pub fn parse_duration(text: &str) -> anyhow::Result<Duration> {
             if seconds > MAX_TIME_LIMIT.as_secs_f64() {
                 return Err(too_long());
             }
+            anyhow::ensure!(
+                seconds >= MIN_TIME_LIMIT.as_secs_f64(),
+                "`{text}` is shorter than the shortest time limit, 1ms"
+            );
             return Ok(Duration::from_secs_f64(seconds));
         }
     }
@@ -206,6 +247,10 @@ pub fn parse_duration(text: &str) -> anyhow::Result<Duration> {
     anyhow::ensure!(
         !duration.is_zero(),
         "a time limit of zero would fail every case"
+    );
+    anyhow::ensure!(
+        duration >= MIN_TIME_LIMIT,
+        "`{text}` is shorter than the shortest time limit, 1ms"
     );
     if duration > MAX_TIME_LIMIT {
         return Err(too_long());
@@ -234,9 +279,15 @@ pub fn parse_memory_kb(text: &str) -> anyhow::Result<u64> {
     Ok(bytes / 1024)
 }
 
+/// Reads the `judge.toml` at `path`: a regular file of bounded size that
+/// does not link out of its own directory (case/file.rs).
 fn parse(path: &Path) -> anyhow::Result<File> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("failed to read {}", path.display()))?;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    super::file::ensure_inside(dir, path, "settings file")?;
+    let opened = super::file::open_regular(path, "settings file")?;
+    let bytes = super::file::read_whole(opened, &path.display())?;
+    let text = String::from_utf8(bytes)
+        .with_context(|| format!("invalid {}: it is not UTF-8 text", path.display()))?;
     toml::from_str(&text)
         .map_err(|e| anyhow::anyhow!("{}", e.to_string().trim_end()))
         .with_context(|| format!("invalid {}", path.display()))
@@ -245,7 +296,7 @@ fn parse(path: &Path) -> anyhow::Result<File> {
 /// The references the `judge.toml` in `dir` lists (none without one).
 pub fn references(dir: &Path) -> anyhow::Result<Vec<Reference>> {
     let path = dir.join(SETTINGS_FILE);
-    if !path.is_file() {
+    if path.symlink_metadata().is_err() {
         return Ok(Vec::new());
     }
     parse(&path)?
@@ -254,6 +305,8 @@ pub fn references(dir: &Path) -> anyhow::Result<Vec<Reference>> {
         .enumerate()
         .map(|(n, entry)| {
             let file = dir.join(&entry.file);
+            super::file::ensure_inside(dir, &file, &format!("reference {}", n + 1))
+                .with_context(|| format!("invalid {}", path.display()))?;
             anyhow::ensure!(
                 file.is_file(),
                 "invalid {}: reference {} names {}, which is not a file",
@@ -270,28 +323,28 @@ pub fn references(dir: &Path) -> anyhow::Result<Vec<Reference>> {
 }
 
 fn read(path: &Path) -> anyhow::Result<Settings> {
-    let file = parse(path)?;
-    let context = || format!("invalid {}", path.display());
+    settings_of(parse(path)?).with_context(|| format!("invalid {}", path.display()))
+}
+
+/// The settings a `judge.toml`'s text holds, checked as [`read`] checks a
+/// file's: for fuzzing, and anything else that has the text alone.
+pub fn from_text(text: &str) -> anyhow::Result<Settings> {
+    let file: File =
+        toml::from_str(text).map_err(|e| anyhow::anyhow!("{}", e.to_string().trim_end()))?;
+    settings_of(file)
+}
+
+fn settings_of(file: File) -> anyhow::Result<Settings> {
     Ok(Settings {
         problem: file.problem,
-        time_limit: file
-            .time_limit
-            .as_deref()
-            .map(parse_duration)
-            .transpose()
-            .with_context(context)?,
+        time_limit: file.time_limit.as_deref().map(parse_duration).transpose()?,
         memory_limit_kb: file
             .memory_limit
             .as_deref()
             .map(parse_memory_kb)
-            .transpose()
-            .with_context(context)?,
+            .transpose()?,
         checker: file.checker,
-        time_scale: file
-            .time_scale
-            .map(TimeScale::new)
-            .transpose()
-            .with_context(context)?,
+        time_scale: file.time_scale.map(TimeScale::new).transpose()?,
     })
 }
 
@@ -330,7 +383,7 @@ impl SettingsCache {
             return Ok(found.clone());
         }
         let here = dir.join(SETTINGS_FILE);
-        let own = if here.is_file() {
+        let own = if here.symlink_metadata().is_ok() {
             read(&here)?
         } else {
             Settings::default()
@@ -435,7 +488,7 @@ mod tests {
             }]
         );
         for (text, says) in [
-            ("time_scale = 0", "positive number"),
+            ("time_scale = 0", "from 0.01 to 100"),
             (
                 "[[reference]]\nfile = \"a.cpp\"\nverdict = \"WA\"",
                 "unknown variant `WA`",

@@ -1,6 +1,7 @@
 //! What `hack` says: the line that opens a search, its progress, and what
 //! it found, with the command that judges the saved input again.
 
+use super::untrusted::{shell_path, shown, shown_path};
 use std::io::{self, Write};
 use std::time::Duration;
 
@@ -56,7 +57,7 @@ pub fn outcome(
                 found.verdict,
                 found.round,
                 seconds(found.elapsed, 1),
-                found.reason
+                shown(&found.reason)
             )?;
             found
         }
@@ -77,13 +78,13 @@ pub fn outcome(
     writeln!(
         out,
         "saved:     {} with {}",
-        found.input.display(),
-        found.expected.display()
+        shown_path(&found.input),
+        shown_path(&found.expected)
     )?;
     writeln!(
         out,
         "reproduce: sudoku-judge test {} {reproduce}",
-        found.input.display()
+        shell_path(&found.input)
     )
 }
 

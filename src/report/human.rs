@@ -10,12 +10,14 @@
 //! without it.
 
 use std::io::{self, Write};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anstyle::{AnsiColor, Style};
 
 use super::judges::JudgeSays;
 use super::layout::{self, Cells, Columns};
+use super::untrusted::{self, shell_path, shown, shown_path};
 use super::{Event, Reporter};
 use crate::baseline::{Baseline, Tally};
 use crate::check::diff::{self, CellKind, RowPart};
@@ -34,8 +36,9 @@ pub struct HumanReporter<W> {
     columns: Columns,
     /// Command-line options that rerun the same submission, for hints.
     rerun_options: String,
-    /// The failures described under the table, at most [`DESCRIBED`].
-    failures: Vec<CaseResult>,
+    /// The failures described under the table, at most [`DESCRIBED`], as
+    /// shown, each with its input's own path for the commands.
+    failures: Vec<(CaseResult, PathBuf)>,
     /// Failures beyond those.
     more_failures: usize,
     judges: JudgeSays,
@@ -204,7 +207,9 @@ impl<W: Write> HumanReporter<W> {
         Ok(())
     }
 
-    fn failure(&mut self, result: &CaseResult) -> io::Result<()> {
+    /// A failure's block; `result` as shown, `input` its input's own path
+    /// for the commands to paste.
+    fn failure(&mut self, result: &CaseResult, input: &Path) -> io::Result<()> {
         let verdict = result.verdict();
         let code = self.paint(
             Self::verdict_style(verdict),
@@ -230,7 +235,7 @@ impl<W: Write> HumanReporter<W> {
                 writeln!(
                     self.out,
                     "  hint:     {what}; `sudoku-judge test {}` rechecks this case alone",
-                    result.input.display()
+                    shell_path(input)
                 )?;
             }
             CaseOutcome::Judged(j) => {
@@ -268,12 +273,12 @@ impl<W: Write> HumanReporter<W> {
                 let after: String = j
                     .reproduce_after
                     .iter()
-                    .map(|input| format!("{} ", input.display()))
+                    .map(|earlier| format!("{} ", shell_path(earlier)))
                     .collect();
                 writeln!(
                     self.out,
                     "  rerun:    sudoku-judge test {after}{}{options}",
-                    result.input.display()
+                    shell_path(input)
                 )?;
             }
         }
@@ -336,32 +341,31 @@ impl<W: Write> HumanReporter<W> {
 
     /// How the submission was built: once, above the table.
     fn build(&mut self, build: &BuildInfo) -> io::Result<()> {
-        let source = build.source.display();
+        let source = shown_path(&build.source);
+        let command = shown(&build.command);
         for note in &build.notes {
-            self.wrapped("note: ", note, INDENT)?;
+            self.wrapped("note: ", &shown(note), INDENT)?;
         }
         match (&build.error, build.command.is_empty(), build.cached) {
             (Some(error), _, _) => {
                 writeln!(self.out, "{source} did not compile:")?;
                 if !build.command.is_empty() {
-                    writeln!(self.out, "  $ {}", build.command)?;
+                    writeln!(self.out, "  $ {command}")?;
                 }
-                for line in error.lines() {
+                for line in shown(error).lines() {
                     writeln!(self.out, "  {line}")?;
                 }
                 writeln!(self.out)
             }
             (None, true, _) => Ok(()),
-            (None, false, true) => writeln!(
-                self.out,
-                "using the cached build of {source} ({})",
-                build.command
-            ),
+            (None, false, true) => {
+                writeln!(self.out, "using the cached build of {source} ({command})",)
+            }
             (None, false, false) => writeln!(
                 self.out,
                 "compiled {source} in {:.2} s: {}",
                 build.time.as_secs_f64(),
-                build.command
+                command
             ),
         }
     }
@@ -509,24 +513,26 @@ impl<W: Write> Reporter for HumanReporter<W> {
                     self.build(build)?;
                 }
                 self.judges = JudgeSays::new(problems);
+                let submission = &shown(submission);
                 self.header(cases, submission, jobs, time_scales, problems, interface)?;
                 if let Some(sandbox) = sandbox {
                     self.wrapped("sandbox: ", &sandbox.to_string(), INDENT)?;
                 }
                 for warning in warnings {
-                    self.wrapped("warning: ", warning, INDENT)?;
+                    self.wrapped("warning: ", &shown(warning), INDENT)?;
                 }
                 let header = self.columns.header();
                 writeln!(self.out, "{}", self.paint(Style::new().dimmed(), &header))?;
             }
-            Event::CaseFinished(result) => {
+            Event::CaseFinished(raw) => {
+                let result = &untrusted::case_result(raw);
                 self.judges.case(result);
                 self.case_line(result)?;
                 self.out.flush()?;
                 // A compile error is the same for every case: it was shown once, above.
                 if !result.passed() && result.verdict() != Some(Verdict::CE) {
                     if self.failures.len() < DESCRIBED {
-                        self.failures.push(result.clone());
+                        self.failures.push((result.clone(), raw.input.clone()));
                     } else {
                         self.more_failures += 1;
                     }
@@ -536,8 +542,8 @@ impl<W: Write> Reporter for HumanReporter<W> {
                 let failures = std::mem::take(&mut self.failures);
                 if !failures.is_empty() {
                     writeln!(self.out, "\nfailures:\n")?;
-                    for result in &failures {
-                        self.failure(result)?;
+                    for (result, input) in &failures {
+                        self.failure(result, input)?;
                     }
                     if self.more_failures > 0 {
                         writeln!(

@@ -231,16 +231,19 @@ struct BuildJson {
 impl BuildJson {
     fn of(build: &BuildInfo) -> Self {
         BuildJson {
-            source: build.source.display().to_string(),
+            source: super::untrusted::shown_path(&build.source),
             language: build.language.to_string(),
             interface: match build.interface {
                 Interface::Program => "program",
                 Interface::Function => "leetcode",
             },
-            command: build.command.clone(),
+            command: super::untrusted::shown(&build.command).into_owned(),
             cached: build.cached,
             time_ms: millis(build.time),
-            error: build.error.clone(),
+            error: build
+                .error
+                .as_deref()
+                .map(|e| super::untrusted::shown(e).into_owned()),
         }
     }
 }
@@ -273,15 +276,22 @@ impl<W: Write> Reporter for JsonReporter<W> {
                 write!(
                     self.out,
                     "{{\n  \"submission\": {},\n  \"build\": {},\n  \"sandbox\": {},\n  \"warnings\": {},\n  \"cases\": [",
-                    serde_json::to_string(submission)?,
+                    serde_json::to_string(&super::untrusted::shown(submission))?,
                     nested(&build.map(BuildJson::of), 2)?,
                     nested(&sandbox, 2)?,
-                    nested(&warnings, 2)?,
+                    nested(
+                        &warnings
+                            .iter()
+                            .map(|w| super::untrusted::shown(w))
+                            .collect::<Vec<_>>(),
+                        2
+                    )?,
                 )?;
             }
             Event::CaseFinished(result) => {
                 let separator = if self.cases == 0 { "" } else { "," };
-                let mut json = CaseJson::of(result);
+                let shown = super::untrusted::case_result(result);
+                let mut json = CaseJson::of(&shown);
                 if let Some(baseline) = &self.baseline {
                     let comparison = baseline.compare(result);
                     self.tally.add(comparison.as_ref());

@@ -81,9 +81,12 @@ fn test_case(result: &CaseResult) -> (String, TestCase) {
 impl<W: io::Write> Reporter for JunitReporter<W> {
     fn report(&mut self, event: Event<'_>) -> io::Result<()> {
         match event {
-            Event::Started { submission, .. } => self.submission = submission.to_string(),
+            Event::Started { submission, .. } => {
+                self.submission = super::untrusted::shown(submission).into_owned()
+            }
             Event::CaseFinished(result) => {
-                let (suite, case) = test_case(result);
+                // XML cannot hold most control characters at all.
+                let (suite, case) = test_case(&super::untrusted::case_result(result));
                 // Cases come in sorted order, so their suite is most often the last one.
                 match self
                     .suites

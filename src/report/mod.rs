@@ -24,6 +24,7 @@ pub mod progress;
 pub mod rate;
 pub mod solvers;
 pub mod stress;
+pub mod untrusted;
 
 use std::io;
 

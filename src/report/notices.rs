@@ -6,17 +6,18 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+use super::untrusted::{shown, shown_path};
 use crate::words::{one_or_many, plural};
 
 /// Something went wrong that is no reason to fail the command; `lost` says
 /// what the user will miss.
 pub fn warning(out: &mut dyn Write, error: &anyhow::Error, lost: &str) -> io::Result<()> {
-    writeln!(out, "warning: {error:#}; {lost}")
+    writeln!(out, "warning: {}; {lost}", shown(&format!("{error:#}")))
 }
 
 /// A problem in what was read from `source`, that did not stop the command.
 pub fn read_warning(out: &mut dyn Write, source: &str, warning: &str) -> io::Result<()> {
-    writeln!(out, "warning: {source}: {warning}")
+    writeln!(out, "warning: {}: {}", shown(source), shown(warning))
 }
 
 /// `test --failed` after a run where everything was accepted.
@@ -34,14 +35,14 @@ pub fn kept(out: &mut dyn Write, cases: usize, dir: &Path) -> io::Result<()> {
         "kept what {} not accepted {} given and gave back in {}/",
         plural(cases, "case"),
         one_or_many(cases as u64, "was", "were"),
-        dir.display()
+        shown_path(dir)
     )
 }
 
 /// A submission of `stress` or `hack` (`what`: its source, or "the brute
 /// force SOURCE") that did not compile, with the compiler's message.
 pub fn did_not_compile(out: &mut dyn Write, what: &str, message: &str) -> io::Result<()> {
-    writeln!(out, "{what} did not compile:\n{message}")
+    writeln!(out, "{} did not compile:\n{}", shown(what), shown(message))
 }
 
 /// `solve` found no solution for puzzle `n` (from 0), at `line` of its input.
@@ -57,7 +58,7 @@ pub fn unsolved(out: &mut dyn Write, n: usize, line: usize) -> io::Result<()> {
 /// `why` (none for the first round).
 pub fn watch_round(out: &mut dyn Write, round: u64, why: Option<&str>) -> io::Result<()> {
     match why {
-        Some(why) => writeln!(out, "watch: run {round}, after a change to {why}"),
+        Some(why) => writeln!(out, "watch: run {round}, after a change to {}", shown(why)),
         None => writeln!(
             out,
             "watch: run {round}; judging again whenever the submission, a case or a \
@@ -81,7 +82,7 @@ pub fn watch_waiting(out: &mut dyn Write) -> io::Result<()> {
 /// A round of the watch that could not judge (a submission that does not
 /// build, a case gone for a moment); the watch waits for the next change.
 pub fn watch_error(out: &mut dyn Write, error: &anyhow::Error) -> io::Result<()> {
-    writeln!(out, "error: {error:#}")
+    writeln!(out, "error: {}", shown(&format!("{error:#}")))
 }
 
 /// The files whose change started a round, shown relative to `here`: up to

@@ -172,6 +172,18 @@ impl Stderr {
     }
 }
 
+/// Whether a progress line may be drawn: only when stdout and stderr are
+/// the same terminal. A line on stderr's terminal while stdout goes to a
+/// pipe (`| less`, `| cat`) would be drawn into the middle of what the
+/// pipe prints there.
+pub fn drawn() -> bool {
+    use std::os::unix::fs::MetadataExt as _;
+    let device = |fd: &str| std::fs::metadata(format!("/proc/self/fd/{fd}")).map(|m| m.rdev());
+    io::stdout().is_terminal()
+        && io::stderr().is_terminal()
+        && matches!((device("1"), device("2")), (Ok(out), Ok(err)) if out == err)
+}
+
 /// A draw target for any progress bar: stderr through `Stderr`, so a bar
 /// whose template has a `wide_` element is laid out short of the last
 /// columns.
@@ -183,7 +195,7 @@ pub fn stderr_target() -> ProgressDrawTarget {
 /// terminal; hidden otherwise, so nothing of it reaches a pipe or a log.
 /// Its message is cut to fit the terminal, so the line never wraps.
 pub fn bar(len: u64, what: &str) -> ProgressBar {
-    if !io::stderr().is_terminal() {
+    if !drawn() {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::with_draw_target(Some(len), stderr_target());
@@ -200,7 +212,7 @@ pub fn bar(len: u64, what: &str) -> ProgressBar {
 /// A spinner with a message, for work of unknown length; hidden off a
 /// terminal, like [`bar`].
 pub fn spinner(what: &str) -> ProgressBar {
-    if !io::stderr().is_terminal() {
+    if !drawn() {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::new_spinner();
@@ -272,7 +284,7 @@ impl TermLike for Stderr {
 /// [`TestProgress::answered`] to the judge, and report through
 /// [`TestProgress::wrap`].
 pub struct TestProgress {
-    /// Whether stderr is a terminal; off one, nothing is drawn.
+    /// Whether the line is drawn (see [`drawn`]); when not, nothing is.
     shown: bool,
     answered: Arc<AtomicUsize>,
     failed: Arc<AtomicUsize>,
@@ -282,7 +294,7 @@ pub struct TestProgress {
 impl TestProgress {
     pub fn new() -> Self {
         TestProgress {
-            shown: io::stderr().is_terminal(),
+            shown: drawn(),
             answered: Arc::new(AtomicUsize::new(0)),
             failed: Arc::new(AtomicUsize::new(0)),
             bar: None,

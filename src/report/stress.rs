@@ -1,6 +1,7 @@
 //! What `stress` says: the line that opens a run, its progress, and how it
 //! ended, with the commands that rerun and reproduce a failure.
 
+use super::untrusted::{shell_path, shown, shown_path};
 use std::io::{self, Write};
 
 use crate::stress::{StressConfig, StressOutcome};
@@ -77,7 +78,7 @@ pub fn outcome(
                 "round {} failed with {}: {}",
                 f.round + 1,
                 f.verdict,
-                f.reason
+                shown(&f.reason)
             )?;
             writeln!(
                 out,
@@ -91,13 +92,13 @@ pub fn outcome(
             writeln!(
                 out,
                 "saved:     {} with {}",
-                f.input.display(),
-                f.expected.display()
+                shown_path(&f.input),
+                shown_path(&f.expected)
             )?;
             writeln!(
                 out,
                 "rerun:     sudoku-judge test {} {rerun}",
-                f.input.display()
+                shell_path(&f.input)
             )?;
             writeln!(
                 out,

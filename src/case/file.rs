@@ -1,0 +1,306 @@
+//! Opening the files a suite supplies: case inputs, expected outputs,
+//! `judge.toml`s and the references they name. People judge suites they
+//! download, so nothing in one may hang the judge, grow it without bound,
+//! or make it read a file outside the suite.
+//!
+//! - Only regular files are read. A FIFO, device, socket or directory is
+//!   refused before it is opened, and the open itself never blocks
+//!   (`O_NONBLOCK`, then `fstat` on what was opened, for a file swapped
+//!   after the check).
+//! - No line is longer than [`MAX_LINE_BYTES`]: a longer one is an error
+//!   naming its file and line, found after reading at most that much of it.
+//!   Text parsed whole is at most [`MAX_WHOLE_BYTES`].
+//! - A file whose real path (symbolic links resolved) lies outside the
+//!   directory it was found under is refused, naming the link and nothing
+//!   of what it points to, unless `--follow-outside-links` allows it.
+
+use std::fs::File;
+use std::io::{self, BufRead, Read};
+use std::os::unix::fs::{FileTypeExt as _, OpenOptionsExt as _};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use anyhow::{bail, Context as _};
+
+/// The longest line read: a thousand times the longest line a board takes.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// The most text parsed whole (a LeetCode literal or a grid file, a
+/// `judge.toml`): some ten thousand boards.
+pub const MAX_WHOLE_BYTES: u64 = 4 << 20;
+
+/// Whether links out of a suite are followed (`--follow-outside-links`).
+static FOLLOW_OUTSIDE_LINKS: AtomicBool = AtomicBool::new(false);
+
+/// Lets files of a suite resolve outside it, for suites that share files
+/// by links on purpose.
+pub fn follow_outside_links(follow: bool) {
+    FOLLOW_OUTSIDE_LINKS.store(follow, Ordering::SeqCst);
+}
+
+/// What a file that is not a regular file is, in words.
+fn kind(file_type: std::fs::FileType) -> &'static str {
+    if file_type.is_dir() {
+        "a directory"
+    } else if file_type.is_fifo() {
+        "a FIFO"
+    } else if file_type.is_socket() {
+        "a socket"
+    } else if file_type.is_block_device() || file_type.is_char_device() {
+        "a device"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// Refuses `path` unless it is a regular file: `what` names its role
+/// (`case input`, `expected output`).
+pub fn ensure_regular(path: &Path, what: &str) -> anyhow::Result<()> {
+    let meta = std::fs::metadata(path)
+        .with_context(|| format!("failed to read {what} {}", path.display()))?;
+    if !meta.is_file() {
+        bail!(
+            "{what} {} is {}, not a regular file; only regular files are read",
+            path.display(),
+            kind(meta.file_type())
+        );
+    }
+    Ok(())
+}
+
+/// Opens the regular file `path` for reading, without blocking on what
+/// is not one.
+pub fn open_regular(path: &Path, what: &str) -> anyhow::Result<File> {
+    ensure_regular(path, what)?;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .with_context(|| format!("failed to read {what} {}", path.display()))?;
+    let meta = file
+        .metadata()
+        .with_context(|| format!("failed to read {what} {}", path.display()))?;
+    if !meta.is_file() {
+        bail!(
+            "{what} {} is {}, not a regular file; only regular files are read",
+            path.display(),
+            kind(meta.file_type())
+        );
+    }
+    Ok(file)
+}
+
+/// Refuses `path` when its real path lies outside `root`'s (the directory
+/// given on the command line), unless links out are allowed. The error
+/// names the link, never what it points to.
+pub fn ensure_inside(root: &Path, path: &Path, what: &str) -> anyhow::Result<()> {
+    if FOLLOW_OUTSIDE_LINKS.load(Ordering::SeqCst) {
+        return Ok(());
+    }
+    let Ok(real) = std::fs::canonicalize(path) else {
+        // A missing file is for the open to report.
+        return Ok(());
+    };
+    let real_root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    if !real.starts_with(&real_root) {
+        bail!(
+            "{what} {} links outside {}, so it is not read; give --follow-outside-links to \
+             read files a suite links to elsewhere",
+            path.display(),
+            root.display()
+        );
+    }
+    Ok(())
+}
+
+/// The directory a case's files must stay in: `path` itself when it is a
+/// directory, else the one holding it.
+pub fn fence_of(path: &Path) -> PathBuf {
+    if path.is_dir() {
+        path.to_path_buf()
+    } else {
+        match path.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+            _ => PathBuf::from("."),
+        }
+    }
+}
+
+/// Reads at most [`MAX_WHOLE_BYTES`] of `input`, an error past that.
+pub fn read_whole(mut input: impl Read, name: &dyn std::fmt::Display) -> anyhow::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    (&mut input)
+        .take(MAX_WHOLE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("failed to read {name}"))?;
+    if bytes.len() as u64 > MAX_WHOLE_BYTES {
+        bail!(
+            "{name} is larger than {} MiB, more than the judge reads of a file in this format; \
+             AcWing lines (one puzzle a line) have no such limit",
+            MAX_WHOLE_BYTES >> 20
+        );
+    }
+    Ok(bytes)
+}
+
+/// A reader that fails on a line longer than [`MAX_LINE_BYTES`], so that
+/// whatever reads it line by line holds at most that much.
+pub struct LineCapped<R> {
+    inner: R,
+    /// Bytes since the last newline.
+    run: usize,
+    /// The line being read, 1-based.
+    line: usize,
+    cap: usize,
+}
+
+impl<R: BufRead> LineCapped<R> {
+    pub fn new(inner: R) -> Self {
+        Self::with_cap(inner, MAX_LINE_BYTES)
+    }
+
+    pub fn with_cap(inner: R, cap: usize) -> Self {
+        Self {
+            inner,
+            run: 0,
+            line: 1,
+            cap,
+        }
+    }
+
+    fn too_long(&self) -> io::Error {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "line {} is longer than {}, longer than any board can be",
+                self.line,
+                words_of(self.cap)
+            ),
+        )
+    }
+}
+
+fn words_of(bytes: usize) -> String {
+    if bytes >= 1 << 20 && bytes % (1 << 20) == 0 {
+        format!("{} MiB", bytes >> 20)
+    } else {
+        format!("{bytes} bytes")
+    }
+}
+
+impl<R: BufRead> Read for LineCapped<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let available = self.fill_buf()?;
+        let n = available.len().min(buf.len());
+        buf[..n].copy_from_slice(&available[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for LineCapped<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.run > self.cap {
+            return Err(self.too_long());
+        }
+        let room = self.cap + 1 - self.run;
+        let buf = self.inner.fill_buf()?;
+        // Hand out no more than the line may still take, so a reader never
+        // gets past the cap unnoticed.
+        let end = match buf.iter().position(|&b| b == b'\n') {
+            Some(at) if at < room => at + 1,
+            _ => buf.len().min(room),
+        };
+        Ok(&buf[..end])
+    }
+
+    fn consume(&mut self, amount: usize) {
+        // `amount` is at most what `fill_buf` handed out, which holds a
+        // newline only as its last byte.
+        let ends_line = {
+            let buf = self.inner.fill_buf().unwrap_or(&[]);
+            amount > 0 && buf.get(amount - 1) == Some(&b'\n')
+        };
+        self.inner.consume(amount);
+        if ends_line {
+            self.run = 0;
+            self.line += 1;
+        } else {
+            self.run += amount;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_past_the_cap_is_an_error_naming_it() {
+        let text = "short\nlonger than ten\nok\n";
+        let mut lines = LineCapped::with_cap(text.as_bytes(), 10);
+        let mut line = Vec::new();
+        assert_eq!(lines.read_until(b'\n', &mut line).unwrap(), 6);
+        line.clear();
+        let err = lines.read_until(b'\n', &mut line).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "line 2 is longer than 10 bytes, longer than any board can be"
+        );
+        assert!(line.len() <= 11, "{}", line.len());
+        // Lines within the cap read as they are.
+        let mut all = String::new();
+        LineCapped::with_cap("a\nbb\n\nccc".as_bytes(), 3)
+            .read_to_string(&mut all)
+            .unwrap();
+        assert_eq!(all, "a\nbb\n\nccc");
+    }
+
+    #[test]
+    fn an_endless_line_is_read_in_bounded_memory() {
+        let zeros = io::BufReader::new(io::repeat(b'0'));
+        let mut line = Vec::new();
+        let err = LineCapped::new(zeros)
+            .read_until(b'\n', &mut line)
+            .unwrap_err();
+        assert!(err.to_string().starts_with("line 1 is longer than 1 MiB"));
+        assert!(line.len() <= MAX_LINE_BYTES + 1);
+    }
+
+    #[test]
+    fn only_regular_files_are_opened() {
+        let tmp = tempfile::tempdir().unwrap();
+        let fifo = tmp.path().join("fifo.in");
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+        let err = open_regular(&fifo, "case input").unwrap_err().to_string();
+        assert!(
+            err.ends_with("fifo.in is a FIFO, not a regular file; only regular files are read"),
+            "{err}"
+        );
+        let err = open_regular(tmp.path(), "case input")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("is a directory"), "{err}");
+        let err = open_regular(Path::new("/dev/zero"), "case input")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("/dev/zero is a device"), "{err}");
+    }
+
+    #[test]
+    fn a_link_out_of_the_suite_is_refused_without_quoting_its_target() {
+        let tmp = tempfile::tempdir().unwrap();
+        let suite = tmp.path().join("suite");
+        std::fs::create_dir(&suite).unwrap();
+        std::fs::write(tmp.path().join("secret"), "root:x:0:0\n").unwrap();
+        std::fs::write(suite.join("inside"), "x").unwrap();
+        std::os::unix::fs::symlink("../secret", suite.join("a.out")).unwrap();
+        std::os::unix::fs::symlink("inside", suite.join("b.out")).unwrap();
+        let err = ensure_inside(&suite, &suite.join("a.out"), "expected output")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("a.out links outside"), "{err}");
+        assert!(!err.contains("secret") && !err.contains("root"), "{err}");
+        ensure_inside(&suite, &suite.join("b.out"), "expected output").unwrap();
+    }
+}

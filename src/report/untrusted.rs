@@ -1,0 +1,140 @@
+//! Text the judge did not write: case names and paths from a suite, what a
+//! submission printed, what a compiler said of its source. It is shown,
+//! never obeyed: every renderer passes it through here, so no control
+//! character reaches a terminal, a pipe or a file from it, and every
+//! command the judge prints is safe to paste into a shell.
+//!
+//! Escaped are the C0 controls but newline and tab, DEL and the C1
+//! controls, as `\x1b` or `\u{9b}`: an escape sequence then shows as the
+//! characters it is made of (`\x1b[2J`), and clears nothing. The judge's
+//! own colour is added after, by the renderer, and stays colour.
+
+use std::borrow::Cow;
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt as _;
+use std::path::Path;
+
+use crate::results::{CaseOutcome, CaseResult};
+
+/// Whether `c` is a control character that is escaped when shown.
+fn is_control(c: char) -> bool {
+    (c.is_control() && c != '\n' && c != '\t') || ('\u{80}'..='\u{9f}').contains(&c)
+}
+
+/// `text` with every control character but newline and tab escaped.
+pub fn shown(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(is_control) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if !is_control(c) {
+            out.push(c);
+        } else if (c as u32) < 0x80 {
+            out.push_str(&format!("\\x{:02x}", c as u32));
+        } else {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// A path as shown: lossy UTF-8, control characters escaped.
+pub fn shown_path(path: &Path) -> String {
+    shown(&path.to_string_lossy()).into_owned()
+}
+
+/// `result` as it may be shown: its name, paths and every text that came
+/// from the case or the submission escaped.
+pub fn case_result(result: &CaseResult) -> CaseResult {
+    let mut shown_result = result.clone();
+    let text = |s: &mut String| {
+        if let Cow::Owned(escaped) = shown(s) {
+            *s = escaped;
+        }
+    };
+    let path = |p: &mut std::path::PathBuf| {
+        if p.to_str().is_none_or(|s| s.chars().any(is_control)) {
+            *p = shown_path(p).into();
+        }
+    };
+    text(&mut shown_result.id);
+    path(&mut shown_result.suite);
+    path(&mut shown_result.input);
+    if let Some(expected) = &mut shown_result.expected {
+        path(expected);
+    }
+    match &mut shown_result.outcome {
+        CaseOutcome::Judged(j) => {
+            for field in [
+                &mut j.reason,
+                &mut j.details,
+                &mut j.output,
+                &mut j.stdout,
+                &mut j.stderr,
+            ] {
+                text(field);
+            }
+            j.notes.iter_mut().for_each(text);
+            j.warnings.iter_mut().for_each(text);
+        }
+        CaseOutcome::Error(error) => text(&mut error.message),
+    }
+    shown_result
+}
+
+/// One argument of a command the judge prints, quoted so that pasted into
+/// a POSIX shell it is that argument and nothing more. An argument with a
+/// control character (or bytes that are not UTF-8) is written as a
+/// `printf` of octal escapes, so the command holds none itself.
+pub fn shell_word(arg: &OsStr) -> String {
+    let bytes = arg.as_bytes();
+    match std::str::from_utf8(bytes) {
+        Ok(text) if !text.chars().any(|c| c.is_control() || is_control(c)) => {
+            shell_words::quote(text).into_owned()
+        }
+        _ => {
+            let mut format = String::new();
+            for &b in bytes {
+                match b {
+                    b'\\' => format.push_str("\\\\"),
+                    b'%' => format.push_str("%%"),
+                    b'\'' => format.push_str("'\\''"),
+                    0x20..=0x7e => format.push(b as char),
+                    _ => format.push_str(&format!("\\{b:03o}")),
+                }
+            }
+            format!("\"$(printf '{format}')\"")
+        }
+    }
+}
+
+/// [`shell_word`] of a path.
+pub fn shell_path(path: &Path) -> String {
+    shell_word(path.as_os_str())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_characters_are_escaped_and_the_rest_kept() {
+        assert_eq!(shown("plain\ttext\nok é"), "plain\ttext\nok é");
+        assert_eq!(
+            shown("\x1b[2J\x1b]0;title\x07\x7f\r\u{9b}31m"),
+            "\\x1b[2J\\x1b]0;title\\x07\\x7f\\x0d\\u{9b}31m"
+        );
+        assert!(matches!(shown("nothing to do"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn shell_words_are_quoted_and_hold_no_control_character() {
+        let word = |s: &str| shell_word(OsStr::new(s));
+        assert_eq!(word("cases/a.in"), "cases/a.in");
+        assert_eq!(word("nm/$(touch PWN2).in"), "'nm/$(touch PWN2).in'");
+        let hostile = word("a\x1b[2J'%\\b.in");
+        assert_eq!(hostile, "\"$(printf 'a\\033[2J'\\''%%\\\\b.in')\"");
+        assert!(!hostile.chars().any(|c| c.is_control()));
+    }
+}

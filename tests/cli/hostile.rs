@@ -1,0 +1,564 @@
+//! People judge case packs they download and read reports that carry what
+//! a submission wrote. Nothing in them may hang the judge, grow it without
+//! bound, show a file outside the suite, reach the terminal as a control
+//! sequence, or put a command in the report that does more than judge.
+
+use std::fs;
+use std::os::unix::fs::symlink;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use super::{manifest_dir, run_in, write, Run, ANSWER, EXAMPLE_IN, EXAMPLE_OUT, PUZZLE};
+
+/// Runs the binary in `dir` and returns what it did and, when GNU time is
+/// installed, its peak memory (the largest resident set, in KB), killing
+/// it past `patience`. `time` starts the judge: a process started straight
+/// from this test binary would count this binary's memory in its peak,
+/// since the kernel keeps the high-water mark across exec.
+fn run_measured(dir: &Path, args: &[&str], patience: Duration) -> (Run, Option<u64>) {
+    let time = Path::new("/usr/bin/time");
+    let measured = tempfile::NamedTempFile::new().unwrap();
+    let mut command = if time.exists() {
+        let mut command = Command::new(time);
+        command
+            .args(["-f", "%M", "-o"])
+            .arg(measured.path())
+            .arg(env!("CARGO_BIN_EXE_sudoku-judge"));
+        command
+    } else {
+        super::skip(
+            "the judge's peak memory",
+            "GNU time (/usr/bin/time) not installed",
+        );
+        Command::new(env!("CARGO_BIN_EXE_sudoku-judge"))
+    };
+    let mut child = command
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let read = |mut pipe: Box<dyn std::io::Read + Send>| {
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            pipe.read_to_string(&mut text).unwrap();
+            text
+        })
+    };
+    let stdout = read(Box::new(child.stdout.take().unwrap()));
+    let stderr = read(Box::new(child.stderr.take().unwrap()));
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > patience {
+            let _ = child.kill();
+            panic!("sudoku-judge {args:?} hung for {patience:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    // time writes a line of its own first when the command fails.
+    let peak_kb = fs::read_to_string(measured.path())
+        .ok()
+        .and_then(|text| text.lines().last()?.trim().parse().ok());
+    (
+        Run {
+            code: status.code().expect("exited, not killed"),
+            stdout: stdout.join().unwrap(),
+            stderr: stderr.join().unwrap(),
+        },
+        peak_kb,
+    )
+}
+
+#[test]
+fn a_fifo_as_a_case_is_refused_at_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let suite = tmp.path().join("suite");
+    write(&suite, "a.in", PUZZLE);
+    nix::unistd::mkfifo(&suite.join("b.in"), nix::sys::stat::Mode::S_IRWXU).unwrap();
+    // A FIFO as an expected file is refused too, not passed over.
+    write(&suite, "c.in", PUZZLE);
+    nix::unistd::mkfifo(&suite.join("c.out"), nix::sys::stat::Mode::S_IRWXU).unwrap();
+    write(&suite, "d/input.txt", PUZZLE);
+    nix::unistd::mkfifo(&suite.join("d/expected.txt"), nix::sys::stat::Mode::S_IRWXU).unwrap();
+    let (run, _) = run_measured(
+        &manifest_dir(),
+        &["test", suite.to_str().unwrap()],
+        Duration::from_secs(60),
+    );
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("b.in is a FIFO, not a regular file"),
+        "{}",
+        run.stdout
+    );
+    for fifo in ["c.out", "d/expected.txt"] {
+        assert!(
+            run.stdout
+                .contains(&format!("{fifo} is a FIFO, not a regular file")),
+            "{}",
+            run.stdout
+        );
+    }
+    assert!(run.stdout.contains("1 passed, 3 failed"), "{}", run.stdout);
+}
+
+#[test]
+fn an_endless_line_is_a_case_error_read_in_bounded_memory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let suite = tmp.path().join("suite");
+    write(&suite, "a.in", PUZZLE);
+    // Two gigabytes with no newline, holes on disk.
+    let endless = fs::File::create(suite.join("endless.in")).unwrap();
+    endless.set_len(2 << 30).unwrap();
+    let (run, peak_kb) = run_measured(
+        &manifest_dir(),
+        &["test", suite.to_str().unwrap()],
+        Duration::from_secs(60),
+    );
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .contains("endless.in:1:1: line 1 is longer than 1 MiB"),
+        "{}",
+        run.stdout
+    );
+    // The judge itself is some 10 MB; a line held whole would be 2 GB.
+    if let Some(peak_kb) = peak_kb {
+        assert!(peak_kb < 64 << 10, "the judge grew to {peak_kb} KB");
+    }
+
+    // /dev/zero, once a link out of the suite is allowed, is a device.
+    symlink("/dev/zero", suite.join("zero.in")).unwrap();
+    fs::remove_file(suite.join("endless.in")).unwrap();
+    let (run, _) = run_measured(
+        &manifest_dir(),
+        &["test", suite.to_str().unwrap(), "--follow-outside-links"],
+        Duration::from_secs(60),
+    );
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .contains("zero.in is a device, not a regular file"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// A file outside the suite, like /etc/shadow, that nothing may show.
+fn secret(dir: &Path) -> std::path::PathBuf {
+    write(dir, "secret", "root:$6$hash:19000:0:99999:7:::\n")
+}
+
+#[test]
+fn an_expected_file_linked_out_of_the_suite_is_refused_without_a_byte_of_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let secret = secret(tmp.path());
+    let suite = tmp.path().join("suite");
+    write(&suite, "a.in", PUZZLE);
+    symlink(&secret, suite.join("a.out")).unwrap();
+    let run = run_in(&manifest_dir(), &["test", suite.to_str().unwrap()], "");
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    let all = format!("{}{}", run.stdout, run.stderr);
+    assert!(all.contains("a.out links outside"), "{all}");
+    assert!(all.contains("--follow-outside-links"), "{all}");
+    assert!(!all.contains("'r'") && !all.contains("root"), "{all}");
+    assert!(!all.contains("secret"), "{all}");
+
+    // Links that stay inside are followed.
+    fs::remove_file(suite.join("a.out")).unwrap();
+    write(&suite, "answers/a.txt", ANSWER);
+    symlink("answers/a.txt", suite.join("a.out")).unwrap();
+    let run = run_in(&manifest_dir(), &["test", suite.to_str().unwrap()], "");
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+}
+
+#[test]
+fn a_reference_or_judge_toml_linked_out_of_the_suite_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let secret = secret(tmp.path());
+    let suite = tmp.path().join("suite");
+    write(&suite, "a.in", EXAMPLE_IN);
+    write(&suite, "a.out", EXAMPLE_OUT);
+    write(
+        &suite,
+        "judge.toml",
+        "[[reference]]\nfile = \"ref.py\"\nverdict = \"AC\"\n",
+    );
+    symlink(&secret, suite.join("ref.py")).unwrap();
+    let run = run_in(&manifest_dir(), &["calibrate", suite.to_str().unwrap()], "");
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    let all = format!("{}{}", run.stdout, run.stderr);
+    assert!(all.contains("ref.py links outside"), "{all}");
+    assert!(!all.contains("root") && !all.contains("secret"), "{all}");
+
+    fs::remove_file(suite.join("judge.toml")).unwrap();
+    symlink(&secret, suite.join("judge.toml")).unwrap();
+    let run = run_in(&manifest_dir(), &["test", suite.to_str().unwrap()], "");
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    let all = format!("{}{}", run.stdout, run.stderr);
+    assert!(all.contains("judge.toml links outside"), "{all}");
+    assert!(!all.contains("root") && !all.contains("secret"), "{all}");
+}
+
+/// Escape sequences a case name, a program's stderr and a LeetCode-style
+/// file's prints carry: clear the screen, set the title, write the
+/// clipboard, draw a green AC; one C1 control too.
+const HOSTILE: &str = "\x1b[2J\x1b]0;owned\x07\x1b]52;c;cHduZWQ=\x07\x1b[32mAC \u{9b}2J";
+
+/// Whether `text` holds a control character other than newline and tab
+/// (and CR, which XML and some reports use at line ends).
+fn has_control(text: &str) -> bool {
+    text.chars().any(|c| {
+        (c.is_control() && !matches!(c, '\n' | '\t' | '\r')) || ('\u{80}'..='\u{9f}').contains(&c)
+    })
+}
+
+#[test]
+fn escape_sequences_from_cases_and_submissions_are_shown_escaped_everywhere() {
+    if !super::have(&["python3"], "escape sequences") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let suite = tmp.path().join("suite");
+    write(&suite, &format!("n{HOSTILE}.in"), PUZZLE);
+    let json = tmp.path().join("report.json");
+    let junit = tmp.path().join("report.xml");
+    let report_files = |run: &Run| {
+        for file in [&json, &junit] {
+            let text = fs::read_to_string(file).unwrap();
+            assert!(!has_control(&text), "{}: {text:?}", file.display());
+        }
+        serde_json::from_str::<serde_json::Value>(&fs::read_to_string(&json).unwrap())
+            .unwrap_or_else(|e| panic!("{e}: {}", run.stdout));
+    };
+    // A program whose stderr is hostile.
+    let program = "sh -c 'printf \"\\033[2J\\033]0;owned\\007\\033[32mAC\\n\" >&2; exit 3'";
+    let args = [
+        "test",
+        suite.to_str().unwrap(),
+        "--cmd",
+        program,
+        "--color",
+        "always",
+        "--json",
+        json.to_str().unwrap(),
+        "--junit",
+        junit.to_str().unwrap(),
+    ];
+    let run = super::judge_with(&args);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("RE"), "{}", run.stdout);
+    // The judge's own colour is there; nothing of the hostile text is raw.
+    assert!(run.stdout.contains("\x1b[1m"), "{:?}", run.stdout);
+    let without_colour = strip_colour(&run.stdout);
+    assert!(!has_control(&without_colour), "{without_colour:?}");
+    assert!(
+        without_colour.contains("\\x1b[2J\\x1b]0;owned\\x07"),
+        "{without_colour}"
+    );
+    assert!(!has_control(&run.stderr), "{:?}", run.stderr);
+    report_files(&run);
+
+    // A LeetCode-style file that prints them, in every report format.
+    let fixture = manifest_dir().join("tests/fixtures/submissions/wa_prints_escapes.py");
+    for format in ["table", "json"] {
+        let run = super::judge_with(&[
+            "test",
+            suite.to_str().unwrap(),
+            "--submission",
+            fixture.to_str().unwrap(),
+            "--format",
+            format,
+            "--json",
+            json.to_str().unwrap(),
+            "--junit",
+            junit.to_str().unwrap(),
+        ]);
+        assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+        assert!(!run.stdout.contains('\x1b'), "{:?}", run.stdout);
+        assert!(!has_control(&run.stdout), "{:?}", run.stdout);
+        assert!(!has_control(&run.stderr), "{:?}", run.stderr);
+        assert!(run.stdout.contains("\\u{9b}2J"), "{}", run.stdout);
+        report_files(&run);
+    }
+}
+
+/// `text` without the judge's own colour (SGR sequences).
+fn strip_colour(text: &str) -> String {
+    regex::Regex::new("\x1b\\[[0-9;]*m")
+        .unwrap()
+        .replace_all(text, "")
+        .into_owned()
+}
+
+/// The commands a report tells people to run: each `rerun:` line, and each
+/// command quoted in backticks, that starts with `sudoku-judge`.
+fn printed_commands(report: &str) -> Vec<String> {
+    let mut commands = Vec::new();
+    for line in report.lines() {
+        if let Some(rest) = line.trim_start().strip_prefix("rerun:") {
+            commands.push(rest.trim().to_string());
+        }
+        for (n, part) in line.split('`').enumerate() {
+            if n % 2 == 1 && part.starts_with("sudoku-judge ") {
+                commands.push(part.to_string());
+            }
+        }
+    }
+    commands
+}
+
+#[test]
+fn every_printed_command_pasted_into_a_shell_only_runs_the_judge() {
+    let tmp = tempfile::tempdir().unwrap();
+    let suite = tmp.path().join("s$(touch PWN1)");
+    // A case the program fails (a rerun line) and a malformed one (a hint
+    // that rechecks it), both with names that run commands if unquoted.
+    let failing = write(&suite, "nm/$(touch PWN2)`touch PWN3`'\".in", PUZZLE);
+    let malformed = write(&suite, &format!("bad;touch PWN4{HOSTILE}.in"), "x\n");
+    let program = "sh -c 'exit 3' # $(touch PWN5)";
+    let run = run_in(
+        tmp.path(),
+        &["test", suite.to_str().unwrap(), "--cmd", program],
+        "",
+    );
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    let commands = printed_commands(&run.stdout);
+    assert!(commands.len() >= 2, "{}", run.stdout);
+    // A stand-in for the judge that records its arguments.
+    let bin = tmp.path().join("bin");
+    let log = tmp.path().join("args.log");
+    write(
+        &bin,
+        "sudoku-judge",
+        "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\0' \"$a\"; done >> \"$LOG\"\nprintf '\\n' >> \"$LOG\"\n",
+    );
+    fs::set_permissions(
+        bin.join("sudoku-judge"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let work = tmp.path().join("work");
+    fs::create_dir(&work).unwrap();
+    for command in &commands {
+        assert!(!has_control(command), "{command:?}");
+        let status = Command::new("sh")
+            .args(["-c", command])
+            .current_dir(&work)
+            .env(
+                "PATH",
+                format!("{}:{}", bin.display(), std::env::var("PATH").unwrap()),
+            )
+            .env("LOG", &log)
+            .status()
+            .unwrap();
+        assert!(status.success(), "{command}");
+    }
+    let pwned: Vec<_> = fs::read_dir(&work)
+        .unwrap()
+        .chain(fs::read_dir(tmp.path()).unwrap())
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with("PWN"))
+        .collect();
+    assert!(pwned.is_empty(), "pasting ran {pwned:?}: {commands:#?}");
+    // Each command named the case it was printed for, exactly.
+    let log = fs::read(&log).unwrap();
+    let calls: Vec<Vec<&[u8]>> = log
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| l.split(|&b| b == 0).filter(|a| !a.is_empty()).collect())
+        .collect();
+    assert_eq!(calls.len(), commands.len(), "{commands:#?}");
+    use std::os::unix::ffi::OsStrExt as _;
+    let named: Vec<&[u8]> = calls.iter().map(|c| c[1]).collect();
+    assert!(named.contains(&failing.as_os_str().as_bytes()), "{calls:?}");
+    assert!(
+        named.contains(&malformed.as_os_str().as_bytes()),
+        "{calls:?}"
+    );
+    let rerun = calls
+        .iter()
+        .find(|c| c.len() > 2)
+        .expect("a rerun with --cmd");
+    assert_eq!(rerun[2..], [b"--cmd".as_slice(), program.as_bytes()]);
+}
+
+#[test]
+fn time_scale_is_checked_like_the_limits() {
+    let tmp = tempfile::tempdir().unwrap();
+    let suite = tmp.path().join("suite");
+    write(&suite, "a.in", EXAMPLE_IN);
+    for (toml, says) in [
+        (
+            "time_scale = 1e308",
+            "a time_scale must be a number from 0.01 to 100",
+        ),
+        (
+            "time_scale = 1e-308",
+            "a time_scale must be a number from 0.01 to 100",
+        ),
+        (
+            "time_limit = \"1h\"\ntime_scale = 1000",
+            "a time_scale must be a number from 0.01 to 100",
+        ),
+        (
+            "time_limit = \"1h\"\ntime_scale = 2",
+            "time_limit 1h times time_scale 2 is 7200.0000 s, outside the range",
+        ),
+        (
+            "time_limit = \"1ms\"\ntime_scale = 0.5",
+            "outside the range",
+        ),
+    ] {
+        write(&suite, "judge.toml", toml);
+        let run = run_in(&manifest_dir(), &["test", suite.to_str().unwrap()], "");
+        assert_eq!(run.code, 2, "{toml}: {}{}", run.stdout, run.stderr);
+        let all = format!("{}{}", run.stdout, run.stderr);
+        assert!(all.contains(says), "{toml}: {all}");
+        assert!(!all.contains("panicked"), "{toml}: {all}");
+    }
+    fs::remove_file(suite.join("judge.toml")).unwrap();
+    for scale in ["1e308", "1e-308", "NaN", "inf"] {
+        let run = run_in(
+            &manifest_dir(),
+            &["test", suite.to_str().unwrap(), "--time-scale", scale],
+            "",
+        );
+        assert_eq!(run.code, 2, "{scale}: {}{}", run.stdout, run.stderr);
+        assert!(
+            run.stderr.contains("invalid --time-scale"),
+            "{scale}: {}",
+            run.stderr
+        );
+    }
+    // Counts on the command line name their flag and range.
+    let out = tmp.path().join("gen");
+    for (args, says) in [
+        (
+            vec!["gen", "--out", out.to_str().unwrap(), "--count", "0"],
+            "'--count <N>': 0 is not in 1..=1000000",
+        ),
+        (
+            vec!["stress", "--puzzles", "18446744073709551615"],
+            "is not in 1..=100000",
+        ),
+        (
+            vec!["test", "--time-limit", "0.0001s"],
+            "shorter than the shortest time limit",
+        ),
+    ] {
+        let run = run_in(&manifest_dir(), &args, "");
+        assert_eq!(run.code, 2, "{args:?}: {}{}", run.stdout, run.stderr);
+        assert!(run.stderr.contains(says), "{args:?}: {}", run.stderr);
+    }
+}
+
+/// Judges `cases` copies of the example with `program`, reads the report
+/// up to the line `enough` says is enough and closes the pipe: the exit
+/// code, how long the judge went on, and the JUnit report it wrote.
+fn closed_after(
+    enough: impl Fn(usize, &str) -> bool,
+    cases: usize,
+    program: &str,
+) -> (i32, Duration, String) {
+    use std::io::BufRead as _;
+    let tmp = tempfile::tempdir().unwrap();
+    let suite = tmp.path().join("suite");
+    for n in 0..cases {
+        write(&suite, &format!("c{n:02}.in"), EXAMPLE_IN);
+        write(&suite, &format!("c{n:02}.out"), EXAMPLE_OUT);
+    }
+    let junit = tmp.path().join("report.xml");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sudoku-judge"))
+        .args(["test", suite.to_str().unwrap(), "--cmd", program, "--junit"])
+        .arg(&junit)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    for n in 1.. {
+        let mut line = String::new();
+        if out.read_line(&mut line).unwrap() == 0 || enough(n, &line) {
+            break;
+        }
+    }
+    drop(out);
+    let closed = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            closed.elapsed() < Duration::from_secs(60),
+            "the judge went on"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let report = fs::read_to_string(&junit).unwrap_or_default();
+    (status.code().unwrap_or(-1), closed.elapsed(), report)
+}
+
+#[test]
+fn a_closed_pipe_stops_the_judge_and_never_reads_as_success() {
+    // `| head -3` on a run whose cases fail: 1, and the report file says
+    // what was judged.
+    let (code, after, report) = closed_after(|n, _| n == 3, 20, "sh -c 'sleep 0.5; exit 3'");
+    assert_eq!(code, 1);
+    assert!(report.contains("<testsuites"), "{report}");
+    let judged = report.matches("<testcase").count();
+    assert!((1..20).contains(&judged), "{judged} cases in {report}");
+    // Far less than the 8 s the remaining cases would take.
+    assert!(after < Duration::from_secs(5), "went on for {after:?}");
+    // All accepted so far: what a shell expects of a broken pipe.
+    let slow = format!(
+        "sh -c 'sleep 0.5; exec {} solve'",
+        env!("CARGO_BIN_EXE_sudoku-judge")
+    );
+    let (code, after, _) = closed_after(|n, _| n == 2, 20, &slow);
+    assert_eq!(code, 141);
+    assert!(after < Duration::from_secs(5), "went on for {after:?}");
+    // Closed before the last lines, once every case is judged and accepted.
+    let (code, _, report) = closed_after(|_, line| line.contains(" c00"), 1, &slow);
+    assert_eq!(code, 141);
+    assert_eq!(report.matches("<testcase").count(), 1, "{report}");
+}
+
+#[test]
+fn no_progress_line_when_stdout_is_a_pipe_to_the_same_terminal() {
+    if !super::have(&["script"], "progress into a pipe") {
+        return;
+    }
+    let slow = format!(
+        "sh -c 'sleep 0.3; exec {} solve'",
+        env!("CARGO_BIN_EXE_sudoku-judge")
+    );
+    let command = [
+        env!("CARGO_BIN_EXE_sudoku-judge"),
+        "test",
+        "cases/acwing166/generated",
+        "--cmd",
+        &slow,
+    ]
+    .iter()
+    .map(|w| shell_words::quote(w).into_owned())
+    .collect::<Vec<_>>()
+    .join(" ");
+    let output = Command::new("script")
+        .args(["-qec", &format!("{command} | cat"), "/dev/null"])
+        .current_dir(manifest_dir())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let screen = String::from_utf8_lossy(&output.stdout);
+    assert!(screen.contains(" passed, 0 failed"), "{screen:?}");
+    assert!(!screen.contains("judging ["), "{screen:?}");
+    assert!(!screen.contains("\x1b[2K"), "{screen:?}");
+}
