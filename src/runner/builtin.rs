@@ -380,6 +380,7 @@ pub fn run_case(
         stderr,
         earlier: 0,
         notes: Vec::new(),
+        cpu_wait: None,
     })
 }
 

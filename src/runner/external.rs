@@ -289,6 +289,7 @@ pub fn run_program(
         stderr,
         earlier: 0,
         notes: Vec::new(),
+        cpu_wait: finished.cpu_wait,
     })
 }
 
@@ -426,6 +427,7 @@ pub fn run_function(
         stderr: String::new(),
         earlier: 0,
         notes: Vec::new(),
+        cpu_wait: None,
     };
     match served {
         Served::Done => {
@@ -443,6 +445,7 @@ pub fn run_function(
                 run.memory_kb = finished.memory_kb;
             }
             run.fork_refusals = finished.fork_refusals;
+            run.cpu_wait = finished.cpu_wait;
             if run.end == End::Normal && answered < case.puzzles {
                 run.end = End::Crashed("the driver ended before every board was answered".into());
             }

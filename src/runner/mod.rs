@@ -281,6 +281,9 @@ pub struct Run {
     /// What the report should say of how it ran, e.g. that its process
     /// was started anew.
     pub notes: Vec<String>,
+    /// When the wall-clock cap stopped it, how long it waited for a CPU
+    /// meanwhile (see [`process::Finished::cpu_wait`]).
+    pub cpu_wait: Option<Duration>,
 }
 
 /// How long a process that serves case after case may live: the bounds
@@ -526,7 +529,18 @@ impl Run {
             stderr: String::new(),
             earlier: 0,
             notes: Vec::new(),
+            cpu_wait: None,
         }
+    }
+
+    /// Whether the wall-clock cap stopped it, its charged time under the
+    /// `limit`, while it waited for a CPU a quarter of that wall time or
+    /// more: a machine too busy to give it its share, not a submission
+    /// that slept or waited. Such a TLE would be the machine's.
+    pub fn starved(&self, limit: Duration) -> bool {
+        matches!(self.end, End::Killed(Kill::Wall))
+            && self.time < limit
+            && self.cpu_wait.is_some_and(|waited| waited * 4 >= self.wall)
     }
 
     /// The run of a submission that did not compile.
@@ -547,6 +561,7 @@ impl Run {
             stderr: String::new(),
             earlier: 0,
             notes: Vec::new(),
+            cpu_wait: None,
         }
     }
 }

@@ -203,6 +203,11 @@ pub struct Finished {
     pub killed: Option<Kill>,
     /// Forks refused because the run reached its process limit.
     pub fork_refusals: u64,
+    /// When the wall-clock cap stopped it: how long its process had been
+    /// ready to run but waiting for a CPU during the exchange, as the
+    /// kernel's scheduler counted it. Long waits mean a busy machine, not
+    /// a slow or sleeping submission.
+    pub cpu_wait: Option<Duration>,
 }
 
 /// The signal that interrupted the run (SIGINT, SIGTERM, SIGHUP), or 0.
@@ -380,6 +385,15 @@ impl Meter {
             std::thread::yield_now();
         }
         self.process_cpu()
+    }
+
+    /// How long the process's main thread has been ready to run but
+    /// waiting for a CPU, in all: the second field of
+    /// `/proc/PID/schedstat`. `None` where the kernel does not keep it.
+    pub fn cpu_wait(&self) -> Option<Duration> {
+        let stat = std::fs::read_to_string(format!("/proc/{}/schedstat", self.pid)).ok()?;
+        let waited: u64 = stat.split_whitespace().nth(1)?.parse().ok()?;
+        Some(Duration::from_nanos(waited))
     }
 
     /// Starts a new count of the peak memory: of the process's peak
@@ -841,6 +855,10 @@ pub struct Process {
     errors: Ends,
     killed: Option<Kill>,
     ended: Option<(Reaped, Duration)>,
+    /// The scheduler's wait count of the process when the current
+    /// exchange began, and its growth until the wall-clock cap struck.
+    wait_at_start: Option<Duration>,
+    cpu_wait: Option<Duration>,
 }
 
 /// The bounds of a [`Spec`] that outlive its start.
@@ -909,6 +927,8 @@ impl Process {
             chunk: vec![0; CHUNK],
             errors: Ends::default(),
             killed: None,
+            wait_at_start: None,
+            cpu_wait: None,
             ended: None,
         })
     }
@@ -933,6 +953,12 @@ impl Process {
     /// reasons only find it dying.
     fn kill(&mut self, why: Kill) {
         if self.killed.is_none() {
+            if why == Kill::Wall {
+                self.cpu_wait = self
+                    .meter
+                    .cpu_wait()
+                    .map(|now| now.saturating_sub(self.wait_at_start.unwrap_or_default()));
+            }
             self.killed = Some(why);
             self.child().kill();
         }
@@ -950,6 +976,7 @@ impl Process {
         let limit = bounds.stdout_limit;
         let tail_size = bounds.stderr_tail;
         self.errors = Ends::default();
+        self.wait_at_start = self.meter.cpu_wait();
         let mut drain_until: Option<Instant> = None;
         let mut next_sample = Instant::now() + WATCH_EVERY;
 
@@ -1156,6 +1183,7 @@ impl Process {
             stderr: std::mem::take(&mut self.errors).finish(),
             killed,
             fork_refusals: end.fork_refusals,
+            cpu_wait: self.cpu_wait,
         }
     }
 

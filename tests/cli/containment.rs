@@ -1147,3 +1147,64 @@ fn on_cgroup_v2_a_judge_alone_in_a_delegated_cgroup_makes_its_runs_there() {
     assert!(charged >= 600.0, "charged {charged} ms");
     assert!(!scope.exists(), "{} is left behind", scope.display());
 }
+
+/// Processes that spin on every CPU the judge may use, until dropped.
+struct Spinners(Vec<std::process::Child>);
+
+impl Spinners {
+    fn start(per_cpu: usize) -> Spinners {
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let spinners = (0..cpus * per_cpu)
+            .map(|n| {
+                Command::new("taskset")
+                    .args([
+                        "-c",
+                        &(n % cpus).to_string(),
+                        "sh",
+                        "-c",
+                        "while :; do :; done",
+                    ])
+                    .stdin(Stdio::null())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        Spinners(spinners)
+    }
+}
+
+impl Drop for Spinners {
+    fn drop(&mut self) {
+        for spinner in &mut self.0 {
+            let _ = spinner.kill();
+            let _ = spinner.wait();
+        }
+    }
+}
+
+/// On a machine busy with other work, an honest CPU-bound program under
+/// its limit is never TLE: starved of CPU at the wall-clock cap, it is
+/// judged again, and if the machine stays too busy, the case says that its
+/// time could not be judged (exit 2), never that the program was slow.
+#[test]
+fn a_busy_machine_never_turns_an_honest_run_into_tle() {
+    if !have(&["cc", "taskset"], "busy machine") {
+        return;
+    }
+    let scene = Scene::new();
+    let program = build_hostile("ac_works_900_ms.c", scene.path());
+    let spinners = Spinners::start(2);
+    let (code, report, _) = scene.judge(&["--cmd", program.to_str().unwrap(), "--jobs", "1"]);
+    drop(spinners);
+    let case = &cases_of(&report)[0];
+    let verdict = case["verdict"].as_str().unwrap_or("ERROR");
+    let message = case["message"].as_str().unwrap_or_default();
+    match verdict {
+        "AC" => assert_eq!(code, 0),
+        "ERROR" => {
+            assert!(message.contains("the machine was too busy"), "{case}");
+            assert_eq!(code, 2);
+        }
+        _ => panic!("{verdict} on a busy machine: {case}"),
+    }
+}
