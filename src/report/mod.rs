@@ -245,6 +245,7 @@ pub(crate) mod fixtures {
             stderr: String::new(),
             earlier: 0,
             notes: Vec::new(),
+            cpu_wait: None,
         };
         let limits = Limits {
             time: Duration::from_secs(1),
