@@ -154,6 +154,7 @@ pub fn command(launch: &Launch, set: &PuzzleSet, rounds: Rounds) -> anyhow::Resu
         let limits = crate::case::Limits {
             time: Duration::from_secs(300),
             memory_kb: 4 << 20,
+            wall_factor: 2,
         };
         let mut spec = launch.spec(&limits, false);
         spec.kill_after = Duration::from_secs(600);

@@ -221,6 +221,7 @@ mod tests {
     const LIMITS: Limits = Limits {
         time: Duration::from_millis(1000),
         memory_kb: 256 * 1024,
+        wall_factor: 2,
     };
 
     /// A case of two puzzles; `decide` reads only how many there are.

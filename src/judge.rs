@@ -310,10 +310,6 @@ fn run_through<E: Execute>(
     Ok(summary)
 }
 
-/// How many times a run starved of CPU by a busy machine is judged again
-/// before its case is given up as unjudgeable here.
-const STARVED_RETRIES: usize = 2;
-
 /// At most this many puzzles of a case are named in warnings of one kind.
 const WARNED: usize = 5;
 
@@ -382,35 +378,26 @@ fn judge_case(
     let mut decided = None;
     let mut reproduce_after = Vec::new();
     for n in 0..config.repeat.max(1) {
-        // A run the machine starved of CPU is judged again, a few times;
-        // still starved, its time cannot be judged here, and the case says
-        // so rather than blame the submission with a TLE.
+        // A run the machine starved of CPU is judged again, a few times,
+        // with a wall-clock cap that fits the share of a CPU it got; still
+        // starved, its time cannot be judged here, and the case says so
+        // rather than blame the submission with a TLE.
+        let mut patient = limits;
         let mut starved = 0;
         let (run, answers) = loop {
             let mut answers =
                 Checker::new(checker, &data, format)?.counting(config.answered.as_deref());
             let run = runner
-                .run(&data, &limits, &mut answers)
+                .run(&data, &patient, &mut answers)
                 .map_err(|e| e.context(JudgeFault))?;
             if !run.starved(limits.time) {
                 break (run, answers);
             }
             starved += 1;
-            if starved > STARVED_RETRIES {
-                let waited = run.cpu_wait.unwrap_or_default();
-                return Err(anyhow::anyhow!(
-                    "the machine was too busy to judge this case's time: {} times the wall-clock \
-                     cap ({}) struck with {} of CPU charged, under the {} limit, while the \
-                     submission waited {} for a CPU; judge it again on a quieter machine, or \
-                     with fewer --jobs",
-                    starved,
-                    crate::words::format_ms(run.wall),
-                    crate::words::format_ms(run.time),
-                    crate::words::format_ms(limits.time),
-                    crate::words::format_ms(waited),
-                )
-                .context(JudgeFault));
+            if starved > crate::runner::STARVED_RETRIES {
+                return Err(anyhow::anyhow!(run.too_busy(limits.time, starved)).context(JudgeFault));
             }
+            patient = patient.for_share(run.cpu, run.wall);
         };
         let before = history.len().saturating_sub(run.earlier);
         let earlier_inputs = history.split_off(before);
@@ -422,7 +409,7 @@ fn judge_case(
             mut reason,
             details,
             output,
-        }) = decide(&data, &run, &limits, answers.finish()?)
+        }) = decide(&data, &run, &patient, answers.finish()?)
         else {
             return Ok(None);
         };

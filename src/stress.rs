@@ -79,6 +79,7 @@ fn generated(generator: &Launch, seed: u64) -> anyhow::Result<Vec<Board>> {
     let limits = Limits {
         time: GENERATOR_TIME,
         memory_kb: 1 << 20,
+        wall_factor: 2,
     };
     let mut spec = launch.spec(&limits, false);
     spec.kill_after = GENERATOR_TIME * 2;
@@ -258,10 +259,26 @@ pub fn judge_input(
     puzzles: &[Pair],
 ) -> anyhow::Result<Option<Judged>> {
     let case = case_of(puzzles);
-    let mut checker = Checker::new(CheckerKind::Sudoku, &case, submission.answer_format(&case))?;
-    let run = submission.run(&case, limits, &mut checker)?;
+    // A run the machine starved of CPU is run again, with a wall-clock cap
+    // that fits the share of a CPU it got; still starved, it is no failure
+    // of the submission's, and the search stops saying so.
+    let mut patient = *limits;
+    let mut starved = 0;
+    let (run, checker) = loop {
+        let mut checker =
+            Checker::new(CheckerKind::Sudoku, &case, submission.answer_format(&case))?;
+        let run = submission.run(&case, &patient, &mut checker)?;
+        if !run.starved(limits.time) {
+            break (run, checker);
+        }
+        starved += 1;
+        if starved > crate::runner::STARVED_RETRIES {
+            anyhow::bail!(run.too_busy(limits.time, starved));
+        }
+        patient = patient.for_share(run.cpu, run.wall);
+    };
     Ok(
-        crate::decide::decide(&case, &run, limits, checker.finish()?).map(|checked| Judged {
+        crate::decide::decide(&case, &run, &patient, checker.finish()?).map(|checked| Judged {
             verdict: checked.verdict,
             reason: checked.reason,
             time: run.time,

@@ -31,13 +31,28 @@ pub struct Limits {
     /// For the whole case file, as on AcWing 166 and POJ 3074.
     pub time: Duration,
     pub memory_kb: u64,
+    /// The wall-clock backstop as a multiple of the time limit: 2, or more
+    /// for a run judged again because a busy machine starved it of CPU.
+    pub wall_factor: u32,
 }
 
 impl Limits {
     /// The wall-clock backstop: a program that sleeps or waits uses little
     /// CPU, so it is also held to twice the time limit in wall time.
     pub fn wall(&self) -> Duration {
-        self.time * 2
+        self.time * self.wall_factor
+    }
+
+    /// These limits with a wall-clock cap that fits a run starved of CPU
+    /// on a busy machine: twice the time it would take at the share of a
+    /// CPU it got (`cpu` in `wall`), at most ten times the limit.
+    pub fn for_share(&self, cpu: Duration, wall: Duration) -> Limits {
+        let share = cpu.as_secs_f64() / wall.as_secs_f64().max(1e-9);
+        let factor = (2.0 / share.max(0.1)).ceil() as u32;
+        Limits {
+            wall_factor: factor.clamp(self.wall_factor, 20),
+            ..*self
+        }
     }
 
     /// Output past this many bytes is OLE: 64 MiB, or 256 bytes a puzzle
@@ -171,6 +186,7 @@ impl Settings {
                 .memory_limit_kb
                 .or(self.problem.map(Problem::memory_limit_kb))
                 .unwrap_or(DEFAULT_MEMORY_LIMIT_KB),
+            wall_factor: 2,
         }
     }
 

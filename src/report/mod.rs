@@ -99,6 +99,7 @@ pub(crate) mod fixtures {
             limits: Limits {
                 time: Duration::from_secs(1),
                 memory_kb: 65536,
+                wall_factor: 2,
             },
             time: Duration::from_millis(time_ms),
             run_times: vec![Duration::from_millis(time_ms)],
@@ -250,6 +251,7 @@ pub(crate) mod fixtures {
         let limits = Limits {
             time: Duration::from_secs(1),
             memory_kb: 65536,
+            wall_factor: 2,
         };
         let decided = crate::decide::decide(&case, &run, &limits, checker.finish().unwrap())
             .expect("a verdict");

@@ -133,6 +133,7 @@ mod tests {
             limits: Limits {
                 time: Duration::from_secs(1),
                 memory_kb: 256 * 1024,
+                wall_factor: 2,
             },
             save: PathBuf::from("stress-cases"),
             shrink_runs: 300,

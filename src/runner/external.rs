@@ -78,6 +78,8 @@ struct OneBoardAtATime<'b, 'c, 'a, 'r> {
     format: Format,
     checker: &'c mut Checker<'a>,
     limit: Duration,
+    /// The wall-clock cap from the first board (see [`Limits::wall`]).
+    wall: Duration,
     puzzles: usize,
     lines: LineSplitter,
     /// The session's: whether the driver has said `ready`.
@@ -179,7 +181,7 @@ impl Conversation for OneBoardAtATime<'_, '_, '_, '_> {
         // A solution that sleeps or waits uses no CPU: held to twice the
         // limit in wall time from its first board, as programs are.
         let waited = self.first.map_or(Duration::ZERO, |first| first.elapsed());
-        (waited > self.limit * 2 + grace(self.limit)).then_some(Kill::Wall)
+        (waited > self.wall + grace(self.limit)).then_some(Kill::Wall)
     }
 
     fn done(&self) -> bool {
@@ -373,6 +375,7 @@ pub fn run_function(
         format: case.format,
         checker,
         limit: limits.time,
+        wall: limits.wall(),
         puzzles: case.puzzles,
         lines: LineSplitter::default(),
         ready: &mut current.ready,

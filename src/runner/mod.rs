@@ -286,6 +286,10 @@ pub struct Run {
     pub cpu_wait: Option<Duration>,
 }
 
+/// How many times a run starved of CPU by a busy machine is run again
+/// before it is given up as unjudgeable here.
+pub const STARVED_RETRIES: usize = 2;
+
 /// How long a process that serves case after case may live: the bounds
 /// that count are each case's.
 pub const SESSION_LIFETIME: Duration = Duration::from_secs(30 * 24 * 3600);
@@ -541,6 +545,20 @@ impl Run {
         matches!(self.end, End::Killed(Kill::Wall))
             && self.time < limit
             && self.cpu_wait.is_some_and(|waited| waited * 4 >= self.wall)
+    }
+
+    /// Why a run still [`Run::starved`] after `tries` could not be judged.
+    pub fn too_busy(&self, limit: Duration, tries: usize) -> String {
+        use crate::words::format_ms;
+        format!(
+            "the machine was too busy to judge this case's time: {tries} times the wall-clock cap \
+             ({}) struck with {} of CPU charged, under the {} limit, while the submission waited \
+             {} for a CPU; judge it again on a quieter machine, or with fewer --jobs",
+            format_ms(self.wall),
+            format_ms(self.time),
+            format_ms(limit),
+            format_ms(self.cpu_wait.unwrap_or_default()),
+        )
     }
 
     /// The run of a submission that did not compile.

@@ -104,6 +104,7 @@ pub fn export(
     let limits = Limits {
         time: Duration::from_secs(1),
         memory_kb: 256 << 10,
+        wall_factor: 2,
     };
     let (_, argv) = launch.command_for(&limits);
     let run_words: Vec<String> = argv
