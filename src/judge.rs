@@ -62,9 +62,29 @@ impl std::fmt::Display for JudgeFault {
     }
 }
 
+/// A case whose time could not be judged: the machine starved its run of
+/// CPU however often it was judged again. Neither the case's fault nor
+/// the submission's, and not the judge failing either.
+#[derive(Debug)]
+struct TooBusy(String);
+
+impl std::fmt::Display for TooBusy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for TooBusy {}
+
 /// A case not judged because of `error`, whose fault it says
 /// ([`JudgeFault`]).
 fn unjudged(error: &anyhow::Error) -> Unjudged {
+    if let Some(busy) = error.downcast_ref::<TooBusy>() {
+        return Unjudged {
+            message: busy.to_string(),
+            fault: Fault::Judge,
+        };
+    }
     let fault = if error.downcast_ref::<JudgeFault>().is_none() {
         Fault::Case
     } else if refused_exec(error) {
@@ -395,7 +415,7 @@ fn judge_case(
             }
             starved += 1;
             if starved > crate::runner::STARVED_RETRIES {
-                return Err(anyhow::anyhow!(run.too_busy(limits.time, starved)).context(JudgeFault));
+                return Err(TooBusy(run.too_busy(limits.time, starved)).into());
             }
             patient = patient.for_share(run.cpu, run.wall);
         };
