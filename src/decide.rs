@@ -177,10 +177,14 @@ pub fn decide(case: &CaseData, run: &Run, limits: &Limits, checked: Checked) -> 
         return decided(
             Verdict::TLE,
             format!(
-                "ran for {} of wall time, over the {} wall-clock limit (twice the time limit), \
+                "ran for {} of wall time, over the {} wall-clock limit ({} the time limit), \
                  using {} of CPU; is it waiting or sleeping? ({answers})",
                 ms(run.wall),
                 ms(limits.wall()),
+                match limits.wall_factor {
+                    2 => "twice".to_string(),
+                    n => format!("{n} times"),
+                },
                 ms(run.cpu)
             ),
             answers_details,

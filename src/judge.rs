@@ -398,27 +398,18 @@ fn judge_case(
     let mut decided = None;
     let mut reproduce_after = Vec::new();
     for n in 0..config.repeat.max(1) {
-        // A run the machine starved of CPU is judged again, a few times,
-        // with a wall-clock cap that fits the share of a CPU it got; still
+        // A run the machine starved of CPU is judged again; still
         // starved, its time cannot be judged here, and the case says so
         // rather than blame the submission with a TLE.
-        let mut patient = limits;
-        let mut starved = 0;
-        let (run, answers) = loop {
+        let ran = crate::runner::run_patiently(limits, |patient| {
             let mut answers =
                 Checker::new(checker, &data, format)?.counting(config.answered.as_deref());
             let run = runner
-                .run(&data, &patient, &mut answers)
+                .run(&data, patient, &mut answers)
                 .map_err(|e| e.context(JudgeFault))?;
-            if !run.starved(limits.time) {
-                break (run, answers);
-            }
-            starved += 1;
-            if starved > crate::runner::STARVED_RETRIES {
-                return Err(TooBusy(run.too_busy(limits.time, starved)).into());
-            }
-            patient = patient.for_share(run.cpu, run.wall);
-        };
+            Ok((run, answers))
+        })?;
+        let (run, answers, patient) = ran.map_err(TooBusy)?;
         let before = history.len().saturating_sub(run.earlier);
         let earlier_inputs = history.split_off(before);
         history.clear();

@@ -259,24 +259,15 @@ pub fn judge_input(
     puzzles: &[Pair],
 ) -> anyhow::Result<Option<Judged>> {
     let case = case_of(puzzles);
-    // A run the machine starved of CPU is run again, with a wall-clock cap
-    // that fits the share of a CPU it got; still starved, it is no failure
-    // of the submission's, and the search stops saying so.
-    let mut patient = *limits;
-    let mut starved = 0;
-    let (run, checker) = loop {
+    // A run the machine starved of CPU is run again; still starved, it is
+    // no failure of the submission's, and the search stops saying so.
+    let ran = crate::runner::run_patiently(*limits, |patient| {
         let mut checker =
             Checker::new(CheckerKind::Sudoku, &case, submission.answer_format(&case))?;
-        let run = submission.run(&case, &patient, &mut checker)?;
-        if !run.starved(limits.time) {
-            break (run, checker);
-        }
-        starved += 1;
-        if starved > crate::runner::STARVED_RETRIES {
-            anyhow::bail!(run.too_busy(limits.time, starved));
-        }
-        patient = patient.for_share(run.cpu, run.wall);
-    };
+        let run = submission.run(&case, patient, &mut checker)?;
+        Ok((run, checker))
+    })?;
+    let (run, checker, patient) = ran.map_err(anyhow::Error::msg)?;
     Ok(
         crate::decide::decide(&case, &run, &patient, checker.finish()?).map(|checked| Judged {
             verdict: checked.verdict,

@@ -288,7 +288,31 @@ pub struct Run {
 
 /// How many times a run starved of CPU by a busy machine is run again
 /// before it is given up as unjudgeable here.
-pub const STARVED_RETRIES: usize = 2;
+const STARVED_RETRIES: usize = 2;
+
+/// Runs `attempt` under `limits` as the machine allows: a run the machine
+/// starved of CPU ([`Run::starved`]) is run again, at most
+/// [`STARVED_RETRIES`] times, with a wall-clock cap that fits the share of
+/// a CPU it got ([`Limits::for_share`]). Gives the run, what `attempt`
+/// returned beside it, and the limits it ran under (the ones to judge it
+/// by); or, when it stayed starved, why its time cannot be judged here.
+pub fn run_patiently<T>(
+    limits: Limits,
+    mut attempt: impl FnMut(&Limits) -> anyhow::Result<(Run, T)>,
+) -> anyhow::Result<Result<(Run, T, Limits), String>> {
+    let mut patient = limits;
+    for starved in 0.. {
+        let (run, beside) = attempt(&patient)?;
+        if !run.starved(limits.time) {
+            return Ok(Ok((run, beside, patient)));
+        }
+        if starved == STARVED_RETRIES {
+            return Ok(Err(run.too_busy(limits.time, starved + 1)));
+        }
+        patient = patient.for_share(run.cpu, run.wall);
+    }
+    unreachable!("the loop returns by its last round")
+}
 
 /// How long a process that serves case after case may live: the bounds
 /// that count are each case's.
@@ -548,7 +572,7 @@ impl Run {
     }
 
     /// Why a run still [`Run::starved`] after `tries` could not be judged.
-    pub fn too_busy(&self, limit: Duration, tries: usize) -> String {
+    fn too_busy(&self, limit: Duration, tries: usize) -> String {
         use crate::words::format_ms;
         format!(
             "the machine was too busy to judge this case's time: {tries} times the wall-clock cap \
