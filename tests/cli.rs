@@ -12,6 +12,8 @@ use sudoku_judge::case;
 
 #[path = "cli/containment.rs"]
 mod containment;
+#[path = "cli/docs.rs"]
+mod docs;
 #[path = "cli/hostile.rs"]
 mod hostile;
 #[path = "cli/languages.rs"]

@@ -101,7 +101,7 @@ const LAYOUTS: usize = 8;
 const POOL: usize = 256;
 /// The reference guesses `--grade fiendish` climbs to. The grade starts at
 /// 21; aiming higher makes the grade's puzzles as hard on average as the
-/// hardest public lists (see the README's figures).
+/// hardest public lists (see the figures in docs/cases.md).
 pub const FIENDISH_GOAL: u64 = 60;
 
 /// Public puzzles from the lists of the hardest known Sudoku, where the

@@ -74,7 +74,7 @@ pub fn watch_separator(out: &mut dyn Write) -> io::Result<()> {
 }
 
 /// The end of a watch's round; also the end of a run for editors that
-/// follow the watch (see the README's VS Code task).
+/// follow the watch (see the VS Code task in docs/practice.md).
 pub fn watch_waiting(out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "watch: waiting for a change (Ctrl-C ends the watch)")
 }

@@ -1355,7 +1355,7 @@ mod tests {
 
     #[test]
     fn the_state_a_guess_copies_is_136_bytes() {
-        // The module's docs and the README say so.
+        // The module's docs and docs/solvers.md say so.
         assert_eq!(std::mem::size_of::<Grid>(), 136);
     }
 

@@ -560,15 +560,16 @@ fn stress_with_a_users_generator_shrinks_the_puzzles_it_printed() {
     }
 }
 
-/// The README's VS Code task: the `json` block that has a problem matcher.
+/// The VS Code task the documentation gives (`docs/practice.md`): the
+/// `json` block that has a problem matcher.
 fn readme_task() -> Value {
-    let readme = std::fs::read_to_string(manifest_dir().join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(manifest_dir().join("docs/practice.md")).unwrap();
     let block = readme
         .split("```json\n")
         .skip(1)
         .filter_map(|rest| rest.split_once("```").map(|(block, _)| block))
         .find(|block| block.contains("problemMatcher"))
-        .expect("the README shows a VS Code task with a problem matcher");
+        .expect("docs/practice.md shows a VS Code task with a problem matcher");
     let tasks: Value = serde_json::from_str(block).expect("the task is valid JSON");
     tasks["tasks"][0].clone()
 }
