@@ -71,9 +71,7 @@ pub fn decide(case: &CaseData, run: &Run, limits: &Limits, checked: Checked) -> 
         End::NotCompiled => {
             return decided(
                 Verdict::CE,
-                "the compiler rejected the submission; its message is shown once, above the \
-                 table"
-                    .into(),
+                "compile error; its message is at the end".into(),
                 String::new(),
             )
         }
@@ -290,7 +288,7 @@ mod tests {
         assert_eq!(judged.verdict, Verdict::CE);
         assert_eq!(
             judged.reason,
-            "the compiler rejected the submission; its message is shown once, above the table"
+            "compile error; its message is at the end"
         );
     }
 
