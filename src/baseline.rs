@@ -408,6 +408,25 @@ mod tests {
     }
 
     #[test]
+    fn small_times_read_in_the_tables_units() {
+        let before = Earlier {
+            verdict: Some(Verdict::AC),
+            time: Some(Duration::from_micros(3_060)),
+            runs: vec![Duration::from_micros(3_060)],
+        };
+        let now = earlier(Verdict::TLE, &[1140]);
+        let comparison = Comparison {
+            trend: trend(&before, &now),
+            before,
+            now,
+        };
+        assert_eq!(
+            comparison.describe(),
+            "AC → TLE; 3.06 ms → 1140 ms, more than 100x slower"
+        );
+    }
+
+    #[test]
     fn a_report_is_read_back_by_case_id() {
         let text = r#"{"cases": [
             {"id": "a", "verdict": "AC", "time_ms": 12.5, "runs_ms": [12.5]},

@@ -255,7 +255,13 @@ impl<W: Write> HumanReporter<W> {
                     format_kb(j.memory_kb),
                     format_kb(j.limits.memory_kb)
                 )?;
-                for line in j.details.lines() {
+                // Two grids side by side would wrap into halves on a narrow
+                // terminal: one above the other there.
+                let details = match self.width {
+                    Some(width) if width < diff::SIDE_BY_SIDE_COLUMNS => diff::stacked(&j.details),
+                    _ => j.details.clone(),
+                };
+                for line in details.lines() {
                     let line = self.detail(line);
                     writeln!(self.out, "  {line}")?;
                 }

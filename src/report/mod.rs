@@ -247,6 +247,7 @@ pub(crate) mod fixtures {
             earlier: 0,
             notes: Vec::new(),
             cpu_wait: None,
+            program: false,
         };
         let limits = Limits {
             time: Duration::from_secs(1),

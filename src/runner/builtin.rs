@@ -381,6 +381,7 @@ pub fn run_case(
         earlier: 0,
         notes: Vec::new(),
         cpu_wait: None,
+        program: false,
     })
 }
 

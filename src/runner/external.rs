@@ -356,6 +356,7 @@ pub fn run_program(
         earlier: 0,
         notes: Vec::new(),
         cpu_wait: finished.cpu_wait,
+        program: true,
     })
 }
 
@@ -495,6 +496,7 @@ pub fn run_function(
         earlier: 0,
         notes: Vec::new(),
         cpu_wait: None,
+        program: false,
     };
     match served {
         Served::Done => {

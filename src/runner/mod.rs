@@ -284,6 +284,10 @@ pub struct Run {
     /// When the wall-clock cap stopped it, how long it waited for a CPU
     /// meanwhile (see [`process::Finished::cpu_wait`]).
     pub cpu_wait: Option<Duration>,
+    /// A program printing its answers on stdout, which it may hold in a
+    /// buffer that dies with it when it is killed; not a function whose
+    /// answers the judge takes one call at a time.
+    pub program: bool,
 }
 
 /// How many times a run starved of CPU by a busy machine is run again
@@ -558,6 +562,7 @@ impl Run {
             earlier: 0,
             notes: Vec::new(),
             cpu_wait: None,
+            program: false,
         }
     }
 
@@ -604,6 +609,7 @@ impl Run {
             earlier: 0,
             notes: Vec::new(),
             cpu_wait: None,
+            program: false,
         }
     }
 }
