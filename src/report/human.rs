@@ -267,7 +267,7 @@ impl<W: Write> HumanReporter<W> {
                 }
                 if !j.stdout.is_empty() {
                     writeln!(self.out, "  its own stdout (not part of the answers):")?;
-                    self.excerpt(&j.stdout)?;
+                    self.own_stdout(j)?;
                 }
                 if !j.stderr.trim().is_empty() && !j.details.contains(j.stderr.trim_end()) {
                     writeln!(self.out, "  stderr (the end of it):")?;
@@ -381,6 +381,42 @@ impl<W: Write> HumanReporter<W> {
                 command
             ),
         }
+    }
+
+    /// What a LeetCode-style file printed itself, indented: its first
+    /// lines, how many are left out, and its last line; and when the judge
+    /// kept only the start of it, that it was cut there.
+    fn own_stdout(&mut self, j: &Judgement) -> io::Result<()> {
+        const SHOWN: usize = 20;
+        let kept: Vec<&str> = j.stdout.lines().collect();
+        let total = j.stdout_lines.max(kept.len());
+        let cut = j.stdout_last_line.is_some();
+        if total <= SHOWN && !cut {
+            for line in &kept {
+                writeln!(self.out, "    {}", shorten(line, 200))?;
+            }
+            return Ok(());
+        }
+        let shown = kept.len().min(SHOWN - 1);
+        for line in &kept[..shown] {
+            writeln!(self.out, "    {}", shorten(line, 200))?;
+        }
+        let mut more = format!(
+            "    ... {}",
+            plural(total.saturating_sub(shown + 1), "more line")
+        );
+        if cut {
+            more.push_str(&format!(
+                " (the judge keeps the first {} KB of the output, and its last line)",
+                crate::check::KEEP >> 10
+            ));
+        }
+        writeln!(self.out, "{more}")?;
+        let last = j.stdout_last_line.as_deref().or(kept.last().copied());
+        if let Some(last) = last {
+            writeln!(self.out, "    {}", shorten(last, 200))?;
+        }
+        Ok(())
     }
 
     /// The first lines of what a submission printed, indented.

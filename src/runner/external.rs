@@ -25,7 +25,7 @@ use anyhow::Context as _;
 use super::lang::launch::{Launch, Runtime};
 use super::lang::{self, Language};
 use super::process::{self, Conversation, Exit, Input, Kill, Meter, Served};
-use super::{grace, End, Limits, OwnOutput, PuzzleTimes, Run, Session};
+use super::{grace, End, Limits, OwnOutput, OwnText, PuzzleTimes, Run, Session};
 use crate::board::format;
 use crate::board::Format;
 use crate::case::{Boards, CaseData};
@@ -352,6 +352,7 @@ pub fn run_program(
         end: end_of(launch, &finished, &stderr),
         stdout: String::new(),
         stdout_lines: 0,
+        stdout_last_line: None,
         stderr,
         earlier: 0,
         notes: Vec::new(),
@@ -470,7 +471,11 @@ pub fn run_function(
         open,
         ..
     } = talk;
-    let (stdout, stdout_lines) = own.finish();
+    let OwnText {
+        head: stdout,
+        lines: stdout_lines,
+        last_line: stdout_last_line,
+    } = own.finish();
     // Wall time from the first board on: starting the runtime is not the
     // solution's.
     let wall = first.map_or(Duration::ZERO, |first| first.elapsed());
@@ -492,6 +497,7 @@ pub fn run_function(
         end: End::Normal,
         stdout,
         stdout_lines,
+        stdout_last_line,
         stderr: String::new(),
         earlier: 0,
         notes: Vec::new(),
