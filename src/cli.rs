@@ -397,7 +397,9 @@ pub struct TestArgs {
     pub keep: Option<PathBuf>,
 
     /// Judge again whenever the submission, a case or a judge.toml
-    /// changes, each run compared with the one before; a change during a
+    /// changes (for --cmd: the program given as a path, rebuilt or edited,
+    /// and the files its command names, e.g. the script of 'python3
+    /// sol.py'), each run compared with the one before; a change during a
     /// run restarts it. The screen is cleared between runs on a terminal;
     /// a pipe gets a separator line. Ctrl-C ends the watch.
     #[arg(long)]

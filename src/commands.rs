@@ -459,11 +459,14 @@ fn watch(plan: &TestPlan, first_baseline: Option<Arc<Baseline>>) -> anyhow::Resu
     ignore.extend(plan.args.json.iter().cloned());
     ignore.extend(plan.args.junit.iter().cloned());
     ignore.extend(plan.args.keep.iter().cloned());
-    let watched = sudoku_judge::watch::Watched::new(
-        plan.args.submission.submission.as_deref(),
-        &plan.paths,
-        &ignore,
-    );
+    // The submission's files: its source, or what its command line runs
+    // (a script, a binary that a rebuild replaces).
+    let mut files: Vec<PathBuf> = plan.args.submission.submission.iter().cloned().collect();
+    if let Some(command) = &plan.args.submission.cmd {
+        let here = std::env::current_dir().context("cannot read the working directory")?;
+        files.extend(sudoku_judge::watch::command_files(command, &here));
+    }
+    let watched = sudoku_judge::watch::Watched::new(&files, &plan.paths, &ignore);
     let _watcher = watched.start({
         let running = Arc::clone(&running);
         move |paths| {
