@@ -86,7 +86,7 @@ impl Comparison {
             .then(|| format!("{} → {}", code(self.before.verdict), code(self.now.verdict)))
     }
 
-    /// The time's change past the noise: `1.32 s → 0.41 s, 3.2x faster`.
+    /// The time's change past the noise: `1320 ms → 410 ms, 3.2x faster`.
     pub fn time_change(&self) -> Option<String> {
         let (Some(before), Some(now)) = (self.before.time, self.now.time) else {
             return None;
@@ -104,18 +104,12 @@ impl Comparison {
             Trend::Slower(x) => format!("{} slower", factor(x)),
             Trend::Same | Trend::Unknown => return None,
         };
-        // Both in the same unit, so the two read side by side.
-        let show = |d: Duration| {
-            if before.max(now) >= Duration::from_secs(1) {
-                format!("{:.2} s", d.as_secs_f64())
-            } else {
-                format_ms(d)
-            }
-        };
-        Some(format!("{} → {}, {what}", show(before), show(now)))
+        // In the table's own units, so a change reads as the time column
+        // does: `3.06 ms → 1140 ms`, never `0.00 s`.
+        Some(format!("{} → {}, {what}", format_ms(before), format_ms(now)))
     }
 
-    /// What changed, in one note: `TLE → AC; 1.32 s → 0.41 s, 3.2x
+    /// What changed, in one note: `TLE → AC; 1320 ms → 410 ms, 3.2x
     /// faster`; empty when nothing did.
     pub fn describe(&self) -> String {
         [self.verdict_change(), self.time_change()]
@@ -380,7 +374,7 @@ mod tests {
         };
         assert_eq!(
             comparison.describe(),
-            "TLE → AC; 1.32 s → 0.41 s, 3.2x faster"
+            "TLE → AC; 1320 ms → 410 ms, 3.2x faster"
         );
         assert!(comparison.fixed() && !comparison.broken());
         let compiled = Comparison {
@@ -404,6 +398,25 @@ mod tests {
         assert_eq!(
             tally.describe(),
             "1 fixed, 0 broken, 1 faster, 0 slower, 0 unchanged, 1 new"
+        );
+    }
+
+    #[test]
+    fn small_times_read_in_the_tables_units() {
+        let before = Earlier {
+            verdict: Some(Verdict::AC),
+            time: Some(Duration::from_micros(3_060)),
+            runs: vec![Duration::from_micros(3_060)],
+        };
+        let now = earlier(Verdict::TLE, &[1140]);
+        let comparison = Comparison {
+            trend: trend(&before, &now),
+            before,
+            now,
+        };
+        assert_eq!(
+            comparison.describe(),
+            "AC → TLE; 3.06 ms → 1140 ms, more than 100x slower"
         );
     }
 

@@ -163,13 +163,27 @@ pub fn command(launch: &Launch, set: &PuzzleSet, rounds: Rounds) -> anyhow::Resu
         let (finished, stdout) = process::run_captured(spec, input.as_bytes())
             .with_context(|| format!("failed to start `{name}`"))?;
         if finished.killed.is_some() || finished.exit != process::Exit::Code(0) {
+            let stderr = String::from_utf8_lossy(&finished.stderr);
+            let how = match finished.killed {
+                Some(process::Kill::Wall) => "killed after 600 s of wall time".to_string(),
+                Some(process::Kill::Cpu) => "killed after 300 s of CPU time".to_string(),
+                Some(process::Kill::Memory) => "killed at 4 GB of memory".to_string(),
+                Some(process::Kill::Output) => "killed for printing more than the output limit \
+                                                 (256 bytes a puzzle)"
+                    .to_string(),
+                Some(process::Kill::Interrupted) => "interrupted".to_string(),
+                Some(process::Kill::Startup) | None => crate::runner::crash(finished.exit, &stderr),
+            };
+            let stderr = stderr.trim_end();
             bail!(
-                "`{}` failed on {}: {:?} {:?}\n{}",
-                name,
+                "`{name}` failed on {}: {how} (bench gives it the puzzles as one AcWing input on \
+                 stdin, closed by `end`, and times it while it answers them all){}",
                 set.path.display(),
-                finished.exit,
-                finished.killed,
-                String::from_utf8_lossy(&finished.stderr)
+                if stderr.is_empty() {
+                    String::new()
+                } else {
+                    format!("; its stderr:\n{stderr}")
+                },
             );
         }
         Ok((finished.wall, String::from_utf8_lossy(&stdout).into_owned()))

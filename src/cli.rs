@@ -380,8 +380,8 @@ pub struct TestArgs {
 
     /// Compare with an earlier run: a report written with `--json FILE`,
     /// or `last` for the last run in this directory (kept in
-    /// .sudoku-judge/). Each case shows what changed (`TLE → AC`, `1.32 s →
-    /// 0.41 s, 3.2x faster`) and the summary counts fixed, broken, faster
+    /// .sudoku-judge/). Each case shows what changed (`TLE → AC`, `1320 ms
+    /// → 410 ms, 3.2x faster`) and the summary counts fixed, broken, faster
     /// and slower cases. A time counts as changed past 1.3x and 2 ms; with
     /// --repeat 3 or more on both runs, when their ranges do not overlap.
     /// Exits 1 when a case accepted then is not any more.
@@ -397,7 +397,9 @@ pub struct TestArgs {
     pub keep: Option<PathBuf>,
 
     /// Judge again whenever the submission, a case or a judge.toml
-    /// changes, each run compared with the one before; a change during a
+    /// changes (for --cmd: the program given as a path, rebuilt or edited,
+    /// and the files its command names, e.g. the script of 'python3
+    /// sol.py'), each run compared with the one before; a change during a
     /// run restarts it. The screen is cleared between runs on a terminal;
     /// a pipe gets a separator line. Ctrl-C ends the watch.
     #[arg(long)]

@@ -90,7 +90,14 @@ fn submission(
             None if problem == Some(Problem::Leetcode37) => lang::Reading::LeetCodeFirst,
             None => lang::Reading::Detect,
         };
-        let built = lang::build_as(path, args.lang.map(|l| l.0), reading, problem)?;
+        let mut built = lang::build_as(path, args.lang.map(|l| l.0), reading, problem)?;
+        if args.lang.is_none() {
+            if let Some(error) = built.info.error.as_mut() {
+                if let Some(hint) = other_language_hint(path, built.info.language) {
+                    error.push_str(&format!("\n{hint}"));
+                }
+            }
+        }
         let submission = match built.launch {
             Some(launch) => Submission::External(launch),
             None => Submission::NotCompiled {
@@ -106,6 +113,57 @@ fn submission(
         Submission::Builtin { solver, exe },
         None,
         format!("--solver {}", solver.name),
+    ))
+}
+
+/// Marks of a language that another one's file would not have, looked
+/// for when a file does not compile as the language of its extension.
+const LANGUAGE_MARKS: &[(&str, &str)] = &[
+    (
+        "cpp",
+        r"(?m)^\s*#include\s*[<\x22]|\bstd::|\busing\s+namespace\b|\bcout\s*<<|\bcin\s*>>",
+    ),
+    ("c", r"(?m)^\s*#include\s*<std(io|lib)\.h>"),
+    ("java", r"\bpublic\s+(static\s+)?(class|void)\b|\bSystem\.out\."),
+    ("csharp", r"(?m)^\s*using\s+System\s*;|\bConsole\.Write"),
+    ("rust", r"\bimpl\s+Solution\b|\blet\s+mut\b|\bfn\s+main\s*\(\s*\)"),
+    ("go", r"(?m)^package\s+main\b|\bfunc\s+\w+\s*\("),
+    (
+        "python",
+        r"(?m)^\s*def\s+\w+\s*\([^)]*\)\s*(->[^:]*)?:\s*$|^\s*from\s+\w+\s+import\b",
+    ),
+    (
+        "javascript",
+        r"\bvar\s+solveSudoku\s*=\s*function\b|\bconsole\.log\s*\(|\brequire\s*\(",
+    ),
+];
+
+/// A hint for a file that did not compile as the language its extension
+/// names and bears the marks of another (a C++ program saved as
+/// `main.py`): which `--lang` judges it as that one.
+fn other_language_hint(path: &std::path::Path, language: lang::Language) -> Option<String> {
+    let source = std::fs::read_to_string(path).ok()?;
+    let marked = |id: &str| {
+        LANGUAGE_MARKS
+            .iter()
+            .find(|(mark, _)| *mark == id)
+            .is_some_and(|(_, pattern)| {
+                regex::Regex::new(pattern).is_ok_and(|r| r.is_match(&source))
+            })
+    };
+    let own = language.spec().id;
+    if marked(own) {
+        return None;
+    }
+    let (id, _) = LANGUAGE_MARKS
+        .iter()
+        .find(|(id, _)| *id != own && marked(id))?;
+    let other = lang::Language::find(id)?;
+    Some(format!(
+        "hint: {} looks like {other}, not {language}; if it is, judge it with --lang {id}, or \
+         give it the extension .{}",
+        path.display(),
+        other.spec().extensions[0]
     ))
 }
 
@@ -401,11 +459,14 @@ fn watch(plan: &TestPlan, first_baseline: Option<Arc<Baseline>>) -> anyhow::Resu
     ignore.extend(plan.args.json.iter().cloned());
     ignore.extend(plan.args.junit.iter().cloned());
     ignore.extend(plan.args.keep.iter().cloned());
-    let watched = sudoku_judge::watch::Watched::new(
-        plan.args.submission.submission.as_deref(),
-        &plan.paths,
-        &ignore,
-    );
+    // The submission's files: its source, or what its command line runs
+    // (a script, a binary that a rebuild replaces).
+    let mut files: Vec<PathBuf> = plan.args.submission.submission.iter().cloned().collect();
+    if let Some(command) = &plan.args.submission.cmd {
+        let here = std::env::current_dir().context("cannot read the working directory")?;
+        files.extend(sudoku_judge::watch::command_files(command, &here));
+    }
+    let watched = sudoku_judge::watch::Watched::new(&files, &plan.paths, &ignore);
     let _watcher = watched.start({
         let running = Arc::clone(&running);
         move |paths| {
@@ -614,6 +675,13 @@ pub fn driver(args: &DriverArgs) -> anyhow::Result<ExitCode> {
     let boards = match &args.case {
         None => format!("{EXAMPLE_BOARD}\nend\n"),
         Some(path) => {
+            if let Err(error) = path.symlink_metadata() {
+                anyhow::bail!(
+                    "cannot read --case {}: {error}; give the one case to run on, a NAME.in \
+                     file or a case directory, e.g. `--case cases/leetcode37/example1`",
+                    path.display()
+                );
+            }
             let found = sudoku_judge::case::find(std::slice::from_ref(path))?;
             let [case] = found.cases.as_slice() else {
                 anyhow::bail!(

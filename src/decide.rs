@@ -50,7 +50,7 @@ pub fn decide(case: &CaseData, run: &Run, limits: &Limits, checked: Checked) -> 
     let mut answered = answered(run.answered, case.puzzles);
     // A program killed before it printed anything may well have answered:
     // into a buffer that died with it.
-    if run.answered == 0 && case.puzzles > 1 && matches!(run.end, End::Killed(_)) {
+    if run.program && run.answered == 0 && case.puzzles > 1 && matches!(run.end, End::Killed(_)) {
         answered.push_str(
             " (its output may be buffered: what is printed but not flushed is lost when a \
              program is killed; flush after each answer, e.g. with endl or fflush(stdout), to \
@@ -71,9 +71,7 @@ pub fn decide(case: &CaseData, run: &Run, limits: &Limits, checked: Checked) -> 
         End::NotCompiled => {
             return decided(
                 Verdict::CE,
-                "the compiler rejected the submission; its message is shown once, above the \
-                 table"
-                    .into(),
+                "compile error; its message is at the end".into(),
                 String::new(),
             )
         }
@@ -83,7 +81,7 @@ pub fn decide(case: &CaseData, run: &Run, limits: &Limits, checked: Checked) -> 
                 format!(
                     "killed after {} of wall time (CPU {}), over the {} limit; {answered}{forks}",
                     ms(run.wall),
-                    ms(run.time),
+                    ms(run.cpu),
                     ms(limits.time),
                 ),
                 String::new(),
@@ -290,14 +288,20 @@ mod tests {
         assert_eq!(judged.verdict, Verdict::CE);
         assert_eq!(
             judged.reason,
-            "the compiler rejected the submission; its message is shown once, above the table"
+            "compile error; its message is at the end"
         );
     }
 
     #[test]
     fn a_kill_by_the_watchdog_is_its_limit_whatever_the_answers() {
         let mut wall = run(End::Killed(Kill::Wall));
-        (wall.answered, wall.wall, wall.time) = (0, Duration::from_millis(2100), Duration::ZERO);
+        (wall.answered, wall.wall, wall.time, wall.cpu) = (
+            0,
+            Duration::from_millis(2100),
+            Duration::ZERO,
+            Duration::ZERO,
+        );
+        wall.program = true;
         let judged = decided(&wall, right());
         assert_eq!(judged.verdict, Verdict::TLE);
         assert!(
@@ -307,6 +311,16 @@ mod tests {
             ),
             "{}",
             judged.reason
+        );
+
+        // A built-in solver or a LeetCode-style file has no output buffer
+        // to flush; its CPU is what its cpu column says.
+        wall.program = false;
+        (wall.time, wall.cpu) = (Duration::from_millis(2100), Duration::from_millis(516));
+        assert_eq!(
+            decided(&wall, right()).reason,
+            "killed after 2100 ms of wall time (CPU 516 ms), over the 1000 ms limit; 0 of 2 \
+             puzzles answered"
         );
 
         let mut cpu = run(End::Killed(Kill::Cpu));

@@ -500,6 +500,7 @@ fn judge_case(
         output,
         stdout: first.stdout.clone(),
         stdout_lines: first.stdout_lines,
+        stdout_last_line: first.stdout_last_line.clone(),
         stderr: first.stderr.clone(),
         warnings: data.warnings,
         notes: first.notes.clone(),

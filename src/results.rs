@@ -52,6 +52,8 @@ pub struct Judgement {
     pub stdout: String,
     /// How many lines it printed.
     pub stdout_lines: usize,
+    /// When `stdout` is not all it printed: its last line.
+    pub stdout_last_line: Option<String>,
     pub stderr: String,
     pub warnings: Vec<String>,
     /// When it failed only after earlier cases in its process (it passes

@@ -1,8 +1,10 @@
-//! What `test --watch` watches: the submission file, the cases and their
+//! What `test --watch` watches: the submission file (or, for `--cmd`, the
+//! program and the files its command line names), the cases and their
 //! `judge.toml`s. Editors save in many ways (write in place, write a new
-//! file and rename it over the old one, leave swap files beside it), so
-//! directories are watched rather than files, and each change is sorted
-//! into one that matters or not by its path alone. The judge's own files
+//! file and rename it over the old one, leave swap files beside it), and
+//! compilers replace the binary they build by a new file, so directories
+//! are watched rather than files, and each change is sorted into one that
+//! matters or not by its path alone. The judge's own files
 //! (`.sudoku-judge/`, the report files) never matter, or every run would
 //! start the next.
 
@@ -20,7 +22,9 @@ pub const SETTLE: Duration = Duration::from_millis(150);
 /// The paths a judging run depends on.
 #[derive(Clone, Debug)]
 pub struct Watched {
-    submission: Option<PathBuf>,
+    /// The submission's own files: a source file, or what a `--cmd`
+    /// command line runs.
+    files: Vec<PathBuf>,
     /// Directories whose files are cases (a case file given alone stands
     /// for its directory: its expected output is beside it).
     roots: Vec<PathBuf>,
@@ -29,10 +33,10 @@ pub struct Watched {
 }
 
 impl Watched {
-    pub fn new(submission: Option<&Path>, cases: &[PathBuf], ignore: &[PathBuf]) -> Watched {
+    pub fn new(files: &[PathBuf], cases: &[PathBuf], ignore: &[PathBuf]) -> Watched {
         let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
         Watched {
-            submission: submission.map(absolute),
+            files: files.iter().map(|f| absolute(f)).collect(),
             roots: cases
                 .iter()
                 .map(|p| {
@@ -57,7 +61,7 @@ impl Watched {
         let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
             return false;
         };
-        if self.submission.as_deref() == Some(path) {
+        if self.files.iter().any(|f| f == path) {
             return true;
         }
         // Case discovery skips these too: hidden files, editors' swap and
@@ -72,7 +76,7 @@ impl Watched {
     /// The directories to watch, each with how deep.
     fn targets(&self) -> Vec<(PathBuf, RecursiveMode)> {
         let mut targets: Vec<(PathBuf, RecursiveMode)> = Vec::new();
-        if let Some(parent) = self.submission.as_deref().and_then(Path::parent) {
+        for parent in self.files.iter().filter_map(|f| f.parent()) {
             targets.push((parent.to_path_buf(), RecursiveMode::NonRecursive));
         }
         for root in &self.roots {
@@ -141,6 +145,42 @@ impl Watched {
     }
 }
 
+/// The files a `--cmd` command line runs, to judge again when one
+/// changes: the program when it is given as a path (`./a.out`, even while
+/// a rebuild has it gone for a moment), and every other word that names a
+/// file from `cwd` (the script of `python3 sol.py`, a jar, a file named in
+/// an `sh -c` script). A program found on `PATH` is a tool, not the user's
+/// build, and is not watched.
+pub fn command_files(command: &str, cwd: &Path) -> Vec<PathBuf> {
+    let Ok(words) = shell_words::split(command) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = Vec::new();
+    let mut add = |path: PathBuf| {
+        if !files.contains(&path) {
+            files.push(path);
+        }
+    };
+    for (i, word) in words.iter().enumerate() {
+        if i == 0 {
+            if word.contains('/') {
+                add(cwd.join(word));
+            }
+            continue;
+        }
+        let tokens = word
+            .split(|c: char| c.is_whitespace() || ";|&'\"()<>".contains(c))
+            .filter(|t| !t.is_empty());
+        for token in std::iter::once(word.as_str()).chain(tokens) {
+            let path = cwd.join(token);
+            if path.is_file() {
+                add(path);
+            }
+        }
+    }
+    files
+}
+
 /// Watching goes on while this lives.
 pub struct Watcher {
     _watcher: RecommendedWatcher,
@@ -156,7 +196,7 @@ mod tests {
         let top = dir.path().join("repo");
         std::fs::create_dir_all(top.join(".git")).unwrap();
         std::fs::create_dir_all(top.join("suites/cases")).unwrap();
-        let watched = Watched::new(None, &[top.join("suites/cases")], &[]);
+        let watched = Watched::new(&[], &[top.join("suites/cases")], &[]);
         let targets = watched.targets();
         assert!(targets.contains(&(top.join("suites/cases"), RecursiveMode::Recursive)));
         assert!(targets.contains(&(top.join("suites"), RecursiveMode::NonRecursive)));
@@ -176,7 +216,7 @@ mod tests {
         // A repository's top: no judge.toml above it applies.
         std::fs::create_dir_all(root.join(".git")).unwrap();
         let watched = Watched::new(
-            Some(&root.join("sol.py")),
+            &[root.join("sol.py")],
             &[root.join("cases")],
             &[root.join("cases/report.json")],
         );
@@ -204,6 +244,33 @@ mod tests {
                 (root.to_path_buf(), RecursiveMode::NonRecursive),
                 (root.join("cases"), RecursiveMode::Recursive),
             ]
+        );
+    }
+
+    #[test]
+    fn a_command_line_is_watched_by_the_files_it_runs() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::write(root.join("wprog.py"), "print()").unwrap();
+        std::fs::create_dir(root.join("lib")).unwrap();
+        std::fs::write(root.join("lib/helper.py"), "").unwrap();
+        assert_eq!(
+            command_files("python3 wprog.py -O", root),
+            vec![root.join("wprog.py")],
+            "the interpreter on PATH and a flag are not files of the user's"
+        );
+        // A program given as a path is watched even while it is gone.
+        assert_eq!(command_files("./a.out", root), vec![root.join("./a.out")]);
+        assert_eq!(
+            command_files("sh -c 'python3 lib/helper.py < /dev/null'", root),
+            vec![root.join("lib/helper.py")]
+        );
+        let watched = Watched::new(&command_files("./a.out", root), &[], &[]);
+        assert!(watched.matters(&root.join("a.out")), "a rebuilt binary");
+        assert!(!watched.matters(&root.join("a.out.o")));
+        assert_eq!(
+            watched.targets(),
+            vec![(root.to_path_buf(), RecursiveMode::NonRecursive)]
         );
     }
 }

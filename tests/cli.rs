@@ -18,10 +18,14 @@ mod docs;
 mod hostile;
 #[path = "cli/languages.rs"]
 mod languages;
+#[path = "cli/messages.rs"]
+mod messages;
 #[path = "cli/practice.rs"]
 mod practice;
 #[path = "cli/programs.rs"]
 mod programs;
+#[path = "cli/readme.rs"]
+mod readme;
 #[path = "cli/sessions.rs"]
 mod sessions;
 use sudoku_judge::solver::mrv::count_solutions;
@@ -1458,7 +1462,9 @@ fn a_compile_error_is_ce_on_every_case_with_the_message_once() {
         assert_eq!(run.code, 1, "{file}");
         assert!(
             run.stdout
-                .starts_with(&format!("{path} did not compile:\n")),
+                .trim_end()
+                .rsplit_once("\n\n")
+                .is_some_and(|(_, last)| last.starts_with(&format!("{path} did not compile:\n"))),
             "{}",
             run.stdout
         );
@@ -2072,6 +2078,10 @@ fn hack_finds_a_tle_for_naive_dfs_and_the_saved_case_reproduces_it() {
         hack.stderr.contains("the slowest so far"),
         "{}",
         hack.stderr
+    );
+    readme::assert_sample_has_every_kind_of_line(
+        "hacked: TLE in round",
+        &format!("{}{}", hack.stderr, hack.stdout),
     );
     let input = format!("{save}/hack-0.in");
     let reproduce =

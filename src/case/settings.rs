@@ -258,8 +258,18 @@ pub fn parse_duration(text: &str) -> anyhow::Result<Duration> {
             return Ok(Duration::from_secs_f64(seconds));
         }
     }
-    let duration = humantime::parse_duration(text)
-        .with_context(|| format!("`{text}` is not a time limit; write it like `1s` or `1500ms`"))?;
+    if let Ok(number) = text.parse::<f64>() {
+        // A bare number: under 100 it is likely seconds, else milliseconds.
+        let meant = if number < 100.0 {
+            format!("{text}s")
+        } else {
+            format!("{text}ms")
+        };
+        anyhow::bail!("`{text}` has no unit; give one, e.g. `{meant}`");
+    }
+    let duration = humantime::parse_duration(text).map_err(|_| {
+        anyhow::anyhow!("`{text}` is not a time limit; write it like `1s` or `1500ms`")
+    })?;
     anyhow::ensure!(
         !duration.is_zero(),
         "a time limit of zero would fail every case"
@@ -277,6 +287,16 @@ pub fn parse_duration(text: &str) -> anyhow::Result<Duration> {
 /// Parses a memory size as judges write it: `64M`, `256MB`, `65536K`, all
 /// powers of 1024. Returns kilobytes.
 pub fn parse_memory_kb(text: &str) -> anyhow::Result<u64> {
+    if let Ok(number) = text.trim().parse::<u64>() {
+        // A bare number is bytes to the parser, and never what was meant:
+        // a judge's limit is in megabytes, or kilobytes as POJ writes them.
+        let meant = if number < 4096 {
+            format!("{number}M")
+        } else {
+            format!("{number}K")
+        };
+        anyhow::bail!("`{text}` has no unit, so it would mean bytes; give one, e.g. `{meant}`");
+    }
     let bytes = parse_size::Config::new()
         .with_binary()
         .parse_size(text.trim())
@@ -305,8 +325,24 @@ fn parse(path: &Path) -> anyhow::Result<File> {
     let text = String::from_utf8(bytes)
         .with_context(|| format!("invalid {}: it is not UTF-8 text", path.display()))?;
     toml::from_str(&text)
-        .map_err(|e| anyhow::anyhow!("{}", e.to_string().trim_end()))
+        .map_err(toml_error)
         .with_context(|| format!("invalid {}", path.display()))
+}
+
+/// A `judge.toml` that is not valid TOML, or not the settings: what is
+/// wrong and where on the first line, which a table row shows, then toml's
+/// drawing of the line with the place marked.
+fn toml_error(error: toml::de::Error) -> anyhow::Error {
+    let message = error.message().trim().lines().collect::<Vec<_>>().join("; ");
+    let full = error.to_string();
+    let mut lines = full.lines();
+    match lines.next().and_then(|l| l.strip_prefix("TOML parse error at ")) {
+        Some(at) => {
+            let drawing: Vec<&str> = lines.take(3).collect();
+            anyhow::anyhow!("{message} ({at})\n{}", drawing.join("\n"))
+        }
+        None => anyhow::anyhow!("{}", full.trim().lines().collect::<Vec<_>>().join("; ")),
+    }
 }
 
 /// The references the `judge.toml` in `dir` lists (none without one).
@@ -346,7 +382,7 @@ fn read(path: &Path) -> anyhow::Result<Settings> {
 /// file's: for fuzzing, and anything else that has the text alone.
 pub fn from_text(text: &str) -> anyhow::Result<Settings> {
     let file: File =
-        toml::from_str(text).map_err(|e| anyhow::anyhow!("{}", e.to_string().trim_end()))?;
+        toml::from_str(text).map_err(toml_error)?;
     settings_of(file)
 }
 
@@ -451,6 +487,23 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("like `64M`"));
+        // A bare number gets the unit it most likely lacks, once.
+        assert_eq!(
+            parse_duration("1").unwrap_err().to_string(),
+            "`1` has no unit; give one, e.g. `1s`"
+        );
+        assert!(parse_duration("1500")
+            .unwrap_err()
+            .to_string()
+            .contains("`1500ms`"));
+        assert_eq!(
+            parse_memory_kb("64").unwrap_err().to_string(),
+            "`64` has no unit, so it would mean bytes; give one, e.g. `64M`"
+        );
+        assert!(parse_memory_kb("65536")
+            .unwrap_err()
+            .to_string()
+            .contains("`65536K`"));
     }
 
     #[test]
@@ -538,6 +591,16 @@ mod tests {
         let message = format!("{err:#}");
         assert!(message.contains("judge.toml"), "{message}");
         assert!(message.contains("unknown field `time_limt`"), "{message}");
+        // What is wrong comes first, on the line a table row shows.
+        std::fs::write(tmp.path().join(SETTINGS_FILE), "problem = \n").unwrap();
+        let err = SettingsCache::default().for_dir(tmp.path()).unwrap_err();
+        let first = format!("{err:#}").lines().next().unwrap().to_string();
+        assert!(
+            first.ends_with(
+                "string values must be quoted, expected literal string (line 1, column 11)"
+            ),
+            "{first}"
+        );
         std::fs::write(tmp.path().join(SETTINGS_FILE), "time_limit = \"soon\"\n").unwrap();
         let err = SettingsCache::default().for_dir(tmp.path()).unwrap_err();
         assert!(format!("{err:#}").contains("`soon` is not a time limit"));

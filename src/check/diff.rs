@@ -100,16 +100,76 @@ pub fn grids(
 }
 
 /// Reads a row of digits drawn by [`grids`] back into its parts, or `None`
-/// for any other line (a rule, a title, a line of a line diff).
+/// for any other line (a rule, a title, a line of a line diff). A row of
+/// one grid, as [`stacked`] draws them, reads too.
 pub fn grid_row_parts(line: &str) -> Option<Vec<RowPart<'_>>> {
     let indent = line.len() - line.trim_start_matches(' ').len();
     let (lead, rest) = line.split_at(indent);
-    let (left, right) = rest.split_once("   ")?;
     let mut parts = vec![RowPart::Text(lead)];
-    row_parts(left, &mut parts)?;
-    parts.push(RowPart::Text("   "));
-    row_parts(right, &mut parts)?;
+    match rest.split_once("   ") {
+        Some((left, right)) => {
+            row_parts(left, &mut parts)?;
+            parts.push(RowPart::Text("   "));
+            row_parts(right, &mut parts)?;
+        }
+        None => row_parts(rest, &mut parts)?,
+    }
     Some(parts)
+}
+
+/// How wide a line of two grids side by side is, with the report's indent
+/// of its details: narrower terminals get them [`stacked`].
+pub const SIDE_BY_SIDE_COLUMNS: usize = 72;
+
+/// `details` with every pair of grids drawn by [`grids`] one above the
+/// other, each under its title, for a terminal too narrow to show them
+/// side by side. Every other line is kept as it is.
+pub fn stacked(details: &str) -> String {
+    const GRID: usize = 31;
+    const GAP: &str = "   ";
+    // A line of two grids: the indent, a rule or a row, the gap, another.
+    let halves = |line: &str| -> Option<(usize, String, String)> {
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        let rest = &line[indent..];
+        if !rest.is_ascii() || rest.len() != 2 * GRID + GAP.len() || &rest[GRID..GRID + 3] != GAP {
+            return None;
+        }
+        let (left, right) = (&rest[..GRID], &rest[GRID + GAP.len()..]);
+        let framed = |g: &str| {
+            (g.starts_with('+') && g.ends_with('+')) || (g.starts_with('|') && g.ends_with('|'))
+        };
+        (framed(left) && framed(right)).then(|| (indent, left.to_string(), right.to_string()))
+    };
+    let lines: Vec<&str> = details.lines().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let block = lines[i + 1..]
+            .iter()
+            .map_while(|l| halves(l))
+            .collect::<Vec<_>>();
+        let title = lines[i];
+        let title_indent = title.len() - title.trim_start_matches(' ').len();
+        if block.is_empty() || !title.is_ascii() || title.len() < title_indent + GRID + GAP.len() {
+            out.push_str(title);
+            out.push('\n');
+            i += 1;
+            continue;
+        }
+        let (left_title, right_title) = title.split_at(title_indent + GRID + GAP.len());
+        let indent = " ".repeat(block[0].0);
+        out.push_str(left_title.trim_end());
+        out.push('\n');
+        for (_, left, _) in &block {
+            out.push_str(&format!("{indent}{left}\n"));
+        }
+        out.push_str(&format!("{indent}{}\n", right_title.trim()));
+        for (_, _, right) in &block {
+            out.push_str(&format!("{indent}{right}\n"));
+        }
+        i += 1 + block.len();
+    }
+    out
 }
 
 /// The parts of one drawn row, `|` + three groups of three cells and `|`.

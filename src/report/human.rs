@@ -45,6 +45,9 @@ pub struct HumanReporter<W> {
     /// An earlier run each case is compared with (`--baseline`).
     baseline: Option<Arc<Baseline>>,
     tally: Tally,
+    /// A compile error, shown at the end of the report: after a table of
+    /// CE rows and the summary, the last thing on the screen.
+    compile_error: Option<String>,
 }
 
 /// At most this many failures are described in full under the table; the
@@ -71,6 +74,7 @@ impl<W: Write> HumanReporter<W> {
             judges: JudgeSays::default(),
             baseline: None,
             tally: Tally::default(),
+            compile_error: None,
         }
     }
 
@@ -251,13 +255,19 @@ impl<W: Write> HumanReporter<W> {
                     format_kb(j.memory_kb),
                     format_kb(j.limits.memory_kb)
                 )?;
-                for line in j.details.lines() {
+                // Two grids side by side would wrap into halves on a narrow
+                // terminal: one above the other there.
+                let details = match self.width {
+                    Some(width) if width < diff::SIDE_BY_SIDE_COLUMNS => diff::stacked(&j.details),
+                    _ => j.details.clone(),
+                };
+                for line in details.lines() {
                     let line = self.detail(line);
                     writeln!(self.out, "  {line}")?;
                 }
                 if !j.stdout.is_empty() {
                     writeln!(self.out, "  its own stdout (not part of the answers):")?;
-                    self.excerpt(&j.stdout)?;
+                    self.own_stdout(j)?;
                 }
                 if !j.stderr.trim().is_empty() && !j.details.contains(j.stderr.trim_end()) {
                     writeln!(self.out, "  stderr (the end of it):")?;
@@ -348,14 +358,17 @@ impl<W: Write> HumanReporter<W> {
         }
         match (&build.error, build.command.is_empty(), build.cached) {
             (Some(error), _, _) => {
-                writeln!(self.out, "{source} did not compile:")?;
+                // Shown at the end, where a long table cannot push it off
+                // the screen.
+                let mut block = format!("{source} did not compile:\n");
                 if !build.command.is_empty() {
-                    writeln!(self.out, "  $ {command}")?;
+                    block.push_str(&format!("  $ {command}\n"));
                 }
                 for line in shown(error).lines() {
-                    writeln!(self.out, "  {line}")?;
+                    block.push_str(&format!("  {line}\n"));
                 }
-                writeln!(self.out)
+                self.compile_error = Some(block);
+                Ok(())
             }
             (None, true, _) => Ok(()),
             (None, false, true) => {
@@ -368,6 +381,42 @@ impl<W: Write> HumanReporter<W> {
                 command
             ),
         }
+    }
+
+    /// What a LeetCode-style file printed itself, indented: its first
+    /// lines, how many are left out, and its last line; and when the judge
+    /// kept only the start of it, that it was cut there.
+    fn own_stdout(&mut self, j: &Judgement) -> io::Result<()> {
+        const SHOWN: usize = 20;
+        let kept: Vec<&str> = j.stdout.lines().collect();
+        let total = j.stdout_lines.max(kept.len());
+        let cut = j.stdout_last_line.is_some();
+        if total <= SHOWN && !cut {
+            for line in &kept {
+                writeln!(self.out, "    {}", shorten(line, 200))?;
+            }
+            return Ok(());
+        }
+        let shown = kept.len().min(SHOWN - 1);
+        for line in &kept[..shown] {
+            writeln!(self.out, "    {}", shorten(line, 200))?;
+        }
+        let mut more = format!(
+            "    ... {}",
+            plural(total.saturating_sub(shown + 1), "more line")
+        );
+        if cut {
+            more.push_str(&format!(
+                " (the judge keeps the first {} KB of the output, and its last line)",
+                crate::check::KEEP >> 10
+            ));
+        }
+        writeln!(self.out, "{more}")?;
+        let last = j.stdout_last_line.as_deref().or(kept.last().copied());
+        if let Some(last) = last {
+            writeln!(self.out, "    {}", shorten(last, 200))?;
+        }
+        Ok(())
     }
 
     /// The first lines of what a submission printed, indented.
@@ -529,7 +578,8 @@ impl<W: Write> Reporter for HumanReporter<W> {
                 self.judges.case(result);
                 self.case_line(result)?;
                 self.out.flush()?;
-                // A compile error is the same for every case: it was shown once, above.
+                // A compile error is the same for every case: it is shown
+                // once, at the end.
                 if !result.passed() && result.verdict() != Some(Verdict::CE) {
                     if self.failures.len() < DESCRIBED {
                         self.failures.push((result.clone(), raw.input.clone()));
@@ -557,6 +607,9 @@ impl<W: Write> Reporter for HumanReporter<W> {
                     writeln!(self.out)?;
                 }
                 self.summary(summary)?;
+                if let Some(block) = self.compile_error.take() {
+                    write!(self.out, "\n{block}")?;
+                }
                 self.out.flush()?;
             }
         }
@@ -604,10 +657,54 @@ mod tests {
         insta::assert_snapshot!(text);
     }
 
-    /// A source that does not compile: the compiler's command and message
-    /// once above the table, and every case CE without repeating them.
+    /// Below 72 columns the grids of a wrong answer are drawn one above
+    /// the other rather than side by side, so the terminal never wraps
+    /// them into halves.
     #[test]
-    fn a_compile_error_is_shown_once_above_the_table() {
+    fn narrow_terminals_get_the_grids_stacked() {
+        let results = every_verdict();
+        let mut out = Vec::new();
+        report_run(
+            &mut HumanReporter::new(&mut out, false, "--solver mrv").with_width(Some(60)),
+            &results,
+        );
+        let text = String::from_utf8(out).unwrap();
+        let grid_lines: Vec<&str> = text
+            .lines()
+            .filter(|l| l.trim_start().starts_with(['|', '+']))
+            .collect();
+        assert!(!grid_lines.is_empty(), "{text}");
+        for line in &grid_lines {
+            assert!(line.chars().count() <= 60, "{line}");
+            assert_eq!(line.trim().chars().count(), 31, "one grid a line: {line}");
+        }
+        // Each title on its own line, above its grid.
+        assert!(
+            text.lines().any(|l| l.trim() == "expected"),
+            "{text}"
+        );
+        assert!(
+            text.lines().any(|l| l.trim() == "your answer"),
+            "{text}"
+        );
+        // At 80 columns they stay side by side.
+        let mut wide = Vec::new();
+        report_run(
+            &mut HumanReporter::new(&mut wide, false, "--solver mrv").with_width(Some(80)),
+            &results,
+        );
+        let wide = String::from_utf8(wide).unwrap();
+        assert!(
+            wide.lines().any(|l| l.trim().chars().count() == 65 && l.trim().starts_with('|')),
+            "{wide}"
+        );
+    }
+
+    /// A source that does not compile: every case CE in a few words, and
+    /// the compiler's command and message once, at the end, where a long
+    /// table cannot push them off the screen.
+    #[test]
+    fn a_compile_error_is_shown_once_at_the_end() {
         let ce = every_verdict()
             .into_iter()
             .find(|r| r.verdict() == Some(Verdict::CE))
@@ -662,6 +759,10 @@ mod tests {
             .unwrap();
         let text = String::from_utf8(out).unwrap();
         assert_eq!(text.matches("expected ';'").count(), 1, "{text}");
+        assert!(
+            text.ends_with("\n\nmain.cpp did not compile:\n  $ g++ -O2 -std=c++17 -DONLINE_JUDGE main.cpp\n  main.cpp: In function 'int main()':\n  main.cpp:4:5: error: expected ';' before '}' token\n      4 |     return 0\n        |             ^\n"),
+            "{text}"
+        );
         insta::assert_snapshot!(text);
     }
 

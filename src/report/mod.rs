@@ -128,6 +128,7 @@ pub(crate) mod fixtures {
                 String::new()
             },
             stdout_lines: usize::from(verdict == Verdict::AC),
+            stdout_last_line: None,
             stderr: if verdict == Verdict::RE {
                 "thread 'main' panicked at sol.rs:6:14:\nindex out of bounds\n".to_string()
             } else {
@@ -243,10 +244,12 @@ pub(crate) mod fixtures {
             },
             stdout: String::new(),
             stdout_lines: 0,
+            stdout_last_line: None,
             stderr: String::new(),
             earlier: 0,
             notes: Vec::new(),
             cpu_wait: None,
+            program: false,
         };
         let limits = Limits {
             time: Duration::from_secs(1),

@@ -58,23 +58,24 @@ impl Status {
             Some(eta) => format!("{}, eta {}", short(self.elapsed), short(eta)),
             None => short(self.elapsed),
         };
-        let (answered, failed) = (self.answered, self.failed);
+        let failed = self.failed;
+        let answered = crate::words::plural(self.answered, "puzzle");
         // Richest first; the bar goes before any count does.
         let candidates = [
             (
-                format!("{cases}, {answered} puzzles answered, {failed} failed ({time})"),
+                format!("{cases}, {answered} answered, {failed} failed ({time})"),
                 true,
             ),
             (
-                format!("{cases}, {answered} puzzles, {failed} failed ({time})"),
+                format!("{cases}, {answered}, {failed} failed ({time})"),
                 true,
             ),
             (
-                format!("{cases}, {answered} puzzles, {failed} failed ({time})"),
+                format!("{cases}, {answered}, {failed} failed ({time})"),
                 false,
             ),
             (
-                format!("{cases}, {answered} puzzles, {failed} failed"),
+                format!("{cases}, {answered}, {failed} failed"),
                 false,
             ),
             (format!("{cases}, {failed} failed"), false),
@@ -441,5 +442,19 @@ mod tests {
             status(0, 11, 2).line(60),
             "judging 0/11 cases, 31400 puzzles, 1 failed (2s)"
         );
+    }
+
+    #[test]
+    fn one_puzzle_is_one_puzzle() {
+        let one = Status {
+            answered: 1,
+            ..status(0, 1, 2)
+        };
+        assert!(
+            one.line(200).contains(" 1 puzzle answered, "),
+            "{}",
+            one.line(200)
+        );
+        assert!(one.line(60).contains(", 1 puzzle, "), "{}", one.line(60));
     }
 }

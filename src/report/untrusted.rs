@@ -75,6 +75,7 @@ pub fn case_result(result: &CaseResult) -> CaseResult {
             ] {
                 text(field);
             }
+            j.stdout_last_line.iter_mut().for_each(text);
             j.notes.iter_mut().for_each(text);
             j.warnings.iter_mut().for_each(text);
         }

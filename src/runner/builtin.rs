@@ -377,10 +377,12 @@ pub fn run_case(
         end,
         stdout: String::new(),
         stdout_lines: 0,
+        stdout_last_line: None,
         stderr,
         earlier: 0,
         notes: Vec::new(),
         cpu_wait: None,
+        program: false,
     })
 }
 

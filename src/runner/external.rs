@@ -25,23 +25,78 @@ use anyhow::Context as _;
 use super::lang::launch::{Launch, Runtime};
 use super::lang::{self, Language};
 use super::process::{self, Conversation, Exit, Input, Kill, Meter, Served};
-use super::{grace, End, Limits, OwnOutput, PuzzleTimes, Run, Session};
+use super::{grace, End, Limits, OwnOutput, OwnText, PuzzleTimes, Run, Session};
 use crate::board::format;
 use crate::board::Format;
 use crate::case::{Boards, CaseData};
 use crate::check::{Checker, LineSplitter};
 
 /// An AcWing case's bytes as a judge would send them: without a UTF-8
-/// byte-order mark, and with LF line ends. (A judge never sends either,
-/// and a `scanf` program would read the mark as part of its first line.)
+/// byte-order mark, with LF line ends, and closed by `end`. (A judge never
+/// sends a mark or a CR, and a `scanf` program would read the mark as part
+/// of its first line; every judge sends the `end`, and the textbook
+/// `while (cin >> s, s != "end")` never stops without it, so a case file
+/// that lacks it, accepted with a warning, still gets it.)
 struct AsJudgesSend<R> {
     inner: R,
     started: bool,
+    /// The start of the line being sent, enough to tell `end`, and
+    /// whether the line is longer than that.
+    line: Vec<u8>,
+    long_line: bool,
+    /// Whether an `end` line was sent.
+    seen_end: bool,
+    /// The last byte sent.
+    last: Option<u8>,
+    /// What is still to be sent after the case's own bytes.
+    closing: Option<&'static [u8]>,
+}
+
+impl<R> AsJudgesSend<R> {
+    fn new(inner: R) -> Self {
+        Self {
+            inner,
+            started: false,
+            line: Vec::new(),
+            long_line: false,
+            seen_end: false,
+            last: None,
+            closing: None,
+        }
+    }
+
+    fn is_end(&self) -> bool {
+        !self.long_line && self.line.trim_ascii() == b"end"
+    }
+
+    /// Notes what was sent, to know at the end whether `end` was.
+    fn sent(&mut self, data: &[u8]) {
+        for &b in data {
+            if b == b'\n' {
+                self.seen_end |= self.is_end();
+                self.line.clear();
+                self.long_line = false;
+            } else if self.line.len() < 16 {
+                self.line.push(b);
+            } else {
+                self.long_line = true;
+            }
+        }
+        if let Some(&b) = data.last() {
+            self.last = Some(b);
+        }
+    }
 }
 
 impl<R: Read> Read for AsJudgesSend<R> {
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
         loop {
+            if let Some(closing) = self.closing {
+                let n = closing.len().min(out.len());
+                out[..n].copy_from_slice(&closing[..n]);
+                self.closing = Some(&closing[n..]);
+                return Ok(n);
+            }
             let n = self.inner.read(out)?;
             let mut data = &out[..n];
             if !self.started && n > 0 {
@@ -56,7 +111,19 @@ impl<R: Read> Read for AsJudgesSend<R> {
                     kept.push(b);
                 }
             }
-            if n == 0 || !kept.is_empty() {
+            if n == 0 {
+                if self.seen_end || self.is_end() {
+                    return Ok(0);
+                }
+                self.seen_end = true;
+                self.closing = Some(match self.last {
+                    None | Some(b'\n') => &b"end\n"[..],
+                    Some(_) => &b"\nend\n"[..],
+                });
+                continue;
+            }
+            if !kept.is_empty() {
+                self.sent(&kept);
                 out[..kept.len()].copy_from_slice(&kept);
                 return Ok(kept.len());
             }
@@ -252,10 +319,7 @@ pub fn run_program(
     let mut raw;
     let mut lines;
     let stdin: &mut dyn Read = if case.format == Format::AcWing {
-        raw = AsJudgesSend {
-            inner: case.input.open()?,
-            started: false,
-        };
+        raw = AsJudgesSend::new(case.input.open()?);
         &mut raw
     } else {
         lines = super::PuzzleLines::new(case.puzzles()?, "end\n");
@@ -288,10 +352,12 @@ pub fn run_program(
         end: end_of(launch, &finished, &stderr),
         stdout: String::new(),
         stdout_lines: 0,
+        stdout_last_line: None,
         stderr,
         earlier: 0,
         notes: Vec::new(),
         cpu_wait: finished.cpu_wait,
+        program: true,
     })
 }
 
@@ -405,7 +471,11 @@ pub fn run_function(
         open,
         ..
     } = talk;
-    let (stdout, stdout_lines) = own.finish();
+    let OwnText {
+        head: stdout,
+        lines: stdout_lines,
+        last_line: stdout_last_line,
+    } = own.finish();
     // Wall time from the first board on: starting the runtime is not the
     // solution's.
     let wall = first.map_or(Duration::ZERO, |first| first.elapsed());
@@ -427,10 +497,12 @@ pub fn run_function(
         end: End::Normal,
         stdout,
         stdout_lines,
+        stdout_last_line,
         stderr: String::new(),
         earlier: 0,
         notes: Vec::new(),
         cpu_wait: None,
+        program: false,
     };
     match served {
         Served::Done => {
@@ -477,12 +549,27 @@ mod tests {
     #[test]
     fn programs_get_no_byte_order_mark_and_lf_line_ends() {
         let mut sent = String::new();
-        AsJudgesSend {
-            inner: "\u{feff}1.3\r\n...\r\nend\r\n".as_bytes(),
-            started: false,
-        }
-        .read_to_string(&mut sent)
-        .unwrap();
+        AsJudgesSend::new("\u{feff}1.3\r\n...\r\nend\r\n".as_bytes())
+            .read_to_string(&mut sent)
+            .unwrap();
         assert_eq!(sent, "1.3\n...\nend\n");
+    }
+
+    #[test]
+    fn programs_get_the_end_a_case_file_lacks() {
+        let sent = |case: &str| {
+            let mut sent = String::new();
+            AsJudgesSend::new(case.as_bytes())
+                .read_to_string(&mut sent)
+                .unwrap();
+            sent
+        };
+        assert_eq!(sent("1.3\n"), "1.3\nend\n");
+        assert_eq!(sent("1.3"), "1.3\nend\n");
+        assert_eq!(sent("1.3\nend"), "1.3\nend");
+        assert_eq!(sent("1.3\nend \n\n"), "1.3\nend \n\n");
+        assert_eq!(sent("1.3\r\n\r\n"), "1.3\n\nend\n");
+        // A line that only starts like `end` is not one.
+        assert_eq!(sent("endless\n"), "endless\nend\n");
     }
 }

@@ -215,7 +215,7 @@ impl Read for PuzzleLines<'_> {
 }
 
 /// What a function submission printed itself: the first
-/// [`crate::check::KEEP`] bytes, and how many lines in all.
+/// [`crate::check::KEEP`] bytes, how many lines in all, and its last line.
 #[derive(Default)]
 pub struct OwnOutput {
     head: Head,
@@ -223,6 +223,23 @@ pub struct OwnOutput {
     /// Whether the last byte seen ended a line.
     at_line_start: bool,
     any: bool,
+    /// The line being printed, and the last one finished, each cut at
+    /// [`LAST_LINE_BYTES`].
+    current: Vec<u8>,
+    finished: Vec<u8>,
+}
+
+/// At most this much of the last line printed is kept.
+const LAST_LINE_BYTES: usize = 1024;
+
+/// What [`OwnOutput`] kept.
+pub struct OwnText {
+    /// The first [`crate::check::KEEP`] bytes.
+    pub head: String,
+    /// How many lines in all (a last one without a newline counts).
+    pub lines: usize,
+    /// When `head` is not all of it: the last line, which it lacks.
+    pub last_line: Option<String>,
 }
 
 impl OwnOutput {
@@ -233,13 +250,30 @@ impl OwnOutput {
             self.any = true;
             self.at_line_start = last == b'\n';
         }
+        let mut pieces = chunk.split(|&b| b == b'\n').peekable();
+        while let Some(piece) = pieces.next() {
+            let room = LAST_LINE_BYTES.saturating_sub(self.current.len());
+            self.current.extend_from_slice(&piece[..piece.len().min(room)]);
+            if pieces.peek().is_some() {
+                // A newline ended the line.
+                self.finished = std::mem::take(&mut self.current);
+            }
+        }
     }
 
-    /// The text kept and the number of lines (a last one without a newline
-    /// counts).
-    pub fn finish(self) -> (String, usize) {
+    pub fn finish(self) -> OwnText {
         let lines = self.lines + usize::from(self.any && !self.at_line_start);
-        (self.head.text(), lines)
+        let last = if self.current.is_empty() {
+            self.finished
+        } else {
+            self.current
+        };
+        OwnText {
+            head: self.head.text(),
+            lines,
+            last_line: (!self.head.is_whole())
+                .then(|| String::from_utf8_lossy(&last).into_owned()),
+        }
     }
 }
 
@@ -274,6 +308,8 @@ pub struct Run {
     pub stdout: String,
     /// How many lines it printed in all.
     pub stdout_lines: usize,
+    /// When `stdout` is not all it printed: its last line.
+    pub stdout_last_line: Option<String>,
     /// The start and the end of what it wrote to stderr during this case.
     pub stderr: String,
     /// Cases its process judged before this one (0 in a fresh process).
@@ -284,6 +320,10 @@ pub struct Run {
     /// When the wall-clock cap stopped it, how long it waited for a CPU
     /// meanwhile (see [`process::Finished::cpu_wait`]).
     pub cpu_wait: Option<Duration>,
+    /// A program printing its answers on stdout, which it may hold in a
+    /// buffer that dies with it when it is killed; not a function whose
+    /// answers the judge takes one call at a time.
+    pub program: bool,
 }
 
 /// How many times a run starved of CPU by a busy machine is run again
@@ -554,10 +594,12 @@ impl Run {
             end,
             stdout: String::new(),
             stdout_lines: 0,
+            stdout_last_line: None,
             stderr: String::new(),
             earlier: 0,
             notes: Vec::new(),
             cpu_wait: None,
+            program: false,
         }
     }
 
@@ -600,10 +642,12 @@ impl Run {
             end: End::NotCompiled,
             stdout: String::new(),
             stdout_lines: 0,
+            stdout_last_line: None,
             stderr: String::new(),
             earlier: 0,
             notes: Vec::new(),
             cpu_wait: None,
+            program: false,
         }
     }
 }
@@ -627,6 +671,27 @@ impl End {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn own_output_keeps_its_start_its_count_and_its_last_line() {
+        let mut own = OwnOutput::default();
+        for i in 1..=5000 {
+            // Lines split across chunks, as pipes deliver them.
+            own.feed(format!("line {i:5} ").as_bytes());
+            own.feed(b"of debug output\n");
+        }
+        own.feed(b"no newline at the end");
+        let text = own.finish();
+        assert_eq!(text.lines, 5001);
+        assert_eq!(text.head.len(), crate::check::KEEP);
+        assert!(text.head.starts_with("line     1 of debug output\n"));
+        assert_eq!(text.last_line.as_deref(), Some("no newline at the end"));
+
+        let mut short = OwnOutput::default();
+        short.feed(b"one\ntwo\n");
+        let text = short.finish();
+        assert_eq!((text.lines, text.last_line), (2, None), "all of it is kept");
+    }
 
     #[test]
     fn a_crash_is_said_alike_for_every_kind_of_submission() {

@@ -80,7 +80,9 @@ fn judge_every_verdict(language: &str, f: &Fixtures) {
     assert_eq!(run.code, 1, "{file}: {}", run.stdout);
     assert!(
         run.stdout
-            .starts_with(&format!("{path} did not compile:\n")),
+            .trim_end()
+            .rsplit_once("\n\n")
+            .is_some_and(|(_, last)| last.starts_with(&format!("{path} did not compile:\n"))),
         "{}",
         run.stdout
     );

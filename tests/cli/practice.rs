@@ -574,29 +574,72 @@ fn readme_task() -> Value {
     tasks["tasks"][0].clone()
 }
 
-/// `(file, line, column, severity)` of every line `pattern` matches.
-fn problems(pattern: &regex::Regex, output: &str) -> Vec<(String, u32, u32, String)> {
-    output
-        .lines()
-        .filter_map(|line| pattern.captures(line))
-        .map(|c| {
-            (
-                c[1].to_string(),
-                c[2].parse().unwrap(),
-                c[3].parse().unwrap(),
-                c.get(4).map_or("", |m| m.as_str()).to_string(),
-            )
+/// A problem: `(file, line, column, severity)` as VS Code reads them.
+type Problem = (String, u32, Option<u32>, String);
+
+/// The README task's problem matchers: each a list of patterns that match
+/// one line after another (a single pattern is a list of one), with the
+/// fields VS Code takes from each.
+fn readme_matchers(task: &Value) -> Vec<Vec<(regex::Regex, Value)>> {
+    let as_list = |v: &Value| match v {
+        Value::Array(items) => items.clone(),
+        one => vec![one.clone()],
+    };
+    as_list(&task["problemMatcher"])
+        .iter()
+        .map(|matcher| {
+            as_list(&matcher["pattern"])
+                .into_iter()
+                .map(|pattern| {
+                    let regexp = pattern["regexp"].as_str().expect("a pattern has a regexp");
+                    (regex::Regex::new(regexp).unwrap(), pattern)
+                })
+                .collect()
         })
         .collect()
+}
+
+/// Every problem the matchers find in `output`, as VS Code would: a
+/// matcher's patterns matched against consecutive lines, each giving the
+/// fields it names.
+fn problems(matchers: &[Vec<(regex::Regex, Value)>], output: &str) -> Vec<Problem> {
+    let lines: Vec<&str> = output.lines().collect();
+    let mut found = Vec::new();
+    for patterns in matchers {
+        for start in 0..lines.len() {
+            let mut fields: std::collections::HashMap<&str, String> = Default::default();
+            let matched = patterns.iter().enumerate().all(|(k, (regexp, pattern))| {
+                let Some(captures) = lines.get(start + k).and_then(|l| regexp.captures(l)) else {
+                    return false;
+                };
+                for key in ["file", "line", "column", "severity", "message"] {
+                    if let Some(group) = pattern[key].as_u64().and_then(|i| captures.get(i as usize)) {
+                        fields.insert(key, group.as_str().to_string());
+                    }
+                }
+                true
+            });
+            if matched {
+                assert!(
+                    fields.contains_key("message"),
+                    "a problem needs a message: {patterns:?}"
+                );
+                found.push((
+                    fields["file"].clone(),
+                    fields["line"].parse().unwrap(),
+                    fields.get("column").map(|c| c.parse().unwrap()),
+                    fields.get("severity").cloned().unwrap_or_default(),
+                ));
+            }
+        }
+    }
+    found
 }
 
 #[test]
 fn the_readme_vs_code_task_reads_the_real_diagnostics() {
     let task = readme_task();
-    let matcher = &task["problemMatcher"];
-    let pattern = regex::Regex::new(matcher["pattern"]["regexp"].as_str().unwrap()).unwrap();
-    assert_eq!(matcher["pattern"]["file"], 1);
-    assert_eq!(matcher["pattern"]["severity"], 4);
+    let matchers = readme_matchers(&task);
 
     // A malformed case, once (not again in its failure block).
     let dir = suite(1);
@@ -607,15 +650,15 @@ fn the_readme_vs_code_task_reads_the_real_diagnostics() {
     );
     let run = judge_in(dir.path(), &["test", "cases"]);
     assert_eq!(
-        problems(&pattern, &run.stdout),
-        vec![("cases/bad.in".to_string(), 1, 81, String::new())],
+        problems(&matchers, &run.stdout),
+        vec![("cases/bad.in".to_string(), 1, Some(81), String::new())],
         "{}",
         run.stdout
     );
     // Nothing else the table prints is taken for a problem.
     let clean = judge_in(dir.path(), &["test", "cases/a.in"]);
     assert_eq!(
-        problems(&pattern, &clean.stdout),
+        problems(&matchers, &clean.stdout),
         vec![],
         "{}",
         clean.stdout
@@ -633,19 +676,65 @@ fn the_readme_vs_code_task_reads_the_real_diagnostics() {
             ],
         );
         assert_eq!(
-            problems(&pattern, &run.stdout),
-            vec![("ce_syntax.cpp".to_string(), 6, 29, "error".to_string())],
+            problems(&matchers, &run.stdout),
+            vec![("ce_syntax.cpp".to_string(), 6, Some(29), "error".to_string())],
             "{}",
             run.stdout
         );
     }
 
-    // The watch's runs begin and end where the task says.
-    let background = &matcher["background"];
-    let begins = regex::Regex::new(background["beginsPattern"].as_str().unwrap()).unwrap();
-    let ends = regex::Regex::new(background["endsPattern"].as_str().unwrap()).unwrap();
-    assert!(begins.is_match("watch: run 12, after a change to sol.py"));
-    assert!(ends.is_match("watch: waiting for a change (Ctrl-C ends the watch)"));
+    // The watch's runs begin and end where the task says, for every matcher.
+    let as_list = |v: &Value| match v {
+        Value::Array(items) => items.clone(),
+        one => vec![one.clone()],
+    };
+    for matcher in as_list(&task["problemMatcher"]) {
+        let background = &matcher["background"];
+        let begins = regex::Regex::new(background["beginsPattern"].as_str().unwrap()).unwrap();
+        let ends = regex::Regex::new(background["endsPattern"].as_str().unwrap()).unwrap();
+        assert!(begins.is_match("watch: run 12, after a change to sol.py"));
+        assert!(ends.is_match("watch: waiting for a change (Ctrl-C ends the watch)"));
+    }
+}
+
+/// The README's problem matchers put every language's compile error in the
+/// Problems panel: a broken file in each language installed here, judged
+/// as the task judges it (the file by its name, from its directory), and
+/// its error found at its line.
+#[test]
+fn the_readme_problem_matchers_find_every_languages_compile_errors() {
+    let matchers = readme_matchers(&readme_task());
+    let broken: &[(&str, &[&str], u32)] = &[
+        ("ce_syntax.cpp", &["g++"], 6),
+        ("ce_undeclared.c", &["gcc"], 4),
+        ("ce_syntax.rs", &["rustc"], 6),
+        ("ce_syntax.py", &["python3"], 7),
+        ("ce_syntax.java", &["javac", "java"], 5),
+        ("ce_undefined.go", &["go"], 4),
+        ("ce_syntax.js", &["node"], 4),
+        ("ce_type_error.ts", &["tsc", "node"], 4),
+        ("ce_undeclared.cs", &["mcs", "mono"], 5),
+        ("ce_unresolved.kt", &["kotlinc", "java"], 5),
+        ("ce_not_found.scala", &["scalac", "java"], 5),
+        ("ce_syntax.rb", &["ruby"], 5),
+        ("ce_syntax.php", &["php"], 6),
+        ("ce_unbound.rkt", &["raco", "racket"], 4),
+    ];
+    let dir = suite(1);
+    for &(file, tools, line) in broken {
+        if !have(tools, &format!("problem matcher on {file}")) {
+            continue;
+        }
+        std::fs::copy(fixture(file), dir.path().join(file)).unwrap();
+        let run = judge_in(dir.path(), &["test", "cases", "--submission", file]);
+        assert_eq!(run.code, 1, "{file}: {}{}", run.stdout, run.stderr);
+        let found = problems(&matchers, &run.stdout);
+        assert!(
+            found.iter().any(|(f, l, _, _)| f == file && *l == line),
+            "{file}:{line} is not found by the README's matchers, which found {found:?} in:\n{}",
+            run.stdout
+        );
+    }
 }
 
 /// The judge's stdout as it comes, read on a thread of its own.
@@ -761,4 +850,165 @@ fn watch_judges_again_when_the_submission_changes() {
     );
     let status = status.unwrap_or_else(|| panic!("Ctrl-C did not end the watch: {}", shown()));
     assert_eq!(status.code(), Some(130), "{}", shown());
+}
+
+/// A `test --watch` running in `dir`, its output collected as it comes.
+struct Watching {
+    child: std::process::Child,
+    stdout: Arc<Mutex<String>>,
+    stderr: Arc<Mutex<String>>,
+}
+
+impl Watching {
+    fn start(dir: &Path, args: &[&str]) -> Watching {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sudoku-judge"))
+            .args(args)
+            .arg("--watch")
+            .current_dir(dir)
+            .env("SUDOKU_JUDGE_CACHE", build_cache())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdout = collect(child.stdout.take().unwrap());
+        let stderr = collect(child.stderr.take().unwrap());
+        Watching {
+            child,
+            stdout,
+            stderr,
+        }
+    }
+
+    fn shown(&self) -> String {
+        format!(
+            "stdout:\n{}\nstderr:\n{}",
+            self.stdout.lock().unwrap(),
+            self.stderr.lock().unwrap()
+        )
+    }
+
+    /// Waits until the watch has ended `runs` runs; false if it did not
+    /// within a minute.
+    fn runs_ended(&self, runs: usize) -> bool {
+        let started = Instant::now();
+        while started.elapsed() < Duration::from_secs(60) {
+            let text = self.stdout.lock().unwrap();
+            if text.matches("watch: waiting for a change").count() >= runs {
+                return true;
+            }
+            drop(text);
+            thread::sleep(Duration::from_millis(50));
+        }
+        false
+    }
+}
+
+impl Drop for Watching {
+    fn drop(&mut self) {
+        // Stopped by its pid, as Ctrl-C would.
+        // SAFETY: kill(2) on our own child, not yet waited for.
+        unsafe { libc::kill(self.child.id() as i32, libc::SIGINT) };
+        let stopping = Instant::now();
+        while stopping.elapsed() < Duration::from_secs(20) {
+            if self.child.try_wait().ok().flatten().is_some() {
+                return;
+            }
+            thread::sleep(Duration::from_millis(50));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A Python program that prints 81 ones for every puzzle: a wrong answer.
+const ALL_ONES_PY: &str = "import sys\nfor line in sys.stdin:\n    if line.strip() == 'end':\n        \
+                           break\n    print('1' * 81, flush=True)\n";
+
+#[test]
+fn watch_with_cmd_judges_again_when_the_script_it_runs_changes() {
+    if !have(&["python3"], "watch --cmd script") {
+        return;
+    }
+    let dir = suite(1);
+    std::fs::copy(fixture("ac_program.py"), dir.path().join("wprog.py")).unwrap();
+    let watch = Watching::start(dir.path(), &["test", "cases", "--cmd", "python3 wprog.py"]);
+    assert!(watch.runs_ended(1), "the first run never ended: {}", watch.shown());
+    assert!(
+        watch.stdout.lock().unwrap().contains("1 passed, 0 failed"),
+        "{}",
+        watch.shown()
+    );
+    std::fs::write(dir.path().join("wprog.py"), ALL_ONES_PY).unwrap();
+    assert!(watch.runs_ended(2), "no second run: {}", watch.shown());
+    let text = watch.stdout.lock().unwrap().clone();
+    assert!(
+        text.contains("watch: run 2, after a change to wprog.py"),
+        "{}",
+        watch.shown()
+    );
+    assert!(text.contains("AC → WA"), "{}", watch.shown());
+}
+
+#[test]
+fn watch_with_cmd_judges_again_when_the_program_is_rebuilt() {
+    if !have(&["python3"], "watch --cmd rebuilt program") {
+        return;
+    }
+    let dir = suite(1);
+    let program = dir.path().join("a.out");
+    let install = |source: &str, with: &str| {
+        // As a compiler does: a new file, then renamed over the old one
+        // (a new inode: a watch on the old file would never see it).
+        let fresh = dir.path().join(format!(".{source}.tmp"));
+        std::fs::write(&fresh, with).unwrap();
+        std::fs::set_permissions(
+            &fresh,
+            std::os::unix::fs::PermissionsExt::from_mode(0o755),
+        )
+        .unwrap();
+        std::fs::rename(&fresh, &program).unwrap();
+    };
+    let right = format!(
+        "#!/usr/bin/env python3\n{}",
+        std::fs::read_to_string(fixture("ac_program.py")).unwrap()
+    );
+    install("right", &right);
+    let watch = Watching::start(dir.path(), &["test", "cases", "--cmd", "./a.out"]);
+    assert!(watch.runs_ended(1), "the first run never ended: {}", watch.shown());
+    assert!(
+        watch.stdout.lock().unwrap().contains("1 passed, 0 failed"),
+        "{}",
+        watch.shown()
+    );
+    install("wrong", &format!("#!/usr/bin/env python3\n{ALL_ONES_PY}"));
+    assert!(watch.runs_ended(2), "no second run: {}", watch.shown());
+    let text = watch.stdout.lock().unwrap().clone();
+    assert!(
+        text.contains("watch: run 2, after a change to a.out"),
+        "{}",
+        watch.shown()
+    );
+    assert!(text.contains("AC → WA"), "{}", watch.shown());
+}
+
+#[test]
+fn watch_ends_each_run_with_the_compile_error_on_screen() {
+    if !have(&["g++"], "watch on a compile error") {
+        return;
+    }
+    let dir = suite(1);
+    std::fs::copy(fixture("ce_syntax.cpp"), dir.path().join("sol.cpp")).unwrap();
+    let watch = Watching::start(dir.path(), &["test", "cases", "--submission", "sol.cpp"]);
+    assert!(watch.runs_ended(1), "the first run never ended: {}", watch.shown());
+    let text = watch.stdout.lock().unwrap().clone();
+    let (run, _) = text
+        .split_once("watch: waiting for a change")
+        .expect("a run ended");
+    let last = run.trim_end().rsplit_once("\n\n").map_or(run, |(_, b)| b);
+    assert!(
+        last.starts_with("sol.cpp did not compile:") && last.contains("sol.cpp:6:29: error"),
+        "the compiler's message is the last block of the run:\n{}",
+        watch.shown()
+    );
 }

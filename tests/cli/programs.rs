@@ -100,3 +100,32 @@ fn a_program_killed_before_its_buffered_answers_show_is_told_to_flush() {
         "{message}"
     );
 }
+
+#[test]
+fn a_case_without_end_still_sends_the_end_a_judge_sends() {
+    if !have(&["cc"], "a case without end") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    // No `end`, and no newline after the last puzzle either.
+    write(dir.path(), "a.in", &format!("{PUZZLE}\n{PUZZLE}"));
+    write(dir.path(), "a.out", &format!("{ANSWER}\n{ANSWER}\n"));
+    let program = build("ac_reads_until_end.c", dir.path());
+    let run = run_in(
+        dir.path(),
+        &["test", "a.in", "--cmd", program.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.lines().any(|l| l.starts_with("AC ")),
+        "{}",
+        run.stdout
+    );
+    // The case is still told to have no `end`.
+    assert!(
+        run.stdout.contains("the input has no `end` line"),
+        "{}",
+        run.stdout
+    );
+}

@@ -29,12 +29,20 @@ fn resolve(tools: Vec<PathBuf>) -> Toolchain {
     }
 }
 
-/// Syntax errors are compile errors, as on LeetCode.
+/// Syntax errors are compile errors, as on LeetCode; the message is the
+/// error in the user's file alone, without a frame of this check's own.
 const CHECK: &[&str] = &[
     "@TOOL0@",
     "-B",
     "-c",
-    "import sys; compile(open(sys.argv[1], encoding='utf-8').read(), sys.argv[1], 'exec')",
+    concat!(
+        "import sys, traceback\n",
+        "try:\n",
+        "    compile(open(sys.argv[1], encoding='utf-8').read(), sys.argv[1], 'exec')\n",
+        "except (SyntaxError, ValueError) as e:\n",
+        "    sys.stderr.write(''.join(traceback.format_exception_only(type(e), e)))\n",
+        "    sys.exit(1)\n",
+    ),
     "@NAME@",
 ];
 

@@ -1,0 +1,145 @@
+//! The README's samples of output are what the judge prints: each sample
+//! is checked against a real run, its times and counts aside.
+
+use std::sync::LazyLock;
+
+use super::{have, judge_with, manifest_dir, run_in};
+
+/// The README's ```text block that holds `marker`.
+pub(crate) fn readme_sample(marker: &str) -> String {
+    let readme = std::fs::read_to_string(manifest_dir().join("README.md")).unwrap();
+    readme
+        .split("```text\n")
+        .skip(1)
+        .filter_map(|rest| rest.split_once("```").map(|(block, _)| block))
+        .find(|block| block.contains(marker))
+        .unwrap_or_else(|| panic!("the README has a sample holding {marker:?}"))
+        .to_string()
+}
+
+/// A line as its shape: numbers as `N`, runs of spaces as one.
+fn shape(line: &str) -> String {
+    static NUMBER: LazyLock<regex::Regex> =
+        LazyLock::new(|| regex::Regex::new(r"\d+(?:[.,]\d+)*").unwrap());
+    NUMBER
+        .replace_all(line.trim_end(), "N")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Checks that `sample` is what `output` holds: each of its lines, but
+/// those `skip` says are the machine's own, has the shape of a line of the
+/// output, in order; lines next to each other in the sample are next to
+/// each other in the output, and `...` stands for lines left out.
+fn assert_sample_of(sample: &str, output: &str, skip: impl Fn(&str) -> bool) {
+    let real: Vec<String> = output
+        .lines()
+        .filter(|l| !skip(l))
+        .map(shape)
+        .collect();
+    let mut at = 0;
+    let mut adjacent = false;
+    for line in sample.lines().filter(|l| !skip(l)) {
+        if line.trim() == "..." {
+            adjacent = false;
+            continue;
+        }
+        let want = shape(line);
+        let found = if adjacent {
+            (real.get(at) == Some(&want)).then_some(at)
+        } else {
+            real[at..].iter().position(|r| *r == want).map(|i| at + i)
+        };
+        let Some(found) = found else {
+            panic!(
+                "the README's sample line\n  {line}\nis not {} in what the judge printed:\n{output}\n\
+                 (the sample:\n{sample})",
+                if adjacent { "the next line" } else { "found" }
+            );
+        };
+        at = found + 1;
+        adjacent = true;
+    }
+}
+
+/// The machine's own: how it contains runs.
+fn sandbox_line(line: &str) -> bool {
+    line.starts_with("sandbox:")
+}
+
+#[test]
+fn the_readme_make_run_sample_is_what_make_run_prints() {
+    let run = judge_with(&["test", "cases"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert_sample_of(
+        &readme_sample("judging 35 cases with solver propagate"),
+        &run.stdout,
+        sandbox_line,
+    );
+}
+
+#[test]
+fn the_readme_stress_samples_are_what_stress_prints() {
+    if !have(&["g++", "python3"], "the README's stress samples") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let fixtures = manifest_dir().join("tests/fixtures");
+    std::fs::copy(
+        fixtures.join("submissions/wa_stale_state.cpp"),
+        dir.path().join("main.cpp"),
+    )
+    .unwrap();
+    let run = run_in(dir.path(), &["stress", "--submission", "main.cpp"], "");
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert_sample_of(
+        &readme_sample("reproduce: sudoku-judge stress --submission main.cpp --seed 0"),
+        &format!("{}{}", run.stderr, run.stdout),
+        |_| false,
+    );
+
+    for (from, name) in [
+        ("submissions/wa_stale_state.cpp", "wa_stale_state.cpp"),
+        ("submissions/ac_program.py", "ac_program.py"),
+        ("programs/gen_relabelled.py", "gen_relabelled.py"),
+    ] {
+        std::fs::copy(fixtures.join(from), dir.path().join(name)).unwrap();
+    }
+    let args = [
+        "stress",
+        "--submission",
+        "wa_stale_state.cpp",
+        "--gen",
+        "python3 gen_relabelled.py",
+        "--brute",
+        "ac_program.py",
+        "--rounds",
+        "2",
+        "--save",
+        "brute-cases",
+    ];
+    let run = run_in(dir.path(), &args, "");
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let sample = readme_sample("$ sudoku-judge stress --submission wa_stale_state.cpp");
+    assert_sample_of(
+        &sample.replace("stress-cases/", "brute-cases/"),
+        &format!("{}{}", run.stderr, run.stdout),
+        |l| l.starts_with("$ "),
+    );
+}
+
+/// Every kind of line `output` holds (its first word) is in the README's
+/// sample that holds `marker`: a sample leaves out no line the tool prints.
+pub(crate) fn assert_sample_has_every_kind_of_line(marker: &str, output: &str) {
+    let sample = readme_sample(marker);
+    let kind = |line: &str| line.split_whitespace().next().unwrap_or("").to_string();
+    let kinds: Vec<String> = sample.lines().map(kind).collect();
+    for line in output.lines().filter(|l| !l.trim().is_empty()) {
+        assert!(
+            kinds.contains(&kind(line)),
+            "the README's sample leaves out a kind of line the tool prints:\n  {line}\n\
+             (the sample:\n{sample})"
+        );
+    }
+}
