@@ -3,7 +3,6 @@
 use std::fs;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::thread;
 use std::time::Duration;
 
 use super::{cases_of, eventually, rate_rows, run, run_in};
@@ -190,7 +189,6 @@ fn an_interrupted_gen_writes_nothing() {
             .is_ok_and(|mut d| d.next().is_some())),
         "gen never started staging"
     );
-    thread::sleep(Duration::from_millis(1500));
     // SAFETY: kill(2) on our own child, still running (not yet waited for).
     unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
     let output = child.wait_with_output().unwrap();

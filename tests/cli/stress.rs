@@ -26,7 +26,16 @@ fn stress_draws_its_bar_under_its_first_line_and_within_the_terminal() {
         screen.starts_with("stress: solver faulty-leaves-blank against the reference solver"),
         "{screen:?}"
     );
-    for line in drawings(&screen, "stress [") {
+    let bars = drawings(&screen, "stress [");
+    assert!(!bars.is_empty(), "no bar was drawn: {screen:?}");
+    assert!(
+        screen
+            .lines()
+            .nth(1)
+            .is_some_and(|line| line.starts_with("stress [")),
+        "the bar is not under the first line: {screen:?}"
+    );
+    for line in bars {
         assert!(line.chars().count() <= 77, "{line:?}");
         assert!(!line.contains("eta 0s"), "{line:?}");
     }

@@ -212,6 +212,26 @@ pub(crate) fn processes_running(needle: &str) -> Vec<String> {
     found
 }
 
+/// The processes whose command line contains `needle` and that work in
+/// `dir`: a test's own, told apart from other tests' by the directory the
+/// test judged in (a temporary directory of its own). A run starts in the
+/// judge's working directory, and in a sandbox with a filesystem of its own
+/// in a directory of the same path under the sandbox's root, so from here
+/// its working directory is `dir` or ends with it. A process whose working
+/// directory cannot be read is counted: it may be the test's.
+pub(crate) fn processes_in(dir: &Path, needle: &str) -> Vec<String> {
+    let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    let dir = dir.to_string_lossy();
+    processes_running(needle)
+        .into_iter()
+        .filter(|found| {
+            let pid = found.split(':').next().unwrap_or_default();
+            fs::read_link(format!("/proc/{pid}/cwd"))
+                .map_or(true, |cwd| cwd.to_string_lossy().ends_with(&*dir))
+        })
+        .collect()
+}
+
 /// One build cache for the tests, under `target/`, so each fixture is
 /// compiled once and nothing lands in the user's own cache.
 pub(crate) fn build_cache() -> PathBuf {
@@ -228,17 +248,43 @@ pub(crate) fn build_cache() -> PathBuf {
     }
 }
 
-/// Says that `test` checked nothing, and why, where it shows: straight to
-/// stderr, which the test harness does not capture (it captures only the
-/// print macros), so the line appears under `make test` whether the test
-/// passes or not.
-pub(crate) fn skip(test: &str, why: &str) {
+/// What a test does when this machine lacks what it needs (a toolchain, a
+/// kernel layer, a terminal tool, a dataset), so that it would check
+/// nothing:
+///
+/// - by default it says so, `SKIP <test>: <reason>`, straight to stderr
+///   (which the test harness does not capture: it captures only the print
+///   macros), so the line appears under `make test` whether the test
+///   passes or not; the caller then returns early;
+/// - with `SUDOKU_JUDGE_REQUIRE=all` (as `.ci/run` sets it) it fails the
+///   test with the reason instead, so a suite that checked nothing cannot
+///   pass.
+///
+/// A test that can never run in one setting is not left to skip there: it
+/// is `#[ignore]`d with the place that runs it named (the cgroup v2 scope
+/// is checked in the VM of `.ci/vm`, with `--include-ignored`), or the
+/// script that runs part of the suite as another user leaves it out by
+/// name (`--skip` in `.ci/as-user`, which says which run checks it). Either
+/// way it is never counted as passed where it did not run.
+///
+/// `what` names the check in a few words; the line also names the test by
+/// its path where the harness gave its thread that name.
+pub(crate) fn skip_or_fail(what: &str, why: &str) {
+    let thread = std::thread::current();
+    let test = match thread.name() {
+        Some(name) if name != "main" => format!("{name} ({what})"),
+        _ => what.to_owned(),
+    };
+    if std::env::var_os("SUDOKU_JUDGE_REQUIRE").is_some_and(|v| v == "all") {
+        panic!("{test} cannot run here: {why} (SUDOKU_JUDGE_REQUIRE=all forbids skipping)");
+    }
     use std::io::Write as _;
     let _ = writeln!(std::io::stderr(), "SKIP {test}: {why}");
 }
 
-/// Whether the tools a language needs are here; prints a visible skip line
-/// when they are not, so a missing toolchain never passes silently.
+/// Whether the tools a language needs are here; when they are not, it
+/// [skips or fails](skip_or_fail), so a missing toolchain never passes
+/// silently.
 pub(crate) fn have(tools: &[&str], test: &str) -> bool {
     let missing: Vec<&str> = tools
         .iter()
@@ -246,7 +292,7 @@ pub(crate) fn have(tools: &[&str], test: &str) -> bool {
         .filter(|t| which::which(t).is_err())
         .collect();
     if !missing.is_empty() {
-        skip(test, &format!("{} not installed", missing.join(", ")));
+        skip_or_fail(test, &format!("{} not installed", missing.join(", ")));
     }
     missing.is_empty()
 }
@@ -329,7 +375,15 @@ pub(crate) fn interrupted_run(seconds: u32, extra: &[&str]) -> Output {
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    thread::sleep(Duration::from_millis(700));
+    // Interrupted once the submission runs: its `sleep` is the sign (the
+    // process itself, not the judge's or the shell's command line).
+    let sleep = format!(": sleep {seconds} ");
+    assert!(
+        eventually(HANG_GUARD, || processes_running(&sleep[2..])
+            .iter()
+            .any(|p| p.ends_with(&sleep))),
+        "the submission never started"
+    );
     // SAFETY: kill(2) on our own child, still running (not yet waited for).
     unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
     let started = Instant::now();
