@@ -1393,14 +1393,40 @@ mod tests {
         assert_eq!(talk.answered, ["got a", "got b", "got c"]);
     }
 
+    /// Stops the run once stdout has brought a whole line: which it can do
+    /// only if the line arrives while the process still runs.
+    #[derive(Default)]
+    struct StopOnALine {
+        seen: Vec<u8>,
+        stopped: bool,
+    }
+
+    impl Conversation for StopOnALine {
+        fn input(&mut self, _: &mut [u8], _: &mut Meter) -> io::Result<Input> {
+            Ok(Input::End)
+        }
+
+        fn stdout(&mut self, chunk: &[u8]) {
+            self.seen.extend_from_slice(chunk);
+        }
+
+        fn check(&mut self, _: &mut Meter) -> Option<Kill> {
+            self.stopped = self.seen.ends_with(b"\n");
+            self.stopped.then_some(Kill::Interrupted)
+        }
+    }
+
     #[test]
     fn output_reaches_the_callback_while_the_process_runs() {
-        // It prints, then sleeps until killed: the line was handed on before.
+        // It prints, then sleeps far past the test: the conversation stops
+        // it on seeing the line, long before its deadline.
         let mut spec = sh("echo early; sleep 30");
-        spec.kill_after = Duration::from_millis(300);
-        let (done, stdout) = run_captured(spec, b"").unwrap();
-        assert_eq!(done.killed, Some(Kill::Wall));
-        assert_eq!(stdout, b"early\n");
+        spec.kill_after = Duration::from_secs(20);
+        let mut talk = StopOnALine::default();
+        let done = run(spec, &mut talk).unwrap();
+        assert!(talk.stopped, "the line came only when the process ended");
+        assert_eq!(done.killed, Some(Kill::Interrupted));
+        assert_eq!(talk.seen, b"early\n");
     }
 
     #[test]
@@ -1446,23 +1472,50 @@ mod tests {
         assert_eq!(done.exit, Exit::Code(0));
     }
 
-    #[test]
-    fn a_failing_input_is_a_harness_error_and_kills_the_process() {
-        struct Broken;
-        impl Read for Broken {
-            fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+    /// Input that fails once the process has said it runs.
+    #[derive(Default)]
+    struct BrokenOnceStarted {
+        started: bool,
+    }
+
+    impl Conversation for BrokenOnceStarted {
+        fn input(&mut self, _: &mut [u8], _: &mut Meter) -> io::Result<Input> {
+            if self.started {
                 Err(io::Error::other("the case file went away"))
+            } else {
+                Ok(Input::Wait)
             }
         }
-        let error = run(
-            sh("sleep 30"),
-            &mut Stream {
-                stdin: &mut Broken,
-                stdout: &mut |_| {},
-            },
-        )
-        .unwrap_err();
+
+        fn stdout(&mut self, chunk: &[u8]) {
+            self.started |= chunk.contains(&b'\n');
+        }
+    }
+
+    /// Whether a process runs with exactly `argv` (a zombie has no
+    /// command line, so it does not count).
+    fn running(argv: &[u8]) -> bool {
+        std::fs::read_dir("/proc").unwrap().flatten().any(|entry| {
+            std::fs::read(entry.path().join("cmdline")).is_ok_and(|cmdline| cmdline == argv)
+        })
+    }
+
+    #[test]
+    fn a_failing_input_is_a_harness_error_and_kills_the_process() {
+        // A sleep no other test runs, so that it is this test's to find.
+        const ARGV: &[u8] = b"sleep\x0030.1450\x00";
+        let mut talk = BrokenOnceStarted::default();
+        let error = run(sh("echo started; exec sleep 30.1450"), &mut talk).unwrap_err();
         assert_eq!(error.to_string(), "the case file went away");
+        assert!(talk.started);
+        let gone = Instant::now();
+        while running(ARGV) {
+            assert!(
+                gone.elapsed() < Duration::from_secs(20),
+                "the process outlived the error"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 
     #[test]

@@ -27,7 +27,7 @@ fn run_measured(dir: &Path, args: &[&str], patience: Duration) -> (Run, Option<u
             .arg(env!("CARGO_BIN_EXE_sudoku-judge"));
         command
     } else {
-        super::skip(
+        super::skip_or_fail(
             "the judge's peak memory",
             "GNU time (/usr/bin/time) not installed",
         );

@@ -2,7 +2,7 @@
 //! file that prints debug output and a program, both accepted; a wrong
 //! answer; a crash, with its runtime's cause and the line of the user's
 //! file; a compile error, shown once. A language whose toolchain is absent
-//! prints a SKIP line instead.
+//! prints a SKIP line instead, or fails under `SUDOKU_JUDGE_REQUIRE=all`.
 
 use super::{cases_of, have, judge_fixture, judge_with, only_verdict};
 

@@ -1,0 +1,92 @@
+//! `calibrate`: the suites' limits reproduce the real judges' verdicts.
+
+use std::fs;
+use std::process::Command;
+
+use super::{build_cache, have, judge_with, manifest_dir};
+
+#[test]
+fn calibrate_says_whether_the_limit_reproduces_the_real_verdicts() {
+    if !have(&["g++"], "calibrate_says_whether_the_limit_reproduces") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("suite");
+    fs::create_dir_all(&suite).unwrap();
+    fs::copy(
+        manifest_dir().join("cases/acwing166/sample.in"),
+        suite.join("sample.in"),
+    )
+    .unwrap();
+    fs::copy(
+        manifest_dir().join("cases/acwing166/sample.out"),
+        suite.join("sample.out"),
+    )
+    .unwrap();
+    for file in ["ac_program.cpp", "tle_endless_loop.cpp"] {
+        fs::copy(
+            manifest_dir().join("tests/fixtures/submissions").join(file),
+            suite.join(file),
+        )
+        .unwrap();
+    }
+    let toml = "problem = \"acwing166\"\ntime_limit = \"500ms\"\n\n\
+        [[reference]]\nfile = \"ac_program.cpp\"\nverdict = \"AC\"\n\n\
+        [[reference]]\nfile = \"tle_endless_loop.cpp\"\nverdict = \"TLE\"\n";
+    fs::write(suite.join("judge.toml"), toml).unwrap();
+    let calibrate = |extra: &[&str]| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_sudoku-judge"));
+        command
+            .arg("calibrate")
+            .arg(&suite)
+            .args(extra)
+            .env("SUDOKU_JUDGE_CACHE", build_cache());
+        let output = command.output().unwrap();
+        (
+            output.status.code().unwrap(),
+            String::from_utf8(output.stdout).unwrap(),
+        )
+    };
+    let (code, stdout) = calibrate(&[]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(
+        stdout.contains("time limit 500 ms, 1 case, 2 references"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("tle_endless_loop.cpp: AcWing says TLE, this suite TLE"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("ac_program.cpp: AcWing says AC, this suite AC"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("reproduces every real verdict, with a factor of 2 to spare"),
+        "{stdout}"
+    );
+
+    // A reference whose real verdict no limit can give: said so, exit 1.
+    let wrong = toml
+        .replace("\"AC\"", "\"was AC\"")
+        .replace("\"TLE\"", "\"AC\"")
+        .replace("\"was AC\"", "\"TLE\"");
+    fs::write(suite.join("judge.toml"), wrong).unwrap();
+    let (code, stdout) = calibrate(&[]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.contains("NOT reproduced"), "{stdout}");
+    assert!(
+        stdout.contains("no time limit separates the references"),
+        "{stdout}"
+    );
+
+    // No references: an error naming the file.
+    fs::write(suite.join("judge.toml"), "time_limit = \"1s\"\n").unwrap();
+    let run = judge_with(&["calibrate", suite.to_str().unwrap()]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("judge.toml lists no [[reference]]"),
+        "{}",
+        run.stderr
+    );
+}

@@ -1,0 +1,69 @@
+//! `rate`: givens, solutions, grade and the textbook solvers' work.
+
+use sudoku_judge::case;
+
+use super::{manifest_dir, rate_rows, run, run_in};
+
+/// `rate` reads a suite directory, its columns line up under the header
+/// whatever the width of a name, and `gen` counts "1 guess".
+#[test]
+fn rate_reads_suites_in_aligned_columns_and_gen_says_one_guess() {
+    let rate = run(&["rate", "cases/acwing166", "--max-nodes", "1000"]);
+    assert_eq!(rate.code, 0, "{}{}", rate.stdout, rate.stderr);
+    let rows = rate_rows(&rate.stdout);
+    let puzzles: usize = case::discover(&[manifest_dir().join("cases/acwing166")])
+        .unwrap()
+        .iter()
+        .map(|c| case::load(c, true).unwrap().puzzles)
+        .sum();
+    assert_eq!(rows.len(), puzzles);
+    // The last column is right-aligned, so aligned rows are as long as the
+    // header, however long a puzzle's name.
+    let lines: Vec<&str> = rate.stdout.lines().take(puzzles + 1).collect();
+    for line in &lines {
+        assert_eq!(line.len(), lines[0].len(), "{line}");
+    }
+    assert!(rate.stdout.contains("more than 1000"), "{}", rate.stdout);
+
+    let dir = tempfile::tempdir().unwrap();
+    let made = run_in(
+        dir.path(),
+        &[
+            "gen",
+            "--out",
+            "m",
+            "--grade",
+            "medium",
+            "--count",
+            "1",
+            "--per-file",
+            "10",
+            "--seed",
+            "166",
+        ],
+        "",
+    );
+    assert_eq!(made.code, 0, "{}", made.stderr);
+    assert!(made.stdout.contains(", 1 guess)"), "{}", made.stdout);
+    assert!(!made.stdout.contains(" 1 guesses"), "{}", made.stdout);
+}
+
+#[test]
+fn rate_says_how_many_solutions_and_grades_only_unique_puzzles() {
+    let rate = run(&[
+        "rate",
+        "tests/fixtures/corpus-faults/several-solutions.in",
+        "cases/acwing166/sample.in",
+    ]);
+    assert_eq!(rate.code, 1, "a puzzle without one solution has no grade");
+    let rows = rate_rows(&rate.stdout);
+    assert_eq!(rows[0][2], "2+", "{}", rate.stdout);
+    assert_eq!(rows[0][4], "-", "{}", rate.stdout);
+    for row in &rows[1..] {
+        assert_eq!(row[2], "1", "{}", rate.stdout);
+        assert!(
+            ["easy", "medium", "hard", "fiendish"].contains(&row[4]),
+            "{row:?}"
+        );
+    }
+}

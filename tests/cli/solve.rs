@@ -1,0 +1,165 @@
+//! `solve` and `solvers`, and the solvers against the public benchmark
+//! sets (which fail or skip, visibly, without them).
+
+use std::fs;
+use std::path::PathBuf;
+
+use super::{
+    manifest_dir, run, run_in, skip_or_fail, sound_solvers, ANSWER, EXAMPLE_IN, EXAMPLE_OUT, PUZZLE,
+};
+
+#[test]
+fn solvers_are_listed_name_first_with_the_default_first() {
+    let listing = run(&["solvers"]);
+    assert_eq!(listing.code, 0);
+    let names = sound_solvers();
+    for expected in ["propagate", "mrv", "singles", "bitmask", "backtrack"] {
+        assert!(names.iter().any(|n| n == expected), "{names:?}");
+    }
+    assert!(
+        !listing.stdout.contains("faulty"),
+        "faulty solvers hide by default"
+    );
+    let all = run(&["solvers", "--all"]);
+    for faulty in ["faulty-wrong-digit", "faulty-panic", "faulty-loop"] {
+        assert!(all.stdout.contains(faulty), "{}", all.stdout);
+    }
+    let unknown = run(&["test", "--solver", "nope"]);
+    assert_eq!(unknown.code, 2);
+    assert!(
+        unknown.stderr.contains("unknown solver `nope`"),
+        "{}",
+        unknown.stderr
+    );
+}
+
+#[test]
+fn solve_reads_acwing_input_and_prints_one_line_per_puzzle() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = run_in(
+        dir.path(),
+        &["solve"],
+        &format!("{PUZZLE}\n{}\nend\n", PUZZLE.replace('.', "0")),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, format!("{ANSWER}\n{ANSWER}\n"));
+
+    let literal = run_in(dir.path(), &["solve", "--solver", "singles"], EXAMPLE_IN);
+    assert_eq!(literal.code, 0, "{}", literal.stderr);
+    assert_eq!(literal.stdout.trim_end(), EXAMPLE_OUT);
+
+    let bad = run_in(dir.path(), &["solve"], "12x\nend\n");
+    assert_eq!(bad.code, 2);
+    assert!(bad.stderr.contains("stdin:1:"), "{}", bad.stderr);
+}
+
+fn dataset(name: &str) -> Option<PathBuf> {
+    // $SUDOKU_JUDGE_DATASETS points elsewhere, e.g. from a worktree.
+    let dir = std::env::var_os("SUDOKU_JUDGE_DATASETS")
+        .map_or_else(|| manifest_dir().join("../shared/datasets"), PathBuf::from);
+    let path = dir.join(name);
+    if path.is_file() {
+        Some(path)
+    } else {
+        skip_or_fail("dataset test", &format!("{} is absent", path.display()));
+        None
+    }
+}
+
+/// How many puzzles of each set a solver is checked on: all fast solvers
+/// get a few hundred; the textbook ones only as many as they solve in
+/// seconds (some take a second per 17-given puzzle).
+fn sample_size(solver: &str, set: &str) -> usize {
+    match (solver, set) {
+        ("propagate", _) => 300,
+        ("mrv", _) => 30,
+        ("singles", "puzzles2_17_clue") => 0,
+        ("singles", _) => 20,
+        ("bitmask", "puzzles5_forum_hardest_1905_11+") => 5,
+        _ => 0,
+    }
+}
+
+#[test]
+fn every_solver_agrees_with_the_dataset_solutions() {
+    use sudoku_judge::bench::read_puzzles;
+    use sudoku_judge::solver::ALL;
+    for set in [
+        "puzzles2_17_clue",
+        "puzzles3_magictour_top1465",
+        "puzzles5_forum_hardest_1905_11+",
+        "puzzles6_forum_hardest_1106",
+    ] {
+        let (Some(puzzles), Some(solutions)) = (
+            dataset(&format!("{set}.txt")),
+            dataset(&format!("{set}.solutions.txt")),
+        ) else {
+            continue;
+        };
+        let puzzles = read_puzzles(&puzzles, Some(300)).unwrap().puzzles;
+        let solutions: Vec<String> = fs::read_to_string(solutions)
+            .unwrap()
+            .lines()
+            .take(300)
+            .map(str::to_owned)
+            .collect();
+        for solver in ALL.iter().filter(|s| !s.faulty) {
+            let n = sample_size(solver.name, set);
+            for (i, (puzzle, solution)) in puzzles.iter().zip(&solutions).take(n).enumerate() {
+                let mut board = puzzle.to_rows();
+                (solver.solve)(&mut board);
+                let answer: String = board.iter().flatten().collect();
+                assert_eq!(
+                    &answer,
+                    solution,
+                    "{} on {set} puzzle {}",
+                    solver.name,
+                    i + 1
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn counting_finds_several_solutions_on_the_non_unique_set() {
+    use sudoku_judge::bench::read_puzzles;
+    use sudoku_judge::solver::reference::{count_solutions, search};
+    let Some(path) = dataset("puzzles7_serg_benchmark.txt") else {
+        return;
+    };
+    for puzzle in read_puzzles(&path, Some(200)).unwrap().puzzles {
+        let cells = puzzle.to_bytes();
+        assert!(count_solutions(&cells, 2) >= 2, "{}", puzzle.to_line());
+        let first = search(&cells, 1).first.expect("a solution");
+        let board = sudoku_judge::board::Board::from_bytes(&first).unwrap();
+        assert!(board.solves(&puzzle), "{}", puzzle.to_line());
+    }
+}
+
+#[test]
+fn solved_boards_are_valid_and_keep_their_givens_over_many_seeds() {
+    use sudoku_judge::generate::{Generator, Target};
+    use sudoku_judge::solver::ALL;
+    for seed in 0..200 {
+        let made = Generator::new(seed).puzzle(Target::default(), 1).unwrap();
+        for solver in ALL.iter().filter(|s| !s.faulty && s.name != "backtrack") {
+            let mut board = made.puzzle.to_rows();
+            (solver.solve)(&mut board);
+            let cells: Vec<u8> = board
+                .iter()
+                .flatten()
+                .map(|&c| c.to_digit(10).unwrap_or(0) as u8)
+                .collect();
+            let answer =
+                sudoku_judge::board::Board::from_bytes(&cells.try_into().unwrap()).unwrap();
+            assert!(
+                answer.solves(&made.puzzle),
+                "{} on seed {seed}",
+                solver.name
+            );
+            // One solution: every sound solver finds the same one.
+            assert_eq!(answer, made.solution, "{} on seed {seed}", solver.name);
+        }
+    }
+}

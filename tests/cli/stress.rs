@@ -1,0 +1,202 @@
+//! `stress`: a bug found against a reference and shrunk, with progress.
+
+use std::fs;
+use std::path::PathBuf;
+
+use super::{drawings, have, judge_with, on_terminal, run};
+
+#[test]
+fn stress_draws_its_bar_under_its_first_line_and_within_the_terminal() {
+    let save = tempfile::tempdir().unwrap();
+    let Some(screen) = on_terminal(
+        80,
+        &[
+            "stress",
+            "--solver",
+            "faulty-leaves-blank",
+            "--rounds",
+            "3",
+            "--save",
+            save.path().to_str().unwrap(),
+        ],
+    ) else {
+        return;
+    };
+    assert!(
+        screen.starts_with("stress: solver faulty-leaves-blank against the reference solver"),
+        "{screen:?}"
+    );
+    let bars = drawings(&screen, "stress [");
+    assert!(!bars.is_empty(), "no bar was drawn: {screen:?}");
+    assert!(
+        screen
+            .lines()
+            .nth(1)
+            .is_some_and(|line| line.starts_with("stress [")),
+        "the bar is not under the first line: {screen:?}"
+    );
+    for line in bars {
+        assert!(line.chars().count() <= 77, "{line:?}");
+        assert!(!line.contains("eta 0s"), "{line:?}");
+    }
+}
+
+#[test]
+fn stress_finds_a_bug_that_needs_two_puzzles_and_shrinks_to_them() {
+    if !have(&["g++"], "stress with C++") {
+        return;
+    }
+    let save = tempfile::tempdir().unwrap();
+    let save_dir = save.path().to_str().unwrap();
+    let fixture = "tests/fixtures/submissions/wa_stale_state.cpp";
+    let run = judge_with(&[
+        "stress",
+        "--submission",
+        fixture,
+        "--rounds",
+        "20",
+        "--save",
+        save_dir,
+    ]);
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.starts_with("round 1 failed with WA: puzzle 2"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("-> 2 puzzles with"), "{}", run.stdout);
+    let saved: Vec<PathBuf> = fs::read_dir(save.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(saved.len(), 2, "{saved:?}");
+    let input = save.path().join("stress-0.in");
+    assert!(
+        run.stdout
+            .contains(&format!("saved:     {}", input.display())),
+        "{}",
+        run.stdout
+    );
+    let puzzles = fs::read_to_string(&input).unwrap();
+    assert_eq!(
+        puzzles.lines().count(),
+        3,
+        "two puzzles and `end`:\n{puzzles}"
+    );
+
+    // The saved case reproduces the failure, and a correct program passes it.
+    let input = input.to_str().unwrap();
+    let replay = judge_with(&["test", input, "--submission", fixture]);
+    assert_eq!(replay.code, 1);
+    assert!(replay.stdout.contains("\nWA "), "{}", replay.stdout);
+    let correct = judge_with(&[
+        "test",
+        input,
+        "--submission",
+        "tests/fixtures/submissions/ac_program.cpp",
+    ]);
+    assert_eq!(correct.code, 0, "{}", correct.stdout);
+
+    // A second failure is saved beside the first, never over it.
+    let again = judge_with(&[
+        "stress",
+        "--submission",
+        fixture,
+        "--rounds",
+        "1",
+        "--save",
+        save_dir,
+    ]);
+    assert_eq!(again.code, 1);
+    assert!(save.path().join("stress-0-2.in").is_file());
+}
+
+#[test]
+fn stress_says_it_is_shrinking_when_stderr_is_not_a_terminal() {
+    let save = tempfile::tempdir().unwrap();
+    let run = run(&[
+        "stress",
+        "--solver",
+        "faulty-leaves-blank",
+        "--rounds",
+        "3",
+        "--save",
+        save.path().to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr
+            .contains("\nstress: shrinking the failing input: 5 puzzles with 1"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stdout.starts_with("round 1 failed with WA"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn stress_finds_a_rare_bug_within_bounded_rounds() {
+    if !have(&["g++"], "stress with C++") {
+        return;
+    }
+    let save = tempfile::tempdir().unwrap();
+    let fixture = "tests/fixtures/submissions/wa_sometimes.cpp";
+    let run = judge_with(&[
+        "stress",
+        "--submission",
+        fixture,
+        "--rounds",
+        "100",
+        "--puzzles",
+        "1",
+        "--seed",
+        "100",
+        "--save",
+        save.path().to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 1, "not found in 100 rounds:\n{}", run.stdout);
+    assert!(
+        run.stdout.contains("failed with WA: the answer: r1c1"),
+        "{}",
+        run.stdout
+    );
+    let reproduce = run
+        .stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("reproduce: sudoku-judge "))
+        .expect("a reproduce line");
+    let args = shell_words::split(reproduce).unwrap();
+    let mut args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let other = tempfile::tempdir().unwrap();
+    args.extend(["--save", other.path().to_str().unwrap()]);
+    let replay = judge_with(&args);
+    assert!(
+        replay.stdout.starts_with("round 1 failed with WA"),
+        "{}",
+        replay.stdout
+    );
+
+    // A correct program passes the same rounds.
+    let fine = judge_with(&[
+        "stress",
+        "--submission",
+        "tests/fixtures/submissions/ac_program.cpp",
+        "--rounds",
+        "30",
+        "--puzzles",
+        "1",
+        "--seed",
+        "100",
+        "--save",
+        other.path().to_str().unwrap(),
+    ]);
+    assert_eq!(fine.code, 0, "{}", fine.stdout);
+    assert!(
+        fine.stdout.starts_with("all 30 rounds accepted"),
+        "{}",
+        fine.stdout
+    );
+}

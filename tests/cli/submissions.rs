@@ -1,0 +1,633 @@
+//! `test --submission`: programs and LeetCode-style files in C++, Rust,
+//! Python and Java, their verdicts, builds and what is left running.
+
+use std::fs;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use serde_json::Value;
+
+use super::{
+    build_cache, cases_of, eventually, have, interrupted_run, judge_fixture, judge_fixture_path,
+    judge_with, manifest_dir, only_verdict, processes_running, run, run_in, shipped, write, ANSWER,
+};
+
+#[test]
+fn answers_past_the_last_puzzle_are_never_counted_as_more_puzzles_than_there_are() {
+    // Three answers for the two puzzles, then a crash: what was printed is
+    // said as it is, never "3 of 2 puzzles answered".
+    let command = format!("sh -c 'echo {ANSWER}; echo {ANSWER}; echo {ANSWER}; exit 3'");
+    let run = run(&[
+        "test",
+        "cases/acwing166/sample.in",
+        "--cmd",
+        &command,
+        "--format",
+        "json",
+    ]);
+    let (verdict, message) = only_verdict(&run.json());
+    assert_eq!(verdict, "RE");
+    assert_eq!(
+        message,
+        "exited with code 3; printed 3 answer lines for 2 puzzles, so it went on past the last one"
+    );
+}
+
+#[test]
+fn leetcode_style_files_are_accepted_in_every_language() {
+    for (file, tools) in [
+        ("ac_leetcode.cpp", &["g++"][..]),
+        ("ac_leetcode.rs", &["rustc"][..]),
+        ("ac_leetcode.py", &["python3"][..]),
+        ("ac_leetcode.java", &["javac", "java"][..]),
+    ] {
+        if !have(tools, file) {
+            continue;
+        }
+        // Every shipped format reaches the function as a board.
+        for cases in ["cases/leetcode37", "cases/acwing166/hard.in"] {
+            let (run, report) = judge_fixture(file, cases, &["--time-limit", "5s"]);
+            assert_eq!(
+                only_verdict(&report).0,
+                "AC",
+                "{file} on {cases}: {}",
+                run.stdout
+            );
+            assert_eq!(run.code, 0, "{file}");
+            assert_eq!(report["build"]["interface"], "leetcode", "{file}");
+            for case in cases_of(&report) {
+                assert!(case["memory_kb"].as_u64().unwrap() > 0, "{file}");
+                assert!(case["cpu_ms"].as_f64().unwrap() > 0.0, "{file}");
+            }
+        }
+    }
+}
+
+/// A LeetCode file as kept locally, with a harness that solves and prints
+/// LeetCode's example: on LeetCode's problem the class is judged through
+/// the driver, the harness left out; elsewhere the file is a program.
+#[test]
+fn a_leetcode_file_with_a_local_harness_is_judged_as_leetcode_reads_it() {
+    for (file, tools, note) in [
+        (
+            "ac_leetcode_with_main.py",
+            &["python3"][..],
+            "block, a local test harness, is not run",
+        ),
+        (
+            "ac_leetcode_marked.py",
+            &["python3"][..],
+            "between `@lc code=start` and `@lc code=end`",
+        ),
+        (
+            "ac_leetcode_with_main.cpp",
+            &["g++"][..],
+            "its own main (lines 49–60), a local test harness, is left out",
+        ),
+        (
+            "ac_leetcode_marked.cpp",
+            &["g++"][..],
+            "between `@lc code=start` and `@lc code=end`",
+        ),
+    ] {
+        if !have(tools, file) {
+            continue;
+        }
+        let path = format!("tests/fixtures/submissions/{file}");
+        let run = judge_with(&["test", "cases/leetcode37", "--submission", &path]);
+        assert_eq!(run.code, 0, "{file}:\n{}{}", run.stdout, run.stderr);
+        assert!(
+            run.stdout.contains("LeetCode-style"),
+            "{file}:\n{}",
+            run.stdout
+        );
+        assert!(run.stdout.contains(note), "{file}:\n{}", run.stdout);
+        if file.ends_with("with_main.cpp") {
+            assert!(
+                run.stdout
+                    .contains("pasted whole, LeetCode would say Compile Error"),
+                "{file}:\n{}",
+                run.stdout
+            );
+        }
+        // On AcWing's problem it is a program, which prints LeetCode's
+        // example whatever it is given, and the note says how else to read it.
+        let run = judge_with(&["test", "cases/acwing166/sample.in", "--submission", &path]);
+        assert_eq!(run.code, 1, "{file}:\n{}{}", run.stdout, run.stderr);
+        if file.contains("with_main") {
+            assert!(
+                run.stdout.contains("--interface leetcode"),
+                "{file}:\n{}",
+                run.stdout
+            );
+        }
+        // --interface chooses either reading, whatever the problem.
+        let (_, report) = judge_fixture(
+            file,
+            "cases/leetcode37/example1",
+            &["--problem", "acwing166", "--interface", "leetcode"],
+        );
+        assert_eq!(only_verdict(&report).0, "AC", "{file}: {report}");
+        let (_, report) = judge_fixture(
+            file,
+            "cases/leetcode37/one-blank",
+            &["--interface", "program"],
+        );
+        assert_eq!(only_verdict(&report).0, "WA", "{file}: {report}");
+    }
+}
+
+/// POJ builds C++ with an old G++: a program of that era, with `gets` and
+/// a global named `size`, is accepted there and a compile error in C++17.
+#[test]
+fn a_poj_era_program_is_built_as_poj_builds_it_under_poj3074() {
+    if !have(&["g++"], "POJ's compiler profile") {
+        return;
+    }
+    let path = "tests/fixtures/submissions/ac_poj_gets.cpp";
+    let run = judge_with(&[
+        "test",
+        "cases/acwing166/sample.in",
+        "--submission",
+        path,
+        "--problem",
+        "poj3074",
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let build = run
+        .stdout
+        .lines()
+        .find(|l| l.contains("g++ "))
+        .unwrap_or_else(|| panic!("no build line:\n{}", run.stdout));
+    assert!(
+        build.contains("g++ -O2 -std=gnu++98 -DONLINE_JUDGE"),
+        "{build}"
+    );
+    assert!(
+        run.stdout
+            .contains("built for poj3074 with -O2 -std=gnu++98 -DONLINE_JUDGE"),
+        "{}",
+        run.stdout
+    );
+    let (_, report) = judge_fixture(
+        "ac_poj_gets.cpp",
+        "cases/acwing166/sample.in",
+        &["--problem", "acwing166"],
+    );
+    assert_eq!(only_verdict(&report).0, "CE", "{report}");
+}
+
+#[test]
+fn debug_output_of_a_leetcode_file_is_kept_apart_from_its_answers() {
+    if !have(&["python3"], "debug output") {
+        return;
+    }
+    let (run, report) = judge_fixture("ac_leetcode.py", "cases/acwing166/sample.in", &[]);
+    assert_eq!(only_verdict(&report).0, "AC", "{}", run.stdout);
+    let stdout = cases_of(&report)[0]["stdout"].as_str().unwrap();
+    assert_eq!(
+        stdout.lines().count(),
+        2,
+        "one debug line per board: {stdout:?}"
+    );
+    assert!(stdout.starts_with("solving, blanks:"), "{stdout:?}");
+    let table = judge_with(&[
+        "test",
+        "cases/acwing166/sample.in",
+        "--submission",
+        "tests/fixtures/submissions/ac_leetcode.py",
+    ]);
+    assert!(
+        table.stdout.contains("printed 2 lines of its own"),
+        "{}",
+        table.stdout
+    );
+}
+
+#[test]
+fn programs_are_accepted_in_every_language_and_any_case_format() {
+    for (file, tools) in [
+        ("ac_program.cpp", &["g++"][..]),
+        ("ac_program.rs", &["rustc"][..]),
+        ("ac_program.py", &["python3"][..]),
+        ("ac_program.java", &["javac", "java"][..]),
+    ] {
+        if !have(tools, file) {
+            continue;
+        }
+        for cases in ["cases/acwing166/sample.in", "cases/leetcode37"] {
+            let (run, report) = judge_fixture(file, cases, &["--time-limit", "5s"]);
+            assert_eq!(
+                only_verdict(&report).0,
+                "AC",
+                "{file} on {cases}: {}",
+                run.stdout
+            );
+            assert_eq!(report["build"]["interface"], "program", "{file}");
+        }
+    }
+}
+
+#[test]
+fn failing_programs_get_their_verdicts() {
+    if !have(&["g++"], "failing C++ programs") {
+        return;
+    }
+    let sample = "cases/acwing166/sample.in";
+    for (file, verdict, words) in [
+        (
+            "wa_wrong_digit.cpp",
+            "WA",
+            "row 9 has two 4s (r9c3 and r9c9)",
+        ),
+        (
+            "pe_grid.cpp",
+            "PE",
+            "the answers are right but printed in grid format; they should be in acwing format",
+        ),
+        ("tle_endless_loop.cpp", "TLE", "over the 1000 ms limit"),
+        (
+            "re_segfault.cpp",
+            "RE",
+            "killed by SIGSEGV (segmentation fault",
+        ),
+        ("re_stack_overflow.cpp", "RE", "killed by SIGSEGV"),
+        ("mle_allocate.cpp", "MLE", "over the 64.0 MB limit"),
+        ("ole_flood.cpp", "OLE", "the output limit"),
+        ("ac_never_reads_floods_stderr.cpp", "AC", ""),
+    ] {
+        let (run, report) = judge_fixture(file, sample, &["--problem", "acwing166"]);
+        let (got, message) = only_verdict(&report);
+        assert_eq!(got, verdict, "{file}: {message}\n{}", run.stdout);
+        assert!(message.contains(words), "{file}: {message}");
+        let case = &cases_of(&report)[0];
+        assert_eq!(case["memory_limit_kb"], 65536, "{file}");
+        if verdict == "MLE" {
+            // Stopped near the limit, not left to eat the machine.
+            assert!(case["memory_kb"].as_u64().unwrap() < 1024 * 1024, "{case}");
+        }
+    }
+}
+
+#[test]
+fn python_programs_that_sleep_or_fail_get_their_verdicts() {
+    if !have(&["python3"], "failing Python programs") {
+        return;
+    }
+    let (_, report) = judge_fixture("tle_sleeps.py", "cases/acwing166/sample.in", &[]);
+    let (verdict, message) = only_verdict(&report);
+    assert_eq!(verdict, "TLE");
+    assert!(message.contains("of wall time"), "{message}");
+
+    let (_, report) = judge_fixture("re_exit_code.py", "cases/acwing166/sample.in", &[]);
+    let (verdict, message) = only_verdict(&report);
+    assert_eq!(verdict, "RE");
+    assert!(message.starts_with("exited with code 3"), "{message}");
+    let details = cases_of(&report)[0]["details"].as_str().unwrap();
+    assert!(details.contains("something went wrong"), "{details}");
+}
+
+#[test]
+fn a_crashing_leetcode_file_is_re_with_the_cause() {
+    for (file, tools, words) in [
+        (
+            "re_panic.rs",
+            &["rustc"][..],
+            "panicked at re_panic.rs:6:14: index out of bounds",
+        ),
+        (
+            "re_exception.java",
+            &["javac", "java"][..],
+            "threw java.lang.IllegalStateException: board is unsolvable?",
+        ),
+    ] {
+        if !have(tools, file) {
+            continue;
+        }
+        let (_, report) = judge_fixture(file, "cases/leetcode37/example1", &[]);
+        let (verdict, message) = only_verdict(&report);
+        assert_eq!(verdict, "RE", "{file}");
+        assert!(message.contains(words), "{file}: {message}");
+    }
+}
+
+#[test]
+fn a_leetcode_board_stopped_part_way_is_charged_the_cpu_it_used() {
+    if !have(&["python3"], "charging a board stopped part way") {
+        return;
+    }
+    for (file, verdict, extra) in [
+        (
+            "tle_sleeps_then_spins.py",
+            "TLE",
+            &["--time-limit", "500ms"][..],
+        ),
+        (
+            "mle_spins_then_allocates.py",
+            "MLE",
+            &["--memory-limit", "64M"][..],
+        ),
+        ("re_spins_then_raises.py", "RE", &[][..]),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let json = dir.path().join("report.json");
+        let fixture = format!("tests/fixtures/submissions/{file}");
+        let mut args = vec![
+            "test",
+            "cases/leetcode37/example1",
+            "--submission",
+            &fixture,
+            "--json",
+            json.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let run = judge_with(&args);
+        let report: Value = serde_json::from_slice(&fs::read(&json).unwrap()).unwrap();
+        let case = &cases_of(&report)[0];
+        assert_eq!(case["verdict"], verdict, "{file}: {case}");
+        let time_ms = case["time_ms"].as_f64().unwrap();
+        let cpu_ms = case["cpu_ms"].as_f64().unwrap();
+        assert!(time_ms > 0.0, "{file} was charged nothing: {case}");
+        assert!(time_ms <= cpu_ms + 1.0, "{file}: {case}");
+        // The table charges what the JSON does.
+        let charged = Duration::from_secs_f64(time_ms / 1000.0);
+        let row = run
+            .stdout
+            .lines()
+            .find(|l| l.starts_with(verdict))
+            .unwrap_or_else(|| panic!("{file}: no {verdict} row in\n{}", run.stdout));
+        let words: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(
+            format!("{} {}", words[1], words[2]),
+            sudoku_judge::words::format_ms(charged),
+            "{file}: {row}"
+        );
+        // And so does the reason, where it names the time.
+        let message = case["message"].as_str().unwrap();
+        if verdict == "TLE" {
+            assert!(message.contains("of wall time"), "{file}: {message}");
+            assert!(
+                message.contains(&format!("(CPU {})", sudoku_judge::words::whole_ms(charged))),
+                "{file}: {message} / {case}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_compile_error_is_ce_on_every_case_with_the_message_once() {
+    for (file, tools, place) in [
+        ("ce_syntax.cpp", &["g++"][..], "ce_syntax.cpp:6:29: error"),
+        ("ce_syntax.rs", &["rustc"][..], "ce_syntax.rs:6:21"),
+        ("ce_syntax.java", &["javac"][..], "ce_syntax.java:5: error"),
+    ] {
+        if !have(tools, file) {
+            continue;
+        }
+        let path = format!("tests/fixtures/submissions/{file}");
+        let run = judge_with(&["test", "cases/leetcode37", "--submission", &path]);
+        assert_eq!(run.code, 1, "{file}");
+        assert!(
+            run.stdout
+                .trim_end()
+                .rsplit_once("\n\n")
+                .is_some_and(|(_, last)| last.starts_with(&format!("{path} did not compile:\n"))),
+            "{}",
+            run.stdout
+        );
+        assert_eq!(
+            run.stdout.matches(place).count(),
+            1,
+            "{file}:\n{}",
+            run.stdout
+        );
+        let rows = run.stdout.lines().filter(|l| l.starts_with("CE ")).count();
+        let cases = shipped("leetcode37");
+        assert_eq!(rows, cases, "{file}:\n{}", run.stdout);
+        assert!(
+            run.stdout.contains(&format!("{cases} cases in")),
+            "{}",
+            run.stdout
+        );
+        assert!(
+            !run.stdout.contains("failures:"),
+            "no block repeats it:\n{}",
+            run.stdout
+        );
+    }
+}
+
+#[test]
+fn a_second_run_uses_the_cached_build() {
+    if !have(&["g++"], "build cache") {
+        return;
+    }
+    let cache = tempfile::tempdir().unwrap();
+    let judge = || {
+        let output = Command::new(env!("CARGO_BIN_EXE_sudoku-judge"))
+            .args([
+                "test",
+                "cases/acwing166/sample.in",
+                "--submission",
+                "tests/fixtures/submissions/ac_program.cpp",
+            ])
+            .current_dir(manifest_dir())
+            .env("SUDOKU_JUDGE_CACHE", cache.path())
+            .output()
+            .unwrap();
+        assert!(output.status.success());
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let first = judge();
+    assert!(
+        first.starts_with("compiled tests/fixtures/submissions/ac_program.cpp in "),
+        "{first}"
+    );
+    assert!(
+        first.contains("g++ -O2 -std=c++17 -DONLINE_JUDGE"),
+        "{first}"
+    );
+    let second = judge();
+    assert!(
+        second.starts_with("using the cached build of tests/fixtures/submissions/ac_program.cpp"),
+        "{second}"
+    );
+    let builds = fs::read_dir(cache.path())
+        .unwrap()
+        .filter(|e| {
+            !e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .starts_with('.')
+        })
+        .count();
+    assert_eq!(builds, 1);
+}
+
+#[test]
+fn a_judge_killed_outright_leaves_no_submission_running() {
+    // SIGKILL gives the judge no chance to clean up: the submission must
+    // still go, with the process that started it.
+    let command_line = "sleep 41.25";
+    let sleepers = || -> Vec<String> {
+        processes_running(command_line)
+            .into_iter()
+            .filter(|p| {
+                p.split_once(": ")
+                    .is_some_and(|(_, cmd)| cmd.starts_with(command_line))
+            })
+            .collect()
+    };
+    let mut judge = Command::new(env!("CARGO_BIN_EXE_sudoku-judge"))
+        .args([
+            "test",
+            "cases/acwing166/sample.in",
+            "--cmd",
+            command_line,
+            "--time-limit",
+            "60s",
+        ])
+        .current_dir(manifest_dir())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    assert!(
+        eventually(Duration::from_secs(20), || !sleepers().is_empty()),
+        "the submission never started"
+    );
+    judge.kill().unwrap();
+    judge.wait().unwrap();
+    assert!(
+        eventually(Duration::from_secs(10), || sleepers().is_empty()),
+        "left behind: {:?}",
+        sleepers()
+    );
+}
+
+#[test]
+fn a_command_whose_child_holds_stdout_is_tle_on_time_and_leaves_nothing() {
+    let run = judge_with(&[
+        "test",
+        "cases/acwing166/sample.in",
+        "--cmd",
+        "sh tests/fixtures/submissions/tle_child_holds_stdout.sh",
+        "--time-limit",
+        "300ms",
+        "--format",
+        "json",
+    ]);
+    let report = run.json();
+    let (verdict, message) = only_verdict(&report);
+    assert_eq!(verdict, "TLE", "{message}");
+    assert!(message.contains("of wall time"), "{message}");
+    let left = processes_running("sleep 347");
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
+
+#[test]
+fn ctrl_c_kills_the_submission_and_reports_what_was_judged() {
+    let output = interrupted_run(349, &[]);
+    assert_eq!(output.status.code(), Some(130));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        stdout.contains("interrupted: only the cases above were judged"),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains("TLE "),
+        "the interrupted case is not judged:\n{stdout}"
+    );
+    let left = processes_running("sleep 349");
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
+
+#[test]
+fn submission_errors_say_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let odd = write(dir.path(), "solution.txt", "int main() {}\n");
+    let neither = write(dir.path(), "helper.cpp", "int helper() { return 1; }\n");
+    let cpp = write(dir.path(), "main.cpp", "int main() {}\n");
+    let odd = odd.to_str().unwrap();
+    let run = judge_with(&["test", "cases", "--submission", odd]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("--lang"), "{}", run.stderr);
+
+    let run = judge_with(&["test", "cases", "--submission", neither.to_str().unwrap()]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("neither a main function"),
+        "{}",
+        run.stderr
+    );
+
+    // A machine without g++: the error names the tool.
+    let empty = tempfile::tempdir().unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_sudoku-judge"))
+        .args(["test", "cases", "--submission", cpp.to_str().unwrap()])
+        .current_dir(manifest_dir())
+        .env("PATH", empty.path())
+        .env("SUDOKU_JUDGE_CACHE", build_cache())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.contains("`g++` is not installed or not on PATH"),
+        "{stderr}"
+    );
+
+    let run = judge_with(&["test", "cases", "--cmd", "no-such-program-here"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("not on PATH"), "{}", run.stderr);
+}
+
+#[test]
+fn a_path_that_is_not_there_is_named_with_where_it_was_looked_for() {
+    // Outside a repository with cases/: the argument the user gave is named,
+    // not the default they never typed.
+    let dir = tempfile::tempdir().unwrap();
+    let here = dir.path().canonicalize().unwrap();
+    let run = run_in(&here, &["test", "mycases", "--cmd", "./slow"], "");
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "error: `mycases` is not a file or directory in {}, and there is no cases/ directory \
+             here to pick cases from by id; name the suite directories, case directories or \
+             NAME.in files to judge by a path that exists, e.g. `sudoku-judge test path/to/cases`\n",
+            here.display()
+        )
+    );
+    let run = run_in(&here, &["test"], "");
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.starts_with(&format!(
+            "error: there is no cases/ directory in {}, where `sudoku-judge test` looks when \
+             given no path;",
+            here.display()
+        )),
+        "{}",
+        run.stderr
+    );
+}
+
+/// LeetCode accepts the textbook backtracking in Python; so must the
+/// leetcode37 suite, with room to spare.
+#[test]
+fn the_textbook_python_solution_is_accepted_on_leetcode37() {
+    if !have(
+        &["python3"],
+        "the_textbook_python_solution_is_accepted_on_leetcode37",
+    ) {
+        return;
+    }
+    let (run, report) = judge_fixture_path(
+        "cases/leetcode37/references/ac_textbook.py",
+        "cases/leetcode37",
+        &[],
+    );
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    assert_eq!(cases_of(&report).len(), shipped("leetcode37"));
+    assert_eq!(only_verdict(&report).0, "AC");
+}
