@@ -5,7 +5,7 @@ use std::fs;
 use std::path::PathBuf;
 
 use super::{
-    manifest_dir, run, run_in, skip_or_fail, sound_solvers, ANSWER, EXAMPLE_IN, EXAMPLE_OUT, PUZZLE,
+    manifest_dir, run, run_in, skip_or_fail_for, sound_solvers, Need, ANSWER, EXAMPLE_IN, EXAMPLE_OUT, PUZZLE,
 };
 
 #[test]
@@ -61,7 +61,11 @@ fn dataset(name: &str) -> Option<PathBuf> {
     if path.is_file() {
         Some(path)
     } else {
-        skip_or_fail("dataset test", &format!("{} is absent", path.display()));
+        skip_or_fail_for(
+            Need::Datasets,
+            "dataset test",
+            &format!("{} is absent", path.display()),
+        );
         None
     }
 }

@@ -258,7 +258,10 @@ pub(crate) fn build_cache() -> PathBuf {
 ///   passes or not; the caller then returns early;
 /// - with `SUDOKU_JUDGE_REQUIRE=all` (as `.ci/run` sets it) it fails the
 ///   test with the reason instead, so a suite that checked nothing cannot
-///   pass.
+///   pass. `SUDOKU_JUDGE_REQUIRE=tools` requires everything but the public
+///   puzzle sets, which are not part of the repository and which no
+///   package registry carries: `.ci/run` sets it, loudly, only on a
+///   machine without them.
 ///
 /// A test that can never run in one setting is not left to skip there: it
 /// is `#[ignore]`d with the place that runs it named (the cgroup v2 scope
@@ -270,13 +273,43 @@ pub(crate) fn build_cache() -> PathBuf {
 /// `what` names the check in a few words; the line also names the test by
 /// its path where the harness gave its thread that name.
 pub(crate) fn skip_or_fail(what: &str, why: &str) {
+    skip_or_fail_for(Need::Tools, what, why);
+}
+
+/// What a test lacks, for [`skip_or_fail_for`]: `SUDOKU_JUDGE_REQUIRE`
+/// names which of them must be present (`all`, `tools` or `datasets`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Need {
+    /// A toolchain, a kernel layer or a terminal tool.
+    Tools,
+    /// A public puzzle set in `../shared/datasets` (or
+    /// `$SUDOKU_JUDGE_DATASETS`).
+    Datasets,
+}
+
+/// Whether `SUDOKU_JUDGE_REQUIRE` forbids skipping for lack of `need`.
+pub(crate) fn required(need: Need) -> bool {
+    let Some(value) = std::env::var_os("SUDOKU_JUDGE_REQUIRE") else {
+        return false;
+    };
+    value.to_string_lossy().split(',').any(|kind| match kind.trim() {
+        "all" => true,
+        "tools" => need == Need::Tools,
+        "datasets" => need == Need::Datasets,
+        _ => false,
+    })
+}
+
+/// [`skip_or_fail`] for a test that lacks `need`.
+pub(crate) fn skip_or_fail_for(need: Need, what: &str, why: &str) {
     let thread = std::thread::current();
     let test = match thread.name() {
         Some(name) if name != "main" => format!("{name} ({what})"),
         _ => what.to_owned(),
     };
-    if std::env::var_os("SUDOKU_JUDGE_REQUIRE").is_some_and(|v| v == "all") {
-        panic!("{test} cannot run here: {why} (SUDOKU_JUDGE_REQUIRE=all forbids skipping)");
+    if required(need) {
+        let value = std::env::var("SUDOKU_JUDGE_REQUIRE").unwrap_or_default();
+        panic!("{test} cannot run here: {why} (SUDOKU_JUDGE_REQUIRE={value} forbids skipping)");
     }
     use std::io::Write as _;
     let _ = writeln!(std::io::stderr(), "SKIP {test}: {why}");
