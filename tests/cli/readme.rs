@@ -1,19 +1,31 @@
-//! The README's samples of output are what the judge prints: each sample
-//! is checked against a real run, its times and counts aside.
+//! The samples of output in the README and the book (`docs/`) are what the
+//! judge prints: each sample is checked against a real run, its times and
+//! counts aside.
 
 use std::sync::LazyLock;
 
 use super::{have, judge_with, manifest_dir, run_in};
 
-/// The README's ```text block that holds `marker`.
+/// The ```text block of the README or of a page of `docs/` that holds
+/// `marker`.
 pub(crate) fn readme_sample(marker: &str) -> String {
-    let readme = std::fs::read_to_string(manifest_dir().join("README.md")).unwrap();
-    readme
-        .split("```text\n")
+    let mut pages = vec![manifest_dir().join("README.md")];
+    let mut book: Vec<_> = std::fs::read_dir(manifest_dir().join("docs"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "md"))
+        .collect();
+    book.sort();
+    pages.extend(book);
+    let text: String = pages
+        .iter()
+        .map(|page| std::fs::read_to_string(page).unwrap())
+        .collect();
+    text.split("```text\n")
         .skip(1)
         .filter_map(|rest| rest.split_once("```").map(|(block, _)| block))
         .find(|block| block.contains(marker))
-        .unwrap_or_else(|| panic!("the README has a sample holding {marker:?}"))
+        .unwrap_or_else(|| panic!("neither the README nor docs/ has a sample holding {marker:?}"))
         .to_string()
 }
 
