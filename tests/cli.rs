@@ -12,6 +12,8 @@ use sudoku_judge::case;
 
 #[path = "cli/containment.rs"]
 mod containment;
+#[path = "cli/doctor.rs"]
+mod doctor;
 #[path = "cli/hostile.rs"]
 mod hostile;
 #[path = "cli/languages.rs"]
@@ -22,6 +24,8 @@ mod practice;
 mod programs;
 #[path = "cli/sessions.rs"]
 mod sessions;
+#[path = "cli/snapshots.rs"]
+mod snapshots;
 use sudoku_judge::solver::mrv::count_solutions;
 
 const EXAMPLE_IN: &str = r#"[["5","3",".",".","7",".",".",".","."],["6",".",".","1","9","5",".",".","."],[".","9","8",".",".",".",".","6","."],["8",".",".",".","6",".",".",".","3"],["4",".",".","8",".","3",".",".","1"],["7",".",".",".","2",".",".",".","6"],[".","6",".",".",".",".","2","8","."],[".",".",".","4","1","9",".",".","5"],[".",".",".",".","8",".",".","7","9"]]"#;
