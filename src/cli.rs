@@ -288,8 +288,9 @@ pub enum Command {
     /// being checked is said on stderr: each takes a few seconds.
     ///
     /// Exit code: 0 when every toolchain found passes its self-test, 1 when
-    /// a self-test fails (or, with --require-all, a toolchain is missing),
-    /// 2 when the check itself could not run.
+    /// a self-test fails (or, with --require-all, a toolchain is missing;
+    /// with --sandbox require, a protection), 2 when the check itself could
+    /// not run.
     #[command(after_help = "Examples:\n  \
         sudoku-judge doctor\n  \
         sudoku-judge doctor --lang cpp --lang python\n  \

@@ -675,11 +675,9 @@ pub fn doctor(args: &DoctorArgs) -> anyhow::Result<ExitCode> {
     } else {
         report::doctor::human(&mut out, &checkup)?;
     }
-    let refused = sandbox::mode() == sandbox::Mode::Require
-        && !checkup.sandbox.protections.missing().is_empty();
     let failed = checkup.failed().next().is_some()
         || (args.require_all && checkup.not_found().next().is_some())
-        || refused;
+        || !checkup.refused().is_empty();
     Ok(if failed {
         ExitCode::from(1)
     } else {

@@ -20,7 +20,7 @@ use crate::board::{Board, Format, EXAMPLE_ANSWER};
 use crate::case::Limits;
 use crate::problem::Problem;
 use crate::runner::lang::{self, Language};
-use crate::runner::sandbox::{Layer, Protections};
+use crate::runner::sandbox::{self, Layer, Protections};
 use crate::runner::Submission;
 use crate::verdict::Verdict;
 
@@ -60,6 +60,16 @@ impl Checkup {
         self.languages
             .iter()
             .filter(|l| matches!(l.self_test, SelfTest::Failed { .. }))
+    }
+
+    /// The layers `--sandbox require` asks for that the kernel refused.
+    pub fn refused(&self) -> Vec<(&'static str, &str)> {
+        let protections = &self.sandbox.protections;
+        if protections.mode == sandbox::Mode::Require {
+            protections.missing()
+        } else {
+            Vec::new()
+        }
     }
 
     /// Languages whose toolchain (or part of it) is not on `PATH`.
@@ -370,6 +380,24 @@ mod tests {
         let board = solved_board();
         assert_eq!(board.filled(), 81);
         assert!(!board.has_conflict());
+    }
+
+    #[test]
+    fn a_missing_layer_fails_only_under_sandbox_require() {
+        let mut protections = Protections::off();
+        protections.accounting = Layer::Missing("no permission".into());
+        let checkup = |mode| Checkup {
+            languages: Vec::new(),
+            sandbox: SandboxCheck::new(Protections {
+                mode,
+                ..protections.clone()
+            }),
+        };
+        assert!(checkup(sandbox::Mode::Auto).refused().is_empty());
+        assert_eq!(
+            checkup(sandbox::Mode::Require).refused(),
+            [("cgroup accounting", "no permission")]
+        );
     }
 
     #[test]

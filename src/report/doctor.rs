@@ -41,6 +41,16 @@ pub fn human(out: &mut dyn Write, checkup: &Checkup) -> io::Result<()> {
             missing.join(", ")
         )?;
     }
+    let refused = checkup.refused();
+    if !refused.is_empty() {
+        let names: Vec<&str> = refused.iter().map(|(name, _)| *name).collect();
+        writeln!(
+            out,
+            "--sandbox require, but the kernel refuses {}; run as root or enable unprivileged \
+             user namespaces",
+            names.join(", ")
+        )?;
+    }
     let passed = checkup
         .languages
         .iter()
