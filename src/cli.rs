@@ -273,6 +273,30 @@ pub enum Command {
         gdb --args debug/main            then: run 3>&1 < debug/board.txt")]
     Driver(DriverArgs),
 
+    /// Check that this machine can judge: every language's toolchain, and
+    /// the sandbox. Start here.
+    ///
+    /// For each language: the toolchain found on PATH, with its path and
+    /// version, beside the version the judge was tested with and the
+    /// versions the real judges run where they are known; then its
+    /// self-test, a tiny program that echoes a line, built with the judges'
+    /// flags and judged in the sandbox on one built-in case, as a
+    /// submission is. Then the protections the kernel grants the sandbox
+    /// (the report's `sandbox:` line) and the cgroup runs are accounted in.
+    /// A language whose toolchain is missing says which Debian package to
+    /// install; it is not a failure unless --require-all. Which language is
+    /// being checked is said on stderr: each takes a few seconds.
+    ///
+    /// Exit code: 0 when every toolchain found passes its self-test, 1 when
+    /// a self-test fails (or, with --require-all, a toolchain is missing;
+    /// with --sandbox require, a protection), 2 when the check itself could
+    /// not run.
+    #[command(after_help = "Examples:\n  \
+        sudoku-judge doctor\n  \
+        sudoku-judge doctor --lang cpp --lang python\n  \
+        sudoku-judge doctor --json --require-all")]
+    Doctor(DoctorArgs),
+
     /// List the built-in solvers, one a line, name first; the first is the default.
     Solvers {
         /// Also list the deliberately broken solvers, one for each way a
@@ -450,6 +474,22 @@ pub enum InterfaceArg {
     Leetcode,
     /// A program reading AcWing 166 input on stdin.
     Program,
+}
+
+#[derive(Debug, Args)]
+pub struct DoctorArgs {
+    /// Check only this language (repeat for more) [default: every language].
+    #[arg(long, value_enum, value_name = "LANG")]
+    pub lang: Vec<LangArg>,
+
+    /// Print the findings as JSON on stdout instead of the human report.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Count a missing toolchain as a failure (exit code 1), as on a
+    /// machine that must judge every language.
+    #[arg(long)]
+    pub require_all: bool,
 }
 
 #[derive(Debug, Args)]

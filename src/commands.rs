@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 
 use crate::cli::{
-    BenchArgs, CheckerArg, DriverArgs, GenArgs, GradeArg, HackArgs, InterfaceArg, LimitArgs,
-    ProblemArg, RateArgs, ReportFormat, StressArgs, SubmissionArgs, TestArgs,
+    BenchArgs, CheckerArg, DoctorArgs, DriverArgs, GenArgs, GradeArg, HackArgs, InterfaceArg,
+    LimitArgs, ProblemArg, RateArgs, ReportFormat, StressArgs, SubmissionArgs, TestArgs,
 };
 use sudoku_judge::baseline::{self, Baseline};
 use sudoku_judge::bench;
@@ -716,6 +716,41 @@ pub fn driver(args: &DriverArgs) -> anyhow::Result<ExitCode> {
     let dir = std::path::absolute(&args.out).unwrap_or_else(|_| args.out.clone());
     report::driver::exported(&mut io::stdout().lock(), &exported, &dir, &here)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Checks every language's toolchain and self-test, and the sandbox; see
+/// `sudoku-judge doctor --help` for the exit codes.
+pub fn doctor(args: &DoctorArgs) -> anyhow::Result<ExitCode> {
+    let protections = match spawner::protections() {
+        Some(protections) => protections.context("failed to start the sandbox's spawner")?,
+        None => Protections::off(),
+    };
+    let languages: Vec<lang::Language> = if args.lang.is_empty() {
+        lang::Language::all().to_vec()
+    } else {
+        args.lang.iter().map(|l| l.0).collect()
+    };
+    on_ctrl_c()?;
+    let checkup = sudoku_judge::doctor::check(&languages, protections, &mut |language| {
+        let _ = report::doctor::checking(&mut io::stderr(), &language.to_string());
+    });
+    if process::interrupted() {
+        return Ok(interrupted_code());
+    }
+    let mut out = io::stdout().lock();
+    if args.json {
+        report::doctor::json(&mut out, &checkup)?;
+    } else {
+        report::doctor::human(&mut out, &checkup)?;
+    }
+    let failed = checkup.failed().next().is_some()
+        || (args.require_all && checkup.not_found().next().is_some())
+        || !checkup.refused().is_empty();
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 pub fn solvers(all: bool) -> anyhow::Result<ExitCode> {

@@ -17,6 +17,7 @@ pub mod case;
 pub mod check;
 pub mod corpus;
 pub mod decide;
+pub mod doctor;
 pub mod fuzz;
 pub mod generate;
 pub mod hack;

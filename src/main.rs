@@ -75,6 +75,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Bench(args) => commands::bench(args),
         Command::Driver(args) => commands::driver(&args),
         Command::Solvers { all } => commands::solvers(all),
+        Command::Doctor(args) => commands::doctor(&args),
         Command::Worker { solver } => commands::worker(&solver),
         Command::Spawner => {
             sudoku_judge::runner::spawner::serve()?;

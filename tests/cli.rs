@@ -19,6 +19,8 @@ mod calibrate;
 mod check;
 #[path = "cli/containment.rs"]
 mod containment;
+#[path = "cli/doctor.rs"]
+mod doctor;
 #[path = "cli/docs.rs"]
 mod docs;
 #[path = "cli/gen.rs"]
@@ -45,6 +47,8 @@ mod readme;
 mod scale;
 #[path = "cli/sessions.rs"]
 mod sessions;
+#[path = "cli/snapshots.rs"]
+mod snapshots;
 #[path = "cli/solve.rs"]
 mod solve;
 #[path = "cli/stress.rs"]

@@ -3,13 +3,14 @@
 //! the results, in `results`); each reporter renders them to an injected
 //! writer, so tests render into strings. Every other command's output has
 //! a renderer here too, one module a command (`gen`, `rate`, `corpus` for
-//! `check`, `stress`, `hack`, `bench`, `calibrate`, `driver`, `solvers`),
-//! with the short lines they share in `notices`; the binary only parses,
-//! calls the library and hands the results to these.
+//! `check`, `stress`, `hack`, `bench`, `calibrate`, `driver`, `solvers`,
+//! `doctor`), with the short lines they share in `notices`; the binary
+//! only parses, calls the library and hands the results to these.
 
 pub mod bench;
 pub mod calibrate;
 pub mod corpus;
+pub mod doctor;
 pub mod driver;
 pub mod gen;
 pub mod hack;

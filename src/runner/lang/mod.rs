@@ -109,7 +109,8 @@ pub struct Spec {
     /// How LeetCode offers problem 37 in this language.
     pub leetcode: LeetCode,
     /// A program that echoes its first input line, to prove the toolchain
-    /// works (`sudoku-judge languages`).
+    /// works: `sudoku-judge doctor` builds it as a submission is built and
+    /// judges it in the sandbox on a solved board, which the echo answers.
     pub self_test: &'static str,
 }
 

@@ -1,0 +1,418 @@
+//! `sudoku-judge doctor`: whether this machine can judge, checked the way
+//! judging itself would. Each language's toolchain is looked for on `PATH`
+//! and asked its version, then the language's self-test program (the
+//! tiny program every declaration in `runner/lang` carries) is built with
+//! the judges' flags and judged, contained, on one built-in case; the
+//! protections the kernel grants the sandbox are those the report's header
+//! names. The findings are data: `report::doctor` renders them for people
+//! and as JSON.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use anyhow::Context as _;
+use regex::Regex;
+use serde::Serialize;
+
+use crate::board::format::{self, Mode};
+use crate::board::{Board, Format, EXAMPLE_ANSWER};
+use crate::case::Limits;
+use crate::problem::Problem;
+use crate::runner::lang::{self, Language};
+use crate::runner::sandbox::{self, Layer, Protections};
+use crate::runner::Submission;
+use crate::verdict::Verdict;
+
+/// The versions the real judges run, where they are known: what a file
+/// judged here may meet there. The toolchains tested here are Debian 12's,
+/// older than LeetCode's (see the README's table of languages).
+const JUDGES: [(&str, &str, &str); 7] = [
+    ("go", "LeetCode", "Go 1.23"),
+    ("typescript", "LeetCode", "TypeScript 5.1"),
+    ("csharp", "LeetCode", "C# 13 on .NET"),
+    ("kotlin", "LeetCode", "Kotlin 1.9"),
+    ("scala", "LeetCode", "Scala 3.3"),
+    ("ruby", "LeetCode", "Ruby 3.2"),
+    ("racket", "LeetCode", "Racket 8.15"),
+];
+
+/// The self-test's case: one solved board, which the self-test program,
+/// echoing its first line, answers correctly. Generous limits: it proves
+/// the toolchain works, not that it is fast (a JVM takes a second to
+/// start on a busy machine).
+const SELF_TEST_LIMITS: Limits = Limits {
+    time: Duration::from_secs(10),
+    memory_kb: 512 * 1024,
+    wall_factor: 2,
+};
+
+/// Everything `doctor` found.
+#[derive(Clone, Debug, Serialize)]
+pub struct Checkup {
+    pub languages: Vec<LanguageCheck>,
+    pub sandbox: SandboxCheck,
+}
+
+impl Checkup {
+    /// Languages whose toolchain is here but failed its self-test.
+    pub fn failed(&self) -> impl Iterator<Item = &LanguageCheck> {
+        self.languages
+            .iter()
+            .filter(|l| matches!(l.self_test, SelfTest::Failed { .. }))
+    }
+
+    /// The layers `--sandbox require` asks for that the kernel refused.
+    pub fn refused(&self) -> Vec<(&'static str, &str)> {
+        let protections = &self.sandbox.protections;
+        if protections.mode == sandbox::Mode::Require {
+            protections.missing()
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// Languages whose toolchain (or part of it) is not on `PATH`.
+    pub fn not_found(&self) -> impl Iterator<Item = &LanguageCheck> {
+        self.languages
+            .iter()
+            .filter(|l| matches!(l.self_test, SelfTest::NotFound))
+    }
+}
+
+/// One language's toolchain and how its self-test went.
+#[derive(Clone, Debug, Serialize)]
+pub struct LanguageCheck {
+    /// The name `--lang` takes.
+    pub id: &'static str,
+    pub name: &'static str,
+    pub tools: Vec<ToolCheck>,
+    /// The toolchain the judge's own tests were run with.
+    pub tested: &'static str,
+    /// What the real judges run, where known.
+    pub judges: Vec<JudgeVersion>,
+    pub self_test: SelfTest,
+}
+
+/// One program a language needs.
+#[derive(Clone, Debug, Serialize)]
+pub struct ToolCheck {
+    pub command: &'static str,
+    /// The Debian package that provides it.
+    pub package: &'static str,
+    /// Where it was found on `PATH`; `None` when it was not.
+    pub path: Option<PathBuf>,
+    /// The program that does the work, when `path` is a link or a version
+    /// manager's shim to it.
+    pub runs_as: Option<PathBuf>,
+    /// The first line of what it says its version is.
+    pub version: Option<String>,
+}
+
+/// A judge's toolchain for a language.
+#[derive(Clone, Debug, Serialize)]
+pub struct JudgeVersion {
+    pub judge: &'static str,
+    pub version: String,
+}
+
+/// How a language's self-test went.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum SelfTest {
+    /// Built, ran in the sandbox and was accepted.
+    Passed,
+    /// A tool it needs is not on `PATH`: nothing was tried.
+    NotFound,
+    /// Found, but the self-test did not build, run or pass; `stage` says
+    /// which (`build`, `run`), `verdict` the verdict when it was judged.
+    Failed {
+        stage: &'static str,
+        verdict: Option<Verdict>,
+        message: String,
+    },
+}
+
+/// The protections runs get, as the report's header names them.
+#[derive(Clone, Debug, Serialize)]
+pub struct SandboxCheck {
+    /// The header's line.
+    pub summary: String,
+    /// The cgroup hierarchy runs are accounted in, or why there is none.
+    pub cgroup: String,
+    /// Every layer, named as the report names it, and whether it is on.
+    pub layers: Vec<LayerCheck>,
+    /// The layers the judge could start with, in full.
+    pub protections: Protections,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct LayerCheck {
+    pub name: &'static str,
+    pub on: bool,
+    /// Why it is not, when it is not.
+    pub why: Option<String>,
+}
+
+impl SandboxCheck {
+    pub fn new(protections: Protections) -> SandboxCheck {
+        let cgroup = match (&protections.accounting, &protections.cgroup_version) {
+            (Layer::On, Some(version)) => version.clone(),
+            (Layer::Missing(why), _) => format!("none: {why}"),
+            (Layer::Off, _) => "none (--sandbox off)".to_string(),
+            (Layer::On, None) => "in use, version unknown".to_string(),
+        };
+        let layers = protections
+            .layers()
+            .into_iter()
+            .map(|(name, layer)| LayerCheck {
+                name,
+                on: layer.is_on(),
+                why: match layer {
+                    Layer::On => None,
+                    Layer::Missing(why) => Some(why.clone()),
+                    Layer::Off => Some("--sandbox off".to_string()),
+                },
+            })
+            .collect();
+        SandboxCheck {
+            summary: protections.to_string(),
+            cgroup,
+            layers,
+            protections,
+        }
+    }
+}
+
+/// Checks each of `languages` in turn, telling `progress` which one it is
+/// at; the sandbox's protections are checked by whoever started it.
+pub fn check(
+    languages: &[Language],
+    protections: Protections,
+    progress: &mut dyn FnMut(Language),
+) -> Checkup {
+    let languages = languages
+        .iter()
+        .map(|&language| {
+            progress(language);
+            check_language(language)
+        })
+        .collect();
+    Checkup {
+        languages,
+        sandbox: SandboxCheck::new(protections),
+    }
+}
+
+/// What the real judges run for `language`: the versions known from
+/// LeetCode, and the judges whose builds differ (POJ's old G++).
+fn judges(language: Language) -> Vec<JudgeVersion> {
+    let spec = language.spec();
+    let mut judges: Vec<JudgeVersion> = JUDGES
+        .iter()
+        .filter(|(id, _, _)| *id == spec.id)
+        .map(|&(_, judge, version)| JudgeVersion {
+            judge,
+            version: version.to_string(),
+        })
+        .collect();
+    judges.extend(spec.profiles.iter().map(|profile| JudgeVersion {
+        judge: match profile.problem {
+            Problem::Leetcode37 => "LeetCode",
+            Problem::Acwing166 => "AcWing",
+            Problem::Poj3074 => "POJ",
+        },
+        version: profile.why.to_string(),
+    }));
+    judges
+}
+
+fn check_language(language: Language) -> LanguageCheck {
+    let spec = language.spec();
+    let tools: Vec<ToolCheck> = spec
+        .tools
+        .iter()
+        .map(|tool| {
+            let path = which::which(tool.command).ok();
+            ToolCheck {
+                command: tool.command,
+                package: tool.package,
+                version: path
+                    .as_deref()
+                    .and_then(|p| version_of(p, tool.version_args)),
+                path,
+                runs_as: None,
+            }
+        })
+        .collect();
+    let found: Option<Vec<PathBuf>> = tools.iter().map(|t| t.path.clone()).collect();
+    let mut check = LanguageCheck {
+        id: spec.id,
+        name: spec.name,
+        tools,
+        tested: spec.tested,
+        judges: judges(language),
+        self_test: SelfTest::NotFound,
+    };
+    let Some(found) = found else {
+        return check;
+    };
+    let programs = (spec.resolve)(found.clone()).programs;
+    for (tool, program) in check.tools.iter_mut().zip(programs) {
+        if Some(&program) != tool.path.as_ref() {
+            tool.runs_as = Some(program);
+        }
+    }
+    check.self_test = self_test(language);
+    check
+}
+
+/// The line of what `tool args` prints that names its version: the first
+/// with a version number that is not a warning (a JVM's warnings come
+/// before kotlinc's version). Runs outside the sandbox, as the judge asks
+/// a toolchain its version for the build cache.
+fn version_of(tool: &Path, args: &[&str]) -> Option<String> {
+    let output = Command::new(tool)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .ok()?;
+    let number = Regex::new(r"\d+\.\d+").expect("a valid pattern");
+    [output.stdout, output.stderr]
+        .iter()
+        .flat_map(|text| {
+            String::from_utf8_lossy(text)
+                .lines()
+                .map(|line| line.trim().to_string())
+                .collect::<Vec<_>>()
+        })
+        .find(|line| number.is_match(line) && !line.to_lowercase().contains("warning"))
+}
+
+/// Builds the language's self-test program in a scratch directory, as a
+/// submission is built, and judges it on one solved board, contained.
+fn self_test(language: Language) -> SelfTest {
+    let failed = |stage, verdict, message: String| SelfTest::Failed {
+        stage,
+        verdict,
+        message,
+    };
+    let scratch = match tempfile::Builder::new()
+        .prefix("sudoku-judge-doctor-")
+        .tempdir()
+    {
+        Ok(dir) => dir,
+        Err(error) => {
+            return failed(
+                "build",
+                None,
+                format!("cannot make a scratch directory: {error}"),
+            )
+        }
+    };
+    let source = match write_source(scratch.path(), language) {
+        Ok(path) => path,
+        Err(error) => return failed("build", None, format!("{error:#}")),
+    };
+    let built = match lang::build(&source, Some(language)) {
+        Ok(built) => built,
+        Err(error) => return failed("build", None, format!("{error:#}")),
+    };
+    let Some(launch) = built.launch else {
+        let message = built.info.error.unwrap_or_default();
+        return failed("build", Some(Verdict::CE), message.trim_end().to_string());
+    };
+    let board = solved_board();
+    match crate::stress::judge_input(
+        &Submission::External(launch),
+        &SELF_TEST_LIMITS,
+        &[(board, board)],
+    ) {
+        Ok(Some(judged)) if judged.verdict == Verdict::AC => SelfTest::Passed,
+        Ok(Some(judged)) => failed("run", Some(judged.verdict), judged.reason),
+        Ok(None) => failed("run", None, "interrupted".to_string()),
+        Err(error) => failed("run", None, format!("{error:#}")),
+    }
+}
+
+/// The self-test's source, in a file named as the language expects.
+fn write_source(dir: &Path, language: Language) -> anyhow::Result<PathBuf> {
+    let spec = language.spec();
+    let path = dir.join(format!("self_test.{}", spec.extensions[0]));
+    std::fs::write(&path, spec.self_test)
+        .with_context(|| format!("failed to write {}", path.display()))?;
+    Ok(path)
+}
+
+fn solved_board() -> Board {
+    format::parse(EXAMPLE_ANSWER, Format::AcWing, Mode::Answers)
+        .expect("the example's answer reads")
+        .into_boards()[0]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_judge_version_names_a_language() {
+        for (id, _, _) in JUDGES {
+            assert!(Language::find(id).is_some(), "{id} is no language");
+        }
+    }
+
+    #[test]
+    fn the_version_is_the_line_with_a_number_past_any_warning() {
+        // As kotlinc says it: the JVM's warning first, on stderr.
+        let kotlinc = "echo 'OpenJDK 64-Bit Server VM warning: -Xverify:none was deprecated in \
+                       JDK 13' >&2; echo 'info: kotlinc-jvm 1.3.31 (JRE 17.0.15)' >&2";
+        assert_eq!(
+            version_of(Path::new("/bin/sh"), &["-c", kotlinc]).as_deref(),
+            Some("info: kotlinc-jvm 1.3.31 (JRE 17.0.15)")
+        );
+        // raco says no version at all.
+        let raco = "echo 'A command can be specified by an unambiguous prefix.'";
+        assert_eq!(version_of(Path::new("/bin/sh"), &["-c", raco]), None);
+    }
+
+    #[test]
+    fn the_self_test_case_is_a_solved_board() {
+        let board = solved_board();
+        assert_eq!(board.filled(), 81);
+        assert!(!board.has_conflict());
+    }
+
+    #[test]
+    fn a_missing_layer_fails_only_under_sandbox_require() {
+        let mut protections = Protections::off();
+        protections.accounting = Layer::Missing("no permission".into());
+        let checkup = |mode| Checkup {
+            languages: Vec::new(),
+            sandbox: SandboxCheck::new(Protections {
+                mode,
+                ..protections.clone()
+            }),
+        };
+        assert!(checkup(sandbox::Mode::Auto).refused().is_empty());
+        assert_eq!(
+            checkup(sandbox::Mode::Require).refused(),
+            [("cgroup accounting", "no permission")]
+        );
+    }
+
+    #[test]
+    fn a_missing_cgroup_says_why() {
+        let mut protections = Protections::off();
+        protections.mode = crate::runner::sandbox::Mode::Auto;
+        protections.accounting = Layer::Missing("no permission".into());
+        let check = SandboxCheck::new(protections);
+        assert_eq!(check.cgroup, "none: no permission");
+        let accounting = check
+            .layers
+            .iter()
+            .find(|l| l.name == "cgroup accounting")
+            .unwrap();
+        assert!(!accounting.on);
+        assert_eq!(accounting.why.as_deref(), Some("no permission"));
+    }
+}
