@@ -491,6 +491,11 @@ fn watch(plan: &TestPlan, first_baseline: Option<Arc<Baseline>>) -> anyhow::Resu
             notices::watch_round(&mut out, round, why.as_deref())?;
             out.flush()?;
         }
+        if round > 1 {
+            // A sandbox made ahead during the last run holds the files as
+            // they were then: a rebuilt binary must not run as the old one.
+            sudoku_judge::runner::spawner::let_idle_go();
+        }
         running.store(true, Ordering::SeqCst);
         let judged = plan.judge_once(baseline.clone());
         running.store(false, Ordering::SeqCst);
