@@ -71,7 +71,7 @@ pub fn decide(case: &CaseData, run: &Run, limits: &Limits, checked: Checked) -> 
         End::NotCompiled => {
             return decided(
                 Verdict::CE,
-                "compile error; its message is at the end".into(),
+                "compile error, message at the end".into(),
                 String::new(),
             )
         }
@@ -288,7 +288,7 @@ mod tests {
         assert_eq!(judged.verdict, Verdict::CE);
         assert_eq!(
             judged.reason,
-            "compile error; its message is at the end"
+            "compile error, message at the end"
         );
     }
 
