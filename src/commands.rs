@@ -124,9 +124,15 @@ const LANGUAGE_MARKS: &[(&str, &str)] = &[
         r"(?m)^\s*#include\s*[<\x22]|\bstd::|\busing\s+namespace\b|\bcout\s*<<|\bcin\s*>>",
     ),
     ("c", r"(?m)^\s*#include\s*<std(io|lib)\.h>"),
-    ("java", r"\bpublic\s+(static\s+)?(class|void)\b|\bSystem\.out\."),
+    (
+        "java",
+        r"\bpublic\s+(static\s+)?(class|void)\b|\bSystem\.out\.",
+    ),
     ("csharp", r"(?m)^\s*using\s+System\s*;|\bConsole\.Write"),
-    ("rust", r"\bimpl\s+Solution\b|\blet\s+mut\b|\bfn\s+main\s*\(\s*\)"),
+    (
+        "rust",
+        r"\bimpl\s+Solution\b|\blet\s+mut\b|\bfn\s+main\s*\(\s*\)",
+    ),
     ("go", r"(?m)^package\s+main\b|\bfunc\s+\w+\s*\("),
     (
         "python",

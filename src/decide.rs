@@ -286,10 +286,7 @@ mod tests {
         never.time = Duration::from_secs(5);
         let judged = decided(&never, wrong(Verdict::WA));
         assert_eq!(judged.verdict, Verdict::CE);
-        assert_eq!(
-            judged.reason,
-            "compile error, message at the end"
-        );
+        assert_eq!(judged.reason, "compile error, message at the end");
     }
 
     #[test]

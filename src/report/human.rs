@@ -694,14 +694,8 @@ mod tests {
             assert_eq!(line.trim().chars().count(), 31, "one grid a line: {line}");
         }
         // Each title on its own line, above its grid.
-        assert!(
-            text.lines().any(|l| l.trim() == "expected"),
-            "{text}"
-        );
-        assert!(
-            text.lines().any(|l| l.trim() == "your answer"),
-            "{text}"
-        );
+        assert!(text.lines().any(|l| l.trim() == "expected"), "{text}");
+        assert!(text.lines().any(|l| l.trim() == "your answer"), "{text}");
         // At 80 columns they stay side by side.
         let mut wide = Vec::new();
         report_run(
@@ -710,7 +704,8 @@ mod tests {
         );
         let wide = String::from_utf8(wide).unwrap();
         assert!(
-            wide.lines().any(|l| l.trim().chars().count() == 65 && l.trim().starts_with('|')),
+            wide.lines()
+                .any(|l| l.trim().chars().count() == 65 && l.trim().starts_with('|')),
             "{wide}"
         );
     }
