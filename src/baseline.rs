@@ -106,7 +106,11 @@ impl Comparison {
         };
         // In the table's own units, so a change reads as the time column
         // does: `3.06 ms → 1140 ms`, never `0.00 s`.
-        Some(format!("{} → {}, {what}", format_ms(before), format_ms(now)))
+        Some(format!(
+            "{} → {}, {what}",
+            format_ms(before),
+            format_ms(now)
+        ))
     }
 
     /// What changed, in one note: `TLE → AC; 1320 ms → 410 ms, 3.2x

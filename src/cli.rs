@@ -117,7 +117,7 @@ pub enum Command {
     ///
     /// Compiler flags: C++ g++ -O2 -std=c++17 -DONLINE_JUDGE; Rust rustc
     /// --edition 2021 -O; Java javac, then java -Xmx<memory limit>
-    /// -Xss64m; Python python3. Builds are cached in ~/.cache/sudoku-judge
+    /// -Xss<a quarter of it, 8 to 64 MB>; Python python3. Builds are cached in ~/.cache/sudoku-judge
     /// (or $SUDOKU_JUDGE_CACHE).
     ///
     /// Exit code: 0 when every case is accepted, 1 when some case is not,

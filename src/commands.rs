@@ -124,9 +124,15 @@ const LANGUAGE_MARKS: &[(&str, &str)] = &[
         r"(?m)^\s*#include\s*[<\x22]|\bstd::|\busing\s+namespace\b|\bcout\s*<<|\bcin\s*>>",
     ),
     ("c", r"(?m)^\s*#include\s*<std(io|lib)\.h>"),
-    ("java", r"\bpublic\s+(static\s+)?(class|void)\b|\bSystem\.out\."),
+    (
+        "java",
+        r"\bpublic\s+(static\s+)?(class|void)\b|\bSystem\.out\.",
+    ),
     ("csharp", r"(?m)^\s*using\s+System\s*;|\bConsole\.Write"),
-    ("rust", r"\bimpl\s+Solution\b|\blet\s+mut\b|\bfn\s+main\s*\(\s*\)"),
+    (
+        "rust",
+        r"\bimpl\s+Solution\b|\blet\s+mut\b|\bfn\s+main\s*\(\s*\)",
+    ),
     ("go", r"(?m)^package\s+main\b|\bfunc\s+\w+\s*\("),
     (
         "python",
@@ -490,6 +496,11 @@ fn watch(plan: &TestPlan, first_baseline: Option<Arc<Baseline>>) -> anyhow::Resu
             }
             notices::watch_round(&mut out, round, why.as_deref())?;
             out.flush()?;
+        }
+        if round > 1 {
+            // A sandbox made ahead during the last run holds the files as
+            // they were then: a rebuilt binary must not run as the old one.
+            sudoku_judge::runner::spawner::let_idle_go();
         }
         running.store(true, Ordering::SeqCst);
         let judged = plan.judge_once(baseline.clone());

@@ -71,7 +71,7 @@ pub fn decide(case: &CaseData, run: &Run, limits: &Limits, checked: Checked) -> 
         End::NotCompiled => {
             return decided(
                 Verdict::CE,
-                "compile error; its message is at the end".into(),
+                "compile error, message at the end".into(),
                 String::new(),
             )
         }
@@ -286,10 +286,7 @@ mod tests {
         never.time = Duration::from_secs(5);
         let judged = decided(&never, wrong(Verdict::WA));
         assert_eq!(judged.verdict, Verdict::CE);
-        assert_eq!(
-            judged.reason,
-            "compile error; its message is at the end"
-        );
+        assert_eq!(judged.reason, "compile error, message at the end");
     }
 
     #[test]

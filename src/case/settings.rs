@@ -333,10 +333,18 @@ fn parse(path: &Path) -> anyhow::Result<File> {
 /// wrong and where on the first line, which a table row shows, then toml's
 /// drawing of the line with the place marked.
 fn toml_error(error: toml::de::Error) -> anyhow::Error {
-    let message = error.message().trim().lines().collect::<Vec<_>>().join("; ");
+    let message = error
+        .message()
+        .trim()
+        .lines()
+        .collect::<Vec<_>>()
+        .join("; ");
     let full = error.to_string();
     let mut lines = full.lines();
-    match lines.next().and_then(|l| l.strip_prefix("TOML parse error at ")) {
+    match lines
+        .next()
+        .and_then(|l| l.strip_prefix("TOML parse error at "))
+    {
         Some(at) => {
             let drawing: Vec<&str> = lines.take(3).collect();
             anyhow::anyhow!("{message} ({at})\n{}", drawing.join("\n"))
@@ -381,8 +389,7 @@ fn read(path: &Path) -> anyhow::Result<Settings> {
 /// The settings a `judge.toml`'s text holds, checked as [`read`] checks a
 /// file's: for fuzzing, and anything else that has the text alone.
 pub fn from_text(text: &str) -> anyhow::Result<Settings> {
-    let file: File =
-        toml::from_str(text).map_err(toml_error)?;
+    let file: File = toml::from_str(text).map_err(toml_error)?;
     settings_of(file)
 }
 

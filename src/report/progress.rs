@@ -74,10 +74,7 @@ impl Status {
                 format!("{cases}, {answered}, {failed} failed ({time})"),
                 false,
             ),
-            (
-                format!("{cases}, {answered}, {failed} failed"),
-                false,
-            ),
+            (format!("{cases}, {answered}, {failed} failed"), false),
             (format!("{cases}, {failed} failed"), false),
             (cases, false),
         ];

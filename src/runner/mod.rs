@@ -253,7 +253,8 @@ impl OwnOutput {
         let mut pieces = chunk.split(|&b| b == b'\n').peekable();
         while let Some(piece) = pieces.next() {
             let room = LAST_LINE_BYTES.saturating_sub(self.current.len());
-            self.current.extend_from_slice(&piece[..piece.len().min(room)]);
+            self.current
+                .extend_from_slice(&piece[..piece.len().min(room)]);
             if pieces.peek().is_some() {
                 // A newline ended the line.
                 self.finished = std::mem::take(&mut self.current);
@@ -271,8 +272,7 @@ impl OwnOutput {
         OwnText {
             head: self.head.text(),
             lines,
-            last_line: (!self.head.is_whole())
-                .then(|| String::from_utf8_lossy(&last).into_owned()),
+            last_line: (!self.head.is_whole()).then(|| String::from_utf8_lossy(&last).into_owned()),
         }
     }
 }

@@ -150,6 +150,14 @@ pub(crate) fn take() -> Option<io::Result<Spawner>> {
     Some(idle.map_or_else(|| Spawner::start(exe), Ok))
 }
 
+/// Lets every idle spawner go, with the sandbox each made ahead for its
+/// next run: after a file the runs see was replaced (a rebuilt program is
+/// a new file at the old path), a sandbox made before holds the old one.
+pub fn let_idle_go() {
+    let idle = std::mem::take(&mut *IDLE.lock().unwrap_or_else(|e| e.into_inner()));
+    drop(idle);
+}
+
 /// Returns a spawner for the next run; one that failed is let go.
 pub(crate) fn give_back(spawner: Spawner) {
     if !spawner.healthy {

@@ -40,7 +40,11 @@ fn a_compile_error_ends_the_report_with_the_compilers_message() {
         run.stdout
     );
     // Each row says CE in a few words, not a sentence repeated per case.
-    let rows: Vec<&str> = run.stdout.lines().filter(|l| l.starts_with("CE ")).collect();
+    let rows: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("CE "))
+        .collect();
     assert!(!rows.is_empty(), "{}", run.stdout);
     for row in rows {
         let note = row.rsplit_once("  ").map_or(row, |(_, note)| note);
@@ -63,11 +67,7 @@ fn the_debug_output_block_counts_what_it_leaves_out_and_says_where_it_was_cut() 
         "class Solution:\n    def solveSudoku(self, board):\n        for i in range(1, 4159):\n            \
          print(f'debug line {i:5} ' + 'x' * 15)\n",
     );
-    let run = run_in(
-        dir.path(),
-        &["test", "cases", "--submission", "sol.py"],
-        "",
-    );
+    let run = run_in(dir.path(), &["test", "cases", "--submission", "sol.py"], "");
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     let block: Vec<&str> = run
         .stdout
@@ -114,7 +114,10 @@ fn a_built_in_solver_killed_on_time_names_the_cpu_it_used_and_no_flushing() {
     if let Some((_, cpu)) = message.split_once("CPU ") {
         let said: f64 = cpu.split(' ').next().unwrap().parse().unwrap();
         let measured = case["cpu_ms"].as_f64().unwrap();
-        assert!((said - measured).abs() <= 1.0, "{message} vs cpu {measured}");
+        assert!(
+            (said - measured).abs() <= 1.0,
+            "{message} vs cpu {measured}"
+        );
     }
 }
 
@@ -171,12 +174,7 @@ fn a_broken_judge_toml_shows_its_useful_line_in_the_table() {
     write(dir.path(), "s/a.in", &format!("{PUZZLE}\nend\n"));
     let run = run_in(dir.path(), &["test", "s"], "");
     assert_eq!(run.code, 2, "{}", run.stdout);
-    let table: String = run
-        .stdout
-        .split("failures:")
-        .next()
-        .unwrap()
-        .to_string();
+    let table: String = run.stdout.split("failures:").next().unwrap().to_string();
     assert!(
         table.contains("string values must be quoted"),
         "the row says what is wrong:\n{}",
@@ -199,7 +197,11 @@ fn a_python_syntax_error_shows_the_users_file_only() {
     );
     let run = run_in(dir.path(), &["test", "a.in", "--submission", "syn.py"], "");
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
-    assert!(run.stdout.contains("File \"syn.py\", line 3"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("File \"syn.py\", line 3"),
+        "{}",
+        run.stdout
+    );
     assert!(!run.stdout.contains("<string>"), "{}", run.stdout);
 }
 

@@ -613,7 +613,9 @@ fn problems(matchers: &[Vec<(regex::Regex, Value)>], output: &str) -> Vec<Proble
                     return false;
                 };
                 for key in ["file", "line", "column", "severity", "message"] {
-                    if let Some(group) = pattern[key].as_u64().and_then(|i| captures.get(i as usize)) {
+                    if let Some(group) =
+                        pattern[key].as_u64().and_then(|i| captures.get(i as usize))
+                    {
                         fields.insert(key, group.as_str().to_string());
                     }
                 }
@@ -677,7 +679,12 @@ fn the_readme_vs_code_task_reads_the_real_diagnostics() {
         );
         assert_eq!(
             problems(&matchers, &run.stdout),
-            vec![("ce_syntax.cpp".to_string(), 6, Some(29), "error".to_string())],
+            vec![(
+                "ce_syntax.cpp".to_string(),
+                6,
+                Some(29),
+                "error".to_string()
+            )],
             "{}",
             run.stdout
         );
@@ -922,7 +929,8 @@ impl Drop for Watching {
 }
 
 /// A Python program that prints 81 ones for every puzzle: a wrong answer.
-const ALL_ONES_PY: &str = "import sys\nfor line in sys.stdin:\n    if line.strip() == 'end':\n        \
+const ALL_ONES_PY: &str =
+    "import sys\nfor line in sys.stdin:\n    if line.strip() == 'end':\n        \
                            break\n    print('1' * 81, flush=True)\n";
 
 #[test]
@@ -933,7 +941,11 @@ fn watch_with_cmd_judges_again_when_the_script_it_runs_changes() {
     let dir = suite(1);
     std::fs::copy(fixture("ac_program.py"), dir.path().join("wprog.py")).unwrap();
     let watch = Watching::start(dir.path(), &["test", "cases", "--cmd", "python3 wprog.py"]);
-    assert!(watch.runs_ended(1), "the first run never ended: {}", watch.shown());
+    assert!(
+        watch.runs_ended(1),
+        "the first run never ended: {}",
+        watch.shown()
+    );
     assert!(
         watch.stdout.lock().unwrap().contains("1 passed, 0 failed"),
         "{}",
@@ -962,11 +974,8 @@ fn watch_with_cmd_judges_again_when_the_program_is_rebuilt() {
         // (a new inode: a watch on the old file would never see it).
         let fresh = dir.path().join(format!(".{source}.tmp"));
         std::fs::write(&fresh, with).unwrap();
-        std::fs::set_permissions(
-            &fresh,
-            std::os::unix::fs::PermissionsExt::from_mode(0o755),
-        )
-        .unwrap();
+        std::fs::set_permissions(&fresh, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .unwrap();
         std::fs::rename(&fresh, &program).unwrap();
     };
     let right = format!(
@@ -975,7 +984,11 @@ fn watch_with_cmd_judges_again_when_the_program_is_rebuilt() {
     );
     install("right", &right);
     let watch = Watching::start(dir.path(), &["test", "cases", "--cmd", "./a.out"]);
-    assert!(watch.runs_ended(1), "the first run never ended: {}", watch.shown());
+    assert!(
+        watch.runs_ended(1),
+        "the first run never ended: {}",
+        watch.shown()
+    );
     assert!(
         watch.stdout.lock().unwrap().contains("1 passed, 0 failed"),
         "{}",
@@ -1000,7 +1013,11 @@ fn watch_ends_each_run_with_the_compile_error_on_screen() {
     let dir = suite(1);
     std::fs::copy(fixture("ce_syntax.cpp"), dir.path().join("sol.cpp")).unwrap();
     let watch = Watching::start(dir.path(), &["test", "cases", "--submission", "sol.cpp"]);
-    assert!(watch.runs_ended(1), "the first run never ended: {}", watch.shown());
+    assert!(
+        watch.runs_ended(1),
+        "the first run never ended: {}",
+        watch.shown()
+    );
     let text = watch.stdout.lock().unwrap().clone();
     let (run, _) = text
         .split_once("watch: waiting for a change")

@@ -45,11 +45,7 @@ fn shape(line: &str) -> String {
 /// output, in order; lines next to each other in the sample are next to
 /// each other in the output, and `...` stands for lines left out.
 fn assert_sample_of(sample: &str, output: &str, skip: impl Fn(&str) -> bool) {
-    let real: Vec<String> = output
-        .lines()
-        .filter(|l| !skip(l))
-        .map(shape)
-        .collect();
+    let real: Vec<String> = output.lines().filter(|l| !skip(l)).map(shape).collect();
     let mut at = 0;
     let mut adjacent = false;
     for line in sample.lines().filter(|l| !skip(l)) {
