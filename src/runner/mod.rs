@@ -12,6 +12,10 @@ pub mod spawner;
 #[cfg(not(target_os = "linux"))]
 #[path = "spawner_none.rs"]
 pub mod spawner;
+#[expect(
+    unsafe_code,
+    reason = "the judge's raw system calls, each behind a safe function"
+)]
 pub(crate) mod sys;
 
 use std::io::{self, Read};

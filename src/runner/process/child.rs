@@ -3,7 +3,7 @@
 //! and its end heard.
 
 use std::io;
-use std::os::fd::{AsRawFd as _, OwnedFd, RawFd};
+use std::os::fd::{OwnedFd, RawFd};
 use std::time::{Duration, Instant};
 
 use super::direct::{Direct, Stdio3};
@@ -180,8 +180,7 @@ pub(super) fn start(spec: &Spec, confirm: bool) -> io::Result<(Child, Pipes, Met
         // A JVM cannot take a descriptor by number: it opens /dev/fd/3,
         // which checks the pipe's own permissions against the sandbox's
         // user.
-        // SAFETY: fchmod on a descriptor we own.
-        unsafe { libc::fchmod(write.as_raw_fd(), 0o622) };
+        let _ = nix::sys::stat::fchmod(write, nix::sys::stat::Mode::from_bits_truncate(0o622));
     }
     let limits = Rlimits {
         cpu_seconds: spec

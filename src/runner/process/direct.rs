@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use super::child::Reaped;
 use super::Spec;
-use crate::runner::sys::{pidfd_open, set_limits, try_wait4, Rlimits};
+use crate::runner::sys::{kill_group, limit_between_fork_and_exec, pidfd_open, try_wait4, Rlimits};
 
 /// A process forked by the judge itself.
 pub(super) struct Direct {
@@ -47,19 +47,8 @@ impl Direct {
             .stdout(Stdio::from(stdio.stdout.try_clone()?))
             .stderr(Stdio::from(stdio.stderr.try_clone()?))
             .process_group(0);
-        let answers_fd = stdio.answers.map(|write| write.as_raw_fd());
-        // SAFETY: the closure runs between fork and exec and only calls
-        // setrlimit and dup2, which are async-signal-safe, and allocates nothing.
-        unsafe {
-            command.pre_exec(move || {
-                if let Some(fd) = answers_fd {
-                    if libc::dup2(fd, 3) < 0 {
-                        return Err(io::Error::last_os_error());
-                    }
-                }
-                set_limits(limits)
-            });
-        }
+        let answers = stdio.answers.map(|write| write.as_raw_fd());
+        limit_between_fork_and_exec(&mut command, answers, limits);
         let process = command.spawn()?;
         Ok(Direct {
             pidfd: pidfd_open(process.id() as i32),
@@ -78,8 +67,8 @@ impl Direct {
 
     /// Kills its process group: the process and everything it started.
     pub(super) fn kill(&self) {
-        // SAFETY: kill(2) takes no pointers; the group is ours until reaped.
-        unsafe { libc::kill(-self.pid(), libc::SIGKILL) };
+        // The group is ours until the process is reaped.
+        kill_group(self.pid());
     }
 
     /// Its end and what the kernel accounted of it, once it has exited.

@@ -5,6 +5,9 @@
 
 use std::time::{Duration, Instant};
 
+use nix::time::ClockId;
+use nix::unistd::{sysconf, Pid, SysconfVar};
+
 use super::RunCgroup;
 #[cfg(target_os = "linux")]
 use crate::runner::sandbox::cgroup::{Cgroup, CgroupMeter};
@@ -13,7 +16,7 @@ use crate::runner::sandbox::cgroup::{Cgroup, CgroupMeter};
 /// submission's own process, and the CPU time and memory of its whole run.
 pub struct Meter {
     pid: i32,
-    clock: Option<libc::clockid_t>,
+    clock: Option<ClockId>,
     #[cfg(target_os = "linux")]
     cgroup: Option<CgroupMeter>,
     /// The most memory seen by sampling, for when no peak is kept.
@@ -46,9 +49,7 @@ impl Meter {
     }
 
     fn new(pid: i32, #[cfg(target_os = "linux")] cgroup: Option<&Cgroup>) -> Meter {
-        let mut clock = 0;
-        // SAFETY: clock_getcpuclockid writes one clockid_t.
-        let clock = (unsafe { libc::clock_getcpuclockid(pid, &mut clock) } == 0).then_some(clock);
+        let clock = ClockId::pid_cpu_clock_id(Pid::from_raw(pid)).ok();
         Meter {
             pid,
             clock,
@@ -62,14 +63,8 @@ impl Meter {
     /// kernel's clock for it: exact to the nanosecond even while it runs,
     /// and out of the submission's reach. `None` once it is gone.
     pub fn process_cpu(&self) -> Option<Duration> {
-        let clock = self.clock?;
-        // SAFETY: timespec is plain data; clock_gettime writes it.
-        let mut now: libc::timespec = unsafe { std::mem::zeroed() };
-        // SAFETY: a live timespec for the kernel to fill.
-        if unsafe { libc::clock_gettime(clock, &mut now) } != 0 {
-            return None;
-        }
-        Some(Duration::new(now.tv_sec as u64, now.tv_nsec as u32))
+        let now = self.clock?.now().ok()?;
+        Some(Duration::new(now.tv_sec() as u64, now.tv_nsec() as u32))
     }
 
     /// [`Meter::process_cpu`] once the process's main thread has stopped
@@ -125,12 +120,7 @@ impl Meter {
     pub fn limit_cpu_from_now(&self, more: Duration) {
         let now = self.process_cpu().unwrap_or_default();
         let seconds = (now + more).as_secs() + 1;
-        let limit = libc::rlimit {
-            rlim_cur: seconds,
-            rlim_max: seconds,
-        };
-        // SAFETY: prlimit reads the live struct; no old value is asked for.
-        unsafe { libc::prlimit(self.pid, libc::RLIMIT_CPU, &limit, std::ptr::null_mut()) };
+        crate::runner::sys::limit_cpu_of(self.pid, seconds);
     }
 
     #[cfg(not(target_os = "linux"))]
@@ -174,13 +164,8 @@ fn proc_sample(pid: i32) -> Option<(Duration, u64)> {
     // the state, field 3, which is fields[0] here.
     let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
     let rss_pages: u64 = fields.get(21)?.parse().ok()?;
-    // SAFETY: sysconf takes no pointers.
-    let (hz, page) = unsafe {
-        (
-            libc::sysconf(libc::_SC_CLK_TCK),
-            libc::sysconf(libc::_SC_PAGESIZE),
-        )
-    };
+    let hz = sysconf(SysconfVar::CLK_TCK).ok()??;
+    let page = sysconf(SysconfVar::PAGE_SIZE).ok()??;
     let hz = u64::try_from(hz).ok().filter(|&h| h > 0)?;
     let page_kb = u64::try_from(page).ok()? / 1024;
     Some((

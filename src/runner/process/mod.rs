@@ -34,7 +34,6 @@
 
 use std::ffi::OsString;
 use std::io::{self, Read};
-use std::os::fd::AsRawFd as _;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -319,7 +318,7 @@ impl Process {
             .into_iter()
             .flatten()
         {
-            set_nonblocking(fd.as_raw_fd())?;
+            set_nonblocking(fd)?;
         }
         Ok(Process {
             child: Some(child),

@@ -11,8 +11,9 @@ use std::time::{Duration, Instant};
 
 use super::interrupts::interrupted;
 use super::meter::Meter;
-use super::streams::{drain, readable, write_some, Ends};
+use super::streams::{drain, write_some, Ends};
 use super::{Conversation, Input, Kill, Process, Served};
+use crate::runner::sys::{poll, readable};
 
 /// How often the watchdog looks at the process's CPU time and memory.
 const WATCH_EVERY: Duration = Duration::from_millis(5);
@@ -246,14 +247,10 @@ impl Process {
             .saturating_duration_since(Instant::now())
             .as_micros()
             .div_ceil(1000);
-        // SAFETY: fds is a live array of 5 pollfds; negative fds are ignored.
-        let ready = unsafe { libc::poll(fds.as_mut_ptr(), 5, timeout_ms as libc::c_int) };
-        if ready < 0 {
-            let error = io::Error::last_os_error();
-            if error.kind() == io::ErrorKind::Interrupted {
-                return Ok(None);
-            }
-            return Err(error);
+        match poll(&mut fds, timeout_ms as i32) {
+            Ok(_) => {}
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => return Ok(None),
+            Err(error) => return Err(error),
         }
         Ok(Some(Ready {
             stdin: fds[0].revents != 0,

@@ -3,7 +3,10 @@
 //! start and its end kept ([`Ends`]).
 
 use std::io;
-use std::os::fd::{AsRawFd as _, FromRawFd as _, OwnedFd, RawFd};
+use std::os::fd::OwnedFd;
+
+use nix::errno::Errno;
+use nix::fcntl::{fcntl, FcntlArg, OFlag};
 
 /// Bytes moved per read or write.
 pub(super) const CHUNK: usize = 64 * 1024;
@@ -45,56 +48,43 @@ impl Ends {
     }
 }
 
-pub(super) fn set_nonblocking(fd: RawFd) -> io::Result<()> {
-    // SAFETY: fcntl on a descriptor we own, with integer arguments only.
-    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
-    if flags < 0 || unsafe { libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK) } < 0 {
-        return Err(io::Error::last_os_error());
-    }
+pub(super) fn set_nonblocking(fd: &OwnedFd) -> io::Result<()> {
+    let flags = OFlag::from_bits_retain(fcntl(fd, FcntlArg::F_GETFL)?);
+    fcntl(fd, FcntlArg::F_SETFL(flags | OFlag::O_NONBLOCK))?;
     Ok(())
 }
 
 /// One step of `read(2)` or `write(2)` on a non-blocking descriptor:
 /// `Ok(None)` when it would block.
-fn transfer(result: libc::ssize_t) -> io::Result<Option<usize>> {
-    if result >= 0 {
-        return Ok(Some(result as usize));
-    }
-    let error = io::Error::last_os_error();
-    match error.kind() {
-        io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted => Ok(None),
-        _ => Err(error),
+fn transfer(result: nix::Result<usize>) -> io::Result<Option<usize>> {
+    match result {
+        Ok(n) => Ok(Some(n)),
+        Err(Errno::EAGAIN | Errno::EINTR) => Ok(None),
+        Err(errno) => Err(errno.into()),
     }
 }
 
 pub(super) fn read_some(fd: &OwnedFd, buf: &mut [u8]) -> io::Result<Option<usize>> {
-    // SAFETY: buf is a live, writable buffer of buf.len() bytes.
-    transfer(unsafe { libc::read(fd.as_raw_fd(), buf.as_mut_ptr().cast(), buf.len()) })
+    transfer(nix::unistd::read(fd, buf))
 }
 
 pub(super) fn write_some(fd: &OwnedFd, buf: &[u8]) -> io::Result<Option<usize>> {
-    // SAFETY: buf is a live buffer of buf.len() bytes.
-    transfer(unsafe { libc::write(fd.as_raw_fd(), buf.as_ptr().cast(), buf.len()) })
+    transfer(nix::unistd::write(fd, buf))
 }
 
 /// A pipe: (read end, write end), both closed on exec.
+#[cfg(target_os = "linux")]
 pub(super) fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
-    let mut fds = [0; 2];
-    // SAFETY: fds is a live array of two ints for the new descriptors.
-    #[cfg(target_os = "linux")]
-    let r = unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) };
-    // SAFETY: as above; descriptors are marked close-on-exec just after.
-    #[cfg(not(target_os = "linux"))]
-    let r = unsafe { libc::pipe(fds.as_mut_ptr()) };
-    if r != 0 {
-        return Err(io::Error::last_os_error());
-    }
-    // SAFETY: the kernel just made both; nothing else owns them.
-    let pair = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
-    #[cfg(not(target_os = "linux"))]
+    Ok(nix::unistd::pipe2(OFlag::O_CLOEXEC)?)
+}
+
+/// A pipe: (read end, write end), both closed on exec.
+#[cfg(not(target_os = "linux"))]
+pub(super) fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
+    use nix::fcntl::FdFlag;
+    let pair = nix::unistd::pipe()?;
     for fd in [&pair.0, &pair.1] {
-        // SAFETY: fcntl on a descriptor we own.
-        unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_SETFD, libc::FD_CLOEXEC) };
+        fcntl(fd, FcntlArg::F_SETFD(FdFlag::FD_CLOEXEC))?;
     }
     Ok(pair)
 }
@@ -105,17 +95,6 @@ pub(super) struct Pipes {
     pub stdout: Option<OwnedFd>,
     pub stderr: Option<OwnedFd>,
     pub answers: Option<OwnedFd>,
-}
-
-/// Whether `fd` has something to read now.
-pub(super) fn readable(fd: &OwnedFd) -> bool {
-    let mut ready = libc::pollfd {
-        fd: fd.as_raw_fd(),
-        events: libc::POLLIN,
-        revents: 0,
-    };
-    // SAFETY: one live pollfd, no waiting.
-    unsafe { libc::poll(&mut ready, 1, 0) > 0 && ready.revents & libc::POLLIN != 0 }
 }
 
 /// Reads what is ready on `slot` and hands it on, within `limit` bytes in

@@ -49,10 +49,12 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use nix::sched::CloneFlags;
-use nix::unistd::{Gid, Uid};
+use nix::sys::signal::{kill, Signal};
+use nix::sys::wait::{waitpid, WaitPidFlag, WaitStatus};
+use nix::unistd::{Gid, Pid, Uid};
 
 use super::cgroup::{Cgroup, CgroupLimits, Hierarchy};
-use super::child::{launch_plain, Exec};
+use super::child::{clone_into, launch_plain, Cloned, Exec};
 use super::failure::{Failure, Stage};
 use super::init::{init, receive_from_init, FromInit};
 use super::namespaces::{loopback_up, make_namespaces};
@@ -118,10 +120,8 @@ impl Retired {
     /// cgroup among the `spare` ones for a later run.
     fn reap(&mut self, wait: bool, spare: &mut Vec<Cgroup>) -> bool {
         if let Some(init) = self.init {
-            let flags = if wait { 0 } else { libc::WNOHANG };
-            // SAFETY: waitpid on our own child.
-            let r = unsafe { libc::waitpid(init, std::ptr::null_mut(), flags) };
-            if r == 0 {
+            let flags = (!wait).then_some(WaitPidFlag::WNOHANG);
+            if waitpid(Pid::from_raw(init), flags) == Ok(WaitStatus::StillAlive) {
                 return false;
             }
             self.init = None;
@@ -510,8 +510,8 @@ impl Jail {
 
     /// Lets go of a sandbox that will not be used.
     fn retire_prepared(&mut self, prepared: Prepared) {
-        // SAFETY: kill(2) on our own child, not yet reaped.
-        unsafe { libc::kill(prepared.init, libc::SIGKILL) };
+        // Our own child, not yet reaped.
+        let _ = kill(Pid::from_raw(prepared.init), Signal::SIGKILL);
         self.retired.push(Retired {
             init: Some(prepared.init),
             pidfd: prepared.pidfd,
@@ -525,8 +525,8 @@ impl Jail {
         let init = running.init.take();
         if let Some(init) = init {
             // It exits by itself once it has reported; this only makes sure.
-            // SAFETY: kill(2) on our own child, not yet reaped.
-            unsafe { libc::kill(init, libc::SIGKILL) };
+            // Our own child, not yet reaped.
+            let _ = kill(Pid::from_raw(init), Signal::SIGKILL);
         }
         self.retired.push(Retired {
             init,
@@ -631,32 +631,21 @@ impl Jail {
             }
         };
         let flags = CloneFlags::CLONE_NEWPID | CloneFlags::CLONE_NEWNS | CloneFlags::CLONE_NEWIPC;
-        // SAFETY: a fork-like clone (no new stack, SIGCHLD to the parent)
-        // of this single-threaded process; the child only ends by _exit.
-        let pid = unsafe {
-            libc::syscall(
-                libc::SYS_clone,
-                flags.bits() as libc::c_ulong | libc::SIGCHLD as libc::c_ulong,
-                0usize,
-                0usize,
-                0usize,
-                0usize,
-            )
+        let pid = match clone_into(flags) {
+            Ok(Cloned::Parent(pid)) => pid,
+            Ok(Cloned::Child) => {
+                drop(ours);
+                init(&theirs, plan, cgroup.as_ref(), self);
+            }
+            Err(error) => {
+                cleanup(cgroup, &lent);
+                return Err(Failure::io(
+                    Stage::Namespaces,
+                    "cannot make PID, mount and IPC namespaces",
+                    &error,
+                ));
+            }
         };
-        if pid < 0 {
-            let error = io::Error::last_os_error();
-            cleanup(cgroup, &lent);
-            return Err(Failure::io(
-                Stage::Namespaces,
-                "cannot make PID, mount and IPC namespaces",
-                &error,
-            ));
-        }
-        if pid == 0 {
-            drop(ours);
-            init(&theirs, plan, cgroup.as_ref(), self);
-        }
-        let pid = pid as i32;
         drop(theirs);
         Ok(Prepared {
             plan: plan.clone(),

@@ -7,6 +7,9 @@ use std::os::unix::fs::FileExt as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use nix::sys::signal::{kill, Signal};
+use nix::unistd::Pid;
+
 use super::{keyed, read, write, Cgroup, CgroupLimits, Usage, Version};
 
 impl Cgroup {
@@ -156,10 +159,7 @@ impl Cgroup {
                 return;
             }
             for pid in pids {
-                // SAFETY: kill(2) takes no pointers.
-                unsafe {
-                    libc::kill(pid, libc::SIGKILL);
-                }
+                let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
             }
             std::thread::sleep(Duration::from_millis(1));
         }
