@@ -9,6 +9,8 @@
 //! `report` write to the terminal. A test below fails on an import cycle
 //! between these modules.
 
+#![deny(unsafe_code)]
+
 pub mod baseline;
 pub mod bench;
 pub mod board;

@@ -2,6 +2,8 @@
 //! the outcome to an exit code (0 all accepted, 1 some case not accepted,
 //! 2 the harness itself failed, 130 interrupted).
 
+#![deny(unsafe_code)]
+
 mod cli;
 mod commands;
 

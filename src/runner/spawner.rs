@@ -32,7 +32,7 @@
 //! submissions itself.
 
 use std::io;
-use std::os::fd::{AsRawFd as _, FromRawFd as _, OwnedFd, RawFd};
+use std::os::fd::{AsFd as _, AsRawFd as _, OwnedFd, RawFd};
 use std::os::unix::process::CommandExt as _;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -47,7 +47,7 @@ use super::sandbox::failure::Failure;
 use super::sandbox::jail::Jail;
 use super::sandbox::running::Running;
 use super::sandbox::{self, ExitReport, Mode, Protections, SpawnRequest};
-use super::sys::{receive, receive_within, send, socket_pair};
+use super::sys::{poll, readable, receive, receive_within, release_free_heap, send, socket_pair};
 
 /// The largest message: a launch names its command, environment and paths.
 const MAX_MESSAGE: usize = 256 << 10;
@@ -327,17 +327,6 @@ impl Spawner {
     }
 }
 
-/// Whether a message waits on `socket`.
-fn readable(socket: &OwnedFd) -> bool {
-    let mut ready = libc::pollfd {
-        fd: socket.as_raw_fd(),
-        events: libc::POLLIN,
-        revents: 0,
-    };
-    // SAFETY: one live pollfd, no waiting.
-    unsafe { libc::poll(&mut ready, 1, 0) > 0 }
-}
-
 fn gone() -> io::Error {
     io::Error::other(
         "the judge's spawner process exited unexpectedly (was it killed?); the run it held was \
@@ -352,9 +341,8 @@ fn reply(socket: &OwnedFd, reply: &Reply) -> io::Result<()> {
 /// The spawner's side, on the socket it got as stdin: sets up the sandbox,
 /// then serves runs one at a time until the harness goes away.
 pub fn serve() -> io::Result<()> {
-    // SAFETY: fd 0 is the socket the harness gave as our stdin; from here
-    // on this owns it.
-    let socket = unsafe { OwnedFd::from_raw_fd(0) };
+    // The socket the harness gave as our stdin.
+    let socket = io::stdin().as_fd().try_clone_to_owned()?;
     let exe = std::env::current_exe()?;
     let Some((hello, _)) = receive(&socket, MAX_MESSAGE)? else {
         return Ok(());
@@ -370,11 +358,7 @@ pub fn serve() -> io::Result<()> {
     let mut jail = Jail::enter(mode, slot, &exe, cgroups);
     // What starting up allocated goes back to the system: a plain child
     // starts with a copy of this process's memory, and is charged for it.
-    #[cfg(target_env = "gnu")]
-    // SAFETY: malloc_trim only releases free heap pages.
-    unsafe {
-        libc::malloc_trim(0);
-    }
+    release_free_heap();
     reply(&socket, &Reply::Ready(jail.protections.clone()))?;
     let mut current: Option<Running> = None;
     loop {
@@ -397,9 +381,7 @@ pub fn serve() -> io::Result<()> {
         // milliseconds.
         let blind = current.as_ref().is_some_and(|r| r.fds()[0] < 0);
         let timeout = if blind { 2 } else { 1000 };
-        // SAFETY: fds is a live array of pollfds; negative fds are ignored.
-        if unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, timeout) } < 0 {
-            let error = io::Error::last_os_error();
+        if let Err(error) = poll(&mut fds, timeout) {
             if error.kind() != io::ErrorKind::Interrupted {
                 return Err(error);
             }
@@ -600,13 +582,7 @@ mod tests {
     #[test]
     fn descriptors_pass_over_the_socket() {
         let (a, b) = socket_pair().unwrap();
-        let (read, write) = {
-            let mut fds = [0; 2];
-            // SAFETY: a live array of two ints.
-            assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
-            // SAFETY: just made; nothing else owns them.
-            unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) }
-        };
+        let (read, write) = nix::unistd::pipe().unwrap();
         send(&a, b"hello", &[write.as_raw_fd()]).unwrap();
         drop(write);
         let (message, mut fds) = receive_within(&b, MAX_MESSAGE, Duration::from_secs(5))

@@ -2,9 +2,14 @@
 //! make: resource limits set between fork and exec, waiting on a process
 //! by pid or pidfd, and messages with descriptors over a Unix socket. Kept
 //! below the three so that none imports another for them.
+//!
+//! This is where the judge's raw system calls live, each behind a safe
+//! function: the rest of the judge uses these and `nix`'s wrappers, and
+//! may not use `unsafe` (the crate denies it), except the submission's
+//! process between its clone and its exec (`sandbox::child`).
 
 use std::io;
-use std::os::fd::{AsRawFd as _, FromRawFd as _, OwnedFd, RawFd};
+use std::os::fd::{AsRawFd, FromRawFd as _, OwnedFd, RawFd};
 #[cfg(target_os = "linux")]
 use std::time::{Duration, Instant};
 
@@ -295,22 +300,22 @@ pub(crate) fn receive_within(
 ) -> io::Result<Option<(Vec<u8>, Vec<OwnedFd>)>> {
     let until = Instant::now() + deadline;
     loop {
-        let mut ready = libc::pollfd {
+        let mut ready = [libc::pollfd {
             fd: socket.as_raw_fd(),
             events: libc::POLLIN,
             revents: 0,
-        };
+        }];
         let left = until.saturating_duration_since(Instant::now());
         let timeout = left.as_millis().min(i32::MAX as u128) as i32;
-        // SAFETY: one live pollfd.
-        let n = unsafe { libc::poll(&mut ready, 1, timeout) };
+        let n = match poll(&mut ready, timeout) {
+            Ok(n) => n,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            Err(error) => return Err(error),
+        };
         if n > 0 {
             return receive(socket, max);
         }
-        if n < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
-            return Err(io::Error::last_os_error());
-        }
-        if n == 0 && left.is_zero() {
+        if left.is_zero() {
             return Err(io::Error::new(
                 io::ErrorKind::TimedOut,
                 format!(
@@ -319,5 +324,163 @@ pub(crate) fn receive_within(
                 ),
             ));
         }
+    }
+}
+
+/// `poll(2)` on `fds` for at most `timeout_ms` (negative: no bound);
+/// descriptors given as -1 are skipped. How many are ready; an error of
+/// kind `Interrupted` when a signal cut the wait short.
+pub(crate) fn poll(fds: &mut [libc::pollfd], timeout_ms: i32) -> io::Result<usize> {
+    // SAFETY: fds is a live, writable slice of pollfds of the length given;
+    // the kernel checks the descriptors themselves.
+    let ready = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, timeout_ms) };
+    if ready < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(ready as usize)
+}
+
+/// Whether `fd` has something to read now, or its other end has closed:
+/// a read would not block.
+pub(crate) fn readable(fd: &impl AsRawFd) -> bool {
+    let mut ready = [libc::pollfd {
+        fd: fd.as_raw_fd(),
+        events: libc::POLLIN,
+        revents: 0,
+    }];
+    poll(&mut ready, 0).is_ok_and(|n| n > 0) && ready[0].revents != 0
+}
+
+/// Kills the process group `pgid`: a process that leads one, and
+/// everything it started that did not leave it.
+pub(crate) fn kill_group(pgid: i32) {
+    use nix::sys::signal::{killpg, Signal};
+    let _ = killpg(nix::unistd::Pid::from_raw(pgid), Signal::SIGKILL);
+}
+
+/// Waits for any child to end: its pid and its status as `wait(2)` gives
+/// it, for a report that carries the raw status on.
+#[cfg(target_os = "linux")]
+pub(crate) fn wait_any() -> io::Result<(i32, i32)> {
+    let mut status = 0;
+    // SAFETY: a live int for the status.
+    let pid = unsafe { libc::waitpid(-1, &mut status, 0) };
+    if pid < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok((pid, status))
+}
+
+/// Ends the calling process at once with `code`: no destructors, no
+/// `atexit` handlers, no buffers flushed, as a forked child that is not
+/// the program it copied must end.
+pub(crate) fn exit_now(code: i32) -> ! {
+    // SAFETY: _exit(2) takes no pointers and does not return.
+    unsafe { libc::_exit(code) }
+}
+
+/// Makes `signal`, when sent from outside the caller's PID namespace (the
+/// kernel shows such a sender as pid 0), kill every other process of the
+/// namespace; the same signal from inside does nothing. For the init of a
+/// run: an init receives from inside only the signals it has a handler
+/// for, so a handler is needed for the judge's, and must ignore the run's.
+#[cfg(target_os = "linux")]
+pub(crate) fn kill_all_on_signal_from_outside(signal: nix::sys::signal::Signal) -> nix::Result<()> {
+    use nix::sys::signal::{sigaction, SaFlags, SigAction, SigHandler, SigSet};
+    extern "C" fn kill_the_rest(_: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
+        // SAFETY: the kernel hands an SA_SIGINFO handler a live siginfo.
+        let sender = unsafe { (*info).si_pid() };
+        if sender == 0 {
+            // SAFETY: kill(2) is async-signal-safe; -1 from an init is
+            // every other process of its namespace.
+            unsafe { libc::kill(-1, libc::SIGKILL) };
+        }
+    }
+    let action = SigAction::new(
+        SigHandler::SigAction(kill_the_rest),
+        // No SA_RESTART: a wait in progress returns, and the caller goes
+        // on reaping.
+        SaFlags::SA_SIGINFO,
+        SigSet::empty(),
+    );
+    // SAFETY: the handler only reads its siginfo and calls kill(2), which
+    // is async-signal-safe.
+    unsafe { sigaction(signal, &action) }.map(drop)
+}
+
+/// Holds the process `pid` to `seconds` of CPU time in all, with
+/// `RLIMIT_CPU`, a backstop the kernel enforces.
+#[cfg(target_os = "linux")]
+pub(crate) fn limit_cpu_of(pid: i32, seconds: u64) {
+    let limit = libc::rlimit {
+        rlim_cur: seconds,
+        rlim_max: seconds,
+    };
+    // SAFETY: prlimit reads the live struct; no old value is asked for.
+    unsafe { libc::prlimit(pid, libc::RLIMIT_CPU, &limit, std::ptr::null_mut()) };
+}
+
+/// Brings up the network interface `name` (e.g. the loopback of a new
+/// network namespace).
+#[cfg(target_os = "linux")]
+pub(crate) fn interface_up(name: &std::ffi::CStr) -> io::Result<()> {
+    // SAFETY: socket(2) with integer arguments; the descriptor is owned below.
+    let fd = unsafe { libc::socket(libc::AF_INET, libc::SOCK_DGRAM | libc::SOCK_CLOEXEC, 0) };
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: just made; nothing else owns it.
+    let socket = unsafe { OwnedFd::from_raw_fd(fd) };
+    // SAFETY: ifreq is plain data; all-zero is a valid value.
+    let mut request: libc::ifreq = unsafe { std::mem::zeroed() };
+    let name = name.to_bytes_with_nul();
+    if name.len() > request.ifr_name.len() {
+        return Err(io::Error::from_raw_os_error(libc::EINVAL));
+    }
+    for (slot, byte) in request.ifr_name.iter_mut().zip(name) {
+        *slot = *byte as libc::c_char;
+    }
+    // SAFETY: SIOCGIFFLAGS and SIOCSIFFLAGS read and write the live ifreq.
+    unsafe {
+        if libc::ioctl(socket.as_raw_fd(), libc::SIOCGIFFLAGS, &mut request) < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        request.ifr_ifru.ifru_flags |= libc::IFF_UP as libc::c_short;
+        if libc::ioctl(socket.as_raw_fd(), libc::SIOCSIFFLAGS, &request) < 0 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
+/// Gives the heap's free pages back to the system, so that a process
+/// forked from this one later does not start with a copy of them.
+pub(crate) fn release_free_heap() {
+    #[cfg(target_env = "gnu")]
+    // SAFETY: malloc_trim only releases free heap pages.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
+/// Sets `command` up to run, between its fork and its exec, with
+/// `answers` as its fd 3 (if given) and under `limits`.
+pub(crate) fn limit_between_fork_and_exec(
+    command: &mut std::process::Command,
+    answers: Option<RawFd>,
+    limits: Rlimits,
+) {
+    use std::os::unix::process::CommandExt as _;
+    // SAFETY: the closure runs between fork and exec and only calls
+    // setrlimit and dup2, which are async-signal-safe, and allocates nothing.
+    unsafe {
+        command.pre_exec(move || {
+            if let Some(fd) = answers {
+                if libc::dup2(fd, 3) < 0 {
+                    return Err(io::Error::last_os_error());
+                }
+            }
+            set_limits(limits)
+        });
     }
 }

@@ -7,6 +7,7 @@ pub mod backtrack;
 pub mod bitmask;
 pub mod faulty;
 pub mod mrv;
+#[expect(unsafe_code, reason = "SIMD intrinsics for the bit masks")]
 pub mod propagate;
 pub mod reference;
 pub mod singles;

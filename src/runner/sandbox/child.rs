@@ -71,6 +71,38 @@ impl<'a> Exec<'a> {
     }
 }
 
+/// Which side of a [`clone_into`] this is.
+pub(super) enum Cloned {
+    /// The parent, with the child's pid.
+    Parent(i32),
+    /// The child, which must end by exec or `_exit`.
+    Child,
+}
+
+/// Clones the spawner, `fork`-like (no new stack, SIGCHLD to the parent),
+/// into the new namespaces `flags` name: how a run's init starts. The
+/// spawner is single-threaded, so the child may run Rust; it must end by
+/// exec or `_exit`, never by returning.
+pub(super) fn clone_into(flags: nix::sched::CloneFlags) -> io::Result<Cloned> {
+    // SAFETY: a fork-like clone of this single-threaded process; the
+    // caller ends the child by exec or _exit.
+    let pid = unsafe {
+        libc::syscall(
+            libc::SYS_clone,
+            flags.bits() as libc::c_ulong | libc::SIGCHLD as libc::c_ulong,
+            0usize,
+            0usize,
+            0usize,
+            0usize,
+        )
+    };
+    match pid {
+        ..0 => Err(io::Error::last_os_error()),
+        0 => Ok(Cloned::Child),
+        pid => Ok(Cloned::Parent(pid as i32)),
+    }
+}
+
 /// Starts the submission as a plain child in a process group of its own.
 pub(super) fn launch_plain(
     exec: &Exec<'_>,

@@ -3,7 +3,7 @@
 //! exec'd.
 
 use std::io;
-use std::os::fd::{AsRawFd as _, OwnedFd};
+use std::os::fd::OwnedFd;
 
 use serde::{Deserialize, Serialize};
 
@@ -66,10 +66,7 @@ impl Failure {
 /// Writes a failure where the parent reads it: stage, errno, message.
 pub(super) fn report_failure(fd: &OwnedFd, failure: &Failure) {
     let text = serde_json::to_vec(failure).unwrap_or_default();
-    // SAFETY: writes a live buffer to a descriptor we own.
-    unsafe {
-        libc::write(fd.as_raw_fd(), text.as_ptr().cast(), text.len());
-    }
+    let _ = nix::unistd::write(fd, &text);
 }
 
 /// What the child wrote before it exec'd, if anything: nothing (end of
@@ -78,13 +75,11 @@ pub(super) fn read_failure(fd: &OwnedFd) -> Option<Failure> {
     let mut text = Vec::new();
     let mut buf = [0u8; 4096];
     loop {
-        // SAFETY: reads into a live buffer from a descriptor we own.
-        let n = unsafe { libc::read(fd.as_raw_fd(), buf.as_mut_ptr().cast(), buf.len()) };
-        match n {
-            0 => break,
-            n if n > 0 => text.extend_from_slice(&buf[..n as usize]),
-            _ if io::Error::last_os_error().kind() == io::ErrorKind::Interrupted => {}
-            _ => break,
+        match nix::unistd::read(fd, &mut buf) {
+            Ok(0) => break,
+            Ok(n) => text.extend_from_slice(&buf[..n]),
+            Err(nix::errno::Errno::EINTR) => {}
+            Err(_) => break,
         }
     }
     (!text.is_empty()).then(|| {

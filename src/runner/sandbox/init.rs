@@ -8,7 +8,10 @@ use std::io;
 use std::os::fd::OwnedFd;
 use std::time::Duration;
 
-use nix::sys::signal::{sigaction, SaFlags, SigAction, SigHandler, SigSet, Signal};
+use nix::sys::resource::{getrusage, UsageWho};
+use nix::sys::signal::{kill, Signal};
+use nix::sys::wait::waitpid;
+use nix::unistd::Pid;
 use serde::{Deserialize, Serialize};
 
 use super::cgroup::Cgroup;
@@ -17,6 +20,7 @@ use super::failure::{Failure, Stage};
 use super::jail::Jail;
 use super::root::{build_root, seal_root};
 use super::{Plan, SpawnRequest};
+use crate::runner::sys::{exit_now, kill_all_on_signal_from_outside, wait_any};
 
 /// What the init tells the spawner.
 #[derive(Debug, Serialize, Deserialize)]
@@ -81,34 +85,30 @@ pub(super) fn init(socket: &OwnedFd, plan: &Plan, cgroup: Option<&Cgroup>, jail:
         tell(socket, &FromInit::Started { pid: outer });
         // Reap everything that ends here, until the submission does.
         let status = loop {
-            let mut status = 0;
-            // SAFETY: waits for any child of ours.
-            let pid = unsafe { libc::waitpid(-1, &mut status, 0) };
-            if pid == submission {
-                break status;
-            }
-            if pid < 0 && io::Error::last_os_error().raw_os_error() == Some(libc::ECHILD) {
-                return Ok(());
+            match wait_any() {
+                Ok((pid, status)) if pid == submission => break status,
+                Err(error) if error.raw_os_error() == Some(libc::ECHILD) => return Ok(()),
+                _ => {}
             }
         };
         // Then whatever it left behind: every other process of the
         // namespace, killed at once and reaped, so their time is counted.
-        // SAFETY: kill(2) and waitpid(2) take no pointers that outlive the calls.
-        unsafe {
-            libc::kill(-1, libc::SIGKILL);
-            while libc::waitpid(-1, std::ptr::null_mut(), 0) > 0 {}
-        }
-        // SAFETY: rusage is plain data for the kernel to fill.
-        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        // SAFETY: a live rusage.
-        unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) };
+        let _ = kill(Pid::from_raw(-1), Signal::SIGKILL);
+        while waitpid(None, None).is_ok() {}
         let micros = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
+        let (cpu_ns, max_rss_kb) = getrusage(UsageWho::RUSAGE_CHILDREN).map_or((0, 0), |usage| {
+            let usage: &libc::rusage = usage.as_ref();
+            (
+                (micros(usage.ru_utime) + micros(usage.ru_stime)) * 1000,
+                usage.ru_maxrss as u64,
+            )
+        });
         tell(
             socket,
             &FromInit::Exited {
                 status,
-                cpu_ns: (micros(usage.ru_utime) + micros(usage.ru_stime)) * 1000,
-                max_rss_kb: usage.ru_maxrss as u64,
+                cpu_ns,
+                max_rss_kb,
                 held_kb: held_kb(cgroup),
             },
         );
@@ -116,11 +116,10 @@ pub(super) fn init(socket: &OwnedFd, plan: &Plan, cgroup: Option<&Cgroup>, jail:
     })();
     if let Err(failure) = result {
         tell(socket, &FromInit::Failed(failure));
-        // SAFETY: ends the init; the kernel ends the namespace with it.
-        unsafe { libc::_exit(1) };
+        // The kernel ends the namespace with its init.
+        exit_now(1);
     }
-    // SAFETY: as above.
-    unsafe { libc::_exit(0) }
+    exit_now(0)
 }
 
 /// The signal by which the spawner asks a run's init to stop the run.
@@ -130,32 +129,14 @@ pub(super) fn init(socket: &OwnedFd, plan: &Plan, cgroup: Option<&Cgroup>, jail:
 /// run would be charged none of the CPU time its processes used. Asked
 /// this way, the init kills them, reaps them and reports their time, as
 /// it does when the submission ends by itself.
-pub(super) const STOP: libc::c_int = libc::SIGUSR1;
+pub(super) const STOP: Signal = Signal::SIGUSR1;
 
 /// Makes [`STOP`] stop the run. An init receives from inside its
 /// namespace only the signals it has a handler for, so the submission
 /// could send this one too: the handler obeys only a sender outside the
 /// namespace, which the kernel shows as pid 0.
 fn listen_for_stop() -> Result<(), Failure> {
-    extern "C" fn stop_the_run(_: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
-        // SAFETY: the kernel hands an SA_SIGINFO handler a live siginfo.
-        let sender = unsafe { (*info).si_pid() };
-        if sender == 0 {
-            // SAFETY: kill(2) is async-signal-safe; -1 from an init is
-            // every other process of its namespace.
-            unsafe { libc::kill(-1, libc::SIGKILL) };
-        }
-    }
-    let action = SigAction::new(
-        SigHandler::SigAction(stop_the_run),
-        // No SA_RESTART: the init's wait returns, and it goes on reaping.
-        SaFlags::SA_SIGINFO,
-        SigSet::empty(),
-    );
-    // SAFETY: the handler only reads its siginfo and calls kill(2).
-    unsafe { sigaction(Signal::SIGUSR1, &action) }
-        .map(drop)
-        .map_err(|e| Failure::nix(Stage::Exec, "sigaction", e))
+    kill_all_on_signal_from_outside(STOP).map_err(|e| Failure::nix(Stage::Exec, "sigaction", e))
 }
 
 /// The memory a run's cgroup still holds once its processes are gone:

@@ -36,6 +36,10 @@
 #[cfg(target_os = "linux")]
 pub mod cgroup;
 #[cfg(target_os = "linux")]
+#[expect(
+    unsafe_code,
+    reason = "the submission's process between clone and exec, in the memory of its parent"
+)]
 mod child;
 #[cfg(target_os = "linux")]
 pub(crate) mod failure;

@@ -3,7 +3,6 @@
 
 use std::fs;
 use std::io;
-use std::os::fd::{AsRawFd as _, FromRawFd as _, OwnedFd};
 
 use nix::mount::{mount, MsFlags};
 use nix::sched::CloneFlags;
@@ -51,27 +50,5 @@ pub(super) fn make_namespaces(root: bool) -> Result<(), String> {
 
 /// Brings up the network namespace's loopback.
 pub(super) fn loopback_up() -> io::Result<()> {
-    // SAFETY: socket(2) with integer arguments; the descriptor is owned below.
-    let fd = unsafe { libc::socket(libc::AF_INET, libc::SOCK_DGRAM | libc::SOCK_CLOEXEC, 0) };
-    if fd < 0 {
-        return Err(io::Error::last_os_error());
-    }
-    // SAFETY: just made; nothing else owns it.
-    let socket = unsafe { OwnedFd::from_raw_fd(fd) };
-    // SAFETY: ifreq is plain data; all-zero is a valid value.
-    let mut request: libc::ifreq = unsafe { std::mem::zeroed() };
-    for (slot, byte) in request.ifr_name.iter_mut().zip(b"lo\0") {
-        *slot = *byte as libc::c_char;
-    }
-    // SAFETY: SIOCGIFFLAGS and SIOCSIFFLAGS read and write the live ifreq.
-    unsafe {
-        if libc::ioctl(socket.as_raw_fd(), libc::SIOCGIFFLAGS, &mut request) < 0 {
-            return Err(io::Error::last_os_error());
-        }
-        request.ifr_ifru.ifru_flags |= libc::IFF_UP as libc::c_short;
-        if libc::ioctl(socket.as_raw_fd(), libc::SIOCSIFFLAGS, &request) < 0 {
-            return Err(io::Error::last_os_error());
-        }
-    }
-    Ok(())
+    crate::runner::sys::interface_up(c"lo")
 }

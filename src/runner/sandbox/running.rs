@@ -7,11 +7,15 @@ use std::os::fd::{AsRawFd as _, OwnedFd, RawFd};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use nix::unistd::{Gid, Uid};
+use nix::errno::Errno;
+use nix::sys::signal::{kill, Signal};
+use nix::sys::wait::{waitpid, WaitPidFlag};
+use nix::unistd::{Gid, Pid, Uid};
 
 use super::cgroup::Cgroup;
 use super::init::{held_kb, FromInit};
 use super::ExitReport;
+use crate::runner::sys::kill_group;
 
 /// A run under way, as the spawner tracks it.
 pub(crate) struct Running {
@@ -36,11 +40,9 @@ pub(crate) struct Running {
 const STOP_GRACE: Duration = Duration::from_secs(2);
 
 pub(super) fn kill_and_reap(pid: i32) {
-    // SAFETY: kill and waitpid on our own child.
-    unsafe {
-        libc::kill(pid, libc::SIGKILL);
-        libc::waitpid(pid, std::ptr::null_mut(), 0);
-    }
+    let pid = Pid::from_raw(pid);
+    let _ = kill(pid, Signal::SIGKILL);
+    let _ = waitpid(pid, None);
 }
 
 /// Returns lent directories to their owners.
@@ -85,14 +87,13 @@ impl Running {
         match self.init {
             Some(init) => {
                 if self.stop_asked.is_none() {
-                    // SAFETY: kill(2) on our own child, not yet reaped.
-                    unsafe { libc::kill(init, super::init::STOP) };
+                    // Our own child, not yet reaped.
+                    let _ = kill(Pid::from_raw(init), super::init::STOP);
                     self.stop_asked = Some(Instant::now());
                 }
             }
             None => {
-                // SAFETY: kill(2) on the submission's process group.
-                unsafe { libc::kill(-self.pid, libc::SIGKILL) };
+                kill_group(self.pid);
                 if let Some(cgroup) = &self.cgroup {
                     cgroup.kill_all();
                 }
@@ -111,9 +112,9 @@ impl Running {
         }
         if let (Some(init), Some(asked)) = (self.init, self.stop_asked) {
             if asked.elapsed() > STOP_GRACE {
-                // SAFETY: kill(2) on our own child, not yet reaped: its
-                // namespace, and everything in it, goes with it.
-                unsafe { libc::kill(init, libc::SIGKILL) };
+                // Our own child, not yet reaped: its namespace, and
+                // everything in it, goes with it.
+                let _ = kill(Pid::from_raw(init), Signal::SIGKILL);
             }
         }
         let waited = self.init.unwrap_or(self.pid);
@@ -135,8 +136,7 @@ impl Running {
             // (the judge stopped the run), and everything with it.
             Some(_) => libc::SIGKILL,
             None => {
-                // SAFETY: kill(2) on the submission's process group.
-                unsafe { libc::kill(-self.pid, libc::SIGKILL) };
+                kill_group(self.pid);
                 if let Some(cgroup) = &self.cgroup {
                     cgroup.kill_all();
                 }
@@ -231,8 +231,7 @@ impl Running {
             kill_and_reap(init);
         } else if self.ended.is_none() {
             self.kill();
-            // SAFETY: reaps our own child.
-            unsafe { libc::waitpid(self.pid, std::ptr::null_mut(), 0) };
+            let _ = waitpid(Pid::from_raw(self.pid), None);
         }
         if let Some(cgroup) = self.cgroup.take() {
             cgroup.kill_all();
@@ -255,9 +254,7 @@ impl Drop for Running {
 /// PID namespace, in a session of its own.
 pub(super) fn sweep_orphans() {
     // Usually there is none: no child at all is left to wait for.
-    // SAFETY: waitpid with WNOHANG on any child of ours.
-    let none = unsafe { libc::waitpid(-1, std::ptr::null_mut(), libc::WNOHANG) } < 0
-        && io::Error::last_os_error().raw_os_error() == Some(libc::ECHILD);
+    let none = waitpid(None, Some(WaitPidFlag::WNOHANG)) == Err(Errno::ECHILD);
     if none {
         return;
     }
@@ -279,16 +276,14 @@ pub(super) fn sweep_orphans() {
                     .and_then(|at| stat[at + 2..].split(' ').nth(1));
                 if ppid == Some(me.as_str()) {
                     found = true;
-                    // SAFETY: kill(2) on a child of ours, then its group.
-                    unsafe {
-                        libc::kill(pid, libc::SIGKILL);
-                        libc::kill(-pid, libc::SIGKILL);
-                    }
+                    // A child of ours, then its group.
+                    let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
+                    kill_group(pid);
                 }
             }
         }
-        // SAFETY: reaps any child of ours that has ended.
-        while unsafe { libc::waitpid(-1, std::ptr::null_mut(), libc::WNOHANG) } > 0 {}
+        // Reaps every child of ours that has ended.
+        while waitpid(None, Some(WaitPidFlag::WNOHANG)).is_ok_and(|s| s.pid().is_some()) {}
         if !found {
             return;
         }

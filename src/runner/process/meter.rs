@@ -1,0 +1,175 @@
+//! What the kernel says of a running process: the CPU clock of the
+//! submission's own process, the CPU time and memory of its whole run (its
+//! cgroup, else `/proc`), and how long the scheduler kept it waiting for a
+//! CPU (`/proc/PID/schedstat`).
+
+use std::time::{Duration, Instant};
+
+use nix::time::ClockId;
+use nix::unistd::{sysconf, Pid, SysconfVar};
+
+use super::RunCgroup;
+#[cfg(target_os = "linux")]
+use crate::runner::sandbox::cgroup::{Cgroup, CgroupMeter};
+
+/// Reads what the kernel says of a running process: the CPU clock of the
+/// submission's own process, and the CPU time and memory of its whole run.
+pub struct Meter {
+    pid: i32,
+    clock: Option<ClockId>,
+    #[cfg(target_os = "linux")]
+    cgroup: Option<CgroupMeter>,
+    /// The most memory seen by sampling, for when no peak is kept.
+    pub(super) seen_kb: u64,
+}
+
+impl Meter {
+    /// A meter for a process whose start is still to be confirmed: it
+    /// reads nothing until it is replaced.
+    pub(super) fn pending() -> Meter {
+        Meter {
+            pid: -1,
+            clock: None,
+            #[cfg(target_os = "linux")]
+            cgroup: None,
+            seen_kb: 0,
+        }
+    }
+
+    /// A meter for the process `pid`, and for the cgroup a spawner
+    /// started it in, if any.
+    pub(super) fn of(pid: i32, cgroup: Option<RunCgroup>) -> Meter {
+        #[cfg(target_os = "linux")]
+        return Meter::new(pid, cgroup.as_ref());
+        #[cfg(not(target_os = "linux"))]
+        {
+            let _ = cgroup;
+            Meter::new(pid)
+        }
+    }
+
+    fn new(pid: i32, #[cfg(target_os = "linux")] cgroup: Option<&Cgroup>) -> Meter {
+        let clock = ClockId::pid_cpu_clock_id(Pid::from_raw(pid)).ok();
+        Meter {
+            pid,
+            clock,
+            #[cfg(target_os = "linux")]
+            cgroup: cgroup.and_then(|c| c.meter().ok()),
+            seen_kb: 0,
+        }
+    }
+
+    /// CPU time of the submission's own process, all its threads, from the
+    /// kernel's clock for it: exact to the nanosecond even while it runs,
+    /// and out of the submission's reach. `None` once it is gone.
+    pub fn process_cpu(&self) -> Option<Duration> {
+        let now = self.clock?.now().ok()?;
+        Some(Duration::new(now.tv_sec() as u64, now.tv_nsec() as u32))
+    }
+
+    /// [`Meter::process_cpu`] once the process's main thread has stopped
+    /// running, waiting at most 2 ms for it. The kernel adds a running
+    /// thread's time to the process's clock only at a tick or when the
+    /// thread stops, so a driver read the moment it has written an answer
+    /// would have its last moments of work, up to a tick (1 to 4 ms),
+    /// counted to the next board. A driver stops as soon as it waits for
+    /// its next board.
+    pub fn settled_cpu(&self) -> Option<Duration> {
+        let deadline = Instant::now() + Duration::from_millis(2);
+        while main_thread_running(self.pid) && Instant::now() < deadline {
+            std::thread::yield_now();
+        }
+        self.process_cpu()
+    }
+
+    /// How long the process's main thread has been ready to run but
+    /// waiting for a CPU, in all: the second field of
+    /// `/proc/PID/schedstat`. `None` where the kernel does not keep it.
+    pub fn cpu_wait(&self) -> Option<Duration> {
+        let stat = std::fs::read_to_string(format!("/proc/{}/schedstat", self.pid)).ok()?;
+        let waited: u64 = stat.split_whitespace().nth(1)?.parse().ok()?;
+        Some(Duration::from_nanos(waited))
+    }
+
+    /// Starts a new count of the peak memory: of the process's peak
+    /// resident set (the kernel's `VmHWM`, reset through `clear_refs`) and
+    /// of the samples, for a process that serves case after case.
+    pub fn reset_peak(&mut self) {
+        self.seen_kb = 0;
+        let _ = std::fs::write(format!("/proc/{}/clear_refs", self.pid), "5");
+    }
+
+    /// The peak memory since the last reset (or the start), in KB: the
+    /// process's peak resident set, or the most the samples saw of the
+    /// whole run, if more.
+    pub fn peak_kb(&self) -> u64 {
+        let hwm = std::fs::read_to_string(format!("/proc/{}/status", self.pid))
+            .ok()
+            .and_then(|status| {
+                let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+                line.split_whitespace().nth(1)?.parse::<u64>().ok()
+            })
+            .unwrap_or(0);
+        hwm.max(self.seen_kb)
+    }
+
+    /// Holds the process to `more` CPU time from now with `RLIMIT_CPU`, a
+    /// backstop the kernel enforces, for a process that serves case after
+    /// case (whose CPU time adds up across them).
+    #[cfg(target_os = "linux")]
+    pub fn limit_cpu_from_now(&self, more: Duration) {
+        let now = self.process_cpu().unwrap_or_default();
+        let seconds = (now + more).as_secs() + 1;
+        crate::runner::sys::limit_cpu_of(self.pid, seconds);
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    pub fn limit_cpu_from_now(&self, _more: Duration) {}
+
+    /// CPU time and memory (KB) of the whole run now: its cgroup's, else
+    /// its own process's as `/proc` says.
+    pub(super) fn sample(&mut self) -> Option<(Duration, u64)> {
+        #[cfg(target_os = "linux")]
+        if let Some(cgroup) = &mut self.cgroup {
+            let sample = (cgroup.cpu().ok()?, cgroup.memory_kb().ok()?);
+            self.seen_kb = self.seen_kb.max(sample.1);
+            return Some(sample);
+        }
+        let sample = proc_sample(self.pid)?;
+        self.seen_kb = self.seen_kb.max(sample.1);
+        Some(sample)
+    }
+}
+
+/// Whether the process's main thread is running or ready to run, as
+/// `/proc/PID/stat` says; false when it cannot be read.
+fn main_thread_running(pid: i32) -> bool {
+    proc_stat(pid).is_some_and(|fields| fields.starts_with('R'))
+}
+
+/// The fields of `/proc/PID/stat` from the state (field 3 of proc(5)) on.
+/// `None` once the process is gone, or where there is no `/proc`.
+fn proc_stat(pid: i32) -> Option<String> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name may hold spaces and parentheses; fields resume after the last ')'.
+    Some(stat.get(stat.rfind(')')? + 2..)?.to_string())
+}
+
+/// What `/proc/PID/stat` says of a running process: CPU time and resident
+/// memory. `None` once it is gone, or where there is no `/proc`.
+fn proc_sample(pid: i32) -> Option<(Duration, u64)> {
+    let stat = proc_stat(pid)?;
+    let fields: Vec<&str> = stat.split(' ').collect();
+    // Fields 14 and 15 (utime, stime) and 24 (rss) of proc(5), counted from
+    // the state, field 3, which is fields[0] here.
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    let rss_pages: u64 = fields.get(21)?.parse().ok()?;
+    let hz = sysconf(SysconfVar::CLK_TCK).ok()??;
+    let page = sysconf(SysconfVar::PAGE_SIZE).ok()??;
+    let hz = u64::try_from(hz).ok().filter(|&h| h > 0)?;
+    let page_kb = u64::try_from(page).ok()? / 1024;
+    Some((
+        Duration::from_nanos(ticks.saturating_mul(1_000_000_000) / hz),
+        rss_pages * page_kb,
+    ))
+}

@@ -1,0 +1,458 @@
+//! Running one untrusted process to completion, whatever it does.
+//!
+//! - It starts through a spawner (`runner::spawner`), inside the sandbox
+//!   (`runner::sandbox`): its own PID, mount, network and IPC namespaces and
+//!   a cgroup, as far as the kernel allows. Without a spawner (tests, other
+//!   systems) it is forked here, in a process group of its own.
+//! - A watchdog stops it at a wall-clock deadline, when the CPU time or the
+//!   memory of its whole tree passes its bound (read from its cgroup, or
+//!   from `/proc` for its own process, every few milliseconds), when the
+//!   conversation with it says so, or when the user interrupts the run
+//!   ([`interrupt`]). `RLIMIT_CPU`, `RLIMIT_AS` and the cgroup's memory cap
+//!   are kernel backstops behind it, and cores are never dumped.
+//! - Input and output stream: stdin is fed as the process takes it, and
+//!   stdout (and a driver's answer channel, fd 3) handed on chunk by chunk
+//!   as it arrives, so a case of a million puzzles is judged while it runs.
+//!   Stdout is cut at the output limit; of stderr, its start and its end are
+//!   kept (a Java stack overflow names itself on its first line, then
+//!   prints a thousand frames).
+//!   A [`Conversation`] decides what to feed and when: a whole file at
+//!   once, or one board at a time, each after the answer to the last.
+//! - One thread does it all with `poll(2)`: feeding stdin, draining the
+//!   outputs, noticing the exit and the watchdog's rounds. A process that
+//!   never reads, or floods stderr, cannot stall it, and no helper thread
+//!   is left behind blocked on a pipe.
+//! - CPU time and peak memory come from the kernel's accounting of the run
+//!   (its cgroup, else `wait4`'s rusage), not from polling.
+//!
+//! Each part has a room of its own: [`serve`] the watchdog's loop,
+//! [`meter`] what the kernel says of the process, [`interrupts`] the
+//! user's Ctrl-C, [`child`] how the process was started and is stopped,
+//! [`direct`] the fork used without a spawner, [`streams`] the pipes.
+//!
+//! Unix only: this is where the platform code lives.
+
+use std::ffi::OsString;
+use std::io::{self, Read};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+mod child;
+mod direct;
+mod interrupts;
+mod meter;
+mod serve;
+mod streams;
+#[cfg(test)]
+mod tests;
+
+#[cfg(target_os = "linux")]
+use super::sandbox::cgroup::Cgroup;
+use super::sandbox::Plan;
+use child::{Child, Reaped};
+pub use interrupts::{interrupt, interrupted, interrupting_signal, restart, restarting, resume};
+pub use meter::Meter;
+pub use streams::STDERR_HEAD;
+use streams::{set_nonblocking, Ends, Pipes, CHUNK};
+
+/// What a spawner reports a run's cgroup as.
+#[cfg(target_os = "linux")]
+type RunCgroup = Cgroup;
+#[cfg(not(target_os = "linux"))]
+type RunCgroup = ();
+
+/// What to run and within which bounds.
+pub struct Spec {
+    /// An absolute path: nothing is looked up on `PATH` inside the sandbox.
+    pub program: PathBuf,
+    /// `argv[0]`, then the arguments.
+    pub argv: Vec<OsString>,
+    /// The whole environment (see `sandbox::environment`).
+    pub env: Vec<(OsString, OsString)>,
+    /// What it sees and may use, and where it starts.
+    pub plan: Plan,
+    /// Wall-clock time after which it is killed.
+    pub kill_after: Duration,
+    /// CPU time of its whole tree after which it is killed.
+    pub kill_after_cpu: Option<Duration>,
+    /// Memory of its whole tree, in KB, past which it is killed.
+    pub kill_above_memory_kb: Option<u64>,
+    /// `RLIMIT_CPU`, rounded up to whole seconds.
+    pub cpu_limit: Option<Duration>,
+    /// `RLIMIT_AS`, in bytes.
+    pub address_space_limit: Option<u64>,
+    /// Output past this many bytes, on stdout or on the answer channel,
+    /// kills it (the output limit).
+    pub stdout_limit: usize,
+    /// How much of the end of stderr to keep (its first [`STDERR_HEAD`]
+    /// bytes are kept too).
+    pub stderr_tail: usize,
+    /// Whether it gets an answer channel as fd 3 (a LeetCode driver's).
+    pub answers: bool,
+}
+
+impl Spec {
+    /// `program` with `argv`, in `plan`, with generous bounds to narrow.
+    pub fn new(program: PathBuf, argv: Vec<OsString>, plan: Plan) -> Spec {
+        let env = super::sandbox::environment(&plan.cwd, &[]);
+        Spec {
+            program,
+            argv,
+            env,
+            plan,
+            kill_after: Duration::from_secs(60),
+            kill_after_cpu: None,
+            kill_above_memory_kb: None,
+            cpu_limit: None,
+            address_space_limit: None,
+            stdout_limit: 64 << 20,
+            stderr_tail: 8 << 10,
+            answers: false,
+        }
+    }
+}
+
+/// What a [`Conversation`] has for stdin now.
+pub enum Input {
+    /// This many bytes were put in the buffer.
+    Data(usize),
+    /// Nothing until the process answers.
+    Wait,
+    /// No more: close stdin.
+    End,
+}
+
+/// The judge's side of the exchange with a running process: what to feed
+/// it, what to do with what it prints, and when to stop it early.
+pub trait Conversation {
+    /// Fills `buf` with the next input, if there is any now.
+    fn input(&mut self, buf: &mut [u8], meter: &mut Meter) -> io::Result<Input>;
+    /// A chunk of stdout, in order.
+    fn stdout(&mut self, chunk: &[u8]);
+    /// A chunk of the answer channel (fd 3), in order.
+    fn answers(&mut self, _chunk: &[u8], _meter: &mut Meter) {}
+    /// Asked at every watchdog round: a reason to stop the run now.
+    fn check(&mut self, _meter: &mut Meter) -> Option<Kill> {
+        None
+    }
+    /// Whether this exchange is over while the process lives on (a case
+    /// whose boards are all answered); a program's never is.
+    fn done(&self) -> bool {
+        false
+    }
+}
+
+/// A plain exchange: all of `stdin` fed as fast as it is taken, stdout
+/// handed to a callback.
+pub struct Stream<'a> {
+    pub stdin: &'a mut dyn Read,
+    pub stdout: &'a mut dyn FnMut(&[u8]),
+}
+
+/// The next input read from `stdin` into `buf`: data, or its end.
+pub fn read_input(stdin: &mut dyn Read, buf: &mut [u8]) -> io::Result<Input> {
+    loop {
+        match stdin.read(buf) {
+            Ok(0) => return Ok(Input::End),
+            Ok(n) => return Ok(Input::Data(n)),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+impl Conversation for Stream<'_> {
+    fn input(&mut self, buf: &mut [u8], _: &mut Meter) -> io::Result<Input> {
+        read_input(self.stdin, buf)
+    }
+
+    fn stdout(&mut self, chunk: &[u8]) {
+        (self.stdout)(chunk);
+    }
+}
+
+/// Why the watchdog killed a process.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kill {
+    /// It ran past [`Spec::kill_after`] of wall-clock time, or its
+    /// conversation's own wall-clock bound.
+    Wall,
+    /// It used more CPU time than its bound.
+    Cpu,
+    /// Its memory passed its bound, or the kernel's cap stopped it.
+    Memory,
+    /// Its output passed [`Spec::stdout_limit`].
+    Output,
+    /// It did not get to its first board in time (a LeetCode driver
+    /// starting its runtime and loading the solution).
+    Startup,
+    /// The user interrupted the run.
+    Interrupted,
+}
+
+/// How the process ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    Code(i32),
+    Signal(i32),
+}
+
+/// A finished process and what the kernel measured of it.
+#[derive(Debug)]
+pub struct Finished {
+    pub exit: Exit,
+    pub wall: Duration,
+    /// CPU time of the whole run: every process in its cgroup, else every
+    /// process waited for.
+    pub cpu: Duration,
+    /// Peak memory of the whole run, in KB: the most its cgroup's
+    /// processes held together (anonymous, tmpfs and shared memory,
+    /// sampled as it ran), or the largest resident set among them, if more.
+    pub memory_kb: u64,
+    /// The start and the end of what it wrote to stderr, with what was
+    /// left out between them said in a line of its own.
+    pub stderr: Vec<u8>,
+    /// Why the harness killed it, if it did.
+    pub killed: Option<Kill>,
+    /// Forks refused because the run reached its process limit.
+    pub fork_refusals: u64,
+    /// When the wall-clock cap stopped it: how long its process had been
+    /// ready to run but waiting for a CPU during the exchange, as the
+    /// kernel's scheduler counted it. Long waits mean a busy machine, not
+    /// a slow or sleeping submission.
+    pub cpu_wait: Option<Duration>,
+}
+
+/// [`run`] with the whole of stdin given and the whole of stdout (up to its
+/// limit) kept, for small runs such as a compiler's.
+pub fn run_captured(spec: Spec, stdin: &[u8]) -> io::Result<(Finished, Vec<u8>)> {
+    let mut out = Vec::new();
+    let finished = {
+        let mut keep = |chunk: &[u8]| out.extend_from_slice(chunk);
+        run(
+            spec,
+            &mut Stream {
+                stdin: &mut &stdin[..],
+                stdout: &mut keep,
+            },
+        )?
+    };
+    Ok((finished, out))
+}
+
+/// Runs `spec` to the end, talking with it through `conversation`, and
+/// reports how it went. An `Err` means the harness could not run it at all
+/// (e.g. the program does not exist) or could not read the input it was to
+/// feed; the process is gone either way.
+pub fn run(spec: Spec, conversation: &mut dyn Conversation) -> io::Result<Finished> {
+    let mut process = Process::begin(spec, false)?;
+    loop {
+        if let Served::Ended(finished) = process.serve(conversation)? {
+            return Ok(finished);
+        }
+    }
+}
+
+/// What came of one exchange with a [`Process`].
+pub enum Served {
+    /// The conversation is done and the process lives on, for the next.
+    Done,
+    /// The process ended (exited, crashed or was killed).
+    Ended(Finished),
+}
+
+/// A running process that may serve several exchanges in turn (a driver
+/// judging case after case, with the state its solution keeps), or one to
+/// its end ([`run`]). Dropped, it is killed, with everything it started.
+pub struct Process {
+    child: Option<Child>,
+    pipes: Pipes,
+    meter: Meter,
+    bounds: Bounds,
+    started: Instant,
+    /// Input made by a conversation but not yet taken by the process.
+    pending: Vec<u8>,
+    pending_at: usize,
+    pending_end: usize,
+    chunk: Vec<u8>,
+    /// Stderr since the current exchange began.
+    errors: Ends,
+    killed: Option<Kill>,
+    ended: Option<(Reaped, Duration)>,
+    /// The scheduler's wait count of the process when the current
+    /// exchange began, and its growth until the wall-clock cap struck.
+    wait_at_start: Option<Duration>,
+    cpu_wait: Option<Duration>,
+}
+
+/// The bounds of a [`Spec`] that outlive its start.
+struct Bounds {
+    kill_after: Duration,
+    kill_after_cpu: Option<Duration>,
+    kill_above_memory_kb: Option<u64>,
+    stdout_limit: usize,
+    stderr_tail: usize,
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        if let Some(child) = self.child.take() {
+            child.release(self.ended.is_some());
+        }
+    }
+}
+
+impl Process {
+    /// Starts `spec`.
+    pub fn start(spec: Spec) -> io::Result<Process> {
+        Process::begin(spec, true)
+    }
+
+    /// Starts `spec`, or with a spawner and not `confirm`, asks for it to
+    /// be started: whether it did is then heard by [`Process::serve`],
+    /// which meanwhile feeds it.
+    fn begin(spec: Spec, confirm: bool) -> io::Result<Process> {
+        let started = Instant::now();
+        let (child, pipes, meter) = child::start(&spec, confirm)?;
+        for fd in [&pipes.stdin, &pipes.stdout, &pipes.stderr, &pipes.answers]
+            .into_iter()
+            .flatten()
+        {
+            set_nonblocking(fd)?;
+        }
+        Ok(Process {
+            child: Some(child),
+            pipes,
+            meter,
+            bounds: Bounds {
+                kill_after: spec.kill_after,
+                kill_after_cpu: spec.kill_after_cpu,
+                kill_above_memory_kb: spec.kill_above_memory_kb,
+                stdout_limit: spec.stdout_limit,
+                stderr_tail: spec.stderr_tail,
+            },
+            started,
+            pending: vec![0; CHUNK],
+            pending_at: 0,
+            pending_end: 0,
+            chunk: vec![0; CHUNK],
+            errors: Ends::default(),
+            killed: None,
+            wait_at_start: None,
+            cpu_wait: None,
+            ended: None,
+        })
+    }
+
+    /// What measures it.
+    pub fn meter(&mut self) -> &mut Meter {
+        &mut self.meter
+    }
+
+    /// Whether it has ended.
+    pub fn has_ended(&self) -> bool {
+        self.ended.is_some()
+    }
+
+    fn child(&mut self) -> &mut Child {
+        self.child
+            .as_mut()
+            .expect("the child lives as long as the process")
+    }
+
+    /// Records the first reason to kill and has the process killed; later
+    /// reasons only find it dying.
+    fn kill(&mut self, why: Kill) {
+        if self.killed.is_none() {
+            if why == Kill::Wall {
+                self.cpu_wait = self
+                    .meter
+                    .cpu_wait()
+                    .map(|now| now.saturating_sub(self.wait_at_start.unwrap_or_default()));
+            }
+            self.killed = Some(why);
+            self.child().kill();
+        }
+    }
+
+    /// The report of a process that has ended.
+    fn finished(&mut self) -> Finished {
+        let (end, noticed) = self.ended.as_ref().expect("it has ended");
+        let exit = if libc::WIFSIGNALED(end.status) {
+            Exit::Signal(libc::WTERMSIG(end.status))
+        } else {
+            Exit::Code(libc::WEXITSTATUS(end.status))
+        };
+        let mut killed = self.killed;
+        // The kernel's memory cap stopped some of it: that is the memory
+        // limit too, and the cause of whatever came after. Unless it had
+        // already reached the process limit and the judge then stopped it:
+        // a fork bomb fills the memory with the kernel's bookkeeping for its
+        // processes, so the process limit came first, and whether the memory
+        // cap also struck before the time ran out is a matter of timing.
+        let forks_came_first = end.fork_refusals > 0 && killed.is_some();
+        if end.oom_kills > 0 && killed != Some(Kill::Interrupted) && !forks_came_first {
+            killed = Some(Kill::Memory);
+        }
+        Finished {
+            exit,
+            wall: end.wall.unwrap_or(*noticed),
+            cpu: end.cpu,
+            memory_kb: end.max_rss_kb.max(self.meter.seen_kb).max(end.held_kb),
+            stderr: std::mem::take(&mut self.errors).finish(),
+            killed,
+            fork_refusals: end.fork_refusals,
+            cpu_wait: self.cpu_wait,
+        }
+    }
+
+    /// The stderr of the exchange just served, for a process that lives on.
+    pub fn take_stderr(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.errors).finish()
+    }
+
+    /// Ends a process that is done serving: closes its stdin, gives it a
+    /// moment to exit, then kills it.
+    pub fn close(mut self) -> io::Result<Finished> {
+        self.pipes.stdin = None;
+        let deadline = Instant::now() + Duration::from_secs(1);
+        struct Closing(Instant);
+        impl Conversation for Closing {
+            fn input(&mut self, _: &mut [u8], _: &mut Meter) -> io::Result<Input> {
+                Ok(Input::End)
+            }
+            fn stdout(&mut self, _: &[u8]) {}
+            fn check(&mut self, _: &mut Meter) -> Option<Kill> {
+                (Instant::now() > self.0).then_some(Kill::Wall)
+            }
+        }
+        loop {
+            if let Served::Ended(finished) = self.serve(&mut Closing(deadline))? {
+                return Ok(finished);
+            }
+        }
+    }
+}
+/// The conventional name of a signal, with what it usually means for a
+/// submission, e.g. `SIGSEGV (segmentation fault)`.
+pub fn describe_signal(signal: i32) -> String {
+    let (name, meaning) = match signal {
+        libc::SIGSEGV => (
+            "SIGSEGV",
+            "segmentation fault: a bad pointer or index, or a stack overflow",
+        ),
+        libc::SIGABRT => (
+            "SIGABRT",
+            "aborted, e.g. by a failed assertion or an uncaught exception",
+        ),
+        libc::SIGFPE => ("SIGFPE", "arithmetic error, e.g. division by zero"),
+        libc::SIGBUS => ("SIGBUS", "bus error: misaligned or unmapped memory"),
+        libc::SIGILL => ("SIGILL", "illegal instruction"),
+        libc::SIGKILL => ("SIGKILL", "killed"),
+        libc::SIGXCPU => ("SIGXCPU", "CPU time limit reached"),
+        libc::SIGPIPE => ("SIGPIPE", "wrote to a closed pipe"),
+        libc::SIGTERM => ("SIGTERM", "terminated"),
+        _ => return format!("signal {signal}"),
+    };
+    format!("{name} ({meaning})")
+}

@@ -1,0 +1,200 @@
+//! Accounting for a run's whole process tree: one cgroup per run, read
+//! through one interface whether the machine mounts cgroup v1 (a hierarchy
+//! per controller) or v2 (one unified tree).
+//!
+//! A process's own `rusage` misses the children it never waits for, and
+//! its resident memory misses its children's memory, tmpfs and shared
+//! memory. A cgroup counts all of them: CPU time of every task that was
+//! ever in it (`cpuacct.usage`, `cpu.stat`), the memory of all of them
+//! (`memory.stat`), and how often a fork failed at its process limit
+//! (`pids.events`). Its memory limit is enforced by the kernel, so a
+//! submission that allocates faster than the watchdog looks is still
+//! stopped.
+//!
+//! The memory judged is the tree's anonymous memory and its tmpfs and
+//! shared memory (`rss` and `shmem`, or `anon` and `shmem` under v2), not
+//! the cgroup's whole charge (`memory.max_usage_in_bytes`,
+//! `memory.peak`): that also holds the page cache of files the run read
+//! first and the kernel's own caches, which vary with what the machine
+//! did before and would give a program that reads its own binary on a
+//! cold cache, or a JVM, a false MLE. The kernel keeps no peak of that
+//! sum, so the watchdog samples it; the whole charge still bounds the run
+//! through the kernel's limit, where page cache is reclaimed first.
+//!
+//! Where the cgroups live: under v1, below the judge's own cgroup in each
+//! controller's hierarchy (so whatever limits the judge runs under still
+//! apply); under v2, in a `sudoku-judge` cgroup at the root, because v2
+//! does not let a cgroup that holds processes (the judge's own) hand
+//! controllers to children. Each run gets a cgroup of its own, named after
+//! the spawner that made it; once everything of a run is gone, the
+//! spawner gives its cgroup to a later run ([`Cgroup::reuse`]), counting
+//! from where the counters stand, and removes them all when it ends.
+//! Cgroups left by a spawner that was killed are removed by the next one.
+//!
+//! Everything here is reading and writing small files, so tests point a
+//! [`Hierarchy`] at a temporary directory that looks like a cgroup tree.
+//!
+//! Its rooms: [`hierarchy`] finds the controllers and makes, reuses and
+//! sweeps the runs' cgroups; [`delegate`] finds a cgroup v2 subtree
+//! delegated to a user who is not root, and [`systemd`] asks for one;
+//! [`run`] is one run's cgroup, its limits, counters and meter.
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+mod delegate;
+mod hierarchy;
+mod run;
+mod systemd;
+#[cfg(test)]
+mod tests;
+
+pub use run::CgroupMeter;
+
+/// The name of the directory that holds the judge's cgroups.
+const BASE: &str = "sudoku-judge";
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Version {
+    V1,
+    V2,
+}
+
+impl Version {
+    pub fn name(self) -> &'static str {
+        match self {
+            Version::V1 => "cgroup v1",
+            Version::V2 => "cgroup v2",
+        }
+    }
+
+    /// The file, in the cpu controller's directory, with the CPU time of
+    /// every task that was ever in the cgroup.
+    fn cpu_file(self) -> &'static str {
+        match self {
+            Version::V1 => "cpuacct.usage",
+            Version::V2 => "cpu.stat",
+        }
+    }
+
+    /// The CPU time that [`Version::cpu_file`]'s `text` says.
+    fn cpu(self, text: &str) -> io::Result<Duration> {
+        Ok(match self {
+            Version::V1 => Duration::from_nanos(number(text)?),
+            Version::V2 => Duration::from_micros(
+                keyed(text, "usage_usec")
+                    .ok_or_else(|| io::Error::other("cpu.stat has no usage_usec"))?,
+            ),
+        })
+    }
+
+    /// The tree's anonymous memory and tmpfs and shared memory in KB, from
+    /// `memory.stat`'s `text` (see the module's docs for why not the
+    /// whole charge).
+    fn memory_kb(self, text: &str) -> io::Result<u64> {
+        let anon = match self {
+            Version::V1 => "rss",
+            Version::V2 => "anon",
+        };
+        let field = |key: &str| {
+            keyed(text, key).ok_or_else(|| io::Error::other(format!("memory.stat has no {key}")))
+        };
+        Ok((field(anon)? + field("shmem")?) / 1024)
+    }
+}
+
+/// Where the judge makes its cgroups: for v1 one directory per controller
+/// (memory, pids, cpuacct), for v2 the same directory three times.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Hierarchy {
+    pub version: Version,
+    memory: PathBuf,
+    pids: PathBuf,
+    cpu: PathBuf,
+    /// How the judge came by it.
+    #[serde(default)]
+    pub origin: Origin,
+    /// Under v2, a cgroup of the judge's own that it moves into before it
+    /// makes any run's: a cgroup that hands controllers on to its children
+    /// may hold no processes itself.
+    #[serde(default)]
+    leaf: Option<PathBuf>,
+}
+
+/// Where the judge's cgroups come from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Origin {
+    /// Made where root may make them.
+    #[default]
+    Root,
+    /// Inside the cgroup v2 subtree delegated to the user who runs the
+    /// judge (a systemd scope with `Delegate=yes`, `user@UID.service`).
+    Delegated,
+    /// Inside a scope the judge asked the user's systemd to delegate.
+    SystemdScope,
+}
+
+/// The kernel-enforced limits of one run's cgroup.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CgroupLimits {
+    /// Memory past which the kernel stops the run (its OOM killer).
+    pub memory_bytes: u64,
+    /// Tasks (processes and threads) at once.
+    pub pids: u32,
+}
+
+/// One run's cgroup: its directories, for reading and for joining.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cgroup {
+    pub version: Version,
+    memory: PathBuf,
+    pids: PathBuf,
+    cpu: PathBuf,
+    /// What its counters held when the run began: a cgroup is used for
+    /// run after run (making and removing one costs more than a small
+    /// run), and the kernel lets some counters only grow.
+    #[serde(default)]
+    base: Usage,
+    /// The limits last written, which a reuse under the same need not
+    /// write again.
+    #[serde(skip)]
+    limits: Option<CgroupLimits>,
+}
+
+/// What a cgroup counted over a run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Usage {
+    /// CPU time of every task that was in it.
+    pub cpu: Duration,
+    /// Times the kernel's OOM killer killed a task in it.
+    pub oom_kills: u64,
+    /// Forks refused at its process limit.
+    pub fork_refusals: u64,
+}
+
+fn write(path: &Path, value: &str) -> io::Result<()> {
+    fs::write(path, value).map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))
+}
+
+fn read(path: &Path) -> io::Result<String> {
+    fs::read_to_string(path)
+        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))
+}
+
+/// The number after `key` in a `key value` file such as `memory.events`.
+fn keyed(text: &str, key: &str) -> Option<u64> {
+    text.lines().find_map(|line| {
+        let (k, v) = line.split_once(' ')?;
+        (k == key).then(|| v.trim().parse().ok())?
+    })
+}
+
+fn number(text: &str) -> io::Result<u64> {
+    text.trim()
+        .parse()
+        .map_err(|_| io::Error::other(format!("`{}` is not a number", text.trim())))
+}
