@@ -19,10 +19,10 @@ mod calibrate;
 mod check;
 #[path = "cli/containment.rs"]
 mod containment;
-#[path = "cli/doctor.rs"]
-mod doctor;
 #[path = "cli/docs.rs"]
 mod docs;
+#[path = "cli/doctor.rs"]
+mod doctor;
 #[path = "cli/gen.rs"]
 mod gen;
 #[path = "cli/hack.rs"]

@@ -31,7 +31,7 @@ use crate::stats::Spread;
 use crate::case::Limits;
 use lang::launch::Interface;
 use process::Kill;
-pub use puzzles::{OwnOutput, PuzzleLines, PuzzleTimes};
+pub use puzzles::{OwnOutput, OwnText, PuzzleLines, PuzzleTimes};
 
 /// Processes and threads a run may have at once: enough for a JVM's or a
 /// compiler's, few enough to stop a fork bomb.

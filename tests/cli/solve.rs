@@ -5,7 +5,8 @@ use std::fs;
 use std::path::PathBuf;
 
 use super::{
-    manifest_dir, run, run_in, skip_or_fail_for, sound_solvers, Need, ANSWER, EXAMPLE_IN, EXAMPLE_OUT, PUZZLE,
+    manifest_dir, run, run_in, skip_or_fail_for, sound_solvers, Need, ANSWER, EXAMPLE_IN,
+    EXAMPLE_OUT, PUZZLE,
 };
 
 #[test]

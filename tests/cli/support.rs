@@ -292,12 +292,15 @@ pub(crate) fn required(need: Need) -> bool {
     let Some(value) = std::env::var_os("SUDOKU_JUDGE_REQUIRE") else {
         return false;
     };
-    value.to_string_lossy().split(',').any(|kind| match kind.trim() {
-        "all" => true,
-        "tools" => need == Need::Tools,
-        "datasets" => need == Need::Datasets,
-        _ => false,
-    })
+    value
+        .to_string_lossy()
+        .split(',')
+        .any(|kind| match kind.trim() {
+            "all" => true,
+            "tools" => need == Need::Tools,
+            "datasets" => need == Need::Datasets,
+            _ => false,
+        })
 }
 
 /// [`skip_or_fail`] for a test that lacks `need`.
