@@ -85,6 +85,16 @@ fn unjudged(error: &anyhow::Error) -> Unjudged {
             fault: Fault::Judge,
         };
     }
+    // A case file found malformed as it streamed, whatever was running.
+    if let Some(malformed) = error
+        .chain()
+        .find_map(|e| e.downcast_ref::<case::Malformed>())
+    {
+        return Unjudged {
+            message: malformed.to_string(),
+            fault: Fault::Case,
+        };
+    }
     let fault = if error.downcast_ref::<JudgeFault>().is_none() {
         Fault::Case
     } else if refused_exec(error) {
@@ -343,7 +353,13 @@ fn judge_case(
 ) -> anyhow::Result<Option<Judgement>> {
     let checker = settings.checker.unwrap_or_default();
     let limits = settings.checked_limits()?;
-    let mut data = case::load(case, checker == CheckerKind::Sudoku)?;
+    // The Sudoku-aware checker checks the case's lines as they stream;
+    // the exact one needs to know first whether the expected output reads
+    // as boards.
+    let mut data = match checker {
+        CheckerKind::Sudoku => case::open(case)?,
+        CheckerKind::Exact => case::load(case, false)?,
+    };
     if checker == CheckerKind::Exact && data.expected.is_none() {
         anyhow::bail!(
             "{}: the exact checker needs an expected output beside the input; add one, or judge \
@@ -472,14 +488,18 @@ fn judge_case(
     let first = &runs[0];
     let puzzle_times = first.puzzle_times.filter(|_| data.puzzles > 1);
     let slowest = match first.slowest_puzzle.filter(|_| puzzle_times.is_some()) {
-        Some((i, time)) => match data.puzzles()?.nth(i) {
-            Some(puzzle) => Some(Slowest {
+        Some((i, time)) => {
+            let mut puzzles = data.puzzles()?;
+            let mut nth = None;
+            for _ in 0..=i {
+                nth = puzzles.next_line().transpose()?;
+            }
+            nth.map(|(line, _)| Slowest {
                 puzzle: i + 1,
-                line: puzzle?.0,
+                line,
                 time,
-            }),
-            None => None,
-        },
+            })
+        }
         None => None,
     };
     Ok(Some(Judgement {

@@ -53,5 +53,7 @@ mod snapshots;
 mod solve;
 #[path = "cli/stress.rs"]
 mod stress;
+#[path = "cli/streamed.rs"]
+mod streamed;
 #[path = "cli/submissions.rs"]
 mod submissions;

@@ -488,6 +488,57 @@ impl AcWingLines {
         Ok(Some(board))
     }
 
+    /// Takes the next line as a board without reading it, when it can be
+    /// nothing else: no `end` has come yet. The caller has checked that the
+    /// line is the 81 cells of a board in the plain form (see
+    /// [`AcWingReader::next_line`]). False when the line must be taken.
+    pub(crate) fn take_plain(&mut self) -> bool {
+        if self.done || self.end_line.is_some() {
+            return false;
+        }
+        self.line += 1;
+        self.boards += 1;
+        true
+    }
+
+    /// Takes the next line (without its ending) only as far as to know
+    /// whether it is a board, without reading its cells: whether it counts
+    /// as one. `end`, blank lines and text after `end` are as [`Self::take`]
+    /// takes them.
+    pub(crate) fn skim(&mut self, line: &str) -> bool {
+        self.line += 1;
+        if self.done {
+            return false;
+        }
+        let number = self.line;
+        let line = if number == 1 {
+            line.strip_prefix('\u{feff}').unwrap_or(line)
+        } else {
+            line
+        }
+        .trim_end();
+        if let Some(end) = self.end_line {
+            if !line.is_empty() {
+                self.warnings.push(format!(
+                    "line {number}: text after the `end` on line {end} is ignored"
+                ));
+                self.done = true;
+            }
+            return false;
+        }
+        match line {
+            "" => false,
+            "end" => {
+                self.end_line = Some(number);
+                false
+            }
+            _ => {
+                self.boards += 1;
+                true
+            }
+        }
+    }
+
     /// The checks that need the whole input, once it has been taken.
     pub(crate) fn finish(&mut self) -> Option<ParseError> {
         if self.mode != Mode::Puzzles {
@@ -539,7 +590,70 @@ impl<R: std::io::BufRead> AcWingReader<R> {
         &self.lines.warnings
     }
 
-    fn advance(&mut self) -> Option<Result<(usize, Board), ParseError>> {
+    /// Counts the boards to come without reading their cells: each line
+    /// that is not blank, `end` or after it counts as one, which it is or
+    /// is an error [`Self::next_line`] will name. The warnings are then
+    /// complete; an input without a board, a line too long for one or not
+    /// UTF-8 text are errors found here.
+    pub fn count(mut self) -> Result<(usize, Vec<String>), ParseError> {
+        let mut boards = 0;
+        while !self.lines.is_done() {
+            self.buf.clear();
+            match self.input.read_until(b'\n', &mut self.buf) {
+                Ok(0) => break,
+                Ok(_) => {}
+                Err(e) => {
+                    let number = self.lines.line() + 1;
+                    return Err(match e.kind() {
+                        std::io::ErrorKind::InvalidData => {
+                            ParseError::new(number, 1, e.to_string())
+                        }
+                        _ => ParseError::new(number, 1, format!("the line cannot be read: {e}")),
+                    });
+                }
+            }
+            // A line that starts with a cell is neither blank nor `end`,
+            // whatever follows; one that is not UTF-8 text counts as a
+            // board here and is named where it is streamed.
+            let line = match self.buf.first() {
+                Some(b'.' | b'0'..=b'9') => "?",
+                _ => std::str::from_utf8(&self.buf).unwrap_or("?"),
+            };
+            boards += usize::from(self.lines.skim(line));
+        }
+        match self.lines.finish() {
+            Some(error) => Err(error),
+            None => Ok((boards, self.lines.warnings)),
+        }
+    }
+
+    /// The next board's line and its number: the line's 81 cells exactly
+    /// as written (`.` or `0` for a blank), or, for a board that is not in
+    /// that plain form (spaces, a byte order mark), its cells rewritten as
+    /// [`Board::to_line`] writes them. The same rules, errors and warnings
+    /// as [`Iterator::next`], but a plain line is checked byte by byte and
+    /// no board is built: what streams a case of a million puzzles.
+    pub fn next_line(&mut self) -> Option<Result<(usize, [u8; 81]), ParseError>> {
+        if self.done {
+            return None;
+        }
+        let item = self.advance(true).map(|read| {
+            read.map(|(number, read)| match read {
+                Read::Plain(cells) => (number, cells),
+                Read::Board(board) => {
+                    let line = board.to_line();
+                    let cells = line.as_bytes().try_into().expect("a board has 81 cells");
+                    (number, cells)
+                }
+            })
+        });
+        self.done = !matches!(item, Some(Ok(_)));
+        item
+    }
+
+    /// Reads up to the next board. `plain`: a line in the plain form is
+    /// given as it is.
+    fn advance(&mut self, plain: bool) -> Option<Result<(usize, Read), ParseError>> {
         while !self.lines.is_done() {
             let number = self.lines.line() + 1;
             self.buf.clear();
@@ -558,6 +672,19 @@ impl<R: std::io::BufRead> AcWingReader<R> {
                     )))
                 }
             }
+            if plain {
+                let cells = self.buf.trim_ascii_end();
+                let is_plain = match self.lines.mode {
+                    Mode::Puzzles => super::rules::is_puzzle_line(cells),
+                    Mode::Answers => {
+                        cells.len() == 81 && cells.iter().all(|&b| b == b'.' || b.is_ascii_digit())
+                    }
+                };
+                if is_plain && self.lines.take_plain() {
+                    let cells = cells.try_into().expect("a plain line has 81 cells");
+                    return Some(Ok((number, Read::Plain(cells))));
+                }
+            }
             let line = match std::str::from_utf8(&self.buf) {
                 Ok(line) => line,
                 Err(e) => {
@@ -572,12 +699,19 @@ impl<R: std::io::BufRead> AcWingReader<R> {
             };
             match self.lines.take(line) {
                 Ok(None) => {}
-                Ok(Some(board)) => return Some(Ok((number, board))),
+                Ok(Some(board)) => return Some(Ok((number, Read::Board(board)))),
                 Err(e) => return Some(Err(e)),
             }
         }
         self.lines.finish().map(Err)
     }
+}
+
+/// A board as [`AcWingReader::advance`] read it.
+enum Read {
+    /// A line in the plain form, as written.
+    Plain([u8; 81]),
+    Board(Board),
 }
 
 impl<R: std::io::BufRead> Iterator for AcWingReader<R> {
@@ -587,7 +721,12 @@ impl<R: std::io::BufRead> Iterator for AcWingReader<R> {
         if self.done {
             return None;
         }
-        let item = self.advance();
+        let item = self.advance(false).map(|read| {
+            read.map(|(number, read)| match read {
+                Read::Board(board) => (number, board),
+                Read::Plain(_) => unreachable!("plain lines are only read for next_line"),
+            })
+        });
         self.done = !matches!(item, Some(Ok(_)));
         item
     }

@@ -207,7 +207,7 @@ impl<R: BufRead> BufRead for LineCapped<R> {
         let buf = self.inner.fill_buf()?;
         // Hand out no more than the line may still take, so a reader never
         // gets past the cap unnoticed.
-        let end = match buf.iter().position(|&b| b == b'\n') {
+        let end = match memchr::memchr(b'\n', &buf[..buf.len().min(room)]) {
             Some(at) if at < room => at + 1,
             _ => buf.len().min(room),
         };

@@ -190,6 +190,23 @@ impl<'a> Boards<'a> {
         }
     }
 
+    /// The next board as its line of 81 cells and the line it starts on,
+    /// without building a board where the text is in the plain AcWing form
+    /// (see [`AcWingReader::next_line`]); `Err` names the file, line and
+    /// column of what could not be read.
+    pub fn next_line(&mut self) -> Option<anyhow::Result<(usize, [u8; 81])>> {
+        let read = match &mut self.inner {
+            Inner::Stream(reader) => reader.next_line()?,
+            Inner::Parsed { boards, .. } => {
+                let (line, board) = boards.next()?;
+                let cells = board.to_line().into_bytes().try_into();
+                Ok((line, cells.expect("a board has 81 cells")))
+            }
+            Inner::Failed(error) => Err(error.take()?),
+        };
+        Some(read.map_err(|e| parse_error(self.text, self.format, &e)))
+    }
+
     /// Warnings about the text, complete once every board has been read.
     pub fn warnings(&self) -> &[String] {
         match &self.inner {
@@ -201,8 +218,23 @@ impl<'a> Boards<'a> {
 }
 
 fn parse_error(text: &Text, format: Format, e: &format::ParseError) -> anyhow::Error {
-    anyhow::anyhow!(e.at(text, format))
+    anyhow::Error::new(Malformed(e.at(text, format)))
 }
+
+/// A case file found not to read as it must while its case is judged (its
+/// lines are checked as they stream): the case's fault, never the
+/// submission's, whatever was running when it was found. The message names
+/// the file, line and column.
+#[derive(Debug)]
+pub struct Malformed(pub String);
+
+impl std::fmt::Display for Malformed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Malformed {}
 
 impl Iterator for Boards<'_> {
     /// A board and the line it starts on; `Err` names the file, line and
@@ -257,6 +289,43 @@ pub fn load(case: &Case, need_boards: bool) -> anyhow::Result<CaseData> {
     }
     data.warnings = warnings;
     Ok(data)
+}
+
+/// Opens a case for judging with the Sudoku-aware checker, which checks
+/// its files as they stream: an AcWing input is only counted here (its
+/// puzzles and warnings, not its cells), and its expected output is taken
+/// to be answers, each proven to solve its puzzle when the checker reads
+/// it. A fault in either is then found during the run, and reported as a
+/// [`Malformed`] case. Other formats are small and are [`load`]ed.
+pub fn open(case: &Case) -> anyhow::Result<CaseData> {
+    file::ensure_inside(&case.root, &case.input, "case input")?;
+    file::open_regular(&case.input, "case input")?;
+    if let Some(expected) = &case.expected {
+        file::ensure_inside(&case.root, expected, "expected output")?;
+        file::ensure_regular(expected, "expected output")?;
+    }
+    let input = Text::File(case.input.clone());
+    let (head, _) = input.prefix(DETECT_BYTES)?;
+    let format = Format::detect(&head);
+    if format != Format::AcWing {
+        return load(case, true);
+    }
+    let (puzzles, warnings) = AcWingReader::new(input.open()?, Mode::Puzzles)
+        .count()
+        .map_err(|e| parse_error(&input, format, &e))?;
+    Ok(CaseData {
+        format,
+        input,
+        puzzles,
+        expected: case.expected.as_ref().map(|path| Expected {
+            text: Text::File(path.clone()),
+            boards: true,
+        }),
+        warnings: warnings
+            .iter()
+            .map(|w| format!("{}: {w}", case.input.display()))
+            .collect(),
+    })
 }
 
 /// Reads the expected output alongside the puzzles, one pair at a time. A

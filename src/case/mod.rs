@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context as _};
 use walkdir::WalkDir;
 
-pub use load::{load, Boards, CaseData, Expected, Text};
+pub use load::{load, open, Boards, CaseData, Expected, Malformed, Text};
 pub use settings::{CheckerKind, Limits, Settings, SettingsCache, SETTINGS_FILE};
 
 /// One case found on disk, not yet read.

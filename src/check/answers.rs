@@ -12,9 +12,9 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::board::format::{self, AcWingLines, Mode, ParseError};
-use crate::board::rules::{mistakes, Mistake};
+use crate::board::rules::{self, mistakes, Mistake};
 use crate::board::{Board, Cell, Format};
-use crate::case::{Boards, CaseData, CheckerKind};
+use crate::case::{Boards, CaseData, CheckerKind, Malformed};
 
 use super::{diff, summarize, Checked, SHOWN};
 use crate::verdict::Verdict;
@@ -80,6 +80,11 @@ impl LineSplitter {
         let room = KEEP.saturating_sub(self.partial.len());
         self.partial
             .extend_from_slice(&bytes[..bytes.len().min(room)]);
+    }
+
+    /// Whether no unfinished line is held.
+    pub fn is_empty(&self) -> bool {
+        self.partial.is_empty()
     }
 
     /// The last line, when the stream ended without a `\n`.
@@ -161,7 +166,28 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// Takes one whole line of output, without its `\n`: [`Checker::feed`]
+    /// for a runner that has the answers as lines already.
+    pub fn feed_line(&mut self, line: &[u8]) {
+        match self.lines.take() {
+            Some((splitter, mut rules)) if splitter.is_empty() => {
+                self.head.push(line);
+                self.head.push(b"\n");
+                self.output_line(&mut rules, &line[..line.len().min(KEEP)]);
+                self.lines = Some((splitter, rules));
+            }
+            lines => {
+                self.lines = lines;
+                self.feed(line);
+                self.feed(b"\n");
+            }
+        }
+    }
+
     fn output_line(&mut self, rules: &mut AcWingLines, raw: &[u8]) {
+        if self.plain_answer(rules, raw) {
+            return;
+        }
         let raw = match rules.line() {
             0 => raw.strip_prefix("\u{feff}".as_bytes()).unwrap_or(raw),
             _ => raw,
@@ -180,11 +206,45 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// Judges a line in the plain form of an answer (its 81 cells and
+    /// nothing else) without parsing it, when the Sudoku checker judges:
+    /// compared with the expected line byte for byte, then held to the
+    /// rules byte by byte, and parsed only when it breaks them, to say
+    /// why. False when the line is not in that form, or comes where it
+    /// cannot be an answer (after `end`, after unreadable output): the
+    /// parser takes it.
+    fn plain_answer(&mut self, rules: &mut AcWingLines, raw: &[u8]) -> bool {
+        let Tally::Sudoku(tally) = &mut self.tally else {
+            return false;
+        };
+        let cells = raw.trim_ascii_end();
+        let plain = cells.len() == 81 && cells.iter().all(|&b| b == b'.' || b.is_ascii_digit());
+        if self.unreadable.is_some() || !plain || !rules.take_plain() {
+            return false;
+        }
+        let n = self.answers;
+        self.answers += 1;
+        if let Some(counter) = self.counter {
+            counter.fetch_add(1, Ordering::Relaxed);
+        }
+        if self.failure.is_none() {
+            let cells = cells.try_into().expect("81 cells");
+            if let Err(error) = tally.answer_line(n, cells) {
+                self.failure = Some(error);
+            }
+        }
+        true
+    }
+
     fn answer(&mut self, board: Board) {
         let n = self.answers;
         self.answers += 1;
         if let Some(counter) = self.counter {
             counter.fetch_add(1, Ordering::Relaxed);
+        }
+        if self.failure.is_some() {
+            // The case is at fault: the answers are not judged.
+            return;
         }
         let result = match &mut self.tally {
             Tally::Sudoku(tally) => tally.answer(n, &board),
@@ -219,6 +279,11 @@ impl<'a> Checker<'a> {
                 (text, true)
             }
         };
+        if let (None, Tally::Sudoku(tally)) = (&self.failure, &mut self.tally) {
+            // The rest of the case is checked whatever the submission
+            // answered: a fault in it is the case's, never a verdict.
+            self.failure = tally.read_to_end().err();
+        }
         if let Some(error) = self.failure {
             return Err(error);
         }
@@ -303,6 +368,11 @@ fn puzzle_label(case: &CaseData, n: usize, line: usize) -> String {
     }
 }
 
+/// A fault of the case's files, found while judging it.
+fn malformed(message: String) -> anyhow::Error {
+    anyhow::Error::new(Malformed(message))
+}
+
 /// The next board of a cursor, which was read once already: running out or
 /// failing now means the file changed during the run.
 fn next_board(boards: &mut Boards<'_>, what: &str) -> anyhow::Result<(usize, Board)> {
@@ -361,14 +431,34 @@ fn to_blame(puzzle: &Board, answer: &Board, found: &[Mistake]) -> [bool; 81] {
     marked
 }
 
-/// The special judge: every answer must solve its puzzle.
+/// The special judge: every answer must solve its puzzle. It reads the
+/// case's puzzles and expected answers in step with the answers, checking
+/// them as they come (see [`crate::case::open`]): a fault found in them is
+/// a [`Malformed`] case.
 struct SudokuTally<'a> {
     case: &'a CaseData,
     puzzles: Boards<'a>,
     expected: Option<Boards<'a>>,
+    /// Puzzles read so far.
+    read: usize,
     wrong: usize,
     reasons: Vec<String>,
     details: String,
+}
+
+/// A puzzle as its line of cells, and the answer expected for it.
+struct Pair {
+    /// The puzzle's line in the input.
+    line: usize,
+    puzzle: [u8; 81],
+    /// The expected answer and its line in the expected output.
+    want: Option<(usize, [u8; 81])>,
+}
+
+/// The board of a line of 81 cells, each `.`, `0` (blanks) or a digit.
+fn board_of(cells: &[u8; 81]) -> Board {
+    let bytes = cells.map(|b| if b == b'.' { 0 } else { b.wrapping_sub(b'0') });
+    Board::from_bytes(&bytes).expect("cells are blanks or digits")
 }
 
 impl<'a> SudokuTally<'a> {
@@ -377,30 +467,98 @@ impl<'a> SudokuTally<'a> {
             case,
             puzzles: case.puzzles()?,
             expected: case.expected_boards()?,
+            read: 0,
             wrong: 0,
             reasons: Vec::new(),
             details: String::new(),
         })
     }
 
+    fn expected_path(&self) -> String {
+        match &self.case.expected {
+            Some(expected) => expected.text.to_string(),
+            None => String::new(),
+        }
+    }
+
+    /// The next puzzle and its expected answer, which is proven to solve it.
+    fn next_pair(&mut self) -> anyhow::Result<Pair> {
+        let (line, puzzle) = match self.puzzles.next_line() {
+            Some(read) => read?,
+            None => {
+                anyhow::bail!("the input ended early; did the case change while it was judged?")
+            }
+        };
+        let n = self.read;
+        self.read += 1;
+        let want = match &mut self.expected {
+            None => None,
+            Some(expected) => match expected.next_line() {
+                Some(read) => Some(read?),
+                None => {
+                    return Err(malformed(format!(
+                        "{} has {} for {}",
+                        self.expected_path(),
+                        plural(n, "answer"),
+                        plural(self.case.puzzles, "puzzle"),
+                    )))
+                }
+            },
+        };
+        if let Some((want_line, want)) = &want {
+            if !rules::line_solves(&puzzle, want) {
+                let why = mistakes(&board_of(&puzzle), &board_of(want))
+                    .first()
+                    .map(ToString::to_string)
+                    .unwrap_or_default();
+                return Err(malformed(format!(
+                    "{}:{want_line}: answer {count} does not solve puzzle {count}: {why}",
+                    self.expected_path(),
+                    count = n + 1,
+                )));
+            }
+        }
+        Ok(Pair { line, puzzle, want })
+    }
+
+    /// Judges the `n`-th answer, given as a line of 81 cells: right when it
+    /// is the expected line byte for byte, or else when it keeps the rules
+    /// (a puzzle may have several solutions); only a wrong one is parsed,
+    /// to say why.
+    fn answer_line(&mut self, n: usize, answer: &[u8; 81]) -> anyhow::Result<()> {
+        if n >= self.case.puzzles {
+            return Ok(());
+        }
+        let pair = self.next_pair()?;
+        if pair.want.is_some_and(|(_, want)| want == *answer)
+            || rules::line_solves(&pair.puzzle, answer)
+        {
+            return Ok(());
+        }
+        self.wrong_answer(n, &pair, &board_of(answer));
+        Ok(())
+    }
+
     fn answer(&mut self, n: usize, answer: &Board) -> anyhow::Result<()> {
         if n >= self.case.puzzles {
             return Ok(());
         }
-        let (line, puzzle) = next_board(&mut self.puzzles, "input")?;
-        let want = match &mut self.expected {
-            Some(expected) => Some(next_board(expected, "expected output")?.1),
-            None => None,
-        };
-        let found = mistakes(&puzzle, answer);
-        if found.is_empty() {
-            return Ok(());
+        let pair = self.next_pair()?;
+        if !answer.solves(&board_of(&pair.puzzle)) {
+            self.wrong_answer(n, &pair, answer);
         }
+        Ok(())
+    }
+
+    fn wrong_answer(&mut self, n: usize, pair: &Pair, answer: &Board) {
         self.wrong += 1;
         if self.wrong > SHOWN {
-            return Ok(());
+            return;
         }
-        let label = puzzle_label(self.case, n, line);
+        let puzzle = board_of(&pair.puzzle);
+        let want = pair.want.map(|(_, want)| board_of(&want));
+        let found = mistakes(&puzzle, answer);
+        let label = puzzle_label(self.case, n, pair.line);
         self.reasons.push(format!("{label}: {}", summarize(&found)));
         let (left_title, left, marked) = match &want {
             Some(want) => ("expected", want, differing(want, answer)),
@@ -415,6 +573,34 @@ impl<'a> SudokuTally<'a> {
             &puzzle,
             &marked,
         ));
+    }
+
+    /// Reads what the answers left of the case, checking it: the puzzles
+    /// and expected answers not yet read, and that the two end together.
+    fn read_to_end(&mut self) -> anyhow::Result<()> {
+        while self.read < self.case.puzzles {
+            self.next_pair()?;
+        }
+        if let Some(extra) = self.puzzles.next_line() {
+            extra?;
+            anyhow::bail!("the input grew while it was judged; judge the case again");
+        }
+        let Some(expected) = &mut self.expected else {
+            return Ok(());
+        };
+        let mut answers = self.read;
+        while let Some(read) = expected.next_line() {
+            read?;
+            answers += 1;
+        }
+        if answers != self.case.puzzles {
+            return Err(malformed(format!(
+                "{} has {} for {}",
+                self.expected_path(),
+                plural(answers, "answer"),
+                plural(self.case.puzzles, "puzzle"),
+            )));
+        }
         Ok(())
     }
 

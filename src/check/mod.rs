@@ -288,6 +288,107 @@ mod tests {
         );
     }
 
+    /// LeetCode's answer with r1c4, r1c5, r4c4 and r4c5 blanked: a
+    /// puzzle with two solutions, the answer and the one with those four
+    /// cells' 6 and 7 swapped.
+    fn two_solutions() -> (String, String, String) {
+        let mut puzzle = ANSWER.as_bytes().to_vec();
+        let mut other = puzzle.clone();
+        for (cell, swapped) in [(3, b'7'), (4, b'6'), (30, b'6'), (31, b'7')] {
+            puzzle[cell] = b'.';
+            other[cell] = swapped;
+        }
+        let text = |bytes: Vec<u8>| String::from_utf8(bytes).unwrap();
+        (text(puzzle), ANSWER.to_string(), text(other))
+    }
+
+    /// An AcWing case of `puzzles`, each expected to be answered as in
+    /// `expected`, both streamed from memory.
+    fn streamed(puzzles: &[&str], expected: &[&str]) -> CaseData {
+        CaseData {
+            format: Format::AcWing,
+            input: Text::Memory(format!("{}\nend\n", puzzles.join("\n")).into()),
+            puzzles: puzzles.len(),
+            expected: Some(Expected {
+                text: Text::Memory(format!("{}\n", expected.join("\n")).into()),
+                boards: true,
+            }),
+            warnings: vec![],
+        }
+    }
+
+    #[test]
+    fn an_answer_other_than_the_expected_one_is_right_when_it_solves_the_puzzle() {
+        let (puzzle, expected, other) = two_solutions();
+        let case = streamed(&[&puzzle, PUZZLE], &[&expected, ANSWER]);
+        for answers in [[&expected, ANSWER], [&other, ANSWER]] {
+            let output = format!("{}\n{}\n", answers[0], answers[1]);
+            let result = check(CheckerKind::Sudoku, &case, &output, Format::AcWing);
+            assert_eq!(result.verdict, Verdict::AC, "{}", result.reason);
+        }
+        // Neither solution, though it differs from the expected answer
+        // where the other one does, is still wrong, and said why.
+        let mut neither = other.into_bytes();
+        neither[3] = b'6';
+        let neither = String::from_utf8(neither).unwrap();
+        let result = check(
+            CheckerKind::Sudoku,
+            &case,
+            &format!("{neither}\n{ANSWER}\n"),
+            Format::AcWing,
+        );
+        assert_eq!(result.verdict, Verdict::WA);
+        assert!(
+            result
+                .reason
+                .starts_with("puzzle 1 (input line 1): row 1 has two 6s (r1c4 and r1c5)"),
+            "{}",
+            result.reason
+        );
+    }
+
+    #[test]
+    fn a_fault_of_the_case_found_as_it_streams_is_an_error_naming_its_place() {
+        let (puzzle, expected, _) = two_solutions();
+        let mut bad = PUZZLE.as_bytes().to_vec();
+        bad[6] = b'x';
+        let bad = String::from_utf8(bad).unwrap();
+        let wrong_expected = expected.replacen('5', "1", 1);
+        for (case, answered, message) in [
+            // Past the answers given: the rest of the case is read too.
+            (
+                streamed(&[PUZZLE, PUZZLE, &bad], &[ANSWER, ANSWER, ANSWER]),
+                1,
+                "the generated input:3:7: 'x' is not a cell: use 1-9 for a digit, '.' or '0' \
+                 for a blank (read as acwing format)",
+            ),
+            (
+                streamed(&[PUZZLE, &puzzle], &[ANSWER, &wrong_expected]),
+                2,
+                "the generated input:2: answer 2 does not solve puzzle 2: r1c1 was given as 5, \
+                 the answer has 1",
+            ),
+            (
+                streamed(&[PUZZLE, PUZZLE], &[ANSWER]),
+                2,
+                "the generated input has 1 answer for 2 puzzles",
+            ),
+            (
+                streamed(&[PUZZLE], &[ANSWER, ANSWER]),
+                1,
+                "the generated input has 2 answers for 1 puzzle",
+            ),
+        ] {
+            let mut checker = Checker::new(CheckerKind::Sudoku, &case, Format::AcWing).unwrap();
+            for _ in 0..answered {
+                checker.feed_line(ANSWER.as_bytes());
+            }
+            let error = checker.finish().unwrap_err();
+            assert!(error.is::<crate::case::Malformed>(), "{error:#}");
+            assert_eq!(error.to_string(), message);
+        }
+    }
+
     #[test]
     fn a_program_answers_a_leetcode_case_in_acwing_lines() {
         let literal = format::render(

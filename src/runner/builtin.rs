@@ -11,9 +11,14 @@
 //! cost of starting a process.
 //!
 //! The worker reads one 81-character puzzle per line on stdin and writes one
-//! JSON line per puzzle, flushed at least every 10 ms so a killed worker
-//! still tells how far it got, and at each blank line, which ends a case:
-//! `{"ns":…,"rows":["534678912",…]}`, or `{"panic":"…"}` after which it
+//! line per puzzle, flushed at least every 10 ms so a killed worker still
+//! tells how far it got, and at each blank line, which ends a case. A board
+//! of 9 rows of 9 printable characters (what every solver that works
+//! leaves) is written plain, its 81 cells, a space and the nanoseconds
+//! the call took: `534678912…179 2875`, which the harness compares with
+//! the expected line as it is. Any other board goes as JSON,
+//! `{"ns":…,"rows":["534678912",…]}`, so that whatever a broken solver
+//! leaves arrives intact; `{"panic":"…"}` tells of a panic, after which it
 //! stops, as a crashed program would. It serves case after case until its
 //! stdin ends.
 
@@ -118,6 +123,7 @@ pub fn serve(solver: &Solver, mut input: impl BufRead, output: impl Write) -> io
     // One board for every puzzle: a fresh one each time would cost more in
     // allocation than a fast solver spends solving.
     let mut board: Vec<Vec<char>> = Vec::new();
+    let mut cells_out = [0u8; 81];
     loop {
         line.clear();
         if input.read_line(&mut line)? == 0 {
@@ -155,14 +161,19 @@ pub fn serve(solver: &Solver, mut input: impl BufRead, output: impl Write) -> io
             output.flush()?;
             return Ok(PANIC_EXIT);
         }
-        serde_json::to_writer(
-            &mut output,
-            &Answer {
-                ns,
-                rows: Rows(&board),
-            },
-        )?;
-        output.write_all(b"\n")?;
+        if plain_cells(&board, &mut cells_out) {
+            output.write_all(&cells_out)?;
+            writeln!(output, " {ns}")?;
+        } else {
+            serde_json::to_writer(
+                &mut output,
+                &Answer {
+                    ns,
+                    rows: Rows(&board),
+                },
+            )?;
+            output.write_all(b"\n")?;
+        }
         if last_flush.elapsed() >= FLUSH_EVERY {
             output.flush()?;
             last_flush = Instant::now();
@@ -170,6 +181,26 @@ pub fn serve(solver: &Solver, mut input: impl BufRead, output: impl Write) -> io
     }
     output.flush()?;
     Ok(0)
+}
+
+/// Writes `board`'s cells into `out` when it has 9 rows of 9 printable
+/// ASCII characters (no space), the board of a plain reply.
+fn plain_cells(board: &[Vec<char>], out: &mut [u8; 81]) -> bool {
+    board.len() == 9
+        && board.iter().enumerate().all(|(r, row)| {
+            row.len() == 9
+                && row.iter().enumerate().all(|(c, &ch)| {
+                    out[r * 9 + c] = ch as u8;
+                    ch.is_ascii_graphic()
+                })
+        })
+}
+
+/// A plain reply: the 81 cells and the nanoseconds.
+fn plain_reply(line: &[u8]) -> Option<(&[u8], u64)> {
+    let (cells, ns) = (line.get(..81)?, line.get(81..)?.strip_prefix(b" ")?);
+    let ns = std::str::from_utf8(ns).ok()?.parse().ok()?;
+    Some((cells, ns))
 }
 
 /// The harness's side of the replies: each one read as its line completes,
@@ -195,6 +226,24 @@ impl Replies<'_, '_> {
     }
 
     fn reply(&mut self, line: &[u8]) {
+        if line.first() != Some(&b'{') {
+            let Some((cells, ns)) = plain_reply(line) else {
+                return;
+            };
+            self.times.record(ns);
+            if self.format == Format::AcWing {
+                self.checker.feed_line(cells);
+            } else {
+                let rows: Vec<Vec<char>> = cells
+                    .chunks(9)
+                    .map(|row| row.iter().map(|&b| char::from(b)).collect())
+                    .collect();
+                let text = format::render_nth(self.format, self.answered, &rows);
+                self.checker.feed(text.as_bytes());
+            }
+            self.answered += 1;
+            return;
+        }
         let Ok(reply) = serde_json::from_slice::<Reply>(line) else {
             return;
         };
@@ -227,7 +276,6 @@ impl Replies<'_, '_> {
 struct WorkerTalk<'x, 'c, 'a> {
     lines: PuzzleLines<'x>,
     replies: Replies<'c, 'a>,
-    puzzles: usize,
     /// The case's wall-clock bound, from its first board.
     deadline: Instant,
 }
@@ -250,7 +298,10 @@ impl Conversation for WorkerTalk<'_, '_, '_> {
     }
 
     fn done(&self) -> bool {
-        self.replies.answered >= self.puzzles || self.replies.panicked.is_some()
+        // Every puzzle fed has its answer (a line of the case that is not
+        // a puzzle ends the feed before it).
+        let fed = self.lines.all_made();
+        fed.is_some_and(|fed| self.replies.answered >= fed) || self.replies.panicked.is_some()
     }
 }
 
@@ -270,8 +321,8 @@ fn start(exe: &Path, solver: &Solver, limits: &Limits) -> anyhow::Result<Session
     // Bounds per case are the conversation's; the process's own are wide.
     spec.kill_after = super::SESSION_LIFETIME;
     spec.kill_above_memory_kb = Some(limits.memory_kb);
-    // Generous: a reply is about 130 bytes per puzzle, and a case may hold
-    // a few million.
+    // Generous: a reply is about 90 bytes per puzzle (a JSON one 130),
+    // and a case may hold a few million.
     spec.stdout_limit = usize::MAX;
     spec.stderr_tail = 4096;
     let process = process::Process::start(spec)
@@ -314,7 +365,6 @@ pub fn run_case(
             times: PuzzleTimes::default(),
             panicked: None,
         },
-        puzzles: case.puzzles,
         deadline: started + bound,
     };
     let served = current
@@ -395,45 +445,44 @@ mod tests {
     const ANSWER: &str = crate::board::EXAMPLE_ANSWER;
 
     /// Serves `input` with solver `name`: the exit code and each reply
-    /// line as JSON.
-    fn serve_lines(name: &str, input: &str) -> (i32, Vec<serde_json::Value>) {
+    /// line.
+    fn serve_lines(name: &str, input: &str) -> (i32, Vec<String>) {
         let mut out = Vec::new();
         let code = serve(solver::find(name).unwrap(), input.as_bytes(), &mut out).unwrap();
         let _ = panic::take_hook();
         let replies = String::from_utf8(out)
             .unwrap()
             .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
+            .map(str::to_string)
             .collect();
         (code, replies)
     }
 
     #[test]
-    fn the_worker_answers_each_line_with_its_time() {
+    fn the_worker_answers_each_line_plainly_with_its_time() {
         let (code, replies) = serve_lines("mrv", &format!("{PUZZLE}\n\n{PUZZLE}\n"));
         assert_eq!(code, 0);
         assert_eq!(replies.len(), 2);
         for reply in &replies {
-            let rows: Vec<&str> = reply["rows"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|r| r.as_str().unwrap())
-                .collect();
-            assert_eq!(rows.concat(), ANSWER);
-            assert!(reply["ns"].as_u64().is_some(), "{reply}");
+            let (cells, ns) = plain_reply(reply.as_bytes()).unwrap();
+            assert_eq!(cells, ANSWER.as_bytes());
+            assert!(ns > 0, "{reply}");
         }
     }
 
     #[test]
     fn the_harness_reads_what_the_worker_writes() {
         let (_, replies) = serve_lines("mrv", &format!("{PUZZLE}\n"));
-        let line = replies[0].to_string();
-        let reply: Reply = serde_json::from_str(&line).unwrap();
-        assert!(reply.ns.is_some() && reply.panic.is_none());
-        assert_eq!(reply.rows.unwrap().concat(), ANSWER);
-        // Odd characters a broken solver may write survive the trip.
+        let (cells, _) = plain_reply(replies[0].as_bytes()).unwrap();
+        assert_eq!(cells, ANSWER.as_bytes());
+        // A board that is not 9 rows of 9 printable characters goes as
+        // JSON, and odd characters a broken solver may write survive the
+        // trip.
+        let mut out = [0u8; 81];
         let odd = vec![vec!['"', '\\', '\n', 'é'], vec![]];
+        assert!(!plain_cells(&odd, &mut out));
+        let spaced = vec![vec![' '; 9]; 9];
+        assert!(!plain_cells(&spaced, &mut out));
         let text = serde_json::to_string(&Answer {
             ns: 7,
             rows: Rows(&odd),
@@ -448,7 +497,8 @@ mod tests {
         let (code, replies) = serve_lines("faulty-panic", &format!("{PUZZLE}\n{PUZZLE}\n"));
         assert_eq!(code, PANIC_EXIT);
         assert_eq!(replies.len(), 1);
-        let panic = replies[0]["panic"].as_str().unwrap();
+        let reply: serde_json::Value = serde_json::from_str(&replies[0]).unwrap();
+        let panic = reply["panic"].as_str().unwrap();
         assert!(
             panic.starts_with("panicked at src/solver/faulty.rs:"),
             "{panic}"

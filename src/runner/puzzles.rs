@@ -73,12 +73,17 @@ impl PuzzleTimes {
 
 /// A case's puzzles as AcWing input lines, followed by `trailer` (`end\n`
 /// for a program, a blank line for a worker to answer what it holds),
-/// made as the submission reads them.
+/// made as the submission reads them. A line of the case that is not a
+/// puzzle ends them early, before it, so that the submission never sees
+/// it: the checker, reading the case in step, names it as the case's
+/// fault.
 pub struct PuzzleLines<'a> {
     boards: Boards<'a>,
     buf: Vec<u8>,
     at: usize,
     trailer: Option<&'static str>,
+    /// Puzzles made so far.
+    made: usize,
 }
 
 impl<'a> PuzzleLines<'a> {
@@ -88,7 +93,14 @@ impl<'a> PuzzleLines<'a> {
             buf: Vec::new(),
             at: 0,
             trailer: Some(trailer),
+            made: 0,
         }
+    }
+
+    /// How many puzzles have been made, once the trailer has: `None` while
+    /// more may come.
+    pub fn all_made(&self) -> Option<usize> {
+        self.trailer.is_none().then_some(self.made)
     }
 }
 
@@ -99,13 +111,15 @@ impl Read for PuzzleLines<'_> {
             self.at = 0;
             // A few hundred lines at a time.
             while self.buf.len() < 32 << 10 {
-                match self.boards.next() {
-                    Some(Ok((_, board))) => {
-                        self.buf.extend_from_slice(board.to_line().as_bytes());
+                match self.boards.next_line() {
+                    Some(Ok((_, line))) => {
+                        // A blank is '.', as LeetCode's boards write it.
+                        let dotted = line.iter().map(|&b| if b == b'0' { b'.' } else { b });
+                        self.buf.extend(dotted);
                         self.buf.push(b'\n');
+                        self.made += 1;
                     }
-                    Some(Err(error)) => return Err(io::Error::other(format!("{error:#}"))),
-                    None => {
+                    Some(Err(_)) | None => {
                         if let Some(trailer) = self.trailer.take() {
                             self.buf.extend_from_slice(trailer.as_bytes());
                         }

@@ -18,7 +18,8 @@
 //! - `million`: one AcWing case of a million 17-given puzzles (the public
 //!   set from `$SUDOKU_JUDGE_DATASETS`, default `../shared/datasets`,
 //!   repeated), judged with the built-in solver against `sudoku-judge solve`
-//!   on the same input. Skipped with a message when the set is absent.
+//!   on the same input, five interleaved rounds, with the judge's own peak
+//!   memory. Skipped with a message when the set is absent.
 //!
 //! With no SECTION, all four run (about five minutes on a 2-core machine).
 
@@ -293,20 +294,56 @@ fn million() {
         command.arg("solve").stdin(fs::File::open(&case).unwrap());
         command
     };
-    let (mut solving, mut judging) = (Vec::new(), Vec::new());
-    for _ in 0..3 {
-        solving.push(time(solve()));
+    let (mut solving, mut judging, mut ratios, mut peak_kb) =
+        (Vec::new(), Vec::new(), Vec::new(), 0);
+    // Interleaved rounds, each judged run against the solve just before
+    // it, so a busy spell of the machine weighs on both alike.
+    for _ in 0..ROUNDS {
+        let solved = time(solve());
         // AcWing's 1 s is for its own input; this one is 1,000 times larger.
-        judging.push(time(judge(&["--time-limit", "120s"], &cases)));
+        let (judged, kb) = time_and_peak(judge(&["--time-limit", "120s"], &cases));
+        ratios.push(judged.as_secs_f64() / solved.as_secs_f64());
+        solving.push(solved);
+        judging.push(judged);
+        peak_kb = peak_kb.max(kb);
     }
     let (solving, judging) = (median(solving), median(judging));
+    ratios.sort_by(f64::total_cmp);
     println!(
-        "million: {PUZZLES} 17-given puzzles in one case, median of 3: solve {:.2} s, judged \
-         with the built-in solver {:.2} s, {:.2}x solve",
+        "million: {PUZZLES} 17-given puzzles in one case, {ROUNDS} interleaved rounds: solve {:.2} \
+         s, judged with the built-in solver {:.2} s (medians), {:.2}x solve (rounds {:.2}x to \
+         {:.2}x); the judge's peak memory {:.1} MB",
         solving.as_secs_f64(),
         judging.as_secs_f64(),
-        judging.as_secs_f64() / solving.as_secs_f64()
+        ratios[ratios.len() / 2],
+        ratios[0],
+        ratios[ratios.len() - 1],
+        peak_kb as f64 / 1024.0,
     );
+}
+
+/// [`time`], with the peak resident memory of the command's own process
+/// (its `VmHWM`, sampled until it ends; its children are not counted), in
+/// KB.
+fn time_and_peak(mut command: Command) -> (Duration, u64) {
+    command.stdout(Stdio::null()).stderr(Stdio::null());
+    let started = Instant::now();
+    let mut child = command.spawn().expect("the command runs");
+    let status = format!("/proc/{}/status", child.id());
+    let mut peak = 0;
+    loop {
+        let hwm = fs::read_to_string(&status).ok().and_then(|text| {
+            text.lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        });
+        peak = peak.max(hwm.unwrap_or(0));
+        if let Some(status) = child.try_wait().expect("the command is waited for") {
+            assert!(status.success(), "{command:?} failed ({status})");
+            return (started.elapsed(), peak);
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
 }
 
 fn main() {
