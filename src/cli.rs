@@ -378,6 +378,13 @@ pub struct TestArgs {
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
 
+    /// Also write a report to look at to FILE: one self-contained HTML
+    /// page (no network) with each case's time as a bar against its limit,
+    /// the per-puzzle times, the comparison with --baseline and each wrong
+    /// answer as two grids.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+
     /// Compare with an earlier run: a report written with `--json FILE`,
     /// or `last` for the last run in this directory (kept in
     /// .sudoku-judge/). Each case shows what changed (`TLE → AC`, `1.32 s →

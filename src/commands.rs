@@ -27,6 +27,7 @@ use sudoku_judge::generate::{self, Target};
 use sudoku_judge::hack;
 use sudoku_judge::judge::{self, JudgeConfig};
 use sudoku_judge::problem::Problem;
+use sudoku_judge::report::html::{HtmlReporter, Machine};
 use sudoku_judge::report::human::HumanReporter;
 use sudoku_judge::report::json::JsonReporter;
 use sudoku_judge::report::junit::JunitReporter;
@@ -276,6 +277,12 @@ impl TestPlan {
         if let Some(path) = &args.junit {
             reporters.push(Box::new(JunitReporter::new(create_report(path)?)));
         }
+        if let Some(path) = &args.html {
+            reporters.push(Box::new(
+                HtmlReporter::new(create_report(path)?, Machine::here())
+                    .with_baseline(baseline.clone()),
+            ));
+        }
         let kept = match &args.keep {
             Some(dir) => {
                 let (keep, kept) = KeepReporter::new(dir)?;
@@ -304,6 +311,9 @@ impl TestPlan {
         if let Some((dir, kept)) = kept {
             let n = kept.load(std::sync::atomic::Ordering::SeqCst);
             notices::kept(&mut io::stderr(), n, dir)?;
+        }
+        if let Some(path) = &args.html {
+            notices::html_written(&mut io::stderr(), path)?;
         }
         // The record serves --failed next time; a directory the user cannot
         // write is no reason to fail this run.
@@ -400,6 +410,7 @@ fn watch(plan: &TestPlan, first_baseline: Option<Arc<Baseline>>) -> anyhow::Resu
     let mut ignore: Vec<PathBuf> = Vec::new();
     ignore.extend(plan.args.json.iter().cloned());
     ignore.extend(plan.args.junit.iter().cloned());
+    ignore.extend(plan.args.html.iter().cloned());
     ignore.extend(plan.args.keep.iter().cloned());
     let watched = sudoku_judge::watch::Watched::new(
         plan.args.submission.submission.as_deref(),

@@ -22,6 +22,8 @@ mod languages;
 mod practice;
 #[path = "cli/programs.rs"]
 mod programs;
+#[path = "cli/report.rs"]
+mod report;
 #[path = "cli/sessions.rs"]
 mod sessions;
 use sudoku_judge::solver::mrv::count_solutions;
