@@ -365,6 +365,11 @@ pub struct TestArgs {
     #[arg(long)]
     pub fresh_process: bool,
 
+    /// Stop at the first case not accepted, as the judges do; the cases
+    /// after it are listed as not run.
+    #[arg(long)]
+    pub fail_fast: bool,
+
     /// Judge only the cases that were not accepted in the last run here
     /// (remembered in .sudoku-judge/ in the current directory).
     #[arg(long)]

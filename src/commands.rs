@@ -256,6 +256,7 @@ impl TestPlan {
             answered: Some(progress.answered()),
             sandbox: self.protections.clone(),
             fresh_process: args.fresh_process,
+            fail_fast: args.fail_fast,
         };
         let stdout = io::stdout().lock();
         let on_stdout: Box<dyn Reporter> = match args.format {

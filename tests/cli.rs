@@ -18,6 +18,8 @@ mod docs;
 mod hostile;
 #[path = "cli/languages.rs"]
 mod languages;
+#[path = "cli/options.rs"]
+mod options;
 #[path = "cli/practice.rs"]
 mod practice;
 #[path = "cli/programs.rs"]

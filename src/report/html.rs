@@ -255,9 +255,13 @@ impl<W: Write> HtmlReporter<W> {
         if summary.errors > 0 {
             verdicts.push(format!("{} {}", badge(None), summary.errors));
         }
+        let not_run = match summary.not_run.len() {
+            0 => String::new(),
+            n => format!(", {} not run (--fail-fast)", plural(n, "case")),
+        };
         let _ = writeln!(
             s,
-            "<p class=\"summary\" id=\"summary\">{} passed, {} failed{} &nbsp; {}</p>",
+            "<p class=\"summary\" id=\"summary\">{} passed, {} failed{not_run}{} &nbsp; {}</p>",
             summary.passed,
             summary.failed,
             if summary.interrupted {

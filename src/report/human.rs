@@ -401,6 +401,24 @@ impl<W: Write> HumanReporter<W> {
         if summary.interrupted {
             writeln!(self.out, "interrupted: only the cases above were judged")?;
         }
+        if !summary.not_run.is_empty() {
+            const NAMED: usize = 10;
+            let mut names: Vec<String> = summary
+                .not_run
+                .iter()
+                .take(NAMED)
+                .map(|id| shown(id).into_owned())
+                .collect();
+            if summary.not_run.len() > NAMED {
+                names.push(format!("and {} more", summary.not_run.len() - NAMED));
+            }
+            let line = format!(
+                "stopped at the first case not accepted (--fail-fast): {} not run: {}",
+                plural(summary.not_run.len(), "case"),
+                names.join(", ")
+            );
+            self.wrapped("", &line, 2)?;
+        }
         if let Some(baseline) = self.baseline.clone().filter(|_| summary.total > 0) {
             let noise = format!(
                 " (a time counts as changed past {}x and {} ms, or with --repeat {} or more on \
