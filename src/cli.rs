@@ -365,6 +365,11 @@ pub struct TestArgs {
     #[arg(long)]
     pub fresh_process: bool,
 
+    /// Show only the rows of cases not accepted and the summary; failures
+    /// are described without their grids and diffs.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+
     /// Stop at the first case not accepted, as the judges do; the cases
     /// after it are listed as not run.
     #[arg(long)]

@@ -263,7 +263,8 @@ impl TestPlan {
             ReportFormat::Table => Box::new(
                 HumanReporter::new(stdout, self.color, rerun)
                     .with_width(stdout_width())
-                    .with_baseline(baseline.clone()),
+                    .with_baseline(baseline.clone())
+                    .with_quiet(args.quiet),
             ),
             ReportFormat::Json => {
                 Box::new(JsonReporter::new(stdout).with_baseline(baseline.clone()))

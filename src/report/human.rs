@@ -45,6 +45,11 @@ pub struct HumanReporter<W> {
     /// An earlier run each case is compared with (`--baseline`).
     baseline: Option<Arc<Baseline>>,
     tally: Tally,
+    /// Only the rows of cases not accepted and the summary (`--quiet`).
+    quiet: bool,
+    /// The table's column header, when `quiet` holds it back until a row
+    /// needs it.
+    held_header: Option<String>,
 }
 
 /// At most this many failures are described in full under the table; the
@@ -71,7 +76,17 @@ impl<W: Write> HumanReporter<W> {
             judges: JudgeSays::default(),
             baseline: None,
             tally: Tally::default(),
+            quiet: false,
+            held_header: None,
         }
+    }
+
+    /// Shows only the rows of cases not accepted and the summary: no
+    /// header, no accepted rows, and failures without their grids and
+    /// diffs (`--quiet`). A compile error is still shown in full.
+    pub fn with_quiet(mut self, quiet: bool) -> Self {
+        self.quiet = quiet;
+        self
     }
 
     /// Compares every case with an earlier run: what changed shows in its
@@ -251,7 +266,13 @@ impl<W: Write> HumanReporter<W> {
                     format_kb(j.memory_kb),
                     format_kb(j.limits.memory_kb)
                 )?;
-                for line in j.details.lines() {
+                if self.quiet && !j.details.is_empty() {
+                    writeln!(
+                        self.out,
+                        "  details:  left out by --quiet; rerun without it for the grids or diff"
+                    )?;
+                }
+                for line in j.details.lines().filter(|_| !self.quiet) {
                     let line = self.detail(line);
                     writeln!(self.out, "  {line}")?;
                 }
@@ -527,10 +548,15 @@ impl<W: Write> Reporter for HumanReporter<W> {
                 interface,
                 time_scales,
             } => {
-                if let Some(build) = build {
+                if let Some(build) = build.filter(|b| !self.quiet || b.error.is_some()) {
                     self.build(build)?;
                 }
                 self.judges = JudgeSays::new(problems);
+                if self.quiet {
+                    let header = self.columns.header();
+                    self.held_header = Some(self.paint(Style::new().dimmed(), &header));
+                    return Ok(());
+                }
                 let submission = &shown(submission);
                 self.header(cases, submission, jobs, time_scales, problems, interface)?;
                 if let Some(sandbox) = sandbox {
@@ -545,6 +571,12 @@ impl<W: Write> Reporter for HumanReporter<W> {
             Event::CaseFinished(raw) => {
                 let result = &untrusted::case_result(raw);
                 self.judges.case(result);
+                if self.quiet && result.passed() {
+                    return Ok(());
+                }
+                if let Some(header) = self.held_header.take() {
+                    writeln!(self.out, "{header}")?;
+                }
                 self.case_line(result)?;
                 self.out.flush()?;
                 // A compile error is the same for every case: it was shown once, above.

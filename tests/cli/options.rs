@@ -78,3 +78,30 @@ fn fail_fast_stops_at_the_first_case_not_accepted_and_lists_the_rest() {
     assert_eq!(super::cases_of(&run.json()).len(), 3);
     assert_eq!(run.json()["not_run"], serde_json::json!([]));
 }
+
+#[test]
+fn quiet_shows_only_the_failing_rows_and_the_summary() {
+    if !have(&["python3"], "quiet_shows_only_the_failing_rows") {
+        return;
+    }
+    let dir = quick_suite();
+    let run = judge(dir.path(), &["--quiet"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let documented = documented("judging.md", "**`--quiet`**");
+    let shown: Vec<&str> = run.stdout.lines().collect();
+    // The documented example, its times aside.
+    assert_eq!(shown.len(), documented.len(), "{}", run.stdout);
+    for (shown, documented) in shown.iter().zip(&documented) {
+        let words = |l: &str| -> Vec<String> {
+            l.split_whitespace()
+                .filter(|w| !w.chars().any(|c| c.is_ascii_digit()))
+                .filter(|w| !["ms", "s", "KB", "MB"].contains(w))
+                .map(str::to_string)
+                .collect()
+        };
+        assert_eq!(words(shown), words(documented), "{}", run.stdout);
+    }
+    assert!(!run.stdout.contains("AC "), "{}", run.stdout);
+    assert!(!run.stdout.contains("+---------+"), "{}", run.stdout);
+    assert!(run.stdout.contains("left out by --quiet"), "{}", run.stdout);
+}
