@@ -401,9 +401,16 @@ pub struct TestArgs {
     /// 0.41 s, 3.2x faster`) and the summary counts fixed, broken, faster
     /// and slower cases. A time counts as changed past 1.3x and 2 ms; with
     /// --repeat 3 or more on both runs, when their ranges do not overlap.
-    /// Exits 1 when a case accepted then is not any more.
-    #[arg(long, value_name = "FILE|last")]
+    /// Exits 1 when a case accepted then is not any more. A NAME is a run
+    /// kept with --save-baseline NAME.
+    #[arg(long, value_name = "FILE|NAME|last")]
     pub baseline: Option<PathBuf>,
+
+    /// Keep this run as the baseline NAME (in .sudoku-judge/baselines/),
+    /// to compare later runs with by --baseline NAME: unlike `last`, a
+    /// later run does not replace it. An interrupted run is not kept.
+    #[arg(long, value_name = "NAME")]
+    pub save_baseline: Option<String>,
 
     /// Keep what each case that was not accepted was given and gave back,
     /// one directory a case under DIR: its input and expected output,

@@ -39,6 +39,15 @@ pub fn kept(out: &mut dyn Write, cases: usize, dir: &Path) -> io::Result<()> {
     )
 }
 
+/// Where `--save-baseline NAME` kept this run.
+pub fn baseline_saved(out: &mut dyn Write, name: &str, path: &Path) -> io::Result<()> {
+    writeln!(
+        out,
+        "saved this run as baseline {name} ({}); compare with it by --baseline {name}",
+        shown_path(path)
+    )
+}
+
 /// Where `--html` wrote the report, to open in a browser.
 pub fn html_written(out: &mut dyn Write, path: &Path) -> io::Result<()> {
     writeln!(

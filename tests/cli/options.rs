@@ -1,4 +1,5 @@
-//! Options of `test` for the practice loop.
+//! Options of `test` for the practice loop: `--fail-fast`, `--quiet` and
+//! named baselines (`--save-baseline NAME`, `--baseline NAME`).
 
 use std::path::Path;
 
@@ -104,4 +105,70 @@ fn quiet_shows_only_the_failing_rows_and_the_summary() {
     assert!(!run.stdout.contains("AC "), "{}", run.stdout);
     assert!(!run.stdout.contains("+---------+"), "{}", run.stdout);
     assert!(run.stdout.contains("left out by --quiet"), "{}", run.stdout);
+}
+
+#[test]
+fn a_named_baseline_stays_while_later_runs_compare_with_it() {
+    if !have(&["python3"], "a_named_baseline_stays") {
+        return;
+    }
+    let dir = quick_suite();
+    // The wrong answer mended: every case accepted.
+    let prog = dir.path().join("prog.py");
+    let good = std::fs::read_to_string(&prog).unwrap();
+    let broken = good.clone();
+    let answer = super::ANSWER;
+    let wrong_line = good
+        .lines()
+        .find(|l| l.trim_start().starts_with("print('") && !l.contains(answer))
+        .unwrap()
+        .to_string();
+    std::fs::write(
+        &prog,
+        good.replace(&wrong_line, &format!("        print('{answer}')")),
+    )
+    .unwrap();
+
+    let run = judge(dir.path(), &["--save-baseline", "good"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let said = documented("judging.md", "## Baselines by name");
+    for line in &said {
+        assert!(
+            run.stderr.contains(line.as_str()),
+            "{line:?} not in {}",
+            run.stderr
+        );
+    }
+    assert!(dir
+        .path()
+        .join(".sudoku-judge/baselines/good.json")
+        .is_file());
+
+    // Broken again: two runs, each still compared with the good one.
+    std::fs::write(&prog, &broken).unwrap();
+    for _ in 0..2 {
+        let run = judge(dir.path(), &["--baseline", "good", "--format", "json"]);
+        assert_eq!(run.code, 1);
+        let report = run.json();
+        assert_eq!(report["baseline"]["source"], "baseline good");
+        assert_eq!(report["baseline"]["broken"], 1, "{report}");
+    }
+    // `--baseline last` would have seen no change the second time.
+    let run = judge(dir.path(), &["--baseline", "last", "--format", "json"]);
+    assert_eq!(run.json()["baseline"]["broken"], 0);
+
+    let run = judge(dir.path(), &["--baseline", "nosuch"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("no baseline saved as nosuch")
+            && run.stderr.contains("saved here: good")
+            && run.stderr.contains("--save-baseline nosuch"),
+        "{}",
+        run.stderr
+    );
+    for name in ["last", "../x", ""] {
+        let run = judge(dir.path(), &["--save-baseline", name]);
+        assert_eq!(run.code, 2, "{name}: {}", run.stderr);
+        assert!(run.stderr.contains("--save-baseline"), "{}", run.stderr);
+    }
 }
