@@ -260,6 +260,7 @@ pub fn suite(
             // As the judge runs it: a LeetCode-style reference keeps one
             // process for its cases.
             fresh_process: false,
+            fail_fast: false,
         };
         progress(&format!("judging {label}"));
         let mut collect = Collect {

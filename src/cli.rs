@@ -389,6 +389,16 @@ pub struct TestArgs {
     #[arg(long)]
     pub fresh_process: bool,
 
+    /// Show only the rows of cases not accepted and the summary; failures
+    /// are described without their grids and diffs.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+
+    /// Stop at the first case not accepted, as the judges do; the cases
+    /// after it are listed as not run.
+    #[arg(long)]
+    pub fail_fast: bool,
+
     /// Judge only the cases that were not accepted in the last run here
     /// (remembered in .sudoku-judge/ in the current directory).
     #[arg(long)]
@@ -402,15 +412,29 @@ pub struct TestArgs {
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
 
+    /// Also write a report to look at to FILE: one self-contained HTML
+    /// page (no network) with each case's time as a bar against its limit,
+    /// the per-puzzle times, the comparison with --baseline and each wrong
+    /// answer as two grids.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+
     /// Compare with an earlier run: a report written with `--json FILE`,
     /// or `last` for the last run in this directory (kept in
     /// .sudoku-judge/). Each case shows what changed (`TLE → AC`, `1320 ms
     /// → 410 ms, 3.2x faster`) and the summary counts fixed, broken, faster
     /// and slower cases. A time counts as changed past 1.3x and 2 ms; with
     /// --repeat 3 or more on both runs, when their ranges do not overlap.
-    /// Exits 1 when a case accepted then is not any more.
-    #[arg(long, value_name = "FILE|last")]
+    /// Exits 1 when a case accepted then is not any more. A NAME is a run
+    /// kept with --save-baseline NAME.
+    #[arg(long, value_name = "FILE|NAME|last")]
     pub baseline: Option<PathBuf>,
+
+    /// Keep this run as the baseline NAME (in .sudoku-judge/baselines/),
+    /// to compare later runs with by --baseline NAME: unlike `last`, a
+    /// later run does not replace it. An interrupted run is not kept.
+    #[arg(long, value_name = "NAME")]
+    pub save_baseline: Option<String>,
 
     /// Keep what each case that was not accepted was given and gave back,
     /// one directory a case under DIR: its input and expected output,

@@ -27,6 +27,7 @@ use sudoku_judge::generate::{self, Target};
 use sudoku_judge::hack;
 use sudoku_judge::judge::{self, JudgeConfig};
 use sudoku_judge::problem::Problem;
+use sudoku_judge::report::html::{HtmlReporter, Machine};
 use sudoku_judge::report::human::HumanReporter;
 use sudoku_judge::report::json::JsonReporter;
 use sudoku_judge::report::junit::JunitReporter;
@@ -205,6 +206,9 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
     } else {
         None
     };
+    if let Some(name) = &args.save_baseline {
+        check_baseline_name(name)?;
+    }
     // Read before this run records itself as the last one.
     let baseline = args.baseline.as_deref().map(load_baseline).transpose()?;
     let protections = sandbox()?;
@@ -319,13 +323,15 @@ impl TestPlan {
             answered: Some(progress.answered()),
             sandbox: self.protections.clone(),
             fresh_process: args.fresh_process,
+            fail_fast: args.fail_fast,
         };
         let stdout = io::stdout().lock();
         let on_stdout: Box<dyn Reporter> = match args.format {
             ReportFormat::Table => Box::new(
                 HumanReporter::new(stdout, self.color, rerun)
                     .with_width(stdout_width())
-                    .with_baseline(baseline.clone()),
+                    .with_baseline(baseline.clone())
+                    .with_quiet(args.quiet),
             ),
             ReportFormat::Json => {
                 Box::new(JsonReporter::new(stdout).with_baseline(baseline.clone()))
@@ -340,6 +346,12 @@ impl TestPlan {
         if let Some(path) = &args.junit {
             reporters.push(Box::new(JunitReporter::new(create_report(path)?)));
         }
+        if let Some(path) = &args.html {
+            reporters.push(Box::new(
+                HtmlReporter::new(create_report(path)?, Machine::here())
+                    .with_baseline(baseline.clone()),
+            ));
+        }
         let kept = match &args.keep {
             Some(dir) => {
                 let (keep, kept) = KeepReporter::new(dir)?;
@@ -348,9 +360,19 @@ impl TestPlan {
             }
             None => None,
         };
+        // Kept under its name only when the run is whole: an error here is
+        // one to stop for, since the user asked for it.
+        let saved = match &args.save_baseline {
+            Some(name) => {
+                let record = RunRecord::start(named_baseline(name))?;
+                reporters.push(Box::new(JsonReporter::new(record.writer()?)));
+                Some((name, record))
+            }
+            None => None,
+        };
         // The run is kept as the last one here, for `--baseline last`; a
         // directory the user cannot write is no reason to fail this run.
-        let last = match LastRun::start() {
+        let last = match RunRecord::start(last_record()) {
             Ok(last) => Some(last),
             Err(error) => {
                 notices::warning(&mut io::stderr(), &error, LAST_LOST)?;
@@ -369,6 +391,9 @@ impl TestPlan {
             let n = kept.load(std::sync::atomic::Ordering::SeqCst);
             notices::kept(&mut io::stderr(), n, dir)?;
         }
+        if let Some(path) = &args.html {
+            notices::html_written(&mut io::stderr(), path)?;
+        }
         // The record serves --failed next time; a directory the user cannot
         // write is no reason to fail this run.
         if let Err(error) = remember_failed(&summary.not_accepted) {
@@ -376,6 +401,10 @@ impl TestPlan {
         }
         // Half a run is no baseline.
         if !summary.interrupted {
+            if let Some((name, record)) = saved {
+                let path = record.keep()?;
+                notices::baseline_saved(&mut io::stderr(), name, &path)?;
+            }
             if let Some(last) = last {
                 if let Err(error) = last.keep() {
                     notices::warning(&mut io::stderr(), &error, LAST_LOST)?;
@@ -390,7 +419,54 @@ impl TestPlan {
 /// What a user misses when this run cannot be recorded as the last one.
 const LAST_LOST: &str = "--baseline last will not know this run";
 
-/// `--baseline FILE`, or `--baseline last`: the last run in this directory.
+/// Where the run saved as baseline `name` is kept.
+fn named_baseline(name: &str) -> PathBuf {
+    PathBuf::from(".sudoku-judge")
+        .join("baselines")
+        .join(format!("{name}.json"))
+}
+
+/// A baseline's name is a word, so it is one file in the judge's own
+/// directory and never a path of the user's.
+fn check_baseline_name(name: &str) -> anyhow::Result<()> {
+    let word = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.')
+        && !name.starts_with('.');
+    if !word {
+        anyhow::bail!(
+            "--save-baseline {name:?}: a baseline's name is made of letters, digits, `-`, `_` \
+             and `.` (e.g. `--save-baseline before-fix`)"
+        );
+    }
+    if name == "last" {
+        anyhow::bail!(
+            "--save-baseline last: `last` is the last run, kept by every run; choose another \
+             name (e.g. `--save-baseline good`)"
+        );
+    }
+    Ok(())
+}
+
+/// The baselines saved here, by name.
+fn saved_baselines() -> Vec<String> {
+    let mut names: Vec<String> =
+        std::fs::read_dir(PathBuf::from(".sudoku-judge").join("baselines"))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|entry| {
+                let name = entry.file_name().into_string().ok()?;
+                name.strip_suffix(".json").map(str::to_string)
+            })
+            .collect();
+    names.sort();
+    names
+}
+
+/// `--baseline FILE`, `--baseline NAME` (saved with `--save-baseline`), or
+/// `--baseline last`: the last run in this directory.
 fn load_baseline(path: &std::path::Path) -> anyhow::Result<Arc<Baseline>> {
     if path == std::path::Path::new("last") && !path.exists() {
         let record = last_record();
@@ -406,6 +482,28 @@ fn load_baseline(path: &std::path::Path) -> anyhow::Result<Arc<Baseline>> {
         }
         return Ok(Arc::new(Baseline::load(&record, "the last run")?));
     }
+    if !path.exists() {
+        if let Some(name) = path.to_str().filter(|n| check_baseline_name(n).is_ok()) {
+            let saved = named_baseline(name);
+            if saved.exists() {
+                return Ok(Arc::new(Baseline::load(
+                    &saved,
+                    format!("baseline {name}"),
+                )?));
+            }
+            let known = saved_baselines();
+            let known = if known.is_empty() {
+                "none is saved here".to_string()
+            } else {
+                format!("saved here: {}", known.join(", "))
+            };
+            anyhow::bail!(
+                "--baseline {name}: no file {name}, and no baseline saved as {name} in \
+                 .sudoku-judge/baselines/ ({known}); save one with `--save-baseline {name}`, \
+                 or give a report written with `--json FILE`"
+            );
+        }
+    }
     Ok(Arc::new(Baseline::load(path, path.display().to_string())?))
 }
 
@@ -415,16 +513,17 @@ fn last_record() -> PathBuf {
     PathBuf::from(".sudoku-judge").join("last.json")
 }
 
-/// The JSON report of the run going on, written beside the last one and
-/// put in its place only once the run is over: an interrupted run, or one
-/// that compares with the last, never leaves half a report there.
-struct LastRun {
+/// The JSON report of the run going on, written beside the record it is
+/// to become (the last run, or a saved baseline) and put in its place only
+/// once the run is over: an interrupted run, or one that compares with the
+/// record, never leaves half a report there.
+struct RunRecord {
     file: tempfile::NamedTempFile,
+    path: PathBuf,
 }
 
-impl LastRun {
-    fn start() -> anyhow::Result<LastRun> {
-        let path = last_record();
+impl RunRecord {
+    fn start(path: PathBuf) -> anyhow::Result<RunRecord> {
         let dir = path.parent().expect("a file in a directory");
         std::fs::create_dir_all(dir)
             .with_context(|| format!("failed to create {}", dir.display()))?;
@@ -433,7 +532,7 @@ impl LastRun {
             .suffix(".json.tmp")
             .tempfile_in(dir)
             .with_context(|| format!("failed to create a file in {}", dir.display()))?;
-        Ok(LastRun { file })
+        Ok(RunRecord { file, path })
     }
 
     fn writer(&self) -> anyhow::Result<Box<dyn io::Write>> {
@@ -445,12 +544,13 @@ impl LastRun {
         Ok(Box::new(io::BufWriter::new(file)))
     }
 
-    fn keep(self) -> anyhow::Result<()> {
-        let path = last_record();
+    /// Puts the record in its place; returns where.
+    fn keep(self) -> anyhow::Result<PathBuf> {
+        let path = self.path;
         self.file
             .persist(&path)
             .with_context(|| format!("failed to write {}", path.display()))?;
-        Ok(())
+        Ok(path)
     }
 }
 
@@ -464,6 +564,7 @@ fn watch(plan: &TestPlan, first_baseline: Option<Arc<Baseline>>) -> anyhow::Resu
     let mut ignore: Vec<PathBuf> = Vec::new();
     ignore.extend(plan.args.json.iter().cloned());
     ignore.extend(plan.args.junit.iter().cloned());
+    ignore.extend(plan.args.html.iter().cloned());
     ignore.extend(plan.args.keep.iter().cloned());
     // The submission's files: its source, or what its command line runs
     // (a script, a binary that a rebuild replaces).

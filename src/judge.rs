@@ -49,6 +49,9 @@ pub struct JudgeConfig {
     /// A process per case for functions too, as before LeetCode's model
     /// (`--fresh-process`).
     pub fresh_process: bool,
+    /// Stop at the first case not accepted, as the judges do
+    /// (`--fail-fast`); the cases after it are not run.
+    pub fail_fast: bool,
 }
 
 /// Marks an error of the judge's own machinery in the middle of a run, as
@@ -269,12 +272,15 @@ fn run_through<E: Execute>(
     let mut summary = Summary::default();
     let mut reported = 0;
     let mut interrupted = false;
+    // Set at the first case not accepted with `fail_fast`: no job starts
+    // another case, and what finishes after it in case order is dropped.
+    let stop = std::sync::atomic::AtomicBool::new(false);
     let next = AtomicUsize::new(0);
     let (done_tx, done_rx) = mpsc::channel::<(usize, Option<CaseOutcome>)>();
     std::thread::scope(|scope| -> anyhow::Result<()> {
         for _ in 0..jobs {
             let done = done_tx.clone();
-            let (next, cases, settings, start) = (&next, &cases, &settings, &start);
+            let (next, cases, settings, start, stop) = (&next, &cases, &settings, &start, &stop);
             scope.spawn(move || {
                 let mut runner = start();
                 // The inputs of the job's runs, in order: the last ones are
@@ -282,7 +288,7 @@ fn run_through<E: Execute>(
                 let mut history = Vec::new();
                 loop {
                     let i = next.fetch_add(1, Ordering::SeqCst);
-                    if i >= cases.len() || process::interrupted() {
+                    if i >= cases.len() || process::interrupted() || stop.load(Ordering::SeqCst) {
                         return;
                     }
                     let outcome = match &settings[i] {
@@ -326,14 +332,21 @@ fn run_through<E: Execute>(
                 reporter.report(Event::CaseFinished(&result))?;
                 summary.add(&result);
                 reported += 1;
+                if config.fail_fast && !result.passed() {
+                    stop.store(true, Ordering::SeqCst);
+                    break;
+                }
             }
-            if interrupted {
+            if interrupted || stop.load(Ordering::SeqCst) {
                 break;
             }
         }
         Ok(())
     })?;
     interrupted |= process::interrupted() && reported < cases.len();
+    if stop.load(Ordering::SeqCst) && !interrupted {
+        summary.not_run = cases[reported..].iter().map(|c| c.id.clone()).collect();
+    }
     summary.elapsed = started.elapsed();
     summary.interrupted = interrupted;
     reporter.report(Event::Finished { summary: &summary })?;
@@ -685,6 +698,7 @@ mod tests {
             answered: None,
             sandbox: None,
             fresh_process: false,
+            fail_fast: false,
         }
     }
 

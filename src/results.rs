@@ -159,6 +159,9 @@ pub struct Summary {
     pub interrupted: bool,
     /// Inputs of the cases not accepted, for `--failed`.
     pub not_accepted: Vec<PathBuf>,
+    /// The cases left unjudged after the first one not accepted, by id
+    /// (`--fail-fast`).
+    pub not_run: Vec<String>,
 }
 
 impl Summary {

@@ -35,6 +35,8 @@ mod judge;
 mod languages;
 #[path = "cli/messages.rs"]
 mod messages;
+#[path = "cli/options.rs"]
+mod options;
 #[path = "cli/practice.rs"]
 mod practice;
 #[path = "cli/programs.rs"]
@@ -43,6 +45,8 @@ mod programs;
 mod rate;
 #[path = "cli/readme.rs"]
 mod readme;
+#[path = "cli/report.rs"]
+mod report;
 #[path = "cli/scale.rs"]
 mod scale;
 #[path = "cli/sessions.rs"]

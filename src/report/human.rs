@@ -48,6 +48,11 @@ pub struct HumanReporter<W> {
     /// A compile error, shown at the end of the report: after a table of
     /// CE rows and the summary, the last thing on the screen.
     compile_error: Option<String>,
+    /// Only the rows of cases not accepted and the summary (`--quiet`).
+    quiet: bool,
+    /// The table's column header, when `quiet` holds it back until a row
+    /// needs it.
+    held_header: Option<String>,
 }
 
 /// At most this many failures are described in full under the table; the
@@ -75,7 +80,17 @@ impl<W: Write> HumanReporter<W> {
             baseline: None,
             tally: Tally::default(),
             compile_error: None,
+            quiet: false,
+            held_header: None,
         }
+    }
+
+    /// Shows only the rows of cases not accepted and the summary: no
+    /// header, no accepted rows, and failures without their grids and
+    /// diffs (`--quiet`). A compile error is still shown in full.
+    pub fn with_quiet(mut self, quiet: bool) -> Self {
+        self.quiet = quiet;
+        self
     }
 
     /// Compares every case with an earlier run: what changed shows in its
@@ -261,7 +276,13 @@ impl<W: Write> HumanReporter<W> {
                     Some(width) if width < diff::SIDE_BY_SIDE_COLUMNS => diff::stacked(&j.details),
                     _ => j.details.clone(),
                 };
-                for line in details.lines() {
+                if self.quiet && !details.is_empty() {
+                    writeln!(
+                        self.out,
+                        "  details:  left out by --quiet; rerun without it for the grids or diff"
+                    )?;
+                }
+                for line in details.lines().filter(|_| !self.quiet) {
                     let line = self.detail(line);
                     writeln!(self.out, "  {line}")?;
                 }
@@ -450,6 +471,24 @@ impl<W: Write> HumanReporter<W> {
         if summary.interrupted {
             writeln!(self.out, "interrupted: only the cases above were judged")?;
         }
+        if !summary.not_run.is_empty() {
+            const NAMED: usize = 10;
+            let mut names: Vec<String> = summary
+                .not_run
+                .iter()
+                .take(NAMED)
+                .map(|id| shown(id).into_owned())
+                .collect();
+            if summary.not_run.len() > NAMED {
+                names.push(format!("and {} more", summary.not_run.len() - NAMED));
+            }
+            let line = format!(
+                "stopped at the first case not accepted (--fail-fast): {} not run: {}",
+                plural(summary.not_run.len(), "case"),
+                names.join(", ")
+            );
+            self.wrapped("", &line, 2)?;
+        }
         if let Some(baseline) = self.baseline.clone().filter(|_| summary.total > 0) {
             let noise = format!(
                 " (a time counts as changed past {}x and {} ms, or with --repeat {} or more on \
@@ -558,10 +597,15 @@ impl<W: Write> Reporter for HumanReporter<W> {
                 interface,
                 time_scales,
             } => {
-                if let Some(build) = build {
+                if let Some(build) = build.filter(|b| !self.quiet || b.error.is_some()) {
                     self.build(build)?;
                 }
                 self.judges = JudgeSays::new(problems);
+                if self.quiet {
+                    let header = self.columns.header();
+                    self.held_header = Some(self.paint(Style::new().dimmed(), &header));
+                    return Ok(());
+                }
                 let submission = &shown(submission);
                 self.header(cases, submission, jobs, time_scales, problems, interface)?;
                 if let Some(sandbox) = sandbox {
@@ -576,6 +620,12 @@ impl<W: Write> Reporter for HumanReporter<W> {
             Event::CaseFinished(raw) => {
                 let result = &untrusted::case_result(raw);
                 self.judges.case(result);
+                if self.quiet && result.passed() {
+                    return Ok(());
+                }
+                if let Some(header) = self.held_header.take() {
+                    writeln!(self.out, "{header}")?;
+                }
                 self.case_line(result)?;
                 self.out.flush()?;
                 // A compile error is the same for every case: it is shown

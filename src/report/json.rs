@@ -259,6 +259,9 @@ struct TotalsJson<'a> {
     elapsed_ms: f64,
     /// The time charged over every case: the run's total solving time.
     charged_ms: f64,
+    /// The cases not run after the first one not accepted
+    /// (`--fail-fast`), by id.
+    not_run: Vec<std::borrow::Cow<'a, str>>,
     /// The changes since the baseline (`--baseline`), or `null`.
     baseline: Option<ChangesJson<'a>>,
 }
@@ -309,6 +312,11 @@ impl<W: Write> Reporter for JsonReporter<W> {
                     total: summary.total,
                     elapsed_ms: millis(summary.elapsed),
                     charged_ms: millis(summary.charged),
+                    not_run: summary
+                        .not_run
+                        .iter()
+                        .map(|id| super::untrusted::shown(id))
+                        .collect(),
                     baseline: self.baseline.as_ref().map(|b| ChangesJson {
                         source: &b.source,
                         fixed: self.tally.fixed,

@@ -14,6 +14,7 @@ pub mod doctor;
 pub mod driver;
 pub mod gen;
 pub mod hack;
+pub mod html;
 pub mod human;
 pub mod json;
 pub mod judges;
@@ -32,7 +33,7 @@ use std::io;
 pub use crate::results::{Event, Reporter};
 
 /// Sends every event to several reporters: the table on the terminal and
-/// the files asked for with `--json` and `--junit`.
+/// the files asked for with `--json`, `--junit` and `--html`.
 ///
 /// A reporter that fails (stdout piped into `head`, say) is dropped, and the
 /// others go on, so report files are still written; its error is returned

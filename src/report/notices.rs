@@ -39,6 +39,24 @@ pub fn kept(out: &mut dyn Write, cases: usize, dir: &Path) -> io::Result<()> {
     )
 }
 
+/// Where `--save-baseline NAME` kept this run.
+pub fn baseline_saved(out: &mut dyn Write, name: &str, path: &Path) -> io::Result<()> {
+    writeln!(
+        out,
+        "saved this run as baseline {name} ({}); compare with it by --baseline {name}",
+        shown_path(path)
+    )
+}
+
+/// Where `--html` wrote the report, to open in a browser.
+pub fn html_written(out: &mut dyn Write, path: &Path) -> io::Result<()> {
+    writeln!(
+        out,
+        "wrote the HTML report to {}; open it in a browser",
+        shown_path(path)
+    )
+}
+
 /// A submission of `stress` or `hack` (`what`: its source, or "the brute
 /// force SOURCE") that did not compile, with the compiler's message.
 pub fn did_not_compile(out: &mut dyn Write, what: &str, message: &str) -> io::Result<()> {
