@@ -55,9 +55,9 @@ mod sessions;
 mod snapshots;
 #[path = "cli/solve.rs"]
 mod solve;
-#[path = "cli/stress.rs"]
-mod stress;
 #[path = "cli/streamed.rs"]
 mod streamed;
+#[path = "cli/stress.rs"]
+mod stress;
 #[path = "cli/submissions.rs"]
 mod submissions;
