@@ -16,8 +16,9 @@ use std::time::Duration;
 
 use anyhow::{bail, Context as _};
 
+use super::build::{plan, runtime};
 use super::launch::{Interface, Launch};
-use super::{plan, runtime, Language};
+use super::Language;
 use crate::case::Limits;
 
 /// What [`export`] wrote.
