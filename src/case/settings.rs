@@ -22,6 +22,7 @@ use serde::Deserialize;
 use serde::Serialize;
 
 use crate::problem::{Problem, DEFAULT_MEMORY_LIMIT_KB, DEFAULT_TIME_LIMIT};
+use crate::runner::lang::Choice;
 
 pub const SETTINGS_FILE: &str = "judge.toml";
 
@@ -96,6 +97,10 @@ struct File {
     time_scale: Option<f64>,
     #[serde(default)]
     reference: Vec<ReferenceEntry>,
+    /// Per language, the compiler or interpreter to use: a program on
+    /// `PATH`, a path, or a directory holding the language's tools.
+    #[serde(default)]
+    toolchain: std::collections::BTreeMap<String, String>,
 }
 
 /// One `[[reference]]` of a `judge.toml`.
@@ -167,6 +172,8 @@ pub struct Settings {
     pub memory_limit_kb: Option<u64>,
     pub checker: Option<CheckerKind>,
     pub time_scale: Option<TimeScale>,
+    /// The toolchains named in `[toolchain]`, nearest file first.
+    pub toolchain: Vec<Choice>,
 }
 
 impl Settings {
@@ -223,6 +230,12 @@ impl Settings {
             memory_limit_kb: self.memory_limit_kb.or(fallback.memory_limit_kb),
             checker: self.checker.or(fallback.checker),
             time_scale: self.time_scale.or(fallback.time_scale),
+            toolchain: self
+                .toolchain
+                .iter()
+                .chain(&fallback.toolchain)
+                .cloned()
+                .collect(),
         }
     }
 }
@@ -339,15 +352,34 @@ pub fn references(dir: &Path) -> anyhow::Result<Vec<Reference>> {
 }
 
 fn read(path: &Path) -> anyhow::Result<Settings> {
-    settings_of(parse(path)?).with_context(|| format!("invalid {}", path.display()))
+    let mut file = parse(path)?;
+    let table = std::mem::take(&mut file.toolchain);
+    let mut settings = settings_of(file).with_context(|| format!("invalid {}", path.display()))?;
+    settings.toolchain = choices(table, path)?;
+    Ok(settings)
+}
+
+/// A `[toolchain]` table of the file at `path`.
+fn choices(
+    table: std::collections::BTreeMap<String, String>,
+    path: &Path,
+) -> anyhow::Result<Vec<Choice>> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    table
+        .into_iter()
+        .map(|(language, value)| crate::runner::lang::tools::choice(language, value, dir, path))
+        .collect()
 }
 
 /// The settings a `judge.toml`'s text holds, checked as [`read`] checks a
 /// file's: for fuzzing, and anything else that has the text alone.
 pub fn from_text(text: &str) -> anyhow::Result<Settings> {
-    let file: File =
+    let mut file: File =
         toml::from_str(text).map_err(|e| anyhow::anyhow!("{}", e.to_string().trim_end()))?;
-    settings_of(file)
+    let table = std::mem::take(&mut file.toolchain);
+    let mut settings = settings_of(file)?;
+    settings.toolchain = choices(table, Path::new(SETTINGS_FILE))?;
+    Ok(settings)
 }
 
 fn settings_of(file: File) -> anyhow::Result<Settings> {
@@ -361,6 +393,7 @@ fn settings_of(file: File) -> anyhow::Result<Settings> {
             .transpose()?,
         checker: file.checker,
         time_scale: file.time_scale.map(TimeScale::new).transpose()?,
+        toolchain: Vec::new(),
     })
 }
 
@@ -479,7 +512,46 @@ mod tests {
                 memory_limit_kb: Some(65536),
                 checker: Some(CheckerKind::Exact),
                 time_scale: None,
+                toolchain: Vec::new(),
             }
+        );
+    }
+
+    #[test]
+    fn a_toolchain_path_is_taken_beside_the_file_and_a_language_is_checked() {
+        let root = tempfile::tempdir().unwrap();
+        let suite = root.path().join("suite");
+        std::fs::create_dir_all(&suite).unwrap();
+        std::fs::write(
+            suite.join(SETTINGS_FILE),
+            "[toolchain]
+cpp = \"bin/g++\"
+python = \"python3.13\"
+",
+        )
+        .unwrap();
+        let settings = SettingsCache::default().for_dir(&suite).unwrap();
+        let values: Vec<(&str, String)> = settings
+            .toolchain
+            .iter()
+            .map(|c| (c.language.as_str(), c.value.clone()))
+            .collect();
+        assert_eq!(
+            values,
+            [
+                ("cpp", suite.join("bin/g++").display().to_string()),
+                ("python", "python3.13".to_string())
+            ]
+        );
+        let error = from_text(
+            "[toolchain]
+cobol = \"cobc\"
+",
+        )
+        .unwrap_err();
+        assert!(
+            format!("{error:#}").contains("[toolchain] names `cobol`, which is not a language"),
+            "{error:#}"
         );
     }
 

@@ -346,6 +346,9 @@ impl<W: Write> HumanReporter<W> {
         for note in &build.notes {
             self.wrapped("note: ", &shown(note), INDENT)?;
         }
+        if build.error.is_some() {
+            self.toolchain(build)?;
+        }
         match (&build.error, build.command.is_empty(), build.cached) {
             (Some(error), _, _) => {
                 writeln!(self.out, "{source} did not compile:")?;
@@ -367,7 +370,31 @@ impl<W: Write> HumanReporter<W> {
                 build.time.as_secs_f64(),
                 command
             ),
+        }?;
+        if build.error.is_none() {
+            self.toolchain(build)?;
         }
+        Ok(())
+    }
+
+    /// The tools a build used, one line each: as named, their version,
+    /// and why they were taken.
+    fn toolchain(&mut self, build: &BuildInfo) -> io::Result<()> {
+        for tool in &build.toolchain {
+            let line = format!(
+                "{} {}: {} ({})",
+                build.language,
+                tool.name,
+                if tool.version.is_empty() {
+                    "version unknown"
+                } else {
+                    &tool.version
+                },
+                tool.origin
+            );
+            self.wrapped("toolchain: ", &shown(&line), INDENT)?;
+        }
+        Ok(())
     }
 
     /// The first lines of what a submission printed, indented.
@@ -631,6 +658,7 @@ mod tests {
             cached: false,
             time: Duration::from_millis(250),
             notes: Vec::new(),
+            toolchain: Vec::new(),
             error: Some(
                 "main.cpp: In function 'int main()':\n\
                  main.cpp:4:5: error: expected ';' before '}' token\n    \

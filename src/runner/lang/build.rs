@@ -10,6 +10,7 @@
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
+use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context as _};
@@ -17,8 +18,9 @@ use sha2::{Digest as _, Sha256};
 
 use super::launch::{Interface, Launch, Runtime};
 use super::{
-    compile::run_compiler, harness, interface_of, readings, tools, Build, BuildInfo, Built,
-    Language, Reading, Run, SourceName, Spec, Toolchain, ALL, NOT_JUDGED,
+    compile::run_compiler, harness, interface_of, needs, readings, tools, tools::Choice, Build,
+    BuildInfo, Built, Language, Reading, Run, SourceName, Spec, Toolchain, UsedTool, ALL,
+    NOT_JUDGED,
 };
 use crate::problem::Problem;
 
@@ -128,6 +130,8 @@ pub(super) struct Planned {
     /// The flags it is built with: the language's, or its judge's.
     pub(super) flags: &'static [&'static str],
     pub(super) notes: Vec<String>,
+    /// The tools as chosen, before a version manager's shims are resolved.
+    pub(super) chosen: Vec<tools::Chosen>,
 }
 
 /// Works out the build of `path`, read as `reading` says, for cases of
@@ -135,9 +139,9 @@ pub(super) struct Planned {
 pub(super) fn plan(
     path: &Path,
     language: Option<Language>,
-    reading: Reading,
-    problem: Option<Problem>,
+    options: &Options,
 ) -> anyhow::Result<Planned> {
+    let reading = options.reading;
     let language = match language.or_else(|| Language::from_path(path)) {
         Some(language) => language,
         None => bail!("{}", unknown_language(path)),
@@ -177,8 +181,8 @@ pub(super) fn plan(
             spec.leetcode.method
         ));
     }
-    let tools = tools::find_tools(language)?;
-    let name = path
+    let chosen = tools::find_tools(language, &options.toolchains)?;
+    let user_name = path
         .file_name()
         .and_then(|n| n.to_str())
         .filter(|n| !n.contains(['"', '\\', '@']))
@@ -186,7 +190,21 @@ pub(super) fn plan(
             || format!("solution.{}", spec.extensions[0]),
             str::to_string,
         );
-    let toolchain = (spec.resolve)(tools);
+    // The build's copy carries the language's extension, whatever the
+    // user's file is called (`--lang cpp main.txt`): compilers and
+    // runtimes go by it.
+    let name = match Path::new(&user_name).extension().and_then(|e| e.to_str()) {
+        Some(extension) if spec.extensions.contains(&extension) => user_name.clone(),
+        _ => format!(
+            "{}.{}",
+            Path::new(&user_name)
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or("solution"),
+            spec.extensions[0]
+        ),
+    };
+    let toolchain = (spec.resolve)(chosen.iter().map(|c| c.program.clone()).collect());
     let recipe = match interface {
         Interface::Program => &spec.program,
         Interface::Function => &spec.function,
@@ -230,7 +248,7 @@ pub(super) fn plan(
         .map(|(file, text)| (fill(file, &vars), fill(text, &vars)))
         .collect();
     let source_name = SourceName {
-        name: name.clone(),
+        name: user_name,
         built_as: fill(recipe.source_as, &vars),
     };
     // A program judged on a problem whose judge builds it otherwise is
@@ -238,12 +256,12 @@ pub(super) fn plan(
     let profile = spec
         .profiles
         .iter()
-        .find(|p| interface == Interface::Program && Some(p.problem) == problem);
+        .find(|p| p.interface == interface && p.problem.is_none_or(|p| Some(p) == options.problem));
     let flags = profile.map_or(spec.flags, |p| p.flags);
-    if let Some(profile) = profile {
+    if let Some((profile, problem)) = profile.and_then(|p| Some((p, p.problem?))) {
         notes.push(format!(
             "built for {} with {}: {}",
-            profile.problem.name(),
+            problem.name(),
             flags.join(" "),
             profile.why
         ));
@@ -252,7 +270,7 @@ pub(super) fn plan(
     // Named as the user calls it, not as the toolchain resolved it.
     let shown = match &compile {
         Some(argv) if recipe.shown => {
-            let mut words = vec![spec.tools[0].command.to_string()];
+            let mut words = vec![chosen[0].name.clone()];
             words.extend(argv[1..].iter().cloned());
             words.join(" ")
         }
@@ -277,6 +295,7 @@ pub(super) fn plan(
         recipe,
         flags,
         notes,
+        chosen,
     })
 }
 
@@ -285,17 +304,59 @@ pub(super) fn plan(
 /// was built before. A compile error is not an `Err`: it comes back in
 /// [`BuildInfo::error`], and the judge gives every case CE.
 pub fn build(path: &Path, language: Option<Language>) -> anyhow::Result<Built> {
-    build_as(path, language, Reading::Detect, None)
+    build_as(path, language, &Options::default())
 }
 
-/// [`build`], reading a file that could be a program or a LeetCode-style
-/// file as `reading` says, for cases of `problem` when they all are (a
-/// judge may build programs with flags of its own).
+/// How [`build_as`] reads and builds a file.
+#[derive(Clone, Default)]
+pub struct Options {
+    /// How to read a file that could be a program or a LeetCode-style file.
+    pub reading: Reading,
+    /// The problem every case is, when they all are one: a judge may build
+    /// programs with flags of its own.
+    pub problem: Option<Problem>,
+    /// The toolchains the suite's `judge.toml`s name, above all others.
+    pub toolchains: Vec<Choice>,
+    /// Told what takes a while (`compiling Sol.kt ...`) when it has taken
+    /// about a second.
+    pub announce: Option<Announce>,
+}
+
+/// Says what a build is doing, to the user.
+pub type Announce = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// How long a step of a build may be silent.
+const SILENT: Duration = Duration::from_secs(1);
+
+/// Says `message` through `announce` if the returned guard lives longer
+/// than [`SILENT`].
+fn announce_after(
+    announce: Option<&Announce>,
+    message: String,
+) -> Option<(mpsc::Sender<()>, std::thread::JoinHandle<()>)> {
+    let announce = Arc::clone(announce?);
+    let (done, wait) = mpsc::channel::<()>();
+    let thread = std::thread::spawn(move || {
+        if let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(SILENT) {
+            announce(&message);
+        }
+    });
+    Some((done, thread))
+}
+
+/// Ends what [`announce_after`] started.
+fn announced(guard: Option<(mpsc::Sender<()>, std::thread::JoinHandle<()>)>) {
+    if let Some((done, thread)) = guard {
+        drop(done);
+        let _ = thread.join();
+    }
+}
+
+/// [`build`], reading and building as `options` say.
 pub fn build_as(
     path: &Path,
     language: Option<Language>,
-    reading: Reading,
-    problem: Option<Problem>,
+    options: &Options,
 ) -> anyhow::Result<Built> {
     let Planned {
         language,
@@ -312,7 +373,8 @@ pub fn build_as(
         recipe,
         flags,
         notes,
-    } = plan(path, language, reading, problem)?;
+        chosen,
+    } = plan(path, language, options)?;
     let vars: Vec<(&str, &str)> = owned_vars
         .iter()
         .map(|(k, v)| (k.as_str(), v.as_str()))
@@ -323,10 +385,35 @@ pub fn build_as(
     for arg in compile.iter().flatten() {
         hasher.update(format!("{arg}\n"));
     }
-    for (tool, program) in spec.tools.iter().zip(&toolchain.programs) {
-        hasher.update(program.as_os_str().as_encoded_bytes());
-        hasher.update(tools::version(program, tool.version_args));
+    // A compiler is known by its identity; its version is asked once per
+    // identity, which can take seconds (kotlinc runs on a JVM).
+    let unknown = spec
+        .tools
+        .iter()
+        .zip(&toolchain.programs)
+        .find(|(tool, program)| !tools::version_known(program, tool.version_args));
+    let asking = unknown.and_then(|(tool, _)| {
+        announce_after(
+            options.announce.as_ref(),
+            format!(
+                "asking {} its version (once per compiler) ...",
+                tool.command
+            ),
+        )
+    });
+    let mut used = Vec::new();
+    for ((tool, program), chosen) in spec.tools.iter().zip(&toolchain.programs).zip(&chosen) {
+        let version = tools::version(program, tool.version_args);
+        hasher.update(tools::identity(program));
+        hasher.update(&version);
+        used.push(UsedTool {
+            name: chosen.name.clone(),
+            program: program.clone(),
+            version,
+            origin: chosen.origin.clone(),
+        });
     }
+    announced(asking);
     for (file, text) in &files {
         hasher.update(format!("\n--- {file} {}\n", text.len()));
         hasher.update(text);
@@ -348,6 +435,7 @@ pub fn build_as(
         time: Duration::ZERO,
         error: None,
         notes,
+        toolchain: used,
     };
     let label = format!(
         "{} ({language} {})",
@@ -392,16 +480,39 @@ pub fn build_as(
     info.cached = false;
     let started = Instant::now();
     if let Some(argv) = &compile {
+        let compiling = announce_after(
+            options.announce.as_ref(),
+            format!("compiling {} ...", source_name.name),
+        );
         let finished = run_compiler(
             argv,
             scratch.path(),
             &toolchain,
             spec.compile_env,
             language.is_native(),
-        )?;
+        );
+        announced(compiling);
+        let finished = finished?;
         info.time = started.elapsed();
         if let Err(message) = finished {
-            info.error = Some(normalize(message.trim_end(), scratch.path(), &source_name));
+            let message = normalize(message.trim_end(), scratch.path(), &source_name);
+            // The user's code is the file it is built as, or (a LeetCode
+            // file behind its driver) inside one of the build's files.
+            let source = files
+                .iter()
+                .find(|(file, _)| *file == source_name.built_as)
+                .map_or_else(
+                    || files.iter().map(|(_, text)| text.as_str()).collect(),
+                    |(_, text)| text.clone(),
+                );
+            if let Some(why) = info
+                .toolchain
+                .first()
+                .and_then(|compiler| needs::explain(spec, &source, &message, compiler))
+            {
+                info.notes.push(why);
+            }
+            info.error = Some(message);
             return Ok(Built { launch: None, info });
         }
     }

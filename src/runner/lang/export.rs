@@ -66,7 +66,14 @@ pub fn export(
     out: &Path,
     boards: &str,
 ) -> anyhow::Result<Exported> {
-    let planned = plan(path, language, reading, None)?;
+    let planned = plan(
+        path,
+        language,
+        &super::Options {
+            reading,
+            ..Default::default()
+        },
+    )?;
     let out = std::path::absolute(out)
         .with_context(|| format!("cannot make {} an absolute path", out.display()))?;
     // The build that run.sh starts writes into the directory too (a

@@ -26,6 +26,7 @@ mod java;
 mod javascript;
 mod kotlin;
 pub mod launch;
+mod needs;
 mod php;
 mod python;
 mod racket;
@@ -33,7 +34,7 @@ mod ruby;
 mod rust;
 mod scala;
 pub mod table;
-mod tools;
+pub mod tools;
 mod typescript;
 
 use std::collections::HashMap;
@@ -48,9 +49,10 @@ use crate::problem::Problem;
 use launch::{Interface, Launch};
 use tools::{ask, resolve_links, toolchain};
 
-pub use build::{build, build_as, cache_root};
+pub use build::{build, build_as, cache_root, Options};
 pub use cause::{crash_cause, out_of_memory};
 pub use tools::version;
+pub use tools::{user_config_path, Choice, ENVIRONMENT};
 
 /// Everything the judge knows about one language.
 pub struct Spec {
@@ -74,6 +76,9 @@ pub struct Spec {
     pub flags_why: &'static str,
     /// Judges that build programs in this language with other flags.
     pub profiles: &'static [Profile],
+    /// Features newer than some of its compilers, recognised in a file
+    /// that did not compile.
+    pub needs: &'static [needs::Need],
     /// What makes a file a program or a LeetCode-style file.
     pub detect: Detect,
     /// How a program (AcWing style) is built and started.
@@ -114,7 +119,11 @@ pub struct Spec {
 /// A judge whose build of a program differs from a language's usual flags,
 /// used when every case of a run is that judge's problem.
 pub struct Profile {
-    pub problem: Problem,
+    /// The judge's problem, or every problem (`None`): a LeetCode-style
+    /// file is always built as LeetCode builds.
+    pub problem: Option<Problem>,
+    /// The kind of file it builds.
+    pub interface: Interface,
     pub flags: &'static [&'static str],
     /// What the judge's compiler is, for the report.
     pub why: &'static str,
@@ -128,6 +137,14 @@ pub struct Tool {
     pub package: &'static str,
     /// Arguments that make it print its version.
     pub version_args: &'static [&'static str],
+    /// Other programs that do its work, taken when it is not found
+    /// (`clang++` for `g++`).
+    pub alternatives: &'static [&'static str],
+    /// Installed side by side under versioned names (`g++-14`, `g++-12`),
+    /// of which the newest is taken. Interpreters are not: a version
+    /// manager's shims (pyenv's `python3.13`) name versions it may not
+    /// run.
+    pub versioned: bool,
 }
 
 /// How a file shows which kind of submission it is. Comments are removed
@@ -395,6 +412,21 @@ pub struct BuildInfo {
     /// How the file was read, when worth saying: a local harness left
     /// out, or a file that could be read either way.
     pub notes: Vec<String>,
+    /// The tools it was built and run with.
+    pub toolchain: Vec<UsedTool>,
+}
+
+/// A tool a build used, for the report's header.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UsedTool {
+    /// As the user would type it: `g++`, `clang++-19`.
+    pub name: String,
+    /// The program that ran.
+    pub program: PathBuf,
+    /// The first line of what it says of its version.
+    pub version: String,
+    /// Why it was taken: `the newest on PATH`, `CXX`, a file's path.
+    pub origin: String,
 }
 
 /// A prepared submission: ready to launch, or rejected by the compiler.

@@ -29,14 +29,18 @@ pub static SPEC: Spec = Spec {
             command: "tsc",
             package: "node-typescript",
             version_args: &["--version"],
+            alternatives: &[],
+            versioned: false,
         },
         Tool {
             command: "node",
             package: "nodejs",
             version_args: &["--version"],
+            alternatives: &[],
+            versioned: false,
         },
     ],
-    tested: "tsc 4.8, Node.js 20",
+    tested: "tsc 4.8 (Debian) and 5 (npm, in CI), Node.js 20",
     resolve: super::resolve_links,
     flags: &[
         "--alwaysStrict",
@@ -47,6 +51,7 @@ pub static SPEC: Spec = Spec {
     ],
     flags_why: "LeetCode's compile options; then `node --enable-source-maps`, so a crash names the line of the `.ts` file",
     profiles: &[],
+    needs: &[],
     detect: Detect {
         comments: Comments::CLike,
         program: javascript::READS_STDIN,
