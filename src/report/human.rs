@@ -346,9 +346,6 @@ impl<W: Write> HumanReporter<W> {
         for note in &build.notes {
             self.wrapped("note: ", &shown(note), INDENT)?;
         }
-        if build.error.is_some() {
-            self.toolchain(build)?;
-        }
         match (&build.error, build.command.is_empty(), build.cached) {
             (Some(error), _, _) => {
                 writeln!(self.out, "{source} did not compile:")?;
@@ -371,10 +368,7 @@ impl<W: Write> HumanReporter<W> {
                 command
             ),
         }?;
-        if build.error.is_none() {
-            self.toolchain(build)?;
-        }
-        Ok(())
+        self.toolchain(build)
     }
 
     /// The tools a build used, one line each: as named, their version,

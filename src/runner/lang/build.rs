@@ -18,9 +18,8 @@ use sha2::{Digest as _, Sha256};
 
 use super::launch::{Interface, Launch, Runtime};
 use super::{
-    compile::run_compiler, harness, interface_of, needs, readings, tools, tools::Choice, Build,
-    BuildInfo, Built, Language, Reading, Run, SourceName, Spec, Toolchain, UsedTool, ALL,
-    NOT_JUDGED,
+    compile::run_compiler, harness, interface_of, needs, readings, tools, Build, BuildInfo, Built,
+    Choice, Language, Reading, Run, SourceName, Spec, Toolchain, UsedTool, ALL, NOT_JUDGED,
 };
 use crate::problem::Problem;
 

@@ -24,19 +24,7 @@ use sha2::{Digest as _, Sha256};
 
 use super::{Language, Toolchain, ALL};
 
-/// A toolchain named for a language: in a suite's `judge.toml`, the
-/// user's `config.toml` or an environment variable.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Choice {
-    /// A language's id or alias, as `--lang` takes it.
-    pub language: String,
-    /// A program (a name on `PATH` or a path) that is the language's
-    /// compiler or interpreter, or a directory its tools are in (itself or
-    /// its `bin`).
-    pub value: String,
-    /// Where it was set, for the report: `CXX`, a file's path.
-    pub origin: String,
-}
+pub use crate::case::settings::Choice;
 
 /// A `[toolchain]` table: language, program or directory.
 #[derive(Debug, Default, Deserialize)]
@@ -143,6 +131,15 @@ pub(super) fn find_tools(language: Language, suite: &[Choice]) -> anyhow::Result
     let mut choices: Vec<Choice> = suite.to_vec();
     choices.extend(environment_choices());
     choices.extend(user_choices()?);
+    for choice in suite {
+        anyhow::ensure!(
+            Language::find(&choice.language).is_some(),
+            "invalid {}: [toolchain] names `{}`, which is not a language; use one of {}",
+            choice.origin,
+            choice.language,
+            ALL.iter().map(|l| l.0.id).collect::<Vec<_>>().join(", ")
+        );
+    }
     let choices: Vec<Choice> = choices
         .into_iter()
         .filter(|c| Language::find(&c.language) == Some(language))
@@ -326,7 +323,7 @@ fn version_file(tool: &Path, args: &[&str]) -> PathBuf {
         .take(12)
         .map(|b| format!("{b:02x}"))
         .collect();
-    super::cache_root().join("versions").join(key)
+    super::cache_root().join(".versions").join(key)
 }
 
 fn ask_version(tool: &Path, args: &[&str]) -> String {
