@@ -63,7 +63,7 @@ fn pick_solver(name: Option<&str>) -> anyhow::Result<&'static Solver> {
 /// it builds.
 fn submission(
     args: &SubmissionArgs,
-    problem: impl FnOnce() -> Option<Problem>,
+    suite: impl FnOnce() -> anyhow::Result<(Option<Problem>, Vec<lang::Choice>)>,
 ) -> anyhow::Result<(Submission, Option<BuildInfo>, String)> {
     if let Some(command) = &args.cmd {
         let launch = Launch::command(command)?;
@@ -78,7 +78,7 @@ fn submission(
         if let Some(lang) = args.lang {
             rerun.push_str(&format!(" --lang {}", lang.id()));
         }
-        let problem = problem();
+        let (problem, toolchains) = suite()?;
         let reading = match args.interface {
             Some(InterfaceArg::Leetcode) => {
                 rerun.push_str(" --interface leetcode");
@@ -91,7 +91,13 @@ fn submission(
             None if problem == Some(Problem::Leetcode37) => lang::Reading::LeetCodeFirst,
             None => lang::Reading::Detect,
         };
-        let mut built = lang::build_as(path, args.lang.map(|l| l.0), reading, problem)?;
+        let options = lang::Options {
+            reading,
+            problem,
+            toolchains,
+            announce: Some(Arc::new(|message: &str| eprintln!("{message}"))),
+        };
+        let mut built = lang::build_as(path, args.lang.map(|l| l.0), &options)?;
         if args.lang.is_none() {
             if let Some(error) = built.info.error.as_mut() {
                 if let Some(hint) = other_language_hint(path, built.info.language) {
@@ -270,6 +276,47 @@ fn problem_of_every_case(paths: &[PathBuf], overrides: &Settings) -> Option<Prob
     problems.all(|p| p == Some(first)).then_some(first)
 }
 
+/// The toolchains the `judge.toml`s of the cases under `paths` name,
+/// nearest first; cases that name different ones for a language are judged
+/// apart.
+fn toolchains_of_every_case(paths: &[PathBuf]) -> anyhow::Result<Vec<lang::Choice>> {
+    let Ok(found) = sudoku_judge::case::find(paths) else {
+        return Ok(Vec::new());
+    };
+    let mut cache = settings::SettingsCache::default();
+    let mut chosen: Vec<lang::Choice> = Vec::new();
+    for case in &found.cases {
+        let Ok(settings) = cache.for_dir(case.dir()) else {
+            continue;
+        };
+        let mut seen = Vec::new();
+        for choice in settings.toolchain {
+            let language = lang::Language::find(&choice.language);
+            if seen.contains(&language) {
+                continue;
+            }
+            seen.push(language);
+            match chosen
+                .iter()
+                .find(|c| lang::Language::find(&c.language) == language)
+            {
+                Some(earlier) if earlier.value != choice.value => anyhow::bail!(
+                    "{} and {} name different {} toolchains ({} and {}); judge their cases \
+                     apart",
+                    earlier.origin,
+                    choice.origin,
+                    choice.language,
+                    earlier.value,
+                    choice.value
+                ),
+                Some(_) => {}
+                None => chosen.push(choice),
+            }
+        }
+    }
+    Ok(chosen)
+}
+
 /// The report on stdout. When stdout is closed (`| head`), judging stops at
 /// once, as on Ctrl-C: the running submission is killed, the report files
 /// are written with what was judged, and the exit code is 1 when a case
@@ -309,7 +356,10 @@ impl TestPlan {
     fn judge_once(&self, baseline: Option<Arc<Baseline>>) -> anyhow::Result<(Summary, Baseline)> {
         let args = &self.args;
         let (submission, build, rerun) = submission(&args.submission, || {
-            problem_of_every_case(&self.paths, &self.overrides)
+            Ok((
+                problem_of_every_case(&self.paths, &self.overrides),
+                toolchains_of_every_case(&self.paths)?,
+            ))
         })?;
         let mut progress = TestProgress::new();
         let config = JudgeConfig {
@@ -1062,6 +1112,7 @@ fn flag_settings(
             .context("invalid --memory-limit")?,
         checker,
         time_scale: None,
+        toolchain: Vec::new(),
     })
 }
 
@@ -1116,7 +1167,9 @@ fn compiled(
     args: &SubmissionArgs,
     limits: &LimitArgs,
 ) -> anyhow::Result<Option<(Submission, String)>> {
-    let (submission, build, rerun) = submission(args, || limits.problem.map(ProblemArg::problem))?;
+    let (submission, build, rerun) = submission(args, || {
+        Ok((limits.problem.map(ProblemArg::problem), Vec::new()))
+    })?;
     if let Some(build) = &build {
         if let Some(error) = &build.error {
             let source = build.source.display().to_string();

@@ -61,3 +61,5 @@ mod streamed;
 mod stress;
 #[path = "cli/submissions.rs"]
 mod submissions;
+#[path = "cli/toolchains.rs"]
+mod toolchains;

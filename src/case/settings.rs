@@ -25,6 +25,20 @@ use crate::problem::{Problem, DEFAULT_MEMORY_LIMIT_KB, DEFAULT_TIME_LIMIT};
 
 pub const SETTINGS_FILE: &str = "judge.toml";
 
+/// A toolchain named for a language: in a suite's `judge.toml`, the
+/// user's `config.toml` or an environment variable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// A language's id or alias, as `--lang` takes it.
+    pub language: String,
+    /// A program (a name on `PATH` or a path) that is the language's
+    /// compiler or interpreter, or a directory its tools are in (itself or
+    /// its `bin`).
+    pub value: String,
+    /// Where it was set, for the report: `CXX`, a file's path.
+    pub origin: String,
+}
+
 /// The limits one case is judged under.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
@@ -96,6 +110,10 @@ struct File {
     time_scale: Option<f64>,
     #[serde(default)]
     reference: Vec<ReferenceEntry>,
+    /// Per language, the compiler or interpreter to use: a program on
+    /// `PATH`, a path, or a directory holding the language's tools.
+    #[serde(default)]
+    toolchain: std::collections::BTreeMap<String, String>,
 }
 
 /// One `[[reference]]` of a `judge.toml`.
@@ -167,6 +185,8 @@ pub struct Settings {
     pub memory_limit_kb: Option<u64>,
     pub checker: Option<CheckerKind>,
     pub time_scale: Option<TimeScale>,
+    /// The toolchains named in `[toolchain]`, nearest file first.
+    pub toolchain: Vec<Choice>,
 }
 
 impl Settings {
@@ -223,6 +243,12 @@ impl Settings {
             memory_limit_kb: self.memory_limit_kb.or(fallback.memory_limit_kb),
             checker: self.checker.or(fallback.checker),
             time_scale: self.time_scale.or(fallback.time_scale),
+            toolchain: self
+                .toolchain
+                .iter()
+                .chain(&fallback.toolchain)
+                .cloned()
+                .collect(),
         }
     }
 }
@@ -383,14 +409,46 @@ pub fn references(dir: &Path) -> anyhow::Result<Vec<Reference>> {
 }
 
 fn read(path: &Path) -> anyhow::Result<Settings> {
-    settings_of(parse(path)?).with_context(|| format!("invalid {}", path.display()))
+    let mut file = parse(path)?;
+    let table = std::mem::take(&mut file.toolchain);
+    let mut settings = settings_of(file).with_context(|| format!("invalid {}", path.display()))?;
+    settings.toolchain = choices(table, path)?;
+    Ok(settings)
+}
+
+/// A `[toolchain]` table of the file at `path`.
+fn choices(
+    table: std::collections::BTreeMap<String, String>,
+    path: &Path,
+) -> anyhow::Result<Vec<Choice>> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    table
+        .into_iter()
+        .map(|(language, value)| {
+            // A path is taken from the file's directory; a bare name is
+            // found on `PATH`. The language is checked where it is used.
+            let value = if value.contains('/') {
+                dir.join(&value).display().to_string()
+            } else {
+                value
+            };
+            Ok(Choice {
+                language,
+                value,
+                origin: path.display().to_string(),
+            })
+        })
+        .collect()
 }
 
 /// The settings a `judge.toml`'s text holds, checked as [`read`] checks a
 /// file's: for fuzzing, and anything else that has the text alone.
 pub fn from_text(text: &str) -> anyhow::Result<Settings> {
-    let file: File = toml::from_str(text).map_err(toml_error)?;
-    settings_of(file)
+    let mut file: File = toml::from_str(text).map_err(toml_error)?;
+    let table = std::mem::take(&mut file.toolchain);
+    let mut settings = settings_of(file)?;
+    settings.toolchain = choices(table, Path::new(SETTINGS_FILE))?;
+    Ok(settings)
 }
 
 fn settings_of(file: File) -> anyhow::Result<Settings> {
@@ -404,6 +462,7 @@ fn settings_of(file: File) -> anyhow::Result<Settings> {
             .transpose()?,
         checker: file.checker,
         time_scale: file.time_scale.map(TimeScale::new).transpose()?,
+        toolchain: Vec::new(),
     })
 }
 
@@ -539,7 +598,36 @@ mod tests {
                 memory_limit_kb: Some(65536),
                 checker: Some(CheckerKind::Exact),
                 time_scale: None,
+                toolchain: Vec::new(),
             }
+        );
+    }
+
+    #[test]
+    fn a_toolchain_path_is_taken_beside_the_file_and_a_language_is_checked() {
+        let root = tempfile::tempdir().unwrap();
+        let suite = root.path().join("suite");
+        std::fs::create_dir_all(&suite).unwrap();
+        std::fs::write(
+            suite.join(SETTINGS_FILE),
+            "[toolchain]
+cpp = \"bin/g++\"
+python = \"python3.13\"
+",
+        )
+        .unwrap();
+        let settings = SettingsCache::default().for_dir(&suite).unwrap();
+        let values: Vec<(&str, String)> = settings
+            .toolchain
+            .iter()
+            .map(|c| (c.language.as_str(), c.value.clone()))
+            .collect();
+        assert_eq!(
+            values,
+            [
+                ("cpp", suite.join("bin/g++").display().to_string()),
+                ("python", "python3.13".to_string())
+            ]
         );
     }
 

@@ -401,7 +401,28 @@ impl<W: Write> HumanReporter<W> {
                 build.time.as_secs_f64(),
                 command
             ),
+        }?;
+        self.toolchain(build)
+    }
+
+    /// The tools a build used, one line each: as named, their version,
+    /// and why they were taken.
+    fn toolchain(&mut self, build: &BuildInfo) -> io::Result<()> {
+        for tool in &build.toolchain {
+            let line = format!(
+                "{} {}: {} ({})",
+                build.language,
+                tool.name,
+                if tool.version.is_empty() {
+                    "version unknown"
+                } else {
+                    &tool.version
+                },
+                tool.origin
+            );
+            self.wrapped("toolchain: ", &shown(&line), INDENT)?;
         }
+        Ok(())
     }
 
     /// What a LeetCode-style file printed itself, indented: its first
@@ -788,6 +809,7 @@ mod tests {
             cached: false,
             time: Duration::from_millis(250),
             notes: Vec::new(),
+            toolchain: Vec::new(),
             error: Some(
                 "main.cpp: In function 'int main()':\n\
                  main.cpp:4:5: error: expected ';' before '}' token\n    \

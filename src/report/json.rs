@@ -226,6 +226,16 @@ struct BuildJson {
     cached: bool,
     time_ms: f64,
     error: Option<String>,
+    /// The tools used: as named, their program, version and why taken.
+    toolchain: Vec<ToolJson>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+struct ToolJson {
+    name: String,
+    program: String,
+    version: String,
+    origin: String,
 }
 
 impl BuildJson {
@@ -244,6 +254,16 @@ impl BuildJson {
                 .error
                 .as_deref()
                 .map(|e| super::untrusted::shown(e).into_owned()),
+            toolchain: build
+                .toolchain
+                .iter()
+                .map(|t| ToolJson {
+                    name: super::untrusted::shown(&t.name).into_owned(),
+                    program: super::untrusted::shown_path(&t.program),
+                    version: super::untrusted::shown(&t.version).into_owned(),
+                    origin: super::untrusted::shown(&t.origin).into_owned(),
+                })
+                .collect(),
         }
     }
 }

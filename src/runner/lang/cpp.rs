@@ -2,7 +2,7 @@
 //! `solveSudoku(vector<vector<char>>& board)`).
 
 use super::cause::Cause;
-use super::{Build, Comments, Detect, LeetCode, Profile, Run, Spec, Tool};
+use super::{Build, Comments, Detect, Interface, LeetCode, Profile, Run, Spec, Tool};
 use crate::problem::Problem;
 
 /// The C++ runtime's last words before `abort()`.
@@ -26,17 +26,29 @@ pub static SPEC: Spec = Spec {
         command: "g++",
         package: "g++",
         version_args: &["--version"],
+        alternatives: &["clang++"],
+        versioned: true,
     }],
     tested: "g++ 12.2",
     resolve: super::resolve_links,
     flags: &["-O2", "-std=c++17", "-DONLINE_JUDGE"],
-    flags_why: "AcWing's flags; under `--problem poj3074`, `-std=gnu++98` instead, as POJ's old G++ builds",
-    profiles: &[Profile {
-        problem: Problem::Poj3074,
+    flags_why: "AcWing's flags; under `--problem poj3074`, `-std=gnu++98` instead, as POJ's old G++ builds; a LeetCode-style file `-std=c++23`, as LeetCode",
+    profiles: &[
+        Profile {
+            problem: None,
+            interface: Interface::Function,
+            flags: &["-O2", "-std=c++23", "-DONLINE_JUDGE"],
+            why: "LeetCode's standard, C++23 (LeetCode builds with clang)",
+        },
+        Profile {
+        problem: Some(Problem::Poj3074),
+        interface: Interface::Program,
         flags: &["-O2", "-std=gnu++98", "-DONLINE_JUDGE"],
         why: "C++98 with GNU extensions, as POJ's old G++ (so `gets` is there, and a global \
               named `size` clashes with nothing)",
-    }],
+    },
+    ],
+    needs: &super::needs::CPP,
     detect: Detect {
         comments: Comments::CLike,
         program: r"\bmain\s*\(",

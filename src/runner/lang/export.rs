@@ -16,8 +16,9 @@ use std::time::Duration;
 
 use anyhow::{bail, Context as _};
 
+use super::build::{plan, runtime};
 use super::launch::{Interface, Launch};
-use super::{plan, runtime, Language};
+use super::Language;
 use crate::case::Limits;
 
 /// What [`export`] wrote.
@@ -65,7 +66,14 @@ pub fn export(
     out: &Path,
     boards: &str,
 ) -> anyhow::Result<Exported> {
-    let planned = plan(path, language, reading, None)?;
+    let planned = plan(
+        path,
+        language,
+        &super::Options {
+            reading,
+            ..Default::default()
+        },
+    )?;
     let out = std::path::absolute(out)
         .with_context(|| format!("cannot make {} an absolute path", out.display()))?;
     // The build that run.sh starts writes into the directory too (a

@@ -48,11 +48,15 @@ pub static SPEC: Spec = Spec {
             command: "javac",
             package: "default-jdk-headless",
             version_args: &["-version"],
+            alternatives: &[],
+            versioned: false,
         },
         Tool {
             command: "java",
             package: "default-jdk-headless",
             version_args: &["-version"],
+            alternatives: &[],
+            versioned: false,
         },
     ],
     tested: "OpenJDK 17",
@@ -60,6 +64,7 @@ pub static SPEC: Spec = Spec {
     flags: &["-encoding", "UTF-8"],
     flags_why: "then `java -Xmx<memory limit> -Xss<a quarter of it, 8 to 64 MB> -XX:+UseSerialGC`",
     profiles: &[],
+    needs: &[],
     detect: Detect {
         comments: Comments::CLike,
         program: r"\bstatic\s+void\s+main\s*\(",

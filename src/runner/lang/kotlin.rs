@@ -37,11 +37,15 @@ pub static SPEC: Spec = Spec {
             command: "kotlinc",
             package: "kotlin",
             version_args: &["-version"],
+            alternatives: &[],
+            versioned: false,
         },
         Tool {
             command: "java",
             package: "default-jre-headless",
             version_args: &["-version"],
+            alternatives: &[],
+            versioned: false,
         },
     ],
     tested: "kotlinc 1.3, OpenJDK 17",
@@ -49,6 +53,7 @@ pub static SPEC: Spec = Spec {
     flags: &[],
     flags_why: "its defaults; run as Java is, with the Kotlin standard library",
     profiles: &[],
+    needs: &[],
     detect: Detect {
         comments: Comments::CLike,
         program: r"\bfun\s+main\s*\(",

@@ -10,14 +10,13 @@
 //! README's table of languages is made from the same declarations
 //! ([`table`]), and a test keeps the two in step.
 //!
-//! Builds are cached: the build directory is named by a hash of the
-//! source, the driver, the flags and the toolchain's versions, so judging
-//! the same file again starts at once. A build happens in a fresh
-//! directory that is renamed into place only when it succeeded, so an
-//! interrupted or failed build is never mistaken for a good one.
+//! How a file is built and cached is in [`build`], the compiler's run in
+//! [`compile`], and which programs a language's tools are in [`tools`].
 
+mod build;
 mod c;
 mod cause;
+mod compile;
 mod cpp;
 mod csharp;
 pub mod export;
@@ -27,6 +26,7 @@ mod java;
 mod javascript;
 mod kotlin;
 pub mod launch;
+mod needs;
 mod php;
 mod python;
 mod racket;
@@ -34,25 +34,25 @@ mod ruby;
 mod rust;
 mod scala;
 pub mod table;
+pub mod tools;
 mod typescript;
 
 use std::collections::HashMap;
-use std::ffi::OsString;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::{Mutex, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use anyhow::{bail, Context as _};
 use regex::Regex;
-use sha2::{Digest as _, Sha256};
 
-use super::process;
 use crate::problem::Problem;
-use launch::{Interface, Launch, Runtime};
+use launch::{Interface, Launch};
+use tools::{ask, resolve_links, toolchain};
 
+pub use build::{build, build_as, cache_root, Options};
 pub use cause::{crash_cause, out_of_memory};
+pub use tools::version;
+pub use tools::{user_config_path, Choice, ENVIRONMENT};
 
 /// Everything the judge knows about one language.
 pub struct Spec {
@@ -76,6 +76,9 @@ pub struct Spec {
     pub flags_why: &'static str,
     /// Judges that build programs in this language with other flags.
     pub profiles: &'static [Profile],
+    /// Features newer than some of its compilers, recognised in a file
+    /// that did not compile.
+    pub needs: &'static [needs::Need],
     /// What makes a file a program or a LeetCode-style file.
     pub detect: Detect,
     /// How a program (AcWing style) is built and started.
@@ -117,7 +120,11 @@ pub struct Spec {
 /// A judge whose build of a program differs from a language's usual flags,
 /// used when every case of a run is that judge's problem.
 pub struct Profile {
-    pub problem: Problem,
+    /// The judge's problem, or every problem (`None`): a LeetCode-style
+    /// file is always built as LeetCode builds.
+    pub problem: Option<Problem>,
+    /// The kind of file it builds.
+    pub interface: Interface,
     pub flags: &'static [&'static str],
     /// What the judge's compiler is, for the report.
     pub why: &'static str,
@@ -131,6 +138,14 @@ pub struct Tool {
     pub package: &'static str,
     /// Arguments that make it print its version.
     pub version_args: &'static [&'static str],
+    /// Other programs that do its work, taken when it is not found
+    /// (`clang++` for `g++`).
+    pub alternatives: &'static [&'static str],
+    /// Installed side by side under versioned names (`g++-14`, `g++-12`),
+    /// of which the newest is taken. Interpreters are not: a version
+    /// manager's shims (pyenv's `python3.13`) name versions it may not
+    /// run.
+    pub versioned: bool,
 }
 
 /// How a file shows which kind of submission it is. Comments are removed
@@ -271,13 +286,6 @@ impl fmt::Display for Language {
     }
 }
 
-/// A compiler is held to this much CPU time, twice that in wall time, and
-/// this much memory: a build that hangs or balloons (a huge template
-/// instantiation, `#include "/dev/zero"`) is a compile error saying which
-/// limit it passed.
-const COMPILE_CPU: Duration = Duration::from_secs(30);
-const COMPILE_MEMORY_KB: u64 = 1 << 20;
-
 impl Language {
     /// Every language judged.
     pub fn all() -> &'static [Language] {
@@ -405,6 +413,21 @@ pub struct BuildInfo {
     /// How the file was read, when worth saying: a local harness left
     /// out, or a file that could be read either way.
     pub notes: Vec<String>,
+    /// The tools it was built and run with.
+    pub toolchain: Vec<UsedTool>,
+}
+
+/// A tool a build used, for the report's header.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UsedTool {
+    /// As the user would type it: `g++`, `clang++-19`.
+    pub name: String,
+    /// The program that ran.
+    pub program: PathBuf,
+    /// The first line of what it says of its version.
+    pub version: String,
+    /// Why it was taken: `the newest on PATH`, `CXX`, a file's path.
+    pub origin: String,
 }
 
 /// A prepared submission: ready to launch, or rejected by the compiler.
@@ -419,620 +442,6 @@ pub struct Built {
 pub struct SourceName {
     pub name: String,
     pub built_as: String,
-}
-
-/// Finds a language's tools on `PATH`, or says which package to install.
-fn find_tools(language: Language) -> anyhow::Result<Vec<PathBuf>> {
-    language
-        .0
-        .tools
-        .iter()
-        .map(|tool| {
-            which::which(tool.command).map_err(|_| {
-                anyhow::anyhow!(
-                    "`{}` is not installed or not on PATH, and judging {language} needs it; \
-                     install Debian's package {} (apt install {}), or build the program \
-                     yourself and judge it with --cmd",
-                    tool.command,
-                    tool.package,
-                    tool.package
-                )
-            })
-        })
-        .collect()
-}
-
-/// The first line of what `tool args` prints, so an upgrade means a rebuild.
-pub fn version(tool: &Path, args: &[&str]) -> String {
-    Command::new(tool)
-        .args(args)
-        .output()
-        .map(|o| {
-            let text = if o.stdout.is_empty() {
-                o.stderr
-            } else {
-                o.stdout
-            };
-            String::from_utf8_lossy(&text)
-                .lines()
-                .find(|l| !l.trim().is_empty())
-                .unwrap_or_default()
-                .trim()
-                .to_string()
-        })
-        .unwrap_or_default()
-}
-
-/// Where builds are cached: `$SUDOKU_JUDGE_CACHE`, else the user's cache
-/// directory (`~/.cache/sudoku-judge` on Linux).
-pub fn cache_root() -> PathBuf {
-    std::env::var_os("SUDOKU_JUDGE_CACHE")
-        .map(PathBuf::from)
-        .or_else(|| dirs::cache_dir().map(|d| d.join("sudoku-judge")))
-        .unwrap_or_else(|| std::env::temp_dir().join("sudoku-judge-cache"))
-}
-
-/// `template` with each placeholder of `vars` replaced, in one pass (so a
-/// placeholder inside a value stays as it is).
-fn fill(template: &str, vars: &[(&str, &str)]) -> String {
-    let mut out = String::with_capacity(template.len());
-    let mut rest = template;
-    while let Some(at) = rest.find('@') {
-        out.push_str(&rest[..at]);
-        rest = &rest[at..];
-        match vars.iter().find(|(key, _)| rest.starts_with(key)) {
-            Some((key, value)) => {
-                out.push_str(value);
-                rest = &rest[key.len()..];
-            }
-            None => {
-                out.push('@');
-                rest = &rest[1..];
-            }
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
-/// A command of a declaration made real: `@FLAGS@` becomes the flags, the
-/// other placeholders their values.
-fn command(template: &[&str], flags: &[&str], vars: &[(&str, &str)]) -> Vec<String> {
-    let mut argv = Vec::new();
-    for arg in template {
-        if *arg == "@FLAGS@" {
-            argv.extend(flags.iter().map(|f| f.to_string()));
-        } else {
-            argv.push(fill(arg, vars));
-        }
-    }
-    argv
-}
-
-/// The placeholders for the tools: `@TOOL0@` and `@HOME0@`, ...
-fn tool_vars(programs: &[PathBuf]) -> Vec<(String, String)> {
-    let mut vars = Vec::new();
-    for (i, program) in programs.iter().enumerate() {
-        let real = std::fs::canonicalize(program).unwrap_or_else(|_| program.clone());
-        let home = real
-            .parent()
-            .and_then(Path::parent)
-            .unwrap_or(Path::new("/"));
-        vars.push((format!("@TOOL{i}@"), program.display().to_string()));
-        vars.push((format!("@HOME{i}@"), home.display().to_string()));
-    }
-    vars
-}
-
-/// Makes the compiler's message about the build directory read as if the
-/// user's file had been compiled where it is.
-fn normalize(message: &str, dir: &Path, source: &SourceName) -> String {
-    // The JVM's own warnings (kotlinc and scalac run on it) are never about
-    // the user's code.
-    let mut text: String = message
-        .lines()
-        .filter(|line| !line.starts_with("OpenJDK 64-Bit Server VM warning:"))
-        .map(|line| format!("{line}\n"))
-        .collect::<String>()
-        .replace(&format!("{}/", dir.display()), "")
-        .replace(&format!("./{}", source.name), &source.name);
-    if source.built_as != source.name {
-        for end in [":", "(", "\""] {
-            text = text.replace(
-                &format!("{}{end}", source.built_as),
-                &format!("{}{end}", source.name),
-            );
-        }
-    }
-    text
-}
-
-/// A source file's build, worked out but not done: what [`build`] builds
-/// in the cache and [`export`] writes out for a debugger.
-struct Planned {
-    language: Language,
-    spec: &'static Spec,
-    interface: Interface,
-    /// The user's file's name, as the build names it.
-    name: String,
-    class: String,
-    /// The build's files: name, contents.
-    files: Vec<(String, String)>,
-    compile: Option<Vec<String>>,
-    /// The compile command as a user would type it.
-    shown: String,
-    source_name: SourceName,
-    toolchain: Toolchain,
-    /// The placeholders and their values (all but `@DIR@`).
-    vars: Vec<(String, String)>,
-    recipe: &'static Build,
-    /// The flags it is built with: the language's, or its judge's.
-    flags: &'static [&'static str],
-    notes: Vec<String>,
-}
-
-/// Works out the build of `path`, read as `reading` says, for cases of
-/// `problem` when they all are.
-fn plan(
-    path: &Path,
-    language: Option<Language>,
-    reading: Reading,
-    problem: Option<Problem>,
-) -> anyhow::Result<Planned> {
-    let language = match language.or_else(|| Language::from_path(path)) {
-        Some(language) => language,
-        None => bail!("{}", unknown_language(path)),
-    };
-    let spec = language.0;
-    let source = std::fs::read_to_string(path)
-        .with_context(|| format!("failed to read the submission {}", path.display()))?;
-    let source = source
-        .strip_prefix('\u{feff}')
-        .unwrap_or(&source)
-        .to_string();
-    let (own_main, function) = readings(language, &source);
-    let mut notes = Vec::new();
-    let interface = match reading {
-        Reading::Forced(Interface::Function) if !function => bail!(
-            "{} has no {}, LeetCode's {}: it cannot be judged as a LeetCode-style file",
-            path.display(),
-            spec.leetcode.method,
-            spec.name
-        ),
-        Reading::Forced(interface) => interface,
-        Reading::LeetCodeFirst if function => Interface::Function,
-        _ => interface_of(language, &source).with_context(|| {
-            format!(
-                "{} has neither a main function (an AcWing program reading stdin) nor \
-                 LeetCode's {} (a LeetCode submission); which is it?",
-                path.display(),
-                spec.leetcode.method
-            )
-        })?,
-    };
-    if own_main && function && reading == Reading::Detect {
-        notes.push(format!(
-            "{} has LeetCode's {} and a main of its own: judged as a program; \
-             `--interface leetcode` judges the class through the driver, as LeetCode does",
-            path.display(),
-            spec.leetcode.method
-        ));
-    }
-    let tools = find_tools(language)?;
-    let name = path
-        .file_name()
-        .and_then(|n| n.to_str())
-        .filter(|n| !n.contains(['"', '\\', '@']))
-        .map_or_else(
-            || format!("solution.{}", spec.extensions[0]),
-            str::to_string,
-        );
-    let toolchain = (spec.resolve)(tools);
-    let recipe = match interface {
-        Interface::Program => &spec.program,
-        Interface::Function => &spec.function,
-    };
-    let class = match (interface, spec.entry) {
-        (Interface::Program, Some(entry)) => entry(&source, &name).with_context(|| {
-            format!(
-                "{} declares no class or object with a main method to start",
-                path.display()
-            )
-        })?,
-        _ => String::new(),
-    };
-    // A LeetCode-style file is judged on what LeetCode would be given: a
-    // local harness beside the class is left out.
-    let source = match interface {
-        Interface::Function => {
-            let submitted = harness::leetcode_part(language, &source, &path.display().to_string());
-            notes.extend(submitted.notes);
-            submitted.source
-        }
-        Interface::Program => source,
-    };
-    let prepared = match spec.prepare {
-        Some(prepare) => prepare(&source, &name, interface),
-        None => source.clone(),
-    };
-    let tools_vars = tool_vars(&toolchain.programs);
-    // The driver may name the user's file (Rust's `include!`).
-    let driver = fill(spec.driver, &[("@NAME@", &name)]);
-    let mut vars: Vec<(&str, &str)> = vec![
-        ("@NAME@", &name),
-        ("@SOURCE@", &prepared),
-        ("@DRIVER@", &driver),
-        ("@CLASS@", &class),
-    ];
-    vars.extend(tools_vars.iter().map(|(k, v)| (k.as_str(), v.as_str())));
-    let files: Vec<(String, String)> = recipe
-        .files
-        .iter()
-        .map(|(file, text)| (fill(file, &vars), fill(text, &vars)))
-        .collect();
-    let source_name = SourceName {
-        name: name.clone(),
-        built_as: fill(recipe.source_as, &vars),
-    };
-    // A program judged on a problem whose judge builds it otherwise is
-    // built as that judge builds it.
-    let profile = spec
-        .profiles
-        .iter()
-        .find(|p| interface == Interface::Program && Some(p.problem) == problem);
-    let flags = profile.map_or(spec.flags, |p| p.flags);
-    if let Some(profile) = profile {
-        notes.push(format!(
-            "built for {} with {}: {}",
-            profile.problem.name(),
-            flags.join(" "),
-            profile.why
-        ));
-    }
-    let compile = (!recipe.compile.is_empty()).then(|| command(recipe.compile, flags, &vars));
-    // Named as the user calls it, not as the toolchain resolved it.
-    let shown = match &compile {
-        Some(argv) if recipe.shown => {
-            let mut words = vec![spec.tools[0].command.to_string()];
-            words.extend(argv[1..].iter().cloned());
-            words.join(" ")
-        }
-        _ => String::new(),
-    };
-    let vars = vars
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect();
-    Ok(Planned {
-        language,
-        spec,
-        interface,
-        name,
-        class,
-        files,
-        compile,
-        shown,
-        source_name,
-        toolchain,
-        vars,
-        recipe,
-        flags,
-        notes,
-    })
-}
-
-/// Prepares `path` for judging: detects its language (unless given) and
-/// interface, and builds it with the judges' flags, from the cache when it
-/// was built before. A compile error is not an `Err`: it comes back in
-/// [`BuildInfo::error`], and the judge gives every case CE.
-pub fn build(path: &Path, language: Option<Language>) -> anyhow::Result<Built> {
-    build_as(path, language, Reading::Detect, None)
-}
-
-/// [`build`], reading a file that could be a program or a LeetCode-style
-/// file as `reading` says, for cases of `problem` when they all are (a
-/// judge may build programs with flags of its own).
-pub fn build_as(
-    path: &Path,
-    language: Option<Language>,
-    reading: Reading,
-    problem: Option<Problem>,
-) -> anyhow::Result<Built> {
-    let Planned {
-        language,
-        spec,
-        interface,
-        name,
-        class,
-        files,
-        compile,
-        shown,
-        source_name,
-        toolchain,
-        vars: owned_vars,
-        recipe,
-        flags,
-        notes,
-    } = plan(path, language, reading, problem)?;
-    let vars: Vec<(&str, &str)> = owned_vars
-        .iter()
-        .map(|(k, v)| (k.as_str(), v.as_str()))
-        .collect();
-
-    let mut hasher = Sha256::new();
-    hasher.update(format!("{} {interface:?}\n{name}\n{class}\n", spec.id));
-    for arg in compile.iter().flatten() {
-        hasher.update(format!("{arg}\n"));
-    }
-    for (tool, program) in spec.tools.iter().zip(&toolchain.programs) {
-        hasher.update(program.as_os_str().as_encoded_bytes());
-        hasher.update(version(program, tool.version_args));
-    }
-    for (file, text) in &files {
-        hasher.update(format!("\n--- {file} {}\n", text.len()));
-        hasher.update(text);
-    }
-    let hash: String = hasher
-        .finalize()
-        .iter()
-        .take(10)
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    let root = cache_root();
-    let dir = root.join(format!("{}-{hash}", name.replace('.', "-")));
-    let mut info = BuildInfo {
-        source: path.to_path_buf(),
-        language,
-        interface,
-        command: shown,
-        cached: true,
-        time: Duration::ZERO,
-        error: None,
-        notes,
-    };
-    let label = format!(
-        "{} ({language} {})",
-        path.display(),
-        match interface {
-            Interface::Program => "program",
-            Interface::Function => "LeetCode-style",
-        }
-    );
-    let launch = |dir: &Path| {
-        let dir_text = dir.display().to_string();
-        let mut vars = vars.clone();
-        vars.push(("@DIR@", &dir_text));
-        Launch {
-            label: label.clone(),
-            interface,
-            runtime: runtime(&recipe.run, flags, &vars),
-            language: Some(language),
-            source: Some(source_name.clone()),
-            read_only: std::iter::once(dir.to_path_buf())
-                .chain(toolchain.read_only.iter().cloned())
-                .collect(),
-        }
-    };
-    if dir.join(".built").is_file() {
-        return Ok(Built {
-            launch: Some(launch(&dir)),
-            info,
-        });
-    }
-
-    std::fs::create_dir_all(&root)
-        .with_context(|| format!("failed to create the build cache {}", root.display()))?;
-    let scratch = tempfile::Builder::new()
-        .prefix(".building-")
-        .tempdir_in(&root)
-        .with_context(|| format!("failed to create a build directory in {}", root.display()))?;
-    for (file, text) in &files {
-        std::fs::write(scratch.path().join(file), text)
-            .with_context(|| format!("failed to write {file} into the build directory"))?;
-    }
-    info.cached = false;
-    let started = Instant::now();
-    if let Some(argv) = &compile {
-        let finished = run_compiler(
-            argv,
-            scratch.path(),
-            &toolchain,
-            spec.compile_env,
-            language.is_native(),
-        )?;
-        info.time = started.elapsed();
-        if let Err(message) = finished {
-            info.error = Some(normalize(message.trim_end(), scratch.path(), &source_name));
-            return Ok(Built { launch: None, info });
-        }
-    }
-    std::fs::write(scratch.path().join(".built"), "")?;
-    let built = scratch.keep();
-    if std::fs::rename(&built, &dir).is_err() {
-        // Another run built the same thing meanwhile; use that one.
-        let _ = std::fs::remove_dir_all(&built);
-        if !dir.join(".built").is_file() {
-            bail!("failed to move the build into {}", dir.display());
-        }
-    }
-    Ok(Built {
-        launch: Some(launch(&dir)),
-        info,
-    })
-}
-
-/// What to say of a file whose language is not known from its extension.
-fn unknown_language(path: &Path) -> String {
-    let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-    if let Some((name, _, why)) = NOT_JUDGED
-        .iter()
-        .find(|(_, extensions, _)| extensions.contains(&extension))
-    {
-        return format!(
-            "{} is {name}, which sudoku-judge does not judge: {why}",
-            path.display()
-        );
-    }
-    let known: Vec<String> = ALL
-        .iter()
-        .map(|l| format!(".{}", l.0.extensions[0]))
-        .collect();
-    format!(
-        "cannot tell the language of {} from its extension; name it {}, or say which with \
-         --lang",
-        path.display(),
-        known.join(" ")
-    )
-}
-
-/// How a build starts, its placeholders filled.
-fn runtime(run: &Run, flags: &[&str], vars: &[(&str, &str)]) -> Runtime {
-    match run {
-        Run::Exec(argv) => {
-            let argv = command(argv, flags, vars);
-            Runtime::Exec {
-                program: PathBuf::from(&argv[0]),
-                argv: argv.into_iter().map(OsString::from).collect(),
-            }
-        }
-        Run::Jvm {
-            java,
-            classpath,
-            class,
-        } => Runtime::Java {
-            java: PathBuf::from(fill(java, vars)),
-            classpath: command(classpath, &[], vars).join(":").into(),
-            class: fill(class, vars),
-        },
-    }
-}
-
-/// The output of `program args...`, trimmed; for asking a toolchain where
-/// it lives. Runs outside the sandbox: it is the user's own toolchain.
-fn ask(program: &Path, args: &[&str]) -> Option<String> {
-    let output = Command::new(program).args(args).output().ok()?;
-    output
-        .status
-        .success()
-        .then(|| String::from_utf8_lossy(&output.stdout).trim().to_string())
-}
-
-/// The usual resolution: each tool's real path (past symbolic links),
-/// seen by the sandbox with what it needs (see `sandbox::program_paths`).
-fn resolve_links(tools: Vec<PathBuf>) -> Toolchain {
-    let programs = tools
-        .into_iter()
-        .map(|tool| std::fs::canonicalize(&tool).unwrap_or(tool))
-        .collect();
-    toolchain(programs, Vec::new(), Vec::new())
-}
-
-/// A toolchain of `programs`, seen by the sandbox with `read_only` and
-/// whatever else the programs need.
-fn toolchain(
-    programs: Vec<PathBuf>,
-    mut read_only: Vec<PathBuf>,
-    path_dirs: Vec<PathBuf>,
-) -> Toolchain {
-    let home = dirs::home_dir();
-    for program in &programs {
-        for path in super::sandbox::program_paths(program, home.as_deref()) {
-            if !read_only.iter().any(|p| path.starts_with(p)) {
-                read_only.push(path);
-            }
-        }
-    }
-    Toolchain {
-        programs,
-        read_only,
-        path_dirs,
-    }
-}
-
-/// Runs a compiler in the sandbox, in `dir`: `Ok(Err(message))` when it
-/// rejected the source or passed a limit. `native`: the compiler is a
-/// native program (gcc, rustc), not a JVM's, which reserves far more
-/// address space than it uses.
-///
-/// The watchdog sees the memory of the compiler's whole tree only through
-/// a cgroup. Without one (a user without a delegated cgroup), the kernel
-/// holds each of its processes to the limits instead, `RLIMIT_CPU` and,
-/// for a native compiler, `RLIMIT_AS`; a compiler stopped there is told
-/// apart by what its run used, which its init counted.
-fn run_compiler(
-    argv: &[String],
-    dir: &Path,
-    toolchain: &Toolchain,
-    env: &[(&str, &str)],
-    native: bool,
-) -> anyhow::Result<Result<(), String>> {
-    let tool = PathBuf::from(&argv[0]);
-    let mut args: Vec<OsString> = vec![tool.file_name().unwrap_or_default().into()];
-    args.extend(argv[1..].iter().map(OsString::from));
-    let plan = super::sandbox::Plan {
-        read_only: toolchain.read_only.clone(),
-        writable: vec![dir.to_path_buf()],
-        cwd: dir.to_path_buf(),
-        scratch_kb: 256 << 10,
-        memory_cap_kb: COMPILE_MEMORY_KB + (64 << 10),
-        tasks: super::TASKS,
-        no_fork: false,
-    };
-    let mut spec = process::Spec::new(tool.clone(), args, plan);
-    spec.env = super::sandbox::environment(dir, &toolchain.path_dirs);
-    spec.env.extend(
-        env.iter()
-            .map(|(k, v)| (OsString::from(k), OsString::from(v))),
-    );
-    spec.kill_after = COMPILE_CPU * 2;
-    spec.kill_after_cpu = Some(COMPILE_CPU);
-    spec.kill_above_memory_kb = Some(COMPILE_MEMORY_KB);
-    let accounted = matches!(
-        super::spawner::protections(),
-        Some(Ok(protections)) if protections.accounting.is_on()
-    );
-    if !accounted {
-        spec.cpu_limit = Some(COMPILE_CPU);
-        if native {
-            spec.address_space_limit = Some((COMPILE_MEMORY_KB + (64 << 10)) << 10);
-        }
-    }
-    spec.stdout_limit = 1 << 20;
-    spec.stderr_tail = 64 << 10;
-    let (finished, stdout) = process::run_captured(spec, b"")
-        .with_context(|| format!("failed to start {}", tool.display()))?;
-    if finished.killed.is_none() && finished.exit == process::Exit::Code(0) {
-        return Ok(Ok(()));
-    }
-    let mut message = String::from_utf8_lossy(&finished.stderr).into_owned();
-    message.push_str(&String::from_utf8_lossy(&stdout));
-    let killed = match finished.killed {
-        None if !accounted && finished.cpu >= COMPILE_CPU => Some(process::Kill::Cpu),
-        None if !accounted && finished.memory_kb >= COMPILE_MEMORY_KB => {
-            Some(process::Kill::Memory)
-        }
-        killed => killed,
-    };
-    let limit = match killed {
-        Some(process::Kill::Cpu) => Some(format!(
-            "the compiler was stopped after {} s of CPU time, the compile time limit",
-            COMPILE_CPU.as_secs()
-        )),
-        Some(process::Kill::Wall) => Some(format!(
-            "the compiler was stopped after {} s, the compile time limit",
-            (COMPILE_CPU * 2).as_secs()
-        )),
-        Some(process::Kill::Memory) => Some(format!(
-            "the compiler was stopped at {} MB of memory, the compile memory limit",
-            COMPILE_MEMORY_KB >> 10
-        )),
-        Some(process::Kill::Output) => Some("the compiler printed more than 1 MB".to_string()),
-        _ => None,
-    };
-    if let Some(limit) = limit {
-        message = format!("{}\n{limit}", message.trim_end());
-    }
-    Ok(Err(message))
 }
 
 #[cfg(test)]

@@ -30,11 +30,15 @@ pub static SPEC: Spec = Spec {
             command: "raco",
             package: "racket",
             version_args: &["--version"],
+            alternatives: &[],
+            versioned: false,
         },
         Tool {
             command: "racket",
             package: "racket",
             version_args: &["--version"],
+            alternatives: &[],
+            versioned: false,
         },
     ],
     tested: "Racket 8.7 CS",
@@ -42,6 +46,7 @@ pub static SPEC: Spec = Spec {
     flags: &[],
     flags_why: "`raco make` first, so an unbound name or a syntax error is CE; then `racket`",
     profiles: &[],
+    needs: &[],
     detect: Detect {
         comments: Comments::Lisp,
         program: r"\b(?:read-line|current-input-port|in-lines|port->string|port->lines|read-string|read-char)\b|\(\s*read\s*\)",

@@ -27,11 +27,15 @@ pub static SPEC: Spec = Spec {
             command: "scalac",
             package: "scala",
             version_args: &["-version"],
+            alternatives: &[],
+            versioned: false,
         },
         Tool {
             command: "java",
             package: "default-jre-headless",
             version_args: &["-version"],
+            alternatives: &[],
+            versioned: false,
         },
     ],
     tested: "Scala 2.11, OpenJDK 17",
@@ -39,6 +43,7 @@ pub static SPEC: Spec = Spec {
     flags: &[],
     flags_why: "its defaults; run as Java is, with the Scala library",
     profiles: &[],
+    needs: &[],
     detect: Detect {
         comments: Comments::CLike,
         program: r"\bdef\s+main\s*\(|\bextends\s+App\b",

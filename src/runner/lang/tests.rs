@@ -1,3 +1,4 @@
+use super::build::{command, fill};
 use super::*;
 
 fn lang(id: &str) -> Language {

@@ -1,12 +1,29 @@
 //! TypeScript, compiled by `tsc` and run on Node.js: LeetCode's `function
 //! solveSudoku(board: string[][]): void`, and programs reading stdin.
 
-use super::{javascript, Build, Comments, Detect, LeetCode, Run, Spec, Tool};
+use std::path::PathBuf;
+
+use super::{javascript, Build, Comments, Detect, LeetCode, Run, Spec, Tool, Toolchain};
 
 /// Node's globals, which a program reading stdin needs and which the
 /// compiler does not know without Node's type declarations; and lodash's
 /// `_`, which LeetCode gives.
 const GLOBALS: &str = "declare var require: any;\ndeclare var process: any;\ndeclare var module: any;\ndeclare var exports: any;\ndeclare var _: any;\n";
+
+/// `tsc` as installed by npm: the sandbox sees its whole package
+/// (`bin/tsc` loads `../lib/tsc.js`), wherever it is installed.
+fn resolve(tools: Vec<PathBuf>) -> Toolchain {
+    let programs: Vec<PathBuf> = tools
+        .into_iter()
+        .map(|tool| std::fs::canonicalize(&tool).unwrap_or(tool))
+        .collect();
+    let package = programs[0]
+        .parent()
+        .and_then(|bin| bin.parent())
+        .filter(|package| package.join("package.json").is_file())
+        .map(|package| package.to_path_buf());
+    super::toolchain(programs, package.into_iter().collect(), Vec::new())
+}
 
 /// With a source map, so a crash names the line of the `.ts` file.
 const COMPILE: &[&str] = &[
@@ -29,15 +46,19 @@ pub static SPEC: Spec = Spec {
             command: "tsc",
             package: "node-typescript",
             version_args: &["--version"],
+            alternatives: &[],
+            versioned: false,
         },
         Tool {
             command: "node",
             package: "nodejs",
             version_args: &["--version"],
+            alternatives: &[],
+            versioned: false,
         },
     ],
-    tested: "tsc 4.8, Node.js 20",
-    resolve: super::resolve_links,
+    tested: "tsc 4.8 (Debian) and 5 (npm, in CI), Node.js 20",
+    resolve,
     flags: &[
         "--alwaysStrict",
         "--strictBindCallApply",
@@ -47,6 +68,7 @@ pub static SPEC: Spec = Spec {
     ],
     flags_why: "LeetCode's compile options; then `node --enable-source-maps`, so a crash names the line of the `.ts` file",
     profiles: &[],
+    needs: &[],
     detect: Detect {
         comments: Comments::CLike,
         program: javascript::READS_STDIN,

@@ -1,0 +1,207 @@
+//! Compile errors that come from a language feature newer than the
+//! compiler: which standard the file needs, which compilers have it, and
+//! how to point the judge at one. A compiler's own words rarely say it
+//! (g++ 12 reads C++23's `this` parameter as a syntax error, Mono's mcs
+//! a local function as "Unexpected symbol"), so the feature is recognised
+//! in the source, where the compiler stopped.
+
+use std::path::Path;
+
+use super::{regex, without_comments, Spec, UsedTool};
+
+/// A language feature that older compilers reject.
+pub struct Need {
+    /// As people name it: `explicit object parameter (deducing this)`.
+    pub feature: &'static str,
+    /// The standard that brought it: `C++23`, `C# 7`.
+    pub standard: &'static str,
+    /// Where it is in a file (comments removed).
+    pub source: &'static str,
+    /// What the compiler says where it stops at the feature, with the
+    /// line in `(?P<line>)`: the feature must be on that line. Without
+    /// it, the feature anywhere in a file that did not compile counts.
+    pub error: Option<&'static str>,
+    /// The compilers that have it, and what else to do.
+    pub remedy: &'static str,
+}
+
+/// What to tell the user of a file that did not compile because of a
+/// feature its compiler lacks: `None` when nothing points to one.
+pub fn explain(spec: &Spec, source: &str, message: &str, compiler: &UsedTool) -> Option<String> {
+    if let Some(flag) = regex(r"(?:unrecognized|invalid|unknown)[^\n]*?(-std=[\w+]+)")
+        .captures(message)
+        .and_then(|c| c.get(1))
+    {
+        return Some(format!(
+            "{} does not know {}, the standard this file is built with: install a newer \
+             {} compiler, or set one in {} ([toolchain] {} = \"...\")",
+            compiler.name,
+            flag.as_str(),
+            spec.name,
+            shown_config(),
+            spec.id
+        ));
+    }
+    let code = without_comments(spec.detect.comments, source);
+    let lines: Vec<&str> = code.lines().collect();
+    let need = spec.needs.iter().find(|need| {
+        let found = regex(need.source);
+        match need.error {
+            None => found.is_match(&code),
+            Some(error) => regex(error).captures_iter(message).any(|at| {
+                at.name("line")
+                    .and_then(|l| l.as_str().parse::<usize>().ok())
+                    .and_then(|l| lines.get(l.checked_sub(1)?))
+                    .is_some_and(|line| found.is_match(line))
+            }),
+        }
+    })?;
+    let version = regex(r"\d+\.\d+(?:\.\d+)*")
+        .find_iter(&compiler.version)
+        .last()
+        .map_or(String::new(), |v| format!(" {}", v.as_str()));
+    let config = shown_config();
+    Some(format!(
+        "this file needs {} ({}), which {}{} does not have: {}, or set the {} compiler in {config} \
+         ([toolchain] {} = \"...\")",
+        need.standard,
+        need.feature,
+        compiler.name,
+        version,
+        need.remedy,
+        spec.name,
+        spec.id
+    ))
+}
+
+/// The user's `config.toml`, from `~` when it is under it.
+fn shown_config() -> String {
+    let Some(path) = super::user_config_path() else {
+        return "config.toml".to_string();
+    };
+    match dirs::home_dir().and_then(|home| path.strip_prefix(home).ok().map(Path::to_path_buf)) {
+        Some(relative) => format!("~/{}", relative.display()),
+        None => path.display().to_string(),
+    }
+}
+
+/// C++ features past what Debian 12's g++ 12 has.
+pub const CPP: [Need; 2] = [
+    Need {
+        feature: "explicit object parameter, \"deducing this\"",
+        standard: "C++23",
+        source: r"[(,]\s*this\s+[A-Za-z_]",
+        error: None,
+        remedy:
+            "g++ 14 and clang 18 have it with -std=c++23 (LeetCode builds with clang in C++23); \
+                 install one",
+    },
+    Need {
+        feature: "std::print",
+        standard: "C++23",
+        source: r"#\s*include\s*<print>|\bstd::println?\s*\(",
+        error: None,
+        remedy: "g++ 14 and clang 18 with libc++ have it with -std=c++23; install one",
+    },
+];
+
+/// C# 7 features that Mono's mcs rejects, though it claims C# 7.
+pub const CSHARP: [Need; 2] = [
+    Need {
+        feature: "a local function",
+        standard: "C# 7",
+        source: r"^\s*(?:static\s+)?[\w.]+(?:<[^>]*>)?(?:\[\])*\s+\w+\s*\([^)]*\)\s*(?:\{|=>|$)",
+        error: Some(r"\((?P<line>\d+),\d+\): error CS1525: Unexpected symbol `\('"),
+        remedy: "Mono's mcs does not, though it says C# 7; Roslyn's csc (Mono's `csc`, or .NET) \
+                 has it",
+    },
+    Need {
+        feature: "tuple deconstruction",
+        standard: "C# 7",
+        source: r"\bvar\s*\(\s*\w+\s*,|\(\s*(?:var|int|long|char|string|bool|double)\s+\w+\s*,[^()]*\)\s*=[^=>]",
+        error: None,
+        remedy: "Mono's mcs does not, though it says C# 7; Roslyn's csc (Mono's `csc`, or .NET) \
+                 has it",
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runner::lang::Language;
+    use std::path::PathBuf;
+
+    fn tool(name: &str, version: &str) -> UsedTool {
+        UsedTool {
+            name: name.into(),
+            program: PathBuf::from("/usr/bin").join(name),
+            version: version.into(),
+            origin: "found on PATH".into(),
+        }
+    }
+
+    #[test]
+    fn a_cxx23_feature_names_its_standard_and_the_compilers_that_have_it() {
+        let cpp = Language::find("cpp").unwrap().spec();
+        let gxx = tool("g++", "g++ (Debian 12.2.0-14) 12.2.0");
+        let source = "struct S { int v; int get(this S const& self) { return self.v; } };\n";
+        let said = explain(
+            cpp,
+            source,
+            "error: expected identifier before 'this'",
+            &gxx,
+        )
+        .expect("deducing this is recognised");
+        assert!(
+            said.starts_with(
+                "this file needs C++23 (explicit object parameter, \"deducing this\"), which \
+                 g++ 12.2.0 does not have: g++ 14 and clang 18 have it"
+            ),
+            "{said}"
+        );
+        assert!(said.contains("[toolchain] cpp = "), "{said}");
+        let print = "#include <print>\nint main() { std::println(\"{}\", 1); }\n";
+        assert!(explain(cpp, print, "", &gxx)
+            .unwrap()
+            .contains("std::print"));
+        // `this` as an argument, and a comment, are no such thing.
+        let plain = "void f(S* s); void g() { f(this); } // (this S& self)\n";
+        assert_eq!(explain(cpp, plain, "error", &gxx), None);
+    }
+
+    #[test]
+    fn mcs_stopping_at_a_local_function_or_a_deconstruction_is_explained() {
+        let cs = Language::find("csharp").unwrap().spec();
+        let mcs = tool("mcs", "Mono C# compiler version 6.8.0.105");
+        let local = "public class Solution {\n    public void SolveSudoku(char[][] board) {\n        \
+                     bool Fill(int k) {\n            return true;\n        }\n        Fill(0);\n    }\n}\n";
+        let message =
+            "Solution.cs(3,18): error CS1525: Unexpected symbol `(', expecting `,', `;', or `='";
+        let said = explain(cs, local, message, &mcs).expect("a local function is recognised");
+        assert!(
+            said.starts_with("this file needs C# 7 (a local function), which mcs 6.8.0.105"),
+            "{said}"
+        );
+        let tuple =
+            "class P { static void Main() { var t = new[] { (1, 2) }; var (i, j) = t[0]; } }";
+        let said = explain(
+            cs,
+            tuple,
+            "P.cs(1,60): error CS1001: Unexpected symbol",
+            &mcs,
+        )
+        .unwrap();
+        assert!(said.contains("tuple deconstruction"), "{said}");
+        // A method call on the line mcs names is not a local function.
+        let call = "class P {\n static void Main() {\n  Foo(1;\n }\n}\n";
+        assert_eq!(
+            explain(
+                cs,
+                call,
+                "P.cs(3,5): error CS1525: Unexpected symbol `('",
+                &mcs
+            ),
+            None
+        );
+    }
+}

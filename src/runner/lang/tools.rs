@@ -1,0 +1,389 @@
+//! Which programs build and run a language, and what they are: where each
+//! tool comes from, what version it is, the programs a version manager's
+//! shims stand for, and what the sandbox must show of them.
+//!
+//! A language's tools come from, highest first: the suite's `judge.toml`
+//! (`[toolchain]`), the usual environment variables (`CXX`, `CC`, `RUSTC`,
+//! `JAVA_HOME`, `GOROOT`), the user's `config.toml` (`[toolchain]`, in
+//! `$XDG_CONFIG_HOME/sudoku-judge`), and else the first on `PATH`; for a
+//! compiler installed under versioned names, the newest (`g++-14` over
+//! `g++-12` over `g++`).
+//!
+//! Asking a compiler its version can take seconds (`kotlinc -version`, on a
+//! JVM), so it is asked once per compiler: the answer is kept on disk beside
+//! the build cache, under the compiler's identity (its real path, size and
+//! modification time), which an upgrade changes.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::Context as _;
+use serde::Deserialize;
+use sha2::{Digest as _, Sha256};
+
+use super::{Language, Toolchain, ALL};
+
+pub use crate::case::settings::Choice;
+
+/// A `[toolchain]` table: language, program or directory.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UserConfig {
+    #[serde(default)]
+    toolchain: BTreeMap<String, String>,
+}
+
+/// The user's configuration file: `$XDG_CONFIG_HOME/sudoku-judge/config.toml`
+/// (`~/.config/sudoku-judge/config.toml`).
+pub fn user_config_path() -> Option<PathBuf> {
+    dirs::config_dir().map(|dir| dir.join("sudoku-judge").join("config.toml"))
+}
+
+/// The choices of the user's `config.toml`, none without one.
+fn user_choices() -> anyhow::Result<Vec<Choice>> {
+    let Some(path) = user_config_path() else {
+        return Ok(Vec::new());
+    };
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(error) => {
+            return Err(error).with_context(|| format!("failed to read {}", path.display()))
+        }
+    };
+    let config: UserConfig = toml::from_str(&text)
+        .map_err(|e| anyhow::anyhow!("{}", e.to_string().trim_end()))
+        .with_context(|| format!("invalid {}", path.display()))?;
+    let dir = path.parent().unwrap_or(Path::new("/"));
+    config
+        .toolchain
+        .into_iter()
+        .map(|(language, value)| choice(language, value, dir, &path))
+        .collect()
+}
+
+/// A `[toolchain]` entry of the file at `file`, in `dir`: a path in it is
+/// taken from `dir`, a bare name is found on `PATH`.
+pub fn choice(language: String, value: String, dir: &Path, file: &Path) -> anyhow::Result<Choice> {
+    anyhow::ensure!(
+        Language::find(&language).is_some(),
+        "invalid {}: [toolchain] names `{language}`, which is not a language; use one of {}",
+        file.display(),
+        ALL.iter().map(|l| l.0.id).collect::<Vec<_>>().join(", ")
+    );
+    let value = if value.contains('/') {
+        dir.join(&value).display().to_string()
+    } else {
+        value
+    };
+    Ok(Choice {
+        language,
+        value,
+        origin: file.display().to_string(),
+    })
+}
+
+/// The environment variables that name a toolchain, as build tools use
+/// them: the variable, the languages it is for, and whether it names a
+/// directory (a home) rather than a program.
+pub const ENVIRONMENT: [(&str, &[&str], bool); 5] = [
+    ("CXX", &["cpp"], false),
+    ("CC", &["c"], false),
+    ("RUSTC", &["rust"], false),
+    ("JAVA_HOME", &["java", "kotlin", "scala"], true),
+    ("GOROOT", &["go"], true),
+];
+
+fn environment_choices() -> Vec<Choice> {
+    let mut choices = Vec::new();
+    for (variable, languages, _) in ENVIRONMENT {
+        let Some(value) = std::env::var_os(variable).filter(|v| !v.is_empty()) else {
+            continue;
+        };
+        for language in languages {
+            choices.push(Choice {
+                language: language.to_string(),
+                value: value.to_string_lossy().into_owned(),
+                origin: variable.to_string(),
+            });
+        }
+    }
+    choices
+}
+
+/// A tool of a language as chosen: the program, the name it is shown by,
+/// and why it was taken.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Chosen {
+    pub program: PathBuf,
+    /// As a user would type it: `g++`, `clang++-19`.
+    pub name: String,
+    /// `the newest on PATH`, `CXX`, a file's path.
+    pub origin: String,
+}
+
+/// Finds a language's tools as the user chose them (`suite` first, from
+/// the cases' `judge.toml`s), else the newest on `PATH`, or says which
+/// package to install.
+pub(super) fn find_tools(language: Language, suite: &[Choice]) -> anyhow::Result<Vec<Chosen>> {
+    let spec = language.0;
+    let mut choices: Vec<Choice> = suite.to_vec();
+    choices.extend(environment_choices());
+    choices.extend(user_choices()?);
+    for choice in suite {
+        anyhow::ensure!(
+            Language::find(&choice.language).is_some(),
+            "invalid {}: [toolchain] names `{}`, which is not a language; use one of {}",
+            choice.origin,
+            choice.language,
+            ALL.iter().map(|l| l.0.id).collect::<Vec<_>>().join(", ")
+        );
+    }
+    let choices: Vec<Choice> = choices
+        .into_iter()
+        .filter(|c| Language::find(&c.language) == Some(language))
+        .collect();
+    spec.tools
+        .iter()
+        .enumerate()
+        .map(|(i, tool)| {
+            for choice in &choices {
+                if let Some(program) = chosen_program(choice, tool.command, i == 0)? {
+                    let name = if choice.value.contains('/') {
+                        program.display().to_string()
+                    } else {
+                        choice.value.clone()
+                    };
+                    return Ok(Chosen {
+                        program,
+                        name,
+                        origin: choice.origin.clone(),
+                    });
+                }
+            }
+            std::iter::once(tool.command)
+                .chain(tool.alternatives.iter().copied())
+                .find_map(|command| newest_on_path(command, tool.versioned))
+                .ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "`{}` is not installed or not on PATH, and judging {language} needs it; \
+                         install Debian's package {} (apt install {}), or build the program \
+                         yourself and judge it with --cmd",
+                        tool.command,
+                        tool.package,
+                        tool.package
+                    )
+                })
+        })
+        .collect()
+}
+
+/// The program `choice` gives for the tool `command`: a directory gives
+/// each tool it holds, a program only the first (`first`).
+fn chosen_program(choice: &Choice, command: &str, first: bool) -> anyhow::Result<Option<PathBuf>> {
+    let path = Path::new(&choice.value);
+    if path.is_dir() {
+        return Ok([path.join("bin").join(command), path.join(command)]
+            .into_iter()
+            .find(|p| p.is_file()));
+    }
+    if !first {
+        return Ok(None);
+    }
+    which::which(&choice.value).map(Some).map_err(|_| {
+        anyhow::anyhow!(
+            "{} sets the {} toolchain to `{}`, which is not a program{}; set it to a compiler \
+             or interpreter on PATH, or a path to one",
+            choice.origin,
+            Language::find(&choice.language).map_or(choice.language.as_str(), |l| l.0.name),
+            choice.value,
+            if choice.value.contains('/') {
+                ""
+            } else {
+                " on PATH"
+            }
+        )
+    })
+}
+
+/// The newest `command` on `PATH`: `g++-14` over `g++-12` over `g++`,
+/// versions compared as numbers; the plain name when it is the same
+/// program as the newest.
+fn newest_on_path(command: &str, versioned: bool) -> Option<Chosen> {
+    if !versioned {
+        return which::which(command).ok().map(|program| Chosen {
+            program,
+            name: command.to_string(),
+            origin: "found on PATH".to_string(),
+        });
+    }
+    let pattern = super::regex_of(&format!(
+        r"^{}[-.]?(\d+(?:\.\d+)*)$",
+        regex::escape(command)
+    ));
+    let mut best: Option<(Vec<u64>, String, PathBuf)> = None;
+    let mut plain: Option<PathBuf> = None;
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    for dir in std::env::split_paths(&path) {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let Some(name) = name.to_str() else { continue };
+            let version: Vec<u64> = if name == command {
+                Vec::new()
+            } else if let Some(found) = pattern.captures(name) {
+                found[1].split('.').filter_map(|n| n.parse().ok()).collect()
+            } else {
+                continue;
+            };
+            let program = entry.path();
+            if !is_executable(&program) {
+                continue;
+            }
+            if version.is_empty() && plain.is_none() {
+                plain = Some(program.clone());
+            }
+            // The first on PATH wins among equals.
+            if best.as_ref().is_none_or(|(v, _, _)| version > *v) {
+                best = Some((version, name.to_string(), program));
+            }
+        }
+    }
+    let (_, mut name, mut program) = best?;
+    if let Some(plain) = plain {
+        if std::fs::canonicalize(&plain).ok() == std::fs::canonicalize(&program).ok() {
+            name = command.to_string();
+            program = plain;
+        }
+    }
+    Some(Chosen {
+        program,
+        name,
+        origin: "the newest on PATH".to_string(),
+    })
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// What makes a program the same program: its real path, size and
+/// modification time. An upgrade changes it.
+pub fn identity(program: &Path) -> String {
+    let real = std::fs::canonicalize(program).unwrap_or_else(|_| program.to_path_buf());
+    let (size, modified) = std::fs::metadata(&real).map_or((0, 0), |m| {
+        use std::os::unix::fs::MetadataExt as _;
+        (
+            m.size(),
+            m.mtime() as i128 * 1_000_000_000 + m.mtime_nsec() as i128,
+        )
+    });
+    format!("{} {size} {modified}", real.display())
+}
+
+/// The first line of what `tool args` prints, asked once per compiler: the
+/// answer is kept in the build cache under the program's [`identity`].
+pub fn version(tool: &Path, args: &[&str]) -> String {
+    let kept = version_file(tool, args);
+    if let Ok(text) = std::fs::read_to_string(&kept) {
+        return text;
+    }
+    let answer = ask_version(tool, args);
+    // A cache that cannot be written only costs the question next time.
+    if let Some(dir) = kept.parent().filter(|_| !answer.is_empty()) {
+        if std::fs::create_dir_all(dir).is_ok() {
+            if let Ok(mut file) = tempfile::NamedTempFile::new_in(dir) {
+                use std::io::Write as _;
+                if file.write_all(answer.as_bytes()).is_ok() {
+                    let _ = file.persist(&kept);
+                }
+            }
+        }
+    }
+    answer
+}
+
+/// Whether `tool`'s version is known without asking it.
+pub fn version_known(tool: &Path, args: &[&str]) -> bool {
+    version_file(tool, args).is_file()
+}
+
+/// Where the answer of `tool args` is kept.
+fn version_file(tool: &Path, args: &[&str]) -> PathBuf {
+    let mut hasher = Sha256::new();
+    hasher.update(identity(tool));
+    hasher.update(args.join(" "));
+    let key: String = hasher
+        .finalize()
+        .iter()
+        .take(12)
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    super::cache_root().join(".versions").join(key)
+}
+
+fn ask_version(tool: &Path, args: &[&str]) -> String {
+    Command::new(tool)
+        .args(args)
+        .output()
+        .map(|o| {
+            let text = if o.stdout.is_empty() {
+                o.stderr
+            } else {
+                o.stdout
+            };
+            String::from_utf8_lossy(&text)
+                .lines()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or_default()
+                .trim()
+                .to_string()
+        })
+        .unwrap_or_default()
+}
+
+/// The output of `program args...`, trimmed; for asking a toolchain where
+/// it lives. Runs outside the sandbox: it is the user's own toolchain.
+pub(super) fn ask(program: &Path, args: &[&str]) -> Option<String> {
+    let output = Command::new(program).args(args).output().ok()?;
+    output
+        .status
+        .success()
+        .then(|| String::from_utf8_lossy(&output.stdout).trim().to_string())
+}
+
+/// The usual resolution: each tool's real path (past symbolic links),
+/// seen by the sandbox with what it needs (see `sandbox::program_paths`).
+pub(super) fn resolve_links(tools: Vec<PathBuf>) -> Toolchain {
+    let programs = tools
+        .into_iter()
+        .map(|tool| std::fs::canonicalize(&tool).unwrap_or(tool))
+        .collect();
+    toolchain(programs, Vec::new(), Vec::new())
+}
+
+/// A toolchain of `programs`, seen by the sandbox with `read_only` and
+/// whatever else the programs need.
+pub(super) fn toolchain(
+    programs: Vec<PathBuf>,
+    mut read_only: Vec<PathBuf>,
+    path_dirs: Vec<PathBuf>,
+) -> Toolchain {
+    let home = dirs::home_dir();
+    for program in &programs {
+        for path in crate::runner::sandbox::program_paths(program, home.as_deref()) {
+            if !read_only.iter().any(|p| path.starts_with(p)) {
+                read_only.push(path);
+            }
+        }
+    }
+    Toolchain {
+        programs,
+        read_only,
+        path_dirs,
+    }
+}

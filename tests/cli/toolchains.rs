@@ -1,0 +1,277 @@
+//! Toolchains as users choose them: the suite's `judge.toml`, then the
+//! environment (`CXX`), then the user's `config.toml`, then the newest on
+//! `PATH`; a compiler asked its version once per binary; `--lang` over the
+//! file's extension.
+
+use std::os::unix::fs::PermissionsExt as _;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use super::{have, manifest_dir, write, Run, ANSWER, PUZZLE};
+
+/// A one-case AcWing suite in `dir`.
+fn suite(dir: &Path) {
+    write(dir, "a.in", &format!("{PUZZLE}\nend\n"));
+    write(dir, "a.out", &format!("{ANSWER}\n"));
+}
+
+/// A fake C++ compiler named `name` in `bin`: it says `version` (and counts
+/// each time it is asked in `name.asked`), and compiles with the real g++
+/// after `sleep` seconds.
+fn fake_compiler(bin: &Path, name: &str, version: &str, sleep: u32) {
+    let gxx = which::which("g++").expect("g++ is installed");
+    let gxx = std::fs::canonicalize(gxx).unwrap();
+    let asked = bin.join(format!("{name}.asked"));
+    let script = format!(
+        "#!/bin/sh\nif [ \"$1\" = --version ]; then echo x >> '{}'; echo '{version}'; exit 0; fi\n\
+         sleep {sleep}\nexec '{}' \"$@\"\n",
+        asked.display(),
+        gxx.display()
+    );
+    let path = write(bin, name, &script);
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+fn times_asked(bin: &Path, name: &str) -> usize {
+    std::fs::read_to_string(bin.join(format!("{name}.asked")))
+        .map_or(0, |text| text.lines().count())
+}
+
+/// Judges with `env` set and `remove` unset, a cache and config directory
+/// of the test's own.
+fn judge_env(home: &Path, args: &[&str], env: &[(&str, String)], remove: &[&str]) -> Run {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_sudoku-judge"));
+    command
+        .args(args)
+        .current_dir(manifest_dir())
+        .env("SUDOKU_JUDGE_CACHE", home.join("cache"))
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .env_remove("CXX")
+        .stdin(Stdio::null());
+    for variable in remove {
+        command.env_remove(variable);
+    }
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    let output = command.output().expect("the binary runs");
+    Run {
+        code: output.status.code().expect("exited, not killed"),
+        stdout: String::from_utf8(output.stdout).unwrap(),
+        stderr: String::from_utf8(output.stderr).unwrap(),
+    }
+}
+
+fn path_with(bin: &Path) -> String {
+    format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    )
+}
+
+#[test]
+fn the_newest_compiler_on_path_is_asked_its_version_once() {
+    if !have(
+        &["g++"],
+        "the_newest_compiler_on_path_is_asked_its_version_once",
+    ) {
+        return;
+    }
+    let home = tempfile::tempdir().unwrap();
+    let bin = home.path().join("bin");
+    fake_compiler(&bin, "g++-99", "g++-99 (fake) 99.1", 2);
+    let cases = home.path().join("cases");
+    suite(&cases);
+    let source = manifest_dir().join("tests/fixtures/submissions/ac_program.cpp");
+    let args = [
+        "test",
+        cases.to_str().unwrap(),
+        "--submission",
+        source.to_str().unwrap(),
+    ];
+    let env = [("PATH", path_with(&bin))];
+
+    let first = judge_env(home.path(), &args, &env, &[]);
+    assert_eq!(first.code, 0, "{}{}", first.stdout, first.stderr);
+    assert!(
+        first
+            .stdout
+            .contains("toolchain: C++ g++-99: g++-99 (fake) 99.1 (the newest on PATH)"),
+        "{}",
+        first.stdout
+    );
+    assert!(
+        first.stdout.contains("compiled ac_program.cpp")
+            || first.stdout.contains("compiled ") && first.stdout.contains("g++-99 -O2 -std=c++17"),
+        "{}",
+        first.stdout
+    );
+    // The fake compiler takes over two seconds: the build is announced.
+    assert!(
+        first.stderr.contains("compiling ac_program.cpp ..."),
+        "{}",
+        first.stderr
+    );
+    assert_eq!(times_asked(&bin, "g++-99"), 1);
+
+    let second = judge_env(home.path(), &args, &env, &[]);
+    assert_eq!(second.code, 0, "{}{}", second.stdout, second.stderr);
+    assert!(
+        second.stdout.contains("using the cached build of"),
+        "{}",
+        second.stdout
+    );
+    assert!(!second.stderr.contains("compiling"), "{}", second.stderr);
+    assert_eq!(
+        times_asked(&bin, "g++-99"),
+        1,
+        "asked again for a known compiler"
+    );
+
+    // Another compiler at the same path (an upgrade) is asked again, and
+    // builds again.
+    fake_compiler(&bin, "g++-99", "g++-99 (fake) 99.2", 0);
+    let upgraded = judge_env(home.path(), &args, &env, &[]);
+    assert_eq!(upgraded.code, 0, "{}{}", upgraded.stdout, upgraded.stderr);
+    assert!(upgraded.stdout.contains("99.2"), "{}", upgraded.stdout);
+    assert!(
+        !upgraded.stdout.contains("using the cached build"),
+        "{}",
+        upgraded.stdout
+    );
+    assert_eq!(times_asked(&bin, "g++-99"), 2);
+}
+
+#[test]
+fn the_suite_then_the_environment_then_the_user_config_choose_the_compiler() {
+    let test = "the_suite_then_the_environment_then_the_user_config_choose_the_compiler";
+    if !have(&["g++"], test) {
+        return;
+    }
+    let home = tempfile::tempdir().unwrap();
+    let bin = home.path().join("bin");
+    for name in ["suite-c++", "env-c++", "config-c++"] {
+        fake_compiler(&bin, name, &format!("{name} 1.0"), 0);
+    }
+    write(
+        &home.path().join("config"),
+        "sudoku-judge/config.toml",
+        "[toolchain]\ncpp = \"config-c++\"\n",
+    );
+    let plain = home.path().join("plain");
+    suite(&plain);
+    let chosen = home.path().join("chosen");
+    suite(&chosen);
+    write(
+        &chosen,
+        "judge.toml",
+        "[toolchain]\n\"c++\" = \"suite-c++\"\n",
+    );
+    let source = home.path().join("main.cpp");
+    write(home.path(), "main.cpp", "int main() {}\n");
+    let path = path_with(&bin);
+    let judged = |cases: &Path, env: &[(&str, String)]| {
+        let mut env = env.to_vec();
+        env.push(("PATH", path.clone()));
+        let run = judge_env(
+            home.path(),
+            &[
+                "test",
+                cases.to_str().unwrap(),
+                "--submission",
+                source.to_str().unwrap(),
+            ],
+            &env,
+            &[],
+        );
+        run.stdout
+            .lines()
+            .find(|l| l.starts_with("toolchain: "))
+            .unwrap_or_else(|| panic!("no toolchain line:\n{}{}", run.stdout, run.stderr))
+            .to_string()
+    };
+    let cxx = [("CXX", "env-c++".to_string())];
+    let suite_line = judged(&chosen, &cxx);
+    assert!(
+        suite_line.contains("C++ suite-c++: suite-c++ 1.0"),
+        "{suite_line}"
+    );
+    assert!(suite_line.contains("judge.toml"), "{suite_line}");
+    assert_eq!(
+        judged(&plain, &cxx),
+        "toolchain: C++ env-c++: env-c++ 1.0 (CXX)"
+    );
+    let config_line = judged(&plain, &[]);
+    assert!(
+        config_line.contains("C++ config-c++: config-c++ 1.0")
+            && config_line.contains("config.toml"),
+        "{config_line}"
+    );
+
+    // A name that is no program says where it was set and what to do.
+    let run = judge_env(
+        home.path(),
+        &[
+            "test",
+            plain.to_str().unwrap(),
+            "--submission",
+            source.to_str().unwrap(),
+        ],
+        &[("CXX", "no-such-c++".to_string())],
+        &[],
+    );
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    assert!(
+        run.stderr.contains(
+            "CXX sets the C++ toolchain to `no-such-c++`, which is not a program on PATH"
+        ),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn lang_overrides_the_extension_in_every_language() {
+    let home = tempfile::tempdir().unwrap();
+    let cases = manifest_dir().join("cases/acwing166/medium.in");
+    for (lang, tools, fixture) in [
+        ("cpp", &["g++"][..], "ac_program.cpp"),
+        ("js", &["node"][..], "ac_program.js"),
+        ("c", &["gcc"][..], "ac_program.c"),
+        ("go", &["go"][..], "ac_program.go"),
+        ("python", &["python3"][..], "ac_program.py"),
+        ("ruby", &["ruby"][..], "ac_program.rb"),
+        ("php", &["php"][..], "ac_program.php"),
+    ] {
+        if !have(tools, &format!("lang_overrides_the_extension ({lang})")) {
+            continue;
+        }
+        let text = std::fs::read_to_string(
+            manifest_dir()
+                .join("tests/fixtures/submissions")
+                .join(fixture),
+        )
+        .unwrap();
+        let source = write(home.path(), &format!("{lang}/sol.txt"), &text);
+        let run = judge_env(
+            home.path(),
+            &[
+                "test",
+                cases.to_str().unwrap(),
+                "--submission",
+                source.to_str().unwrap(),
+                "--lang",
+                lang,
+                "--time-limit",
+                "10s",
+            ],
+            &[],
+            &[],
+        );
+        assert_eq!(run.code, 0, "--lang {lang}:\n{}{}", run.stdout, run.stderr);
+        assert!(run.stdout.contains("AC "), "--lang {lang}:\n{}", run.stdout);
+        // The user's file is left as it was.
+        assert_eq!(std::fs::read_to_string(&source).unwrap(), text);
+    }
+}
