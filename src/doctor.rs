@@ -217,10 +217,12 @@ fn judges(language: Language) -> Vec<JudgeVersion> {
         })
         .collect();
     judges.extend(spec.profiles.iter().map(|profile| JudgeVersion {
+        // A profile of every problem builds LeetCode-style files, as
+        // LeetCode does.
         judge: match profile.problem {
-            Problem::Leetcode37 => "LeetCode",
-            Problem::Acwing166 => "AcWing",
-            Problem::Poj3074 => "POJ",
+            None | Some(Problem::Leetcode37) => "LeetCode",
+            Some(Problem::Acwing166) => "AcWing",
+            Some(Problem::Poj3074) => "POJ",
         },
         version: profile.why.to_string(),
     }));
