@@ -476,26 +476,29 @@ impl<W: Write> HtmlReporter<W> {
         s
     }
 
-    /// Each case before and after, the changed ones first.
+    /// Each case before and after, the changed ones first: a new verdict
+    /// (or a case the baseline lacks), then a time past the noise, then
+    /// the rest, each in the run's order.
     fn baseline_section(&self) -> String {
         let Some(baseline) = &self.baseline else {
             return String::new();
         };
-        let changed = |row: &&Row| {
-            row.comparison.as_ref().is_none_or(|c| {
-                c.verdict_change().is_some()
-                    || matches!(c.trend, Trend::Faster(_) | Trend::Slower(_))
-            })
+        let change = |row: &&Row| match row.comparison.as_ref() {
+            None => 0,
+            Some(c) if c.verdict_change().is_some() => 0,
+            Some(c) if matches!(c.trend, Trend::Faster(_) | Trend::Slower(_)) => 1,
+            Some(_) => 2,
         };
-        let (first, rest): (Vec<&Row>, Vec<&Row>) = self.rows.iter().partition(changed);
+        let mut rows: Vec<&Row> = self.rows.iter().collect();
+        rows.sort_by_key(change);
         let mut s = format!(
-            "<section id=\"baseline\">\n<h2>Against {}</h2>\n<p class=\"legend\">Changed cases \
-             first; the grey bar is before, the coloured one now, on each case's own scale.</p>\n\
+            "<section id=\"baseline\">\n<h2>Against {}</h2>\n<p class=\"legend\">New verdicts \
+             first, then changed times; the grey bar is before, the coloured one now, on each case's own scale.</p>\n\
              <table>\n<thead><tr><th>case</th><th>before</th><th>now</th><th></th>\
              <th>before</th><th>now</th><th>change</th></tr></thead>\n<tbody>\n",
             escape(&untrusted::shown(&baseline.source))
         );
-        for row in first.into_iter().chain(rest) {
+        for row in rows {
             let now_time = match &row.result.outcome {
                 CaseOutcome::Judged(j) => Some(j.time),
                 CaseOutcome::Error(_) => None,
