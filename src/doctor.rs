@@ -8,11 +8,9 @@
 //! and as JSON.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use anyhow::Context as _;
-use regex::Regex;
 use serde::Serialize;
 
 use crate::board::format::{self, Mode};
@@ -269,26 +267,11 @@ fn check_language(language: Language) -> LanguageCheck {
     check
 }
 
-/// The line of what `tool args` prints that names its version: the first
-/// with a version number that is not a warning (a JVM's warnings come
-/// before kotlinc's version). Runs outside the sandbox, as the judge asks
-/// a toolchain its version for the build cache.
+/// The line of what `tool args` prints that names its version, as the
+/// build cache keeps it (asked once per compiler); `None` when no line
+/// does (raco prints none).
 fn version_of(tool: &Path, args: &[&str]) -> Option<String> {
-    let output = Command::new(tool)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .ok()?;
-    let number = Regex::new(r"\d+\.\d+").expect("a valid pattern");
-    [output.stdout, output.stderr]
-        .iter()
-        .flat_map(|text| {
-            String::from_utf8_lossy(text)
-                .lines()
-                .map(|line| line.trim().to_string())
-                .collect::<Vec<_>>()
-        })
-        .find(|line| number.is_match(line) && !line.to_lowercase().contains("warning"))
+    Some(lang::tools::version(tool, args)).filter(|line| lang::tools::names_a_version(line))
 }
 
 /// Builds the language's self-test program in a scratch directory, as a
@@ -361,20 +344,6 @@ mod tests {
         for (id, _, _) in JUDGES {
             assert!(Language::find(id).is_some(), "{id} is no language");
         }
-    }
-
-    #[test]
-    fn the_version_is_the_line_with_a_number_past_any_warning() {
-        // As kotlinc says it: the JVM's warning first, on stderr.
-        let kotlinc = "echo 'OpenJDK 64-Bit Server VM warning: -Xverify:none was deprecated in \
-                       JDK 13' >&2; echo 'info: kotlinc-jvm 1.3.31 (JRE 17.0.15)' >&2";
-        assert_eq!(
-            version_of(Path::new("/bin/sh"), &["-c", kotlinc]).as_deref(),
-            Some("info: kotlinc-jvm 1.3.31 (JRE 17.0.15)")
-        );
-        // raco says no version at all.
-        let raco = "echo 'A command can be specified by an unambiguous prefix.'";
-        assert_eq!(version_of(Path::new("/bin/sh"), &["-c", raco]), None);
     }
 
     #[test]

@@ -442,11 +442,13 @@ impl AcWingLines {
         self.done
     }
 
-    /// Takes the next line (without its ending): the board on it, if any.
-    pub(crate) fn take(&mut self, line: &str) -> Result<Option<Board>, ParseError> {
+    /// Counts the next line and gives it back with its number, without a
+    /// byte-order mark or trailing space: `None` once the input is closed,
+    /// or after `end` (where text is warned of, once, and closes it).
+    fn next_text<'l>(&mut self, line: &'l str) -> Option<(usize, &'l str)> {
         self.line += 1;
         if self.done {
-            return Ok(None);
+            return None;
         }
         let number = self.line;
         let line = if number == 1 {
@@ -462,8 +464,16 @@ impl AcWingLines {
                 ));
                 self.done = true;
             }
-            return Ok(None);
+            return None;
         }
+        Some((number, line))
+    }
+
+    /// Takes the next line (without its ending): the board on it, if any.
+    pub(crate) fn take(&mut self, line: &str) -> Result<Option<Board>, ParseError> {
+        let Some((number, line)) = self.next_text(line) else {
+            return Ok(None);
+        };
         let board = match acwing_line(number, line)? {
             AcWingLine::Blank => return Ok(None),
             AcWingLine::End => {
@@ -506,26 +516,9 @@ impl AcWingLines {
     /// as one. `end`, blank lines and text after `end` are as [`Self::take`]
     /// takes them.
     pub(crate) fn skim(&mut self, line: &str) -> bool {
-        self.line += 1;
-        if self.done {
+        let Some((number, line)) = self.next_text(line) else {
             return false;
-        }
-        let number = self.line;
-        let line = if number == 1 {
-            line.strip_prefix('\u{feff}').unwrap_or(line)
-        } else {
-            line
-        }
-        .trim_end();
-        if let Some(end) = self.end_line {
-            if !line.is_empty() {
-                self.warnings.push(format!(
-                    "line {number}: text after the `end` on line {end} is ignored"
-                ));
-                self.done = true;
-            }
-            return false;
-        }
+        };
         match line {
             "" => false,
             "end" => {

@@ -326,24 +326,41 @@ fn version_file(tool: &Path, args: &[&str]) -> PathBuf {
     super::cache_root().join(".versions").join(key)
 }
 
+/// What `tool args` says of its version: the first line, on stdout or
+/// stderr, that [names a version](names_a_version) (a JVM's warnings come
+/// before kotlinc's version), else the first line it printed.
 fn ask_version(tool: &Path, args: &[&str]) -> String {
-    Command::new(tool)
+    let Ok(output) = Command::new(tool)
         .args(args)
+        .stdin(std::process::Stdio::null())
         .output()
-        .map(|o| {
-            let text = if o.stdout.is_empty() {
-                o.stderr
-            } else {
-                o.stdout
-            };
-            String::from_utf8_lossy(&text)
+    else {
+        return String::new();
+    };
+    let lines: Vec<String> = [output.stdout, output.stderr]
+        .iter()
+        .flat_map(|text| {
+            String::from_utf8_lossy(text)
                 .lines()
-                .find(|l| !l.trim().is_empty())
-                .unwrap_or_default()
-                .trim()
-                .to_string()
+                .map(|line| line.trim().to_string())
+                .filter(|line| !line.is_empty())
+                .collect::<Vec<_>>()
         })
+        .collect();
+    lines
+        .iter()
+        .find(|line| names_a_version(line))
+        .or(lines.first())
+        .cloned()
         .unwrap_or_default()
+}
+
+/// Whether a line a tool printed names its version: it holds a version
+/// number and is not a warning.
+pub fn names_a_version(line: &str) -> bool {
+    static NUMBER: std::sync::LazyLock<regex::Regex> =
+        std::sync::LazyLock::new(|| regex::Regex::new(r"\d+\.\d+").expect("a valid pattern"));
+    NUMBER.is_match(line) && !line.to_lowercase().contains("warning")
 }
 
 /// The output of `program args...`, trimmed; for asking a toolchain where
@@ -385,5 +402,27 @@ pub(super) fn toolchain(
         programs,
         read_only,
         path_dirs,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_version_is_the_line_with_a_number_past_any_warning() {
+        // As kotlinc says it: the JVM's warning first, on stderr.
+        let kotlinc = "echo 'OpenJDK 64-Bit Server VM warning: -Xverify:none was deprecated in \
+                       JDK 13' >&2; echo 'info: kotlinc-jvm 1.3.31 (JRE 17.0.15)' >&2";
+        assert_eq!(
+            ask_version(Path::new("/bin/sh"), &["-c", kotlinc]),
+            "info: kotlinc-jvm 1.3.31 (JRE 17.0.15)"
+        );
+        // raco says no version at all: its first line stands for it in the
+        // build cache's key, and names no version.
+        let raco = "echo 'A command can be specified by an unambiguous prefix.'";
+        let said = ask_version(Path::new("/bin/sh"), &["-c", raco]);
+        assert_eq!(said, "A command can be specified by an unambiguous prefix.");
+        assert!(!names_a_version(&said));
     }
 }
