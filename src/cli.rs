@@ -683,11 +683,13 @@ pub struct StressArgs {
     #[command(flatten)]
     pub submission: SubmissionArgs,
 
-    /// Rounds to run; each judges freshly generated puzzles.
-    #[arg(long, default_value_t = 1000, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    pub rounds: u64,
+    /// Rounds to run; each judges freshly generated puzzles [default:
+    /// 1000, or as many as --time allows when --time is given alone].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub rounds: Option<u64>,
 
-    /// Stop after this long even if rounds remain, e.g. 30s or 5m.
+    /// Run this long if nothing fails, e.g. 30s or 5m: alone, with no cap
+    /// on rounds; with --rounds, until whichever comes first.
     #[arg(long, value_name = "DURATION")]
     pub time: Option<String>,
 

@@ -941,9 +941,23 @@ pub fn gen(args: GenArgs) -> anyhow::Result<ExitCode> {
     };
     // Ctrl-C stops between puzzles, and nothing is left behind.
     on_ctrl_c()?;
-    let progress = progress::bar((plan.files * plan.per_file) as u64, "making puzzles");
-    let written = generate::write_cases(
+    let puzzles = (plan.files * plan.per_file) as u64;
+    let mut generator = generate::Generator::new(plan.seed);
+    let progress = match plan.target.hard_for {
+        // A puzzle can take minutes: say how far its search has got.
+        Some(hard) => {
+            let progress = progress::counter(puzzles, "making puzzles");
+            let shown = progress.clone();
+            generator = generator.on_climb(move |reached| {
+                shown.set_message(report::gen::climbed(reached, hard));
+            });
+            progress
+        }
+        None => progress::bar(puzzles, "making puzzles"),
+    };
+    let written = generate::write_cases_with(
         &plan,
+        generator,
         |case| progress.inc(case.ratings.len() as u64),
         &process::interrupted,
     );
@@ -996,17 +1010,31 @@ fn rate_sources(files: &[PathBuf]) -> anyhow::Result<Vec<(String, String)>> {
 
 pub fn rate(args: &RateArgs) -> anyhow::Result<ExitCode> {
     let sources = rate_sources(&args.files)?;
+    let parsed = sources
+        .iter()
+        .map(|(name, text)| Ok((name, bench::parse_puzzle_file(name, text)?)))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    // Counting a textbook solver's nodes takes up to seconds a puzzle.
+    let bar = progress::bar(
+        parsed.iter().map(|(_, p)| p.boards.len() as u64).sum(),
+        "rating",
+    );
+    if !bar.is_hidden() {
+        bar.enable_steady_tick(Duration::from_millis(200));
+    }
     let mut rated = Vec::new();
-    for (name, text) in &sources {
-        let parsed = bench::parse_puzzle_file(name, text)?;
+    for (name, parsed) in &parsed {
         for puzzle in &parsed.boards {
+            bar.set_message(format!("{name}:{}", puzzle.line));
             rated.push(generate::Rated::of(
                 format!("{name}:{}", puzzle.line),
                 &puzzle.board,
                 args.max_nodes,
             ));
+            bar.inc(1);
         }
     }
+    bar.finish_and_clear();
     report::rate::table(&mut io::stdout().lock(), &rated, args.max_nodes)?;
     Ok(if rated.iter().any(|r| r.rating.grade.is_none()) {
         ExitCode::from(1)
@@ -1122,6 +1150,9 @@ struct StressProgress {
     /// line was printed, so a log shows the run is alive at a bounded rate.
     plain: Option<Option<Instant>>,
     shrinking: bool,
+    started: Instant,
+    /// When the run stops if nothing fails (`--time`).
+    time: Option<Duration>,
 }
 
 /// Off a terminal, at most one progress line this often (and the first
@@ -1144,10 +1175,15 @@ impl StressProgress {
 }
 
 impl stress::Progress for StressProgress {
-    fn round(&mut self, done: u64, total: u64) {
+    fn round(&mut self, done: u64, total: Option<u64>) {
         self.bar.set_position(done);
+        if total.is_none() && !self.shrinking {
+            self.bar
+                .set_message(report::stress::rounds_message(done, self.time));
+        }
         if done > 0 && self.plain_due(false) {
-            eprintln!("{}", report::stress::rounds_line(done, total));
+            let elapsed = self.started.elapsed();
+            eprintln!("{}", report::stress::rounds_line(done, total, elapsed));
         }
     }
 
@@ -1200,6 +1236,9 @@ fn limits_of(args: &LimitArgs) -> anyhow::Result<(Limits, String)> {
     Ok((limits, again))
 }
 
+/// The rounds of `stress` when neither `--rounds` nor `--time` is given.
+const DEFAULT_ROUNDS: u64 = 1000;
+
 pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
     sandbox()?;
     let Some((submission, rerun)) = compiled(&args.submission, &args.limits)? else {
@@ -1208,7 +1247,11 @@ pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
     let (limits, limits_again) = limits_of(&args.limits)?;
     let brute = match &args.brute {
         Some(path) => {
-            let built = lang::build(path, None)?;
+            let options = lang::Options {
+                announce: Some(Arc::new(|message: &str| eprintln!("{message}"))),
+                ..lang::Options::default()
+            };
+            let built = lang::build_as(path, None, &options)?;
             if let Some(error) = &built.info.error {
                 let what = format!("the brute force {}", path.display());
                 notices::did_not_compile(&mut io::stderr(), &what, error)?;
@@ -1249,7 +1292,11 @@ pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
     let config = stress::StressConfig {
         submission,
         seed: args.seed,
-        rounds: args.rounds,
+        // `--time` alone is the only bound; neither given, 1000 rounds.
+        rounds: match (args.rounds, time) {
+            (None, None) => Some(DEFAULT_ROUNDS),
+            (rounds, _) => rounds,
+        },
         time,
         puzzles_per_round: args.puzzles.max(1),
         target: Target {
@@ -1268,9 +1315,16 @@ pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
     // Made after the line above, so the bar is drawn under it.
     let terminal = progress::drawn();
     let mut progress = StressProgress {
-        bar: progress::bar(config.rounds, "stress"),
-        plain: (!terminal).then_some(None),
+        bar: match config.rounds {
+            Some(rounds) => progress::bar(rounds, "stress"),
+            None => progress::spinner("stress"),
+        },
+        // The first plain line after `PLAIN_EVERY` too: a short run
+        // prints none.
+        plain: (!terminal).then(|| Some(Instant::now())),
         shrinking: false,
+        started: Instant::now(),
+        time: config.time,
     };
     let outcome = stress::run(&config, &mut progress)?;
     progress.bar.finish_and_clear();

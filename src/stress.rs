@@ -48,7 +48,9 @@ struct Shrunk {
 pub struct StressConfig {
     pub submission: Submission,
     pub seed: u64,
-    pub rounds: u64,
+    /// At most this many rounds; `None`: no cap (the run is bounded by
+    /// `time`).
+    pub rounds: Option<u64>,
     /// Stop after this long even if rounds remain.
     pub time: Option<Duration>,
     pub puzzles_per_round: usize,
@@ -193,7 +195,8 @@ fn brute_answers(
 
 /// How far a stress run got, for progress reports.
 pub trait Progress {
-    fn round(&mut self, done: u64, total: u64);
+    /// `done` rounds accepted, of `total` when the rounds are capped.
+    fn round(&mut self, done: u64, total: Option<u64>);
     fn shrinking(&mut self, runs: usize, puzzles: usize, givens: usize);
 }
 
@@ -222,6 +225,9 @@ pub enum StressOutcome {
     Passed {
         rounds: u64,
         elapsed: Duration,
+        /// It stopped because `--time` was up (with rounds left, if they
+        /// were capped).
+        on_time: bool,
     },
     Failed(Box<Failure>),
     Interrupted {
@@ -284,7 +290,7 @@ fn givens(puzzles: &[Pair]) -> usize {
 /// Runs rounds until one fails, then shrinks and saves it.
 pub fn run(config: &StressConfig, progress: &mut dyn Progress) -> anyhow::Result<StressOutcome> {
     let started = Instant::now();
-    for round in 0..config.rounds {
+    for round in 0..config.rounds.unwrap_or(u64::MAX) {
         if process::interrupted() {
             return Ok(StressOutcome::Interrupted { rounds: round });
         }
@@ -292,6 +298,7 @@ pub fn run(config: &StressConfig, progress: &mut dyn Progress) -> anyhow::Result
             return Ok(StressOutcome::Passed {
                 rounds: round,
                 elapsed: started.elapsed(),
+                on_time: true,
             });
         }
         progress.round(round, config.rounds);
@@ -360,8 +367,9 @@ pub fn run(config: &StressConfig, progress: &mut dyn Progress) -> anyhow::Result
         })));
     }
     Ok(StressOutcome::Passed {
-        rounds: config.rounds,
+        rounds: config.rounds.unwrap_or(u64::MAX),
         elapsed: started.elapsed(),
+        on_time: false,
     })
 }
 
@@ -518,7 +526,7 @@ mod tests {
     struct Quiet;
 
     impl Progress for Quiet {
-        fn round(&mut self, _: u64, _: u64) {}
+        fn round(&mut self, _: u64, _: Option<u64>) {}
         fn shrinking(&mut self, _: usize, _: usize, _: usize) {}
     }
 

@@ -27,7 +27,7 @@ mod search;
 mod write;
 
 pub use search::{HardFor, Measure, FIENDISH_GOAL, HARDEST};
-pub use write::{write_cases, GenPlan, Layout, Written};
+pub use write::{write_cases, write_cases_with, GenPlan, Layout, Written};
 
 use std::fmt;
 
@@ -194,6 +194,11 @@ pub struct Generator {
     /// Hard puzzles the targeted search starts from: the public hardest
     /// ones, then what it made itself.
     pool: Vec<[u8; 81]>,
+    /// Hears the most work a targeted search has reached for the puzzle
+    /// it is making, each time it grows (see [`Generator::on_climb`]).
+    on_climb: Option<Box<dyn FnMut(u64)>>,
+    /// The most work reached for the puzzle being made.
+    reached: u64,
 }
 
 /// A puzzle with its solution and rating.
@@ -209,6 +214,27 @@ impl Generator {
         Generator {
             rng: ChaCha8Rng::seed_from_u64(seed),
             pool: Generator::seed_pool(),
+            on_climb: None,
+            reached: 0,
+        }
+    }
+
+    /// Tells `reached` the most work (nodes or guesses of the target's
+    /// solver) a targeted search has reached so far for the puzzle it is
+    /// making, each time that grows: a search for a hard target can take
+    /// minutes a puzzle. Nothing is said for targets that carving serves.
+    pub fn on_climb(mut self, reached: impl FnMut(u64) + 'static) -> Self {
+        self.on_climb = Some(Box::new(reached));
+        self
+    }
+
+    /// Records that a search reached `work` for the puzzle being made.
+    fn climbed(&mut self, work: u64) {
+        if work > self.reached {
+            self.reached = work;
+            if let Some(reached) = &mut self.on_climb {
+                reached(work);
+            }
         }
     }
 
@@ -326,6 +352,7 @@ impl Generator {
     pub fn puzzle(&mut self, target: Target, attempts: usize) -> Option<Puzzle> {
         let mut left = attempts.max(1);
         if let Some(goal) = search::Goal::of(target) {
+            self.reached = 0;
             // Each climb spends neighbours from the same allowance; its
             // result meets the goal by construction but is checked below
             // like any candidate, for the rest of the target.

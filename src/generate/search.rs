@@ -287,6 +287,7 @@ impl Generator {
             let mut current = arrange(self.shuffle(&start));
             let mut solution = search(&current, 1).first?;
             let mut score = goal.score(&current);
+            self.climbed(score);
             let (mut walked, mut stale) = (0, 0);
             while score < goal.min || walked < goal.walk() {
                 if *attempts == 0 {
@@ -313,6 +314,7 @@ impl Generator {
                     }
                     current = next;
                     score = next_score;
+                    self.climbed(score);
                     // Relabelling for backtracking changes the solution's digits.
                     solution = search(&current, 1).first?;
                     if score >= goal.min {

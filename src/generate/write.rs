@@ -115,6 +115,17 @@ impl Drop for Placed {
 /// `stop` is asked between puzzles whether to give up (Ctrl-C).
 pub fn write_cases(
     plan: &GenPlan,
+    on_case: impl FnMut(&Written),
+    stop: &dyn Fn() -> bool,
+) -> anyhow::Result<Vec<Written>> {
+    write_cases_with(plan, Generator::new(plan.seed), on_case, stop)
+}
+
+/// [`write_cases`], with the puzzles made by `generator` (seeded with the
+/// plan's seed, and perhaps reporting its search).
+pub fn write_cases_with(
+    plan: &GenPlan,
+    mut generator: Generator,
     mut on_case: impl FnMut(&Written),
     stop: &dyn Fn() -> bool,
 ) -> anyhow::Result<Vec<Written>> {
@@ -151,7 +162,6 @@ pub fn write_cases(
             )
         })?;
 
-    let mut generator = Generator::new(plan.seed);
     let mut made = Vec::with_capacity(plan.files);
     for index in 0..plan.files {
         let mut puzzles = Vec::with_capacity(plan.per_file);

@@ -3,7 +3,7 @@
 
 use std::io::{self, Write};
 
-use crate::generate::{GenPlan, Written};
+use crate::generate::{GenPlan, HardFor, Written};
 use crate::words::plural;
 
 pub fn written(out: &mut dyn Write, written: &[Written], plan: &GenPlan) -> io::Result<()> {
@@ -31,6 +31,17 @@ pub fn written(out: &mut dyn Write, written: &[Written], plan: &GenPlan) -> io::
         plan.out.display(),
         plan.seed,
         plan.out.display()
+    )
+}
+
+/// On a terminal, while a hard target's search climbs: the most work it
+/// has reached for the puzzle it is making, against the work asked for.
+pub fn climbed(reached: u64, hard: HardFor) -> String {
+    format!(
+        "reached {reached} of {} {} {}",
+        hard.min,
+        hard.measure.name(),
+        hard.measure.unit()
     )
 }
 

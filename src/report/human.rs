@@ -160,10 +160,13 @@ impl<W: Write> HumanReporter<W> {
                 cpu = format_ms(j.cpu);
                 wall = format_ms(j.wall);
                 memory = format_kb(j.memory_kb);
-                let note = if j.verdict == Verdict::AC {
-                    accepted_note(j)
-                } else {
-                    j.reason.clone()
+                // With `--repeat`, the range of the charged times: first
+                // for an accepted case, after the reason for one that is not.
+                let note = match (j.verdict == Verdict::AC, runs_note(j)) {
+                    (true, None) => accepted_note(j),
+                    (true, Some(runs)) => joined(&runs, &accepted_note(j)),
+                    (false, None) => j.reason.clone(),
+                    (false, Some(runs)) => joined(&j.reason, &runs),
                 };
                 let cells = Cells {
                     time: &time,
@@ -545,6 +548,27 @@ impl<W: Write> HumanReporter<W> {
     }
 }
 
+/// For a case run several times (`--repeat`): how many, and the range of
+/// the charged times, whose median the time column shows.
+fn runs_note(j: &Judgement) -> Option<String> {
+    let spread = crate::stats::Spread::of(&j.run_times).filter(|_| j.run_times.len() > 1)?;
+    Some(format!(
+        "{} runs: {}–{}",
+        j.run_times.len(),
+        format_ms(spread.min).trim_end_matches(" ms"),
+        format_ms(spread.max)
+    ))
+}
+
+/// Two parts of a note, either of which may be empty.
+fn joined(first: &str, second: &str) -> String {
+    match (first.is_empty(), second.is_empty()) {
+        (_, true) => first.to_string(),
+        (true, false) => second.to_string(),
+        (false, false) => format!("{first}; {second}"),
+    }
+}
+
 /// For an accepted case: the puzzle count and, for several, their spread.
 fn accepted_note(j: &Judgement) -> String {
     let note = puzzles_note(j);
@@ -726,6 +750,57 @@ mod tests {
             assert!(line.chars().count() <= 80, "{line}");
         }
         insta::assert_snapshot!(text);
+    }
+
+    /// With `--repeat`, a row shows the range of the charged times beside
+    /// the median in its time column: first for an accepted case, after
+    /// the reason for one that is not, within the terminal's width.
+    #[test]
+    fn repeated_runs_show_their_range_in_the_row() {
+        let mut results = every_verdict();
+        for result in &mut results {
+            if let CaseOutcome::Judged(j) = &mut result.outcome {
+                let ms = j.time.as_millis() as u64;
+                j.run_times = [ms + 2, ms, ms + 9, ms + 1, ms]
+                    .map(Duration::from_millis)
+                    .to_vec();
+            }
+        }
+        for width in [None, Some(80), Some(60)] {
+            let mut out = Vec::new();
+            report_run(
+                &mut HumanReporter::new(&mut out, false, "--solver mrv").with_width(width),
+                &results,
+            );
+            let text = String::from_utf8(out).unwrap();
+            let row = |id: &str| {
+                text.lines()
+                    .find(|l| l.contains(id))
+                    .map(str::to_string)
+                    .unwrap_or_else(|| panic!("no row for {id}:\n{text}"))
+            };
+            assert!(
+                row("suite/ac").contains("suite/ac  5 runs: 12.00–21.00 ms"),
+                "{text}"
+            );
+            if width.is_none() {
+                assert!(
+                    row("suite/tle").ends_with("; 5 runs: 1350–1359 ms"),
+                    "{text}"
+                );
+            }
+            // The table's rows, up to the blank line under it.
+            let table = text
+                .lines()
+                .skip_while(|l| !l.ends_with("  case"))
+                .take_while(|l| !l.is_empty());
+            for line in table {
+                assert!(
+                    line.chars().count() <= width.unwrap_or(usize::MAX),
+                    "{line}"
+                );
+            }
+        }
     }
 
     /// Below 72 columns the grids of a wrong answer are drawn one above

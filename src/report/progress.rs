@@ -126,7 +126,7 @@ pub fn eta_key(state: &ProgressState, out: &mut dyn std::fmt::Write) {
 }
 
 /// A duration as the line shows it: `42s`, `3m07s`, `1h05m`.
-fn short(d: Duration) -> String {
+pub fn short(d: Duration) -> String {
     let s = d.as_secs();
     match s {
         0..60 => format!("{s}s"),
@@ -207,13 +207,31 @@ pub fn bar(len: u64, what: &str) -> ProgressBar {
     bar
 }
 
+/// As [`bar`], without the bar itself, leaving the message room: for
+/// steps that each take long enough to say how far one has got. It is
+/// redrawn as the time passes, not only as steps end.
+pub fn counter(len: u64, what: &str) -> ProgressBar {
+    if !drawn() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(len), stderr_target());
+    bar.set_style(
+        ProgressStyle::with_template("{prefix} {pos}/{len} ({elapsed}{eta}) {wide_msg}")
+            .expect("a valid template")
+            .with_key("eta", eta_key),
+    );
+    bar.set_prefix(what.to_string());
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}
+
 /// A spinner with a message, for work of unknown length; hidden off a
 /// terminal, like [`bar`].
 pub fn spinner(what: &str) -> ProgressBar {
     if !drawn() {
         return ProgressBar::hidden();
     }
-    let bar = ProgressBar::new_spinner();
+    let bar = ProgressBar::with_draw_target(None, stderr_target());
     bar.set_style(
         ProgressStyle::with_template("{spinner} {prefix} {msg} ({elapsed})")
             .expect("a valid template"),

@@ -3,6 +3,7 @@
 
 use super::untrusted::{shell_path, shown, shown_path};
 use std::io::{self, Write};
+use std::time::Duration;
 
 use crate::stress::{StressConfig, StressOutcome};
 use crate::words::{plural, seconds};
@@ -30,9 +31,27 @@ pub fn started(
     )
 }
 
-/// Off a terminal, where no bar shows: a line now and then.
-pub fn rounds_line(done: u64, total: u64) -> String {
-    format!("stress: {done} of {total} rounds accepted")
+/// Off a terminal, where no bar shows: a line now and then; `total`
+/// when the rounds are capped.
+pub fn rounds_line(done: u64, total: Option<u64>, elapsed: Duration) -> String {
+    match total {
+        Some(total) => format!("stress: {done} of {total} rounds accepted"),
+        None => format!(
+            "stress: {} accepted in {}",
+            plural(done as usize, "round"),
+            seconds(elapsed, 0)
+        ),
+    }
+}
+
+/// On a terminal, with no cap on rounds: the spinner's message, with the
+/// time the run stops at.
+pub fn rounds_message(done: u64, time: Option<Duration>) -> String {
+    let accepted = format!("{} accepted", plural(done as usize, "round"));
+    match time {
+        Some(time) => format!("{accepted}, stopping at {}", super::progress::short(time)),
+        None => accepted,
+    }
 }
 
 /// Off a terminal: how far shrinking has got.
@@ -63,11 +82,16 @@ pub fn outcome(
     same: &str,
 ) -> io::Result<()> {
     match outcome {
-        StressOutcome::Passed { rounds, elapsed } => writeln!(
+        StressOutcome::Passed {
+            rounds,
+            elapsed,
+            on_time,
+        } => writeln!(
             out,
-            "all {rounds} rounds accepted in {} (seeds {seed}..{}); no failure found",
+            "all {rounds} rounds accepted in {} (seeds {seed}..{}){}; no failure found",
             seconds(*elapsed, 1),
-            seed + rounds
+            seed + rounds,
+            if *on_time { ", stopped at --time" } else { "" }
         ),
         StressOutcome::Interrupted { rounds } => {
             writeln!(out, "interrupted after {rounds} accepted rounds")
@@ -118,7 +142,6 @@ mod tests {
     use crate::stress::Failure;
     use crate::verdict::Verdict;
     use std::path::PathBuf;
-    use std::time::Duration;
 
     fn config(brute: bool) -> StressConfig {
         StressConfig {
@@ -126,7 +149,7 @@ mod tests {
                 label: "main.cpp".into(),
             },
             seed: 40,
-            rounds: 1000,
+            rounds: Some(1000),
             time: None,
             puzzles_per_round: 5,
             target: Target::default(),
@@ -151,7 +174,14 @@ mod tests {
         let mut out = Vec::new();
         started(&mut out, &config(false), None).unwrap();
         started(&mut out, &config(true), Some("python3 gen.py")).unwrap();
-        writeln!(out, "{}", rounds_line(120, 1000)).unwrap();
+        writeln!(out, "{}", rounds_line(120, Some(1000), Duration::ZERO)).unwrap();
+        writeln!(
+            out,
+            "{}",
+            rounds_line(120, None, Duration::from_millis(5_200))
+        )
+        .unwrap();
+        writeln!(out, "{}", rounds_message(1, Some(Duration::from_secs(8)))).unwrap();
         writeln!(out, "{}", shrinking_line(1, 5, 120)).unwrap();
         writeln!(out, "{}", shrinking_message(37, 1, 24)).unwrap();
         let rerun = "--submission main.cpp";
@@ -159,8 +189,15 @@ mod tests {
         let passed = StressOutcome::Passed {
             rounds: 1000,
             elapsed: Duration::from_millis(12_340),
+            on_time: false,
         };
         outcome(&mut out, &passed, 40, rerun, same).unwrap();
+        let on_time = StressOutcome::Passed {
+            rounds: 2470,
+            elapsed: Duration::from_millis(8_003),
+            on_time: true,
+        };
+        outcome(&mut out, &on_time, 40, rerun, same).unwrap();
         outcome(
             &mut out,
             &StressOutcome::Interrupted { rounds: 17 },

@@ -1,17 +1,15 @@
 //! `calibrate`: the suites' limits reproduce the real judges' verdicts.
 
 use std::fs;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use super::{build_cache, have, judge_with, manifest_dir};
+use super::{build_cache, have, judge_with, manifest_dir, on_terminal};
 
-#[test]
-fn calibrate_says_whether_the_limit_reproduces_the_real_verdicts() {
-    if !have(&["g++"], "calibrate_says_whether_the_limit_reproduces") {
-        return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let suite = dir.path().join("suite");
+/// A suite of AcWing's sample at 500 ms under `dir`, with an AC and a TLE
+/// reference in C++; and its `judge.toml`.
+fn suite_with_references(dir: &Path) -> (PathBuf, &'static str) {
+    let suite = dir.join("suite");
     fs::create_dir_all(&suite).unwrap();
     fs::copy(
         manifest_dir().join("cases/acwing166/sample.in"),
@@ -34,6 +32,16 @@ fn calibrate_says_whether_the_limit_reproduces_the_real_verdicts() {
         [[reference]]\nfile = \"ac_program.cpp\"\nverdict = \"AC\"\n\n\
         [[reference]]\nfile = \"tle_endless_loop.cpp\"\nverdict = \"TLE\"\n";
     fs::write(suite.join("judge.toml"), toml).unwrap();
+    (suite, toml)
+}
+
+#[test]
+fn calibrate_says_whether_the_limit_reproduces_the_real_verdicts() {
+    if !have(&["g++"], "calibrate_says_whether_the_limit_reproduces") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (suite, toml) = suite_with_references(dir.path());
     let calibrate = |extra: &[&str]| {
         let mut command = Command::new(env!("CARGO_BIN_EXE_sudoku-judge"));
         command
@@ -88,5 +96,51 @@ fn calibrate_says_whether_the_limit_reproduces_the_real_verdicts() {
         run.stderr.contains("judge.toml lists no [[reference]]"),
         "{}",
         run.stderr
+    );
+}
+
+/// Calibrating takes seconds a reference: on a terminal a line says which
+/// reference is built or judged, and on which case; in a pipe nothing is
+/// drawn.
+#[test]
+fn calibrate_says_what_it_is_doing_on_a_terminal_and_nothing_in_a_pipe() {
+    if !have(&["g++"], "calibrate's progress") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (suite, _) = suite_with_references(dir.path());
+    let output = Command::new(env!("CARGO_BIN_EXE_sudoku-judge"))
+        .arg("calibrate")
+        .arg(&suite)
+        .env("SUDOKU_JUDGE_CACHE", build_cache())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "");
+    // `on_terminal` runs with the project's own build cache.
+    let Some(screen) = on_terminal(80, &["calibrate", suite.to_str().unwrap()]) else {
+        return;
+    };
+    let drawn: Vec<&str> = screen
+        .split("\x1b[2K")
+        .map(|rest| rest.split(['\r', '\n', '\x1b']).next().unwrap())
+        .filter(|line| line.contains(" calibrate "))
+        .collect();
+    for doing in [
+        "judging ac_program.cpp",
+        "judging tle_endless_loop.cpp",
+        "sample",
+    ] {
+        assert!(
+            drawn.iter().any(|line| line.contains(doing)),
+            "never said {doing:?}: {drawn:?}"
+        );
+    }
+    for line in drawn {
+        assert!(line.chars().count() <= 77, "{line:?}");
+    }
+    assert!(
+        screen.contains("reproduces every real verdict"),
+        "{screen:?}"
     );
 }

@@ -5,7 +5,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use super::{cases_of, eventually, rate_rows, run, run_in};
+use super::{cases_of, drawings, eventually, on_terminal, rate_rows, run, run_in};
 
 fn read_dir_sorted(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let mut files: Vec<(String, Vec<u8>)> = fs::read_dir(dir)
@@ -263,4 +263,57 @@ fn hard_for_puzzles_meet_their_node_bound() {
     let bad = run_in(dir.path(), &["gen", "--out", "q", "--hard-for", "mrv"], "");
     assert_eq!(bad.code, 2);
     assert!(bad.stderr.contains("--min-nodes"), "{}", bad.stderr);
+}
+
+/// A `--hard-for` puzzle can take minutes: on a terminal the line says the
+/// work its search has reached so far against the work asked for; in a
+/// pipe nothing is drawn.
+#[test]
+fn hard_for_says_the_work_reached_on_a_terminal_and_nothing_in_a_pipe() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = |out: &str| {
+        [
+            "gen",
+            "--out",
+            out,
+            "--count",
+            "2",
+            "--hard-for",
+            "backtrack",
+            "--min-nodes",
+            "200000",
+            "--seed",
+            "3",
+        ]
+        .map(String::from)
+    };
+    let piped_out = dir.path().join("piped");
+    let piped = args(piped_out.to_str().unwrap());
+    let piped = run(&piped.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(piped.code, 0, "{}", piped.stderr);
+    assert_eq!(piped.stderr, "", "nothing is drawn in a pipe");
+    let shown_out = dir.path().join("shown");
+    let shown = args(shown_out.to_str().unwrap());
+    let Some(screen) = on_terminal(80, &shown.iter().map(String::as_str).collect::<Vec<_>>())
+    else {
+        return;
+    };
+    let lines = drawings(&screen, "making puzzles ");
+    let reached: Vec<u64> = lines
+        .iter()
+        .filter_map(|line| line.split(" reached ").nth(1))
+        .map(|rest| {
+            assert!(rest.ends_with(" of 200000 backtrack nodes"), "{rest:?}");
+            rest.split(' ').next().unwrap().parse().unwrap()
+        })
+        .collect();
+    assert!(!reached.is_empty(), "no work reached was shown: {lines:?}");
+    assert!(
+        reached.contains(&200_000),
+        "the goal was never shown reached: {reached:?}"
+    );
+    for line in lines {
+        assert!(line.chars().count() <= 77, "{line:?}");
+    }
+    assert!(screen.contains("2 cases with 2 puzzles"), "{screen:?}");
 }

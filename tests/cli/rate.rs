@@ -2,7 +2,7 @@
 
 use sudoku_judge::case;
 
-use super::{manifest_dir, rate_rows, run, run_in};
+use super::{drawings, manifest_dir, on_terminal, rate_rows, run, run_in};
 
 /// `rate` reads a suite directory, its columns line up under the header
 /// whatever the width of a name, and `gen` counts "1 guess".
@@ -66,4 +66,29 @@ fn rate_says_how_many_solutions_and_grades_only_unique_puzzles() {
             "{row:?}"
         );
     }
+}
+
+/// Counting the textbook solvers' work takes seconds on a suite: on a
+/// terminal a bar says how far `rate` has got, within the width; in a pipe
+/// nothing is drawn, and the table is the same.
+#[test]
+fn rate_draws_progress_on_a_terminal_and_nothing_in_a_pipe() {
+    let args = ["rate", "cases/acwing166", "--max-nodes", "100000"];
+    let piped = run(&args);
+    assert_eq!(piped.code, 0, "{}", piped.stderr);
+    assert_eq!(piped.stderr, "", "nothing but the table in a pipe");
+    let Some(screen) = on_terminal(80, &args) else {
+        return;
+    };
+    let bars = drawings(&screen, "rating [");
+    assert!(!bars.is_empty(), "no bar was drawn: {screen:?}");
+    assert!(
+        bars.iter().any(|bar| bar.contains(" cases/acwing166/")),
+        "the bar names no puzzle: {bars:?}"
+    );
+    for bar in bars {
+        assert!(bar.chars().count() <= 77, "{bar:?}");
+    }
+    let last_row = piped.stdout.lines().last().unwrap();
+    assert!(screen.contains(last_row), "{screen:?}");
 }

@@ -4,7 +4,7 @@
 
 use std::sync::LazyLock;
 
-use super::{have, judge_with, manifest_dir, run_in};
+use super::{drawings, have, judge_with, manifest_dir, on_terminal, run, run_in};
 
 /// The ```text block of the README or of a page of `docs/` that holds
 /// `marker`.
@@ -150,4 +150,60 @@ pub(crate) fn assert_sample_has_every_kind_of_line(marker: &str, output: &str) {
              (the sample:\n{sample})"
         );
     }
+}
+
+/// `stress --time` alone: the book's sample of a run that stopped on time,
+/// with the line a log gets every 5 s.
+#[test]
+fn the_stress_time_sample_is_what_stress_prints() {
+    let save = tempfile::tempdir().unwrap();
+    let run = run(&[
+        "stress",
+        "--solver",
+        "propagate",
+        "--time",
+        "6s",
+        "--save",
+        save.path().to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert_sample_of(
+        &readme_sample("$ sudoku-judge stress --solver propagate --time 8s"),
+        &format!("{}{}", run.stderr, run.stdout),
+        |l| l.starts_with("$ "),
+    );
+}
+
+/// `--repeat`: the book's sample row with the range of the runs' times.
+#[test]
+fn the_repeat_sample_is_what_test_prints() {
+    let run = run(&["test", "cases/acwing166/hard.in", "--repeat", "5"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert_sample_of(&readme_sample("hard  5 runs: "), &run.stdout, sandbox_line);
+}
+
+/// `gen --hard-for` on a terminal: the book's sample of the progress line
+/// has the shape of a line drawn.
+#[test]
+fn the_hard_for_progress_sample_is_what_a_terminal_shows() {
+    let out = tempfile::tempdir().unwrap();
+    let Some(screen) = on_terminal(
+        80,
+        &[
+            "gen",
+            "--out",
+            out.path().join("made").to_str().unwrap(),
+            "--count",
+            "1",
+            "--hard-for",
+            "backtrack",
+            "--min-nodes",
+            "200000",
+        ],
+    ) else {
+        return;
+    };
+    let sample = readme_sample("making puzzles 0/5");
+    let drawn = drawings(&screen, "making puzzles ").join("\n");
+    assert_sample_of(sample.trim_end(), &drawn, |_| false);
 }

@@ -200,3 +200,114 @@ fn stress_finds_a_rare_bug_within_bounded_rounds() {
         fine.stdout
     );
 }
+
+/// The summary's elapsed seconds: `all N rounds accepted in 2.0 s ...`.
+fn elapsed_s(summary: &str) -> f64 {
+    summary
+        .split(" accepted in ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no elapsed time in {summary:?}"))
+}
+
+/// `--time` alone runs for that long, with no cap on rounds, and the
+/// summary says it stopped on time; with `--rounds` as well, whichever
+/// comes first ends the run.
+#[test]
+fn stress_runs_for_the_time_given() {
+    let save = tempfile::tempdir().unwrap();
+    let save = save.path().to_str().unwrap();
+    let timed = run(&[
+        "stress",
+        "--solver",
+        "propagate",
+        "--puzzles",
+        "1",
+        "--time",
+        "2s",
+        "--save",
+        save,
+    ]);
+    assert_eq!(timed.code, 0, "{}{}", timed.stdout, timed.stderr);
+    assert!(
+        timed.stdout.starts_with("all ") && timed.stdout.contains(", stopped at --time; "),
+        "{}",
+        timed.stdout
+    );
+    assert!(elapsed_s(&timed.stdout) >= 2.0, "{}", timed.stdout);
+
+    // The rounds come first: all of them, and no word of the time.
+    let capped = run(&[
+        "stress",
+        "--solver",
+        "propagate",
+        "--rounds",
+        "3",
+        "--time",
+        "10m",
+        "--save",
+        save,
+    ]);
+    assert_eq!(capped.code, 0, "{}{}", capped.stdout, capped.stderr);
+    assert!(
+        capped.stdout.starts_with("all 3 rounds accepted in ") && !capped.stdout.contains("--time"),
+        "{}",
+        capped.stdout
+    );
+
+    // The time comes first: it stops on time with rounds left.
+    let slow = run(&[
+        "stress",
+        "--solver",
+        "propagate",
+        "--rounds",
+        "1000000",
+        "--time",
+        "1s",
+        "--save",
+        save,
+    ]);
+    assert_eq!(slow.code, 0, "{}{}", slow.stdout, slow.stderr);
+    assert!(
+        slow.stdout.contains(", stopped at --time; "),
+        "{}",
+        slow.stdout
+    );
+    assert!(elapsed_s(&slow.stdout) >= 1.0, "{}", slow.stdout);
+
+    let bad = run(&["stress", "--solver", "propagate", "--time", "soon"]);
+    assert_eq!(bad.code, 2, "{}", bad.stderr);
+    assert!(bad.stderr.contains("invalid --time"), "{}", bad.stderr);
+}
+
+/// With `--time` and no cap on rounds, a terminal shows the rounds
+/// accepted and when the run stops, within the width.
+#[test]
+fn stress_with_time_alone_shows_rounds_and_when_it_stops() {
+    let save = tempfile::tempdir().unwrap();
+    let Some(screen) = on_terminal(
+        80,
+        &[
+            "stress",
+            "--solver",
+            "propagate",
+            "--time",
+            "1s",
+            "--save",
+            save.path().to_str().unwrap(),
+        ],
+    ) else {
+        return;
+    };
+    let lines: Vec<&str> = screen
+        .split("\x1b[2K")
+        .map(|rest| rest.split(['\r', '\n', '\x1b']).next().unwrap())
+        .filter(|line| line.contains(" stress ") && line.contains("accepted, stopping at 1s"))
+        .collect();
+    assert!(!lines.is_empty(), "no progress was drawn: {screen:?}");
+    for line in lines {
+        assert!(line.chars().count() <= 77, "{line:?}");
+    }
+    assert!(screen.contains(", stopped at --time; "), "{screen:?}");
+}

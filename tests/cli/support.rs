@@ -180,6 +180,7 @@ pub(crate) fn on_terminal(columns: u16, args: &[&str]) -> Option<String> {
             "/dev/null",
         ])
         .current_dir(manifest_dir())
+        .env("SUDOKU_JUDGE_CACHE", build_cache())
         .stdin(Stdio::null())
         .output()
         .unwrap();
