@@ -311,3 +311,50 @@ fn stress_with_time_alone_shows_rounds_and_when_it_stops() {
     }
     assert!(screen.contains(", stopped at --time; "), "{screen:?}");
 }
+
+/// A brute force whose build takes over a second says so, as a submission
+/// does: `compiling brute.cpp ...`, before the run starts. The compiler is
+/// slowed by a wrapper first on PATH.
+#[test]
+fn a_slow_brute_force_build_says_it_is_compiling() {
+    if !have(&["g++"], "a slow brute force build") {
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    let real = which::which("g++").unwrap();
+    let bin = dir.path().join("bin");
+    fs::create_dir_all(&bin).unwrap();
+    let wrapper = bin.join("g++");
+    fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\ncase \"$*\" in *version*|-v|-dump*) exec '{0}' \"$@\";; esac\n\
+             sleep 1.5\nexec '{0}' \"$@\"\n",
+            real.display()
+        ),
+    )
+    .unwrap();
+    fs::set_permissions(&wrapper, fs::Permissions::from_mode(0o755)).unwrap();
+    fs::copy(
+        "tests/fixtures/submissions/ac_program.cpp",
+        dir.path().join("brute.cpp"),
+    )
+    .unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_sudoku-judge"))
+        .args(["stress", "--solver", "propagate", "--brute", "brute.cpp"])
+        .args(["--rounds", "1", "--save", "saved"])
+        .current_dir(dir.path())
+        .env("PATH", path)
+        .env("SUDOKU_JUDGE_CACHE", dir.path().join("cache"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(stderr.starts_with("compiling brute.cpp ...\n"), "{stderr}");
+}

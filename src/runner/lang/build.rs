@@ -479,9 +479,16 @@ pub fn build_as(
     info.cached = false;
     let started = Instant::now();
     if let Some(argv) = &compile {
+        // Every language's build step is said here alone: a compiler's, or
+        // a script's syntax check.
+        let doing = if recipe.shown {
+            "compiling"
+        } else {
+            "checking the syntax of"
+        };
         let compiling = announce_after(
             options.announce.as_ref(),
-            format!("compiling {} ...", source_name.name),
+            format!("{doing} {} ...", source_name.name),
         );
         let finished = run_compiler(
             argv,
