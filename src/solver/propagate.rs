@@ -76,6 +76,34 @@
 //! the vector load of the same masks stall store-to-load forwarding, so
 //! count instructions with valgrind but decide with the clock).
 //!
+//! Against tdoku, whose search makes about a quarter fewer guesses on the
+//! forum sets (when proving uniqueness, 61.7 a puzzle against 83.3 on
+//! forum_hardest_1905 and 110 against 135 on forum_hardest_1106), these
+//! were tried in a scratch copy of this module, guesses at limit 2 counted
+//! first, then the time on AMD Zen 3:
+//!
+//! * tdoku's branch, a digit's two permutations left in a band (one branch
+//!   each), in place of the bivalue cell: 85.7 and 146.9 guesses with its
+//!   choice of band (the fewest permutations left over all digits), 84.4
+//!   and 143.7 when taken only without a bivalue cell, 2.6 times the
+//!   guesses when chosen by the weaker branch's removals;
+//! * other bivalue-cell scores (the sum, the product, twice the minimum
+//!   plus the maximum, the maximum as a tie-break): within 1% either way;
+//! * a digit's last two cells in a row, column or box as a branch beside
+//!   the bivalue cells, the pair whose two branches remove the most in sum
+//!   chosen: 78.5 and 111.8 guesses (6% and 17% fewer; any one kind of
+//!   unit alone gives more guesses than bivalue cells only), but scanning
+//!   27 masks and 81 columns and scoring each pair at every branch made the
+//!   search 3 to 3.5 times slower on the hard sets;
+//! * tdoku's triad rule on mini-rows (a mini-row holds exactly three
+//!   digits: with three candidate digits left all three go there, with
+//!   three confined to it the others leave), run when the other rules are
+//!   quiet: 13-19% fewer guesses on the 17-clue and magictour sets, 4-6% on
+//!   the forum sets (79.7 and 126.5), but recounted from the 27 masks at
+//!   every fixpoint it cost 3-5% more time on the 17-clue set and 24-50%
+//!   more on the others. To pay, the triads would have to live in the state
+//!   and be updated as candidates go, as tdoku keeps them.
+//!
 //! # Search and guesses
 //!
 //! When the rules stall, the search branches on a bivalue cell (see
