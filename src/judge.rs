@@ -431,8 +431,9 @@ fn judge_case(
         // starved, its time cannot be judged here, and the case says so
         // rather than blame the submission with a TLE.
         let ran = crate::runner::run_patiently(limits, |patient| {
-            let mut answers =
-                Checker::new(checker, &data, format)?.counting(config.answered.as_deref());
+            let mut answers = Checker::new(checker, &data, format)?
+                .counting(config.answered.as_deref())
+                .answered_by(config.submission.answerer());
             let run = runner
                 .run(&data, patient, &mut answers)
                 .map_err(|e| e.context(JudgeFault))?;
@@ -459,7 +460,8 @@ fn judge_case(
         // and a case that passes alone says nothing of state there.
         let state_can_explain = matches!(verdict, Verdict::WA | Verdict::PE | Verdict::RE);
         if state_can_explain && run.earlier > 0 {
-            let mut alone = Checker::new(checker, &data, format)?;
+            let mut alone =
+                Checker::new(checker, &data, format)?.answered_by(config.submission.answerer());
             let fresh = runner
                 .run_alone(&data, &limits, &mut alone)
                 .map_err(|e| e.context(JudgeFault))?;

@@ -47,6 +47,44 @@ impl Checked {
     }
 }
 
+/// Who gives the answers, so that an answer that is its puzzle unchanged
+/// is said in the user's terms.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Answerer {
+    /// Not known: the answer itself is named.
+    #[default]
+    Unknown,
+    /// A program printing answer lines.
+    Program,
+    /// LeetCode's function, by its name in the submission's language
+    /// (`solveSudoku`, `solve_sudoku`).
+    Function(&'static str),
+}
+
+impl Answerer {
+    /// Of one answer that is its puzzle as given.
+    fn unchanged(self) -> String {
+        match self {
+            Answerer::Unknown => "the answer is the puzzle unchanged".into(),
+            Answerer::Program => "your program printed the puzzle unchanged".into(),
+            Answerer::Function(name) => format!("your {name} returned the board unchanged"),
+        }
+    }
+
+    /// Of every answer of a case of `puzzles`, each its puzzle as given.
+    fn all_unchanged(self, puzzles: usize) -> String {
+        match self {
+            Answerer::Unknown => format!("every answer is its puzzle unchanged (all {puzzles})"),
+            Answerer::Program => {
+                format!("your program printed every puzzle unchanged (all {puzzles})")
+            }
+            Answerer::Function(name) => {
+                format!("your {name} returned every board unchanged (all {puzzles})")
+            }
+        }
+    }
+}
+
 /// At most this many problems are spelled out per answer, and at most this
 /// many wrong answers get a grid.
 const SHOWN: usize = 3;
