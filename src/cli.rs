@@ -416,6 +416,14 @@ pub struct TestArgs {
     #[arg(long, short = 'q')]
     pub quiet: bool,
 
+    /// Show what each accepted case printed besides its answers, under its
+    /// row: a LeetCode-style file's own stdout (its debug prints, which
+    /// never reach the answers) and any submission's stderr, cut as a
+    /// failure's are. A case not accepted shows its own in its failure
+    /// block anyway.
+    #[arg(long, conflicts_with = "quiet")]
+    pub show_output: bool,
+
     /// Stop at the first case not accepted, as the judges do; the cases
     /// after it are listed as not run.
     #[arg(long)]

@@ -381,7 +381,8 @@ impl TestPlan {
                 HumanReporter::new(stdout, self.color, rerun)
                     .with_width(stdout_width())
                     .with_baseline(baseline.clone())
-                    .with_quiet(args.quiet),
+                    .with_quiet(args.quiet)
+                    .with_output_shown(args.show_output),
             ),
             ReportFormat::Json => {
                 Box::new(JsonReporter::new(stdout).with_baseline(baseline.clone()))

@@ -17,7 +17,7 @@ use crate::check::{Checked, Checker};
 use crate::decide::decide;
 use crate::problem::Problem;
 use crate::results::{
-    CaseOutcome, CaseResult, Event, Fault, Judgement, Reporter, Slowest, Summary, Unjudged,
+    CaseOutcome, CaseResult, Event, Fault, Judgement, NotRun, Reporter, Slowest, Summary, Unjudged,
 };
 use crate::runner::lang::launch::Interface;
 use crate::runner::lang::BuildInfo;
@@ -345,7 +345,13 @@ fn run_through<E: Execute>(
     })?;
     interrupted |= process::interrupted() && reported < cases.len();
     if stop.load(Ordering::SeqCst) && !interrupted {
-        summary.not_run = cases[reported..].iter().map(|c| c.id.clone()).collect();
+        summary.not_run = cases[reported..]
+            .iter()
+            .map(|c| NotRun {
+                id: c.id.clone(),
+                suite: c.suite().to_path_buf(),
+            })
+            .collect();
     }
     summary.elapsed = started.elapsed();
     summary.interrupted = interrupted;
