@@ -11,7 +11,7 @@ use sudoku_judge::runner::lang::Language;
 use super::{build_cache, have, manifest_dir, write, Run, HANG_GUARD};
 
 /// Runs the binary in `dir`, with the tests' build cache.
-fn run_here(dir: &Path, args: &[&str]) -> Run {
+pub(crate) fn run_here(dir: &Path, args: &[&str]) -> Run {
     let started = Instant::now();
     let output = Command::new(env!("CARGO_BIN_EXE_sudoku-judge"))
         .args(args)
@@ -300,7 +300,7 @@ fn help_says_what_it_writes_and_that_it_never_overwrites() {
     }
 }
 
-fn copy_dir(from: &Path, to: &Path) {
+pub(crate) fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for entry in std::fs::read_dir(from).unwrap() {
         let entry = entry.unwrap();
