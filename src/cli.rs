@@ -22,6 +22,7 @@ use sudoku_judge::runner::lang::Language;
 #[command(name = "sudoku-judge", version, propagate_version = true)]
 #[command(after_help = "Examples:\n  \
     sudoku-judge test                       judge the default solver on cases/\n  \
+    sudoku-judge new --lang python          solution.py: LeetCode's template, to start from\n  \
     sudoku-judge test cases/acwing166 --submission main.cpp\n  \
     sudoku-judge test cases/leetcode37 --submission solution.py\n  \
     sudoku-judge test cases/acwing166 --cmd './a.out'\n  \
