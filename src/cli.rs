@@ -22,6 +22,7 @@ use sudoku_judge::runner::lang::Language;
 #[command(name = "sudoku-judge", version, propagate_version = true)]
 #[command(after_help = "Examples:\n  \
     sudoku-judge test                       judge the default solver on cases/\n  \
+    sudoku-judge new --lang python          solution.py: LeetCode's template, to start from\n  \
     sudoku-judge test cases/acwing166 --submission main.cpp\n  \
     sudoku-judge test cases/leetcode37 --submission solution.py\n  \
     sudoku-judge test cases/acwing166 --cmd './a.out'\n  \
@@ -273,6 +274,28 @@ pub enum Command {
         gdb --args debug/main            then: run 3>&1 < debug/board.txt")]
     Driver(DriverArgs),
 
+    /// Write the file to start a solution from: LeetCode's template, or a
+    /// program that reads AcWing 166 input.
+    ///
+    /// For LeetCode 37, LeetCode's own template in that language (the
+    /// class Solution and solveSudoku as LeetCode shows them); for AcWing
+    /// 166 and POJ 3074, a program that reads puzzle lines until `end` and
+    /// prints one line per puzzle, with the solving left to a function that
+    /// returns the puzzle unchanged. Either builds and runs as written: the
+    /// judge's first verdict on it is WA, "returned the board unchanged".
+    ///
+    /// The problem is --problem, else the one every case under cases/ is
+    /// (by its judge.toml, as `test` reads it), else leetcode37. FILE's
+    /// name defaults to what the language needs (Solution.java for a
+    /// LeetCode Java file, Main.java for a program); a directory gets the
+    /// file inside it. A file that exists is never overwritten: name
+    /// another.
+    #[command(after_help = "Examples:\n  \
+        sudoku-judge new --lang python          solution.py, LeetCode's template\n  \
+        sudoku-judge new --lang cpp --problem acwing166    main.cpp, a program reading until `end`\n  \
+        sudoku-judge new Solution.java          the language from the extension")]
+    New(NewArgs),
+
     /// Check that this machine can judge: every language's toolchain, and
     /// the sandbox. Start here.
     ///
@@ -394,6 +417,14 @@ pub struct TestArgs {
     #[arg(long, short = 'q')]
     pub quiet: bool,
 
+    /// Show what each accepted case printed besides its answers, under its
+    /// row: a LeetCode-style file's own stdout (its debug prints, which
+    /// never reach the answers) and any submission's stderr, cut as a
+    /// failure's are. A case not accepted shows its own in its failure
+    /// block anyway.
+    #[arg(long, conflicts_with = "quiet")]
+    pub show_output: bool,
+
     /// Stop at the first case not accepted, as the judges do; the cases
     /// after it are listed as not run.
     #[arg(long)]
@@ -498,6 +529,25 @@ pub enum InterfaceArg {
     Leetcode,
     /// A program reading AcWing 166 input on stdin.
     Program,
+}
+
+#[derive(Debug, Args)]
+pub struct NewArgs {
+    /// The file to write (new; a directory gets the default name inside
+    /// it) [default: the language's usual name, e.g. solution.py,
+    /// Solution.java, main.cpp].
+    #[arg(value_name = "FILE")]
+    pub file: Option<PathBuf>,
+
+    /// The language [default: from FILE's extension].
+    #[arg(long, value_enum, value_name = "LANG")]
+    pub lang: Option<LangArg>,
+
+    /// The problem to start on: leetcode37 gets LeetCode's template,
+    /// acwing166 and poj3074 a program reading stdin [default: the problem
+    /// of every case under cases/, else leetcode37].
+    #[arg(long, value_enum)]
+    pub problem: Option<ProblemArg>,
 }
 
 #[derive(Debug, Args)]

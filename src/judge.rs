@@ -17,7 +17,7 @@ use crate::check::{Checked, Checker};
 use crate::decide::decide;
 use crate::problem::Problem;
 use crate::results::{
-    CaseOutcome, CaseResult, Event, Fault, Judgement, Reporter, Slowest, Summary, Unjudged,
+    CaseOutcome, CaseResult, Event, Fault, Judgement, NotRun, Reporter, Slowest, Summary, Unjudged,
 };
 use crate::runner::lang::launch::Interface;
 use crate::runner::lang::BuildInfo;
@@ -345,7 +345,13 @@ fn run_through<E: Execute>(
     })?;
     interrupted |= process::interrupted() && reported < cases.len();
     if stop.load(Ordering::SeqCst) && !interrupted {
-        summary.not_run = cases[reported..].iter().map(|c| c.id.clone()).collect();
+        summary.not_run = cases[reported..]
+            .iter()
+            .map(|c| NotRun {
+                id: c.id.clone(),
+                suite: c.suite().to_path_buf(),
+            })
+            .collect();
     }
     summary.elapsed = started.elapsed();
     summary.interrupted = interrupted;
@@ -431,8 +437,9 @@ fn judge_case(
         // starved, its time cannot be judged here, and the case says so
         // rather than blame the submission with a TLE.
         let ran = crate::runner::run_patiently(limits, |patient| {
-            let mut answers =
-                Checker::new(checker, &data, format)?.counting(config.answered.as_deref());
+            let mut answers = Checker::new(checker, &data, format)?
+                .counting(config.answered.as_deref())
+                .answered_by(config.submission.answerer());
             let run = runner
                 .run(&data, patient, &mut answers)
                 .map_err(|e| e.context(JudgeFault))?;
@@ -459,7 +466,8 @@ fn judge_case(
         // and a case that passes alone says nothing of state there.
         let state_can_explain = matches!(verdict, Verdict::WA | Verdict::PE | Verdict::RE);
         if state_can_explain && run.earlier > 0 {
-            let mut alone = Checker::new(checker, &data, format)?;
+            let mut alone =
+                Checker::new(checker, &data, format)?.answered_by(config.submission.answerer());
             let fresh = runner
                 .run_alone(&data, &limits, &mut alone)
                 .map_err(|e| e.context(JudgeFault))?;

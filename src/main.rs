@@ -78,6 +78,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Driver(args) => commands::driver(&args),
         Command::Solvers { all } => commands::solvers(all),
         Command::Doctor(args) => commands::doctor(&args),
+        Command::New(args) => commands::new(&args),
         Command::Worker { solver } => commands::worker(&solver),
         Command::Spawner => {
             sudoku_judge::runner::spawner::serve()?;

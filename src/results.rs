@@ -159,9 +159,17 @@ pub struct Summary {
     pub interrupted: bool,
     /// Inputs of the cases not accepted, for `--failed`.
     pub not_accepted: Vec<PathBuf>,
-    /// The cases left unjudged after the first one not accepted, by id
+    /// The cases left unjudged after the first one not accepted
     /// (`--fail-fast`).
-    pub not_run: Vec<String>,
+    pub not_run: Vec<NotRun>,
+}
+
+/// A case `--fail-fast` left unjudged.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NotRun {
+    pub id: String,
+    /// The directory of cases it belongs to, as [`CaseResult::suite`].
+    pub suite: PathBuf,
 }
 
 impl Summary {

@@ -269,7 +269,8 @@ pub fn judge_input(
     // no failure of the submission's, and the search stops saying so.
     let ran = crate::runner::run_patiently(*limits, |patient| {
         let mut checker =
-            Checker::new(CheckerKind::Sudoku, &case, submission.answer_format(&case))?;
+            Checker::new(CheckerKind::Sudoku, &case, submission.answer_format(&case))?
+                .answered_by(submission.answerer());
         let run = submission.run(&case, patient, &mut checker)?;
         Ok((run, checker))
     })?;

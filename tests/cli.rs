@@ -35,6 +35,8 @@ mod judge;
 mod languages;
 #[path = "cli/messages.rs"]
 mod messages;
+#[path = "cli/new.rs"]
+mod new;
 #[path = "cli/options.rs"]
 mod options;
 #[path = "cli/practice.rs"]

@@ -16,7 +16,7 @@ use crate::board::rules::{self, mistakes, Mistake};
 use crate::board::{Board, Cell, Format};
 use crate::case::{Boards, CaseData, CheckerKind, Malformed};
 
-use super::{diff, summarize, Checked, SHOWN};
+use super::{diff, summarize, Answerer, Checked, SHOWN};
 use crate::verdict::Verdict;
 use crate::words::plural;
 
@@ -146,6 +146,15 @@ impl<'a> Checker<'a> {
     /// Also counts each answer read in `counter`.
     pub fn counting(mut self, counter: Option<&'a AtomicUsize>) -> Self {
         self.counter = counter;
+        self
+    }
+
+    /// Says an answer that is its puzzle unchanged in the words of `who`
+    /// gave it: `your solveSudoku returned the board unchanged`.
+    pub fn answered_by(mut self, who: Answerer) -> Self {
+        if let Tally::Sudoku(tally) = &mut self.tally {
+            tally.answerer = who;
+        }
         self
     }
 
@@ -442,6 +451,10 @@ struct SudokuTally<'a> {
     /// Puzzles read so far.
     read: usize,
     wrong: usize,
+    /// Wrong answers that are their puzzle as given: a solution that has
+    /// not started, or an echo.
+    unchanged: usize,
+    answerer: Answerer,
     reasons: Vec<String>,
     details: String,
 }
@@ -469,6 +482,8 @@ impl<'a> SudokuTally<'a> {
             expected: case.expected_boards()?,
             read: 0,
             wrong: 0,
+            unchanged: 0,
+            answerer: Answerer::default(),
             reasons: Vec::new(),
             details: String::new(),
         })
@@ -552,14 +567,21 @@ impl<'a> SudokuTally<'a> {
 
     fn wrong_answer(&mut self, n: usize, pair: &Pair, answer: &Board) {
         self.wrong += 1;
+        let puzzle = board_of(&pair.puzzle);
+        let unchanged = *answer == puzzle;
+        self.unchanged += usize::from(unchanged);
         if self.wrong > SHOWN {
             return;
         }
-        let puzzle = board_of(&pair.puzzle);
         let want = pair.want.map(|(_, want)| board_of(&want));
         let found = mistakes(&puzzle, answer);
         let label = puzzle_label(self.case, n, pair.line);
-        self.reasons.push(format!("{label}: {}", summarize(&found)));
+        // Dozens of empty cells say less than that nothing was filled in.
+        self.reasons.push(match (unchanged, self.case.puzzles) {
+            (true, 1) => self.answerer.unchanged(),
+            (true, _) => format!("{label}: {}", self.answerer.unchanged()),
+            (false, _) => format!("{label}: {}", summarize(&found)),
+        });
         let (left_title, left, marked) = match &want {
             Some(want) => ("expected", want, differing(want, answer)),
             None => ("puzzle", &puzzle, to_blame(&puzzle, answer, &found)),
@@ -612,8 +634,15 @@ impl<'a> SudokuTally<'a> {
                 plural(self.case.puzzles, "answer"),
             ));
         }
-        reasons.extend(self.reasons);
-        if self.wrong > SHOWN {
+        // Every puzzle back as it was given is said once, not per puzzle.
+        let all_unchanged =
+            self.case.puzzles > 1 && self.unchanged == self.case.puzzles && reasons.is_empty();
+        if all_unchanged {
+            reasons.push(self.answerer.all_unchanged(self.case.puzzles));
+        } else {
+            reasons.extend(self.reasons);
+        }
+        if self.wrong > SHOWN && !all_unchanged {
             reasons.push(format!(
                 "{} more wrong",
                 plural(self.wrong - SHOWN, "answer")

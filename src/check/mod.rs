@@ -47,6 +47,44 @@ impl Checked {
     }
 }
 
+/// Who gives the answers, so that an answer that is its puzzle unchanged
+/// is said in the user's terms.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Answerer {
+    /// Not known: the answer itself is named.
+    #[default]
+    Unknown,
+    /// A program printing answer lines.
+    Program,
+    /// LeetCode's function, by its name in the submission's language
+    /// (`solveSudoku`, `solve_sudoku`).
+    Function(&'static str),
+}
+
+impl Answerer {
+    /// Of one answer that is its puzzle as given.
+    fn unchanged(self) -> String {
+        match self {
+            Answerer::Unknown => "the answer is the puzzle unchanged".into(),
+            Answerer::Program => "your program printed the puzzle unchanged".into(),
+            Answerer::Function(name) => format!("your {name} returned the board unchanged"),
+        }
+    }
+
+    /// Of every answer of a case of `puzzles`, each its puzzle as given.
+    fn all_unchanged(self, puzzles: usize) -> String {
+        match self {
+            Answerer::Unknown => format!("every answer is its puzzle unchanged (all {puzzles})"),
+            Answerer::Program => {
+                format!("your program printed every puzzle unchanged (all {puzzles})")
+            }
+            Answerer::Function(name) => {
+                format!("your {name} returned every board unchanged (all {puzzles})")
+            }
+        }
+    }
+}
+
 /// At most this many problems are spelled out per answer, and at most this
 /// many wrong answers get a grid.
 const SHOWN: usize = 3;
@@ -164,6 +202,79 @@ mod tests {
         assert!(broken.details.contains("[5]"), "{}", broken.details);
         let none = check(CheckerKind::Sudoku, &sudoku, "", Format::AcWing);
         assert_eq!(none.reason, "expected 1 answer (one per puzzle), got 0");
+    }
+
+    /// A case of `n` copies of the example, as an AcWing input.
+    fn copies(n: usize) -> CaseData {
+        let puzzle = format::parse(PUZZLE, Format::AcWing, Mode::Puzzles)
+            .unwrap()
+            .into_boards();
+        let puzzles: Vec<_> = std::iter::repeat_n(puzzle[0], n).collect();
+        CaseData::in_memory(&puzzles, None)
+    }
+
+    fn check_by(case: &CaseData, output: &str, who: Answerer) -> Checked {
+        let mut checker = Checker::new(CheckerKind::Sudoku, case, Format::AcWing)
+            .unwrap()
+            .answered_by(who);
+        checker.feed(output.as_bytes());
+        checker.finish().unwrap()
+    }
+
+    #[test]
+    fn an_answer_that_is_its_puzzle_unchanged_is_said_so() {
+        let one = case(Format::AcWing, Some(ANSWER));
+        let echo = format!("{PUZZLE}\n");
+        for (who, reason) in [
+            (
+                Answerer::Function("solve_sudoku"),
+                "your solve_sudoku returned the board unchanged",
+            ),
+            (
+                Answerer::Program,
+                "your program printed the puzzle unchanged",
+            ),
+            (Answerer::Unknown, "the answer is the puzzle unchanged"),
+        ] {
+            let checked = check_by(&one, &echo, who);
+            assert_eq!(
+                (checked.verdict, checked.reason.as_str()),
+                (Verdict::WA, reason)
+            );
+            // The grids still show it.
+            assert!(
+                checked.details.contains("your answer"),
+                "{}",
+                checked.details
+            );
+        }
+        // Every puzzle of a case echoed: said once.
+        let five = copies(5);
+        let all = check_by(&five, &echo.repeat(5), Answerer::Program);
+        assert_eq!(
+            all.reason,
+            "your program printed every puzzle unchanged (all 5)"
+        );
+        // Some of them: each is named, the others as they are wrong.
+        let mixed = format!("{PUZZLE}\n{}\n{ANSWER}\n", with(ANSWER, 2, '.'));
+        let three = copies(3);
+        let some = check_by(&three, &mixed, Answerer::Function("solveSudoku"));
+        assert_eq!(
+            some.reason,
+            "puzzle 1 (input line 1): your solveSudoku returned the board unchanged; \
+             puzzle 2 (input line 2): r1c3 is empty"
+        );
+        // One puzzle filled in by one digit is no longer unchanged.
+        let started = check_by(
+            &one,
+            &format!("{}\n", with(PUZZLE, 2, '4')),
+            Answerer::Program,
+        );
+        assert!(
+            started.reason.starts_with("the answer: "),
+            "{}",
+            started.reason
+        );
     }
 
     /// Row `row` of the answer's grid, as drawn under the reason.

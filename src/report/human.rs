@@ -53,6 +53,9 @@ pub struct HumanReporter<W> {
     /// The table's column header, when `quiet` holds it back until a row
     /// needs it.
     held_header: Option<String>,
+    /// What accepted cases printed besides their answers, under their rows
+    /// (`--show-output`).
+    show_output: bool,
 }
 
 /// At most this many failures are described in full under the table; the
@@ -82,7 +85,16 @@ impl<W: Write> HumanReporter<W> {
             compile_error: None,
             quiet: false,
             held_header: None,
+            show_output: false,
         }
+    }
+
+    /// Shows under an accepted case's row what it printed besides its
+    /// answers: a LeetCode-style file's own stdout, and stderr
+    /// (`--show-output`). A failure's block shows them anyway.
+    pub fn with_output_shown(mut self, show: bool) -> Self {
+        self.show_output = show;
+        self
     }
 
     /// Shows only the rows of cases not accepted and the summary: no
@@ -291,11 +303,11 @@ impl<W: Write> HumanReporter<W> {
                 }
                 if !j.stdout.is_empty() {
                     writeln!(self.out, "  its own stdout (not part of the answers):")?;
-                    self.own_stdout(j)?;
+                    self.own_stdout(j, "    ")?;
                 }
                 if !j.stderr.trim().is_empty() && !j.details.contains(j.stderr.trim_end()) {
                     writeln!(self.out, "  stderr (the end of it):")?;
-                    self.excerpt(&j.stderr)?;
+                    self.excerpt(&j.stderr, "    ")?;
                 }
                 let options = if self.rerun_options.is_empty() {
                     String::new()
@@ -431,23 +443,23 @@ impl<W: Write> HumanReporter<W> {
     /// What a LeetCode-style file printed itself, indented: its first
     /// lines, how many are left out, and its last line; and when the judge
     /// kept only the start of it, that it was cut there.
-    fn own_stdout(&mut self, j: &Judgement) -> io::Result<()> {
+    fn own_stdout(&mut self, j: &Judgement, indent: &str) -> io::Result<()> {
         const SHOWN: usize = 20;
         let kept: Vec<&str> = j.stdout.lines().collect();
         let total = j.stdout_lines.max(kept.len());
         let cut = j.stdout_last_line.is_some();
         if total <= SHOWN && !cut {
             for line in &kept {
-                writeln!(self.out, "    {}", shorten(line, 200))?;
+                writeln!(self.out, "{indent}{}", shorten(line, 200))?;
             }
             return Ok(());
         }
         let shown = kept.len().min(SHOWN - 1);
         for line in &kept[..shown] {
-            writeln!(self.out, "    {}", shorten(line, 200))?;
+            writeln!(self.out, "{indent}{}", shorten(line, 200))?;
         }
         let mut more = format!(
-            "    ... {}",
+            "{indent}... {}",
             plural(total.saturating_sub(shown + 1), "more line")
         );
         if cut {
@@ -459,20 +471,35 @@ impl<W: Write> HumanReporter<W> {
         writeln!(self.out, "{more}")?;
         let last = j.stdout_last_line.as_deref().or(kept.last().copied());
         if let Some(last) = last {
-            writeln!(self.out, "    {}", shorten(last, 200))?;
+            writeln!(self.out, "{indent}{}", shorten(last, 200))?;
+        }
+        Ok(())
+    }
+
+    /// Under an accepted case's row, what it printed besides its answers
+    /// (`--show-output`), as its failure block would show it.
+    fn shown_output(&mut self, j: &Judgement) -> io::Result<()> {
+        const UNDER: &str = "          ";
+        if !j.stdout.is_empty() {
+            writeln!(self.out, "      its own stdout (not part of the answers):")?;
+            self.own_stdout(j, UNDER)?;
+        }
+        if !j.stderr.trim().is_empty() {
+            writeln!(self.out, "      stderr (the end of it):")?;
+            self.excerpt(&j.stderr, UNDER)?;
         }
         Ok(())
     }
 
     /// The first lines of what a submission printed, indented.
-    fn excerpt(&mut self, text: &str) -> io::Result<()> {
+    fn excerpt(&mut self, text: &str, indent: &str) -> io::Result<()> {
         const SHOWN: usize = 20;
         let lines: Vec<&str> = text.lines().collect();
         for line in lines.iter().take(SHOWN) {
-            writeln!(self.out, "    {}", shorten(line, 200))?;
+            writeln!(self.out, "{indent}{}", shorten(line, 200))?;
         }
         if lines.len() > SHOWN {
-            writeln!(self.out, "    ... {} more lines", lines.len() - SHOWN)?;
+            writeln!(self.out, "{indent}... {} more lines", lines.len() - SHOWN)?;
         }
         Ok(())
     }
@@ -501,7 +528,7 @@ impl<W: Write> HumanReporter<W> {
                 .not_run
                 .iter()
                 .take(NAMED)
-                .map(|id| shown(id).into_owned())
+                .map(|case| shown(&case.id).into_owned())
                 .collect();
             if summary.not_run.len() > NAMED {
                 names.push(format!("and {} more", summary.not_run.len() - NAMED));
@@ -672,6 +699,11 @@ impl<W: Write> Reporter for HumanReporter<W> {
                     writeln!(self.out, "{header}")?;
                 }
                 self.case_line(result)?;
+                if let CaseOutcome::Judged(j) = &result.outcome {
+                    if self.show_output && result.passed() {
+                        self.shown_output(j)?;
+                    }
+                }
                 self.out.flush()?;
                 // A compile error is the same for every case: it is shown
                 // once, at the end.

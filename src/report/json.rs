@@ -335,7 +335,7 @@ impl<W: Write> Reporter for JsonReporter<W> {
                     not_run: summary
                         .not_run
                         .iter()
-                        .map(|id| super::untrusted::shown(id))
+                        .map(|case| super::untrusted::shown(&case.id))
                         .collect(),
                     baseline: self.baseline.as_ref().map(|b| ChangesJson {
                         source: &b.source,

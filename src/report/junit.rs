@@ -1,15 +1,16 @@
 //! JUnit XML, for CI viewers: one `<testsuite>` per suite directory, one
 //! `<testcase>` per case. A verdict other than AC is a `<failure>` whose
 //! type is the verdict code and whose text is the reason and the diff; a
-//! case that could not be judged is an `<error>`. Times are in seconds.
-//! Written when the run finishes, including an interrupted run.
+//! case that could not be judged is an `<error>`; a case `--fail-fast`
+//! left unjudged is `<skipped>`, saying where the run stopped. Times are
+//! in seconds. Written when the run finishes, including an interrupted run.
 
 use std::io;
 
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 
 use super::{Event, Reporter};
-use crate::results::{CaseOutcome, CaseResult};
+use crate::results::{CaseOutcome, CaseResult, NotRun};
 use crate::verdict::Verdict;
 
 pub struct JunitReporter<W> {
@@ -18,6 +19,8 @@ pub struct JunitReporter<W> {
     /// Each case as it is judged, in its suite: the XML is written at the
     /// end, when every suite's totals are known.
     suites: Vec<TestSuite>,
+    /// The last case not accepted: where `--fail-fast` stopped.
+    last_failed: Option<String>,
 }
 
 impl<W: io::Write> JunitReporter<W> {
@@ -26,6 +29,7 @@ impl<W: io::Write> JunitReporter<W> {
             out: Some(out),
             submission: String::new(),
             suites: Vec::new(),
+            last_failed: None,
         }
     }
 }
@@ -78,6 +82,45 @@ fn test_case(result: &CaseResult) -> (String, TestCase) {
     (suite, case)
 }
 
+impl<W> JunitReporter<W> {
+    /// Adds `case` to `suite`, made if it is new.
+    fn add(&mut self, suite: String, case: TestCase) {
+        // Cases come in sorted order, so their suite is most often the last one.
+        match self
+            .suites
+            .iter_mut()
+            .rev()
+            .find(|s| s.name.as_str() == suite)
+        {
+            Some(existing) => {
+                existing.add_test_case(case);
+            }
+            None => {
+                let mut new = TestSuite::new(suite);
+                new.add_test_case(case);
+                self.suites.push(new);
+            }
+        }
+    }
+}
+
+/// A case `--fail-fast` left unjudged, skipped after `stopped_at`.
+fn not_run(case: &NotRun, stopped_at: Option<&str>) -> (String, TestCase) {
+    let suite = case.suite.display().to_string();
+    let name = case
+        .id
+        .rsplit_once('/')
+        .map_or(case.id.as_str(), |(_, name)| name);
+    let mut status = TestCaseStatus::skipped();
+    status.set_message(match stopped_at {
+        Some(id) => format!("not run: --fail-fast stopped at {id}"),
+        None => "not run: --fail-fast stopped the run".to_string(),
+    });
+    let mut test_case = TestCase::new(name, status);
+    test_case.set_classname(suite.clone());
+    (suite, test_case)
+}
+
 impl<W: io::Write> Reporter for JunitReporter<W> {
     fn report(&mut self, event: Event<'_>) -> io::Result<()> {
         match event {
@@ -86,25 +129,23 @@ impl<W: io::Write> Reporter for JunitReporter<W> {
             }
             Event::CaseFinished(result) => {
                 // XML cannot hold most control characters at all.
-                let (suite, case) = test_case(&super::untrusted::case_result(result));
-                // Cases come in sorted order, so their suite is most often the last one.
-                match self
-                    .suites
-                    .iter_mut()
-                    .rev()
-                    .find(|s| s.name.as_str() == suite)
-                {
-                    Some(existing) => {
-                        existing.add_test_case(case);
-                    }
-                    None => {
-                        let mut new = TestSuite::new(suite);
-                        new.add_test_case(case);
-                        self.suites.push(new);
-                    }
+                let shown = super::untrusted::case_result(result);
+                if !shown.passed() {
+                    self.last_failed = Some(shown.id.clone());
                 }
+                let (suite, case) = test_case(&shown);
+                self.add(suite, case);
             }
             Event::Finished { summary } => {
+                let stopped_at = self.last_failed.take();
+                for case in &summary.not_run {
+                    let case = NotRun {
+                        id: super::untrusted::shown(&case.id).into_owned(),
+                        suite: super::untrusted::shown_path(&case.suite).into(),
+                    };
+                    let (suite, test_case) = not_run(&case, stopped_at.as_deref());
+                    self.add(suite, test_case);
+                }
                 let mut report = Report::new(format!("sudoku-judge: {}", self.submission));
                 report.set_time(summary.elapsed);
                 let mut suites = std::mem::take(&mut self.suites);

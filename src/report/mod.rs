@@ -25,6 +25,7 @@ pub mod notices;
 pub mod progress;
 pub mod rate;
 pub mod solvers;
+pub mod starter;
 pub mod stress;
 pub mod untrusted;
 

@@ -24,7 +24,7 @@ use std::time::Duration;
 
 use crate::board::Format;
 use crate::case::CaseData;
-use crate::check::Checker;
+use crate::check::{Answerer, Checker};
 use crate::solver::Solver;
 use crate::stats::Spread;
 
@@ -247,6 +247,21 @@ impl Submission {
             Submission::Builtin { .. } => true,
             Submission::External(launch) => launch.interface == Interface::Function,
             Submission::NotCompiled { .. } => false,
+        }
+    }
+
+    /// Who gives its answers, in the words a wrong answer is said in: a
+    /// LeetCode-style file's function by its language's name for it, a
+    /// program as a program; a built-in solver is no one's own.
+    pub fn answerer(&self) -> Answerer {
+        match self {
+            Submission::External(launch) if launch.interface == Interface::Function => {
+                launch.language.map_or(Answerer::Unknown, |language| {
+                    Answerer::Function(language.spec().leetcode.function())
+                })
+            }
+            Submission::External(_) => Answerer::Program,
+            Submission::Builtin { .. } | Submission::NotCompiled { .. } => Answerer::Unknown,
         }
     }
 

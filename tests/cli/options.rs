@@ -54,7 +54,10 @@ fn fail_fast_stops_at_the_first_case_not_accepted_and_lists_the_rest() {
         return;
     }
     let dir = quick_suite();
-    let run = judge(dir.path(), &["--fail-fast", "--json", "out.json"]);
+    let run = judge(
+        dir.path(),
+        &["--fail-fast", "--json", "out.json", "--junit", "out.xml"],
+    );
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     for line in documented("judging.md", "**`--fail-fast`**") {
         assert!(
@@ -73,6 +76,18 @@ fn fail_fast_stops_at_the_first_case_not_accepted_and_lists_the_rest() {
     assert_eq!(ids, ["ac", "wa"]);
     assert_eq!(report["not_run"], serde_json::json!(["zz"]));
     assert_eq!(report["failed"], 1);
+    // JUnit lists it too, as a skipped testcase that says where the run
+    // stopped.
+    let xml = std::fs::read_to_string(dir.path().join("out.xml")).unwrap();
+    assert!(
+        xml.contains(
+            "<testcase name=\"zz\" classname=\"cases\">\n            \
+             <skipped message=\"not run: --fail-fast stopped at wa\"/>"
+        ),
+        "{xml}"
+    );
+    assert!(xml.contains("tests=\"3\""), "{xml}");
+    assert!(xml.contains("skipped=\"1\""), "{xml}");
 
     // Without it, every case is judged and none is said not to be run.
     let run = judge(dir.path(), &["--format", "json"]);

@@ -1029,3 +1029,96 @@ fn watch_ends_each_run_with_the_compile_error_on_screen() {
         watch.shown()
     );
 }
+
+#[test]
+fn show_output_shows_what_an_accepted_leetcode_file_printed_under_its_row() {
+    if !have(&["python3"], "--show-output") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let example = manifest_dir().join("cases/leetcode37/example1");
+    let example = example.to_str().unwrap();
+    let shown = judge_in(
+        dir.path(),
+        &[
+            "test",
+            example,
+            "--submission",
+            &fixture("ac_leetcode.py"),
+            "--show-output",
+        ],
+    );
+    assert_eq!(shown.code, 0, "{}{}", shown.stdout, shown.stderr);
+    assert!(
+        shown.stdout.contains(
+            "  example1  1 puzzle; printed 1 line of its own\n      its own stdout (not part of \
+             the answers):\n          solving, blanks: 51\n\n"
+        ),
+        "{}",
+        shown.stdout
+    );
+    // Without it, the row says how much was printed, and nothing more.
+    let plain = judge_in(
+        dir.path(),
+        &["test", example, "--submission", &fixture("ac_leetcode.py")],
+    );
+    assert_eq!(plain.code, 0, "{}{}", plain.stdout, plain.stderr);
+    assert!(plain.stdout.contains("printed 1 line of its own\n"));
+    assert!(
+        !plain.stdout.contains("solving, blanks"),
+        "{}",
+        plain.stdout
+    );
+
+    // A flood is cut as a failure's output is: its first lines, how many
+    // are left out, and its last line.
+    let flood = write(
+        dir.path(),
+        "flood.py",
+        &std::fs::read_to_string(fixture("ac_leetcode.py"))
+            .unwrap()
+            .replace(
+                "print(\"solving, blanks:\", len(empty))",
+                "print(\"\\n\".join(f\"line {i} {'x' * 20}\" for i in range(5000)))",
+            ),
+    );
+    let cut = judge_in(
+        dir.path(),
+        &[
+            "test",
+            example,
+            "--submission",
+            flood.to_str().unwrap(),
+            "--show-output",
+        ],
+    );
+    assert_eq!(cut.code, 0, "{}{}", cut.stdout, cut.stderr);
+    for line in [
+        "printed 5000 lines of its own\n",
+        "\n          line 0 xxxxxxxxxxxxxxxxxxxx\n",
+        "\n          line 18 xxxxxxxxxxxxxxxxxxxx\n          ... 4980 more lines (the judge \
+         keeps the first 64 KB of the output, and its last line)\n          line 4999 \
+         xxxxxxxxxxxxxxxxxxxx\n",
+    ] {
+        assert!(cut.stdout.contains(line), "{line:?} in\n{}", cut.stdout);
+    }
+
+    // --quiet shows no accepted rows: the two do not go together.
+    let both = judge_in(
+        dir.path(),
+        &[
+            "test",
+            example,
+            "--submission",
+            &fixture("ac_leetcode.py"),
+            "--show-output",
+            "--quiet",
+        ],
+    );
+    assert_eq!(both.code, 2);
+    assert!(
+        both.stderr.contains("cannot be used with"),
+        "{}",
+        both.stderr
+    );
+}

@@ -207,3 +207,67 @@ fn the_hard_for_progress_sample_is_what_a_terminal_shows() {
     let drawn = drawings(&screen, "making puzzles ").join("\n");
     assert_sample_of(sample.trim_end(), &drawn, |_| false);
 }
+
+/// `$ sudoku-judge ARGS` and what it printed, stderr first, for each of
+/// `commands` run in `dir` in turn.
+fn transcript(dir: &std::path::Path, commands: &[&[&str]]) -> String {
+    let mut out = String::new();
+    for args in commands {
+        let run = super::new::run_here(dir, args);
+        assert!(run.code <= 1, "{args:?}: {}{}", run.stdout, run.stderr);
+        out.push_str(&format!(
+            "$ sudoku-judge {}\n{}{}",
+            args.join(" "),
+            run.stderr,
+            run.stdout
+        ));
+    }
+    out
+}
+
+#[test]
+fn the_book_new_sample_is_what_new_and_test_print() {
+    if !have(&["python3", "g++"], "the book's `new` sample") {
+        return;
+    }
+    // A clone's cases/: more than one problem, so the default is LeetCode.
+    let dir = tempfile::tempdir().unwrap();
+    for suite in ["leetcode37", "acwing166"] {
+        super::new::copy_dir(
+            &manifest_dir().join("cases").join(suite),
+            &dir.path().join("cases").join(suite),
+        );
+    }
+    let output = transcript(
+        dir.path(),
+        &[
+            &["new", "--lang", "python"],
+            &["test", "cases/leetcode37", "--submission", "solution.py"],
+            &["new", "--lang", "cpp", "--problem", "acwing166"],
+            &["test", "cases/acwing166", "--submission", "main.cpp"],
+        ],
+    );
+    assert_sample_of(
+        &readme_sample("$ sudoku-judge new --lang python"),
+        &output,
+        sandbox_line,
+    );
+}
+
+#[test]
+fn the_book_show_output_sample_is_what_test_prints() {
+    if !have(&["python3"], "the book's --show-output sample") {
+        return;
+    }
+    let output = transcript(
+        &manifest_dir(),
+        &[&[
+            "test",
+            "cases/leetcode37/example1",
+            "--submission",
+            "tests/fixtures/submissions/ac_leetcode.py",
+            "--show-output",
+        ]],
+    );
+    assert_sample_of(&readme_sample("--show-output\n..."), &output, sandbox_line);
+}

@@ -33,6 +33,7 @@ mod racket;
 mod ruby;
 mod rust;
 mod scala;
+pub mod starter;
 pub mod table;
 pub mod tools;
 mod typescript;
@@ -214,6 +215,13 @@ pub struct LeetCode {
     pub template: &'static str,
     /// What the driver gives a LeetCode-style file, for the README.
     pub gets: &'static str,
+}
+
+impl LeetCode {
+    /// The function's name alone: `solveSudoku`, `solve_sudoku`.
+    pub fn function(&self) -> &'static str {
+        self.method.rsplit(' ').next().unwrap_or(self.method)
+    }
 }
 
 /// A language's tools as they are run, and what a run must see of them.
