@@ -117,6 +117,9 @@ fn environment_choices() -> Vec<Choice> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Chosen {
     pub program: PathBuf,
+    /// Arguments that come first in each of its commands: `c++` of
+    /// `zig c++`.
+    pub args: Vec<String>,
     /// As a user would type it: `g++`, `clang++-19`.
     pub name: String,
     /// `the newest on PATH`, `CXX`, a file's path.
@@ -149,14 +152,20 @@ pub(super) fn find_tools(language: Language, suite: &[Choice]) -> anyhow::Result
         .enumerate()
         .map(|(i, tool)| {
             for choice in &choices {
-                if let Some(program) = chosen_program(choice, tool.command, i == 0)? {
-                    let name = if choice.value.contains('/') {
+                if let Some((program, args)) = chosen_program(choice, tool.command, i == 0)? {
+                    let name = if choice.value.contains('/') && !Path::new(&choice.value).is_dir() {
+                        std::iter::once(program.display().to_string())
+                            .chain(args.iter().cloned())
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    } else if Path::new(&choice.value).is_dir() {
                         program.display().to_string()
                     } else {
                         choice.value.clone()
                     };
                     return Ok(Chosen {
                         program,
+                        args,
                         name,
                         origin: choice.origin.clone(),
                     });
@@ -179,32 +188,48 @@ pub(super) fn find_tools(language: Language, suite: &[Choice]) -> anyhow::Result
         .collect()
 }
 
-/// The program `choice` gives for the tool `command`: a directory gives
-/// each tool it holds, a program only the first (`first`).
-fn chosen_program(choice: &Choice, command: &str, first: bool) -> anyhow::Result<Option<PathBuf>> {
+/// The program `choice` gives for the tool `command`, and the arguments
+/// that come first in its commands: a directory gives each tool it holds,
+/// a program only the first (`first`), with the words after it (`zig c++`,
+/// as `CXX` is often set).
+fn chosen_program(
+    choice: &Choice,
+    command: &str,
+    first: bool,
+) -> anyhow::Result<Option<(PathBuf, Vec<String>)>> {
     let path = Path::new(&choice.value);
     if path.is_dir() {
         return Ok([path.join("bin").join(command), path.join(command)]
             .into_iter()
-            .find(|p| p.is_file()));
+            .find(|p| p.is_file())
+            .map(|program| (program, Vec::new())));
     }
     if !first {
         return Ok(None);
     }
-    which::which(&choice.value).map(Some).map_err(|_| {
-        anyhow::anyhow!(
-            "{} sets the {} toolchain to `{}`, which is not a program{}; set it to a compiler \
+    let words = shell_words::split(&choice.value).unwrap_or_default();
+    let (program, args) = match words.split_first() {
+        Some((program, args)) if !args.is_empty() && !path.exists() => {
+            (program.clone(), args.to_vec())
+        }
+        _ => (choice.value.clone(), Vec::new()),
+    };
+    which::which(&program)
+        .map(|p| Some((p, args)))
+        .map_err(|_| {
+            anyhow::anyhow!(
+                "{} sets the {} toolchain to `{}`, which is not a program{}; set it to a compiler \
              or interpreter on PATH, or a path to one",
-            choice.origin,
-            Language::find(&choice.language).map_or(choice.language.as_str(), |l| l.0.name),
-            choice.value,
-            if choice.value.contains('/') {
-                ""
-            } else {
-                " on PATH"
-            }
-        )
-    })
+                choice.origin,
+                Language::find(&choice.language).map_or(choice.language.as_str(), |l| l.0.name),
+                choice.value,
+                if choice.value.contains('/') {
+                    ""
+                } else {
+                    " on PATH"
+                }
+            )
+        })
 }
 
 /// The newest `command` on `PATH`: `g++-14` over `g++-12` over `g++`,
@@ -214,6 +239,7 @@ fn newest_on_path(command: &str, versioned: bool) -> Option<Chosen> {
     if !versioned {
         return which::which(command).ok().map(|program| Chosen {
             program,
+            args: Vec::new(),
             name: command.to_string(),
             origin: "found on PATH".to_string(),
         });
@@ -261,6 +287,7 @@ fn newest_on_path(command: &str, versioned: bool) -> Option<Chosen> {
     }
     Some(Chosen {
         program,
+        args: Vec::new(),
         name,
         origin: "the newest on PATH".to_string(),
     })
@@ -383,6 +410,30 @@ pub(super) fn resolve_links(tools: Vec<PathBuf>) -> Toolchain {
     toolchain(programs, Vec::new(), Vec::new())
 }
 
+/// The variables that name zig's caches, global and local.
+const ZIG_CACHES: &[&str] = &["ZIG_GLOBAL_CACHE_DIR", "ZIG_LOCAL_CACHE_DIR"];
+
+/// A C or C++ compiler: as [`resolve_links`], and zig (`zig c++`, as the
+/// `ziglang` wheel on PyPI installs it) with its library beside it and
+/// the cache where it keeps the libc++ it builds once (see
+/// [`Toolchain::caches`]).
+pub(super) fn resolve_compiler(tools: Vec<PathBuf>) -> Toolchain {
+    let mut toolchain = resolve_links(tools);
+    let zig = toolchain
+        .programs
+        .first()
+        .filter(|p| p.file_name().is_some_and(|name| name == "zig"))
+        .and_then(|zig| zig.parent())
+        .map(Path::to_path_buf);
+    if let Some(dir) = zig {
+        if !crate::runner::sandbox::is_system_path(&dir) {
+            toolchain.read_only.push(dir);
+        }
+        toolchain.caches = ZIG_CACHES;
+    }
+    toolchain
+}
+
 /// A toolchain of `programs`, seen by the sandbox with `read_only` and
 /// whatever else the programs need.
 pub(super) fn toolchain(
@@ -402,6 +453,7 @@ pub(super) fn toolchain(
         programs,
         read_only,
         path_dirs,
+        caches: &[],
     }
 }
 
