@@ -129,6 +129,8 @@ pub(super) struct Planned {
     /// The flags it is built with: the language's, or its judge's.
     pub(super) flags: &'static [&'static str],
     pub(super) notes: Vec<String>,
+    /// The judge whose build it is: `LeetCode`, `AcWing`, `POJ`.
+    pub(super) judge: &'static str,
     /// The tools as chosen, before a version manager's shims are resolved.
     pub(super) chosen: Vec<tools::Chosen>,
 }
@@ -291,6 +293,11 @@ pub(super) fn plan(
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
+    let judge = match (interface, options.problem) {
+        (Interface::Function, _) | (_, Some(Problem::Leetcode37)) => "LeetCode",
+        (Interface::Program, Some(Problem::Poj3074)) => "POJ",
+        (Interface::Program, _) => "AcWing",
+    };
     Ok(Planned {
         language,
         spec,
@@ -306,6 +313,7 @@ pub(super) fn plan(
         recipe,
         flags,
         notes,
+        judge,
         chosen,
     })
 }
@@ -384,6 +392,7 @@ pub fn build_as(
         recipe,
         flags,
         notes,
+        judge,
         chosen,
     } = plan(path, language, options)?;
     let vars: Vec<(&str, &str)> = owned_vars
@@ -450,8 +459,13 @@ pub fn build_as(
         time: Duration::ZERO,
         error: None,
         notes,
+        short_of: None,
         toolchain: used,
     };
+    info.short_of = info
+        .toolchain
+        .first()
+        .and_then(|compiler| needs::short_of(spec, compiler, flags, judge));
     let label = format!(
         "{} ({language} {})",
         path.display(),

@@ -423,6 +423,9 @@ pub struct BuildInfo {
     pub notes: Vec<String>,
     /// The tools it was built and run with.
     pub toolchain: Vec<UsedTool>,
+    /// What the compiler lacks of the standard the judge builds with, and
+    /// what to do: `g++ 12.2 stops at C++20; LeetCode builds C++23: ...`.
+    pub short_of: Option<String>,
 }
 
 /// A tool a build used, for the report's header.
