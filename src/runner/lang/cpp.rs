@@ -86,7 +86,7 @@ pub static SPEC: Spec = Spec {
         alternatives: &["clang++"],
         versioned: true,
     }],
-    tested: "g++ 12.2",
+    tested: "g++ 12.2 (Debian) and zig's clang 22 (`zig c++`, the ziglang wheel from PyPI, in CI, for C++23)",
     resolve: super::resolve_compiler,
     flags: &["-O2", "-std=c++17", "-DONLINE_JUDGE"],
     flags_why: "AcWing's flags; under `--problem poj3074`, `-std=gnu++98` instead, as POJ's old G++ builds; a LeetCode-style file `-std=c++23`, as LeetCode",
@@ -140,7 +140,7 @@ pub static SPEC: Spec = Spec {
     leetcode: LeetCode {
         method: "solveSudoku",
         template: "class Solution {\npublic:\n    void solveSudoku(vector<vector<char>>& board) {\n        \n    }\n};",
-        gets: "`#include <bits/stdc++.h>` and `using namespace std;` before it; a value-initialised `Solution` per board",
+        gets: "`#include <bits/stdc++.h>` (with libc++, which has none, every standard header) and `using namespace std;` before it; a value-initialised `Solution` per board",
     },
     self_test: "#include <iostream>\n#include <string>\nint main() { std::string line; std::getline(std::cin, line); std::cout << line << '\\n'; }\n",
 };
