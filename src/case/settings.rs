@@ -39,6 +39,32 @@ pub struct Choice {
     pub origin: String,
 }
 
+/// A key of a `[toolchain]` table: a language's id or alias. Any other
+/// key fails as the file is read, so the error names the file, the line
+/// and the column, and the keys it takes.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct LanguageKey(pub String);
+
+impl<'de> Deserialize<'de> for LanguageKey {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        if crate::runner::lang::Language::find(&name).is_some() {
+            return Ok(LanguageKey(name));
+        }
+        let known: Vec<&str> = crate::runner::lang::Language::all()
+            .iter()
+            .map(|l| l.spec().id)
+            .collect();
+        Err(serde::de::Error::custom(format!(
+            "[toolchain] has `{name}`, which is not a language; the keys are {}",
+            known.join(", ")
+        )))
+    }
+}
+
+/// A `[toolchain]` table: language, program or directory.
+pub type ToolchainTable = std::collections::BTreeMap<LanguageKey, String>;
+
 /// The limits one case is judged under.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
@@ -113,7 +139,7 @@ struct File {
     /// Per language, the compiler or interpreter to use: a program on
     /// `PATH`, a path, or a directory holding the language's tools.
     #[serde(default)]
-    toolchain: std::collections::BTreeMap<String, String>,
+    toolchain: ToolchainTable,
 }
 
 /// One `[[reference]]` of a `judge.toml`.
@@ -358,7 +384,7 @@ fn parse(path: &Path) -> anyhow::Result<File> {
 /// A `judge.toml` that is not valid TOML, or not the settings: what is
 /// wrong and where on the first line, which a table row shows, then toml's
 /// drawing of the line with the place marked.
-fn toml_error(error: toml::de::Error) -> anyhow::Error {
+pub fn toml_error(error: toml::de::Error) -> anyhow::Error {
     let message = error
         .message()
         .trim()
@@ -417,14 +443,11 @@ fn read(path: &Path) -> anyhow::Result<Settings> {
 }
 
 /// A `[toolchain]` table of the file at `path`.
-fn choices(
-    table: std::collections::BTreeMap<String, String>,
-    path: &Path,
-) -> anyhow::Result<Vec<Choice>> {
+fn choices(table: ToolchainTable, path: &Path) -> anyhow::Result<Vec<Choice>> {
     let dir = path.parent().unwrap_or(Path::new("."));
     table
         .into_iter()
-        .map(|(language, value)| {
+        .map(|(LanguageKey(language), value)| {
             // A path is taken from the file's directory; a bare name is
             // found on `PATH`. The language is checked where it is used.
             let value = if value.contains('/') {

@@ -460,3 +460,52 @@ fn a_csharp_local_function_is_ac_with_roslyn_and_ce_with_mcs_saying_so() {
         run.stdout
     );
 }
+
+#[test]
+fn an_unknown_toolchain_key_names_the_file_the_line_and_column_and_the_keys() {
+    let home = tempfile::tempdir().unwrap();
+    let cases = home.path().join("cases");
+    suite(&cases);
+    write(
+        &cases,
+        "judge.toml",
+        "time_limit = \"1s\"\n[toolchain]\ncpp = \"g++\"\npyhton = \"python3\"\n",
+    );
+    let source = "tests/fixtures/submissions/ac_program.py";
+    let run = judge_env(
+        home.path(),
+        &["test", cases.to_str().unwrap(), "--submission", source],
+        &[],
+        &[],
+    );
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    let said = format!(
+        "invalid {}: [toolchain] has `pyhton`, which is not a language; the keys are cpp, c, \
+         rust, python, java, go, javascript, typescript, csharp, kotlin, scala, ruby, php, \
+         racket (line 4, column 1)",
+        cases.join("judge.toml").display()
+    );
+    assert!(run.stdout.contains(&said), "{}", run.stdout);
+
+    write(
+        &home.path().join("config"),
+        "sudoku-judge/config.toml",
+        "[toolchain]\n\"c++\" = \"g++\"\n  rubi = \"ruby\"\n",
+    );
+    let run = judge_env(
+        home.path(),
+        &["test", "cases/acwing166", "--submission", source],
+        &[],
+        &[],
+    );
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    let config = home.path().join("config/sudoku-judge/config.toml");
+    assert!(
+        run.stderr.contains(&format!(
+            "invalid {}: [toolchain] has `rubi`, which is not a language; the keys are cpp,",
+            config.display()
+        )) && run.stderr.contains("racket (line 3, column 3)"),
+        "{}",
+        run.stderr
+    );
+}

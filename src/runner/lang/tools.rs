@@ -14,7 +14,6 @@
 //! the build cache, under the compiler's identity (its real path, size and
 //! modification time), which an upgrade changes.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -31,7 +30,7 @@ pub use crate::case::settings::Choice;
 #[serde(deny_unknown_fields)]
 struct UserConfig {
     #[serde(default)]
-    toolchain: BTreeMap<String, String>,
+    toolchain: crate::case::settings::ToolchainTable,
 }
 
 /// The user's configuration file: `$XDG_CONFIG_HOME/sudoku-judge/config.toml`
@@ -53,13 +52,13 @@ fn user_choices() -> anyhow::Result<Vec<Choice>> {
         }
     };
     let config: UserConfig = toml::from_str(&text)
-        .map_err(|e| anyhow::anyhow!("{}", e.to_string().trim_end()))
+        .map_err(crate::case::settings::toml_error)
         .with_context(|| format!("invalid {}", path.display()))?;
     let dir = path.parent().unwrap_or(Path::new("/"));
     config
         .toolchain
         .into_iter()
-        .map(|(language, value)| choice(language, value, dir, &path))
+        .map(|(language, value)| choice(language.0, value, dir, &path))
         .collect()
 }
 
