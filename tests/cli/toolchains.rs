@@ -509,3 +509,60 @@ fn an_unknown_toolchain_key_names_the_file_the_line_and_column_and_the_keys() {
         run.stderr
     );
 }
+
+#[test]
+fn driver_builds_with_the_toolchain_of_the_cases_suite() {
+    let test = "driver_builds_with_the_toolchain_of_the_cases_suite";
+    if !have(&["g++"], test) {
+        return;
+    }
+    let home = tempfile::tempdir().unwrap();
+    let bin = home.path().join("bin");
+    fake_compiler(&bin, "suite-c++", "suite-c++ 1.0", 0);
+    let cases = home.path().join("cases");
+    suite(&cases);
+    write(
+        &cases,
+        "judge.toml",
+        &format!(
+            "[toolchain]\ncpp = \"{}\"\n",
+            bin.join("suite-c++").display()
+        ),
+    );
+    let out = home.path().join("debug");
+    let run = judge_env(
+        home.path(),
+        &[
+            "driver",
+            "tests/fixtures/submissions/ac_program.cpp",
+            "--out",
+            out.to_str().unwrap(),
+            "--case",
+            cases.join("a.in").to_str().unwrap(),
+        ],
+        &[],
+        &[],
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let script = std::fs::read_to_string(out.join("run.sh")).unwrap();
+    assert!(
+        script.contains(&bin.join("suite-c++").display().to_string()),
+        "{script}"
+    );
+    // Without the suite, the compiler is the one on PATH.
+    let plain = home.path().join("plain");
+    let run = judge_env(
+        home.path(),
+        &[
+            "driver",
+            "tests/fixtures/submissions/ac_program.cpp",
+            "--out",
+            plain.to_str().unwrap(),
+        ],
+        &[],
+        &[],
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let script = std::fs::read_to_string(plain.join("run.sh")).unwrap();
+    assert!(!script.contains("suite-c++"), "{script}");
+}
