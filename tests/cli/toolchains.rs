@@ -485,7 +485,7 @@ fn an_unknown_toolchain_key_names_the_file_the_line_and_column_and_the_keys() {
          racket (line 4, column 1)",
         cases.join("judge.toml").display()
     );
-    assert!(run.stdout.contains(&said), "{}", run.stdout);
+    assert!(run.stderr.contains(&said), "{}{}", run.stdout, run.stderr);
 
     write(
         &home.path().join("config"),

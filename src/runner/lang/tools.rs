@@ -58,29 +58,52 @@ fn user_choices() -> anyhow::Result<Vec<Choice>> {
     config
         .toolchain
         .into_iter()
-        .map(|(language, value)| choice(language.0, value, dir, &path))
+        .map(|(language, value)| {
+            let at = crate::case::settings::line_column(&text, language.span().start);
+            choice(language.into_inner(), value, dir, &path, at)
+        })
         .collect()
 }
 
 /// A `[toolchain]` entry of the file at `file`, in `dir`: a path in it is
 /// taken from `dir`, a bare name is found on `PATH`.
-pub fn choice(language: String, value: String, dir: &Path, file: &Path) -> anyhow::Result<Choice> {
-    anyhow::ensure!(
-        Language::find(&language).is_some(),
-        "invalid {}: [toolchain] names `{language}`, which is not a language; use one of {}",
-        file.display(),
-        ALL.iter().map(|l| l.0.id).collect::<Vec<_>>().join(", ")
-    );
+pub fn choice(
+    language: String,
+    value: String,
+    dir: &Path,
+    file: &Path,
+    at: (usize, usize),
+) -> anyhow::Result<Choice> {
     let value = if value.contains('/') {
         dir.join(&value).display().to_string()
     } else {
         value
     };
-    Ok(Choice {
+    let choice = Choice {
         language,
         value,
         origin: file.display().to_string(),
-    })
+        at: Some(at),
+    };
+    known_language(&choice)?;
+    Ok(choice)
+}
+
+/// That a file's `[toolchain]` key is a language: else an error naming
+/// the file, the line and column, and the keys it takes.
+fn known_language(choice: &Choice) -> anyhow::Result<()> {
+    if Language::find(&choice.language).is_some() {
+        return Ok(());
+    }
+    let at = choice.at.map_or(String::new(), |(line, column)| {
+        format!(" (line {line}, column {column})")
+    });
+    anyhow::bail!(
+        "invalid {}: [toolchain] has `{}`, which is not a language; the keys are {}{at}",
+        choice.origin,
+        choice.language,
+        ALL.iter().map(|l| l.0.id).collect::<Vec<_>>().join(", ")
+    )
 }
 
 /// The environment variables that name a toolchain, as build tools use
@@ -105,6 +128,7 @@ fn environment_choices() -> Vec<Choice> {
                 language: language.to_string(),
                 value: value.to_string_lossy().into_owned(),
                 origin: variable.to_string(),
+                at: None,
             });
         }
     }
@@ -134,13 +158,7 @@ pub(super) fn find_tools(language: Language, suite: &[Choice]) -> anyhow::Result
     choices.extend(environment_choices());
     choices.extend(user_choices()?);
     for choice in suite {
-        anyhow::ensure!(
-            Language::find(&choice.language).is_some(),
-            "invalid {}: [toolchain] names `{}`, which is not a language; use one of {}",
-            choice.origin,
-            choice.language,
-            ALL.iter().map(|l| l.0.id).collect::<Vec<_>>().join(", ")
-        );
+        known_language(choice)?;
     }
     let choices: Vec<Choice> = choices
         .into_iter()
