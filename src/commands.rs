@@ -2,7 +2,7 @@
 //! configuration, run it, and say how it went as an exit code.
 
 use std::io::{self, IsTerminal as _, Read as _, Write as _};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -868,10 +868,16 @@ pub fn driver(args: &DriverArgs) -> anyhow::Result<ExitCode> {
         Some(InterfaceArg::Program) => lang::Reading::Forced(Interface::Program),
         None => lang::Reading::LeetCodeFirst,
     };
+    // Built as `test` would build it for the case's suite.
+    let toolchains = match &args.case {
+        Some(case) => toolchains_of_every_case(std::slice::from_ref(case))?,
+        None => Vec::new(),
+    };
     let exported = lang::export::export(
         &args.file,
         args.lang.map(|l| l.0),
         reading,
+        toolchains,
         &args.out,
         &boards,
     )?;
@@ -1343,14 +1349,25 @@ impl stress::Progress for StressProgress {
     }
 }
 
-/// The submission of `stress` or `hack`, built, and how to name it again;
+/// The toolchains the `judge.toml`s over `dir` name (`[toolchain]`), as a
+/// case there would be built with.
+fn toolchains_of_dir(dir: &Path) -> anyhow::Result<Vec<lang::Choice>> {
+    Ok(settings::SettingsCache::default().for_dir(dir)?.toolchain)
+}
+
+/// The submission of `stress` or `hack`, built with the toolchains of the
+/// suite it saves its cases into (`save`), and how to name it again;
 /// `None` (after printing the compiler's message) when it did not compile.
 fn compiled(
     args: &SubmissionArgs,
     limits: &LimitArgs,
+    save: &Path,
 ) -> anyhow::Result<Option<(Submission, String)>> {
     let (submission, build, rerun) = submission(args, || {
-        Ok((limits.problem.map(ProblemArg::problem), Vec::new()))
+        Ok((
+            limits.problem.map(ProblemArg::problem),
+            toolchains_of_dir(save)?,
+        ))
     })?;
     if let Some(build) = &build {
         if let Some(error) = &build.error {
@@ -1387,7 +1404,7 @@ const DEFAULT_ROUNDS: u64 = 1000;
 
 pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
     sandbox()?;
-    let Some((submission, rerun)) = compiled(&args.submission, &args.limits)? else {
+    let Some((submission, rerun)) = compiled(&args.submission, &args.limits, &args.save)? else {
         return Ok(ExitCode::from(1));
     };
     let (limits, limits_again) = limits_of(&args.limits)?;
@@ -1521,7 +1538,7 @@ impl hack::Progress for HackProgress {
 
 pub fn hack(args: HackArgs) -> anyhow::Result<ExitCode> {
     sandbox()?;
-    let Some((submission, rerun)) = compiled(&args.submission, &args.limits)? else {
+    let Some((submission, rerun)) = compiled(&args.submission, &args.limits, &args.save)? else {
         return Ok(ExitCode::from(1));
     };
     let budget = hack::parse_budget(&args.budget).context("invalid --budget")?;

@@ -37,6 +37,21 @@ pub struct Choice {
     pub value: String,
     /// Where it was set, for the report: `CXX`, a file's path.
     pub origin: String,
+    /// Where in that file the language is named: line and column.
+    pub at: Option<(usize, usize)>,
+}
+
+/// A `[toolchain]` table: language, program or directory.
+/// Keys keep where they are in the file, so a key that is no language
+/// is named with its line and column where the languages are known.
+pub type ToolchainTable = std::collections::BTreeMap<toml::Spanned<String>, String>;
+
+/// The line and column, counted from 1, of byte `at` of `text`.
+pub fn line_column(text: &str, at: usize) -> (usize, usize) {
+    let before = &text[..at.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, column)
 }
 
 /// The limits one case is judged under.
@@ -113,7 +128,7 @@ struct File {
     /// Per language, the compiler or interpreter to use: a program on
     /// `PATH`, a path, or a directory holding the language's tools.
     #[serde(default)]
-    toolchain: std::collections::BTreeMap<String, String>,
+    toolchain: ToolchainTable,
 }
 
 /// One `[[reference]]` of a `judge.toml`.
@@ -344,21 +359,27 @@ pub fn parse_memory_kb(text: &str) -> anyhow::Result<u64> {
 /// Reads the `judge.toml` at `path`: a regular file of bounded size that
 /// does not link out of its own directory (case/file.rs).
 fn parse(path: &Path) -> anyhow::Result<File> {
+    parse_text(path).map(|(file, _)| file)
+}
+
+/// [`parse`], with the file's text.
+fn parse_text(path: &Path) -> anyhow::Result<(File, String)> {
     let dir = path.parent().unwrap_or(Path::new("."));
     super::file::ensure_inside(dir, path, "settings file")?;
     let opened = super::file::open_regular(path, "settings file")?;
     let bytes = super::file::read_whole(opened, &path.display())?;
     let text = String::from_utf8(bytes)
         .with_context(|| format!("invalid {}: it is not UTF-8 text", path.display()))?;
-    toml::from_str(&text)
+    let file = toml::from_str(&text)
         .map_err(toml_error)
-        .with_context(|| format!("invalid {}", path.display()))
+        .with_context(|| format!("invalid {}", path.display()))?;
+    Ok((file, text))
 }
 
 /// A `judge.toml` that is not valid TOML, or not the settings: what is
 /// wrong and where on the first line, which a table row shows, then toml's
 /// drawing of the line with the place marked.
-fn toml_error(error: toml::de::Error) -> anyhow::Error {
+pub fn toml_error(error: toml::de::Error) -> anyhow::Error {
     let message = error
         .message()
         .trim()
@@ -409,22 +430,21 @@ pub fn references(dir: &Path) -> anyhow::Result<Vec<Reference>> {
 }
 
 fn read(path: &Path) -> anyhow::Result<Settings> {
-    let mut file = parse(path)?;
+    let (mut file, text) = parse_text(path)?;
     let table = std::mem::take(&mut file.toolchain);
     let mut settings = settings_of(file).with_context(|| format!("invalid {}", path.display()))?;
-    settings.toolchain = choices(table, path)?;
+    settings.toolchain = choices(table, path, &text)?;
     Ok(settings)
 }
 
 /// A `[toolchain]` table of the file at `path`.
-fn choices(
-    table: std::collections::BTreeMap<String, String>,
-    path: &Path,
-) -> anyhow::Result<Vec<Choice>> {
+fn choices(table: ToolchainTable, path: &Path, text: &str) -> anyhow::Result<Vec<Choice>> {
     let dir = path.parent().unwrap_or(Path::new("."));
     table
         .into_iter()
         .map(|(language, value)| {
+            let at = Some(line_column(text, language.span().start));
+            let language = language.into_inner();
             // A path is taken from the file's directory; a bare name is
             // found on `PATH`. The language is checked where it is used.
             let value = if value.contains('/') {
@@ -436,6 +456,7 @@ fn choices(
                 language,
                 value,
                 origin: path.display().to_string(),
+                at,
             })
         })
         .collect()
@@ -447,7 +468,7 @@ pub fn from_text(text: &str) -> anyhow::Result<Settings> {
     let mut file: File = toml::from_str(text).map_err(toml_error)?;
     let table = std::mem::take(&mut file.toolchain);
     let mut settings = settings_of(file)?;
-    settings.toolchain = choices(table, Path::new(SETTINGS_FILE))?;
+    settings.toolchain = choices(table, Path::new(SETTINGS_FILE), text)?;
     Ok(settings)
 }
 

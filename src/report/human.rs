@@ -437,6 +437,9 @@ impl<W: Write> HumanReporter<W> {
             );
             self.wrapped("toolchain: ", &shown(&line), INDENT)?;
         }
+        if let Some(short_of) = &build.short_of {
+            self.wrapped("toolchain: ", &shown(short_of), INDENT)?;
+        }
         Ok(())
     }
 
@@ -917,6 +920,7 @@ mod tests {
             time: Duration::from_millis(250),
             notes: Vec::new(),
             toolchain: Vec::new(),
+            short_of: None,
             error: Some(
                 "main.cpp: In function 'int main()':\n\
                  main.cpp:4:5: error: expected ';' before '}' token\n    \

@@ -228,6 +228,8 @@ struct BuildJson {
     error: Option<String>,
     /// The tools used: as named, their program, version and why taken.
     toolchain: Vec<ToolJson>,
+    /// What the compiler lacks of the standard the judge builds with.
+    short_of: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -264,6 +266,10 @@ impl BuildJson {
                     origin: super::untrusted::shown(&t.origin).into_owned(),
                 })
                 .collect(),
+            short_of: build
+                .short_of
+                .as_deref()
+                .map(|s| super::untrusted::shown(s).into_owned()),
         }
     }
 }

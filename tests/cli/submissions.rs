@@ -137,6 +137,37 @@ fn a_leetcode_file_with_a_local_harness_is_judged_as_leetcode_reads_it() {
     }
 }
 
+/// The local harness of a script, in each language's form of "run this
+/// when executed directly" (`require.main === module`, `if __FILE__ ==
+/// $0`, Racket's `module+ main`, PHP's code after the class): on LeetCode's
+/// problem the file is judged through the driver, AC, and the harness,
+/// which would print the solved example, is not run.
+#[test]
+fn a_scripts_local_harness_is_not_run_through_the_driver() {
+    for (file, tools) in [
+        ("ac_leetcode_with_main.js", &["node"][..]),
+        ("ac_leetcode_with_main.ts", &["tsc", "node"][..]),
+        ("ac_leetcode_with_main.rb", &["ruby"][..]),
+        ("ac_leetcode_with_main.php", &["php"][..]),
+        ("ac_leetcode_with_main.rkt", &["raco", "racket"][..]),
+    ] {
+        if !have(tools, file) {
+            continue;
+        }
+        let (run, report) = judge_fixture(file, "cases/leetcode37", &[]);
+        assert_eq!(run.code, 0, "{file}:\n{}{}", run.stdout, run.stderr);
+        assert_eq!(report["build"]["interface"], "leetcode", "{file}");
+        let cases = cases_of(&report);
+        assert!(cases.len() >= 10, "{file}");
+        for case in cases {
+            assert_eq!(case["verdict"], "AC", "{file}: {case}");
+            // The harness prints the example's first row, solved.
+            let printed = case["stdout"].as_str().unwrap_or_default();
+            assert!(!printed.contains("534678912"), "{file}: {printed}");
+        }
+    }
+}
+
 /// POJ builds C++ with an old G++: a program of that era, with `gets` and
 /// a global named `size`, is accepted there and a compile error in C++17.
 #[test]

@@ -7,7 +7,7 @@ use std::os::unix::fs::PermissionsExt as _;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use super::{have, manifest_dir, write, Run, ANSWER, PUZZLE};
+use super::{have, manifest_dir, skip_or_fail, write, Run, ANSWER, PUZZLE};
 
 /// A one-case AcWing suite in `dir`.
 fn suite(dir: &Path) {
@@ -274,4 +274,295 @@ fn lang_overrides_the_extension_in_every_language() {
         // The user's file is left as it was.
         assert_eq!(std::fs::read_to_string(&source).unwrap(), text);
     }
+}
+
+/// The C++23 compiler the tests may use, as `CXX` would name it: CI sets
+/// `SUDOKU_JUDGE_TEST_CXX23` to zig's clang from the ziglang wheel
+/// (`.ci/run`), which a developer's `target/toolchains` may hold too.
+fn cxx23() -> Option<String> {
+    if let Some(cxx) = std::env::var("SUDOKU_JUDGE_TEST_CXX23")
+        .ok()
+        .filter(|c| !c.trim().is_empty())
+    {
+        return Some(cxx);
+    }
+    let zig = manifest_dir().join("target/toolchains/python/ziglang/zig");
+    zig.is_file().then(|| format!("{} c++", zig.display()))
+}
+
+/// Judges `fixture` on LeetCode's suite with the user's `config.toml` of
+/// `config` (none when empty), the shared build cache (zig's libc++ is
+/// built into it once, for minutes), and the JSON report.
+fn judge_leetcode_with(home: &Path, fixture: &str, config: &str) -> (Run, serde_json::Value) {
+    if !config.is_empty() {
+        write(&home.join("config"), "sudoku-judge/config.toml", config);
+    }
+    let path = format!("tests/fixtures/submissions/{fixture}");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_sudoku-judge"));
+    command
+        .args(["test", "cases/leetcode37", "--submission", &path])
+        .current_dir(manifest_dir())
+        .env("SUDOKU_JUDGE_CACHE", super::build_cache())
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .env_remove("CXX")
+        .stdin(Stdio::null());
+    let human = command.output().expect("the binary runs");
+    command.args(["--format", "json"]);
+    let json = command.output().expect("the binary runs");
+    let report = serde_json::from_slice(&json.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{e}: {}{}",
+            String::from_utf8_lossy(&json.stdout),
+            String::from_utf8_lossy(&json.stderr)
+        )
+    });
+    let run = Run {
+        code: human.status.code().expect("exited, not killed"),
+        stdout: String::from_utf8(human.stdout).unwrap(),
+        stderr: String::from_utf8(human.stderr).unwrap(),
+    };
+    (run, report)
+}
+
+fn verdicts(report: &serde_json::Value) -> Vec<String> {
+    super::cases_of(report)
+        .iter()
+        .map(|case| case["verdict"].as_str().unwrap_or("ERROR").to_string())
+        .collect()
+}
+
+/// g++'s major version, from `g++ -dumpversion`.
+fn gxx_major() -> u32 {
+    let output = Command::new("g++").arg("-dumpversion").output().unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    text.trim().split('.').next().unwrap().parse().unwrap()
+}
+
+#[test]
+fn a_cxx23_leetcode_file_is_ce_with_g_plus_plus_12_saying_what_to_install() {
+    let test = "a_cxx23_leetcode_file_is_ce_with_g_plus_plus_12_saying_what_to_install";
+    if !have(&["g++"], test) {
+        return;
+    }
+    let home = tempfile::tempdir().unwrap();
+    let (run, report) = judge_leetcode_with(home.path(), "ac_leetcode_deducing_this.cpp", "");
+    let verdicts = verdicts(&report);
+    if gxx_major() >= 14 {
+        assert!(verdicts.iter().all(|v| v == "AC"), "{}", run.stdout);
+        return;
+    }
+    assert!(verdicts.iter().all(|v| v == "CE"), "{}", run.stdout);
+    assert_eq!(run.code, 1);
+    // The header says once that g++ stops short of LeetCode's standard...
+    let short: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.contains("stops at C++20; LeetCode builds C++23"))
+        .collect();
+    assert_eq!(short.len(), 1, "{}", run.stdout);
+    assert!(
+        short[0].starts_with("toolchain: g++ ") && short[0].contains("install g++ 14 or clang 18"),
+        "{}",
+        short[0]
+    );
+    assert!(
+        report["build"]["short_of"]
+            .as_str()
+            .is_some_and(|s| s.contains("LeetCode builds C++23")),
+        "{}",
+        report["build"]
+    );
+    // ...and the compile error says which feature needs it, and what to do.
+    assert!(
+        run.stdout.contains(
+            "note: this file needs C++23 (explicit object parameter, \"deducing this\"), which g++"
+        ) && run
+            .stdout
+            .contains("g++ 14 and clang 18 have it with -std=c++23")
+            && run.stdout.contains("[toolchain] cpp = "),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn a_cxx23_leetcode_file_is_ac_with_zigs_clang() {
+    let test = "a_cxx23_leetcode_file_is_ac_with_zigs_clang";
+    let Some(cxx) = cxx23() else {
+        skip_or_fail(
+            test,
+            "no C++23 compiler: install the ziglang wheel into target/toolchains/python \
+             (.ci/run does) or set SUDOKU_JUDGE_TEST_CXX23 to one",
+        );
+        return;
+    };
+    let home = tempfile::tempdir().unwrap();
+    let config = format!("[toolchain]\ncpp = \"{cxx}\"\n");
+    let (run, report) = judge_leetcode_with(home.path(), "ac_leetcode_deducing_this.cpp", &config);
+    let verdicts = verdicts(&report);
+    assert!(
+        !verdicts.is_empty() && verdicts.iter().all(|v| v == "AC"),
+        "{}{}",
+        run.stdout,
+        run.stderr
+    );
+    assert_eq!(run.code, 0);
+    let line = run
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("toolchain: C++ "))
+        .unwrap_or_else(|| panic!("no toolchain line:\n{}", run.stdout));
+    assert!(
+        line.contains(&cxx) && line.contains("clang version") && line.contains("config.toml"),
+        "{line}"
+    );
+    assert!(!run.stdout.contains("stops at"), "{}", run.stdout);
+    assert!(report["build"]["short_of"].is_null(), "{}", report["build"]);
+    // What zig keeps for itself stays out of the build.
+    let built = std::fs::read_dir(super::build_cache())
+        .unwrap()
+        .flatten()
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with("ac_leetcode_deducing_this")
+        })
+        .any(|e| e.path().join(".compiler-cache").exists());
+    assert!(!built, "a build kept zig's cache");
+}
+
+#[test]
+fn a_csharp_local_function_is_ac_with_roslyn_and_ce_with_mcs_saying_so() {
+    let test = "a_csharp_local_function_is_ac_with_roslyn_and_ce_with_mcs_saying_so";
+    if !have(&["mono"], test) {
+        return;
+    }
+    let home = tempfile::tempdir().unwrap();
+    let (run, report) = judge_leetcode_with(home.path(), "ac_leetcode_local_function.cs", "");
+    let verdicts = verdicts(&report);
+    let compiler = run
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("toolchain: C# "))
+        .unwrap_or_else(|| panic!("no toolchain line:\n{}{}", run.stdout, run.stderr));
+    if !compiler.contains("Mono C# compiler") {
+        // Roslyn has C# 7's local functions.
+        assert!(verdicts.iter().all(|v| v == "AC"), "{}", run.stdout);
+        return;
+    }
+    assert!(verdicts.iter().all(|v| v == "CE"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("note: this file needs C# 7 (a local function), which mcs")
+            && run.stdout.contains("Roslyn's csc")
+            && run.stdout.contains("[toolchain] csharp = "),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn an_unknown_toolchain_key_names_the_file_the_line_and_column_and_the_keys() {
+    let home = tempfile::tempdir().unwrap();
+    let cases = home.path().join("cases");
+    suite(&cases);
+    write(
+        &cases,
+        "judge.toml",
+        "time_limit = \"1s\"\n[toolchain]\ncpp = \"g++\"\npyhton = \"python3\"\n",
+    );
+    let source = "tests/fixtures/submissions/ac_program.py";
+    let run = judge_env(
+        home.path(),
+        &["test", cases.to_str().unwrap(), "--submission", source],
+        &[],
+        &[],
+    );
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    let said = format!(
+        "invalid {}: [toolchain] has `pyhton`, which is not a language; the keys are cpp, c, \
+         rust, python, java, go, javascript, typescript, csharp, kotlin, scala, ruby, php, \
+         racket (line 4, column 1)",
+        cases.join("judge.toml").display()
+    );
+    assert!(run.stderr.contains(&said), "{}{}", run.stdout, run.stderr);
+
+    write(
+        &home.path().join("config"),
+        "sudoku-judge/config.toml",
+        "[toolchain]\n\"c++\" = \"g++\"\n  rubi = \"ruby\"\n",
+    );
+    let run = judge_env(
+        home.path(),
+        &["test", "cases/acwing166", "--submission", source],
+        &[],
+        &[],
+    );
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    let config = home.path().join("config/sudoku-judge/config.toml");
+    assert!(
+        run.stderr.contains(&format!(
+            "invalid {}: [toolchain] has `rubi`, which is not a language; the keys are cpp,",
+            config.display()
+        )) && run.stderr.contains("racket (line 3, column 3)"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn driver_builds_with_the_toolchain_of_the_cases_suite() {
+    let test = "driver_builds_with_the_toolchain_of_the_cases_suite";
+    if !have(&["g++"], test) {
+        return;
+    }
+    let home = tempfile::tempdir().unwrap();
+    let bin = home.path().join("bin");
+    fake_compiler(&bin, "suite-c++", "suite-c++ 1.0", 0);
+    let cases = home.path().join("cases");
+    suite(&cases);
+    write(
+        &cases,
+        "judge.toml",
+        &format!(
+            "[toolchain]\ncpp = \"{}\"\n",
+            bin.join("suite-c++").display()
+        ),
+    );
+    let out = home.path().join("debug");
+    let run = judge_env(
+        home.path(),
+        &[
+            "driver",
+            "tests/fixtures/submissions/ac_program.cpp",
+            "--out",
+            out.to_str().unwrap(),
+            "--case",
+            cases.join("a.in").to_str().unwrap(),
+        ],
+        &[],
+        &[],
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let script = std::fs::read_to_string(out.join("run.sh")).unwrap();
+    assert!(
+        script.contains(&bin.join("suite-c++").display().to_string()),
+        "{script}"
+    );
+    // Without the suite, the compiler is the one on PATH.
+    let plain = home.path().join("plain");
+    let run = judge_env(
+        home.path(),
+        &[
+            "driver",
+            "tests/fixtures/submissions/ac_program.cpp",
+            "--out",
+            plain.to_str().unwrap(),
+        ],
+        &[],
+        &[],
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let script = std::fs::read_to_string(plain.join("run.sh")).unwrap();
+    assert!(!script.contains("suite-c++"), "{script}");
 }

@@ -18,8 +18,8 @@ use sha2::{Digest as _, Sha256};
 
 use super::launch::{Interface, Launch, Runtime};
 use super::{
-    compile::run_compiler, harness, interface_of, needs, readings, tools, Build, BuildInfo, Built,
-    Choice, Language, Reading, Run, SourceName, Spec, Toolchain, UsedTool, ALL, NOT_JUDGED,
+    caches, compile::run_compiler, harness, interface_of, needs, readings, tools, Build, BuildInfo,
+    Built, Choice, Language, Reading, Run, SourceName, Spec, Toolchain, UsedTool, ALL, NOT_JUDGED,
 };
 use crate::problem::Problem;
 
@@ -129,6 +129,8 @@ pub(super) struct Planned {
     /// The flags it is built with: the language's, or its judge's.
     pub(super) flags: &'static [&'static str],
     pub(super) notes: Vec<String>,
+    /// The judge whose build it is: `LeetCode`, `AcWing`, `POJ`.
+    pub(super) judge: &'static str,
     /// The tools as chosen, before a version manager's shims are resolved.
     pub(super) chosen: Vec<tools::Chosen>,
 }
@@ -265,12 +267,24 @@ pub(super) fn plan(
             profile.why
         ));
     }
-    let compile = (!recipe.compile.is_empty()).then(|| command(recipe.compile, flags, &vars));
+    let compile = (!recipe.compile.is_empty()).then(|| {
+        let mut argv = command(recipe.compile, flags, &vars);
+        // A compiler chosen with words after it (`zig c++`) gets them first.
+        if let Some(tool) = chosen
+            .iter()
+            .enumerate()
+            .find(|(i, _)| recipe.compile[0] == format!("@TOOL{i}@"))
+            .map(|(_, tool)| tool)
+        {
+            argv.splice(1..1, tool.args.iter().cloned());
+        }
+        argv
+    });
     // Named as the user calls it, not as the toolchain resolved it.
     let shown = match &compile {
         Some(argv) if recipe.shown => {
             let mut words = vec![chosen[0].name.clone()];
-            words.extend(argv[1..].iter().cloned());
+            words.extend(argv[1 + chosen[0].args.len()..].iter().cloned());
             words.join(" ")
         }
         _ => String::new(),
@@ -279,6 +293,11 @@ pub(super) fn plan(
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
+    let judge = match (interface, options.problem) {
+        (Interface::Function, _) | (_, Some(Problem::Leetcode37)) => "LeetCode",
+        (Interface::Program, Some(Problem::Poj3074)) => "POJ",
+        (Interface::Program, _) => "AcWing",
+    };
     Ok(Planned {
         language,
         spec,
@@ -294,6 +313,7 @@ pub(super) fn plan(
         recipe,
         flags,
         notes,
+        judge,
         chosen,
     })
 }
@@ -329,7 +349,7 @@ const SILENT: Duration = Duration::from_secs(1);
 
 /// Says `message` through `announce` if the returned guard lives longer
 /// than [`SILENT`].
-fn announce_after(
+pub(super) fn announce_after(
     announce: Option<&Announce>,
     message: String,
 ) -> Option<(mpsc::Sender<()>, std::thread::JoinHandle<()>)> {
@@ -344,7 +364,7 @@ fn announce_after(
 }
 
 /// Ends what [`announce_after`] started.
-fn announced(guard: Option<(mpsc::Sender<()>, std::thread::JoinHandle<()>)>) {
+pub(super) fn announced(guard: Option<(mpsc::Sender<()>, std::thread::JoinHandle<()>)>) {
     if let Some((done, thread)) = guard {
         drop(done);
         let _ = thread.join();
@@ -372,6 +392,7 @@ pub fn build_as(
         recipe,
         flags,
         notes,
+        judge,
         chosen,
     } = plan(path, language, options)?;
     let vars: Vec<(&str, &str)> = owned_vars
@@ -390,7 +411,11 @@ pub fn build_as(
         .tools
         .iter()
         .zip(&toolchain.programs)
-        .find(|(tool, program)| !tools::version_known(program, tool.version_args));
+        .zip(&chosen)
+        .find(|((tool, program), chosen)| {
+            !tools::version_known(program, &version_args(chosen, tool))
+        })
+        .map(|(found, _)| found);
     let asking = unknown.and_then(|(tool, _)| {
         announce_after(
             options.announce.as_ref(),
@@ -402,7 +427,7 @@ pub fn build_as(
     });
     let mut used = Vec::new();
     for ((tool, program), chosen) in spec.tools.iter().zip(&toolchain.programs).zip(&chosen) {
-        let version = tools::version(program, tool.version_args);
+        let version = tools::version(program, &version_args(chosen, tool));
         hasher.update(tools::identity(program));
         hasher.update(&version);
         used.push(UsedTool {
@@ -434,8 +459,13 @@ pub fn build_as(
         time: Duration::ZERO,
         error: None,
         notes,
+        short_of: None,
         toolchain: used,
     };
+    info.short_of = info
+        .toolchain
+        .first()
+        .and_then(|compiler| needs::short_of(spec, compiler, flags, judge));
     let label = format!(
         "{} ({language} {})",
         path.display(),
@@ -486,18 +516,40 @@ pub fn build_as(
         } else {
             "checking the syntax of"
         };
+        let mut env: Vec<(&str, String)> = spec
+            .compile_env
+            .iter()
+            .map(|(k, v)| (*k, v.to_string()))
+            .collect();
+        let own_cache = scratch.path().join(".compiler-cache");
+        if !toolchain.caches.is_empty() {
+            let warm = caches::warm(
+                spec,
+                &toolchain,
+                &chosen[0],
+                flags,
+                options.announce.as_ref(),
+            )?;
+            caches::copy(&warm, &own_cache)?;
+            let own = own_cache.display().to_string();
+            env.extend(
+                toolchain
+                    .caches
+                    .iter()
+                    .map(|variable| (*variable, own.clone())),
+            );
+        }
+        let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
         let compiling = announce_after(
             options.announce.as_ref(),
             format!("{doing} {} ...", source_name.name),
         );
-        let finished = run_compiler(
-            argv,
-            scratch.path(),
-            &toolchain,
-            spec.compile_env,
-            language.is_native(),
-        );
+        let finished = run_compiler(argv, scratch.path(), &toolchain, &env, language.is_native());
         announced(compiling);
+        // What the compiler kept for itself is not part of the build.
+        if own_cache.exists() {
+            let _ = std::fs::remove_dir_all(&own_cache);
+        }
         let finished = finished?;
         info.time = started.elapsed();
         if let Err(message) = finished {
@@ -535,6 +587,17 @@ pub fn build_as(
         launch: Some(launch(&dir)),
         info,
     })
+}
+
+/// What makes `tool` say its version: the words chosen after the program
+/// (`c++` of `zig c++`), then the tool's own.
+fn version_args<'a>(chosen: &'a tools::Chosen, tool: &'a super::Tool) -> Vec<&'a str> {
+    chosen
+        .args
+        .iter()
+        .map(String::as_str)
+        .chain(tool.version_args.iter().copied())
+        .collect()
 }
 
 /// What to say of a file whose language is not known from its extension.

@@ -26,7 +26,7 @@ pub static SPEC: Spec = Spec {
         versioned: true,
     }],
     tested: "gcc 12.2",
-    resolve: super::resolve_links,
+    resolve: super::resolve_compiler,
     flags: &["-O2", "-DONLINE_JUDGE"],
     flags_why: "AcWing's and POJ's flags (gcc's default standard, gnu17), and `-lm`",
     profiles: &[],

@@ -17,6 +17,63 @@ pub(super) const TERMINATE: [Cause; 2] = [
     },
 ];
 
+/// What a LeetCode-style file is built in: every standard header, as
+/// LeetCode gives them. libstdc++ (g++, and LeetCode's clang) has them all
+/// in `<bits/stdc++.h>`; libc++ (zig's clang) has no such header, so they
+/// are named one by one.
+const PRELUDE: &str = "#if __has_include(<bits/stdc++.h>)
+#include <bits/stdc++.h>
+#else
+#include <algorithm>
+#include <array>
+#include <bitset>
+#include <cassert>
+#include <cctype>
+#include <climits>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <functional>
+#include <iomanip>
+#include <iostream>
+#include <iterator>
+#include <limits>
+#include <list>
+#include <map>
+#include <memory>
+#include <numeric>
+#include <optional>
+#include <queue>
+#include <random>
+#include <set>
+#include <sstream>
+#include <stack>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <variant>
+#include <vector>
+#if __has_include(<ranges>)
+#include <bit>
+#include <numbers>
+#include <ranges>
+#include <span>
+#endif
+#if __has_include(<print>)
+#include <print>
+#endif
+#endif
+using namespace std;
+#line 1 \"@NAME@\"
+@SOURCE@
+@DRIVER@";
+
 pub static SPEC: Spec = Spec {
     id: "cpp",
     aliases: &["c++", "cxx"],
@@ -29,8 +86,8 @@ pub static SPEC: Spec = Spec {
         alternatives: &["clang++"],
         versioned: true,
     }],
-    tested: "g++ 12.2",
-    resolve: super::resolve_links,
+    tested: "g++ 12.2 (Debian) and zig's clang 22 (`zig c++`, the ziglang wheel from PyPI, in CI, for C++23)",
+    resolve: super::resolve_compiler,
     flags: &["-O2", "-std=c++17", "-DONLINE_JUDGE"],
     flags_why: "AcWing's flags; under `--problem poj3074`, `-std=gnu++98` instead, as POJ's old G++ builds; a LeetCode-style file `-std=c++23`, as LeetCode",
     profiles: &[
@@ -65,10 +122,7 @@ pub static SPEC: Spec = Spec {
     // The judge's prelude, then the submission with its own line numbers,
     // then the driver.
     function: Build {
-        files: &[(
-            "main.cpp",
-            "#include <bits/stdc++.h>\nusing namespace std;\n#line 1 \"@NAME@\"\n@SOURCE@\n@DRIVER@",
-        )],
+        files: &[("main.cpp", PRELUDE)],
         source_as: "@NAME@",
         compile: &["@TOOL0@", "@FLAGS@", "-o", "main", "main.cpp"],
         shown: true,
@@ -86,7 +140,7 @@ pub static SPEC: Spec = Spec {
     leetcode: LeetCode {
         method: "solveSudoku",
         template: "class Solution {\npublic:\n    void solveSudoku(vector<vector<char>>& board) {\n        \n    }\n};",
-        gets: "`#include <bits/stdc++.h>` and `using namespace std;` before it; a value-initialised `Solution` per board",
+        gets: "`#include <bits/stdc++.h>` (with libc++, which has none, every standard header) and `using namespace std;` before it; a value-initialised `Solution` per board",
     },
     self_test: "#include <iostream>\n#include <string>\nint main() { std::string line; std::getline(std::cin, line); std::cout << line << '\\n'; }\n",
 };

@@ -63,6 +63,7 @@ pub fn export(
     path: &Path,
     language: Option<Language>,
     reading: super::Reading,
+    toolchains: Vec<super::Choice>,
     out: &Path,
     boards: &str,
 ) -> anyhow::Result<Exported> {
@@ -71,6 +72,7 @@ pub fn export(
         language,
         &super::Options {
             reading,
+            toolchains,
             ..Default::default()
         },
     )?;

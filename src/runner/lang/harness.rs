@@ -61,6 +61,13 @@ pub fn leetcode_part(language: Language, source: &str, name: &str) -> Submitted 
             }
             notes.push(note);
         }
+    } else if spec.id == "php" {
+        if let Some((from, to)) = without_php_statements(&mut text) {
+            notes.push(format!(
+                "{name}: its code after the class (lines {from}–{to}), a local test harness, is \
+                 left out, as LeetCode is given the solution alone"
+            ));
+        }
     } else if program && spec.id == "python" {
         notes.push(format!(
             "{name}: its `if __name__ == \"__main__\":` block, a local test harness, is not \
@@ -268,6 +275,61 @@ fn without_main(language: Language, text: &mut [u8]) -> Option<(usize, usize)> {
     None
 }
 
+/// Blanks the statements a PHP file runs at its top level after its
+/// `class Solution` (a local harness: PHP has no `main` to tell it by),
+/// keeping the declarations there (functions, classes, `use`, `const`). The
+/// first line and the last of what was left out, counted from 1.
+fn without_php_statements(text: &mut [u8]) -> Option<(usize, usize)> {
+    let code = code_of(text);
+    let class = Regex::new(r"\bclass\s+Solution\b").ok()?.find(&code)?;
+    let open = class.end() + code[class.end()..].iter().position(|&b| b == b'{')?;
+    let mut at = closing(&code, open)? + 1;
+    let declaration = Regex::new(
+        r"^(?:(?:abstract|final|readonly)\s+)*(?:function|class|interface|trait|enum|use|const|namespace|declare)\b",
+    )
+    .ok()?;
+    let mut blanked: Option<(usize, usize)> = None;
+    while at < code.len() {
+        if code[at].is_ascii_whitespace() {
+            at += 1;
+            continue;
+        }
+        if code[at..].starts_with(b"?>") {
+            break;
+        }
+        // The item: to its `;` at depth 0, or to the `}` closing its first
+        // block, whichever comes first.
+        let mut depth = 0usize;
+        let mut end = code.len();
+        for (i, &b) in code.iter().enumerate().skip(at) {
+            match b {
+                b'{' => depth += 1,
+                b'}' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        end = i + 1;
+                        break;
+                    }
+                }
+                b';' if depth == 0 => {
+                    end = i + 1;
+                    break;
+                }
+                _ => {}
+            }
+        }
+        if !declaration.is_match(&code[at..end]) {
+            blank(text, at, end);
+            let first = blanked.map_or(at, |(first, _)| first);
+            blanked = Some((first, end));
+        }
+        at = end;
+    }
+    let (from, to) = blanked?;
+    let line = |i: usize| text[..i].iter().filter(|&&b| b == b'\n').count() + 1;
+    Some((line(from), line(to.saturating_sub(1))))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -357,6 +419,26 @@ int main() {
         assert!(!cut.source.contains("return"), "{}", cut.source);
         assert!(cut.source.contains("void solveSudoku"));
         assert!(cut.notes[0].contains("lines 3–6"), "{:?}", cut.notes);
+    }
+
+    #[test]
+    fn php_statements_after_the_class_are_left_out_and_declarations_kept() {
+        let php = "<?php\nclass Solution {\n    function solveSudoku(&$board) { helper(); }\n}\n\
+                   function helper() { return 1; }\n$b = [];\nforeach ($b as $r) {\n    echo \"}\";\n}\n\
+                   (new Solution())->solveSudoku($b);\n";
+        let cut = cut("php", php);
+        assert_eq!(cut.source.lines().count(), php.lines().count());
+        assert!(cut.source.contains("function helper()"), "{}", cut.source);
+        assert!(cut.source.contains("class Solution"), "{}", cut.source);
+        assert!(!cut.source.contains("foreach"), "{}", cut.source);
+        assert!(!cut.source.contains("new Solution"), "{}", cut.source);
+        assert!(cut.notes[0].contains("lines 6–10"), "{:?}", cut.notes);
+        // Nothing after the class: nothing said.
+        assert!(cut_notes_of("<?php\nclass Solution {\n}\n").is_empty());
+    }
+
+    fn cut_notes_of(php: &str) -> Vec<String> {
+        cut("php", php).notes
     }
 
     #[test]

@@ -15,6 +15,7 @@
 
 mod build;
 mod c;
+mod caches;
 mod cause;
 mod compile;
 mod cpp;
@@ -48,7 +49,7 @@ use regex::Regex;
 
 use crate::problem::Problem;
 use launch::{Interface, Launch};
-use tools::{ask, resolve_links, toolchain};
+use tools::{ask, resolve_compiler, resolve_links, toolchain};
 
 pub use build::{build, build_as, cache_root, Options};
 pub use cause::{crash_cause, out_of_memory};
@@ -233,6 +234,13 @@ pub struct Toolchain {
     pub read_only: Vec<PathBuf>,
     /// Directories to put first on `PATH`.
     pub path_dirs: Vec<PathBuf>,
+    /// The variables naming a cache the compiler keeps of its own (zig's
+    /// libc++, built on first use, for minutes). The judge fills it once
+    /// outside the sandbox, building its own self-test, and each compile
+    /// gets a copy in its build directory: the cache is never written by
+    /// a compile of a submission, so none can change what a later build
+    /// links.
+    pub caches: &'static [&'static str],
 }
 
 /// The languages judged, in the order the README lists them.
@@ -423,6 +431,9 @@ pub struct BuildInfo {
     pub notes: Vec<String>,
     /// The tools it was built and run with.
     pub toolchain: Vec<UsedTool>,
+    /// What the compiler lacks of the standard the judge builds with, and
+    /// what to do: `g++ 12.2 stops at C++20; LeetCode builds C++23: ...`.
+    pub short_of: Option<String>,
 }
 
 /// A tool a build used, for the report's header.

@@ -56,6 +56,14 @@ pub fn explain(spec: &Spec, source: &str, message: &str, compiler: &UsedTool) ->
             }),
         }
     })?;
+    // A compiler that has the standard stopped for another reason.
+    if let (Some(needed), Some((_, newest))) =
+        (standard_year(need.standard), newest_cpp(&compiler.version))
+    {
+        if newest >= needed {
+            return None;
+        }
+    }
     let version = regex(r"\d+\.\d+(?:\.\d+)*")
         .find_iter(&compiler.version)
         .last()
@@ -72,6 +80,71 @@ pub fn explain(spec: &Spec, source: &str, message: &str, compiler: &UsedTool) ->
         spec.name,
         spec.id
     ))
+}
+
+/// A C++ standard as the year it is named by: `-std=c++23` and `C++23`
+/// are 2023, `-std=gnu++98` 1998; `None` for flags naming none.
+pub fn standard_year(text: &str) -> Option<u32> {
+    let found = regex(r"(?i)(?:c|gnu)\+\+(\d\d)\b").captures(text)?;
+    let short: u32 = found[1].parse().ok()?;
+    Some(if short >= 90 {
+        1900 + short
+    } else {
+        2000 + short
+    })
+}
+
+/// How people name a standard: `C++23`.
+pub fn standard_name(year: u32) -> String {
+    format!("C++{:02}", year % 100)
+}
+
+/// The newest C++ standard a compiler does in full, from the line it gives
+/// of its version, by compiler family and major version (their release
+/// notes' tables): how it is named (`g++ 12.2`) and the standard's year.
+/// `None` for a compiler this does not know.
+pub fn newest_cpp(version: &str) -> Option<(String, u32)> {
+    // Past this major version, the standard's year.
+    const GCC: [(u32, u32); 5] = [(14, 2023), (11, 2020), (8, 2017), (5, 2014), (4, 2011)];
+    const CLANG: [(u32, u32); 5] = [(18, 2023), (16, 2020), (5, 2017), (4, 2014), (3, 2011)];
+    let (family, table, number) =
+        if let Some(found) = regex(r"clang version (\d+)\.(\d+)").captures(version) {
+            ("clang", &CLANG, found)
+        } else if regex(r"g\+\+|\bgcc\b|\(GCC\)").is_match(version) {
+            let found = regex(r"(\d+)\.(\d+)(?:\.\d+)?")
+                .captures_iter(version)
+                .last()?;
+            ("g++", &GCC, found)
+        } else {
+            return None;
+        };
+    let major: u32 = number[1].parse().ok()?;
+    let year = table
+        .iter()
+        .find(|(since, _)| major >= *since)
+        .map(|(_, year)| *year)?;
+    Some((format!("{family} {major}.{}", &number[2]), year))
+}
+
+/// What to say once, above the table, when `compiler` does not do the
+/// standard that `judge` builds with (`flags`): `g++ 12.2 stops at C++20;
+/// LeetCode builds C++23: ...`.
+pub fn short_of(spec: &Spec, compiler: &UsedTool, flags: &[&str], judge: &str) -> Option<String> {
+    if spec.id != "cpp" {
+        return None;
+    }
+    let wanted = flags.iter().find_map(|flag| standard_year(flag))?;
+    let (named, newest) = newest_cpp(&compiler.version)?;
+    (newest < wanted).then(|| {
+        format!(
+            "{named} stops at {}; {judge} builds {}: install g++ 14 or clang 18 (zig's clang from \
+             PyPI will do), or set the C++ compiler in {} ([toolchain] {} = \"...\")",
+            standard_name(newest),
+            standard_name(wanted),
+            shown_config(),
+            spec.id
+        )
+    })
 }
 
 /// The user's `config.toml`, from `~` when it is under it.
@@ -167,6 +240,49 @@ mod tests {
         // `this` as an argument, and a comment, are no such thing.
         let plain = "void f(S* s); void g() { f(this); } // (this S& self)\n";
         assert_eq!(explain(cpp, plain, "error", &gxx), None);
+    }
+
+    #[test]
+    fn a_compilers_newest_standard_comes_from_its_family_and_version() {
+        let debian = "x86_64-linux-gnu-g++-12 (Debian 12.2.0-14+deb12u1) 12.2.0";
+        assert_eq!(newest_cpp(debian), Some(("g++ 12.2".into(), 2020)));
+        assert_eq!(
+            newest_cpp("g++ (GCC) 14.1.1 20240522"),
+            Some(("g++ 14.1".into(), 2023))
+        );
+        assert_eq!(
+            newest_cpp("Debian clang version 16.0.6 (15)"),
+            Some(("clang 16.0".into(), 2020))
+        );
+        // zig c++ says it as clang does.
+        assert_eq!(
+            newest_cpp("clang version 22.1.8"),
+            Some(("clang 22.1".into(), 2023))
+        );
+        assert_eq!(newest_cpp("Mono C# compiler version 6.8.0.105"), None);
+        assert_eq!(standard_year("-std=gnu++98"), Some(1998));
+        assert_eq!(standard_year("-std=c++23"), Some(2023));
+        assert_eq!(standard_year("-O2"), None);
+        assert_eq!(standard_name(1998), "C++98");
+    }
+
+    #[test]
+    fn the_header_says_when_the_compiler_stops_short_of_the_judges_standard() {
+        let cpp = Language::find("cpp").unwrap().spec();
+        let gxx = tool("g++", "g++ (Debian 12.2.0-14) 12.2.0");
+        let said = short_of(cpp, &gxx, &["-O2", "-std=c++23"], "LeetCode").unwrap();
+        assert!(
+            said.starts_with("g++ 12.2 stops at C++20; LeetCode builds C++23: install g++ 14"),
+            "{said}"
+        );
+        assert!(said.contains("[toolchain] cpp = "), "{said}");
+        assert_eq!(short_of(cpp, &gxx, &["-O2", "-std=c++17"], "AcWing"), None);
+        assert_eq!(short_of(cpp, &gxx, &["-std=gnu++98"], "POJ"), None);
+        let clang = tool("zig c++", "clang version 22.1.8");
+        assert_eq!(short_of(cpp, &clang, &["-std=c++23"], "LeetCode"), None);
+        // A compiler that has C++23 failed for another reason: no note.
+        let source = "struct S { int get(this S const& self) { return 1; } };\n";
+        assert_eq!(explain(cpp, source, "error: something else", &clang), None);
     }
 
     #[test]

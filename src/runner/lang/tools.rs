@@ -14,7 +14,6 @@
 //! the build cache, under the compiler's identity (its real path, size and
 //! modification time), which an upgrade changes.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -31,7 +30,7 @@ pub use crate::case::settings::Choice;
 #[serde(deny_unknown_fields)]
 struct UserConfig {
     #[serde(default)]
-    toolchain: BTreeMap<String, String>,
+    toolchain: crate::case::settings::ToolchainTable,
 }
 
 /// The user's configuration file: `$XDG_CONFIG_HOME/sudoku-judge/config.toml`
@@ -53,35 +52,58 @@ fn user_choices() -> anyhow::Result<Vec<Choice>> {
         }
     };
     let config: UserConfig = toml::from_str(&text)
-        .map_err(|e| anyhow::anyhow!("{}", e.to_string().trim_end()))
+        .map_err(crate::case::settings::toml_error)
         .with_context(|| format!("invalid {}", path.display()))?;
     let dir = path.parent().unwrap_or(Path::new("/"));
     config
         .toolchain
         .into_iter()
-        .map(|(language, value)| choice(language, value, dir, &path))
+        .map(|(language, value)| {
+            let at = crate::case::settings::line_column(&text, language.span().start);
+            choice(language.into_inner(), value, dir, &path, at)
+        })
         .collect()
 }
 
 /// A `[toolchain]` entry of the file at `file`, in `dir`: a path in it is
 /// taken from `dir`, a bare name is found on `PATH`.
-pub fn choice(language: String, value: String, dir: &Path, file: &Path) -> anyhow::Result<Choice> {
-    anyhow::ensure!(
-        Language::find(&language).is_some(),
-        "invalid {}: [toolchain] names `{language}`, which is not a language; use one of {}",
-        file.display(),
-        ALL.iter().map(|l| l.0.id).collect::<Vec<_>>().join(", ")
-    );
+pub fn choice(
+    language: String,
+    value: String,
+    dir: &Path,
+    file: &Path,
+    at: (usize, usize),
+) -> anyhow::Result<Choice> {
     let value = if value.contains('/') {
         dir.join(&value).display().to_string()
     } else {
         value
     };
-    Ok(Choice {
+    let choice = Choice {
         language,
         value,
         origin: file.display().to_string(),
-    })
+        at: Some(at),
+    };
+    known_language(&choice)?;
+    Ok(choice)
+}
+
+/// That a file's `[toolchain]` key is a language: else an error naming
+/// the file, the line and column, and the keys it takes.
+fn known_language(choice: &Choice) -> anyhow::Result<()> {
+    if Language::find(&choice.language).is_some() {
+        return Ok(());
+    }
+    let at = choice.at.map_or(String::new(), |(line, column)| {
+        format!(" (line {line}, column {column})")
+    });
+    anyhow::bail!(
+        "invalid {}: [toolchain] has `{}`, which is not a language; the keys are {}{at}",
+        choice.origin,
+        choice.language,
+        ALL.iter().map(|l| l.0.id).collect::<Vec<_>>().join(", ")
+    )
 }
 
 /// The environment variables that name a toolchain, as build tools use
@@ -106,6 +128,7 @@ fn environment_choices() -> Vec<Choice> {
                 language: language.to_string(),
                 value: value.to_string_lossy().into_owned(),
                 origin: variable.to_string(),
+                at: None,
             });
         }
     }
@@ -117,6 +140,9 @@ fn environment_choices() -> Vec<Choice> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Chosen {
     pub program: PathBuf,
+    /// Arguments that come first in each of its commands: `c++` of
+    /// `zig c++`.
+    pub args: Vec<String>,
     /// As a user would type it: `g++`, `clang++-19`.
     pub name: String,
     /// `the newest on PATH`, `CXX`, a file's path.
@@ -132,13 +158,7 @@ pub(super) fn find_tools(language: Language, suite: &[Choice]) -> anyhow::Result
     choices.extend(environment_choices());
     choices.extend(user_choices()?);
     for choice in suite {
-        anyhow::ensure!(
-            Language::find(&choice.language).is_some(),
-            "invalid {}: [toolchain] names `{}`, which is not a language; use one of {}",
-            choice.origin,
-            choice.language,
-            ALL.iter().map(|l| l.0.id).collect::<Vec<_>>().join(", ")
-        );
+        known_language(choice)?;
     }
     let choices: Vec<Choice> = choices
         .into_iter()
@@ -149,14 +169,20 @@ pub(super) fn find_tools(language: Language, suite: &[Choice]) -> anyhow::Result
         .enumerate()
         .map(|(i, tool)| {
             for choice in &choices {
-                if let Some(program) = chosen_program(choice, tool.command, i == 0)? {
-                    let name = if choice.value.contains('/') {
+                if let Some((program, args)) = chosen_program(choice, tool.command, i == 0)? {
+                    let name = if choice.value.contains('/') && !Path::new(&choice.value).is_dir() {
+                        std::iter::once(program.display().to_string())
+                            .chain(args.iter().cloned())
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    } else if Path::new(&choice.value).is_dir() {
                         program.display().to_string()
                     } else {
                         choice.value.clone()
                     };
                     return Ok(Chosen {
                         program,
+                        args,
                         name,
                         origin: choice.origin.clone(),
                     });
@@ -179,32 +205,48 @@ pub(super) fn find_tools(language: Language, suite: &[Choice]) -> anyhow::Result
         .collect()
 }
 
-/// The program `choice` gives for the tool `command`: a directory gives
-/// each tool it holds, a program only the first (`first`).
-fn chosen_program(choice: &Choice, command: &str, first: bool) -> anyhow::Result<Option<PathBuf>> {
+/// The program `choice` gives for the tool `command`, and the arguments
+/// that come first in its commands: a directory gives each tool it holds,
+/// a program only the first (`first`), with the words after it (`zig c++`,
+/// as `CXX` is often set).
+fn chosen_program(
+    choice: &Choice,
+    command: &str,
+    first: bool,
+) -> anyhow::Result<Option<(PathBuf, Vec<String>)>> {
     let path = Path::new(&choice.value);
     if path.is_dir() {
         return Ok([path.join("bin").join(command), path.join(command)]
             .into_iter()
-            .find(|p| p.is_file()));
+            .find(|p| p.is_file())
+            .map(|program| (program, Vec::new())));
     }
     if !first {
         return Ok(None);
     }
-    which::which(&choice.value).map(Some).map_err(|_| {
-        anyhow::anyhow!(
-            "{} sets the {} toolchain to `{}`, which is not a program{}; set it to a compiler \
+    let words = shell_words::split(&choice.value).unwrap_or_default();
+    let (program, args) = match words.split_first() {
+        Some((program, args)) if !args.is_empty() && !path.exists() => {
+            (program.clone(), args.to_vec())
+        }
+        _ => (choice.value.clone(), Vec::new()),
+    };
+    which::which(&program)
+        .map(|p| Some((p, args)))
+        .map_err(|_| {
+            anyhow::anyhow!(
+                "{} sets the {} toolchain to `{}`, which is not a program{}; set it to a compiler \
              or interpreter on PATH, or a path to one",
-            choice.origin,
-            Language::find(&choice.language).map_or(choice.language.as_str(), |l| l.0.name),
-            choice.value,
-            if choice.value.contains('/') {
-                ""
-            } else {
-                " on PATH"
-            }
-        )
-    })
+                choice.origin,
+                Language::find(&choice.language).map_or(choice.language.as_str(), |l| l.0.name),
+                choice.value,
+                if choice.value.contains('/') {
+                    ""
+                } else {
+                    " on PATH"
+                }
+            )
+        })
 }
 
 /// The newest `command` on `PATH`: `g++-14` over `g++-12` over `g++`,
@@ -214,6 +256,7 @@ fn newest_on_path(command: &str, versioned: bool) -> Option<Chosen> {
     if !versioned {
         return which::which(command).ok().map(|program| Chosen {
             program,
+            args: Vec::new(),
             name: command.to_string(),
             origin: "found on PATH".to_string(),
         });
@@ -261,6 +304,7 @@ fn newest_on_path(command: &str, versioned: bool) -> Option<Chosen> {
     }
     Some(Chosen {
         program,
+        args: Vec::new(),
         name,
         origin: "the newest on PATH".to_string(),
     })
@@ -383,6 +427,30 @@ pub(super) fn resolve_links(tools: Vec<PathBuf>) -> Toolchain {
     toolchain(programs, Vec::new(), Vec::new())
 }
 
+/// The variables that name zig's caches, global and local.
+const ZIG_CACHES: &[&str] = &["ZIG_GLOBAL_CACHE_DIR", "ZIG_LOCAL_CACHE_DIR"];
+
+/// A C or C++ compiler: as [`resolve_links`], and zig (`zig c++`, as the
+/// `ziglang` wheel on PyPI installs it) with its library beside it and
+/// the cache where it keeps the libc++ it builds once (see
+/// [`Toolchain::caches`]).
+pub(super) fn resolve_compiler(tools: Vec<PathBuf>) -> Toolchain {
+    let mut toolchain = resolve_links(tools);
+    let zig = toolchain
+        .programs
+        .first()
+        .filter(|p| p.file_name().is_some_and(|name| name == "zig"))
+        .and_then(|zig| zig.parent())
+        .map(Path::to_path_buf);
+    if let Some(dir) = zig {
+        if !crate::runner::sandbox::is_system_path(&dir) {
+            toolchain.read_only.push(dir);
+        }
+        toolchain.caches = ZIG_CACHES;
+    }
+    toolchain
+}
+
 /// A toolchain of `programs`, seen by the sandbox with `read_only` and
 /// whatever else the programs need.
 pub(super) fn toolchain(
@@ -402,6 +470,7 @@ pub(super) fn toolchain(
         programs,
         read_only,
         path_dirs,
+        caches: &[],
     }
 }
 
