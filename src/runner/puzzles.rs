@@ -11,27 +11,27 @@ use crate::check::Head;
 use crate::stats::Spread;
 
 /// The time of each call of a function submission, summed and spread
-/// without keeping each one (a case may hold a million puzzles): the
-/// spread comes from a histogram exact to three significant digits.
+/// without keeping each one (a case may hold a million puzzles). The first
+/// [`EXACT`] times are kept as they are, and their spread is exact; past
+/// them, the spread comes from a histogram exact to three significant
+/// digits. Most cases hold one puzzle or a few, and a histogram's counts
+/// (tens of kilobytes, zeroed as it grows) cost more than the run of a
+/// one-puzzle case is worth.
+#[derive(Default)]
 pub struct PuzzleTimes {
     total: Duration,
-    histogram: hdrhistogram::Histogram<u64>,
+    /// The times so far, while there are at most [`EXACT`] of them.
+    exact: Vec<u64>,
+    /// Every time, once there were more than [`EXACT`].
+    histogram: Option<hdrhistogram::Histogram<u64>>,
     /// Times recorded so far.
     count: usize,
     /// The slowest puzzle's index (from 0) and time in nanoseconds.
     slowest: Option<(usize, u64)>,
 }
 
-impl Default for PuzzleTimes {
-    fn default() -> Self {
-        PuzzleTimes {
-            total: Duration::ZERO,
-            histogram: hdrhistogram::Histogram::new(3).expect("3 significant figures are allowed"),
-            count: 0,
-            slowest: None,
-        }
-    }
-}
+/// How many times are kept as they are before a histogram takes over.
+const EXACT: usize = 1024;
 
 impl PuzzleTimes {
     /// Records the next puzzle's time.
@@ -41,11 +41,19 @@ impl PuzzleTimes {
         }
         self.count += 1;
         self.total += Duration::from_nanos(ns);
-        // It grows to hold any value; should growing fail, the value is
-        // recorded as the largest it can hold.
-        if self.histogram.record(ns).is_err() {
-            self.histogram.saturating_record(ns);
+        if self.histogram.is_none() && self.exact.len() < EXACT {
+            self.exact.push(ns);
+            return;
         }
+        let histogram = self.histogram.get_or_insert_with(|| {
+            let mut histogram =
+                hdrhistogram::Histogram::new(3).expect("3 significant figures are allowed");
+            for kept in std::mem::take(&mut self.exact) {
+                record_into(&mut histogram, kept);
+            }
+            histogram
+        });
+        record_into(histogram, ns);
     }
 
     /// The time of every call together.
@@ -60,14 +68,31 @@ impl PuzzleTimes {
     }
 
     pub fn spread(&self) -> Option<Spread> {
-        if self.histogram.is_empty() {
-            return None;
+        if let Some(histogram) = &self.histogram {
+            return Some(Spread {
+                min: Duration::from_nanos(histogram.min()),
+                median: Duration::from_nanos(histogram.value_at_quantile(0.5)),
+                max: Duration::from_nanos(histogram.max()),
+            });
         }
+        let mut sorted = self.exact.clone();
+        sorted.sort_unstable();
+        let (&min, &max) = (sorted.first()?, sorted.last()?);
         Some(Spread {
-            min: Duration::from_nanos(self.histogram.min()),
-            median: Duration::from_nanos(self.histogram.value_at_quantile(0.5)),
-            max: Duration::from_nanos(self.histogram.max()),
+            min: Duration::from_nanos(min),
+            // The lower middle of an even count, as the histogram's
+            // quantile 0.5 takes it.
+            median: Duration::from_nanos(sorted[(sorted.len() - 1) / 2]),
+            max: Duration::from_nanos(max),
         })
+    }
+}
+
+/// Records `ns`: the histogram grows to hold any value; should growing
+/// fail, the value is recorded as the largest it can hold.
+fn record_into(histogram: &mut hdrhistogram::Histogram<u64>, ns: u64) {
+    if histogram.record(ns).is_err() {
+        histogram.saturating_record(ns);
     }
 }
 
@@ -195,5 +220,53 @@ impl OwnOutput {
             lines,
             last_line: (!self.head.is_whole()).then(|| String::from_utf8_lossy(&last).into_owned()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_few_times_have_an_exact_spread() {
+        let mut times = PuzzleTimes::default();
+        assert!(times.spread().is_none());
+        for ns in [3_000_123, 1_000_007, 2_000_051, 9_000_001] {
+            times.record(ns);
+        }
+        let spread = times.spread().expect("four times were recorded");
+        assert_eq!(spread.min, Duration::from_nanos(1_000_007));
+        assert_eq!(spread.median, Duration::from_nanos(2_000_051));
+        assert_eq!(spread.max, Duration::from_nanos(9_000_001));
+        assert_eq!(times.slowest(), Some((3, Duration::from_nanos(9_000_001))));
+        assert_eq!(times.total(), Duration::from_nanos(15_000_182));
+    }
+
+    #[test]
+    fn past_the_exact_ones_the_spread_keeps_three_digits_and_every_time() {
+        let mut times = PuzzleTimes::default();
+        // 1..=3000 µs, the slowest in the middle: the first EXACT go into
+        // the histogram when it takes over.
+        let n = 3 * EXACT as u64;
+        for i in 1..=n {
+            let ns = if i == n / 2 { 50_000_000 } else { i * 1_000 };
+            times.record(ns);
+        }
+        let spread = times.spread().expect("times were recorded");
+        let close = |got: Duration, want: u64| {
+            let got = got.as_nanos() as f64;
+            assert!(
+                (got - want as f64).abs() <= want as f64 * 1e-3,
+                "{got} is not {want} to three digits"
+            );
+        };
+        close(spread.min, 1_000);
+        // The lower middle of the 3,072 times, 1,536 µs being the slowest.
+        close(spread.median, 1_537_000);
+        close(spread.max, 50_000_000);
+        assert_eq!(
+            times.slowest(),
+            Some((n as usize / 2 - 1, Duration::from_nanos(50_000_000)))
+        );
     }
 }

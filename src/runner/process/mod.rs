@@ -53,7 +53,7 @@ use child::{Child, Reaped};
 pub use interrupts::{interrupt, interrupted, interrupting_signal, restart, restarting, resume};
 pub use meter::Meter;
 pub use streams::STDERR_HEAD;
-use streams::{set_nonblocking, Ends, Pipes, CHUNK};
+use streams::{set_nonblocking, Ends, Pipes};
 
 /// What a spawner reports a run's cgroup as.
 #[cfg(target_os = "linux")]
@@ -299,6 +299,8 @@ impl Drop for Process {
         if let Some(child) = self.child.take() {
             child.release(self.ended.is_some());
         }
+        streams::give_back(std::mem::take(&mut self.pending));
+        streams::give_back(std::mem::take(&mut self.chunk));
     }
 }
 
@@ -332,10 +334,10 @@ impl Process {
                 stderr_tail: spec.stderr_tail,
             },
             started,
-            pending: vec![0; CHUNK],
+            pending: streams::buffer(),
             pending_at: 0,
             pending_end: 0,
-            chunk: vec![0; CHUNK],
+            chunk: streams::buffer(),
             errors: Ends::default(),
             killed: None,
             wait_at_start: None,

@@ -2,6 +2,7 @@
 //! served without blocking, stdout cut at its limit and of stderr its
 //! start and its end kept ([`Ends`]).
 
+use std::cell::RefCell;
 use std::io;
 use std::os::fd::OwnedFd;
 
@@ -10,6 +11,35 @@ use nix::fcntl::{fcntl, FcntlArg, OFlag};
 
 /// Bytes moved per read or write.
 pub(super) const CHUNK: usize = 64 * 1024;
+
+thread_local! {
+    /// [`CHUNK`]-byte buffers that ended processes gave back. A job thread
+    /// runs case after case, and fresh buffers would be zeroed, and their
+    /// pages faulted in, anew for every one: for a one-puzzle case that
+    /// was a good part of what the judge itself spends on it.
+    static SPARE: RefCell<Vec<Vec<u8>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A [`CHUNK`]-byte scratch buffer: what it holds is written before it is
+/// read.
+pub(super) fn buffer() -> Vec<u8> {
+    SPARE
+        .with(|spare| spare.borrow_mut().pop())
+        .unwrap_or_else(|| vec![0; CHUNK])
+}
+
+/// Keeps a buffer of [`buffer`] for the thread's next process (a few at
+/// most: a process holds two).
+pub(super) fn give_back(buffer: Vec<u8>) {
+    if buffer.len() == CHUNK {
+        SPARE.with(|spare| {
+            let mut spare = spare.borrow_mut();
+            if spare.len() < 4 {
+                spare.push(buffer);
+            }
+        });
+    }
+}
 
 /// How much of the start of stderr is kept.
 pub const STDERR_HEAD: usize = 2048;
