@@ -32,6 +32,16 @@ pub fn cache_root() -> PathBuf {
         .unwrap_or_else(|| std::env::temp_dir().join("sudoku-judge-cache"))
 }
 
+/// A cache key: the first `bytes` bytes of `hasher`'s digest, in hex.
+pub(super) fn cache_key(hasher: Sha256, bytes: usize) -> String {
+    hasher
+        .finalize()
+        .iter()
+        .take(bytes)
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 /// `template` with each placeholder of `vars` replaced, in one pass (so a
 /// placeholder inside a value stays as it is).
 pub(super) fn fill(template: &str, vars: &[(&str, &str)]) -> String {
@@ -442,12 +452,7 @@ pub fn build_as(
         hasher.update(format!("\n--- {file} {}\n", text.len()));
         hasher.update(text);
     }
-    let hash: String = hasher
-        .finalize()
-        .iter()
-        .take(10)
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let hash = cache_key(hasher, 10);
     let root = cache_root();
     let dir = root.join(format!("{}-{hash}", name.replace('.', "-")));
     let mut info = BuildInfo {

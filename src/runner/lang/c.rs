@@ -2,6 +2,7 @@
 //! int boardSize, int* boardColSize)`.
 
 use super::cause::Cause;
+use super::starter::Files;
 use super::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
 
 /// The headers LeetCode includes for C ("most standard library headers"),
@@ -69,4 +70,27 @@ pub static SPEC: Spec = Spec {
         gets: "the standard headers (`stdio.h`, `stdlib.h`, `string.h`, `stdbool.h`, `math.h`, ...) and `uthash.h` where installed; `char** board` of 9 rows, `boardSize` 9, `boardColSize` nine 9s; globals keep their values from board to board, as on LeetCode",
     },
     self_test: "#include <stdio.h>\nint main(void) { char line[128]; if (fgets(line, sizeof line, stdin)) fputs(line, stdout); return 0; }\n",
+    starter: Files {
+        leetcode_file: "solution.c",
+        program_file: "main.c",
+        leetcode_instead: None,
+        program: r#"#include <stdio.h>
+#include <string.h>
+
+/* Fills the empty cells ('.') of one puzzle: 81 characters, row by row.
+   As written it leaves the puzzle unchanged, which is a wrong answer. */
+static void solve(char *puzzle) {
+    (void)puzzle;
+}
+
+int main(void) {
+    char line[128];
+    while (scanf("%127s", line) == 1 && strcmp(line, "end") != 0) {
+        solve(line);
+        puts(line);
+    }
+    return 0;
+}
+"#,
+    },
 };

@@ -19,7 +19,7 @@ use std::process::{Command, Stdio};
 use anyhow::Context as _;
 use sha2::{Digest as _, Sha256};
 
-use super::build::{announce_after, announced, Announce};
+use super::build::{announce_after, announced, cache_key, Announce};
 use super::{tools, Spec, Toolchain};
 
 fn short_hash(parts: &[&str]) -> String {
@@ -28,12 +28,7 @@ fn short_hash(parts: &[&str]) -> String {
         hasher.update(part);
         hasher.update("\n");
     }
-    hasher
-        .finalize()
-        .iter()
-        .take(8)
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    cache_key(hasher, 8)
 }
 
 /// The filled cache of `toolchain`'s compiler for `flags`: filled now if

@@ -2,6 +2,7 @@
 //! `solveSudoku(vector<vector<char>>& board)`).
 
 use super::cause::Cause;
+use super::starter::Files;
 use super::{Build, Comments, Detect, Interface, LeetCode, Profile, Run, Spec, Tool};
 use crate::problem::Problem;
 
@@ -143,4 +144,28 @@ pub static SPEC: Spec = Spec {
         gets: "`#include <bits/stdc++.h>` (with libc++, which has none, every standard header) and `using namespace std;` before it; a value-initialised `Solution` per board",
     },
     self_test: "#include <iostream>\n#include <string>\nint main() { std::string line; std::getline(std::cin, line); std::cout << line << '\\n'; }\n",
+    starter: Files {
+        leetcode_file: "solution.cpp",
+        program_file: "main.cpp",
+        leetcode_instead: None,
+        program: r#"#include <iostream>
+#include <string>
+using namespace std;
+
+// Fills the empty cells ('.') of one puzzle: 81 characters, row by row.
+// As written it returns the puzzle unchanged, which is a wrong answer.
+string solve(string puzzle) {
+    return puzzle;
+}
+
+int main() {
+    ios::sync_with_stdio(false);
+    string line;
+    while (cin >> line && line != "end") {
+        cout << solve(line) << '\n';
+    }
+    return 0;
+}
+"#,
+    },
 };

@@ -2,6 +2,7 @@
 //! SolveSudoku(char[][] board)`, and programs with `static void Main`.
 
 use super::cause::{Cause, Frame};
+use super::starter::Files;
 use super::{Build, Comments, Detect, Interface, LeetCode, Run, Spec, Tool};
 
 /// LeetCode's C# files use the common namespaces without `using` them:
@@ -91,4 +92,35 @@ pub static SPEC: Spec = Spec {
         gets: "`using System;`, `System.Collections.Generic`, `System.Linq` and `System.Text`; a fresh `Solution` per board",
     },
     self_test: "public class Program { public static void Main() { System.Console.WriteLine(System.Console.ReadLine()); } }\n",
+    starter: Files {
+        leetcode_file: "Solution.cs",
+        program_file: "Program.cs",
+        leetcode_instead: None,
+        program: r#"using System;
+using System.Text;
+
+public class Program {
+    // Fills the empty cells ('.') of one puzzle: 81 characters, row by row.
+    // As written it returns the puzzle unchanged, which is a wrong answer.
+    static string Solve(string puzzle) {
+        return puzzle;
+    }
+
+    public static void Main() {
+        var output = new StringBuilder();
+        string line;
+        while ((line = Console.ReadLine()) != null) {
+            line = line.Trim();
+            if (line == "end") {
+                break;
+            }
+            if (line.Length > 0) {
+                output.Append(Solve(line)).Append('\n');
+            }
+        }
+        Console.Write(output);
+    }
+}
+"#,
+    },
 };

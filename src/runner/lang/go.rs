@@ -1,6 +1,7 @@
 //! Go: LeetCode's `func solveSudoku(board [][]byte)`, and programs.
 
 use super::cause::{Cause, Frame};
+use super::starter::Files;
 use super::{Build, Comments, Detect, Interface, LeetCode, Run, Spec, Tool};
 
 /// Standard packages LeetCode's Go files use without importing them, with
@@ -128,4 +129,41 @@ pub static SPEC: Spec = Spec {
         gets: "`package main` and the standard packages it uses without importing them (`sort`, `math`, `strings`, `strconv`, `container/heap`, ...); globals keep their values from board to board, as on LeetCode",
     },
     self_test: "package main\n\nimport (\n\t\"bufio\"\n\t\"fmt\"\n\t\"os\"\n)\n\nfunc main() {\n\tline, _ := bufio.NewReader(os.Stdin).ReadString('\\n')\n\tfmt.Print(line)\n}\n",
+    starter: Files {
+        leetcode_file: "solution.go",
+        program_file: "main.go",
+        leetcode_instead: None,
+        program: r#"package main
+
+import (
+	"bufio"
+	"os"
+	"strings"
+)
+
+// solve fills the empty cells ('.') of one puzzle: 81 bytes, row by row.
+// As written it leaves the puzzle unchanged, which is a wrong answer.
+func solve(puzzle []byte) {
+}
+
+func main() {
+	in := bufio.NewScanner(os.Stdin)
+	out := bufio.NewWriter(os.Stdout)
+	defer out.Flush()
+	for in.Scan() {
+		line := strings.TrimSpace(in.Text())
+		if line == "end" {
+			break
+		}
+		if line == "" {
+			continue
+		}
+		puzzle := []byte(line)
+		solve(puzzle)
+		out.Write(puzzle)
+		out.WriteByte('\n')
+	}
+}
+"#,
+    },
 };

@@ -6,6 +6,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 
 use super::cause::{Cause, Frame};
+use super::starter::Files;
 use super::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
 
 /// The class a program's file declares public (its entry point), else the
@@ -121,4 +122,37 @@ pub static SPEC: Spec = Spec {
         gets: "`import java.util.*;`; a fresh `Solution` per board",
     },
     self_test: "import java.util.Scanner;\npublic class Main { public static void main(String[] a) { System.out.println(new Scanner(System.in).nextLine()); } }\n",
+    starter: Files {
+        leetcode_file: "Solution.java",
+        program_file: "Main.java",
+        leetcode_instead: None,
+        program: r#"import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+
+public class Main {
+    // Fills the empty cells ('.') of one puzzle: 81 characters, row by row.
+    // As written it returns the puzzle unchanged, which is a wrong answer.
+    static String solve(String puzzle) {
+        return puzzle;
+    }
+
+    public static void main(String[] args) throws IOException {
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
+        StringBuilder out = new StringBuilder();
+        String line;
+        while ((line = in.readLine()) != null) {
+            line = line.trim();
+            if (line.equals("end")) {
+                break;
+            }
+            if (line.length() > 0) {
+                out.append(solve(line)).append('\n');
+            }
+        }
+        System.out.print(out);
+    }
+}
+"#,
+    },
 };

@@ -2,6 +2,7 @@
 //! and programs reading stdin.
 
 use super::cause::{Cause, Frame};
+use super::starter::Files;
 use super::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
 
 /// An uncaught exception as Node reports it: the error's line, then its
@@ -87,4 +88,27 @@ pub static SPEC: Spec = Spec {
         gets: "lodash as `_` where installed; the board as arrays of one-character strings; what the file keeps at its top level carries over from board to board, as on LeetCode",
     },
     self_test: "const line = require('fs').readFileSync(0, 'utf8').split('\\n')[0];\nconsole.log(line);\n",
+    starter: Files {
+        leetcode_file: "solution.js",
+        program_file: "main.js",
+        leetcode_instead: None,
+        program: r#"// Fills the empty cells ('.') of one puzzle: 81 characters, row by row.
+// As written it returns the puzzle unchanged, which is a wrong answer.
+function solve(puzzle) {
+    return puzzle;
+}
+
+const out = [];
+for (const raw of require('fs').readFileSync(0, 'utf8').split('\n')) {
+    const line = raw.trim();
+    if (line === 'end') {
+        break;
+    }
+    if (line !== '') {
+        out.push(solve(line) + '\n');
+    }
+}
+process.stdout.write(out.join(''));
+"#,
+    },
 };

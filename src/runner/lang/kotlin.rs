@@ -1,6 +1,7 @@
 //! Kotlin on the JVM: LeetCode's `class Solution` with `fun
 //! solveSudoku(board: Array<CharArray>): Unit`, and programs with `fun main`.
 
+use super::starter::Files;
 use super::{java, Build, Comments, Detect, LeetCode, Run, Spec, Tool};
 
 /// The class of a file's top-level functions: `@file:JvmName`, else the
@@ -97,4 +98,29 @@ pub static SPEC: Spec = Spec {
         gets: "a fresh `Solution` per board",
     },
     self_test: "fun main() {\n    println(readLine())\n}\n",
+    starter: Files {
+        leetcode_file: "Solution.kt",
+        program_file: "Main.kt",
+        leetcode_instead: None,
+        program: r#"// Fills the empty cells ('.') of one puzzle: 81 characters, row by row.
+// As written it returns the puzzle unchanged, which is a wrong answer.
+fun solve(puzzle: String): String {
+    return puzzle
+}
+
+fun main() {
+    val out = StringBuilder()
+    while (true) {
+        val line = readLine()?.trim() ?: break
+        if (line == "end") {
+            break
+        }
+        if (line.isNotEmpty()) {
+            out.append(solve(line)).append('\n')
+        }
+    }
+    print(out)
+}
+"#,
+    },
 };

@@ -117,6 +117,8 @@ pub struct Spec {
     /// works: `sudoku-judge doctor` builds it as a submission is built and
     /// judges it in the sandbox on a solved board, which the echo answers.
     pub self_test: &'static str,
+    /// What `sudoku-judge new` writes to start from.
+    pub starter: starter::Files,
 }
 
 /// A judge whose build of a program differs from a language's usual flags,

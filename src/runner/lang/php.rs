@@ -2,6 +2,7 @@
 //! and scripts.
 
 use super::cause::{Cause, Frame};
+use super::starter::Files;
 use super::{Build, Comments, Detect, Interface, LeetCode, Run, Spec, Tool};
 
 /// LeetCode's PHP has no opening tag: it gets one on its first line, so
@@ -84,4 +85,28 @@ pub static SPEC: Spec = Spec {
         gets: "`<?php` when it has none; the board as arrays of one-character strings; a fresh `Solution` per board",
     },
     self_test: "<?php\necho fgets(STDIN);\n",
+    starter: Files {
+        leetcode_file: "solution.php",
+        program_file: "main.php",
+        leetcode_instead: None,
+        program: r#"<?php
+// Fills the empty cells ('.') of one puzzle: 81 characters, row by row.
+// As written it returns the puzzle unchanged, which is a wrong answer.
+function solve(string $puzzle): string {
+    return $puzzle;
+}
+
+$out = '';
+while (($line = fgets(STDIN)) !== false) {
+    $line = trim($line);
+    if ($line === 'end') {
+        break;
+    }
+    if ($line !== '') {
+        $out .= solve($line) . "\n";
+    }
+}
+echo $out;
+"#,
+    },
 };

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use super::cause::{Cause, Frame};
+use super::starter::Files;
 use super::{Build, Comments, Detect, LeetCode, Run, Spec, Tool, Toolchain};
 
 /// pyenv's `python3` is a shim: run the interpreter it picks, and show the
@@ -107,4 +108,32 @@ pub static SPEC: Spec = Spec {
         gets: "`from typing import *` and the modules LeetCode preloads (`collections`, `heapq`, `itertools`, `functools`, `math`, ...); a fresh `Solution()` per board",
     },
     self_test: "print(input())\n",
+    starter: Files {
+        leetcode_file: "solution.py",
+        program_file: "main.py",
+        leetcode_instead: None,
+        program: r#"import sys
+
+
+def solve(puzzle: str) -> str:
+    """Fills the empty cells ('.') of one puzzle: 81 characters, row by row.
+
+    As written it returns the puzzle unchanged, which is a wrong answer.
+    """
+    return puzzle
+
+
+def main() -> None:
+    for line in sys.stdin:
+        line = line.strip()
+        if line == "end":
+            break
+        if line:
+            sys.stdout.write(solve(line) + "\n")
+
+
+if __name__ == "__main__":
+    main()
+"#,
+    },
 };

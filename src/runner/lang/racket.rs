@@ -2,6 +2,7 @@
 //! programs reading stdin.
 
 use super::cause::{Cause, Frame};
+use super::starter::Files;
 use super::{Build, Comments, Detect, Interface, LeetCode, Run, Spec, Tool};
 
 /// LeetCode's Racket has no `#lang` line: it gets `#lang racket` with the
@@ -88,4 +89,37 @@ pub static SPEC: Spec = Spec {
         gets: "`#lang racket` with `data/gvector`, `data/queue`, `data/order` and `data/heap`; the board as a mutable vector of vectors of chars, as LeetCode's `(listof (listof char?))` cannot be changed in place (use `(vectorof (vectorof char?))` in the contract), or a solved board returned",
     },
     self_test: "#lang racket\n(displayln (read-line))\n",
+    starter: Files {
+        leetcode_file: "solution.rkt",
+        program_file: "main.rkt",
+        leetcode_instead: Some((
+            r#"; LeetCode's template, with a body and the contract the board needs here:
+; the board is a mutable vector of vectors of chars, changed in place
+; (LeetCode's (listof (listof char?)) cannot be changed).
+(define/contract (solve-sudoku board)
+  (-> (vectorof (vectorof char?)) void?)
+  (void))
+"#,
+            "LeetCode's Racket template has an empty body, which does not compile, and a \
+             contract on lists, which a board changed in place is not",
+        )),
+        // `racket/base`: all of `racket` takes most of a second to load,
+        // charged to every case.
+        program: r#"#lang racket/base
+(require racket/string)
+
+;; Fills the empty cells (.) of one puzzle: 81 characters, row by row.
+;; As written it returns the puzzle unchanged, which is a wrong answer.
+(define (solve puzzle)
+  puzzle)
+
+(let loop ([line (read-line)])
+  (unless (eof-object? line)
+    (let ([puzzle (string-trim line)])
+      (unless (equal? puzzle "end")
+        (unless (string=? puzzle "")
+          (displayln (solve puzzle)))
+        (loop (read-line))))))
+"#,
+    },
 };

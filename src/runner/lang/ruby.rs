@@ -1,6 +1,7 @@
 //! Ruby: LeetCode's `def solve_sudoku(board)`, and scripts.
 
 use super::cause::{Cause, Frame};
+use super::starter::Files;
 use super::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
 
 pub static SPEC: Spec = Spec {
@@ -62,4 +63,21 @@ pub static SPEC: Spec = Spec {
         gets: "`require 'set'`; the board as arrays of one-character strings",
     },
     self_test: "puts gets\n",
+    starter: Files {
+        leetcode_file: "solution.rb",
+        program_file: "main.rb",
+        leetcode_instead: None,
+        program: r#"# Fills the empty cells ('.') of one puzzle: 81 characters, row by row.
+# As written it returns the puzzle unchanged, which is a wrong answer.
+def solve(puzzle)
+  puzzle
+end
+
+STDIN.each_line do |line|
+  line = line.strip
+  break if line == "end"
+  puts solve(line) unless line.empty?
+end
+"#,
+    },
 };

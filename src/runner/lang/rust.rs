@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use super::cause::Cause;
+use super::starter::Files;
 use super::{Build, Comments, Detect, LeetCode, Run, Spec, Tool, Toolchain};
 
 /// rustup's `rustc` is a proxy: run the toolchain's own compiler.
@@ -76,4 +77,35 @@ pub static SPEC: Spec = Spec {
         gets: "`struct Solution;` (the file is included as pasted)",
     },
     self_test: "fn main() { let mut line = String::new(); std::io::stdin().read_line(&mut line).unwrap(); print!(\"{line}\"); }\n",
+    starter: Files {
+        leetcode_file: "solution.rs",
+        program_file: "main.rs",
+        leetcode_instead: None,
+        program: r#"use std::io::{self, BufRead, Write};
+
+/// Fills the empty cells ('.') of one puzzle: 81 bytes, row by row.
+/// As written it leaves the puzzle unchanged, which is a wrong answer.
+fn solve(puzzle: &mut [u8]) {
+    let _ = puzzle;
+}
+
+fn main() {
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    for line in io::stdin().lock().lines() {
+        let line = line.expect("stdin is readable");
+        let line = line.trim();
+        if line == "end" {
+            break;
+        }
+        if line.is_empty() {
+            continue;
+        }
+        let mut puzzle = line.as_bytes().to_vec();
+        solve(&mut puzzle);
+        out.write_all(&puzzle).expect("stdout is writable");
+        out.write_all(b"\n").expect("stdout is writable");
+    }
+}
+"#,
+    },
 };

@@ -1,6 +1,7 @@
 //! Scala on the JVM: LeetCode's `object Solution` with `def
 //! solveSudoku(board: Array[Array[Char]]): Unit`, and programs.
 
+use super::starter::Files;
 use super::{java, Build, Comments, Detect, LeetCode, Run, Spec, Tool};
 
 /// The object a program starts from: the one that `extends App`, else the
@@ -87,4 +88,27 @@ pub static SPEC: Spec = Spec {
         gets: "nothing added; `object Solution` is one object, as on LeetCode, so what it keeps in its fields carries over from board to board",
     },
     self_test: "object Main {\n  def main(args: Array[String]): Unit = println(scala.io.StdIn.readLine())\n}\n",
+    starter: Files {
+        leetcode_file: "Solution.scala",
+        program_file: "Main.scala",
+        leetcode_instead: None,
+        program: r#"object Main {
+  // Fills the empty cells ('.') of one puzzle: 81 characters, row by row.
+  // As written it returns the puzzle unchanged, which is a wrong answer.
+  def solve(puzzle: String): String = puzzle
+
+  def main(args: Array[String]): Unit = {
+    val out = new StringBuilder
+    var line = scala.io.StdIn.readLine()
+    while (line != null && line.trim != "end") {
+      if (line.trim.nonEmpty) {
+        out.append(solve(line.trim)).append('\n')
+      }
+      line = scala.io.StdIn.readLine()
+    }
+    print(out)
+  }
+}
+"#,
+    },
 };

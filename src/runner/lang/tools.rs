@@ -361,13 +361,9 @@ fn version_file(tool: &Path, args: &[&str]) -> PathBuf {
     let mut hasher = Sha256::new();
     hasher.update(identity(tool));
     hasher.update(args.join(" "));
-    let key: String = hasher
-        .finalize()
-        .iter()
-        .take(12)
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    super::cache_root().join(".versions").join(key)
+    super::cache_root()
+        .join(".versions")
+        .join(super::build::cache_key(hasher, 12))
 }
 
 /// What `tool args` says of its version: the first line, on stdout or

@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use super::starter::Files;
 use super::{javascript, Build, Comments, Detect, LeetCode, Run, Spec, Tool, Toolchain};
 
 /// Node's globals, which a program reading stdin needs and which the
@@ -117,4 +118,27 @@ pub static SPEC: Spec = Spec {
         gets: "as JavaScript (lodash as `_` where installed); a type error is CE, as on LeetCode",
     },
     self_test: "const line: string = require('fs').readFileSync(0, 'utf8').split('\\n')[0];\nconsole.log(line);\n",
+    starter: Files {
+        leetcode_file: "solution.ts",
+        program_file: "main.ts",
+        leetcode_instead: None,
+        program: r#"// Fills the empty cells ('.') of one puzzle: 81 characters, row by row.
+// As written it returns the puzzle unchanged, which is a wrong answer.
+function solve(puzzle: string): string {
+    return puzzle;
+}
+
+const out: string[] = [];
+for (const raw of require('fs').readFileSync(0, 'utf8').split('\n')) {
+    const line: string = raw.trim();
+    if (line === 'end') {
+        break;
+    }
+    if (line !== '') {
+        out.push(solve(line) + '\n');
+    }
+}
+process.stdout.write(out.join(''));
+"#,
+    },
 };
