@@ -150,9 +150,9 @@ pub(crate) fn take() -> Option<io::Result<Spawner>> {
     Some(idle.map_or_else(|| Spawner::start(exe), Ok))
 }
 
-/// Lets every idle spawner go, with the sandbox each made ahead for its
-/// next run: after a file the runs see was replaced (a rebuilt program is
-/// a new file at the old path), a sandbox made before holds the old one.
+/// Lets every idle spawner go, with the sandbox each keeps for its next
+/// run: after a file the runs see was replaced (a rebuilt program is a new
+/// file at the old path), a sandbox made before holds the old one.
 pub fn let_idle_go() {
     let idle = std::mem::take(&mut *IDLE.lock().unwrap_or_else(|e| e.into_inner()));
     drop(idle);
@@ -283,10 +283,19 @@ impl Spawner {
     /// Waits at most `deadline` for the confirmation that the run asked for
     /// has started.
     fn started(&mut self, deadline: Duration) -> io::Result<(i32, Option<Cgroup>)> {
-        let reply = self.receive(deadline)?;
+        let (message, fds) =
+            receive_within(&self.socket, MAX_MESSAGE, deadline)?.ok_or_else(gone)?;
+        let reply = Reply::decode(&message)?;
         self.healthy = true;
         match reply {
-            Reply::Started { pid, cgroup } => Ok((pid, cgroup)),
+            Reply::Started { pid, mut cgroup } => {
+                if let (Some(cgroup), Ok([cpu, memory_stat])) =
+                    (cgroup.as_mut(), <[OwnedFd; 2]>::try_from(fds))
+                {
+                    cgroup.hold_meter_files(cpu, memory_stat);
+                }
+                Ok((pid, cgroup))
+            }
             Reply::Failed(failure) => Err(failure.into_io()),
             other => {
                 self.healthy = false;
@@ -407,13 +416,19 @@ pub fn serve() -> io::Result<()> {
         match Request::decode(&request) {
             Ok(Request::Launch(launch)) if current.is_none() => match jail.launch(&launch, stdio) {
                 Ok(running) => {
-                    reply(
-                        &socket,
-                        &Reply::Started {
-                            pid: running.pid,
-                            cgroup: running.cgroup.clone(),
-                        },
-                    )?;
+                    // With the files a meter reads, which the judge would
+                    // otherwise open again for every run.
+                    let meter_files: Vec<RawFd> = running
+                        .cgroup
+                        .as_ref()
+                        .and_then(Cgroup::meter_files)
+                        .map(|files| files.map(|file| file.as_raw_fd()).to_vec())
+                        .unwrap_or_default();
+                    let started = Reply::Started {
+                        pid: running.pid,
+                        cgroup: running.cgroup.clone(),
+                    };
+                    send(&socket, &started.encode()?, &meter_files)?;
                     current = Some(running);
                 }
                 Err(failure) => reply(&socket, &Reply::Failed(failure))?,

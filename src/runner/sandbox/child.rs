@@ -4,11 +4,9 @@
 //! kernel grants no namespaces.
 
 use std::ffi::CString;
-use std::fs;
 use std::io;
 use std::os::fd::{AsRawFd as _, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt as _;
-use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::Path;
 
 use nix::unistd::{Gid, Uid};
@@ -136,29 +134,20 @@ pub(super) fn launch_plain(
     }
 }
 
-/// Opens the `cgroup.procs` files of `cgroup`, for the submission to join
-/// it just before exec: what the sandbox does to set a run up is not
-/// charged to the run.
+/// The `cgroup.procs` (or `tasks`) files of `cgroup`, open for the
+/// submission to join it just before exec: what the sandbox does to set a
+/// run up is not charged to the run.
 pub(super) fn open_procs(cgroup: Option<&Cgroup>) -> Result<Vec<OwnedFd>, Failure> {
-    cgroup
-        .map(Cgroup::procs_files)
-        .unwrap_or_default()
-        .iter()
-        .map(|file| {
-            fs::OpenOptions::new()
-                .write(true)
-                .custom_flags(libc::O_CLOEXEC)
-                .open(file)
-                .map(OwnedFd::from)
-                .map_err(|e| {
-                    Failure::io(
-                        Stage::Cgroup,
-                        &format!("cannot open {}", file.display()),
-                        &e,
-                    )
-                })
-        })
-        .collect()
+    let Some(cgroup) = cgroup else {
+        return Ok(Vec::new());
+    };
+    cgroup.open_procs_files().map_err(|(file, e)| {
+        Failure::io(
+            Stage::Cgroup,
+            &format!("cannot open {}", file.display()),
+            &e,
+        )
+    })
 }
 
 /// Moves the calling process into the cgroup whose `cgroup.procs` files

@@ -7,7 +7,9 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use super::delegate::{delegated, has_controllers, writable, NOT_DELEGATED};
-use super::{read, systemd, write, Cgroup, CgroupLimits, Hierarchy, Origin, Usage, Version, BASE};
+use super::{
+    read, systemd, write, Cgroup, CgroupLimits, Held, Hierarchy, Origin, Usage, Version, BASE,
+};
 
 impl Hierarchy {
     /// The cgroup version and where its runs' cgroups go, in a few words,
@@ -181,6 +183,7 @@ impl Hierarchy {
             cpu: self.cpu.join(name),
             base: Usage::default(),
             limits: None,
+            held: Held::default(),
         };
         for dir in cgroup.dirs() {
             match fs::create_dir(dir) {
@@ -196,6 +199,7 @@ impl Hierarchy {
             let _ = cgroup.remove();
             return Err(error);
         }
+        cgroup.hold();
         Ok(cgroup)
     }
 
@@ -219,6 +223,7 @@ impl Hierarchy {
                     cpu: self.cpu.join(&name),
                     base: Usage::default(),
                     limits: None,
+                    held: Held::default(),
                 };
                 let _ = stale.remove();
             }

@@ -3,16 +3,118 @@
 
 use std::fs::{self, File};
 use std::io;
+use std::os::fd::OwnedFd;
 use std::os::unix::fs::FileExt as _;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use nix::sys::signal::{kill, Signal};
 use nix::unistd::Pid;
 
-use super::{keyed, read, write, Cgroup, CgroupLimits, Usage, Version};
+use super::{keyed, number, read, write, Cgroup, CgroupLimits, Held, Open, Usage, Version};
 
 impl Cgroup {
+    /// Opens the files that runs read and join it through, to hold while
+    /// the cgroup is kept ([`Held`]). One that cannot be opened now is
+    /// opened when it is needed, and says then why it cannot be.
+    pub(super) fn hold(&mut self) {
+        if self.held.0.is_some() {
+            return;
+        }
+        let open = |path: PathBuf| File::open(path).ok();
+        let oom = match self.version {
+            Version::V1 => "memory.oom_control",
+            Version::V2 => "memory.events",
+        };
+        // All or none: a run must join every controller's cgroup.
+        let join = self
+            .procs_files()
+            .into_iter()
+            .map(|file| {
+                fs::OpenOptions::new()
+                    .write(true)
+                    .open(file)
+                    .map(OwnedFd::from)
+            })
+            .collect::<io::Result<Vec<_>>>()
+            .unwrap_or_default();
+        self.held = Held(Some(Arc::new(Open {
+            cpu: open(self.cpu.join(self.version.cpu_file())),
+            memory_stat: open(self.memory.join("memory.stat")),
+            oom: open(self.memory.join(oom)),
+            pids_events: open(self.pids.join("pids.events")),
+            pids_current: open(self.pids.join("pids.current")),
+            join,
+        })));
+    }
+
+    /// Holds the two files a meter reads, sent by the spawner that holds
+    /// them (see [`Cgroup::meter_files`]).
+    pub fn hold_meter_files(&mut self, cpu: OwnedFd, memory_stat: OwnedFd) {
+        self.held = Held(Some(Arc::new(Open {
+            cpu: Some(File::from(cpu)),
+            memory_stat: Some(File::from(memory_stat)),
+            ..Open::default()
+        })));
+    }
+
+    /// The files a meter reads (CPU time, then `memory.stat`), where they
+    /// are held: for the spawner to send with the run's start, so that the
+    /// judge need not open them again.
+    pub fn meter_files(&self) -> Option<[&File; 2]> {
+        let open = self.held.0.as_deref()?;
+        Some([open.cpu.as_ref()?, open.memory_stat.as_ref()?])
+    }
+
+    /// The files a process writes `0` into to join the cgroup, open for
+    /// writing and closed at exec: copies of the held ones, else opened
+    /// now.
+    pub fn open_procs_files(&self) -> Result<Vec<OwnedFd>, (PathBuf, io::Error)> {
+        if let Some(open) = self.held.0.as_deref().filter(|o| !o.join.is_empty()) {
+            let copies = open.join.iter().map(OwnedFd::try_clone);
+            if let Ok(copies) = copies.collect::<io::Result<Vec<_>>>() {
+                return Ok(copies);
+            }
+        }
+        self.procs_files()
+            .into_iter()
+            .map(|file| {
+                fs::OpenOptions::new()
+                    .write(true)
+                    .open(&file)
+                    .map(OwnedFd::from)
+                    .map_err(|e| (file, e))
+            })
+            .collect()
+    }
+
+    /// The text of one of the cgroup's files: through its held handle,
+    /// read from the start, where there is one; else opened now.
+    fn read_held(&self, held: impl Fn(&Open) -> Option<&File>, path: &Path) -> io::Result<String> {
+        if let Some(file) = self.held.0.as_deref().and_then(held) {
+            let mut buf = Vec::new();
+            CgroupMeter::read(file, &mut buf)
+                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+            return Ok(String::from_utf8_lossy(&buf).into_owned());
+        }
+        read(path)
+    }
+
+    /// Whether any process (a zombie included) is in the cgroup: from
+    /// `pids.current` where it is held, else from `cgroup.procs`.
+    fn holds_processes(&self) -> io::Result<bool> {
+        let current = self.pids.join("pids.current");
+        if let Some(file) = self.held.0.as_deref().and_then(|o| o.pids_current.as_ref()) {
+            let mut buf = Vec::new();
+            CgroupMeter::read(file, &mut buf)
+                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", current.display())))?;
+            return Ok(number(&String::from_utf8_lossy(&buf))? > 0);
+        }
+        let procs = read(&self.pids.join("cgroup.procs"))?;
+        Ok(!procs.trim().is_empty())
+    }
+
     pub(super) fn dirs(&self) -> Vec<&Path> {
         let mut dirs: Vec<&Path> = vec![&self.memory, &self.pids, &self.cpu];
         dirs.dedup();
@@ -69,18 +171,20 @@ impl Cgroup {
         self.dirs().into_iter().map(|d| d.join(file)).collect()
     }
 
-    /// Open handles for reading the CPU time and memory as a run goes.
+    /// Open handles for reading the CPU time and memory as a run goes:
+    /// copies of the held ones, else opened now.
     pub fn meter(&self) -> io::Result<CgroupMeter> {
         let cpu = self.cpu.join(self.version.cpu_file());
         let memory = self.memory.join("memory.stat");
-        let open = |path: &Path| {
-            File::open(path)
+        let held = self.meter_files();
+        let open = |path: &Path, held: Option<&File>| {
+            held.map_or_else(|| File::open(path), File::try_clone)
                 .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))
         };
         Ok(CgroupMeter {
             version: self.version,
-            cpu: open(&cpu)?,
-            memory: open(&memory)?,
+            cpu: open(&cpu, held.map(|[cpu, _]| cpu))?,
+            memory: open(&memory, held.map(|[_, memory]| memory))?,
             buf: Vec::with_capacity(4096),
             cpu_base: self.base.cpu,
         })
@@ -88,8 +192,8 @@ impl Cgroup {
 
     /// The memory [`CgroupMeter::memory_kb`] reads, read once.
     pub fn memory_kb(&self) -> io::Result<u64> {
-        self.version
-            .memory_kb(&read(&self.memory.join("memory.stat"))?)
+        let stat = self.read_held(|o| o.memory_stat.as_ref(), &self.memory.join("memory.stat"))?;
+        self.version.memory_kb(&stat)
     }
 
     /// What the cgroup counted over the run; read once the run is over.
@@ -108,19 +212,19 @@ impl Cgroup {
     pub(super) fn counters(&self) -> io::Result<Usage> {
         let cpu = self
             .version
-            .cpu(&read(&self.cpu.join(self.version.cpu_file()))?)?;
-        let (oom_file, oom_key) = match self.version {
-            Version::V1 => ("memory.oom_control", "oom_kill"),
-            Version::V2 => ("memory.events", "oom_kill"),
+            .cpu(&self.read_held(|o| o.cpu.as_ref(), &self.cpu.join(self.version.cpu_file()))?)?;
+        let oom_file = match self.version {
+            Version::V1 => "memory.oom_control",
+            Version::V2 => "memory.events",
         };
+        let oom = self
+            .read_held(|o| o.oom.as_ref(), &self.memory.join(oom_file))
+            .unwrap_or_default();
+        let events = self.read_held(|o| o.pids_events.as_ref(), &self.pids.join("pids.events"))?;
         Ok(Usage {
             cpu,
-            oom_kills: keyed(
-                &read(&self.memory.join(oom_file)).unwrap_or_default(),
-                oom_key,
-            )
-            .unwrap_or(0),
-            fork_refusals: keyed(&read(&self.pids.join("pids.events"))?, "max").unwrap_or(0),
+            oom_kills: keyed(&oom, "oom_kill").unwrap_or(0),
+            fork_refusals: keyed(&events, "max").unwrap_or(0),
         })
     }
 
@@ -129,10 +233,10 @@ impl Cgroup {
     /// (it still holds a process, or its files cannot be read) means it
     /// must not be used again.
     pub fn reuse(mut self, limits: CgroupLimits) -> io::Result<Cgroup> {
-        let procs = read(&self.pids.join("cgroup.procs"))?;
-        if !procs.trim().is_empty() {
+        if self.holds_processes()? {
             return Err(io::Error::other("the cgroup still holds processes"));
         }
+        self.hold();
         self.limit(limits)?;
         self.base = self.counters()?;
         Ok(self)
@@ -141,6 +245,16 @@ impl Cgroup {
     /// Kills every process in the cgroup: through `cgroup.kill` where the
     /// kernel has it (v2, Linux 5.14), else one by one until none is left.
     pub fn kill_all(&self) {
+        // Where the count is held open, an empty cgroup costs one read.
+        if self
+            .held
+            .0
+            .as_ref()
+            .is_some_and(|o| o.pids_current.is_some())
+            && self.holds_processes().is_ok_and(|holds| !holds)
+        {
+            return;
+        }
         if self.version == Version::V2 && write(&self.pids.join("cgroup.kill"), "1").is_ok() {
             return;
         }
@@ -202,12 +316,20 @@ pub struct CgroupMeter {
 }
 
 impl CgroupMeter {
+    /// The whole of an open cgroup file into `buf`, from its start.
     pub(super) fn read(file: &File, buf: &mut Vec<u8>) -> io::Result<()> {
+        const CHUNK: usize = 4096;
         buf.clear();
-        buf.resize(4096, 0);
-        let n = file.read_at(buf, 0)?;
-        buf.truncate(n);
-        Ok(())
+        loop {
+            let len = buf.len();
+            buf.resize(len + CHUNK, 0);
+            let n = file.read_at(&mut buf[len..], len as u64)?;
+            buf.truncate(len + n);
+            // The kernel fills a read of a cgroup file as far as it goes.
+            if n < CHUNK {
+                return Ok(());
+            }
+        }
     }
 
     /// CPU time of every task of the run so far.

@@ -45,6 +45,7 @@ fn a_v1_run_is_joined_through_its_tasks_files() {
         cpu: hierarchy.cpu.join(RUN),
         base: Usage::default(),
         limits: None,
+        held: Held::default(),
     };
     assert_eq!(
         cgroup.procs_files(),
@@ -249,6 +250,43 @@ fn a_reused_cgroup_counts_only_the_new_run() {
     // One that still holds a process is not used again.
     fs::write(run.join("cgroup.procs"), "4242\n").unwrap();
     assert!(second.reuse(limits(64)).is_err());
+}
+
+#[test]
+fn a_kept_cgroup_is_read_and_joined_through_the_files_it_holds_open() {
+    let tmp = tempfile::tempdir().unwrap();
+    let hierarchy = fake_v2(
+        tmp.path(),
+        &[
+            ("cgroup.procs", ""),
+            ("pids.current", "0\n"),
+            ("cpu.stat", "usage_usec 1000\n"),
+            ("memory.events", "oom_kill 0\n"),
+            ("pids.events", "max 0\n"),
+            ("memory.stat", "anon 4096\nshmem 0\n"),
+        ],
+    );
+    let limits = CgroupLimits {
+        memory_bytes: 64 << 20,
+        pids: 64,
+    };
+    let cgroup = hierarchy.create(RUN, limits).unwrap();
+    let run = tmp.path().join(BASE).join(RUN);
+    // Its files are read where they were opened: gone from the directory,
+    // they are still read (a file read from its path would not be).
+    for file in ["cpu.stat", "memory.events", "pids.events", "memory.stat"] {
+        fs::remove_file(run.join(file)).unwrap();
+    }
+    assert_eq!(cgroup.usage().unwrap().cpu, Duration::from_millis(1));
+    assert_eq!(cgroup.memory_kb().unwrap(), 4);
+    assert_eq!(cgroup.meter().unwrap().memory_kb().unwrap(), 4);
+    assert_eq!(cgroup.open_procs_files().unwrap().len(), 1);
+    // Whether it holds a process, zombies included, is what `pids.current`
+    // says now: with one, it is not used again.
+    fs::write(run.join("pids.current"), "1\n").unwrap();
+    assert!(cgroup.clone().reuse(limits).is_err());
+    fs::write(run.join("pids.current"), "0\n").unwrap();
+    assert!(cgroup.reuse(limits).is_ok());
 }
 
 #[test]
