@@ -650,8 +650,8 @@ fn watch(plan: &TestPlan, first_baseline: Option<Arc<Baseline>>) -> anyhow::Resu
             out.flush()?;
         }
         if round > 1 {
-            // A sandbox made ahead during the last run holds the files as
-            // they were then: a rebuilt binary must not run as the old one.
+            // A sandbox kept from the last round holds the files as they
+            // were then: a rebuilt binary must not run as the old one.
             sudoku_judge::runner::spawner::let_idle_go();
         }
         running.store(true, Ordering::SeqCst);

@@ -358,17 +358,45 @@ pub(crate) fn kill_group(pgid: i32) {
     let _ = killpg(nix::unistd::Pid::from_raw(pgid), Signal::SIGKILL);
 }
 
-/// Waits for any child to end: its pid and its status as `wait(2)` gives
-/// it, for a report that carries the raw status on.
+/// Waits for any child to end (or, unless `block`, only looks), with what
+/// the kernel accounted of it (its own use and that of the children it
+/// waited for): its pid, its status as `wait(2)` gives it, and its
+/// resource usage. `Ok(None)` when no child has ended yet and `block` is
+/// false; `ECHILD` when there is no child at all.
 #[cfg(target_os = "linux")]
-pub(crate) fn wait_any() -> io::Result<(i32, i32)> {
+pub(crate) fn wait4_any(block: bool) -> io::Result<Option<(i32, i32, libc::rusage)>> {
     let mut status = 0;
-    // SAFETY: a live int for the status.
-    let pid = unsafe { libc::waitpid(-1, &mut status, 0) };
-    if pid < 0 {
-        return Err(io::Error::last_os_error());
+    // SAFETY: rusage is plain data; all-zero is a valid value.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let flags = if block { 0 } else { libc::WNOHANG };
+    // SAFETY: both pointers are to live locals of the right types.
+    let pid = unsafe { libc::wait4(-1, &mut status, flags, &mut usage) };
+    match pid {
+        ..0 => Err(io::Error::last_os_error()),
+        0 => Ok(None),
+        pid => Ok(Some((pid, status, usage))),
     }
-    Ok((pid, status))
+}
+
+/// Whether the file at `path` (not followed if a link) has extended
+/// attributes; an error reading them counts as having some.
+#[cfg(target_os = "linux")]
+pub(crate) fn has_extended_attributes(path: &std::path::Path) -> bool {
+    use std::os::unix::ffi::OsStrExt as _;
+    let Ok(path) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
+        return true;
+    };
+    // SAFETY: a live C string; a null buffer of size 0 asks for the size.
+    let size = unsafe { libc::llistxattr(path.as_ptr(), std::ptr::null_mut(), 0) };
+    size != 0
+}
+
+/// Removes the System V shared memory segment `id` (`shmctl(IPC_RMID)`);
+/// one that no process has attached goes at once.
+#[cfg(target_os = "linux")]
+pub(crate) fn remove_shared_memory(id: i32) {
+    // SAFETY: IPC_RMID takes no buffer.
+    unsafe { libc::shmctl(id, libc::IPC_RMID, std::ptr::null_mut()) };
 }
 
 /// Ends the calling process at once with `code`: no destructors, no

@@ -406,14 +406,20 @@ fn nothing_one_case_leaves_is_seen_by_the_next() {
             &format!("{ANSWER}\n"),
         );
     }
-    let program = build_hostile("wa_finds_what_the_last_case_left.c", scene.path());
-    let (code, report, _) = scene.judge(&["--cmd", program.to_str().unwrap()]);
-    let verdicts: Vec<&str> = cases_of(&report)
-        .iter()
-        .map(|case| case["verdict"].as_str().unwrap_or("ERROR"))
-        .collect();
-    assert_eq!(verdicts, ["AC", "AC", "AC"], "{report}");
-    assert_eq!(code, 0);
+    for fixture in [
+        "wa_finds_what_the_last_case_left.c",
+        "wa_finds_the_mode_the_last_case_left.c",
+    ] {
+        let program = build_hostile(fixture, scene.path());
+        // One job: every case in the sandbox the last one used, where it can.
+        let (code, report, _) = scene.judge(&["--cmd", program.to_str().unwrap(), "--jobs", "1"]);
+        let verdicts: Vec<&str> = cases_of(&report)
+            .iter()
+            .map(|case| case["verdict"].as_str().unwrap_or("ERROR"))
+            .collect();
+        assert_eq!(verdicts, ["AC", "AC", "AC"], "{fixture}: {report}");
+        assert_eq!(code, 0);
+    }
 }
 
 #[test]

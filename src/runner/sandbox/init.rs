@@ -1,16 +1,15 @@
-//! The init of a run's namespaces: the process the spawner clones into
-//! fresh PID, mount and IPC namespaces for each run. It builds the run's
-//! root, waits for the command, starts the submission ([`super::child`]),
-//! reaps everything that ends in the namespace, and reports the run's end
-//! with the CPU time and memory of every process it reaped.
+//! The init of a sandbox's namespaces: the process the spawner clones into
+//! fresh PID, mount and IPC namespaces. It builds the run's root, waits for
+//! the command, starts the submission ([`super::child`]), reaps everything
+//! that ends in the namespace, and reports the run's end with the CPU time
+//! and memory of every process it reaped; then, for a sandbox that serves
+//! the next run of its plan, makes it new ([`renew`]) and waits again.
 
 use std::io;
 use std::os::fd::OwnedFd;
 use std::time::Duration;
 
-use nix::sys::resource::{getrusage, UsageWho};
 use nix::sys::signal::{kill, Signal};
-use nix::sys::wait::waitpid;
 use nix::unistd::Pid;
 use serde::{Deserialize, Serialize};
 
@@ -18,9 +17,9 @@ use super::cgroup::Cgroup;
 use super::child::{open_procs, start, Exec};
 use super::failure::{Failure, Stage};
 use super::jail::Jail;
-use super::root::{build_root, seal_root};
+use super::root::{build_root, seal_root, Scratch};
 use super::{Plan, SpawnRequest};
-use crate::runner::sys::{exit_now, kill_all_on_signal_from_outside, wait_any};
+use crate::runner::sys::{exit_now, kill_all_on_signal_from_outside, wait4_any};
 
 /// What the init tells the spawner.
 #[derive(Debug, Serialize, Deserialize)]
@@ -58,7 +57,9 @@ pub(super) fn receive_from_init(socket: &OwnedFd, deadline: Duration) -> io::Res
     serde_json::from_slice(&message.0).map_err(|e| io::Error::other(e.to_string()))
 }
 
-/// The init of a run's namespaces. Never returns.
+/// The init of a run's namespaces, and of the runs after it that share
+/// its plan: it builds the root, then serves one run at a time, and between
+/// runs makes the sandbox new ([`renew`]). Never returns.
 pub(super) fn init(socket: &OwnedFd, plan: &Plan, cgroup: Option<&Cgroup>, jail: &Jail) -> ! {
     let result = (|| -> Result<(), Failure> {
         let procs = open_procs(cgroup)?;
@@ -71,48 +72,39 @@ pub(super) fn init(socket: &OwnedFd, plan: &Plan, cgroup: Option<&Cgroup>, jail:
         if let Some(root) = &root {
             seal_root(root)?;
         }
-        tell(socket, &FromInit::Ready);
-        let Ok(Some((command, stdio))) = crate::runner::sys::receive(socket, 256 << 10) else {
-            // The spawner let this sandbox go unused.
-            return Ok(());
-        };
-        let launch: SpawnRequest = serde_json::from_slice(&command)
-            .map_err(|e| Failure::new(Stage::Exec, format!("a malformed command: {e}"), 0))?;
-        let exec = Exec::new(&launch, jail)?;
-        let (submission, outer) = start(&exec, stdio, &procs, root.as_deref())?;
-        drop(procs);
+        let scratch = root
+            .as_deref()
+            .map(|root| Scratch::note(root, plan))
+            .transpose()?;
         listen_for_stop()?;
-        tell(socket, &FromInit::Started { pid: outer });
-        // Reap everything that ends here, until the submission does.
-        let status = loop {
-            match wait_any() {
-                Ok((pid, status)) if pid == submission => break status,
-                Err(error) if error.raw_os_error() == Some(libc::ECHILD) => return Ok(()),
-                _ => {}
+        loop {
+            tell(socket, &FromInit::Ready);
+            let Ok(Some((command, stdio))) = crate::runner::sys::receive(socket, 256 << 10) else {
+                // The spawner let this sandbox go.
+                return Ok(());
+            };
+            let launch: SpawnRequest = serde_json::from_slice(&command)
+                .map_err(|e| Failure::new(Stage::Exec, format!("a malformed command: {e}"), 0))?;
+            let exec = Exec::new(&launch, jail)?;
+            let (submission, outer) = start(&exec, stdio, &procs, root.as_deref())?;
+            tell(socket, &FromInit::Started { pid: outer });
+            let Some(ended) = reap_run(submission) else {
+                return Ok(());
+            };
+            tell(
+                socket,
+                &FromInit::Exited {
+                    status: ended.status,
+                    cpu_ns: ended.cpu_ns,
+                    max_rss_kb: ended.max_rss_kb,
+                    held_kb: held_kb(cgroup),
+                },
+            );
+            if !jail.pooled(plan) {
+                return Ok(());
             }
-        };
-        // Then whatever it left behind: every other process of the
-        // namespace, killed at once and reaped, so their time is counted.
-        let _ = kill(Pid::from_raw(-1), Signal::SIGKILL);
-        while waitpid(None, None).is_ok() {}
-        let micros = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
-        let (cpu_ns, max_rss_kb) = getrusage(UsageWho::RUSAGE_CHILDREN).map_or((0, 0), |usage| {
-            let usage: &libc::rusage = usage.as_ref();
-            (
-                (micros(usage.ru_utime) + micros(usage.ru_stime)) * 1000,
-                usage.ru_maxrss as u64,
-            )
-        });
-        tell(
-            socket,
-            &FromInit::Exited {
-                status,
-                cpu_ns,
-                max_rss_kb,
-                held_kb: held_kb(cgroup),
-            },
-        );
-        Ok(())
+            renew(scratch.as_ref())?;
+        }
     })();
     if let Err(failure) = result {
         tell(socket, &FromInit::Failed(failure));
@@ -120,6 +112,92 @@ pub(super) fn init(socket: &OwnedFd, plan: &Plan, cgroup: Option<&Cgroup>, jail:
         exit_now(1);
     }
     exit_now(0)
+}
+
+/// How a run ended, and what its processes used in all.
+struct Ended {
+    status: i32,
+    cpu_ns: u64,
+    max_rss_kb: u64,
+}
+
+/// Reaps everything of a run: every process that ends in the namespace
+/// until the submission does, then whatever it left behind, killed at once
+/// and reaped, so that their time is counted. The CPU time is the sum over
+/// every process reaped, the memory the most any of them held (each as
+/// `wait4` gives it: its own and its waited-for children's). `None` when
+/// the submission was never seen to end.
+fn reap_run(submission: i32) -> Option<Ended> {
+    let mut ended = Ended {
+        status: 0,
+        cpu_ns: 0,
+        max_rss_kb: 0,
+    };
+    let mut count = |usage: &libc::rusage| {
+        let micros = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
+        ended.cpu_ns += (micros(usage.ru_utime) + micros(usage.ru_stime)) * 1000;
+        ended.max_rss_kb = ended.max_rss_kb.max(usage.ru_maxrss as u64);
+    };
+    let status = loop {
+        match wait4_any(true) {
+            Ok(Some((pid, status, usage))) => {
+                count(&usage);
+                if pid == submission {
+                    break status;
+                }
+            }
+            Err(error) if error.raw_os_error() == Some(libc::ECHILD) => return None,
+            _ => {}
+        }
+    };
+    // Usually it left nothing: then the namespace holds no other process
+    // (an orphan becomes the init's child) and there is nothing to kill.
+    // Else all of them at once, again for any forked meanwhile, until the
+    // init has no child left.
+    loop {
+        match wait4_any(false) {
+            Ok(Some((_, _, usage))) => count(&usage),
+            Ok(None) => {
+                let _ = kill(Pid::from_raw(-1), Signal::SIGKILL);
+                if let Ok(Some((_, _, usage))) = wait4_any(true) {
+                    count(&usage);
+                }
+            }
+            Err(error) if error.raw_os_error() == Some(libc::ECHILD) => break,
+            Err(_) => {}
+        }
+    }
+    ended.status = status;
+    Some(ended)
+}
+
+/// Makes the sandbox new for the next run once every process of the last
+/// is gone: its scratch space emptied ([`Scratch::empty`]), its System V
+/// shared memory removed now (a namespace's is freed in the background,
+/// after the next run's cgroup could count it), and a fresh IPC namespace.
+fn renew(scratch: Option<&Scratch>) -> Result<(), Failure> {
+    if let Some(scratch) = scratch {
+        scratch.empty()?;
+    }
+    remove_shared_memory();
+    nix::sched::unshare(nix::sched::CloneFlags::CLONE_NEWIPC)
+        .map_err(|e| Failure::nix(Stage::Namespaces, "cannot make an IPC namespace", e))
+}
+
+/// Removes every System V shared memory segment of the caller's IPC
+/// namespace (none is attached: its processes are gone).
+fn remove_shared_memory() {
+    let Ok(list) = std::fs::read_to_string("/proc/sysvipc/shm") else {
+        return;
+    };
+    // The header, then one line per segment: key, shmid, ...
+    for id in list
+        .lines()
+        .skip(1)
+        .filter_map(|line| line.split_whitespace().nth(1)?.parse::<i32>().ok())
+    {
+        crate::runner::sys::remove_shared_memory(id);
+    }
 }
 
 /// The signal by which the spawner asks a run's init to stop the run.

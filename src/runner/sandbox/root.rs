@@ -297,50 +297,9 @@ impl Drop for BaseRoot {
 /// run's own copy of it): `/tmp` and `/dev/shm`, a scratch working
 /// directory, the plan's paths bound, and a `/proc` of the run's PID
 /// namespace.
-pub(super) fn build_root(
-    root: &Path,
-    plan: &Plan,
-    (uid, gid): (u32, u32),
-) -> Result<PathBuf, Failure> {
-    let fail = |what: &str, e: &io::Error| Failure::io(Stage::Filesystem, what, e);
-    let mut own: Vec<(&PathBuf, bool)> = plan
-        .read_only
-        .iter()
-        .map(|p| (p, false))
-        .chain(plan.writable.iter().map(|p| (p, true)))
-        .filter(|(p, _)| !super::is_system_path(p))
-        .collect();
-    own.sort_by_key(|(p, _)| p.components().count());
-    let mut plan_sources: Vec<Source> = Vec::new();
-    for (path, writable) in own {
-        if plan_sources.iter().any(|s| path.starts_with(&s.target)) {
-            continue;
-        }
-        plan_sources.push(
-            Source::open(path, path, writable, false)
-                .map_err(|e| fail(&format!("{}", path.display()), &e))?,
-        );
-    }
-    let scratch = format!(
-        "size={}k,nr_inodes=16384,mode=0755,uid={uid},gid={gid}",
-        plan.scratch_kb.max(64)
-    );
-    let shared = format!(
-        "size={}k,nr_inodes=16384,mode=1777",
-        plan.scratch_kb.max(64)
-    );
-    tmpfs(&root.join("tmp"), &shared, MsFlags::empty())?;
-    mount(
-        Some(&root.join("tmp")),
-        &root.join("dev/shm"),
-        None::<&str>,
-        MsFlags::MS_BIND,
-        None::<&str>,
-    )
-    .map_err(|e| Failure::nix(Stage::Filesystem, "cannot bind /dev/shm", e))?;
-    if !plan.writable.iter().any(|w| plan.cwd.starts_with(w)) {
-        tmpfs(&inside(root, &plan.cwd), &scratch, MsFlags::empty())?;
-    }
+pub(super) fn build_root(root: &Path, plan: &Plan, owner: (u32, u32)) -> Result<PathBuf, Failure> {
+    let plan_sources = plan_sources(plan)?;
+    mount_scratch(root, plan, owner)?;
     for source in &plan_sources {
         source.bind(root)?;
     }
@@ -358,6 +317,154 @@ pub(super) fn build_root(
     .or_else(|_| mount(Some("proc"), &proc, Some("proc"), proc_flags, None::<&str>))
     .map_err(|e| Failure::nix(Stage::Filesystem, "cannot mount /proc", e))?;
     Ok(root.to_path_buf())
+}
+
+/// The plan's own paths (not the system's), opened before the new root
+/// covers them, outermost first; a path inside another is bound with it.
+fn plan_sources(plan: &Plan) -> Result<Vec<Source>, Failure> {
+    let fail = |what: &str, e: &io::Error| Failure::io(Stage::Filesystem, what, e);
+    let mut own: Vec<(&PathBuf, bool)> = plan
+        .read_only
+        .iter()
+        .map(|p| (p, false))
+        .chain(plan.writable.iter().map(|p| (p, true)))
+        .filter(|(p, _)| !super::is_system_path(p))
+        .collect();
+    own.sort_by_key(|(p, _)| p.components().count());
+    let mut sources: Vec<Source> = Vec::new();
+    for (path, writable) in own {
+        if sources.iter().any(|s| path.starts_with(&s.target)) {
+            continue;
+        }
+        sources.push(
+            Source::open(path, path, writable, false)
+                .map_err(|e| fail(&format!("{}", path.display()), &e))?,
+        );
+    }
+    Ok(sources)
+}
+
+/// Where a run's scratch tmpfs mounts are, as paths in the run: `/tmp`,
+/// and the working directory unless it is one of the plan's writable
+/// directories.
+fn scratch_dirs(plan: &Plan) -> Vec<&Path> {
+    let mut dirs = vec![Path::new("/tmp")];
+    if !plan.writable.iter().any(|w| plan.cwd.starts_with(w)) {
+        dirs.push(&plan.cwd);
+    }
+    dirs
+}
+
+/// Mounts a run's scratch space in its root: a fresh tmpfs at `/tmp`,
+/// bound at `/dev/shm` too, and one at the working directory (unless it is
+/// one of the plan's writable directories).
+fn mount_scratch(root: &Path, plan: &Plan, (uid, gid): (u32, u32)) -> Result<(), Failure> {
+    let scratch = format!(
+        "size={}k,nr_inodes=16384,mode=0755,uid={uid},gid={gid}",
+        plan.scratch_kb.max(64)
+    );
+    let shared = format!(
+        "size={}k,nr_inodes=16384,mode=1777",
+        plan.scratch_kb.max(64)
+    );
+    tmpfs(&root.join("tmp"), &shared, MsFlags::empty())?;
+    mount(
+        Some(&root.join("tmp")),
+        &root.join("dev/shm"),
+        None::<&str>,
+        MsFlags::MS_BIND,
+        None::<&str>,
+    )
+    .map_err(|e| Failure::nix(Stage::Filesystem, "cannot bind /dev/shm", e))?;
+    if let Some(cwd) = scratch_dirs(plan).get(1) {
+        tmpfs(&inside(root, cwd), &scratch, MsFlags::empty())?;
+    }
+    Ok(())
+}
+
+/// A run's scratch directories as they were made, to give the next run
+/// the same: each one's path in the root, mode and owner.
+pub(super) struct Scratch {
+    dirs: Vec<(PathBuf, u32, u32, u32)>,
+    /// Mount points inside the scratch space: the plan's paths bound
+    /// there (a program beside its cases under /tmp), and a working
+    /// directory under /tmp. Kept when the space is emptied.
+    keep: Vec<PathBuf>,
+}
+
+impl Scratch {
+    /// Notes the scratch space of the root just built for `plan`.
+    pub(super) fn note(root: &Path, plan: &Plan) -> Result<Scratch, Failure> {
+        use std::os::unix::fs::MetadataExt as _;
+        let scratch = scratch_dirs(plan);
+        let mut dirs = Vec::new();
+        for dir in &scratch {
+            let at = inside(root, dir);
+            let meta = fs::metadata(&at)
+                .map_err(|e| Failure::io(Stage::Filesystem, &format!("{}", at.display()), &e))?;
+            dirs.push((at, meta.mode(), meta.uid(), meta.gid()));
+        }
+        let mut keep: Vec<PathBuf> = plan
+            .read_only
+            .iter()
+            .filter(|p| !super::is_system_path(p))
+            .filter(|p| scratch.iter().any(|dir| p.starts_with(dir)))
+            .map(|p| inside(root, p))
+            .collect();
+        keep.extend(dirs.iter().skip(1).map(|(at, ..)| at.clone()));
+        Ok(Scratch { dirs, keep })
+    }
+
+    /// Empties the scratch space of a run that is over (every process of
+    /// it gone) for the next run of the same plan: what it wrote goes, and
+    /// the memory that held it with it, before the next run's cgroup counts
+    /// anything. `Err` when the space is not as it was made (a run changed
+    /// a directory's mode or owner, or gave it extended attributes): then
+    /// the sandbox is not used again. The rest of the root is read-only to
+    /// every run, and no run may mount or unmount (it has no capability),
+    /// so the root is then as its first run found it.
+    pub(super) fn empty(&self) -> Result<(), Failure> {
+        use std::os::unix::fs::MetadataExt as _;
+        let fail = |at: &Path, what: &str| {
+            Failure::new(Stage::Filesystem, format!("{}: {what}", at.display()), 0)
+        };
+        for (at, mode, uid, gid) in &self.dirs {
+            empty_dir(at, &self.keep)
+                .map_err(|e| Failure::io(Stage::Filesystem, &format!("{}", at.display()), &e))?;
+            let meta = fs::symlink_metadata(at)
+                .map_err(|e| Failure::io(Stage::Filesystem, &format!("{}", at.display()), &e))?;
+            if (meta.mode(), meta.uid(), meta.gid()) != (*mode, *uid, *gid) {
+                return Err(fail(at, "its mode or owner changed"));
+            }
+            if crate::runner::sys::has_extended_attributes(at) {
+                return Err(fail(at, "it was given extended attributes"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Removes everything in `dir` but the mount points in `keep` (and the
+/// directories that lead to them, emptied of all else). Links are
+/// removed, never followed.
+fn empty_dir(dir: &Path, keep: &[PathBuf]) -> io::Result<()> {
+    for entry in fs::read_dir(dir)? {
+        let entry = entry?;
+        let path = entry.path();
+        if keep.contains(&path) {
+            continue;
+        }
+        if keep.iter().any(|kept| kept.starts_with(&path)) {
+            empty_dir(&path, keep)?;
+            continue;
+        }
+        if entry.file_type()?.is_dir() {
+            fs::remove_dir_all(&path)?;
+        } else {
+            fs::remove_file(&path)?;
+        }
+    }
+    Ok(())
 }
 
 /// Makes the run's root read-only, now that it is built: its own mount of

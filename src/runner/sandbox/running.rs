@@ -14,7 +14,7 @@ use nix::unistd::{Gid, Pid, Uid};
 
 use super::cgroup::Cgroup;
 use super::init::{held_kb, FromInit};
-use super::ExitReport;
+use super::{ExitReport, Plan};
 use crate::runner::sys::kill_group;
 
 /// A run under way, as the spawner tracks it.
@@ -33,6 +33,9 @@ pub(crate) struct Running {
     pub(super) ended: Option<ExitReport>,
     /// When its init was asked to stop it.
     pub(super) stop_asked: Option<Instant>,
+    /// The plan of its sandbox, and how many runs the sandbox served
+    /// before this one, when it may serve the next run of the same plan.
+    pub(super) pooled: Option<(Plan, u32)>,
 }
 
 /// How long a run's init has to stop the run and report before it is

@@ -180,15 +180,16 @@ impl Jail {
                 Err(_) => return,
             };
             let launched = self.launch(&launch, stdio);
-            // What it made ahead is for no run: the probe's plan is its own,
-            // and the layers it was made with may be dropped below.
-            if let Some(ready) = self.ready.take() {
-                self.retire_prepared(ready);
-            }
             let failure = match launched {
                 Ok(mut running) => {
                     let result = running.wait_blocking();
                     self.retire(running);
+                    // Its sandbox is for no run: the probe's plan is its
+                    // own, and the layers it was made with may be dropped
+                    // below.
+                    if let Some(ready) = self.ready.take() {
+                        self.retire_prepared(ready);
+                    }
                     match result {
                         Ok(_) => return,
                         Err(error) => Failure::io(Stage::Exec, "the probe run failed", &error),
