@@ -818,7 +818,7 @@ fn the_header_says_which_protections_are_in_force() {
     };
     assert!(auto.stdout.contains(namespaces), "{}", auto.stdout);
     let require = super::run_in(dir.path(), &["test", "a.in", "--sandbox", "require"], "");
-    assert_eq!(require.code, 0, "{}", require.stderr);
+    assert_eq!(require.code, 0, "{}{}", require.stdout, require.stderr);
 }
 
 /// Runs the judge as an unprivileged user (uid 65534), as a user without

@@ -446,19 +446,29 @@ impl Scratch {
 
 /// Removes everything in `dir` but the mount points in `keep` (and the
 /// directories that lead to them, emptied of all else). Links are
-/// removed, never followed.
+/// removed, never followed: the init sees the host's files where a link
+/// made by a run would lead.
 fn empty_dir(dir: &Path, keep: &[PathBuf]) -> io::Result<()> {
     for entry in fs::read_dir(dir)? {
         let entry = entry?;
         let path = entry.path();
+        let kind = entry.file_type()?;
         if keep.contains(&path) {
             continue;
         }
         if keep.iter().any(|kept| kept.starts_with(&path)) {
+            // The way to a mount point is a directory the init made; a run
+            // that put something else in its place cannot be undone here.
+            if !kind.is_dir() {
+                return Err(io::Error::other(format!(
+                    "{} is no longer the directory it was",
+                    path.display()
+                )));
+            }
             empty_dir(&path, keep)?;
             continue;
         }
-        if entry.file_type()?.is_dir() {
+        if kind.is_dir() {
             fs::remove_dir_all(&path)?;
         } else {
             fs::remove_file(&path)?;
@@ -494,4 +504,48 @@ pub(super) fn enter_root(root: &Path) -> Result<(), Failure> {
     nix::unistd::chdir(root).map_err(|e| Failure::nix(Stage::Filesystem, "chdir", e))?;
     nix::unistd::chroot(".").map_err(|e| Failure::nix(Stage::Filesystem, "chroot", e))?;
     nix::unistd::chdir("/").map_err(|e| Failure::nix(Stage::Filesystem, "chdir", e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn emptying_scratch_keeps_its_mount_points_and_never_follows_a_link() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (scratch, outside) = (tmp.path().join("scratch"), tmp.path().join("outside"));
+        fs::create_dir_all(scratch.join("a/b")).unwrap();
+        fs::create_dir_all(scratch.join("left/deep")).unwrap();
+        fs::create_dir(&outside).unwrap();
+        fs::write(outside.join("precious"), "the user's").unwrap();
+        fs::write(scratch.join("a/b/prog"), "bound here").unwrap();
+        fs::write(scratch.join("a/note"), "").unwrap();
+        fs::write(scratch.join("left/deep/file"), "").unwrap();
+        std::os::unix::fs::symlink(&outside, scratch.join("link")).unwrap();
+        let keep = [scratch.join("a/b/prog")];
+        empty_dir(&scratch, &keep).unwrap();
+        let mut left: Vec<_> = walkdir::WalkDir::new(&scratch)
+            .min_depth(1)
+            .into_iter()
+            .map(|e| {
+                e.unwrap()
+                    .path()
+                    .strip_prefix(&scratch)
+                    .unwrap()
+                    .to_path_buf()
+            })
+            .collect();
+        left.sort();
+        assert_eq!(
+            left,
+            [Path::new("a"), Path::new("a/b"), Path::new("a/b/prog")]
+        );
+        assert!(outside.join("precious").exists());
+        // A link put where the way to a mount point was: refused, and what
+        // it leads to is untouched.
+        fs::rename(scratch.join("a"), tmp.path().join("moved")).unwrap();
+        std::os::unix::fs::symlink(&outside, scratch.join("a")).unwrap();
+        assert!(empty_dir(&scratch, &keep).is_err());
+        assert!(outside.join("precious").exists());
+    }
 }
