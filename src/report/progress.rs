@@ -170,16 +170,25 @@ impl Stderr {
     }
 }
 
-/// Whether a progress line may be drawn: only when stdout and stderr are
-/// the same terminal. A line on stderr's terminal while stdout goes to a
-/// pipe (`| less`, `| cat`) would be drawn into the middle of what the
-/// pipe prints there.
+/// Whether a progress line may be drawn: when stderr is a terminal and
+/// stdout is that same terminal, or a file (`> out.txt`, `/dev/null`),
+/// where nothing of the line goes. Not when stdout is a pipe (`| less`,
+/// `| cat`): what the pipe prints may land on the same terminal, and the
+/// line would be drawn into the middle of it.
 pub fn drawn() -> bool {
-    use std::os::unix::fs::MetadataExt as _;
-    let device = |fd: &str| std::fs::metadata(format!("/proc/self/fd/{fd}")).map(|m| m.rdev());
-    io::stdout().is_terminal()
-        && io::stderr().is_terminal()
-        && matches!((device("1"), device("2")), (Ok(out), Ok(err)) if out == err)
+    use std::os::unix::fs::{FileTypeExt as _, MetadataExt as _};
+    if !io::stderr().is_terminal() {
+        return false;
+    }
+    let stat = |fd: &str| std::fs::metadata(format!("/proc/self/fd/{fd}"));
+    let (Ok(out), Ok(err)) = (stat("1"), stat("2")) else {
+        return false;
+    };
+    if io::stdout().is_terminal() {
+        return out.rdev() == err.rdev();
+    }
+    let kind = out.file_type();
+    kind.is_file() || kind.is_char_device()
 }
 
 /// A draw target for any progress bar: stderr through `Stderr`, so a bar

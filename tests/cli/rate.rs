@@ -2,7 +2,7 @@
 
 use sudoku_judge::case;
 
-use super::{drawings, manifest_dir, on_terminal, rate_rows, run, run_in};
+use super::{drawings, manifest_dir, on_terminal, on_terminal_writing, rate_rows, run, run_in};
 
 /// `rate` reads a suite directory, its columns line up under the header
 /// whatever the width of a name, and `gen` counts "1 guess".
@@ -91,4 +91,21 @@ fn rate_draws_progress_on_a_terminal_and_nothing_in_a_pipe() {
     }
     let last_row = piped.stdout.lines().last().unwrap();
     assert!(screen.contains(last_row), "{screen:?}");
+}
+
+#[test]
+fn rate_draws_progress_on_the_terminal_while_the_table_goes_to_a_file() {
+    let args = ["rate", "cases/acwing166", "--max-nodes", "100000"];
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("ratings.txt");
+    let Some(screen) = on_terminal_writing(80, &args, Some(&file)) else {
+        return;
+    };
+    assert!(
+        !drawings(&screen, "rating [").is_empty(),
+        "no bar was drawn: {screen:?}"
+    );
+    // The file holds the table as a pipe gets it: no line of progress.
+    let written = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(written, run(&args).stdout);
 }

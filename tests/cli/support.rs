@@ -165,6 +165,16 @@ pub(crate) fn sound_solvers() -> Vec<String> {
 /// Runs the binary on a terminal `columns` wide (a pty made by `script`)
 /// and returns all it wrote there, escape sequences and all.
 pub(crate) fn on_terminal(columns: u16, args: &[&str]) -> Option<String> {
+    on_terminal_writing(columns, args, None)
+}
+
+/// [`on_terminal`], with stdout sent to the file `stdout` when given
+/// (`> FILE`) while stderr stays on the terminal.
+pub(crate) fn on_terminal_writing(
+    columns: u16,
+    args: &[&str],
+    stdout: Option<&Path>,
+) -> Option<String> {
     if !have(&["script", "stty"], "progress on a terminal") {
         return None;
     }
@@ -173,6 +183,13 @@ pub(crate) fn on_terminal(columns: u16, args: &[&str]) -> Option<String> {
         .map(|word| shell_words::quote(&word).into_owned())
         .collect::<Vec<_>>()
         .join(" ");
+    let command = match stdout {
+        Some(file) => format!(
+            "{command} > {}",
+            shell_words::quote(&file.to_string_lossy())
+        ),
+        None => command,
+    };
     let output = Command::new("script")
         .args([
             "-qec",
