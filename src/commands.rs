@@ -400,7 +400,8 @@ impl TestPlan {
         if let Some(path) = &args.html {
             reporters.push(Box::new(
                 HtmlReporter::new(create_report(path)?, Machine::here())
-                    .with_baseline(baseline.clone()),
+                    .with_baseline(baseline.clone())
+                    .with_output_shown(args.show_output),
             ));
         }
         let kept = match &args.keep {

@@ -21,7 +21,7 @@ use std::time::Duration;
 use super::{untrusted, Event, Reporter};
 use crate::baseline::{Baseline, Comparison, Trend};
 use crate::check::diff::{self, CellKind, RowPart};
-use crate::results::{CaseOutcome, CaseResult, Summary};
+use crate::results::{CaseOutcome, CaseResult, Judgement, Summary};
 use crate::runner::sandbox::Protections;
 use crate::verdict::Verdict;
 use crate::words::{format_mb, format_ms, plural};
@@ -79,6 +79,9 @@ pub struct HtmlReporter<W> {
     baseline: Option<Arc<Baseline>>,
     header: Header,
     rows: Vec<Row>,
+    /// Whether accepted cases' own stdout and stderr are shown
+    /// (`--show-output`).
+    show_output: bool,
 }
 
 impl<W: Write> HtmlReporter<W> {
@@ -89,7 +92,16 @@ impl<W: Write> HtmlReporter<W> {
             baseline: None,
             header: Header::default(),
             rows: Vec::new(),
+            show_output: false,
         }
+    }
+
+    /// Shows what accepted cases printed beside their answers (stdout a
+    /// LeetCode-style file printed, any stderr), as `--show-output` does in
+    /// the table.
+    pub fn with_output_shown(mut self, show: bool) -> Self {
+        self.show_output = show;
+        self
     }
 
     /// Shows each case before and after, against this earlier run.
@@ -240,6 +252,7 @@ impl<W: Write> HtmlReporter<W> {
         page.push_str(&self.puzzles_section());
         page.push_str(&self.baseline_section());
         page.push_str(&self.failures_section());
+        page.push_str(&self.output_section());
         page.push_str("</body>\n</html>\n");
         page
     }
@@ -583,6 +596,54 @@ impl<W: Write> HtmlReporter<W> {
                             escape(&j.stderr)
                         );
                     }
+                }
+            }
+            s.push_str("</div>\n");
+        }
+        s.push_str("</section>\n");
+        s
+    }
+}
+
+impl<W> HtmlReporter<W> {
+    /// With `--show-output`, what each accepted case printed beside its
+    /// answers: its own stdout and its stderr, as the judge kept them.
+    fn output_section(&self) -> String {
+        if !self.show_output {
+            return String::new();
+        }
+        let printed: Vec<(&CaseResult, &Judgement)> = self
+            .rows
+            .iter()
+            .filter(|r| r.result.passed())
+            .filter_map(|r| match &r.result.outcome {
+                CaseOutcome::Judged(j) if !j.stdout.is_empty() || !j.stderr.trim().is_empty() => {
+                    Some((&r.result, &**j))
+                }
+                _ => None,
+            })
+            .collect();
+        let mut s = String::from("<section id=\"output\">\n<h2>What accepted cases printed</h2>\n");
+        if printed.is_empty() {
+            s.push_str("<p>No accepted case printed anything beside its answers.</p>\n");
+        }
+        for (r, j) in printed {
+            let _ = writeln!(
+                s,
+                "<div class=\"output\" data-case=\"{}\">\n<h3>{}</h3>",
+                escape(&r.id),
+                escape(&r.id)
+            );
+            for (legend, text) in [
+                ("its own stdout (not part of the answers):", &j.stdout),
+                ("its stderr:", &j.stderr),
+            ] {
+                if !text.trim().is_empty() {
+                    let _ = writeln!(
+                        s,
+                        "<p class=\"legend\">{legend}</p><pre>{}</pre>",
+                        escape(text)
+                    );
                 }
             }
             s.push_str("</div>\n");

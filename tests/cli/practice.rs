@@ -1057,6 +1057,30 @@ fn show_output_shows_what_an_accepted_leetcode_file_printed_under_its_row() {
         "{}",
         shown.stdout
     );
+    // The HTML report shows it too, under the accepted case's name.
+    let html = dir.path().join("report.html");
+    let reported = judge_in(
+        dir.path(),
+        &[
+            "test",
+            example,
+            "--submission",
+            &fixture("ac_leetcode.py"),
+            "--show-output",
+            "--html",
+            html.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(reported.code, 0, "{}{}", reported.stdout, reported.stderr);
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(
+        page.contains(
+            "<h2>What accepted cases printed</h2>\n<div class=\"output\" data-case=\"example1\">\n\
+             <h3>example1</h3>\n<p class=\"legend\">its own stdout (not part of the answers):</p>\
+             <pre>solving, blanks: 51\n</pre>"
+        ),
+        "{page}"
+    );
     // Without it, the row says how much was printed, and nothing more.
     let plain = judge_in(
         dir.path(),
