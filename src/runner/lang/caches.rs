@@ -52,6 +52,16 @@ pub(super) fn warm(
     }
     std::fs::create_dir_all(&dir)
         .with_context(|| format!("failed to create the compiler cache {}", dir.display()))?;
+    // Compiles that find the cache cold at once (`--jobs 2`, or two
+    // judges): one fills it, the others wait and find it filled.
+    let lock_path = dir.with_extension("lock");
+    let lock = std::fs::File::create(&lock_path)
+        .with_context(|| format!("failed to create {}", lock_path.display()))?;
+    let _filling = nix::fcntl::Flock::lock(lock, nix::fcntl::FlockArg::LockExclusive)
+        .map_err(|(_, e)| anyhow::anyhow!("failed to lock {}: {e}", lock_path.display()))?;
+    if filled.is_file() {
+        return Ok(dir);
+    }
     let scratch = tempfile::Builder::new()
         .prefix(".filling-")
         .tempdir_in(super::cache_root())
