@@ -118,6 +118,25 @@
 //!   of ten, out of line. Written with `array::map` and closures, the
 //!   AVX2 counting did not inline and made the search 30% slower.
 //!
+//! With the triad rule in place, on the same machine:
+//!
+//! * tdoku's whole branch choice, a digit's two ways through the band or
+//!   stack with the fewest ways (`Grid::band_branch`) in place of the
+//!   bivalue cells too: 63.9 and 110.9 guesses at limit 2 on the forum
+//!   sets (as tdoku's 61.7 and 110.4) against 71.2 and 115.6 with the
+//!   bivalue cells first, but 8.91 against 8.15 on magictour; 1-5% faster
+//!   on the forum sets, 3-7% slower on magictour. Computed with table
+//!   lookups and plain loops rather than in SIMD words, the choice alone
+//!   cost about 0.2 µs a branch, more than the guesses it saved.
+//! * the two ways before the bivalue cells only when their band or stack
+//!   has at most 11, 12, 14 or 18 ways left: within 2% of the guesses of
+//!   bivalue cells first on magictour and forum_hardest_1905, up to 7%
+//!   more on forum_hardest_1106.
+//! * trying the second way first: within 4% either way at limit 1.
+//! * a digit's last two cells in a unit beside the bivalue cells (6% and
+//!   17% fewer guesses without triads, above) stays untried with them: its
+//!   scan is the cost, and it has not been made cheaper.
+//!
 //! # Search and guesses
 //!
 //! When the rules stall, the search branches on a bivalue cell (see
@@ -1490,10 +1509,10 @@ impl Grid {
     /// bands first, then in order), and in it the lowest digit with exactly
     /// two ways left. Returns that digit and, for each way, the masks to AND
     /// into its three bands, or `None` when that band or stack has no such
-    /// digit. On the forum sets this takes 3-7% fewer guesses than the cell
-    /// with the fewest candidates; in place of the bivalue cells as well it
-    /// takes fewer still, but costs more time than it saves (see the module
-    /// docs).
+    /// digit. At limit 2 this takes 3-7% fewer guesses on the forum sets
+    /// than the cell with the fewest candidates did; in place of the bivalue
+    /// cells as well it takes fewer still there, but more on magictour (see
+    /// the module docs).
     #[inline(always)]
     fn band_branch<K: Kernels>(&self) -> Option<(usize, [[u32; 3]; 2])> {
         let (mut rows, mut stacks) = ([0; 9], [0; 9]);
