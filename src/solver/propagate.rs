@@ -133,6 +133,9 @@
 //!   bivalue cells first on magictour and forum_hardest_1905, up to 7%
 //!   more on forum_hardest_1106.
 //! * trying the second way first: within 4% either way at limit 1.
+//! * the triad rule before the column pass rather than after it (the same
+//!   fixpoint, the same guesses): 1-5% slower on three sets and 5-13% on
+//!   forum_hardest_1106, in one run of a copy with experiment switches.
 //! * a digit's last two cells in a unit beside the bivalue cells (6% and
 //!   17% fewer guesses without triads, above) stays untried with them: its
 //!   scan is the cost, and it has not been made cheaper.
