@@ -378,17 +378,23 @@ pub(crate) fn wait4_any(block: bool) -> io::Result<Option<(i32, i32, libc::rusag
     }
 }
 
-/// Whether the file at `path` (not followed if a link) has extended
-/// attributes; an error reading them counts as having some.
+/// The names of the extended attributes of the file at `path` (not
+/// followed if a link), as the kernel lists them; `None` when they cannot
+/// be read.
 #[cfg(target_os = "linux")]
-pub(crate) fn has_extended_attributes(path: &std::path::Path) -> bool {
+pub(crate) fn extended_attribute_names(path: &std::path::Path) -> Option<Vec<u8>> {
     use std::os::unix::ffi::OsStrExt as _;
-    let Ok(path) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
-        return true;
-    };
+    let path = std::ffi::CString::new(path.as_os_str().as_bytes()).ok()?;
     // SAFETY: a live C string; a null buffer of size 0 asks for the size.
     let size = unsafe { libc::llistxattr(path.as_ptr(), std::ptr::null_mut(), 0) };
-    size != 0
+    let mut names = vec![0u8; usize::try_from(size).ok()?];
+    if names.is_empty() {
+        return Some(names);
+    }
+    // SAFETY: a live buffer of the length given.
+    let size = unsafe { libc::llistxattr(path.as_ptr(), names.as_mut_ptr().cast(), names.len()) };
+    names.truncate(usize::try_from(size).ok()?);
+    Some(names)
 }
 
 /// Removes the System V shared memory segment `id` (`shmctl(IPC_RMID)`);

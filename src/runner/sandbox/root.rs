@@ -383,26 +383,49 @@ fn mount_scratch(root: &Path, plan: &Plan, (uid, gid): (u32, u32)) -> Result<(),
 }
 
 /// A run's scratch directories as they were made, to give the next run
-/// the same: each one's path in the root, mode and owner.
+/// the same: each one's path in the root and how it looked.
 pub(super) struct Scratch {
-    dirs: Vec<(PathBuf, u32, u32, u32)>,
+    dirs: Vec<(PathBuf, Looks)>,
     /// Mount points inside the scratch space: the plan's paths bound
     /// there (a program beside its cases under /tmp), and a working
     /// directory under /tmp. Kept when the space is emptied.
     keep: Vec<PathBuf>,
 }
 
+/// What a run could change of a scratch directory itself: its mode, its
+/// owner and the names of its extended attributes (a security module's
+/// label, where there is one).
+#[derive(PartialEq, Eq)]
+struct Looks {
+    mode: u32,
+    uid: u32,
+    gid: u32,
+    attributes: Option<Vec<u8>>,
+}
+
+impl Looks {
+    fn of(at: &Path) -> Result<Looks, Failure> {
+        use std::os::unix::fs::MetadataExt as _;
+        let meta = fs::symlink_metadata(at)
+            .map_err(|e| Failure::io(Stage::Filesystem, &format!("{}", at.display()), &e))?;
+        Ok(Looks {
+            mode: meta.mode(),
+            uid: meta.uid(),
+            gid: meta.gid(),
+            attributes: crate::runner::sys::extended_attribute_names(at),
+        })
+    }
+}
+
 impl Scratch {
     /// Notes the scratch space of the root just built for `plan`.
     pub(super) fn note(root: &Path, plan: &Plan) -> Result<Scratch, Failure> {
-        use std::os::unix::fs::MetadataExt as _;
         let scratch = scratch_dirs(plan);
         let mut dirs = Vec::new();
         for dir in &scratch {
             let at = inside(root, dir);
-            let meta = fs::metadata(&at)
-                .map_err(|e| Failure::io(Stage::Filesystem, &format!("{}", at.display()), &e))?;
-            dirs.push((at, meta.mode(), meta.uid(), meta.gid()));
+            let looks = Looks::of(&at)?;
+            dirs.push((at, looks));
         }
         let mut keep: Vec<PathBuf> = plan
             .read_only
@@ -411,7 +434,7 @@ impl Scratch {
             .filter(|p| scratch.iter().any(|dir| p.starts_with(dir)))
             .map(|p| inside(root, p))
             .collect();
-        keep.extend(dirs.iter().skip(1).map(|(at, ..)| at.clone()));
+        keep.extend(dirs.iter().skip(1).map(|(at, _)| at.clone()));
         Ok(Scratch { dirs, keep })
     }
 
@@ -419,25 +442,23 @@ impl Scratch {
     /// it gone) for the next run of the same plan: what it wrote goes, and
     /// the memory that held it with it, before the next run's cgroup counts
     /// anything. `Err` when the space is not as it was made (a run changed
-    /// a directory's mode or owner, or gave it extended attributes): then
-    /// the sandbox is not used again. The rest of the root is read-only to
-    /// every run, and no run may mount or unmount (it has no capability),
-    /// so the root is then as its first run found it.
+    /// a directory's mode, owner or extended attributes): then the sandbox
+    /// is not used again. The rest of the root is read-only to every run,
+    /// and no run may mount or unmount (it has no capability), so the root
+    /// is then as its first run found it.
     pub(super) fn empty(&self) -> Result<(), Failure> {
-        use std::os::unix::fs::MetadataExt as _;
-        let fail = |at: &Path, what: &str| {
-            Failure::new(Stage::Filesystem, format!("{}: {what}", at.display()), 0)
-        };
-        for (at, mode, uid, gid) in &self.dirs {
+        for (at, looks) in &self.dirs {
             empty_dir(at, &self.keep)
                 .map_err(|e| Failure::io(Stage::Filesystem, &format!("{}", at.display()), &e))?;
-            let meta = fs::symlink_metadata(at)
-                .map_err(|e| Failure::io(Stage::Filesystem, &format!("{}", at.display()), &e))?;
-            if (meta.mode(), meta.uid(), meta.gid()) != (*mode, *uid, *gid) {
-                return Err(fail(at, "its mode or owner changed"));
-            }
-            if crate::runner::sys::has_extended_attributes(at) {
-                return Err(fail(at, "it was given extended attributes"));
+            if Looks::of(at)? != *looks {
+                return Err(Failure::new(
+                    Stage::Filesystem,
+                    format!(
+                        "{}: its mode, owner or extended attributes changed",
+                        at.display()
+                    ),
+                    0,
+                ));
             }
         }
         Ok(())
