@@ -603,9 +603,7 @@ impl<W: Write> HtmlReporter<W> {
         s.push_str("</section>\n");
         s
     }
-}
 
-impl<W> HtmlReporter<W> {
     /// With `--show-output`, what each accepted case printed beside its
     /// answers: its own stdout and its stderr, as the judge kept them.
     fn output_section(&self) -> String {

@@ -245,8 +245,14 @@ impl Spawner {
     }
 
     fn receive(&mut self, deadline: Duration) -> io::Result<Reply> {
-        let (message, _) = receive_within(&self.socket, MAX_MESSAGE, deadline)?.ok_or_else(gone)?;
-        Reply::decode(&message)
+        self.receive_with_fds(deadline).map(|(reply, _)| reply)
+    }
+
+    /// The next reply and the descriptors sent with it.
+    fn receive_with_fds(&mut self, deadline: Duration) -> io::Result<(Reply, Vec<OwnedFd>)> {
+        let (message, fds) =
+            receive_within(&self.socket, MAX_MESSAGE, deadline)?.ok_or_else(gone)?;
+        Ok((Reply::decode(&message)?, fds))
     }
 
     /// Starts `launch` on `stdio` (stdin, stdout, stderr, and fd 3 when
@@ -283,9 +289,7 @@ impl Spawner {
     /// Waits at most `deadline` for the confirmation that the run asked for
     /// has started.
     fn started(&mut self, deadline: Duration) -> io::Result<(i32, Option<Cgroup>)> {
-        let (message, fds) =
-            receive_within(&self.socket, MAX_MESSAGE, deadline)?.ok_or_else(gone)?;
-        let reply = Reply::decode(&message)?;
+        let (reply, fds) = self.receive_with_fds(deadline)?;
         self.healthy = true;
         match reply {
             Reply::Started { pid, mut cgroup } => {

@@ -140,26 +140,35 @@ pub(crate) fn pidfd_open(_pid: i32) -> Option<OwnedFd> {
     None
 }
 
-/// `wait4(2)` without blocking: the status and the child's own resource
-/// usage once it has exited.
-pub(crate) fn try_wait4(pid: i32) -> io::Result<Option<(i32, libc::rusage)>> {
+/// `wait4(2)` for the child `pid` (-1: any child), blocking or only
+/// looking: the pid that ended, its status as `wait(2)` gives it, and its
+/// resource usage (its own and that of the children it waited for).
+/// `Ok(None)` while none has ended and `block` is false; `ECHILD` when
+/// there is no such child.
+pub(crate) fn wait4(pid: i32, block: bool) -> io::Result<Option<(i32, i32, libc::rusage)>> {
     let mut status = 0;
     // SAFETY: rusage is plain data; all-zero is a valid value.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let flags = if block { 0 } else { libc::WNOHANG };
     loop {
         // SAFETY: both pointers are to live locals of the right types.
-        let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
-        if r == pid {
-            return Ok(Some((status, usage)));
-        }
-        if r == 0 {
-            return Ok(None);
-        }
-        let error = io::Error::last_os_error();
-        if error.kind() != io::ErrorKind::Interrupted {
-            return Err(error);
+        match unsafe { libc::wait4(pid, &mut status, flags, &mut usage) } {
+            0 => return Ok(None),
+            ..0 => {
+                let error = io::Error::last_os_error();
+                if error.kind() != io::ErrorKind::Interrupted {
+                    return Err(error);
+                }
+            }
+            ended => return Ok(Some((ended, status, usage))),
         }
     }
+}
+
+/// [`wait4`] for `pid` without blocking: its status and its own resource
+/// usage once it has exited.
+pub(crate) fn try_wait4(pid: i32) -> io::Result<Option<(i32, libc::rusage)>> {
+    Ok(wait4(pid, false)?.map(|(_, status, usage)| (status, usage)))
 }
 
 #[cfg(target_os = "linux")]
@@ -356,26 +365,6 @@ pub(crate) fn readable(fd: &impl AsRawFd) -> bool {
 pub(crate) fn kill_group(pgid: i32) {
     use nix::sys::signal::{killpg, Signal};
     let _ = killpg(nix::unistd::Pid::from_raw(pgid), Signal::SIGKILL);
-}
-
-/// Waits for any child to end (or, unless `block`, only looks), with what
-/// the kernel accounted of it (its own use and that of the children it
-/// waited for): its pid, its status as `wait(2)` gives it, and its
-/// resource usage. `Ok(None)` when no child has ended yet and `block` is
-/// false; `ECHILD` when there is no child at all.
-#[cfg(target_os = "linux")]
-pub(crate) fn wait4_any(block: bool) -> io::Result<Option<(i32, i32, libc::rusage)>> {
-    let mut status = 0;
-    // SAFETY: rusage is plain data; all-zero is a valid value.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let flags = if block { 0 } else { libc::WNOHANG };
-    // SAFETY: both pointers are to live locals of the right types.
-    let pid = unsafe { libc::wait4(-1, &mut status, flags, &mut usage) };
-    match pid {
-        ..0 => Err(io::Error::last_os_error()),
-        0 => Ok(None),
-        pid => Ok(Some((pid, status, usage))),
-    }
 }
 
 /// The names of the extended attributes of the file at `path` (not

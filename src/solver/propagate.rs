@@ -961,14 +961,20 @@ fn spread<W: Word>(cols: W) -> W {
 const MINIROWS: u32 = 0o111_111_111;
 
 /// For a digit's mask in a band: bit `3 * m` set if mini-row `m` holds a
+/// candidate.
+#[inline(always)]
+fn minirows_present<W: Word>(mask: W) -> W {
+    mask.or(mask.shr::<1>())
+        .or(mask.shr::<2>())
+        .and(W::splat(MINIROWS))
+}
+
+/// For a digit's mask in a band: bit `3 * m` set if mini-row `m` holds a
 /// candidate, bit `3 * m + 1` if it holds all of its box's candidates (the
 /// digit is confined to the mini-row).
 #[inline(always)]
 fn minirow_word<W: Word>(mask: W) -> W {
-    let present = mask
-        .or(mask.shr::<1>())
-        .or(mask.shr::<2>())
-        .and(W::splat(MINIROWS));
+    let present = minirows_present(mask);
     // The same box's other two rows: `present` rotated by 9 and 18 bits.
     let others = present
         .shl::<9>()
@@ -1010,10 +1016,7 @@ fn way_words<W: Word>(masks: [W; 3]) -> (W, W) {
     }
     #[inline(always)]
     fn band_ways<W: Word>(mask: W) -> W {
-        let present = mask
-            .or(mask.shr::<1>())
-            .or(mask.shr::<2>())
-            .and(W::splat(MINIROWS));
+        let present = minirows_present(mask);
         let rows = [
             present.and(W::splat(0o111)),
             present.shr::<9>().and(W::splat(0o111)),

@@ -19,7 +19,7 @@ use super::failure::{Failure, Stage};
 use super::jail::Jail;
 use super::root::{build_root, seal_root, Scratch};
 use super::{Plan, SpawnRequest};
-use crate::runner::sys::{exit_now, kill_all_on_signal_from_outside, wait4_any};
+use crate::runner::sys::{exit_now, kill_all_on_signal_from_outside, wait4};
 
 /// What the init tells the spawner.
 #[derive(Debug, Serialize, Deserialize)]
@@ -139,7 +139,7 @@ fn reap_run(submission: i32) -> Option<Ended> {
         ended.max_rss_kb = ended.max_rss_kb.max(usage.ru_maxrss as u64);
     };
     let status = loop {
-        match wait4_any(true) {
+        match wait4(-1, true) {
             Ok(Some((pid, status, usage))) => {
                 count(&usage);
                 if pid == submission {
@@ -155,11 +155,11 @@ fn reap_run(submission: i32) -> Option<Ended> {
     // Else all of them at once, again for any forked meanwhile, until the
     // init has no child left.
     loop {
-        match wait4_any(false) {
+        match wait4(-1, false) {
             Ok(Some((_, _, usage))) => count(&usage),
             Ok(None) => {
                 let _ = kill(Pid::from_raw(-1), Signal::SIGKILL);
-                if let Ok(Some((_, _, usage))) = wait4_any(true) {
+                if let Ok(Some((_, _, usage))) = wait4(-1, true) {
                     count(&usage);
                 }
             }

@@ -427,12 +427,11 @@ impl Scratch {
             let looks = Looks::of(&at)?;
             dirs.push((at, looks));
         }
-        let mut keep: Vec<PathBuf> = plan
-            .read_only
+        // What `build_root` bound there.
+        let mut keep: Vec<PathBuf> = plan_sources(plan)?
             .iter()
-            .filter(|p| !super::is_system_path(p))
-            .filter(|p| scratch.iter().any(|dir| p.starts_with(dir)))
-            .map(|p| inside(root, p))
+            .filter(|source| scratch.iter().any(|dir| source.target.starts_with(dir)))
+            .map(|source| inside(root, &source.target))
             .collect();
         keep.extend(dirs.iter().skip(1).map(|(at, _)| at.clone()));
         Ok(Scratch { dirs, keep })

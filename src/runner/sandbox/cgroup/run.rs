@@ -104,12 +104,15 @@ impl Cgroup {
     /// Whether any process (a zombie included) is in the cgroup: from
     /// `pids.current` where it is held, else from `cgroup.procs`.
     fn holds_processes(&self) -> io::Result<bool> {
-        let current = self.pids.join("pids.current");
-        if let Some(file) = self.held.0.as_deref().and_then(|o| o.pids_current.as_ref()) {
-            let mut buf = Vec::new();
-            CgroupMeter::read(file, &mut buf)
-                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", current.display())))?;
-            return Ok(number(&String::from_utf8_lossy(&buf))? > 0);
+        if self
+            .held
+            .0
+            .as_ref()
+            .is_some_and(|o| o.pids_current.is_some())
+        {
+            let current =
+                self.read_held(|o| o.pids_current.as_ref(), &self.pids.join("pids.current"))?;
+            return Ok(number(&current)? > 0);
         }
         let procs = read(&self.pids.join("cgroup.procs"))?;
         Ok(!procs.trim().is_empty())
@@ -236,7 +239,6 @@ impl Cgroup {
         if self.holds_processes()? {
             return Err(io::Error::other("the cgroup still holds processes"));
         }
-        self.hold();
         self.limit(limits)?;
         self.base = self.counters()?;
         Ok(self)
