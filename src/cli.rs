@@ -164,8 +164,8 @@ pub enum Command {
     /// Reads files (any format; AcWing files may hold many puzzles; `-` or
     /// nothing reads stdin). The grade comes from the guesses the reference
     /// search needs to solve the puzzle and prove its solution unique:
-    /// easy = none (naked and hidden singles and locked candidates solve
-    /// it), medium = 1 to 3, hard = 4 to 20, fiendish = more than 20. The
+    /// easy = none (singles, locked candidates and triads solve it),
+    /// medium = 1 to 3, hard = 4 to 20, fiendish = more than 20. The
     /// `backtrack` and `mrv` columns count the digits the built-in solvers
     /// of those names place before their first solution (plain row-major
     /// backtracking, and fewest-candidates backtracking): what decides

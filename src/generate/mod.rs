@@ -36,13 +36,15 @@ use rand::{Rng as _, SeedableRng as _};
 use rand_chacha::ChaCha8Rng;
 
 use crate::board::Board;
-use crate::solver::reference::{count_solutions, search};
+use crate::solver::reference::{count_solutions, graded_search};
 
-/// How hard a puzzle is for a solver, from the reference search.
+/// How hard a puzzle is for a solver, from the reference search with its
+/// branch choice pinned (`reference::graded_search`), so that a faster
+/// search never moves a grade.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Grade {
     /// Logic alone solves it (naked and hidden singles, locked
-    /// candidates): no guess at all.
+    /// candidates, triads): no guess at all.
     Easy,
     /// One to three guesses.
     Medium,
@@ -101,7 +103,7 @@ impl Rating {
 
 /// Rates `puzzle` with the reference search.
 pub fn rate(puzzle: &Board) -> Rating {
-    let outcome = search(&puzzle.to_bytes(), Rating::COUNT_LIMIT);
+    let outcome = graded_search(&puzzle.to_bytes(), Rating::COUNT_LIMIT);
     Rating {
         givens: puzzle.filled(),
         solutions: outcome.solutions,
@@ -311,7 +313,9 @@ impl Generator {
             b => b - b'0',
         });
         let mut cells = self.shuffle(&known);
-        let solution = search(&cells, 1).first.expect("a known puzzle solves");
+        let solution = graded_search(&cells, 1)
+            .first
+            .expect("a known puzzle solves");
         let mut blanks: Vec<usize> = (0..81).filter(|&i| cells[i] == 0).collect();
         blanks.shuffle(&mut self.rng);
         for &pos in blanks.iter().take(givens.saturating_sub(17)) {
@@ -465,7 +469,10 @@ mod tests {
                     "seed {seed}{}",
                     target.describe()
                 );
-                assert_eq!(search(&cells, 1).first, Some(made.solution.to_bytes()));
+                assert_eq!(
+                    graded_search(&cells, 1).first,
+                    Some(made.solution.to_bytes())
+                );
                 assert!(made.solution.solves(&made.puzzle));
                 if let Some(h) = target.hard_for {
                     assert!(h.measure.work(&cells, h.min).count >= h.min);

@@ -32,7 +32,7 @@ use rand::seq::SliceRandom as _;
 use rand::Rng as _;
 
 use super::Generator;
-use crate::solver::reference::{count_solutions, search};
+use crate::solver::reference::{count_solutions, graded_search};
 use crate::solver::{bitmask, mrv, Nodes};
 
 /// A solver whose work a hardness target counts.
@@ -73,7 +73,7 @@ impl Measure {
             Measure::Backtrack => bitmask::count_nodes(cells, cap),
             Measure::Mrv => mrv::count_nodes(cells, cap),
             Measure::Propagate => {
-                let outcome = search(cells, 2);
+                let outcome = graded_search(cells, 2);
                 Nodes {
                     count: outcome.guesses,
                     capped: false,
@@ -256,7 +256,7 @@ impl Generator {
         };
         let rows = order(&source);
         let laid: [u8; 81] = std::array::from_fn(|i| source[rows[i / 9] * 9 + i % 9]);
-        let Some(solution) = search(&laid, 1).first else {
+        let Some(solution) = graded_search(&laid, 1).first else {
             return laid;
         };
         let mut label = [0u8; 10];
@@ -285,7 +285,7 @@ impl Generator {
         let mut current = 'restart: loop {
             let start = self.pool[self.rng.random_range(0..self.pool.len())];
             let mut current = arrange(self.shuffle(&start));
-            let mut solution = search(&current, 1).first?;
+            let mut solution = graded_search(&current, 1).first?;
             let mut score = goal.score(&current);
             self.climbed(score);
             let (mut walked, mut stale) = (0, 0);
@@ -316,7 +316,7 @@ impl Generator {
                     score = next_score;
                     self.climbed(score);
                     // Relabelling for backtracking changes the solution's digits.
-                    solution = search(&current, 1).first?;
+                    solution = graded_search(&current, 1).first?;
                     if score >= goal.min {
                         walked += 1;
                     }
@@ -361,7 +361,7 @@ mod tests {
     fn the_hardest_seeds_are_unique_and_fiendish() {
         for line in HARDEST {
             let cells = cells_of(line);
-            let outcome = search(&cells, 2);
+            let outcome = graded_search(&cells, 2);
             assert_eq!(outcome.solutions, 1, "{line}");
             assert!(outcome.guesses > 20, "{line}: {}", outcome.guesses);
         }
@@ -388,11 +388,11 @@ mod tests {
     fn neighbours_stay_unique_and_keep_the_solution() {
         let mut generator = Generator::new(11);
         let mut cells = cells_of(HARDEST[0]);
-        let solution = search(&cells, 1).first.unwrap();
+        let solution = graded_search(&cells, 1).first.unwrap();
         for _ in 0..30 {
             cells = generator.neighbour(&cells, &solution);
             assert_eq!(count_solutions(&cells, 2), 1);
-            assert_eq!(search(&cells, 1).first, Some(solution));
+            assert_eq!(graded_search(&cells, 1).first, Some(solution));
         }
     }
 

@@ -317,3 +317,54 @@ fn hard_for_says_the_work_reached_on_a_terminal_and_nothing_in_a_pipe() {
     }
     assert!(screen.contains("2 cases with 2 puzzles"), "{screen:?}");
 }
+
+/// The shipped generated cases whose README says the command still makes
+/// them: `gen` grades and builds puzzles with the pinned search
+/// (`reference::graded_search`), so a faster search must not change them.
+#[test]
+fn the_shipped_generated_cases_are_what_their_readme_commands_make() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("cases");
+    let dir = tempfile::tempdir().unwrap();
+    for (grade, name) in [
+        (Some("easy"), "easy-"),
+        (Some("hard"), "hard-"),
+        (None, "seventeen-"),
+    ] {
+        let mut args = vec!["gen", "--out", "a", "--name", name, "--count", "1"];
+        args.extend(["--per-file", "10", "--seed", "166"]);
+        match grade {
+            Some(grade) => args.extend(["--grade", grade]),
+            None => args.extend(["--givens", "17"]),
+        }
+        let made = run_in(dir.path(), &args, "");
+        assert_eq!(made.code, 0, "{}", made.stderr);
+        for ext in ["in", "out"] {
+            let file = format!("{name}001.{ext}");
+            assert_eq!(
+                fs::read_to_string(dir.path().join("a").join(&file)).unwrap(),
+                fs::read_to_string(root.join("acwing166/generated").join(&file)).unwrap(),
+                "{file}"
+            );
+        }
+    }
+    for (grade, name) in [(Some("medium"), "medium-"), (None, "seventeen-")] {
+        let mut args = vec![
+            "gen", "--out", "l", "--format", "leetcode", "--layout", "dir",
+        ];
+        args.extend(["--name", name, "--count", "2", "--seed", "37"]);
+        match grade {
+            Some(grade) => args.extend(["--grade", grade]),
+            None => args.extend(["--givens", "17"]),
+        }
+        let made = run_in(dir.path(), &args, "");
+        assert_eq!(made.code, 0, "{}", made.stderr);
+        for case in ["001", "002"] {
+            let case = format!("{name}{case}");
+            assert_eq!(
+                read_dir_sorted(&dir.path().join("l").join(&case)),
+                read_dir_sorted(&root.join("leetcode37-hard/generated").join(&case)),
+                "{case}"
+            );
+        }
+    }
+}
