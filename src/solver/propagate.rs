@@ -1682,14 +1682,17 @@ impl Grid {
     /// candidates counting three times (placing the digit leaves it a
     /// naked single), and the cell with the largest product of its two
     /// scores wins. Ties go to the first cell in row-major order. Against
-    /// the largest minimum of the plain peer counts, this takes 13-24%
-    /// fewer guesses on the hard benchmark sets (61.2 against 71.4 at
-    /// limit 2 on forum_hardest_1905, 6.2 against 8.2 on magictour), and
+    /// the largest minimum of the plain peer counts (the choice before,
+    /// kept for grading), this takes 10-24% fewer guesses at limit 2 on the
+    /// hard benchmark sets (6.23 against 8.15 on magictour, 60.5 against
+    /// 71.1 on forum_hardest_1905, 104.1 against 115.6 on
+    /// forum_hardest_1106: fewer than tdoku's 8.94, 61.7 and 110.4), and
     /// that against the first bivalue cell about 40% fewer. The digit with
-    /// the larger score is tried first (the lower one on a tie); the order
-    /// changes how soon a first solution is found, never how many guesses a
-    /// full count takes. Without a bivalue cell, the first cell with the
-    /// fewest candidates, lowest digit first.
+    /// the larger score is tried first (the lower one on a tie): the other
+    /// way round takes 2-6% more guesses to a first solution on those sets;
+    /// the order never changes how many guesses a full count takes. Without
+    /// a bivalue cell, the first cell with the fewest candidates, lowest
+    /// digit first.
     ///
     /// `grading` takes the choice [`graded_search`] pins instead: the
     /// largest minimum of the plain peer counts, the larger count's digit
