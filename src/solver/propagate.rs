@@ -181,10 +181,10 @@
 //!   37-61% more.
 //! * tdoku's branch whenever no bivalue cell's product reaches 80: 4%
 //!   less work on the forum sets counted in band rules and visits (20 and
-//!   40 gain less, 120 and up lose), 3% more on magictour, and 10-17%
+//!   40 gain less, 120 and up lose), 3% more on magictour, and 4-28%
 //!   slower as timed, scoring the cells first and then the ways.
 //! * with this choice, plain loops in place of the AVX2 `clear` or
-//!   `column` kernels (no vector load waiting on a scalar store): 2-12%
+//!   `column` kernels (no vector load waiting on a scalar store): 2-13%
 //!   slower.
 //!
 //! # Search and guesses
