@@ -556,7 +556,7 @@ mod tests {
 
     use super::*;
     use crate::board::{EXAMPLE, EXAMPLE_ANSWER};
-    use crate::case::{CaseData, Limits, Text};
+    use crate::case::{CaseData, Limits};
     use crate::runner::process::Kill;
     use crate::runner::{End, Run};
 
@@ -590,9 +590,7 @@ mod tests {
             earlier: Option<usize>,
             checker: &mut Checker<'_>,
         ) -> Run {
-            let Text::File(path) = &case.input else {
-                panic!("cases come from files")
-            };
+            let path = case.input.path().expect("cases come from files");
             let name = path.file_stem().unwrap().to_str().unwrap();
             self.calls.lock().unwrap().push(match earlier {
                 Some(_) => name.to_string(),

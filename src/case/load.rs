@@ -30,11 +30,44 @@ const DETECT_BYTES: usize = 64 << 10;
 pub enum Text {
     /// A file, read afresh by every pass.
     File(PathBuf),
+    /// A file small enough to keep: read once, its bytes as they were.
+    Read { path: PathBuf, bytes: Arc<[u8]> },
     /// Text made in memory, e.g. a stress round's puzzles.
     Memory(Arc<str>),
 }
 
+/// Files up to this size are read once and kept ([`Text::Read`]) rather
+/// than opened again by every pass over them (the format detection, the
+/// count, the run, the checker): most cases are a few lines.
+const KEPT_BYTES: usize = DETECT_BYTES;
+
 impl Text {
+    /// The file at `path` (`what` names it in errors): kept in memory when
+    /// it is small, else read afresh by every pass.
+    pub fn of_file(path: &Path, what: &str) -> anyhow::Result<Text> {
+        let mut bytes = Vec::new();
+        file::open_regular(path, what)?
+            .take(KEPT_BYTES as u64 + 1)
+            .read_to_end(&mut bytes)
+            .with_context(|| format!("failed to read {}", path.display()))?;
+        Ok(if bytes.len() <= KEPT_BYTES {
+            Text::Read {
+                path: path.to_path_buf(),
+                bytes: bytes.into(),
+            }
+        } else {
+            Text::File(path.to_path_buf())
+        })
+    }
+
+    /// The file it was read from, if any.
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            Text::File(path) | Text::Read { path, .. } => Some(path),
+            Text::Memory(_) => None,
+        }
+    }
+
     /// The text from its start.
     pub fn open(&self) -> anyhow::Result<Box<dyn BufRead + '_>> {
         Ok(match self {
@@ -42,6 +75,8 @@ impl Text {
                 64 << 10,
                 file::open_regular(path, "file")?,
             ))),
+            // Capped like a file, so a long line fails the same way.
+            Text::Read { bytes, .. } => Box::new(LineCapped::new(&bytes[..])),
             Text::Memory(text) => Box::new(text.as_bytes()),
         })
     }
@@ -78,7 +113,7 @@ impl Text {
 impl std::fmt::Display for Text {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Text::File(path) => path.display().fmt(f),
+            Text::File(path) | Text::Read { path, .. } => path.display().fmt(f),
             Text::Memory(_) => f.write_str("the generated input"),
         }
     }
@@ -255,12 +290,11 @@ impl Iterator for Boards<'_> {
 /// text comparison does not).
 pub fn load(case: &Case, need_boards: bool) -> anyhow::Result<CaseData> {
     file::ensure_inside(&case.root, &case.input, "case input")?;
-    file::open_regular(&case.input, "case input")?;
+    let input = Text::of_file(&case.input, "case input")?;
     if let Some(expected) = &case.expected {
         file::ensure_inside(&case.root, expected, "expected output")?;
         file::ensure_regular(expected, "expected output")?;
     }
-    let input = Text::File(case.input.clone());
     let (head, _) = input.prefix(DETECT_BYTES)?;
     let format = Format::detect(&head);
     let (puzzles, mut warnings) = {
@@ -299,12 +333,11 @@ pub fn load(case: &Case, need_boards: bool) -> anyhow::Result<CaseData> {
 /// [`Malformed`] case. Other formats are small and are [`load`]ed.
 pub fn open(case: &Case) -> anyhow::Result<CaseData> {
     file::ensure_inside(&case.root, &case.input, "case input")?;
-    file::open_regular(&case.input, "case input")?;
+    let input = Text::of_file(&case.input, "case input")?;
     if let Some(expected) = &case.expected {
         file::ensure_inside(&case.root, expected, "expected output")?;
         file::ensure_regular(expected, "expected output")?;
     }
-    let input = Text::File(case.input.clone());
     let (head, _) = input.prefix(DETECT_BYTES)?;
     let format = Format::detect(&head);
     if format != Format::AcWing {
@@ -411,6 +444,32 @@ mod tests {
                           end\n";
     const ANSWERS: &str = "417369825632158947958724316825437169791586432346912758289643571573291684164875293\n\
                            416837529982465371735129468571298643293746185864351297647913852359682714128574936\n";
+
+    #[test]
+    fn a_small_file_is_read_once_and_kept_byte_for_byte() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("small.in");
+        // Not UTF-8: the kept bytes are the file's, not a lossy copy.
+        let bytes = b"4.....8.5\xff\nend\n".to_vec();
+        std::fs::write(&path, &bytes).unwrap();
+        let text = Text::of_file(&path, "case input").unwrap();
+        assert!(matches!(text, Text::Read { .. }), "{text:?}");
+        assert_eq!(text.to_string(), path.display().to_string());
+        // Gone from disk, still read whole: no pass opens it again.
+        std::fs::remove_file(&path).unwrap();
+        for _ in 0..2 {
+            let mut read = Vec::new();
+            text.open().unwrap().read_to_end(&mut read).unwrap();
+            assert_eq!(read, bytes);
+        }
+
+        let big = dir.path().join("big.in");
+        std::fs::write(&big, vec![b'.'; KEPT_BYTES + 1]).unwrap();
+        let text = Text::of_file(&big, "case input").unwrap();
+        assert!(matches!(text, Text::File(_)), "read afresh, not kept");
+        let missing = Text::of_file(&dir.path().join("none.in"), "case input").unwrap_err();
+        assert!(format!("{missing:#}").contains("none.in"), "{missing:#}");
+    }
 
     fn case(dir: &Path, input: &str, expected: Option<&str>) -> Case {
         let input_path = dir.join("c.in");
