@@ -152,7 +152,7 @@
 //!   2,190 a puzzle against 2,110.
 //! * that branch unless a bivalue cell reaches at least R peers with its
 //!   weaker digit: 63.4-63.6 and 8.5-8.7 guesses on forum_hardest_1905 and
-//!   magictour for R = 9 or 10, but 8-27% slower than bivalue cells first,
+//!   magictour for R = 9 or 10, but 4-27% slower than bivalue cells first,
 //!   computing both choices at every branch.
 //! * bivalue cells first until the search has made G guesses, then that
 //!   branch: more guesses than either alone for G from 2 to 16.
@@ -169,8 +169,8 @@
 //!   stores for the vector loads to wait on): 1-12% slower.
 //!
 //! Choosing the bivalue cell (`Grid::branch_cell`), guesses at limit 2 on
-//! magictour, forum_hardest_1905 and forum_hardest_1106 against the
-//! choice made (6.2, 61.2 and 104.1):
+//! magictour, the first 20,000 puzzles of forum_hardest_1905 and
+//! forum_hardest_1106 against the choice made (6.2, 61.2 and 104.1):
 //!
 //! * the smaller of the two digits' scores rather than their product:
 //!   5-8% more; their sum: within 1.5%.
