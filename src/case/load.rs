@@ -289,14 +289,30 @@ impl Iterator for Boards<'_> {
 /// output to read as boards (the default, Sudoku-aware checker does; an exact
 /// text comparison does not).
 pub fn load(case: &Case, need_boards: bool) -> anyhow::Result<CaseData> {
+    let input = open_input(case)?;
+    let (head, _) = input.prefix(DETECT_BYTES)?;
+    load_from(case, input, Format::detect(&head), need_boards)
+}
+
+/// Checks that a case's files are where they may be and regular, and
+/// reads its input (see [`Text::of_file`]).
+fn open_input(case: &Case) -> anyhow::Result<Text> {
     file::ensure_inside(&case.root, &case.input, "case input")?;
     let input = Text::of_file(&case.input, "case input")?;
     if let Some(expected) = &case.expected {
         file::ensure_inside(&case.root, expected, "expected output")?;
         file::ensure_regular(expected, "expected output")?;
     }
-    let (head, _) = input.prefix(DETECT_BYTES)?;
-    let format = Format::detect(&head);
+    Ok(input)
+}
+
+/// [`load`] with the input already opened and its format told.
+fn load_from(
+    case: &Case,
+    input: Text,
+    format: Format,
+    need_boards: bool,
+) -> anyhow::Result<CaseData> {
     let (puzzles, mut warnings) = {
         let mut boards = Boards::open(&input, format, Mode::Puzzles)?;
         let mut puzzles = 0;
@@ -332,16 +348,11 @@ pub fn load(case: &Case, need_boards: bool) -> anyhow::Result<CaseData> {
 /// it. A fault in either is then found during the run, and reported as a
 /// [`Malformed`] case. Other formats are small and are [`load`]ed.
 pub fn open(case: &Case) -> anyhow::Result<CaseData> {
-    file::ensure_inside(&case.root, &case.input, "case input")?;
-    let input = Text::of_file(&case.input, "case input")?;
-    if let Some(expected) = &case.expected {
-        file::ensure_inside(&case.root, expected, "expected output")?;
-        file::ensure_regular(expected, "expected output")?;
-    }
+    let input = open_input(case)?;
     let (head, _) = input.prefix(DETECT_BYTES)?;
     let format = Format::detect(&head);
     if format != Format::AcWing {
-        return load(case, true);
+        return load_from(case, input, format, true);
     }
     let (puzzles, warnings) = AcWingReader::new(input.open()?, Mode::Puzzles)
         .count()
@@ -370,7 +381,7 @@ fn load_expected(
     need_boards: bool,
     warnings: &mut Vec<String>,
 ) -> anyhow::Result<Expected> {
-    let text = Text::File(path.to_path_buf());
+    let text = Text::of_file(path, "expected output")?;
     let format = data.format;
     let mut answers = Boards::open(&text, format, Mode::Answers)?;
     let mut puzzles = data.puzzles()?;
