@@ -87,9 +87,10 @@ pub struct Rating {
     pub givens: usize,
     /// Solutions found, counting no further than [`Rating::COUNT_LIMIT`].
     pub solutions: usize,
-    /// Guesses the reference search needed to find every solution up to the
-    /// limit (for a unique puzzle: to solve it and prove nothing else fits);
-    /// see `solver::propagate` for how they are counted.
+    /// Guesses the graded search (`reference::graded_search`) needed to
+    /// find every solution up to the limit (for a unique puzzle: to solve
+    /// it and prove nothing else fits); see `solver::propagate` for how
+    /// they are counted.
     pub guesses: u64,
     /// `None` unless the puzzle has exactly one solution.
     pub grade: Option<Grade>,

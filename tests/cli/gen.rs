@@ -325,21 +325,23 @@ fn hard_for_says_the_work_reached_on_a_terminal_and_nothing_in_a_pipe() {
 fn the_shipped_generated_cases_are_what_their_readme_commands_make() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("cases");
     let dir = tempfile::tempdir().unwrap();
-    for (grade, name) in [
-        (Some("easy"), "easy-"),
-        (Some("hard"), "hard-"),
-        (None, "seventeen-"),
-    ] {
-        let mut args = vec!["gen", "--out", "a", "--name", name, "--count", "1"];
-        args.extend(["--per-file", "10", "--seed", "166"]);
-        match grade {
-            Some(grade) => args.extend(["--grade", grade]),
-            None => args.extend(["--givens", "17"]),
-        }
+    // As the READMEs write them: `--grade NAME`, or `--givens 17`.
+    let gen = |command: String| {
+        let args: Vec<&str> = command.split_whitespace().collect();
         let made = run_in(dir.path(), &args, "");
-        assert_eq!(made.code, 0, "{}", made.stderr);
+        assert_eq!(made.code, 0, "{command}: {}", made.stderr);
+    };
+    let pick = |name: &str| match name {
+        "seventeen" => "--givens 17".to_string(),
+        grade => format!("--grade {grade}"),
+    };
+    for name in ["easy", "hard", "seventeen"] {
+        gen(format!(
+            "gen --out a --name {name}- --count 1 --per-file 10 --seed 166 {}",
+            pick(name)
+        ));
         for ext in ["in", "out"] {
-            let file = format!("{name}001.{ext}");
+            let file = format!("{name}-001.{ext}");
             assert_eq!(
                 fs::read_to_string(dir.path().join("a").join(&file)).unwrap(),
                 fs::read_to_string(root.join("acwing166/generated").join(&file)).unwrap(),
@@ -347,19 +349,13 @@ fn the_shipped_generated_cases_are_what_their_readme_commands_make() {
             );
         }
     }
-    for (grade, name) in [(Some("medium"), "medium-"), (None, "seventeen-")] {
-        let mut args = vec![
-            "gen", "--out", "l", "--format", "leetcode", "--layout", "dir",
-        ];
-        args.extend(["--name", name, "--count", "2", "--seed", "37"]);
-        match grade {
-            Some(grade) => args.extend(["--grade", grade]),
-            None => args.extend(["--givens", "17"]),
-        }
-        let made = run_in(dir.path(), &args, "");
-        assert_eq!(made.code, 0, "{}", made.stderr);
+    for name in ["medium", "seventeen"] {
+        gen(format!(
+            "gen --out l --format leetcode --layout dir --name {name}- --count 2 --seed 37 {}",
+            pick(name)
+        ));
         for case in ["001", "002"] {
-            let case = format!("{name}{case}");
+            let case = format!("{name}-{case}");
             assert_eq!(
                 read_dir_sorted(&dir.path().join("l").join(&case)),
                 read_dir_sorted(&root.join("leetcode37-hard/generated").join(&case)),
