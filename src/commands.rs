@@ -1620,10 +1620,11 @@ pub fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
         }
     }
     progress.finish_and_clear();
+    let path = sudoku_judge::solver::reference::CodePath::detected();
     let mut out = io::stdout().lock();
     match args.format {
-        ReportFormat::Json => report::bench::json(&mut out, &results, rounds)?,
-        ReportFormat::Table => report::bench::table(&mut out, &results, rounds)?,
+        ReportFormat::Json => report::bench::json(&mut out, &results, rounds, path)?,
+        ReportFormat::Table => report::bench::table(&mut out, &results, rounds, path)?,
     }
     Ok(if results.iter().any(|m| m.wrong > 0) {
         ExitCode::from(1)

@@ -5,6 +5,7 @@
 use std::io::{self, Write};
 
 use crate::bench::{Measurement, Rounds};
+use crate::solver::reference::CodePath;
 use crate::words::plural;
 
 const HEADERS: [&str; 7] = [
@@ -45,8 +46,14 @@ fn cells(m: &Measurement) -> (Vec<String>, Option<String>) {
     }
 }
 
-/// Writes the table and the line that says how it was measured.
-pub fn table(out: &mut dyn Write, results: &[Measurement], rounds: Rounds) -> io::Result<()> {
+/// Writes the table and the lines that say how it was measured: `path` is
+/// the copy of the reference search this CPU ran (see [`CodePath`]).
+pub fn table(
+    out: &mut dyn Write,
+    results: &[Measurement],
+    rounds: Rounds,
+    path: CodePath,
+) -> io::Result<()> {
     let rows: Vec<(Vec<String>, Option<String>)> = results.iter().map(cells).collect();
     let mut widths = HEADERS.map(|h| h.chars().count());
     for (cells, _) in &rows {
@@ -84,11 +91,24 @@ pub fn table(out: &mut dyn Write, results: &[Measurement], rounds: Rounds) -> io
         "median of {} after {} warm-up; µs per puzzle over whole rounds",
         plural(rounds.measured, "timed round"),
         rounds.warmup
-    )
+    )?;
+    if results.iter().any(|m| m.solver == "propagate") {
+        writeln!(
+            out,
+            "propagate ran its {} copy, the fastest this CPU has",
+            path.name()
+        )?;
+    }
+    Ok(())
 }
 
 /// The same results as one JSON document, for scripts.
-pub fn json(out: &mut dyn Write, results: &[Measurement], rounds: Rounds) -> io::Result<()> {
+pub fn json(
+    out: &mut dyn Write,
+    results: &[Measurement],
+    rounds: Rounds,
+    path: CodePath,
+) -> io::Result<()> {
     let rows: Vec<serde_json::Value> = results
         .iter()
         .map(|m| {
@@ -110,6 +130,7 @@ pub fn json(out: &mut dyn Write, results: &[Measurement], rounds: Rounds) -> io:
         &serde_json::json!({
             "rounds": rounds.measured,
             "warmup": rounds.warmup,
+            "propagate_code_path": path.name(),
             "results": rows,
         }),
     )?;
@@ -155,6 +176,7 @@ mod tests {
                 warmup: 1,
                 measured: 5,
             },
+            CodePath::Sse2,
         )
         .unwrap();
         let text = String::from_utf8(out).unwrap();
@@ -186,7 +208,7 @@ mod tests {
             measured: 5,
         };
         let mut out = Vec::new();
-        json(&mut out, &results, rounds).unwrap();
+        json(&mut out, &results, rounds, CodePath::Avx2).unwrap();
         let text = String::from_utf8(out).unwrap();
         let value: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(

@@ -377,13 +377,10 @@ trait Kernels {
     fn triad_counts(masks: &[u32; 9]) -> [u32; 4];
 }
 
-/// The plain-loop kernels.
-// Built where it runs (not x86-64) and in tests, which compare it with
-// the SIMD copies.
-#[cfg(any(not(target_arch = "x86_64"), test))]
+/// The plain-loop kernels, for any CPU; on x86-64 only run through
+/// [`search_on`], which tests and benchmarks use to compare the copies.
 struct Portable;
 
-#[cfg(any(not(target_arch = "x86_64"), test))]
 impl Kernels for Portable {
     type Group = u32;
     const GROUP: usize = 1;
@@ -463,9 +460,6 @@ impl Kernels for Avx2 {
 }
 
 /// The plain-loop versions of the [`Kernels`].
-// Built where it runs (not x86-64) and in tests, which compare it with
-// the SIMD copies.
-#[cfg(any(not(target_arch = "x86_64"), test))]
 mod scalar {
     use super::BAND;
 
@@ -1094,7 +1088,6 @@ fn way_words<W: Word>(masks: [W; 3]) -> (W, W) {
 /// Adds `word` to counters of how many words hold each bit, saturating at
 /// four: `c[k]` holds the bits seen at least `k + 1` times.
 // Only the portable kernels count word by word.
-#[cfg(any(not(target_arch = "x86_64"), test))]
 #[inline(always)]
 fn count_in(c: &mut [u32; 4], word: u32) {
     c[3] |= c[2] & word;
@@ -1859,17 +1852,88 @@ impl Search {
     }
 }
 
-/// Runs the search from `grid` with the fastest copy the CPU can run: the
-/// one compiled for x86-64-v3 (AVX2, BMI, a popcount instruction) with the
-/// AVX2 kernels, else the baseline one with the SSE2 kernels (every x86-64
-/// CPU), else the portable one. The search is the same in each; the newer
-/// instructions only make the bit counting and the masks' loops shorter.
+/// A copy of the search compiled for one instruction set. The search is
+/// the same in each, guess for guess; the newer instructions only make the
+/// bit counting and the loops over a band's nine masks shorter. [`search`]
+/// runs the fastest one the CPU has ([`CodePath::detected`]); [`search_on`]
+/// runs a given one, so that tests and benchmarks can hold them against
+/// each other on the same puzzles.
+///
+/// There is no AVX-512 copy: the masks of a band fit one AVX2 register
+/// already, and no machine this project is tested on has AVX-512, so such
+/// a copy could not be checked against the others before it shipped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CodePath {
+    /// Compiled for x86-64-v3 (AVX2, BMI1/2, LZCNT, POPCNT), AVX2 kernels.
+    Avx2,
+    /// The x86-64 baseline, SSE2 kernels: every x86-64 CPU.
+    Sse2,
+    /// Plain loops: any CPU.
+    Portable,
+}
+
+impl CodePath {
+    /// Every copy, fastest first.
+    pub const ALL: [CodePath; 3] = [CodePath::Avx2, CodePath::Sse2, CodePath::Portable];
+
+    /// A short name for reports: `avx2`, `sse2`, `portable`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            CodePath::Avx2 => "avx2",
+            CodePath::Sse2 => "sse2",
+            CodePath::Portable => "portable",
+        }
+    }
+
+    /// Whether this CPU can run it. The standard library caches what it
+    /// detects, so this is cheap enough to ask per search.
+    #[must_use]
+    pub fn available(self) -> bool {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            CodePath::Avx2 => v3::detected(),
+            #[cfg(target_arch = "x86_64")]
+            CodePath::Sse2 => true,
+            #[cfg(not(target_arch = "x86_64"))]
+            CodePath::Avx2 | CodePath::Sse2 => false,
+            CodePath::Portable => true,
+        }
+    }
+
+    /// The copy [`search`] runs on this CPU: the fastest available.
+    #[must_use]
+    pub fn detected() -> CodePath {
+        CodePath::ALL
+            .into_iter()
+            .find(|path| path.available())
+            .unwrap_or(CodePath::Portable)
+    }
+
+    /// Its entry point; `None` where the CPU cannot run it.
+    fn entry(self) -> Option<fn(&mut Search, Grid)> {
+        if !self.available() {
+            return None;
+        }
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            CodePath::Avx2 => Some(v3::enter),
+            #[cfg(target_arch = "x86_64")]
+            CodePath::Sse2 => Some(visit_sse2),
+            #[cfg(not(target_arch = "x86_64"))]
+            CodePath::Avx2 | CodePath::Sse2 => None,
+            CodePath::Portable => Some(visit_portable),
+        }
+    }
+}
+
+/// Runs the search from `grid` with the fastest copy the CPU can run (see
+/// [`CodePath`]).
 fn run(search: &mut Search, grid: Grid) {
     #[cfg(target_arch = "x86_64")]
     {
         if v3::detected() {
-            // SAFETY: the CPU has every feature `v3::visit` is compiled for.
-            unsafe { v3::visit(search, grid) };
+            v3::enter(search, grid);
         } else {
             visit_sse2(search, grid);
         }
@@ -1879,9 +1943,6 @@ fn run(search: &mut Search, grid: Grid) {
 }
 
 /// The search with the plain-loop kernels.
-// Built where it runs (not x86-64) and in tests, which compare it with
-// the SIMD copies.
-#[cfg(any(not(target_arch = "x86_64"), test))]
 fn visit_portable(search: &mut Search, grid: Grid) {
     search.visit::<Portable>(grid, visit_portable);
 }
@@ -1907,12 +1968,23 @@ mod v3 {
             && std::arch::is_x86_feature_detected!("popcnt")
     }
 
+    /// [`visit`] behind the check that the CPU can run it; the searches
+    /// only reach it after [`detected`] said so, and it panics otherwise.
+    pub fn enter(search: &mut Search, grid: Grid) {
+        assert!(
+            detected(),
+            "the AVX2 copy of the search on a CPU without AVX2"
+        );
+        // SAFETY: the CPU has every feature `visit` is compiled for.
+        unsafe { visit(search, grid) }
+    }
+
     /// # Safety
     /// The CPU must have the features [`detected`] checks.
     #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-    pub unsafe fn visit(search: &mut Search, grid: Grid) {
-        // SAFETY: reached only from `super::run` after `detected()`, or
-        // from itself.
+    unsafe fn visit(search: &mut Search, grid: Grid) {
+        // SAFETY: reached only from `enter` after `detected()`, or from
+        // itself.
         search.visit::<Avx2>(grid, |search, grid| unsafe { visit(search, grid) });
     }
 }
@@ -1966,7 +2038,19 @@ pub fn graded_search(cells: &[u8; 81], limit: usize) -> SearchOutcome {
     search_with(cells, limit, true, run)
 }
 
-/// [`search`] through one entry point (tests compare them).
+/// [`search`] on the copy `path`, `None` where this CPU cannot run it
+/// ([`CodePath::available`]). With `graded`, [`graded_search`] instead.
+#[must_use]
+pub fn search_on(
+    path: CodePath,
+    cells: &[u8; 81],
+    limit: usize,
+    graded: bool,
+) -> Option<SearchOutcome> {
+    Some(search_with(cells, limit, graded, path.entry()?))
+}
+
+/// [`search`] through one entry point.
 fn search_with(
     cells: &[u8; 81],
     limit: usize,
@@ -2422,14 +2506,25 @@ mod tests {
         assert!(portable.iter().any(|o| o.guesses > 50));
         assert!(portable.iter().any(|o| o.solutions == 0));
         assert_eq!(outcomes(run), portable);
-        #[cfg(target_arch = "x86_64")]
-        {
-            assert_eq!(outcomes(visit_sse2), portable);
-            if v3::detected() {
-                // SAFETY: the CPU has the features, as just checked.
-                assert_eq!(outcomes(|s, g| unsafe { v3::visit(s, g) }), portable);
+        let mut compared = 0;
+        for path in CodePath::ALL {
+            if let Some(entry) = path.entry() {
+                assert_eq!(outcomes(entry), portable, "{}", path.name());
+                compared += 1;
             }
         }
+        #[cfg(target_arch = "x86_64")]
+        assert!(compared >= 2, "the SSE2 copy runs on every x86-64 CPU");
+        assert!(CodePath::detected().available());
+    }
+
+    #[test]
+    fn a_copy_the_cpu_cannot_run_is_refused_not_run() {
+        for path in CodePath::ALL {
+            let outcome = search_on(path, &cells(EXAMPLE), 2, false);
+            assert_eq!(outcome.is_some(), path.available(), "{}", path.name());
+        }
+        assert!(CodePath::Portable.available());
     }
 
     #[cfg(target_arch = "x86_64")]

@@ -6,4 +6,6 @@
 //! choice pinned, so that a faster search moves no grade and no generated
 //! file.
 
-pub use super::propagate::{count_solutions, graded_search, search, SearchOutcome};
+pub use super::propagate::{
+    count_solutions, graded_search, search, search_on, CodePath, SearchOutcome,
+};

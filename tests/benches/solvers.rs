@@ -5,7 +5,8 @@
 //! Figures are per puzzle (divan's item throughput) over the first puzzles
 //! of each set. The reference solver gets 2,000 of each, through LeetCode's
 //! `solve_sudoku` and through `reference::search` (first solution, no board
-//! conversion: the figure to set beside other libraries). The textbook
+//! conversion: the figure to set beside other libraries), and through the
+//! copies of that search for older CPUs (`reference::CodePath`). The textbook
 //! solvers take milliseconds to seconds a puzzle, so each gets only the
 //! sets and the number of puzzles it gets through in well under a second a
 //! sample, and skips the rest with a note: the whole run takes a couple of
@@ -95,6 +96,34 @@ fn reference_search(bencher: Bencher, set: &str) {
         .bench_local(|| {
             for cells in &cells {
                 black_box(reference::search(black_box(cells), 1));
+            }
+        });
+}
+
+/// [`reference_search`] on the copies of the search compiled for older
+/// instruction sets (see `reference::CodePath`): what the AVX2 copy gains,
+/// as ratios within one run.
+#[divan::bench(args = SETS, sample_count = 10)]
+fn reference_search_sse2(bencher: Bencher, set: &str) {
+    search_on(bencher, set, reference::CodePath::Sse2);
+}
+
+#[divan::bench(args = SETS, sample_count = 10)]
+fn reference_search_portable(bencher: Bencher, set: &str) {
+    search_on(bencher, set, reference::CodePath::Portable);
+}
+
+fn search_on(bencher: Bencher, set: &str, path: reference::CodePath) {
+    let cells: Vec<[u8; 81]> = puzzles(set, 2000).iter().map(|b| b.to_bytes()).collect();
+    if !path.available() {
+        eprintln!("{}: this CPU cannot run it", path.name());
+        return;
+    }
+    bencher
+        .counter(ItemsCount::new(cells.len()))
+        .bench_local(|| {
+            for cells in &cells {
+                black_box(reference::search_on(path, black_box(cells), 1, false));
             }
         });
 }

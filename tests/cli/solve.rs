@@ -127,6 +127,57 @@ fn every_solver_agrees_with_the_dataset_solutions() {
 }
 
 #[test]
+fn every_code_path_of_the_reference_search_agrees_on_the_datasets() {
+    // The copies of the search compiled for each instruction set this CPU
+    // runs, on the first puzzles of every set (all of the smaller ones),
+    // both branch choices, limits 1 and 2: same solutions, same guesses,
+    // same first solution. The non-unique set checks the counting too.
+    use sudoku_judge::bench::read_puzzles;
+    use sudoku_judge::solver::reference::{search_on, CodePath};
+    let paths: Vec<CodePath> = CodePath::ALL
+        .into_iter()
+        .filter(|p| p.available())
+        .collect();
+    assert!(
+        paths.len() >= 2 || !cfg!(target_arch = "x86_64"),
+        "{paths:?}"
+    );
+    for set in [
+        "puzzles2_17_clue",
+        "puzzles3_magictour_top1465",
+        "puzzles5_forum_hardest_1905_11+",
+        "puzzles6_forum_hardest_1106",
+        "puzzles7_serg_benchmark",
+    ] {
+        let Some(path) = dataset(&format!("{set}.txt")) else {
+            continue;
+        };
+        let puzzles = read_puzzles(&path, Some(5000)).unwrap().puzzles;
+        let mut guesses = 0;
+        for (i, puzzle) in puzzles.iter().enumerate() {
+            let cells = puzzle.to_bytes();
+            for (limit, graded) in [(1, false), (2, false), (2, true)] {
+                let first = search_on(paths[0], &cells, limit, graded).unwrap();
+                assert!(first.solutions >= 1, "{set} puzzle {}", i + 1);
+                guesses += first.guesses;
+                for &other in &paths[1..] {
+                    assert_eq!(
+                        search_on(other, &cells, limit, graded).unwrap(),
+                        first,
+                        "{set} puzzle {}: {} against {}, limit {limit}, graded {graded}",
+                        i + 1,
+                        other.name(),
+                        paths[0].name(),
+                    );
+                }
+            }
+        }
+        // The hard sets take the search through every kind of branch.
+        assert!(guesses > 0, "{set}");
+    }
+}
+
+#[test]
 fn counting_finds_several_solutions_on_the_non_unique_set() {
     use sudoku_judge::bench::read_puzzles;
     use sudoku_judge::solver::reference::{count_solutions, search};
