@@ -220,11 +220,11 @@ const ALL_MASKS: u64 = NINE as u64 * (1 | 1 << 16 | 1 << 32);
 /// have a candidate, as bits `3 * r + k` (columns `3k..3k + 3`): one table
 /// per row, already shifted into place, so the three lookups only need
 /// ORing.
-static SHRINK: [[u16; 512]; 3] = build_shrink();
+const SHRINK: [[u16; 512]; 3] = build_shrink();
 /// For row `r` of a band and its 9-bit mask, the mask shifted into place
 /// (bits `9 * r..`) if it has exactly one cell, else 0: a row's placed
 /// digit in one lookup.
-static LONE: [[u32; 512]; 3] = {
+const LONE: [[u32; 512]; 3] = {
     let mut table = [[0; 512]; 3];
     let mut row = 0;
     while row < 512 {
@@ -236,6 +236,22 @@ static LONE: [[u32; 512]; 3] = {
             }
         }
         row += 1;
+    }
+    table
+};
+/// For row `r` of a band and its 9-bit mask, [`LONE`] in the low word and
+/// [`SHRINK`] in the high one: one load per row gives the band rule both
+/// the mini-rows it reaches and the cell it is down to, if one.
+static ROWS: [[u64; 512]; 3] = {
+    let mut table = [[0; 512]; 3];
+    let mut r = 0;
+    while r < 3 {
+        let mut row = 0;
+        while row < 512 {
+            table[r][row] = (SHRINK[r][row] as u64) << 32 | LONE[r][row] as u64;
+            row += 1;
+        }
+        r += 1;
     }
     table
 };
@@ -1272,20 +1288,27 @@ impl Grid {
     /// a contradiction.
     #[inline(always)]
     fn band_rule<K: Kernels>(&mut self, band: usize, digit: usize) -> Option<u64> {
-        let mask = self.cand[band][digit];
-        let minirows = usize::from(
-            SHRINK[0][(mask & NINE) as usize]
-                | SHRINK[1][(mask >> 9 & NINE) as usize]
-                | SHRINK[2][(mask >> 18) as usize],
-        );
-        let mask = mask & COMPLEX[minirows];
+        let old = self.cand[band][digit];
+        let rows = |m: u32| {
+            ROWS[0][(m & NINE) as usize]
+                | ROWS[1][(m >> 9 & NINE) as usize]
+                | ROWS[2][(m >> 18) as usize]
+        };
+        let seen = rows(old);
+        let mask = old & COMPLEX[(seen >> 32) as usize];
         if mask == 0 {
             return None;
         }
-        // A row down to one cell is the digit placed there.
-        let placed = LONE[0][(mask & NINE) as usize]
-            | LONE[1][(mask >> 9 & NINE) as usize]
-            | LONE[2][(mask >> 18) as usize];
+        // A row down to one cell is the digit placed there. The rows the
+        // filter left alone are as they were looked up; only when it took
+        // something (a quarter of the runs on the forum sets) are they
+        // looked up again. That is 1-3% faster on the hard sets than always
+        // looking them up after the filter.
+        let placed = if mask == old {
+            seen as u32
+        } else {
+            rows(mask) as u32
+        };
         let new = placed & self.unsolved[band];
         if new == 0 {
             self.cand[band][digit] = mask;
