@@ -202,7 +202,7 @@ pub struct Build {
 pub enum Run {
     /// A program and its arguments, `argv[0]` first (an absolute path).
     Exec(&'static [&'static str]),
-    /// A class on the JVM, with a heap limit (see [`Runtime::Java`]).
+    /// A class on the JVM, with a heap limit (see [`launch::Runtime::Java`]).
     Jvm {
         java: &'static str,
         classpath: &'static [&'static str],
