@@ -1910,8 +1910,9 @@ impl Search {
 /// each other on the same puzzles.
 ///
 /// There is no AVX-512 copy: the masks of a band fit one AVX2 register
-/// already, and no machine this project is tested on has AVX-512, so such
-/// a copy could not be checked against the others before it shipped.
+/// already, and the machine this search is developed and measured on has
+/// no AVX-512 and no emulator for it, so such a copy could not be run
+/// against the others before it shipped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CodePath {
     /// Compiled for x86-64-v3 (AVX2, BMI1/2, LZCNT, POPCNT), AVX2 kernels.
