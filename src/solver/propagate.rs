@@ -205,6 +205,8 @@
 //! * the grid aligned to 64 bytes, so that fewer of a band's vector loads
 //!   straddle two cache lines: 2% faster to 4% slower.
 //! * codegen-units = 1 for the whole build: no change beyond the noise.
+//! * `Grid::band_branch` out of line, which shrinks each recursion's
+//!   stack frame from 832 bytes to 600: within 2%, the same.
 //! * stopping a visit as soon as a clear leaves a mask with an empty row
 //!   (a certain contradiction), rather than when the band rule reaches
 //!   it: counted first, it would save at most 7% of the band-rule runs
