@@ -1943,15 +1943,7 @@ impl CodePath {
     /// detects, so this is cheap enough to ask per search.
     #[must_use]
     pub fn available(self) -> bool {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            CodePath::Avx2 => v3::detected(),
-            #[cfg(target_arch = "x86_64")]
-            CodePath::Sse2 => true,
-            #[cfg(not(target_arch = "x86_64"))]
-            CodePath::Avx2 | CodePath::Sse2 => false,
-            CodePath::Portable => true,
-        }
+        self.entry().is_some()
     }
 
     /// The copy [`search`] runs on this CPU: the fastest available.
@@ -1965,12 +1957,9 @@ impl CodePath {
 
     /// Its entry point; `None` where the CPU cannot run it.
     fn entry(self) -> Option<fn(&mut Search, Grid)> {
-        if !self.available() {
-            return None;
-        }
         match self {
             #[cfg(target_arch = "x86_64")]
-            CodePath::Avx2 => Some(v3::enter),
+            CodePath::Avx2 => v3::detected().then_some(v3::enter as fn(&mut Search, Grid)),
             #[cfg(target_arch = "x86_64")]
             CodePath::Sse2 => Some(visit_sse2),
             #[cfg(not(target_arch = "x86_64"))]
@@ -1986,7 +1975,8 @@ fn run(search: &mut Search, grid: Grid) {
     #[cfg(target_arch = "x86_64")]
     {
         if v3::detected() {
-            v3::enter(search, grid);
+            // SAFETY: the CPU has every feature `v3::visit` is compiled for.
+            unsafe { v3::visit(search, grid) };
         } else {
             visit_sse2(search, grid);
         }
@@ -2021,8 +2011,10 @@ mod v3 {
             && std::arch::is_x86_feature_detected!("popcnt")
     }
 
-    /// [`visit`] behind the check that the CPU can run it; the searches
-    /// only reach it after [`detected`] said so, and it panics otherwise.
+    /// [`visit`] behind the check that the CPU can run it, as a safe entry
+    /// point for `CodePath::entry`, which only hands it out after
+    /// [`detected`] said so; it panics otherwise. (`run`, once per search,
+    /// checks once and calls [`visit`] itself.)
     pub fn enter(search: &mut Search, grid: Grid) {
         assert!(
             detected(),
@@ -2035,9 +2027,9 @@ mod v3 {
     /// # Safety
     /// The CPU must have the features [`detected`] checks.
     #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-    unsafe fn visit(search: &mut Search, grid: Grid) {
-        // SAFETY: reached only from `enter` after `detected()`, or from
-        // itself.
+    pub unsafe fn visit(search: &mut Search, grid: Grid) {
+        // SAFETY: reached only from `enter` or `super::run` after
+        // `detected()`, or from itself.
         search.visit::<Avx2>(grid, |search, grid| unsafe { visit(search, grid) });
     }
 }
