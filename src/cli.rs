@@ -237,8 +237,10 @@ pub enum Command {
     /// row-major backtracking), then mutates the slowest input found:
     /// harder puzzles of the kind that hurts, neighbours of a puzzle (one
     /// solution kept), relabelled puzzles. Stops at the first verdict
-    /// other than AC that repeats, or when --budget is spent, and saves the
-    /// failing (or slowest) input under --save with its expected output.
+    /// other than AC that repeats (a TLE must repeat with the limit raised
+    /// by half, so that the saved input fails on a quieter machine too), or
+    /// when --budget is spent, and saves the failing (or slowest) input
+    /// under --save with its expected output.
     ///
     /// Exit code: 1 when the submission failed, 0 when it survived.
     #[command(after_help = "Example:\n  \

@@ -16,8 +16,9 @@
 //!   which leave its logic alone but change the order a search meets it in.
 //!
 //! It stops at the first input the submission fails on, once the failure
-//! repeats (a timing that crosses the limit once is no hack), or when the
-//! budget is spent, and saves the failing or slowest input as a case.
+//! repeats (a timing that crosses the limit once is no hack, and a TLE must
+//! repeat with the limit raised by [`TLE_MARGIN`]), or when the budget is
+//! spent, and saves the failing or slowest input as a case.
 //! Every input is judged through [`stress::judge_input`], as `stress` does.
 
 use std::path::PathBuf;
@@ -32,6 +33,12 @@ use crate::generate::{Generator, HardFor, Measure, Target, FIENDISH_GOAL};
 use crate::runner::{process, Submission};
 use crate::stress::{self, Judged, Pair};
 use crate::verdict::Verdict;
+
+/// A TLE is a hack only when the rerun that confirms it runs out of time
+/// too with the limit raised by this factor. A run just over the limit on
+/// a busy machine, which a quieter run of the same input passes, would
+/// otherwise be saved as a failure whose `test` gives AC.
+pub const TLE_MARGIN: f64 = 1.5;
 
 /// When to stop searching.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,12 +80,15 @@ pub struct Found {
     pub elapsed: Duration,
     pub input: PathBuf,
     pub expected: PathBuf,
+    /// For a TLE, the raised limit its confirming rerun ran out of too.
+    pub rerun_limit: Option<Duration>,
 }
 
 /// How a hack ended.
 #[derive(Debug)]
 pub enum HackOutcome {
-    /// The submission failed on the saved input, twice in a row.
+    /// The submission failed on the saved input, twice in a row (a TLE
+    /// the second time with the limit raised by [`TLE_MARGIN`]).
     Failed(Found),
     /// The budget ran out; the saved input is the slowest found.
     Survived(Found),
@@ -245,17 +255,35 @@ pub fn run(config: &HackConfig, progress: &mut dyn Progress) -> anyhow::Result<H
             judged.verdict,
             best_time.max(judged.time),
         );
+        let mut judged = judged;
         if judged.verdict != Verdict::AC {
             // A failure must repeat: a time that crosses the limit once is
-            // noise, not a hack.
-            let again =
-                stress::judge_input(&config.submission, &config.limits, &candidate.puzzles)?;
-            let Some(again) = again else {
+            // noise, not a hack; and a TLE must repeat with room to spare.
+            let tle = judged.verdict == Verdict::TLE;
+            let limits = if tle {
+                Limits {
+                    time: config.limits.time.mul_f64(TLE_MARGIN),
+                    ..config.limits
+                }
+            } else {
+                config.limits
+            };
+            let again = stress::judge_input(&config.submission, &limits, &candidate.puzzles)?;
+            let Some(again) = again.filter(|_| !process::interrupted()) else {
                 return Ok(HackOutcome::Interrupted { rounds: round });
             };
             if again.verdict == judged.verdict {
+                let rerun_limit = tle.then_some(limits.time);
                 let found = finish(config, &candidate, judged, round, round, started)?;
-                return Ok(HackOutcome::Failed(found));
+                return Ok(HackOutcome::Failed(Found {
+                    rerun_limit,
+                    ..found
+                }));
+            }
+            if tle && again.verdict == Verdict::AC {
+                // Too close to call: the rerun's whole time is what the
+                // search goes on from.
+                judged = again;
             }
         }
         if judged.time > best_time || best.is_none() {
@@ -291,6 +319,7 @@ fn finish(
         elapsed: started.elapsed(),
         input,
         expected,
+        rerun_limit: None,
     })
 }
 

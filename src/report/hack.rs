@@ -51,9 +51,13 @@ pub fn outcome(
             return writeln!(out, "interrupted after {rounds} rounds");
         }
         HackOutcome::Failed(found) => {
+            let rerun = match found.rerun_limit {
+                Some(raised) => format!("a rerun with the limit raised to {}", whole_ms(raised)),
+                None => "a rerun".to_string(),
+            };
             writeln!(
                 out,
-                "hacked: {} in round {} after {} (and again on a rerun): {}",
+                "hacked: {} in round {} after {} (and again on {rerun}): {}",
                 found.verdict,
                 found.round,
                 seconds(found.elapsed, 1),
@@ -65,12 +69,20 @@ pub fn outcome(
             writeln!(
                 out,
                 "no failure in {} rounds ({}); the slowest input took {} of the {} limit \
-                 (round {})",
+                 (round {}){}",
                 found.rounds,
                 seconds(found.elapsed, 1),
                 whole_ms(found.time),
                 whole_ms(limit),
-                found.round
+                found.round,
+                if found.time > limit {
+                    format!(
+                        ": over it, but within {} on a rerun, too close to call a TLE",
+                        whole_ms(limit.mul_f64(crate::hack::TLE_MARGIN))
+                    )
+                } else {
+                    String::new()
+                }
             )?;
             found
         }
@@ -106,6 +118,7 @@ mod tests {
             elapsed: Duration::from_millis(60_250),
             input: PathBuf::from("hack-cases/hack-12.in"),
             expected: PathBuf::from("hack-cases/hack-12.out"),
+            rerun_limit: None,
         }
     }
 
@@ -139,10 +152,17 @@ mod tests {
             improved_line(10, best, "mutated round 7's input")
         )
         .unwrap();
-        let failed = HackOutcome::Failed(found(Verdict::TLE, "time limit exceeded: 1000 ms", 1000));
+        let failed = HackOutcome::Failed(Found {
+            rerun_limit: Some(Duration::from_millis(1500)),
+            ..found(Verdict::TLE, "time limit exceeded: 1000 ms", 1000)
+        });
         outcome(&mut out, &failed, limit, again).unwrap();
+        let wrong = HackOutcome::Failed(found(Verdict::WA, "puzzle 2: row 1 has two 5s", 40));
+        outcome(&mut out, &wrong, limit, again).unwrap();
         let survived = HackOutcome::Survived(found(Verdict::AC, "", 733));
         outcome(&mut out, &survived, limit, again).unwrap();
+        let close = HackOutcome::Survived(found(Verdict::AC, "", 1210));
+        outcome(&mut out, &close, limit, again).unwrap();
         outcome(
             &mut out,
             &HackOutcome::Interrupted { rounds: 8 },
@@ -151,7 +171,22 @@ mod tests {
         )
         .unwrap();
         let text = String::from_utf8(out).unwrap();
-        assert!(text.contains("took 733 ms of the 1000 ms limit"), "{text}");
+        assert!(
+            text.contains("took 733 ms of the 1000 ms limit (round 12)\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("(and again on a rerun with the limit raised to 1500 ms)"),
+            "{text}"
+        );
+        assert!(
+            text.contains("WA in round 12 after 60.2 s (and again on a rerun):"),
+            "{text}"
+        );
+        assert!(
+            text.contains("took 1210 ms of the 1000 ms limit (round 12): over it, but within 1500 ms on a rerun, too close to call a TLE"),
+            "{text}"
+        );
         insta::assert_snapshot!(text);
     }
 }

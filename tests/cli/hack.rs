@@ -6,6 +6,8 @@ use super::{have, judge_fixture_path, judge_with, only_verdict, run_in};
 /// suite as its TLE reference.
 const NAIVE_DFS: &str = "cases/acwing166/references/tle_naive_dfs.cpp";
 
+/// Seed 1 finds a TLE that holds with the limit raised by half in about
+/// seven rounds (seed 0 takes over thirty), well inside the budget.
 #[test]
 fn hack_finds_a_tle_for_naive_dfs_and_the_saved_case_reproduces_it() {
     if !have(&["g++"], "hack_finds_a_tle_for_naive_dfs") {
@@ -23,7 +25,7 @@ fn hack_finds_a_tle_for_naive_dfs_and_the_saved_case_reproduces_it() {
         "--budget",
         "40",
         "--seed",
-        "0",
+        "1",
         "--save",
         save,
     ]);
@@ -42,7 +44,7 @@ fn hack_finds_a_tle_for_naive_dfs_and_the_saved_case_reproduces_it() {
         "hacked: TLE in round",
         &format!("{}{}", hack.stderr, hack.stdout),
     );
-    let input = format!("{save}/hack-0.in");
+    let input = format!("{save}/hack-1.in");
     let reproduce =
         format!("reproduce: sudoku-judge test {input} --submission {NAIVE_DFS} --time-limit 1s");
     assert!(hack.stdout.contains(&reproduce), "{}", hack.stdout);
@@ -83,4 +85,68 @@ fn hack_reports_the_slowest_input_when_the_submission_survives() {
     let bad = run_in(dir.path(), &["hack", "--budget", "soon"], "");
     assert_eq!(bad.code, 2);
     assert!(bad.stderr.contains("invalid --budget"), "{}", bad.stderr);
+}
+
+/// A submission that spends `cpu` seconds of CPU time, then answers with
+/// the judge's own solver: a time fixed by the clock it is judged by.
+fn slow_by(cpu: f64) -> String {
+    let spin = format!(
+        "import os, time\nwhile time.process_time() < {cpu}: pass\nos.execv({judge:?}, [{judge:?}, 'solve'])",
+        judge = env!("CARGO_BIN_EXE_sudoku-judge")
+    );
+    shell_words::join(["python3", "-c", &spin])
+}
+
+#[test]
+fn a_tle_is_a_hack_only_when_it_repeats_with_the_limit_raised_by_half() {
+    if !have(&["python3"], "hack's margin for a TLE") {
+        return;
+    }
+    let hack = |cpu: f64| {
+        let dir = tempfile::tempdir().unwrap();
+        let save = dir.path().join("hacked");
+        let command = slow_by(cpu);
+        let args = [
+            "hack",
+            "--cmd",
+            &command,
+            "--time-limit",
+            "1s",
+            "--budget",
+            "1",
+            "--puzzles",
+            "1",
+            "--save",
+            save.to_str().unwrap(),
+        ];
+        judge_with(&args)
+    };
+    // About 1.2 s of CPU time (the interpreter's start and the solver's
+    // included): over the 1 s limit, within the 1.5 s of the rerun. Too
+    // close to call.
+    let close = hack(1.1);
+    assert_eq!(close.code, 0, "{}\n{}", close.stdout, close.stderr);
+    assert!(
+        close.stdout.starts_with("no failure in 1 rounds"),
+        "{}",
+        close.stdout
+    );
+    assert!(
+        close
+            .stdout
+            .contains("of the 1000 ms limit (round 1): over it, but within 1500 ms on a rerun, too close to call a TLE"),
+        "{}",
+        close.stdout
+    );
+    // Past 1.5 s as well: a hack.
+    let slow = hack(2.0);
+    assert_eq!(slow.code, 1, "{}\n{}", slow.stdout, slow.stderr);
+    assert!(
+        slow.stdout.starts_with("hacked: TLE in round 1 after ",)
+            && slow
+                .stdout
+                .contains("(and again on a rerun with the limit raised to 1500 ms)"),
+        "{}",
+        slow.stdout
+    );
 }
