@@ -220,6 +220,8 @@ pub enum Command {
     /// than AC, the input is shrunk while it fails the same way (fewer
     /// puzzles, then givens added back from the solution) and saved under
     /// --save with its expected output; the seed that replays it is printed.
+    /// A TLE counts only when it repeats with the time limit raised by half
+    /// (a run just over the limit on a busy machine is too close to call).
     ///
     /// Exit code: 0 when every round passed, 1 when a failure was found.
     #[command(after_help = "Examples:\n  \

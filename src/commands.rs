@@ -1340,6 +1340,11 @@ impl stress::Progress for StressProgress {
         }
     }
 
+    fn close_call(&mut self, round: u64, time: Duration, raised: Duration) {
+        self.bar
+            .suspend(|| eprintln!("{}", report::stress::close_call_line(round, time, raised)));
+    }
+
     fn shrinking(&mut self, runs: usize, puzzles: usize, givens: usize) {
         let first = !std::mem::replace(&mut self.shrinking, true);
         if self.plain_due(first) {

@@ -17,7 +17,7 @@
 //!
 //! It stops at the first input the submission fails on, once the failure
 //! repeats (a timing that crosses the limit once is no hack, and a TLE must
-//! repeat with the limit raised by [`TLE_MARGIN`]), or when the budget is
+//! repeat with the limit raised by [`stress::TLE_MARGIN`]), or when the budget is
 //! spent, and saves the failing or slowest input as a case.
 //! Every input is judged through [`stress::judge_input`], as `stress` does.
 
@@ -33,12 +33,6 @@ use crate::generate::{Generator, HardFor, Measure, Target, FIENDISH_GOAL};
 use crate::runner::{process, Submission};
 use crate::stress::{self, Judged, Pair};
 use crate::verdict::Verdict;
-
-/// A TLE is a hack only when the rerun that confirms it runs out of time
-/// too with the limit raised by this factor. A run just over the limit on
-/// a busy machine, which a quieter run of the same input passes, would
-/// otherwise be saved as a failure whose `test` gives AC.
-pub const TLE_MARGIN: f64 = 1.5;
 
 /// When to stop searching.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,7 +82,7 @@ pub struct Found {
 #[derive(Debug)]
 pub enum HackOutcome {
     /// The submission failed on the saved input, twice in a row (a TLE
-    /// the second time with the limit raised by [`TLE_MARGIN`]).
+    /// the second time with the limit raised by [`stress::TLE_MARGIN`]).
     Failed(Found),
     /// The budget ran out; the saved input is the slowest found.
     Survived(Found),
@@ -261,10 +255,7 @@ pub fn run(config: &HackConfig, progress: &mut dyn Progress) -> anyhow::Result<H
             // noise, not a hack; and a TLE must repeat with room to spare.
             let tle = judged.verdict == Verdict::TLE;
             let limits = if tle {
-                Limits {
-                    time: config.limits.time.mul_f64(TLE_MARGIN),
-                    ..config.limits
-                }
+                stress::confirming(&config.limits)
             } else {
                 config.limits
             };

@@ -198,6 +198,10 @@ pub trait Progress {
     /// `done` rounds accepted, of `total` when the rounds are capped.
     fn round(&mut self, done: u64, total: Option<u64>);
     fn shrinking(&mut self, runs: usize, puzzles: usize, givens: usize);
+    /// Round `round` (from 0) ran out of time, then took `time` with the
+    /// limit raised to `raised` and did not run out again: too close to
+    /// call a failure, so the run goes on.
+    fn close_call(&mut self, round: u64, time: Duration, raised: Duration);
 }
 
 /// A failure found, shrunk and saved.
@@ -253,6 +257,21 @@ pub struct Judged {
     pub reason: String,
     /// The time charged against the limit.
     pub time: Duration,
+}
+
+/// A TLE on a generated input is a failure only when it repeats with the
+/// time limit raised by this factor ([`confirming`]). A run just over the
+/// limit on a busy machine, which a quieter run of the same input passes,
+/// would otherwise be saved as a case that fails only now and then.
+pub const TLE_MARGIN: f64 = 1.5;
+
+/// `limits` with the time limit raised by [`TLE_MARGIN`]: what a TLE is
+/// judged again under before `stress` or `hack` calls it a failure.
+pub fn confirming(limits: &Limits) -> Limits {
+    Limits {
+        time: limits.time.mul_f64(TLE_MARGIN),
+        ..*limits
+    }
 }
 
 /// Judges `puzzles`, as one AcWing input, with `submission` under
@@ -340,6 +359,24 @@ pub fn run(config: &StressConfig, progress: &mut dyn Progress) -> anyhow::Result
         if verdict == Verdict::AC {
             continue;
         }
+        // A TLE must repeat with room to spare, and the smaller inputs
+        // shrinking keeps must run out of time with that room too.
+        let tle = verdict == Verdict::TLE;
+        let limits = if tle {
+            confirming(&config.limits)
+        } else {
+            config.limits
+        };
+        if tle {
+            let again = judge_input(&config.submission, &limits, &puzzles)?;
+            let Some(again) = again.filter(|_| !process::interrupted()) else {
+                return Ok(StressOutcome::Interrupted { rounds: round });
+            };
+            if again.verdict != Verdict::TLE {
+                progress.close_call(round, again.time, limits.time);
+                continue;
+            }
+        }
         let (original_puzzles, original_givens) = (puzzles.len(), givens(&puzzles));
         let Shrunk {
             puzzles: shrunk,
@@ -349,9 +386,18 @@ pub fn run(config: &StressConfig, progress: &mut dyn Progress) -> anyhow::Result
             puzzles,
             Failing { verdict, reason },
             config.shrink_runs,
-            &mut |candidate| judge_input(&config.submission, &config.limits, candidate),
+            &mut |candidate| judge_input(&config.submission, &limits, candidate),
             progress,
         )?;
+        // The reason at the limit the user gave, which the printed command
+        // replays, rather than at the raised one.
+        let reason = match tle {
+            true => match judge_input(&config.submission, &config.limits, &shrunk)? {
+                Some(judged) if judged.verdict == Verdict::TLE => judged.reason,
+                _ => reason,
+            },
+            false => reason,
+        };
         let (input, expected) = save(&config.save, &format!("stress-{seed}"), &shrunk)?;
         return Ok(StressOutcome::Failed(Box::new(Failure {
             round,
@@ -527,6 +573,7 @@ mod tests {
     struct Quiet;
 
     impl Progress for Quiet {
+        fn close_call(&mut self, _: u64, _: Duration, _: Duration) {}
         fn round(&mut self, _: u64, _: Option<u64>) {}
         fn shrinking(&mut self, _: usize, _: usize, _: usize) {}
     }

@@ -78,7 +78,7 @@ pub fn outcome(
                 if found.time > limit {
                     format!(
                         ": over it, but within {} on a rerun, too close to call a TLE",
-                        whole_ms(limit.mul_f64(crate::hack::TLE_MARGIN))
+                        whole_ms(limit.mul_f64(crate::stress::TLE_MARGIN))
                     )
                 } else {
                     String::new()

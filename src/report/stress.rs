@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use std::time::Duration;
 
 use crate::stress::{StressConfig, StressOutcome};
-use crate::words::{plural, seconds};
+use crate::words::{plural, seconds, whole_ms};
 
 /// The opening line: what is judged against what, on which inputs.
 /// `generator` is the user's `--gen` command as they gave it.
@@ -52,6 +52,18 @@ pub fn rounds_message(done: u64, time: Option<Duration>) -> String {
         Some(time) => format!("{accepted}, stopping at {}", super::progress::short(time)),
         None => accepted,
     }
+}
+
+/// A round that ran out of time but not with the limit raised: said on a
+/// terminal or not, since the run goes on as if it had passed.
+pub fn close_call_line(round: u64, time: Duration, raised: Duration) -> String {
+    format!(
+        "stress: round {} ran out of time, then took {} with the limit raised to {}: \
+         too close to call, not a failure",
+        round + 1,
+        whole_ms(time),
+        whole_ms(raised)
+    )
 }
 
 /// Off a terminal: how far shrinking has got.
@@ -182,6 +194,12 @@ mod tests {
         )
         .unwrap();
         writeln!(out, "{}", rounds_message(1, Some(Duration::from_secs(8)))).unwrap();
+        writeln!(
+            out,
+            "{}",
+            close_call_line(11, Duration::from_millis(1210), Duration::from_millis(1500))
+        )
+        .unwrap();
         writeln!(out, "{}", shrinking_line(1, 5, 120)).unwrap();
         writeln!(out, "{}", shrinking_message(37, 1, 24)).unwrap();
         let rerun = "--submission main.cpp";
@@ -222,6 +240,10 @@ mod tests {
         outcome(&mut out, &failed, 40, rerun, same).unwrap();
         let text = String::from_utf8(out).unwrap();
         assert!(text.contains("(seeds 40..1040)"), "{text}");
+        assert!(
+            text.contains("stress: round 12 ran out of time, then took 1210 ms with the limit raised to 1500 ms: too close to call, not a failure\n"),
+            "{text}"
+        );
         assert!(text.contains("--seed 46 --rounds 1 --puzzles 5"), "{text}");
         insta::assert_snapshot!(text);
     }

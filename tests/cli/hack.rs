@@ -89,7 +89,7 @@ fn hack_reports_the_slowest_input_when_the_submission_survives() {
 
 /// A submission that spends `cpu` seconds of CPU time, then answers with
 /// the judge's own solver: a time fixed by the clock it is judged by.
-fn slow_by(cpu: f64) -> String {
+pub(crate) fn slow_by(cpu: f64) -> String {
     let spin = format!(
         "import os, time\nwhile time.process_time() < {cpu}: pass\nos.execv({judge:?}, [{judge:?}, 'solve'])",
         judge = env!("CARGO_BIN_EXE_sudoku-judge")

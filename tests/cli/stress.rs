@@ -358,3 +358,57 @@ fn a_slow_brute_force_build_says_it_is_compiling() {
     assert_eq!(output.status.code(), Some(0), "{stderr}");
     assert!(stderr.starts_with("compiling brute.cpp ...\n"), "{stderr}");
 }
+
+#[test]
+fn a_tle_in_stress_is_a_failure_only_when_it_repeats_with_the_limit_raised_by_half() {
+    if !have(&["python3"], "stress's margin for a TLE") {
+        return;
+    }
+    let stress = |cpu: f64| {
+        let dir = tempfile::tempdir().unwrap();
+        let save = dir.path().join("stressed");
+        let command = super::hack::slow_by(cpu);
+        judge_with(&[
+            "stress",
+            "--cmd",
+            &command,
+            "--time-limit",
+            "1s",
+            "--rounds",
+            "1",
+            "--puzzles",
+            "1",
+            "--shrink-runs",
+            "0",
+            "--save",
+            save.to_str().unwrap(),
+        ])
+    };
+    // About 1.2 s of CPU time: over the 1 s limit, within 1.5 s.
+    let close = stress(1.1);
+    assert_eq!(close.code, 0, "{}\n{}", close.stdout, close.stderr);
+    assert!(
+        close
+            .stderr
+            .contains("stress: round 1 ran out of time, then took ")
+            && close
+                .stderr
+                .contains(" with the limit raised to 1500 ms: too close to call, not a failure"),
+        "{}",
+        close.stderr
+    );
+    assert!(
+        close.stdout.starts_with("all 1 rounds accepted"),
+        "{}",
+        close.stdout
+    );
+    // Past 1.5 s as well: a failure, with the reason at the limit given.
+    let slow = stress(2.0);
+    assert_eq!(slow.code, 1, "{}\n{}", slow.stdout, slow.stderr);
+    assert!(
+        slow.stdout.starts_with("round 1 failed with TLE: ")
+            && slow.stdout.contains("over the 1000 ms limit"),
+        "{}",
+        slow.stdout
+    );
+}
