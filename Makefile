@@ -1,7 +1,7 @@
 # The two commands a newcomer needs (see README.md):
 #   make run    judge the default solver on the shipped cases
 #   make test   run the test suite, with formatting and lint checks
-# Everything here needs only a Rust toolchain (cargo 1.85 or newer).
+# Everything here needs only a Rust toolchain (cargo 1.89 or newer).
 
 CARGO ?= cargo
 BIN := target/release/sudoku-judge

@@ -95,7 +95,7 @@ pub fn table(
     if results.iter().any(|m| m.solver == "propagate") {
         writeln!(
             out,
-            "propagate ran its {} copy, the fastest this CPU has",
+            "propagate ran its {} copy, the default on this CPU",
             path.name()
         )?;
     }

@@ -58,14 +58,17 @@
 //! them, counting how many hold each cell, reading one cell's candidates)
 //! and the column pass are the hot spots once the band rule is a table
 //! lookup. The search is generic over the `Kernels` that do them and is
-//! compiled three times (see `CodePath`): with SSE2 (two registers hold
+//! compiled four times (see `CodePath`): with SSE2 (two registers hold
 //! eight masks; every x86-64 CPU has it), with AVX2 in a copy compiled for
 //! x86-64-v3 (AVX2, BMI, a popcount instruction; taken when the CPU has
-//! them, checked at run time), and with plain loops for any CPU (the one
-//! other architectures run). Tests run the same puzzles through every
-//! copy the CPU runs and assert identical outcomes: a unit test on the
-//! shipped hard cases and random puzzles, a dataset test on the public
-//! benchmark sets.
+//! them, checked at run time), with AVX-512 in a copy compiled for
+//! x86-64-v4 (all nine masks of a band in one register under a lane mask;
+//! run by `search_on` on CPUs that have it, not yet by default), and with
+//! plain loops for any CPU (the one other architectures run). Tests run
+//! the same puzzles through every copy the CPU runs and assert identical
+//! outcomes: a unit test on the shipped hard cases and random puzzles, a
+//! dataset test on the public benchmark sets, and the AVX-512 copy under
+//! an emulator where the CPU lacks it (tests/emulated/).
 //!
 //! A dirty set holds the masks changed since the band rule last saw
 //! them, so only those are revisited; the other rules run when the band rule
@@ -436,9 +439,10 @@ fn other_bands(band: usize) -> (usize, usize) {
 /// how many digits the column pass handles together. The search is
 /// generic over them and compiled once per implementation: [`Portable`]
 /// (plain loops, any CPU), [`Sse2`] (two registers hold eight masks; every
-/// x86-64 CPU has SSE2) and [`Avx2`] (one register holds eight; used in the
-/// copy of the search compiled for x86-64-v3). Tests run the same puzzles
-/// through all three and compare the outcomes.
+/// x86-64 CPU has SSE2), [`Avx2`] (one register holds eight; used in the
+/// copy of the search compiled for x86-64-v3) and [`Avx512`] (one register
+/// holds all nine; the x86-64-v4 copy). Tests run the same puzzles through
+/// all of them and compare the outcomes.
 trait Kernels {
     /// A group of digits the column pass handles in lock step.
     type Group: Word;
@@ -949,6 +953,84 @@ mod avx2 {
                 _mm256_movemask_ps(_mm256_castsi256_ps(equal))
             };
             !same as u32 & 0xFF
+        }
+    }
+}
+
+/// The AVX-512 kernels, only ever run by the copy of the search compiled
+/// for x86-64-v4 ([`v4::visit`]): the nine masks of a band in one register
+/// under a lane mask, where AVX2 takes eight in a register and the ninth
+/// apart. The bit counts are the AVX2 ones, compiled to EVEX encodings.
+#[cfg(target_arch = "x86_64")]
+struct Avx512;
+
+#[cfg(target_arch = "x86_64")]
+impl Kernels for Avx512 {
+    type Group = std::arch::x86_64::__m256i;
+    const GROUP: usize = 8;
+    #[inline(always)]
+    fn clear(masks: &mut [u32; 9], cells: u32) -> u32 {
+        // SAFETY: see the type's docs: only reached with AVX-512 present.
+        unsafe { avx512::clear(masks, cells) }
+    }
+    #[inline(always)]
+    fn column(masks: &[u32; 9], i: u32) -> u32 {
+        // SAFETY: as above.
+        unsafe { avx512::column(masks, i) }
+    }
+    #[inline(always)]
+    fn counts(masks: &[u32; 9]) -> (u32, u32, u32) {
+        // SAFETY: as above; AVX-512 CPUs have AVX2.
+        unsafe { avx2::counts(masks) }
+    }
+    #[inline(always)]
+    fn triad_counts(masks: &[u32; 9]) -> [u32; 4] {
+        // SAFETY: as above.
+        unsafe { avx2::triad_counts(masks) }
+    }
+}
+
+/// The [`Kernels`] that AVX-512 makes shorter: the nine masks are loaded
+/// and stored under a lane mask of nine lanes (the lanes beyond the array
+/// are neither read nor written), and a test against a broadcast gives
+/// one bit per digit directly.
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use std::arch::x86_64::{
+        __mmask16, _mm512_and_si512, _mm512_mask_storeu_epi32, _mm512_maskz_loadu_epi32,
+        _mm512_set1_epi32, _mm512_test_epi32_mask, _mm512_xor_si512,
+    };
+
+    /// The nine lanes of a band's masks.
+    const NINE: __mmask16 = 0x1FF;
+
+    /// See `scalar::clear`.
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512F.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    pub unsafe fn clear(masks: &mut [u32; 9], cells: u32) -> u32 {
+        // SAFETY: masked to the nine lanes of the array.
+        unsafe {
+            let all = _mm512_maskz_loadu_epi32(NINE, masks.as_ptr().cast());
+            let hit = _mm512_and_si512(all, _mm512_set1_epi32(cells as i32));
+            _mm512_mask_storeu_epi32(masks.as_mut_ptr().cast(), NINE, _mm512_xor_si512(all, hit));
+            u32::from(_mm512_test_epi32_mask(hit, hit))
+        }
+    }
+
+    /// See `scalar::column`.
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512F.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    pub unsafe fn column(masks: &[u32; 9], i: u32) -> u32 {
+        // SAFETY: masked to the nine lanes of the array.
+        unsafe {
+            let all = _mm512_maskz_loadu_epi32(NINE, masks.as_ptr().cast());
+            u32::from(_mm512_test_epi32_mask(all, _mm512_set1_epi32(1 << i)))
         }
     }
 }
@@ -1943,12 +2025,15 @@ impl Search {
 /// runs a given one, so that tests and benchmarks can hold them against
 /// each other on the same puzzles.
 ///
-/// There is no AVX-512 copy: the masks of a band fit one AVX2 register
-/// already, and the machine this search is developed and measured on has
-/// no AVX-512 and no emulator for it, so such a copy could not be run
-/// against the others before it shipped.
+/// The AVX-512 copy is not the default yet: its speed has not been
+/// measured on a CPU with AVX-512 (the machine this search is developed on
+/// has none; the copy is tested there under an emulator, see
+/// [`search_on_unchecked`]). [`search_on`] runs it where the CPU has it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CodePath {
+    /// Compiled for x86-64-v4 (AVX-512 F, BW, CD, DQ, VL, and all of
+    /// x86-64-v3), AVX-512 kernels.
+    Avx512,
     /// Compiled for x86-64-v3 (AVX2, BMI1/2, LZCNT, POPCNT), AVX2 kernels.
     Avx2,
     /// The x86-64 baseline, SSE2 kernels: every x86-64 CPU.
@@ -1958,13 +2043,19 @@ pub enum CodePath {
 }
 
 impl CodePath {
-    /// Every copy, fastest first.
-    pub const ALL: [CodePath; 3] = [CodePath::Avx2, CodePath::Sse2, CodePath::Portable];
+    /// Every copy: the one for the newest instruction set first.
+    pub const ALL: [CodePath; 4] = [
+        CodePath::Avx512,
+        CodePath::Avx2,
+        CodePath::Sse2,
+        CodePath::Portable,
+    ];
 
-    /// A short name for reports: `avx2`, `sse2`, `portable`.
+    /// A short name for reports: `avx512`, `avx2`, `sse2`, `portable`.
     #[must_use]
     pub fn name(self) -> &'static str {
         match self {
+            CodePath::Avx512 => "avx512",
             CodePath::Avx2 => "avx2",
             CodePath::Sse2 => "sse2",
             CodePath::Portable => "portable",
@@ -1978,11 +2069,13 @@ impl CodePath {
         self.entry().is_some()
     }
 
-    /// The copy [`search`] runs on this CPU: the fastest available.
+    /// The copy [`search`] runs on this CPU: the fastest available of
+    /// those measured (all but [`CodePath::Avx512`], see the type's docs).
     #[must_use]
     pub fn detected() -> CodePath {
         CodePath::ALL
             .into_iter()
+            .filter(|&path| path != CodePath::Avx512)
             .find(|path| path.available())
             .unwrap_or(CodePath::Portable)
     }
@@ -1991,11 +2084,13 @@ impl CodePath {
     fn entry(self) -> Option<fn(&mut Search, Grid)> {
         match self {
             #[cfg(target_arch = "x86_64")]
+            CodePath::Avx512 => v4::detected().then_some(v4::enter as fn(&mut Search, Grid)),
+            #[cfg(target_arch = "x86_64")]
             CodePath::Avx2 => v3::detected().then_some(v3::enter as fn(&mut Search, Grid)),
             #[cfg(target_arch = "x86_64")]
             CodePath::Sse2 => Some(visit_sse2),
             #[cfg(not(target_arch = "x86_64"))]
-            CodePath::Avx2 | CodePath::Sse2 => None,
+            CodePath::Avx512 | CodePath::Avx2 | CodePath::Sse2 => None,
             CodePath::Portable => Some(visit_portable),
         }
     }
@@ -2066,6 +2161,53 @@ mod v3 {
     }
 }
 
+/// The copy of the search compiled for x86-64-v4.
+#[cfg(target_arch = "x86_64")]
+mod v4 {
+    use super::{Avx512, Grid, Search};
+
+    /// Whether the CPU has the features of [`visit`].
+    pub fn detected() -> bool {
+        super::v3::detected()
+            && std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512bw")
+            && std::arch::is_x86_feature_detected!("avx512cd")
+            && std::arch::is_x86_feature_detected!("avx512dq")
+            && std::arch::is_x86_feature_detected!("avx512vl")
+    }
+
+    /// [`visit`] behind the check that the CPU can run it (see
+    /// `super::v3::enter`).
+    pub fn enter(search: &mut Search, grid: Grid) {
+        assert!(
+            detected(),
+            "the AVX-512 copy of the search on a CPU without AVX-512"
+        );
+        // SAFETY: the CPU has every feature `visit` is compiled for.
+        unsafe { visit(search, grid) }
+    }
+
+    /// [`visit`] without the check, for [`super::search_on_unchecked`]
+    /// alone, whose caller promises the features.
+    pub fn enter_unchecked(search: &mut Search, grid: Grid) {
+        // SAFETY: only reachable through `search_on_unchecked`, an unsafe
+        // function whose caller vouches for the CPU.
+        unsafe { visit(search, grid) }
+    }
+
+    /// # Safety
+    /// The CPU must have the features [`detected`] checks.
+    #[target_feature(
+        enable = "avx512f,avx512bw,avx512cd,avx512dq,avx512vl,avx2,bmi1,bmi2,lzcnt,popcnt"
+    )]
+    pub unsafe fn visit(search: &mut Search, grid: Grid) {
+        // SAFETY: reached only after `detected()` or from
+        // `search_on_unchecked`, whose caller vouches for the CPU, or from
+        // itself.
+        search.visit::<Avx512>(grid, |search, grid| unsafe { visit(search, grid) });
+    }
+}
+
 /// LeetCode 37's signature: fill `board` in place ('1'..='9' digits, '.'
 /// blanks). Leaves the board untouched if it is malformed, has conflicting
 /// givens, or has no solution.
@@ -2125,6 +2267,40 @@ pub fn search_on(
     graded: bool,
 ) -> Option<SearchOutcome> {
     Some(search_with(cells, limit, graded, path.entry()?))
+}
+
+/// [`search_on`] without asking the CPU whether it can run `path`: for
+/// running a copy where the CPU's answer is not the one that counts, as
+/// under an emulator, which executes AVX-512 on a CPU without it while the
+/// standard library's cached answer is the host's.
+///
+/// # Safety
+/// The CPU executing the search must have the features of `path`
+/// (otherwise it raises an illegal-instruction fault, or worse).
+#[must_use]
+pub unsafe fn search_on_unchecked(
+    path: CodePath,
+    cells: &[u8; 81],
+    limit: usize,
+    graded: bool,
+) -> SearchOutcome {
+    let entry: fn(&mut Search, Grid) = match path {
+        #[cfg(target_arch = "x86_64")]
+        CodePath::Avx512 => v4::enter_unchecked,
+        #[cfg(target_arch = "x86_64")]
+        CodePath::Avx2 => |search, grid| {
+            // SAFETY: the caller of `search_on_unchecked` vouches for AVX2.
+            unsafe { v3::visit(search, grid) }
+        },
+        #[cfg(target_arch = "x86_64")]
+        CodePath::Sse2 => visit_sse2,
+        #[cfg(not(target_arch = "x86_64"))]
+        CodePath::Avx512 | CodePath::Avx2 | CodePath::Sse2 => {
+            panic!("no {} copy of the search on this architecture", path.name())
+        }
+        CodePath::Portable => visit_portable,
+    };
+    search_with(cells, limit, graded, entry)
 }
 
 /// [`search`] through one entry point.
@@ -2628,6 +2804,16 @@ mod tests {
             let (mut a, mut b) = (masks, masks);
             assert_eq!(sse2::clear(&mut a, cells), scalar::clear(&mut b, cells));
             assert_eq!(a, b);
+            if v4::detected() {
+                // SAFETY: the CPU has AVX-512, as just checked. (Elsewhere
+                // the emulator test in tests/cli/solve.rs covers them.)
+                unsafe {
+                    assert_eq!(avx512::column(&masks, i), scalar::column(&masks, i));
+                    let (mut a, mut b) = (masks, masks);
+                    assert_eq!(avx512::clear(&mut a, cells), scalar::clear(&mut b, cells));
+                    assert_eq!(a, b);
+                }
+            }
         }
     }
 

@@ -7,5 +7,5 @@
 //! file.
 
 pub use super::propagate::{
-    count_solutions, graded_search, search, search_on, CodePath, SearchOutcome,
+    count_solutions, graded_search, search, search_on, search_on_unchecked, CodePath, SearchOutcome,
 };

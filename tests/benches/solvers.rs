@@ -100,6 +100,14 @@ fn reference_search(bencher: Bencher, set: &str) {
         });
 }
 
+/// The AVX-512 copy, where the CPU has AVX-512 (elsewhere it says it
+/// cannot run): the measurement that decides whether `search` should take
+/// it by default.
+#[divan::bench(args = SETS, sample_count = 10)]
+fn reference_search_avx512(bencher: Bencher, set: &str) {
+    search_on(bencher, set, reference::CodePath::Avx512);
+}
+
 /// [`reference_search`] on the copies of the search compiled for older
 /// instruction sets (see `reference::CodePath`): what the AVX2 copy gains,
 /// as ratios within one run.

@@ -126,6 +126,16 @@ fn every_solver_agrees_with_the_dataset_solutions() {
     }
 }
 
+/// The public puzzle sets the reference search's copies are compared on,
+/// the last one with puzzles of several solutions.
+const SETS: [&str; 5] = [
+    "puzzles2_17_clue",
+    "puzzles3_magictour_top1465",
+    "puzzles5_forum_hardest_1905_11+",
+    "puzzles6_forum_hardest_1106",
+    "puzzles7_serg_benchmark",
+];
+
 #[test]
 fn every_code_path_of_the_reference_search_agrees_on_the_datasets() {
     // The copies of the search compiled for each instruction set this CPU
@@ -142,13 +152,7 @@ fn every_code_path_of_the_reference_search_agrees_on_the_datasets() {
         paths.len() >= 2 || !cfg!(target_arch = "x86_64"),
         "{paths:?}"
     );
-    for set in [
-        "puzzles2_17_clue",
-        "puzzles3_magictour_top1465",
-        "puzzles5_forum_hardest_1905_11+",
-        "puzzles6_forum_hardest_1106",
-        "puzzles7_serg_benchmark",
-    ] {
+    for set in SETS {
         let Some(path) = dataset(&format!("{set}.txt")) else {
             continue;
         };
@@ -218,4 +222,113 @@ fn solved_boards_are_valid_and_keep_their_givens_over_many_seeds() {
             assert_eq!(answer, made.solution, "{} on seed {seed}", solver.name);
         }
     }
+}
+
+#[test]
+fn the_avx512_copy_of_the_search_agrees_with_the_others_under_an_emulator() {
+    // The AVX-512 copy runs natively only where the CPU has AVX-512, which
+    // the dataset test above then covers. Everywhere, it also runs under
+    // BochsCPU (an emulated x86-64 CPU with AVX-512, from the
+    // bochscpu-python wheel) through the `emulated_search` example, a C
+    // entry point that `cargo test` builds beside this test: every puzzle
+    // of the shipped AcWing cases and the first of each public set, limits
+    // 1 and 2 and graded, against the copy this CPU runs.
+    let what = "the AVX-512 copy under an emulator";
+    // `cargo test` builds the example, but `cargo test --test cli` does
+    // not: built here too, so the library is never older than the source.
+    let build = std::process::Command::new(env!("CARGO"))
+        .current_dir(manifest_dir())
+        .args([
+            "build",
+            "--quiet",
+            "--locked",
+            "--example",
+            "emulated_search",
+        ])
+        .status()
+        .unwrap();
+    assert!(build.success(), "the emulated_search example did not build");
+    let exe = std::env::current_exe().unwrap();
+    let library = exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .unwrap()
+        .join("examples/libemulated_search.so");
+    if !library.is_file() {
+        skip_or_fail_for(
+            Need::Tools,
+            what,
+            &format!(
+                "{} is not built (cargo test builds it; alone: cargo build --example emulated_search)",
+                library.display()
+            ),
+        );
+        return;
+    }
+    if !super::have(&["python3", "cc"], what) {
+        return;
+    }
+    let bochscpu = std::env::var_os("SUDOKU_JUDGE_TEST_BOCHSCPU").map_or_else(
+        || manifest_dir().join("target/toolchains/bochscpu"),
+        PathBuf::from,
+    );
+    if !bochscpu.join("bochscpu").is_dir() {
+        skip_or_fail_for(
+            Need::Tools,
+            what,
+            &format!(
+                "bochscpu-python is not in {} (python3 -m pip install --target {} bochscpu-python==0.4.0)",
+                bochscpu.display(),
+                bochscpu.display()
+            ),
+        );
+        return;
+    }
+    let scratch = tempfile::tempdir().unwrap();
+    let emulated = manifest_dir().join("tests/emulated");
+    let shim = scratch.path().join("glibc_shim.so");
+    let built = std::process::Command::new("cc")
+        .args(["-shared", "-fPIC", "-O2", "-o"])
+        .arg(&shim)
+        .arg(emulated.join("glibc_shim.c"))
+        .status()
+        .unwrap();
+    assert!(built.success(), "the glibc shim did not build");
+    let mut files: Vec<PathBuf> = fs::read_dir(manifest_dir().join("cases/acwing166"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "in"))
+        .collect();
+    files.sort();
+    let shipped = files.len();
+    for set in SETS {
+        files.extend(dataset(&format!("{set}.txt")));
+    }
+    let output = std::process::Command::new("python3")
+        .arg(emulated.join("avx512.py"))
+        .arg(&library)
+        .args(&files)
+        .args(["--count", "100"])
+        .env("PYTHONPATH", &bochscpu)
+        .env("LD_PRELOAD", &shim)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    let summary = stdout.lines().last().unwrap_or_default();
+    assert!(summary.ends_with(" 0 differ"), "{stdout}");
+    // Three searches a puzzle: at least the shipped cases' puzzles, and a
+    // hundred of each public set when they are here.
+    let searches: usize = summary
+        .split(": ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    let least = 3 * (shipped + 100 * (files.len() - shipped));
+    assert!(
+        searches >= least,
+        "{searches} searches, expected {least}: {stdout}"
+    );
 }
