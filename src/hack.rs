@@ -16,9 +16,9 @@
 //!   which leave its logic alone but change the order a search meets it in.
 //!
 //! It stops at the first input the submission fails on, once the failure
-//! repeats (a timing that crosses the limit once is no hack, and a TLE must
-//! repeat with the limit raised by [`stress::TLE_MARGIN`]), or when the budget is
-//! spent, and saves the failing or slowest input as a case.
+//! repeats (a timing that crosses the limit once is no hack, and a TLE
+//! must repeat with the limit raised by [`stress::TLE_MARGIN`]), or when
+//! the budget is spent, and saves the failing or slowest input as a case.
 //! Every input is judged through [`stress::judge_input`], as `stress` does.
 
 use std::path::PathBuf;
