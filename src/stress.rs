@@ -232,6 +232,9 @@ pub enum StressOutcome {
         /// It stopped because `--time` was up (with rounds left, if they
         /// were capped).
         on_time: bool,
+        /// Rounds accepted although they ran out of time once: within
+        /// [`TLE_MARGIN`] of the limit on their rerun.
+        close_calls: u64,
     },
     Failed(Box<Failure>),
     Interrupted {
@@ -310,6 +313,7 @@ fn givens(puzzles: &[Pair]) -> usize {
 /// Runs rounds until one fails, then shrinks and saves it.
 pub fn run(config: &StressConfig, progress: &mut dyn Progress) -> anyhow::Result<StressOutcome> {
     let started = Instant::now();
+    let mut close_calls = 0;
     for round in 0..config.rounds.unwrap_or(u64::MAX) {
         if process::interrupted() {
             return Ok(StressOutcome::Interrupted { rounds: round });
@@ -319,6 +323,7 @@ pub fn run(config: &StressConfig, progress: &mut dyn Progress) -> anyhow::Result
                 rounds: round,
                 elapsed: started.elapsed(),
                 on_time: true,
+                close_calls,
             });
         }
         progress.round(round, config.rounds);
@@ -374,6 +379,7 @@ pub fn run(config: &StressConfig, progress: &mut dyn Progress) -> anyhow::Result
             };
             if again.verdict != Verdict::TLE {
                 progress.close_call(round, again.time, limits.time);
+                close_calls += 1;
                 continue;
             }
         }
@@ -417,6 +423,7 @@ pub fn run(config: &StressConfig, progress: &mut dyn Progress) -> anyhow::Result
         rounds: config.rounds.unwrap_or(u64::MAX),
         elapsed: started.elapsed(),
         on_time: false,
+        close_calls,
     })
 }
 

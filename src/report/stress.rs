@@ -98,12 +98,20 @@ pub fn outcome(
             rounds,
             elapsed,
             on_time,
+            close_calls,
         } => writeln!(
             out,
-            "all {rounds} rounds accepted in {} (seeds {seed}..{}){}; no failure found",
+            "all {rounds} rounds accepted in {} (seeds {seed}..{}){}; no failure found{}",
             seconds(*elapsed, 1),
             seed + rounds,
-            if *on_time { ", stopped at --time" } else { "" }
+            if *on_time { ", stopped at --time" } else { "" },
+            match close_calls {
+                0 => String::new(),
+                n => format!(
+                    ", but {} ran out of time once and passed only with the limit raised by half",
+                    plural(*n as usize, "round")
+                ),
+            }
         ),
         StressOutcome::Interrupted { rounds } => {
             writeln!(out, "interrupted after {rounds} accepted rounds")
@@ -208,14 +216,23 @@ mod tests {
             rounds: 1000,
             elapsed: Duration::from_millis(12_340),
             on_time: false,
+            close_calls: 0,
         };
         outcome(&mut out, &passed, 40, rerun, same).unwrap();
         let on_time = StressOutcome::Passed {
             rounds: 2470,
             elapsed: Duration::from_millis(8_003),
             on_time: true,
+            close_calls: 0,
         };
         outcome(&mut out, &on_time, 40, rerun, same).unwrap();
+        let close = StressOutcome::Passed {
+            rounds: 200,
+            elapsed: Duration::from_millis(95_100),
+            on_time: false,
+            close_calls: 2,
+        };
+        outcome(&mut out, &close, 40, rerun, same).unwrap();
         outcome(
             &mut out,
             &StressOutcome::Interrupted { rounds: 17 },
