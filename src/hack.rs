@@ -239,7 +239,7 @@ pub fn run(config: &HackConfig, progress: &mut dyn Progress) -> anyhow::Result<H
         };
         round += 1;
         let judged = stress::judge_input(&config.submission, &config.limits, &candidate.puzzles)?;
-        let Some(judged) = judged.filter(|_| !process::interrupted()) else {
+        let Some(mut judged) = judged.filter(|_| !process::interrupted()) else {
             return Ok(HackOutcome::Interrupted { rounds: round });
         };
         let best_time = best.as_ref().map_or(Duration::ZERO, |(_, j, _)| j.time);
@@ -249,16 +249,11 @@ pub fn run(config: &HackConfig, progress: &mut dyn Progress) -> anyhow::Result<H
             judged.verdict,
             best_time.max(judged.time),
         );
-        let mut judged = judged;
         if judged.verdict != Verdict::AC {
             // A failure must repeat: a time that crosses the limit once is
             // noise, not a hack; and a TLE must repeat with room to spare.
             let tle = judged.verdict == Verdict::TLE;
-            let limits = if tle {
-                stress::confirming(&config.limits)
-            } else {
-                config.limits
-            };
+            let limits = stress::confirming(&config.limits, judged.verdict);
             let again = stress::judge_input(&config.submission, &limits, &candidate.puzzles)?;
             let Some(again) = again.filter(|_| !process::interrupted()) else {
                 return Ok(HackOutcome::Interrupted { rounds: round });

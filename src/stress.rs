@@ -268,12 +268,16 @@ pub struct Judged {
 /// would otherwise be saved as a case that fails only now and then.
 pub const TLE_MARGIN: f64 = 1.5;
 
-/// `limits` with the time limit raised by [`TLE_MARGIN`]: what a TLE is
-/// judged again under before `stress` or `hack` calls it a failure.
-pub fn confirming(limits: &Limits) -> Limits {
-    Limits {
-        time: limits.time.mul_f64(TLE_MARGIN),
-        ..*limits
+/// The limits an input that failed with `verdict` is judged again under
+/// before `stress` or `hack` calls it a failure: for a TLE, `limits` with
+/// the time limit raised by [`TLE_MARGIN`]; for anything else, `limits`.
+pub fn confirming(limits: &Limits, verdict: Verdict) -> Limits {
+    match verdict {
+        Verdict::TLE => Limits {
+            time: limits.time.mul_f64(TLE_MARGIN),
+            ..*limits
+        },
+        _ => *limits,
     }
 }
 
@@ -367,11 +371,7 @@ pub fn run(config: &StressConfig, progress: &mut dyn Progress) -> anyhow::Result
         // A TLE must repeat with room to spare, and the smaller inputs
         // shrinking keeps must run out of time with that room too.
         let tle = verdict == Verdict::TLE;
-        let limits = if tle {
-            confirming(&config.limits)
-        } else {
-            config.limits
-        };
+        let limits = confirming(&config.limits, verdict);
         if tle {
             let again = judge_input(&config.submission, &limits, &puzzles)?;
             let Some(again) = again.filter(|_| !process::interrupted()) else {
@@ -397,12 +397,13 @@ pub fn run(config: &StressConfig, progress: &mut dyn Progress) -> anyhow::Result
         )?;
         // The reason at the limit the user gave, which the printed command
         // replays, rather than at the raised one.
-        let reason = match tle {
-            true => match judge_input(&config.submission, &config.limits, &shrunk)? {
+        let reason = if tle {
+            match judge_input(&config.submission, &config.limits, &shrunk)? {
                 Some(judged) if judged.verdict == Verdict::TLE => judged.reason,
                 _ => reason,
-            },
-            false => reason,
+            }
+        } else {
+            reason
         };
         let (input, expected) = save(&config.save, &format!("stress-{seed}"), &shrunk)?;
         return Ok(StressOutcome::Failed(Box::new(Failure {

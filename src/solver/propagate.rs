@@ -2081,20 +2081,33 @@ impl CodePath {
     }
 
     /// Its entry point; `None` where the CPU cannot run it.
-    fn entry(self) -> Option<fn(&mut Search, Grid)> {
+    fn entry(self) -> Option<Entry> {
+        let (runs_here, entry) = self.compiled()?;
+        runs_here().then_some(entry)
+    }
+
+    /// Where this copy is compiled at all (an architecture has only its
+    /// own): whether the CPU runs it, and its entry point, which must only
+    /// be called once the first said yes, or under
+    /// [`search_on_unchecked`]'s promise. The one place that decides both.
+    fn compiled(self) -> Option<(fn() -> bool, Entry)> {
+        let always = || true;
         match self {
             #[cfg(target_arch = "x86_64")]
-            CodePath::Avx512 => v4::detected().then_some(v4::enter as fn(&mut Search, Grid)),
+            CodePath::Avx512 => Some((v4::detected, v4::enter)),
             #[cfg(target_arch = "x86_64")]
-            CodePath::Avx2 => v3::detected().then_some(v3::enter as fn(&mut Search, Grid)),
+            CodePath::Avx2 => Some((v3::detected, v3::enter)),
             #[cfg(target_arch = "x86_64")]
-            CodePath::Sse2 => Some(visit_sse2),
+            CodePath::Sse2 => Some((always, visit_sse2)),
             #[cfg(not(target_arch = "x86_64"))]
             CodePath::Avx512 | CodePath::Avx2 | CodePath::Sse2 => None,
-            CodePath::Portable => Some(visit_portable),
+            CodePath::Portable => Some((always, visit_portable)),
         }
     }
 }
+
+/// Where a copy of the search starts: visits the grid and all below it.
+type Entry = fn(&mut Search, Grid);
 
 /// Runs the search from `grid` with the fastest copy the CPU can run (see
 /// [`CodePath`]).
@@ -2138,16 +2151,12 @@ mod v3 {
             && std::arch::is_x86_feature_detected!("popcnt")
     }
 
-    /// [`visit`] behind the check that the CPU can run it, as a safe entry
-    /// point for `CodePath::entry`, which only hands it out after
-    /// [`detected`] said so; it panics otherwise. (`run`, once per search,
-    /// checks once and calls [`visit`] itself.)
+    /// [`visit`] as a plain function pointer for `CodePath::compiled`,
+    /// which hands it out only once [`detected`] said yes, or to
+    /// `search_on_unchecked`, whose caller vouches for the CPU. (`run`,
+    /// once per search, checks and calls [`visit`] itself.)
     pub fn enter(search: &mut Search, grid: Grid) {
-        assert!(
-            detected(),
-            "the AVX2 copy of the search on a CPU without AVX2"
-        );
-        // SAFETY: the CPU has every feature `visit` is compiled for.
+        // SAFETY: see above: reached only where the CPU has the features.
         unsafe { visit(search, grid) }
     }
 
@@ -2155,8 +2164,8 @@ mod v3 {
     /// The CPU must have the features [`detected`] checks.
     #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
     pub unsafe fn visit(search: &mut Search, grid: Grid) {
-        // SAFETY: reached only from `enter` or `super::run` after
-        // `detected()`, or from itself.
+        // SAFETY: reached only from `enter` (see there), from `super::run`
+        // after `detected()`, or from itself.
         search.visit::<Avx2>(grid, |search, grid| unsafe { visit(search, grid) });
     }
 }
@@ -2176,22 +2185,10 @@ mod v4 {
             && std::arch::is_x86_feature_detected!("avx512vl")
     }
 
-    /// [`visit`] behind the check that the CPU can run it (see
-    /// `super::v3::enter`).
+    /// [`visit`] as a plain function pointer (see `super::v3::enter`).
     pub fn enter(search: &mut Search, grid: Grid) {
-        assert!(
-            detected(),
-            "the AVX-512 copy of the search on a CPU without AVX-512"
-        );
-        // SAFETY: the CPU has every feature `visit` is compiled for.
-        unsafe { visit(search, grid) }
-    }
-
-    /// [`visit`] without the check, for [`super::search_on_unchecked`]
-    /// alone, whose caller promises the features.
-    pub fn enter_unchecked(search: &mut Search, grid: Grid) {
-        // SAFETY: only reachable through `search_on_unchecked`, an unsafe
-        // function whose caller vouches for the CPU.
+        // SAFETY: reached only where the CPU has the features, as for
+        // `super::v3::enter`.
         unsafe { visit(search, grid) }
     }
 
@@ -2201,9 +2198,7 @@ mod v4 {
         enable = "avx512f,avx512bw,avx512cd,avx512dq,avx512vl,avx2,bmi1,bmi2,lzcnt,popcnt"
     )]
     pub unsafe fn visit(search: &mut Search, grid: Grid) {
-        // SAFETY: reached only after `detected()` or from
-        // `search_on_unchecked`, whose caller vouches for the CPU, or from
-        // itself.
+        // SAFETY: reached only from `enter` (see there) or from itself.
         search.visit::<Avx512>(grid, |search, grid| unsafe { visit(search, grid) });
     }
 }
@@ -2277,6 +2272,9 @@ pub fn search_on(
 /// # Safety
 /// The CPU executing the search must have the features of `path`
 /// (otherwise it raises an illegal-instruction fault, or worse).
+///
+/// # Panics
+/// Where `path` is not compiled at all: its SIMD copies off x86-64.
 #[must_use]
 pub unsafe fn search_on_unchecked(
     path: CodePath,
@@ -2284,32 +2282,14 @@ pub unsafe fn search_on_unchecked(
     limit: usize,
     graded: bool,
 ) -> SearchOutcome {
-    let entry: fn(&mut Search, Grid) = match path {
-        #[cfg(target_arch = "x86_64")]
-        CodePath::Avx512 => v4::enter_unchecked,
-        #[cfg(target_arch = "x86_64")]
-        CodePath::Avx2 => |search, grid| {
-            // SAFETY: the caller of `search_on_unchecked` vouches for AVX2.
-            unsafe { v3::visit(search, grid) }
-        },
-        #[cfg(target_arch = "x86_64")]
-        CodePath::Sse2 => visit_sse2,
-        #[cfg(not(target_arch = "x86_64"))]
-        CodePath::Avx512 | CodePath::Avx2 | CodePath::Sse2 => {
-            panic!("no {} copy of the search on this architecture", path.name())
-        }
-        CodePath::Portable => visit_portable,
+    let Some((_, entry)) = path.compiled() else {
+        panic!("no {} copy of the search on this architecture", path.name())
     };
     search_with(cells, limit, graded, entry)
 }
 
 /// [`search`] through one entry point.
-fn search_with(
-    cells: &[u8; 81],
-    limit: usize,
-    grading: bool,
-    entry: fn(&mut Search, Grid),
-) -> SearchOutcome {
+fn search_with(cells: &[u8; 81], limit: usize, grading: bool, entry: Entry) -> SearchOutcome {
     let mut search = Search {
         limit,
         grading,
@@ -2715,7 +2695,7 @@ mod tests {
 
     /// The puzzles of the other tests and a sweep of random ones, searched
     /// through `entry` at limits 1 and 3.
-    fn outcomes(entry: fn(&mut Search, Grid)) -> Vec<SearchOutcome> {
+    fn outcomes(entry: Entry) -> Vec<SearchOutcome> {
         let mut puzzles: Vec<[u8; 81]> =
             [EXAMPLE, ANSWER, INKALA].iter().map(|p| cells(p)).collect();
         puzzles.push([0; 81]);

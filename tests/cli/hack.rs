@@ -1,6 +1,6 @@
 //! `hack`: inputs that make a submission slow or wrong.
 
-use super::{have, judge_fixture_path, judge_with, only_verdict, run_in};
+use super::{have, judge_fixture_path, judge_with, only_verdict, run_in, slow_by};
 
 /// The naive row-major DFS that AcWing 166 times out, as shipped with the
 /// suite as its TLE reference.
@@ -85,16 +85,6 @@ fn hack_reports_the_slowest_input_when_the_submission_survives() {
     let bad = run_in(dir.path(), &["hack", "--budget", "soon"], "");
     assert_eq!(bad.code, 2);
     assert!(bad.stderr.contains("invalid --budget"), "{}", bad.stderr);
-}
-
-/// A submission that spends `cpu` seconds of CPU time, then answers with
-/// the judge's own solver: a time fixed by the clock it is judged by.
-pub(crate) fn slow_by(cpu: f64) -> String {
-    let spin = format!(
-        "import os, time\nwhile time.process_time() < {cpu}: pass\nos.execv({judge:?}, [{judge:?}, 'solve'])",
-        judge = env!("CARGO_BIN_EXE_sudoku-judge")
-    );
-    shell_words::join(["python3", "-c", &spin])
 }
 
 #[test]

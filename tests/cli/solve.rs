@@ -235,36 +235,30 @@ fn the_avx512_copy_of_the_search_agrees_with_the_others_under_an_emulator() {
     // 1 and 2 and graded, against the copy this CPU runs.
     let what = "the AVX-512 copy under an emulator";
     // `cargo test` builds the example, but `cargo test --test cli` does
-    // not: built here too, so the library is never older than the source.
+    // not: built here too, so the library is never older than the source,
+    // and cargo says where it put it.
     let build = std::process::Command::new(env!("CARGO"))
         .current_dir(manifest_dir())
-        .args([
-            "build",
-            "--quiet",
-            "--locked",
-            "--example",
-            "emulated_search",
-        ])
-        .status()
+        .args(["build", "--locked", "--example", "emulated_search"])
+        .arg("--message-format=json")
+        .output()
         .unwrap();
-    assert!(build.success(), "the emulated_search example did not build");
-    let exe = std::env::current_exe().unwrap();
-    let library = exe
-        .parent()
-        .and_then(|deps| deps.parent())
-        .unwrap()
-        .join("examples/libemulated_search.so");
-    if !library.is_file() {
-        skip_or_fail_for(
-            Need::Tools,
-            what,
-            &format!(
-                "{} is not built (cargo test builds it; alone: cargo build --example emulated_search)",
-                library.display()
-            ),
-        );
-        return;
-    }
+    assert!(
+        build.status.success(),
+        "the emulated_search example did not build:\n{}",
+        String::from_utf8_lossy(&build.stderr)
+    );
+    let library = String::from_utf8_lossy(&build.stdout)
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .filter(|message| {
+            message["reason"] == "compiler-artifact"
+                && message["target"]["name"] == "emulated_search"
+        })
+        .flat_map(|message| message["filenames"].as_array().cloned().unwrap_or_default())
+        .filter_map(|file| file.as_str().map(PathBuf::from))
+        .find(|file| file.extension().is_some_and(|e| e == "so"))
+        .expect("cargo names the example's library");
     if !super::have(&["python3", "cc"], what) {
         return;
     }

@@ -3,7 +3,7 @@
 use std::fs;
 use std::path::PathBuf;
 
-use super::{drawings, have, judge_with, on_terminal, run};
+use super::{drawings, have, judge_with, on_terminal, run, slow_by};
 
 #[test]
 fn stress_draws_its_bar_under_its_first_line_and_within_the_terminal() {
@@ -367,7 +367,7 @@ fn a_tle_in_stress_is_a_failure_only_when_it_repeats_with_the_limit_raised_by_ha
     let stress = |cpu: f64| {
         let dir = tempfile::tempdir().unwrap();
         let save = dir.path().join("stressed");
-        let command = super::hack::slow_by(cpu);
+        let command = slow_by(cpu);
         judge_with(&[
             "stress",
             "--cmd",

@@ -351,6 +351,16 @@ pub(crate) fn have(tools: &[&str], test: &str) -> bool {
     missing.is_empty()
 }
 
+/// A submission that spends `cpu` seconds of CPU time, then answers with
+/// the judge's own solver: a time fixed by the clock it is judged by.
+pub(crate) fn slow_by(cpu: f64) -> String {
+    let spin = format!(
+        "import os, time\nwhile time.process_time() < {cpu}: pass\nos.execv({judge:?}, [{judge:?}, 'solve'])",
+        judge = env!("CARGO_BIN_EXE_sudoku-judge")
+    );
+    shell_words::join(["python3", "-c", &spin])
+}
+
 pub(crate) fn judge_with(args: &[&str]) -> Run {
     let mut command = Command::new(env!("CARGO_BIN_EXE_sudoku-judge"));
     command

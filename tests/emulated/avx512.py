@@ -33,6 +33,7 @@ class Emulator:
     """One CPU of BochsCPU in 64-bit mode, over this process's memory."""
 
     def __init__(self, stack_pages=256):
+        self.committed = False
         self.session = bochscpu.Session()
         self.session.missing_page_handler = self._missing
         self.tables = bochscpu.memory.PageMapLevel4Table()
@@ -46,7 +47,6 @@ class Emulator:
         self.return_to = (ctypes.addressof(self.sentinel) + PAGE - 1) & ~(PAGE - 1)
         ctypes.memmove(self.return_to, b"\x0f\x0b" * 8, 16)
         self.map(self.return_to, PAGE)
-        self.committed = False
 
     @staticmethod
     def _missing(physical):
@@ -54,7 +54,7 @@ class Emulator:
 
     def map(self, address, size):
         """Maps the host pages over [address, address + size)."""
-        assert not getattr(self, "committed", False), "map everything before the first call"
+        assert not self.committed, "map everything before the first call"
         for page in range(address & ~(PAGE - 1), address + size, PAGE):
             if page in self.mapped:
                 continue
