@@ -253,6 +253,21 @@
 //!   still 14% more instructions than without, for 5% fewer guesses.
 //!   Checked at every fixpoint instead, pair by pair: 45% more time.
 //!
+//! Then, for the host's slow spells (see docs/solvers.md: when the
+//! core's integer units are shared, this search slows by up to 31% and
+//! tdoku by 10%), each timed in one process against the search of the
+//! time, with the spells marked by an integer probe:
+//!
+//! * `ROWS` as `u32` (6 KB: the lone rows as one flag a row, widened by a
+//!   multiply) or as `u16` (3 KB, the flags widened by an 8-entry table)
+//!   in place of 12 KB of `u64`: 1-7% slower, and no steadier through the
+//!   spells, so the tables' share of the L1 cache is not what the spells
+//!   take.
+//! * the band rule's indices unchecked (`get_unchecked` for the band and
+//!   digit, masked table indices): 3.8% fewer instructions (valgrind,
+//!   forum_hardest_1905, limit 1), the same time within 1% both in and
+//!   out of the spells.
+//!
 //! # Search and guesses
 //!
 //! When the rules stall, the search branches on a bivalue cell (see
