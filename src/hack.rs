@@ -74,8 +74,6 @@ pub struct Found {
     pub elapsed: Duration,
     pub input: PathBuf,
     pub expected: PathBuf,
-    /// For a TLE, the raised limit its confirming rerun ran out of too.
-    pub rerun_limit: Option<Duration>,
 }
 
 /// How a hack ended.
@@ -252,21 +250,16 @@ pub fn run(config: &HackConfig, progress: &mut dyn Progress) -> anyhow::Result<H
         if judged.verdict != Verdict::AC {
             // A failure must repeat: a time that crosses the limit once is
             // noise, not a hack; and a TLE must repeat with room to spare.
-            let tle = judged.verdict == Verdict::TLE;
             let limits = stress::confirming(&config.limits, judged.verdict);
             let again = stress::judge_input(&config.submission, &limits, &candidate.puzzles)?;
             let Some(again) = again.filter(|_| !process::interrupted()) else {
                 return Ok(HackOutcome::Interrupted { rounds: round });
             };
             if again.verdict == judged.verdict {
-                let rerun_limit = tle.then_some(limits.time);
                 let found = finish(config, &candidate, judged, round, round, started)?;
-                return Ok(HackOutcome::Failed(Found {
-                    rerun_limit,
-                    ..found
-                }));
+                return Ok(HackOutcome::Failed(found));
             }
-            if tle && again.verdict == Verdict::AC {
+            if judged.verdict == Verdict::TLE && again.verdict == Verdict::AC {
                 // Too close to call: the rerun's whole time is what the
                 // search goes on from.
                 judged = again;
@@ -305,7 +298,6 @@ fn finish(
         elapsed: started.elapsed(),
         input,
         expected,
-        rerun_limit: None,
     })
 }
 

@@ -274,11 +274,17 @@ pub const TLE_MARGIN: f64 = 1.5;
 pub fn confirming(limits: &Limits, verdict: Verdict) -> Limits {
     match verdict {
         Verdict::TLE => Limits {
-            time: limits.time.mul_f64(TLE_MARGIN),
+            time: raised(limits.time),
             ..*limits
         },
         _ => *limits,
     }
+}
+
+/// The time limit a TLE's confirming run is judged under: `limit` times
+/// [`TLE_MARGIN`].
+pub fn raised(limit: Duration) -> Duration {
+    limit.mul_f64(TLE_MARGIN)
 }
 
 /// Judges `puzzles`, as one AcWing input, with `submission` under

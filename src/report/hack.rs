@@ -6,6 +6,7 @@ use std::io::{self, Write};
 use std::time::Duration;
 
 use crate::hack::{HackConfig, HackOutcome};
+use crate::stress;
 use crate::verdict::Verdict;
 use crate::words::{plural, seconds, whole_ms};
 
@@ -51,9 +52,13 @@ pub fn outcome(
             return writeln!(out, "interrupted after {rounds} rounds");
         }
         HackOutcome::Failed(found) => {
-            let rerun = match found.rerun_limit {
-                Some(raised) => format!("a rerun with the limit raised to {}", whole_ms(raised)),
-                None => "a rerun".to_string(),
+            // A TLE was confirmed with the limit raised (`stress::confirming`).
+            let rerun = match found.verdict {
+                Verdict::TLE => format!(
+                    "a rerun with the limit raised to {}",
+                    whole_ms(stress::raised(limit))
+                ),
+                _ => "a rerun".to_string(),
             };
             writeln!(
                 out,
@@ -78,7 +83,7 @@ pub fn outcome(
                 if found.time > limit {
                     format!(
                         ": over it, but within {} on a rerun, too close to call a TLE",
-                        whole_ms(limit.mul_f64(crate::stress::TLE_MARGIN))
+                        whole_ms(stress::raised(limit))
                     )
                 } else {
                     String::new()
@@ -118,7 +123,6 @@ mod tests {
             elapsed: Duration::from_millis(60_250),
             input: PathBuf::from("hack-cases/hack-12.in"),
             expected: PathBuf::from("hack-cases/hack-12.out"),
-            rerun_limit: None,
         }
     }
 
@@ -152,10 +156,7 @@ mod tests {
             improved_line(10, best, "mutated round 7's input")
         )
         .unwrap();
-        let failed = HackOutcome::Failed(Found {
-            rerun_limit: Some(Duration::from_millis(1500)),
-            ..found(Verdict::TLE, "time limit exceeded: 1000 ms", 1000)
-        });
+        let failed = HackOutcome::Failed(found(Verdict::TLE, "time limit exceeded: 1000 ms", 1000));
         outcome(&mut out, &failed, limit, again).unwrap();
         let wrong = HackOutcome::Failed(found(Verdict::WA, "puzzle 2: row 1 has two 5s", 40));
         outcome(&mut out, &wrong, limit, again).unwrap();
