@@ -402,18 +402,31 @@ pub(crate) fn exit_now(code: i32) -> ! {
     unsafe { libc::_exit(code) }
 }
 
-/// Makes `signal`, when sent from outside the caller's PID namespace (the
-/// kernel shows such a sender as pid 0), kill every other process of the
-/// namespace; the same signal from inside does nothing. For the init of a
-/// run: an init receives from inside only the signals it has a handler
-/// for, so a handler is needed for the judge's, and must ignore the run's.
+/// Makes `signal`, when sent with `kill(2)` from outside the caller's PID
+/// namespace, kill every other process of the namespace; the same signal
+/// from inside does nothing. For the init of a run: an init receives from
+/// inside only the signals it has a handler for, so a handler is needed
+/// for the judge's, and must ignore the run's.
+///
+/// The sender is told by what the kernel writes in the siginfo, which a
+/// sender may write itself: `rt_sigqueueinfo(2)` and
+/// `pidfd_send_signal(2)` queue a siginfo of the caller's making, any pid
+/// in it, to any process of the same user (a run, where the judge is an
+/// ordinary user). The kernel lets a caller make up only codes below zero
+/// (`SI_QUEUE`, `SI_TIMER`, ...) for a process other than itself;
+/// `SI_USER` (0), the code of `kill(2)`, it writes itself, with the
+/// sender's pid as the receiver's namespace sees it, which is 0 for a
+/// sender outside it. So only `SI_USER` with pid 0 is obeyed: a `kill`
+/// from outside, which a run cannot send. (A pipe or pidfd the init polls
+/// would not need the rule, but the init waits in `wait4`, which only a
+/// signal interrupts.)
 #[cfg(target_os = "linux")]
 pub(crate) fn kill_all_on_signal_from_outside(signal: nix::sys::signal::Signal) -> nix::Result<()> {
     use nix::sys::signal::{sigaction, SaFlags, SigAction, SigHandler, SigSet};
     extern "C" fn kill_the_rest(_: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
         // SAFETY: the kernel hands an SA_SIGINFO handler a live siginfo.
-        let sender = unsafe { (*info).si_pid() };
-        if sender == 0 {
+        let (code, sender) = unsafe { ((*info).si_code, (*info).si_pid()) };
+        if code == libc::SI_USER && sender == 0 {
             // SAFETY: kill(2) is async-signal-safe; -1 from an init is
             // every other process of its namespace.
             unsafe { libc::kill(-1, libc::SIGKILL) };

@@ -241,6 +241,34 @@ fn a_killed_run_is_charged_the_cpu_time_of_all_its_processes() {
     );
 }
 
+/// The judge stops a run through its init, by a signal that only a
+/// process outside the run can send. A run that forges it (queued to its
+/// init with the sender's pid given as 0, as the kernel shows the judge)
+/// is not stopped: it goes on and is judged as it ends. As root the run is
+/// another user, and the kernel refuses it the signal outright; as an
+/// ordinary user it may queue it, and the init must see through it.
+#[test]
+fn a_run_cannot_forge_the_judges_stop() {
+    if !have(&["cc"], "forged stop") || !sandboxed("forged stop", &["processes"]) {
+        return;
+    }
+    let scene = Scene::new();
+    let program = build_hostile("ac_forges_the_judges_stop.c", scene.path());
+    let (code, report, _) = scene.judge(&["--cmd", program.to_str().unwrap()]);
+    let (verdict, message) = first(&report);
+    assert_eq!(verdict, "AC", "{message}");
+    assert_eq!(code, 0);
+    let stderr = cases_of(&report)[0]["stderr"].as_str().unwrap_or_default();
+    let queued = if nix::unistd::Uid::effective().is_root() {
+        "0 forged stops queued"
+    } else {
+        // SI_QUEUE, SI_TIMER, SI_MESGQ, SI_ASYNCIO and SI_SIGIO; the kernel
+        // refuses the rest.
+        "5 forged stops queued"
+    };
+    assert!(stderr.contains(queued), "{stderr}");
+}
+
 /// Forks past the task limit are refused, whoever runs the judge: by the
 /// run's cgroup, or by `RLIMIT_NPROC` on a user of the run's own.
 #[test]

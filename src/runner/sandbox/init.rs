@@ -211,8 +211,11 @@ pub(super) const STOP: Signal = Signal::SIGUSR1;
 
 /// Makes [`STOP`] stop the run. An init receives from inside its
 /// namespace only the signals it has a handler for, so the submission
-/// could send this one too: the handler obeys only a sender outside the
-/// namespace, which the kernel shows as pid 0.
+/// could send this one too, even with a siginfo of its own making that
+/// names pid 0: the handler obeys only a `kill(2)` from outside the
+/// namespace, which the kernel marks `SI_USER` and shows as pid 0, and
+/// which no process inside can forge (see
+/// [`kill_all_on_signal_from_outside`]).
 fn listen_for_stop() -> Result<(), Failure> {
     kill_all_on_signal_from_outside(STOP).map_err(|e| Failure::nix(Stage::Exec, "sigaction", e))
 }

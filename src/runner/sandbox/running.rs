@@ -90,7 +90,8 @@ impl Running {
         match self.init {
             Some(init) => {
                 if self.stop_asked.is_none() {
-                    // Our own child, not yet reaped.
+                    // Our own child, not yet reaped. With kill(2): the
+                    // init obeys only its SI_USER from outside.
                     let _ = kill(Pid::from_raw(init), super::init::STOP);
                     self.stop_asked = Some(Instant::now());
                 }
