@@ -47,7 +47,9 @@ use super::sandbox::failure::Failure;
 use super::sandbox::jail::Jail;
 use super::sandbox::running::Running;
 use super::sandbox::{self, ExitReport, Mode, Protections, SpawnRequest};
-use super::sys::{poll, readable, receive, receive_within, release_free_heap, send, socket_pair};
+use super::sys::{
+    poll, readable, receive, receive_within, release_free_heap, send, socket_pair, SharedCounter,
+};
 
 /// The largest message: a launch names its command, environment and paths.
 const MAX_MESSAGE: usize = 256 << 10;
@@ -81,8 +83,15 @@ pub(crate) enum Reply {
     /// To `Hello`: the protections in force.
     Ready(Protections),
     /// The run started: the submission's pid as the harness sees it, and
-    /// the cgroup that accounts for it.
-    Started { pid: i32, cgroup: Option<Cgroup> },
+    /// the cgroup that accounts for it; without one, whether the last
+    /// descriptor sent with it is where the run's init keeps the CPU time
+    /// of every process of the run as it goes.
+    Started {
+        pid: i32,
+        cgroup: Option<Cgroup>,
+        #[serde(default)]
+        sampled: bool,
+    },
     /// It did not start.
     Failed(Failure),
     /// It ended.
@@ -119,6 +128,16 @@ impl Reply {
 pub fn decode_any(message: &[u8]) {
     let _ = Request::decode(message);
     let _ = Reply::decode(message);
+}
+
+/// What measures a run a spawner started, beside the kernel's clock of
+/// the submission's own process.
+pub(crate) struct Meters {
+    /// The run's cgroup, which counts every process of it.
+    pub cgroup: Option<Cgroup>,
+    /// Without one, the CPU time of every process of the run so far, as
+    /// its init samples it (`sandbox::sampler`), in nanoseconds.
+    pub sampled: Option<SharedCounter>,
 }
 
 /// The harness's end of one spawner.
@@ -256,12 +275,12 @@ impl Spawner {
     }
 
     /// Starts `launch` on `stdio` (stdin, stdout, stderr, and fd 3 when
-    /// given) and returns the submission's pid and its cgroup.
+    /// given) and returns the submission's pid and what measures the run.
     pub(crate) fn spawn(
         &mut self,
         launch: &SpawnRequest,
         stdio: &[&OwnedFd],
-    ) -> io::Result<(i32, Option<Cgroup>)> {
+    ) -> io::Result<(i32, Meters)> {
         self.launch(launch, stdio)?;
         self.started(START_DEADLINE)
     }
@@ -279,7 +298,7 @@ impl Spawner {
 
     /// The confirmation that the run asked for has started, if it has come;
     /// the reason it did not start as an error.
-    pub(crate) fn try_started(&mut self) -> io::Result<Option<(i32, Option<Cgroup>)>> {
+    pub(crate) fn try_started(&mut self) -> io::Result<Option<(i32, Meters)>> {
         if !readable(&self.socket) {
             return Ok(None);
         }
@@ -288,17 +307,29 @@ impl Spawner {
 
     /// Waits at most `deadline` for the confirmation that the run asked for
     /// has started.
-    fn started(&mut self, deadline: Duration) -> io::Result<(i32, Option<Cgroup>)> {
-        let (reply, fds) = self.receive_with_fds(deadline)?;
+    fn started(&mut self, deadline: Duration) -> io::Result<(i32, Meters)> {
+        let (reply, mut fds) = self.receive_with_fds(deadline)?;
         self.healthy = true;
         match reply {
-            Reply::Started { pid, mut cgroup } => {
+            Reply::Started {
+                pid,
+                mut cgroup,
+                sampled,
+            } => {
+                // Without it, the run is held by its own process's CPU
+                // time while it runs, and charged in full at its end.
+                let sampled = if sampled {
+                    fds.pop()
+                        .and_then(|file| SharedCounter::map(&file, false).ok())
+                } else {
+                    None
+                };
                 if let (Some(cgroup), Ok([cpu, memory_stat])) =
                     (cgroup.as_mut(), <[OwnedFd; 2]>::try_from(fds))
                 {
                     cgroup.hold_meter_files(cpu, memory_stat);
                 }
-                Ok((pid, cgroup))
+                Ok((pid, Meters { cgroup, sampled }))
             }
             Reply::Failed(failure) => Err(failure.into_io()),
             other => {
@@ -421,16 +452,19 @@ pub fn serve() -> io::Result<()> {
             Ok(Request::Launch(launch)) if current.is_none() => match jail.launch(&launch, stdio) {
                 Ok(running) => {
                     // With the files a meter reads, which the judge would
-                    // otherwise open again for every run.
-                    let meter_files: Vec<RawFd> = running
+                    // otherwise open again for every run, and last, the
+                    // one where the init keeps what it samples.
+                    let mut meter_files: Vec<RawFd> = running
                         .cgroup
                         .as_ref()
                         .and_then(Cgroup::meter_files)
                         .map(|files| files.map(|file| file.as_raw_fd()).to_vec())
                         .unwrap_or_default();
+                    meter_files.extend(running.sampled.as_ref().map(|file| file.as_raw_fd()));
                     let started = Reply::Started {
                         pid: running.pid,
                         cgroup: running.cgroup.clone(),
+                        sampled: running.sampled.is_some(),
                     };
                     send(&socket, &started.encode()?, &meter_files)?;
                     current = Some(running);
@@ -558,18 +592,27 @@ mod tests {
             r#"{"version":"V2","memory":"/sys/fs/cgroup/a","pids":"/sys/fs/cgroup/a","cpu":"/sys/fs/cgroup/a"}"#,
         )
         .unwrap();
-        for cgroup in [Some(cgroup), None] {
+        for (cgroup, sampled) in [(Some(cgroup), false), (None, true)] {
             let started = Reply::Started {
                 pid: 4242,
                 cgroup: cgroup.clone(),
+                sampled,
             };
-            let Reply::Started { pid, cgroup: back } =
-                Reply::decode(&started.encode().unwrap()).unwrap()
+            let Reply::Started {
+                pid,
+                cgroup: back,
+                sampled: sampled_back,
+            } = Reply::decode(&started.encode().unwrap()).unwrap()
             else {
                 panic!("not started");
             };
-            assert_eq!((pid, back), (4242, cgroup));
+            assert_eq!((pid, back, sampled_back), (4242, cgroup, sampled));
         }
+        // From a spawner that samples nothing.
+        assert!(matches!(
+            Reply::decode(br#"{"Started":{"pid":7,"cgroup":null}}"#),
+            Ok(Reply::Started { sampled: false, .. })
+        ));
 
         let failure = Failure {
             stage: sandbox::failure::Stage::Filesystem,

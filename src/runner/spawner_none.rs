@@ -31,7 +31,7 @@ impl Spawner {
         &mut self,
         _launch: &SpawnRequest,
         _stdio: &[&OwnedFd],
-    ) -> io::Result<(i32, Option<()>)> {
+    ) -> io::Result<(i32, ())> {
         match *self {}
     }
 
@@ -39,7 +39,7 @@ impl Spawner {
         match *self {}
     }
 
-    pub(crate) fn try_started(&mut self) -> io::Result<Option<(i32, Option<()>)>> {
+    pub(crate) fn try_started(&mut self) -> io::Result<Option<(i32, ())>> {
         match *self {}
     }
 

@@ -417,9 +417,9 @@ pub(crate) fn exit_now(code: i32) -> ! {
 /// `SI_USER` (0), the code of `kill(2)`, it writes itself, with the
 /// sender's pid as the receiver's namespace sees it, which is 0 for a
 /// sender outside it. So only `SI_USER` with pid 0 is obeyed: a `kill`
-/// from outside, which a run cannot send. (A pipe or pidfd the init polls
-/// would not need the rule, but the init waits in `wait4`, which only a
-/// signal interrupts.)
+/// from outside, which a run cannot send. (A pipe from the spawner would
+/// need no such rule, but where a cgroup counts the run the init waits in
+/// a blocking `wait4`, which only a signal interrupts.)
 #[cfg(target_os = "linux")]
 pub(crate) fn kill_all_on_signal_from_outside(signal: nix::sys::signal::Signal) -> nix::Result<()> {
     use nix::sys::signal::{sigaction, SaFlags, SigAction, SigHandler, SigSet};
@@ -442,6 +442,116 @@ pub(crate) fn kill_all_on_signal_from_outside(signal: nix::sys::signal::Signal) 
     // SAFETY: the handler only reads its siginfo and calls kill(2), which
     // is async-signal-safe.
     unsafe { sigaction(signal, &action) }.map(drop)
+}
+
+/// A number that one process writes and others read as it changes, without
+/// a system call on either side: one `u64` in a memory file (`memfd`)
+/// that each maps. A run's init keeps the CPU time it samples of the run
+/// there, and the judge's watchdog reads it every round.
+#[cfg(target_os = "linux")]
+pub(crate) struct SharedCounter {
+    word: std::ptr::NonNull<std::sync::atomic::AtomicU64>,
+    writable: bool,
+}
+
+// SAFETY: the mapping is owned by the value and lives until it drops; the
+// word is only reached through atomic operations.
+#[cfg(target_os = "linux")]
+unsafe impl Send for SharedCounter {}
+// SAFETY: as above: shared access is atomic.
+#[cfg(target_os = "linux")]
+unsafe impl Sync for SharedCounter {}
+
+#[cfg(target_os = "linux")]
+impl SharedCounter {
+    /// Size of the file, and of its mapping.
+    const SIZE: usize = std::mem::size_of::<u64>();
+
+    /// A new memory file holding one zero, closed at exec (no run gets it)
+    /// and sealed at its size: whoever maps it may read its word without
+    /// the fault of a mapping past the end of a file shrunk meanwhile.
+    pub(crate) fn file() -> io::Result<OwnedFd> {
+        // SAFETY: a NUL-terminated name and integer flags; the result is a
+        // new descriptor or -1.
+        let fd = unsafe {
+            libc::syscall(
+                libc::SYS_memfd_create,
+                c"sudoku-judge-cpu".as_ptr(),
+                libc::MFD_CLOEXEC | libc::MFD_ALLOW_SEALING,
+            )
+        };
+        let fd = RawFd::try_from(fd)
+            .ok()
+            .filter(|&fd| fd >= 0)
+            .ok_or_else(io::Error::last_os_error)?;
+        // SAFETY: the kernel just gave us this descriptor; nothing else owns it.
+        let file = unsafe { OwnedFd::from_raw_fd(fd) };
+        // SAFETY: ftruncate and fcntl on a descriptor we own, integers only.
+        let sealed = unsafe {
+            libc::ftruncate(file.as_raw_fd(), Self::SIZE as libc::off_t) == 0
+                && libc::fcntl(
+                    file.as_raw_fd(),
+                    libc::F_ADD_SEALS,
+                    libc::F_SEAL_SHRINK | libc::F_SEAL_GROW | libc::F_SEAL_SEAL,
+                ) == 0
+        };
+        if !sealed {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(file)
+    }
+
+    /// Maps the counter of `file` (made by [`SharedCounter::file`]), to
+    /// write it or only to read it.
+    pub(crate) fn map(file: &impl AsRawFd, writable: bool) -> io::Result<SharedCounter> {
+        let protection = if writable {
+            libc::PROT_READ | libc::PROT_WRITE
+        } else {
+            libc::PROT_READ
+        };
+        // SAFETY: a new shared mapping of a file's first bytes, at an
+        // address the kernel picks; nothing else is touched.
+        let address = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                Self::SIZE,
+                protection,
+                libc::MAP_SHARED,
+                file.as_raw_fd(),
+                0,
+            )
+        };
+        if address == libc::MAP_FAILED {
+            return Err(io::Error::last_os_error());
+        }
+        let word = std::ptr::NonNull::new(address.cast()).ok_or_else(io::Error::last_os_error)?;
+        Ok(SharedCounter { word, writable })
+    }
+
+    /// The number now; 0 until the first write.
+    pub(crate) fn load(&self) -> u64 {
+        // SAFETY: the mapping is live and page-aligned, and is only ever
+        // reached atomically; an atomic load of a lock-free u64 may read
+        // read-only memory.
+        unsafe { self.word.as_ref() }.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Writes `value`; a counter mapped only to be read is left as it is.
+    pub(crate) fn store(&self, value: u64) {
+        if self.writable {
+            // SAFETY: as in `load`, on a writable mapping.
+            unsafe { self.word.as_ref() }.store(value, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+}
+
+#[cfg(target_os = "linux")]
+impl Drop for SharedCounter {
+    fn drop(&mut self) {
+        // SAFETY: unmaps the mapping this value made, which nothing else
+        // uses: the references `load` and `store` take end with them.
+        unsafe { libc::munmap(self.word.as_ptr().cast(), Self::SIZE) };
+    }
 }
 
 /// Holds the process `pid` to `seconds` of CPU time in all, with

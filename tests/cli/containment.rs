@@ -241,6 +241,61 @@ fn a_killed_run_is_charged_the_cpu_time_of_all_its_processes() {
     );
 }
 
+/// Children whose parent ignores SIGCHLD are reaped by the kernel as they
+/// end, and their CPU time reaches nobody's rusage. The run is charged it
+/// all the same, and stopped at its limit while it runs: by its cgroup,
+/// or where there is none, by its init, which samples the CPU time of
+/// every process of its PID namespace.
+#[test]
+fn children_the_kernel_reaps_are_charged_and_held_to_the_limit() {
+    if !have(&["cc"], "children reaped by the kernel")
+        || !sandboxed("children reaped by the kernel", &["processes"])
+    {
+        return;
+    }
+    let scene = Scene::new();
+    let program = build_hostile("tle_ignores_its_childrens_ends.c", scene.path());
+    let (code, report, _) = scene.judge(&["--cmd", program.to_str().unwrap()]);
+    let (verdict, message) = first(&report);
+    let case = &cases_of(&report)[0];
+    let charged = case["time_ms"].as_f64().unwrap();
+    if message.contains(&format!(
+        "killed after {} ms of CPU time",
+        charged.round() as u64
+    )) {
+        // Stopped while it ran, at the CPU limit: the children's time
+        // reached the judge as they burned it.
+        assert_eq!(verdict, "TLE", "{message}");
+        assert_eq!(code, 1);
+        assert!(charged >= 1000.0, "charged {charged} ms: {message}");
+        return;
+    }
+    // Else a machine too busy for the children to get there in 1.5 s of
+    // wall time: they ended by themselves, and said what they burned. Each
+    // may have burned a little after the init last looked (a few ms on a
+    // quiet machine), but never escape with most of it. Charging only what
+    // was waited for gives the parent's millisecond or two.
+    let stderr = case["stderr"].as_str().unwrap_or_default();
+    let burned: f64 = stderr
+        .lines()
+        .filter_map(|line| line.strip_prefix("a child burned ")?.strip_suffix(" ms"))
+        .map(|ms| ms.parse::<f64>().unwrap())
+        .sum();
+    assert!(
+        burned > 0.0,
+        "the children said nothing: {message}\n{stderr}"
+    );
+    assert!(
+        charged >= 0.75 * burned,
+        "charged {charged} ms for children that burned {burned} ms: {message}"
+    );
+    assert_eq!(
+        verdict,
+        if charged > 1000.0 { "TLE" } else { "AC" },
+        "{message}"
+    );
+}
+
 /// The judge stops a run through its init, by a signal that only a
 /// process outside the run can send. A run that forges it (queued to its
 /// init with the sender's pid given as 0, as the kernel shows the judge)

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use super::direct::{Direct, Stdio3};
 use super::meter::Meter;
 use super::streams::{pipe, Pipes};
-use super::{RunCgroup, Spec};
+use super::{RunMeters, Spec};
 use crate::runner::sandbox::SpawnRequest;
 use crate::runner::spawner::{self, Spawner};
 use crate::runner::sys::Rlimits;
@@ -96,9 +96,9 @@ impl Child {
         }
     }
 
-    /// The pid and cgroup of a spawned process whose start has just been
+    /// The pid and meters of a spawned process whose start has just been
     /// confirmed; the reason it did not start as an error.
-    pub(super) fn try_started(&mut self) -> io::Result<Option<(i32, Option<RunCgroup>)>> {
+    pub(super) fn try_started(&mut self) -> io::Result<Option<(i32, RunMeters)>> {
         let Child::Spawned { spawner, start, .. } = self else {
             return Ok(None);
         };
@@ -230,7 +230,7 @@ pub(super) fn start(spec: &Spec, confirm: bool) -> io::Result<(Child, Pipes, Met
         };
         return Ok((child, pipes(answers), Meter::pending()));
     }
-    let (pid, cgroup) = match spawner.spawn(&launch, &stdio) {
+    let (pid, meters) = match spawner.spawn(&launch, &stdio) {
         Ok(started) => started,
         Err(error) => {
             // The program did not start; the spawner is fine.
@@ -244,5 +244,5 @@ pub(super) fn start(spec: &Spec, confirm: bool) -> io::Result<(Child, Pipes, Met
         killed_at: None,
         start: Start::Confirmed,
     };
-    Ok((child, pipes(answers), Meter::of(pid, cgroup)))
+    Ok((child, pipes(answers), Meter::of(pid, Some(meters))))
 }

@@ -1,16 +1,19 @@
 //! What the kernel says of a running process: the CPU clock of the
 //! submission's own process, the CPU time and memory of its whole run (its
-//! cgroup, else `/proc`), and how long the scheduler kept it waiting for a
-//! CPU (`/proc/PID/schedstat`).
+//! cgroup, else `/proc`, and the CPU time its init samples of every
+//! process), and how long the scheduler kept it waiting for a CPU
+//! (`/proc/PID/schedstat`).
 
 use std::time::{Duration, Instant};
 
 use nix::time::ClockId;
 use nix::unistd::{sysconf, Pid, SysconfVar};
 
-use super::RunCgroup;
+use super::RunMeters;
 #[cfg(target_os = "linux")]
-use crate::runner::sandbox::cgroup::{Cgroup, CgroupMeter};
+use crate::runner::sandbox::cgroup::CgroupMeter;
+#[cfg(target_os = "linux")]
+use crate::runner::sys::SharedCounter;
 
 /// Reads what the kernel says of a running process: the CPU clock of the
 /// submission's own process, and the CPU time and memory of its whole run.
@@ -19,6 +22,10 @@ pub struct Meter {
     clock: Option<ClockId>,
     #[cfg(target_os = "linux")]
     cgroup: Option<CgroupMeter>,
+    /// Without a cgroup: the CPU time of every process of the run so far,
+    /// as its init samples it, in nanoseconds.
+    #[cfg(target_os = "linux")]
+    sampled: Option<SharedCounter>,
     /// The most memory seen by sampling, for when no peak is kept.
     pub(super) seen_kb: u64,
 }
@@ -32,30 +39,35 @@ impl Meter {
             clock: None,
             #[cfg(target_os = "linux")]
             cgroup: None,
+            #[cfg(target_os = "linux")]
+            sampled: None,
             seen_kb: 0,
         }
     }
 
-    /// A meter for the process `pid`, and for the cgroup a spawner
-    /// started it in, if any.
-    pub(super) fn of(pid: i32, cgroup: Option<RunCgroup>) -> Meter {
+    /// A meter for the process `pid`, and for what a spawner that started
+    /// it measures its run by, if any.
+    pub(super) fn of(pid: i32, meters: Option<RunMeters>) -> Meter {
+        let clock = ClockId::pid_cpu_clock_id(Pid::from_raw(pid)).ok();
         #[cfg(target_os = "linux")]
-        return Meter::new(pid, cgroup.as_ref());
+        {
+            let (cgroup, sampled) = meters.map_or((None, None), |m| (m.cgroup, m.sampled));
+            Meter {
+                pid,
+                clock,
+                cgroup: cgroup.and_then(|c| c.meter().ok()),
+                sampled,
+                seen_kb: 0,
+            }
+        }
         #[cfg(not(target_os = "linux"))]
         {
-            let _ = cgroup;
-            Meter::new(pid)
-        }
-    }
-
-    fn new(pid: i32, #[cfg(target_os = "linux")] cgroup: Option<&Cgroup>) -> Meter {
-        let clock = ClockId::pid_cpu_clock_id(Pid::from_raw(pid)).ok();
-        Meter {
-            pid,
-            clock,
-            #[cfg(target_os = "linux")]
-            cgroup: cgroup.and_then(|c| c.meter().ok()),
-            seen_kb: 0,
+            let _ = meters;
+            Meter {
+                pid,
+                clock,
+                seen_kb: 0,
+            }
         }
     }
 
@@ -127,7 +139,8 @@ impl Meter {
     pub fn limit_cpu_from_now(&self, _more: Duration) {}
 
     /// CPU time and memory (KB) of the whole run now: its cgroup's, else
-    /// its own process's as `/proc` says.
+    /// its own process's as `/proc` says, and for the CPU time, what the
+    /// run's init sampled of every process if that is more.
     pub(super) fn sample(&mut self) -> Option<(Duration, u64)> {
         #[cfg(target_os = "linux")]
         if let Some(cgroup) = &mut self.cgroup {
@@ -135,9 +148,14 @@ impl Meter {
             self.seen_kb = self.seen_kb.max(sample.1);
             return Some(sample);
         }
-        let sample = proc_sample(self.pid)?;
-        self.seen_kb = self.seen_kb.max(sample.1);
-        Some(sample)
+        let (cpu, memory_kb) = proc_sample(self.pid)?;
+        #[cfg(target_os = "linux")]
+        let cpu = match &self.sampled {
+            Some(sampled) => cpu.max(Duration::from_nanos(sampled.load())),
+            None => cpu,
+        };
+        self.seen_kb = self.seen_kb.max(memory_kb);
+        Some((cpu, memory_kb))
     }
 }
 

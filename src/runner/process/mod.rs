@@ -6,7 +6,8 @@
 //!   systems) it is forked here, in a process group of its own.
 //! - A watchdog stops it at a wall-clock deadline, when the CPU time or the
 //!   memory of its whole tree passes its bound (read from its cgroup, or
-//!   from `/proc` for its own process, every few milliseconds), when the
+//!   from `/proc` for its own process and, for its CPU time, what its
+//!   init samples of every process, every few milliseconds), when the
 //!   conversation with it says so, or when the user interrupts the run
 //!   ([`interrupt`]). `RLIMIT_CPU`, `RLIMIT_AS` and the cgroup's memory cap
 //!   are kernel backstops behind it, and cores are never dumped.
@@ -46,8 +47,6 @@ mod streams;
 #[cfg(test)]
 mod tests;
 
-#[cfg(target_os = "linux")]
-use super::sandbox::cgroup::Cgroup;
 use super::sandbox::Plan;
 use child::{Child, Reaped};
 pub use interrupts::{interrupt, interrupted, interrupting_signal, restart, restarting, resume};
@@ -55,11 +54,12 @@ pub use meter::Meter;
 pub use streams::STDERR_HEAD;
 use streams::{set_nonblocking, Ends, Pipes};
 
-/// What a spawner reports a run's cgroup as.
+/// What a spawner reports measures a run: its cgroup, or the CPU time its
+/// init samples.
 #[cfg(target_os = "linux")]
-type RunCgroup = Cgroup;
+type RunMeters = super::spawner::Meters;
 #[cfg(not(target_os = "linux"))]
-type RunCgroup = ();
+type RunMeters = ();
 
 /// What to run and within which bounds.
 pub struct Spec {

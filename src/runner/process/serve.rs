@@ -82,8 +82,8 @@ impl Process {
 
     /// Arms the meter once a spawner confirms the start it was asked for.
     fn notice_start(&mut self) -> io::Result<()> {
-        if let Some((pid, cgroup)) = self.child().try_started()? {
-            self.meter = Meter::of(pid, cgroup);
+        if let Some((pid, meters)) = self.child().try_started()? {
+            self.meter = Meter::of(pid, Some(meters));
         }
         Ok(())
     }

@@ -2,12 +2,14 @@
 //! fresh PID, mount and IPC namespaces. It builds the run's root, waits for
 //! the command, starts the submission ([`super::child`]), reaps everything
 //! that ends in the namespace, and reports the run's end with the CPU time
-//! and memory of every process it reaped; then, for a sandbox that serves
-//! the next run of its plan, makes it new ([`renew`]) and waits again.
+//! and memory of every process it reaped (and, where no cgroup counts
+//! them, of every process it saw: [`super::sampler`]); then, for a sandbox
+//! that serves the next run of its plan, makes it new ([`renew`]) and
+//! waits again.
 
 use std::io;
-use std::os::fd::OwnedFd;
-use std::time::Duration;
+use std::os::fd::{AsRawFd as _, OwnedFd};
+use std::time::{Duration, Instant};
 
 use nix::sys::signal::{kill, Signal};
 use nix::unistd::Pid;
@@ -18,8 +20,11 @@ use super::child::{open_procs, start, Exec};
 use super::failure::{Failure, Stage};
 use super::jail::Jail;
 use super::root::{build_root, seal_root, Scratch};
+use super::sampler::Sampler;
 use super::{Plan, SpawnRequest};
-use crate::runner::sys::{exit_now, kill_all_on_signal_from_outside, wait4};
+use crate::runner::sys::{
+    exit_now, kill_all_on_signal_from_outside, pidfd_open, poll, wait4, SharedCounter,
+};
 
 /// What the init tells the spawner.
 #[derive(Debug, Serialize, Deserialize)]
@@ -59,8 +64,16 @@ pub(super) fn receive_from_init(socket: &OwnedFd, deadline: Duration) -> io::Res
 
 /// The init of a run's namespaces, and of the runs after it that share
 /// its plan: it builds the root, then serves one run at a time, and between
-/// runs makes the sandbox new ([`renew`]). Never returns.
-pub(super) fn init(socket: &OwnedFd, plan: &Plan, cgroup: Option<&Cgroup>, jail: &Jail) -> ! {
+/// runs makes the sandbox new ([`renew`]). Where no cgroup counts a run,
+/// `sampled` is the file where it keeps the run's CPU time for the judge
+/// as the run goes ([`Sampler`]). Never returns.
+pub(super) fn init(
+    socket: &OwnedFd,
+    plan: &Plan,
+    cgroup: Option<&Cgroup>,
+    sampled: Option<&OwnedFd>,
+    jail: &Jail,
+) -> ! {
     let result = (|| -> Result<(), Failure> {
         let procs = open_procs(cgroup)?;
         let _ = nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGKILL);
@@ -77,6 +90,13 @@ pub(super) fn init(socket: &OwnedFd, plan: &Plan, cgroup: Option<&Cgroup>, jail:
             .map(|root| Scratch::note(root, plan))
             .transpose()?;
         listen_for_stop()?;
+        // The processes are seen in the /proc of the run's own root.
+        let mut sampler = match (cgroup, &root, sampled) {
+            (None, Some(root), Some(file)) => SharedCounter::map(file, true)
+                .ok()
+                .map(|shared| Sampler::new(root.join("proc"), shared)),
+            _ => None,
+        };
         loop {
             tell(socket, &FromInit::Ready);
             let Ok(Some((command, stdio))) = crate::runner::sys::receive(socket, 256 << 10) else {
@@ -86,9 +106,12 @@ pub(super) fn init(socket: &OwnedFd, plan: &Plan, cgroup: Option<&Cgroup>, jail:
             let launch: SpawnRequest = serde_json::from_slice(&command)
                 .map_err(|e| Failure::new(Stage::Exec, format!("a malformed command: {e}"), 0))?;
             let exec = Exec::new(&launch, jail)?;
+            if let Some(sampler) = &mut sampler {
+                sampler.begin();
+            }
             let (submission, outer) = start(&exec, stdio, &procs, root.as_deref())?;
             tell(socket, &FromInit::Started { pid: outer });
-            let Some(ended) = reap_run(submission) else {
+            let Some(ended) = reap_run(submission, sampler.as_mut()) else {
                 return Ok(());
             };
             tell(
@@ -125,50 +148,128 @@ struct Ended {
 /// until the submission does, then whatever it left behind, killed at once
 /// and reaped, so that their time is counted. The CPU time is the sum over
 /// every process reaped, the memory the most any of them held (each as
-/// `wait4` gives it: its own and its waited-for children's). `None` when
-/// the submission was never seen to end.
-fn reap_run(submission: i32) -> Option<Ended> {
-    let mut ended = Ended {
-        status: 0,
+/// `wait4` gives it: its own and its waited-for children's); with a
+/// `sampler`, the CPU time is the larger of that sum and the samples of
+/// every process ([`Sampler::charge`]). `None` when the submission was
+/// never seen to end.
+fn reap_run(submission: i32, sampler: Option<&mut Sampler>) -> Option<Ended> {
+    let mut tally = Tally {
         cpu_ns: 0,
         max_rss_kb: 0,
+        sampler,
     };
-    let mut count = |usage: &libc::rusage| {
+    let status = if tally.sampler.is_some() {
+        tally.watch(submission)?
+    } else {
+        tally.wait_for(submission)?
+    };
+    tally.end_the_rest();
+    Some(Ended {
+        status,
+        cpu_ns: tally
+            .sampler
+            .as_ref()
+            .map_or(tally.cpu_ns, |sampler| sampler.charge()),
+        max_rss_kb: tally.max_rss_kb,
+    })
+}
+
+/// What the processes of a run reaped so far used.
+struct Tally<'a> {
+    cpu_ns: u64,
+    max_rss_kb: u64,
+    sampler: Option<&'a mut Sampler>,
+}
+
+impl Tally<'_> {
+    fn count(&mut self, usage: &libc::rusage) {
         let micros = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
-        ended.cpu_ns += (micros(usage.ru_utime) + micros(usage.ru_stime)) * 1000;
-        ended.max_rss_kb = ended.max_rss_kb.max(usage.ru_maxrss as u64);
-    };
-    let status = loop {
-        match wait4(-1, true) {
-            Ok(Some((pid, status, usage))) => {
-                count(&usage);
-                if pid == submission {
-                    break status;
-                }
-            }
-            Err(error) if error.raw_os_error() == Some(libc::ECHILD) => return None,
-            _ => {}
-        }
-    };
-    // Usually it left nothing: then the namespace holds no other process
-    // (an orphan becomes the init's child) and there is nothing to kill.
-    // Else all of them at once, again for any forked meanwhile, until the
-    // init has no child left.
-    loop {
-        match wait4(-1, false) {
-            Ok(Some((_, _, usage))) => count(&usage),
-            Ok(None) => {
-                let _ = kill(Pid::from_raw(-1), Signal::SIGKILL);
-                if let Ok(Some((_, _, usage))) = wait4(-1, true) {
-                    count(&usage);
-                }
-            }
-            Err(error) if error.raw_os_error() == Some(libc::ECHILD) => break,
-            Err(_) => {}
+        let cpu_ns = (micros(usage.ru_utime) + micros(usage.ru_stime)) * 1000;
+        self.cpu_ns += cpu_ns;
+        self.max_rss_kb = self.max_rss_kb.max(usage.ru_maxrss as u64);
+        if let Some(sampler) = &mut self.sampler {
+            sampler.reaped(cpu_ns);
         }
     }
-    ended.status = status;
-    Some(ended)
+
+    /// Reaps every process that ends, blocking, until the submission does:
+    /// its status; `None` when the init has no child left.
+    fn wait_for(&mut self, submission: i32) -> Option<i32> {
+        loop {
+            match wait4(-1, true) {
+                Ok(Some((pid, status, usage))) => {
+                    self.count(&usage);
+                    if pid == submission {
+                        return Some(status);
+                    }
+                }
+                Err(error) if error.raw_os_error() == Some(libc::ECHILD) => return None,
+                _ => {}
+            }
+        }
+    }
+
+    /// [`Tally::wait_for`] with a sampler: between the ends, the samples
+    /// are taken when due. The init sleeps until the submission ends (its
+    /// pidfd is readable) or the next sample is due; other processes that
+    /// end meanwhile (orphans, the init's now) are reaped at the next
+    /// wake. The judge's stop interrupts the sleep as it does `wait4`.
+    fn watch(&mut self, submission: i32) -> Option<i32> {
+        let pidfd = pidfd_open(submission);
+        loop {
+            loop {
+                match wait4(-1, false) {
+                    Ok(Some((pid, status, usage))) => {
+                        self.count(&usage);
+                        if pid == submission {
+                            return Some(status);
+                        }
+                    }
+                    Ok(None) => break,
+                    Err(error) if error.raw_os_error() == Some(libc::ECHILD) => return None,
+                    Err(_) => break,
+                }
+            }
+            let sampler = self.sampler.as_mut()?;
+            if Instant::now() >= sampler.next() {
+                sampler.sample();
+            }
+            let mut ends = [libc::pollfd {
+                fd: pidfd.as_ref().map_or(-1, |fd| fd.as_raw_fd()),
+                events: libc::POLLIN,
+                revents: 0,
+            }];
+            let due = sampler.next().saturating_duration_since(Instant::now());
+            let timeout_ms = due.as_micros().div_ceil(1000).min(i32::MAX as u128) as i32;
+            let _ = poll(&mut ends, timeout_ms);
+        }
+    }
+
+    /// Once the submission has ended: usually it left nothing, and then
+    /// the namespace holds no other process (an orphan becomes the init's
+    /// child) and there is nothing to kill. Else, after a last sample of
+    /// what is left, all of them at once, again for any forked meanwhile,
+    /// until the init has no child left.
+    fn end_the_rest(&mut self) {
+        let mut sampled = false;
+        loop {
+            match wait4(-1, false) {
+                Ok(Some((_, _, usage))) => self.count(&usage),
+                Ok(None) => {
+                    if let Some(sampler) = self.sampler.as_mut().filter(|_| !sampled) {
+                        sampler.sample();
+                        sampled = true;
+                    }
+                    let _ = kill(Pid::from_raw(-1), Signal::SIGKILL);
+                    if let Ok(Some((_, _, usage))) = wait4(-1, true) {
+                        self.count(&usage);
+                    }
+                }
+                Err(error) if error.raw_os_error() == Some(libc::ECHILD) => break,
+                Err(_) => {}
+            }
+        }
+    }
 }
 
 /// Makes the sandbox new for the next run once every process of the last

@@ -25,6 +25,8 @@
 //!   submission has no capabilities. `no_new_privs` always.
 //! - **Accounting** ([`cgroup`]): a cgroup per run counts the CPU time and
 //!   peak memory of the whole tree and caps its memory and processes.
+//!   Without one, the run's init reaps every process of the run and
+//!   samples the CPU time of each ([`sampler`]).
 //! - **Processes for LeetCode-style files** ([`seccomp`]): threads only, so
 //!   that the per-board CPU clock sees all their work.
 //!
@@ -53,6 +55,8 @@ mod namespaces;
 mod root;
 #[cfg(target_os = "linux")]
 pub(crate) mod running;
+#[cfg(target_os = "linux")]
+mod sampler;
 #[cfg(target_os = "linux")]
 pub mod seccomp;
 
@@ -184,7 +188,11 @@ impl Protections {
         match (&self.accounting, &self.cgroup_version) {
             (Layer::On, Some(version)) => format!("{version} accounting of every process"),
             // The init of a run's PID namespace reaps every process of
-            // the run, the killed ones too.
+            // the run, the killed ones too, and in the /proc of the run's
+            // own root it samples them all, those the kernel reaps too.
+            _ if self.processes.is_on() && self.filesystem.is_on() => {
+                "rusage and sampled CPU time of every process".into()
+            }
             _ if self.processes.is_on() => "rusage accounting of every process".into(),
             _ => "rusage accounting of the processes waited for".into(),
         }
@@ -315,7 +323,8 @@ pub struct ExitReport {
     /// As `wait` reports it.
     pub status: i32,
     /// CPU time of the tree: the cgroup's, else the rusage of every
-    /// process waited for.
+    /// process waited for or, if more, what the run's init sampled of
+    /// every process.
     pub cpu_ns: u64,
     /// The largest resident set among the processes waited for.
     pub max_rss_kb: u64,
@@ -569,10 +578,16 @@ mod tests {
         protections.cgroup_version = None;
         assert_eq!(
             protections.to_string(),
-            "PID, mount and IPC namespaces; rusage accounting of every process; a task limit \
-             per run (RLIMIT_NPROC on a user of the run's own); no child processes for \
-             LeetCode-style files; no keyrings; MISSING network namespace: Operation not \
+            "PID, mount and IPC namespaces; rusage and sampled CPU time of every process; a \
+             task limit per run (RLIMIT_NPROC on a user of the run's own); no child processes \
+             for LeetCode-style files; no keyrings; MISSING network namespace: Operation not \
              permitted; MISSING cgroup accounting: no permission"
         );
+        // Without a root of its own, the init has no /proc of the run's
+        // namespace to sample: what it reaps is all it counts.
+        protections.filesystem = Layer::Missing("no tmpfs".into());
+        assert!(protections
+            .to_string()
+            .starts_with("PID and IPC namespaces; rusage accounting of every process; "));
     }
 }

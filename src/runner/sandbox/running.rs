@@ -27,6 +27,9 @@ pub(crate) struct Running {
     pub(super) pidfd: Option<OwnedFd>,
     pub(super) from_init: Option<OwnedFd>,
     pub cgroup: Option<Cgroup>,
+    /// Without a cgroup: where its init keeps the CPU time it samples of
+    /// the run, which the judge maps to read as the run goes.
+    pub sampled: Option<OwnedFd>,
     pub(super) started: Instant,
     pub(super) lent: Vec<(PathBuf, Uid, Gid)>,
     /// The report, once made; the run is cleaned up after it is sent.

@@ -71,6 +71,7 @@ use super::root::BaseRoot;
 use super::running::{chown_tree, give_back, Running};
 use super::seccomp::{NoFork, NoKeyrings};
 use super::{ExitReport, Plan, Protections, SpawnRequest};
+use crate::runner::sys::SharedCounter;
 
 mod enter;
 
@@ -184,6 +185,9 @@ struct Prepared {
     /// Whether the init has said that the sandbox is ready.
     ready: bool,
     cgroup: Option<Cgroup>,
+    /// Without a cgroup: where its init keeps the CPU time it samples of
+    /// the run ([`super::sampler`]), for the judge to read.
+    sampled: Option<OwnedFd>,
     lent: Vec<(PathBuf, Uid, Gid)>,
     /// How many runs it served before.
     served: u32,
@@ -233,6 +237,7 @@ impl Jail {
                     pidfd: crate::runner::sys::pidfd_open(pid),
                     from_init: None,
                     cgroup,
+                    sampled: None,
                     started,
                     lent,
                     ended: None,
@@ -304,6 +309,7 @@ impl Jail {
             pidfd,
             from_init,
             cgroup,
+            sampled,
             lent,
             served,
             ..
@@ -314,6 +320,7 @@ impl Jail {
             pidfd,
             from_init: Some(from_init),
             cgroup,
+            sampled,
             started,
             lent,
             ended: None,
@@ -356,6 +363,7 @@ impl Jail {
             from_init: running.from_init.take()?,
             ready: false,
             cgroup,
+            sampled: running.sampled.take(),
             lent: std::mem::take(&mut running.lent),
             served: served + 1,
             plan,
@@ -492,6 +500,12 @@ impl Jail {
                 ));
             }
         };
+        // Without a cgroup, the init samples the run's CPU time into it.
+        // Without the file (no memfd), the run is charged its rusage.
+        let sampled = cgroup
+            .is_none()
+            .then(SharedCounter::file)
+            .and_then(Result::ok);
         let flags = CloneFlags::CLONE_NEWPID | CloneFlags::CLONE_NEWNS | CloneFlags::CLONE_NEWIPC;
         let pid = match clone_into(flags) {
             Ok(Cloned::Parent(pid)) => pid,
@@ -500,7 +514,7 @@ impl Jail {
                 for fd in stdio {
                     let _ = nix::unistd::close(fd.as_raw_fd());
                 }
-                init(&theirs, plan, cgroup.as_ref(), self);
+                init(&theirs, plan, cgroup.as_ref(), sampled.as_ref(), self);
             }
             Err(error) => {
                 cleanup(cgroup, &lent);
@@ -519,6 +533,7 @@ impl Jail {
             from_init: ours,
             ready: false,
             cgroup,
+            sampled,
             lent,
             served: 0,
         })
