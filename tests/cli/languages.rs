@@ -261,7 +261,7 @@ fn racket_gets_every_verdict() {
     judge_every_verdict(
         "Racket",
         &Fixtures {
-            tools: &["raco", "racket"],
+            tools: &["racket"],
             leetcode: "ac_leetcode.rkt",
             program: "ac_program.rkt",
             wrong: "wa_fills_ones.rkt",

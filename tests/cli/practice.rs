@@ -725,7 +725,7 @@ fn the_readme_problem_matchers_find_every_languages_compile_errors() {
         ("ce_not_found.scala", &["scalac", "java"], 5),
         ("ce_syntax.rb", &["ruby"], 5),
         ("ce_syntax.php", &["php"], 6),
-        ("ce_unbound.rkt", &["raco", "racket"], 4),
+        ("ce_unbound.rkt", &["racket"], 4),
     ];
     let dir = suite(1);
     for &(file, tools, line) in broken {

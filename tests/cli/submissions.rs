@@ -149,7 +149,7 @@ fn a_scripts_local_harness_is_not_run_through_the_driver() {
         ("ac_leetcode_with_main.ts", &["tsc", "node"][..]),
         ("ac_leetcode_with_main.rb", &["ruby"][..]),
         ("ac_leetcode_with_main.php", &["php"][..]),
-        ("ac_leetcode_with_main.rkt", &["raco", "racket"][..]),
+        ("ac_leetcode_with_main.rkt", &["racket"][..]),
     ] {
         if !have(tools, file) {
             continue;
