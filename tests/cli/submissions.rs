@@ -668,3 +668,55 @@ fn the_textbook_python_solution_is_accepted_on_leetcode37() {
     assert_eq!(cases_of(&report).len(), shipped("leetcode37"));
     assert_eq!(only_verdict(&report).0, "AC");
 }
+
+/// A file is judged whatever its name: a Python file named like a module
+/// of the standard library (which Python would import from the script's
+/// directory in its place), or a file named like the driver the judge
+/// writes beside it, is built and run as any other, and accepted.
+#[test]
+fn a_file_named_like_a_module_or_the_driver_is_judged_as_any_other() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixtures = manifest_dir().join("tests/fixtures/submissions");
+    let copied = |fixture: &str, name: &str| {
+        let into = dir.path().join(name.replace(['/', '.'], "_"));
+        std::fs::create_dir_all(&into).unwrap();
+        let path = into.join(name.rsplit('/').next().unwrap());
+        std::fs::copy(fixtures.join(fixture), &path).unwrap();
+        path
+    };
+    let mut files = Vec::new();
+    if have(&["python3"], "Python files named like modules") {
+        // `re` and `tokenize` are imported by the standard library itself
+        // (the syntax check's `traceback`, the driver's preloaded modules),
+        // `string` by the driver.
+        for name in ["re.py", "tokenize.py", "string.py", "driver.py"] {
+            files.push(copied("ac_leetcode.py", name));
+        }
+        files.push(copied("ac_program.py", "program/re.py"));
+    }
+    for (fixture, tools) in [
+        ("ac_leetcode.js", &["node"][..]),
+        ("ac_leetcode.rb", &["ruby"][..]),
+        ("ac_leetcode.php", &["php"][..]),
+        ("ac_leetcode.cs", &["mcs", "mono"][..]),
+        ("ac_leetcode.rs", &["rustc"][..]),
+        ("ac_leetcode.rkt", &["racket"][..]),
+    ] {
+        if have(tools, "files named like the driver") {
+            let extension = fixture.rsplit('.').next().unwrap();
+            files.push(copied(fixture, &format!("driver.{extension}")));
+        }
+    }
+    for path in files {
+        let (run, report) =
+            judge_fixture_path(path.to_str().unwrap(), "cases/leetcode37/example1", &[]);
+        assert_eq!(
+            only_verdict(&report).0,
+            "AC",
+            "{}: {}{}",
+            path.display(),
+            run.stdout,
+            run.stderr
+        );
+    }
+}

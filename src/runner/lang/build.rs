@@ -220,6 +220,18 @@ pub(super) fn plan(
         Interface::Program => &spec.program,
         Interface::Function => &spec.function,
     };
+    // The user's copy never takes the name of a file the build writes
+    // beside it: a LeetCode file named `driver.js` would be overwritten by
+    // the driver, and the driver judged in its place.
+    let name = if recipe
+        .files
+        .iter()
+        .any(|(file, _)| *file != "@NAME@" && *file == name)
+    {
+        format!("submitted_{name}")
+    } else {
+        name
+    };
     let class = match (interface, spec.entry) {
         (Interface::Program, Some(entry)) => entry(&source, &name).with_context(|| {
             format!(
