@@ -669,6 +669,31 @@ fn the_textbook_python_solution_is_accepted_on_leetcode37() {
     assert_eq!(only_verdict(&report).0, "AC");
 }
 
+/// The memory of a run that is killed is measured as the memory of the same
+/// run that finishes: the same Python file, on the same board, stopped at a
+/// short time limit and accepted under a long one, shows the same peak.
+#[test]
+fn a_killed_run_shows_the_memory_it_would_show_finishing() {
+    if !have(&["python3"], "the memory of a killed run") {
+        return;
+    }
+    let memory = |limit: &str, verdict: &str| {
+        let (run, report) = judge_fixture(
+            "ac_spins_then_solves.py",
+            "cases/leetcode37/example1",
+            &["--time-limit", limit],
+        );
+        assert_eq!(only_verdict(&report).0, verdict, "{}", run.stdout);
+        cases_of(&report)[0]["memory_kb"].as_u64().unwrap()
+    };
+    let finished = memory("5s", "AC");
+    let killed = memory("100ms", "TLE");
+    assert!(
+        killed.abs_diff(finished) * 5 <= finished,
+        "killed at the limit: {killed} KB; finished: {finished} KB"
+    );
+}
+
 /// A file is judged whatever its name: a Python file named like a module
 /// of the standard library (which Python would import from the script's
 /// directory in its place), or a file named like the driver the judge
