@@ -208,6 +208,38 @@ fn a_poj_era_program_is_built_as_poj_builds_it_under_poj3074() {
     assert_eq!(only_verdict(&report).0, "CE", "{report}");
 }
 
+/// A NUL byte where a cell should be is said in words, with what prints
+/// one: a C string's terminator.
+#[test]
+fn a_nul_in_an_answer_is_explained() {
+    if !have(&["python3"], "a NUL in an answer") {
+        return;
+    }
+    let command = shell_words::join([
+        "python3",
+        "-c",
+        "import sys; sys.stdin.read(); sys.stdout.write('1' * 80 + chr(0) + '\\n')",
+    ]);
+    let run = run(&[
+        "test",
+        "cases/acwing166/sample.in",
+        "--cmd",
+        &command,
+        "--format",
+        "json",
+    ]);
+    let report = run.json();
+    let (verdict, message) = only_verdict(&report);
+    assert_eq!(verdict, "WA", "{message}");
+    assert!(
+        message.contains(
+            "line 1, column 81: a NUL byte ('\\0') where a cell should be: the program printed a \
+             C string's terminator"
+        ),
+        "{message}"
+    );
+}
+
 #[test]
 fn debug_output_of_a_leetcode_file_is_kept_apart_from_its_answers() {
     if !have(&["python3"], "debug output") {
