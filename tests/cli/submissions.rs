@@ -206,6 +206,65 @@ fn a_poj_era_program_is_built_as_poj_builds_it_under_poj3074() {
         &["--problem", "acwing166"],
     );
     assert_eq!(only_verdict(&report).0, "CE", "{report}");
+    // Built as AcWing builds, it is told what shows it is POJ's.
+    let run = judge_with(&[
+        "test",
+        "cases/acwing166/sample.in",
+        "--submission",
+        path,
+        "--problem",
+        "acwing166",
+    ]);
+    assert!(
+        run.stdout.contains(
+            "note: `gets` is gone from C++14 on; POJ's G++ (C++98) has it; if this program is \
+             written for POJ, judge it with --problem poj3074"
+        ),
+        "{}",
+        run.stdout
+    );
+}
+
+/// POJ's G++ gave `<cstring>` and `<cstdio>` with `<iostream>`, read a
+/// whole line into a `char s[81]` and never took `strlen` of it to be
+/// under 81: a program of POJ's that relies on all of it is accepted under
+/// poj3074, and under AcWing's strict C++17 it is CE, with a note saying
+/// what POJ gave.
+#[test]
+fn a_poj_program_with_iostream_alone_is_accepted_as_poj_accepts_it() {
+    if !have(&["g++"], "POJ's headers and reads") {
+        return;
+    }
+    let file = "ac_poj_iostream_only.cpp";
+    for cases in ["cases/acwing166/sample.in", "cases/acwing166/medium.in"] {
+        let (run, report) = judge_fixture(file, cases, &["--problem", "poj3074"]);
+        assert_eq!(
+            only_verdict(&report).0,
+            "AC",
+            "{cases}: {}{}",
+            run.stdout,
+            run.stderr
+        );
+    }
+    let path = format!("tests/fixtures/submissions/{file}");
+    let run = judge_with(&[
+        "test",
+        "cases/acwing166/sample.in",
+        "--submission",
+        &path,
+        "--problem",
+        "acwing166",
+    ]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("\nCE "), "{}", run.stdout);
+    assert!(
+        run.stdout.contains(
+            "which POJ's G++ included with `<iostream>` and AcWing's does not: include it for \
+             AcWing; if this program is written for POJ, judge it with --problem poj3074"
+        ),
+        "{}",
+        run.stdout
+    );
 }
 
 /// A NUL byte where a cell should be is said in words, with what prints

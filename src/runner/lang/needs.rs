@@ -8,10 +8,15 @@
 //! that a feature it has is never blamed for another error), or anywhere
 //! in a file built with a standard its compiler does not reach (g++ 12 and
 //! C++23).
+//!
+//! And the other way: a program written for an older judge's compiler
+//! (POJ's C++98, with `gets`) that the usual build rejects, from the
+//! compiler's words, is told which `--problem` builds it as that judge did.
 
 use std::path::Path;
 
-use super::{regex, without_comments, Spec, UsedTool};
+use super::{regex, without_comments, Interface, Spec, UsedTool};
+use crate::problem::Problem;
 
 /// A language feature that older compilers reject.
 pub struct Need {
@@ -87,6 +92,39 @@ pub fn explain(spec: &Spec, source: &str, message: &str, compiler: &UsedTool) ->
         spec.name,
         spec.id
     ))
+}
+
+/// What to tell the user of a file that did not compile with `flags` and
+/// shows, in the compiler's `message`, that it was written for another
+/// judge's compiler (a POJ program, with `gets`, built with AcWing's
+/// C++17): which `--problem` builds it as that judge does. `None` when
+/// nothing shows it.
+pub fn written_for(
+    spec: &Spec,
+    interface: Interface,
+    flags: &[&str],
+    message: &str,
+) -> Option<String> {
+    spec.profiles
+        .iter()
+        .filter(|profile| profile.interface == interface && profile.flags != flags)
+        .find_map(|profile| {
+            let problem = profile.problem?;
+            let judge = match problem {
+                Problem::Leetcode37 => "LeetCode",
+                Problem::Acwing166 => "AcWing",
+                Problem::Poj3074 => "POJ",
+            };
+            profile.signs.iter().find_map(|sign| {
+                let found = regex(sign.message).captures(message)?;
+                let mut said = String::new();
+                found.expand(sign.says, &mut said);
+                Some(format!(
+                    "{said}; if this program is written for {judge}, judge it with --problem {}",
+                    problem.name()
+                ))
+            })
+        })
 }
 
 /// A C++ standard as the year it is named by: `-std=c++23` and `C++23`
