@@ -131,11 +131,20 @@ const LANGUAGE_MARKS: &[(&str, &str)] = &[
         r"(?m)^\s*#include\s*[<\x22]|\bstd::|\busing\s+namespace\b|\bcout\s*<<|\bcin\s*>>",
     ),
     ("c", r"(?m)^\s*#include\s*<std(io|lib)\.h>"),
+    // Java and C# share `public class Solution`, `char[][]` and most
+    // statements: each is told by what is its own. Java's `boolean`,
+    // `System.out`, `String[]` and camelCase `solveSudoku(char[][]`; C#'s
+    // `using System`, `Console`, `foreach`, `.Length`, `bool` and `string`
+    // (LeetCode's C# files have no `using`). A file only reaches the C#
+    // compiler with C#'s `SolveSudoku` or `Main`, so those tell nothing.
     (
         "java",
-        r"\bpublic\s+(static\s+)?(class|void)\b|\bSystem\.out\.",
+        r"(?m)\bboolean\b|\bSystem\.out\.|^\s*import\s+java\.|\bString\s*\[\]|\bsolveSudoku\s*\(\s*char\s*\[\]\s*\[\]",
     ),
-    ("csharp", r"(?m)^\s*using\s+System\s*;|\bConsole\.Write"),
+    (
+        "csharp",
+        r"(?m)^\s*using\s+System\b|\bConsole\.|\bforeach\s*\(|\.(?:Length|Count)\b|\bbool\b|\bstring\b",
+    ),
     (
         "rust",
         r"\bimpl\s+Solution\b|\blet\s+mut\b|\bfn\s+main\s*\(\s*\)",

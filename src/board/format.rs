@@ -321,6 +321,9 @@ fn cell_value(c: char) -> Result<Option<Digit>, ()> {
 }
 
 fn describe(c: char) -> String {
+    if c == '\0' {
+        return "a NUL byte ('\\0')".to_string();
+    }
     if c.is_control() || c.is_whitespace() {
         format!("{:?}", c)
     } else {
@@ -351,9 +354,17 @@ enum AcWingLine {
     Puzzle(Board),
 }
 
+/// What a NUL byte where a cell should be says of a program's output: a C
+/// string's terminator printed with the cells, as when a `char s[81]` read
+/// only 80 of them, or the program prints a fixed count of a shorter array.
+const NUL_IN_ANSWER: &str = "a NUL byte ('\\0') where a cell should be: the program printed a C \
+                             string's terminator, as when a char array holds fewer cells than \
+                             are printed";
+
 /// Reads one AcWing line: `number` counts from 1, `line` is without its
-/// ending and trailing whitespace.
-fn acwing_line(number: usize, line: &str) -> Result<AcWingLine, ParseError> {
+/// ending and trailing whitespace; `mode` says whether a program printed
+/// it.
+fn acwing_line(number: usize, line: &str, mode: Mode) -> Result<AcWingLine, ParseError> {
     if line.is_empty() {
         return Ok(AcWingLine::Blank);
     }
@@ -374,6 +385,9 @@ fn acwing_line(number: usize, line: &str) -> Result<AcWingLine, ParseError> {
     let mut length = 0;
     for (i, c) in line.chars().enumerate() {
         let value = cell_value(c).map_err(|()| {
+            if c == '\0' && mode == Mode::Answers {
+                return ParseError::new(number, i + 1, NUL_IN_ANSWER);
+            }
             // Spaces between digits are a layout mistake, not a bad cell.
             let hint = if c.is_whitespace() {
                 "an AcWing line is its 81 cells with nothing between them"
@@ -474,7 +488,7 @@ impl AcWingLines {
         let Some((number, line)) = self.next_text(line) else {
             return Ok(None);
         };
-        let board = match acwing_line(number, line)? {
+        let board = match acwing_line(number, line, self.mode)? {
             AcWingLine::Blank => return Ok(None),
             AcWingLine::End => {
                 self.end_line = Some(number);
@@ -1106,6 +1120,25 @@ mod tests {
         );
         assert!(error("").contains("no puzzles in the input"));
         assert!(error(&EXAMPLE[..40]).contains("the input ends where"));
+    }
+
+    /// A C program that printed its `char s[81]` read 80 cells and a
+    /// terminator: the NUL is named in words, and in a program's answers
+    /// explained.
+    #[test]
+    fn a_nul_where_a_cell_should_be_is_named_and_in_answers_explained() {
+        let line = format!("{}\0", &EXAMPLE_LINE[..80]);
+        let answer = parse(&line, Format::AcWing, Mode::Answers).unwrap_err();
+        assert_eq!(
+            answer.to_string(),
+            "line 1, column 81: a NUL byte ('\\0') where a cell should be: the program printed \
+             a C string's terminator, as when a char array holds fewer cells than are printed"
+        );
+        assert_eq!(
+            error(&format!("{line}\nend\n")),
+            "line 1, column 81: a NUL byte ('\\0') is not a cell: use 1-9 for a digit, '.' or \
+             '0' for a blank"
+        );
     }
 
     #[test]

@@ -187,3 +187,45 @@ fn anchors_are_made_as_github_makes_them() {
     // Headings inside code are not headings.
     assert!(anchors("```sh\n# not a heading\n```\n").is_empty());
 }
+
+/// The flags the book says each judge's C++ build uses are the flags the
+/// C++ declaration gives it: a row of the table in `docs/languages.md` per
+/// problem, its flags in the third column.
+#[test]
+fn the_cxx_flags_the_book_gives_each_judge_are_the_ones_it_builds_with() {
+    use sudoku_judge::problem::Problem;
+    use sudoku_judge::runner::lang::launch::Interface;
+    use sudoku_judge::runner::lang::Language;
+
+    let page = std::fs::read_to_string(manifest_dir().join("docs/languages.md")).unwrap();
+    let cpp = Language::find("cpp").unwrap().spec();
+    let profile = |interface: Interface, problem: Option<Problem>| {
+        cpp.profiles
+            .iter()
+            .find(|p| p.interface == interface && p.problem == problem)
+            .map(|p| p.flags)
+    };
+    let built = [
+        (
+            "leetcode37",
+            profile(Interface::Function, None).expect("LeetCode's profile"),
+        ),
+        ("acwing166", cpp.flags),
+        (
+            "poj3074",
+            profile(Interface::Program, Some(Problem::Poj3074)).expect("POJ's profile"),
+        ),
+    ];
+    for (problem, flags) in built {
+        let row = page
+            .lines()
+            .find(|line| line.starts_with(&format!("| `{problem}` |")))
+            .unwrap_or_else(|| panic!("docs/languages.md has no row for {problem}"));
+        let said = row.split('|').nth(3).unwrap_or_default().trim();
+        assert_eq!(
+            said,
+            format!("`{}`", flags.join(" ")),
+            "docs/languages.md gives {problem} other flags than the C++ declaration: {row}"
+        );
+    }
+}

@@ -179,3 +179,35 @@ fn a_compiler_that_prints_garbage_fails_the_self_test() {
         gcc.to_str().unwrap()
     );
 }
+
+/// Racket's tools say their version: the one program a Racket build runs,
+/// `racket` (which runs `raco make` too: `raco` has no version question).
+#[test]
+fn racket_says_its_version() {
+    if !have(&["racket"], "racket_says_its_version") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let run = run_with(
+        dir.path(),
+        &["doctor", "--json", "--lang", "racket"],
+        "",
+        &[],
+    );
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    let report = json(&run.stdout);
+    let racket = &report["languages"][0];
+    assert_eq!(racket["self_test"]["status"], "passed", "{racket}");
+    let tools = racket["tools"].as_array().unwrap();
+    assert!(!tools.is_empty(), "{racket}");
+    for tool in tools {
+        assert!(
+            tool["version"]
+                .as_str()
+                .is_some_and(|v| v.contains("Racket v")),
+            "{tool} says Racket's version"
+        );
+    }
+    let run = run_with(dir.path(), &["doctor", "--lang", "racket"], "", &[]);
+    assert!(!run.stdout.contains("version unknown"), "{}", run.stdout);
+}

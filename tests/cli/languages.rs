@@ -261,7 +261,7 @@ fn racket_gets_every_verdict() {
     judge_every_verdict(
         "Racket",
         &Fixtures {
-            tools: &["raco", "racket"],
+            tools: &["racket"],
             leetcode: "ac_leetcode.rkt",
             program: "ac_program.rkt",
             wrong: "wa_fills_ones.rkt",
@@ -313,4 +313,63 @@ fn a_language_not_judged_says_why_and_what_to_do() {
         "{}",
         run.stderr
     );
+}
+
+/// LeetCode's C# files have no `using System;` and begin `public class
+/// Solution`, as Java's may: one that does not compile is not taken for
+/// Java, and a tuple deconstruction in it, which mcs compiles, is not
+/// blamed for the error.
+#[test]
+fn a_csharp_file_that_fails_is_told_what_the_compiler_said_and_nothing_else() {
+    if !have(&["mcs", "mono"], "C# compile errors") {
+        return;
+    }
+    let path = "tests/fixtures/submissions/ce_missing_semicolon.cs";
+    let run = judge_with(&["test", "cases/leetcode37/example1", "--submission", path]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("\nCE "), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("ce_missing_semicolon.cs(17,"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("looks like"), "{}", run.stdout);
+    assert!(
+        !run.stdout.contains("note: this file needs"),
+        "{}",
+        run.stdout
+    );
+
+    // Java saved as `.cs` (with C#'s name for the method, or it would not
+    // reach the compiler) is told so.
+    let dir = tempfile::tempdir().unwrap();
+    let java = "class Solution {\n    public void SolveSudoku(char[][] board) {\n        \
+                boolean[] seen = new boolean[10];\n        int n = board.length;\n    }\n}\n";
+    let saved = super::write(dir.path(), "Solution.cs", java);
+    let run = judge_with(&[
+        "test",
+        "cases/leetcode37/example1",
+        "--submission",
+        saved.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains(&format!(
+            "hint: {} looks like Java, not C#; if it is, judge it with --lang java",
+            saved.display()
+        )),
+        "{}",
+        run.stdout
+    );
+}
+
+/// mcs compiles `var (a, b) = ...`: a file that deconstructs tuples is
+/// judged, not turned away for a feature the compiler has.
+#[test]
+fn a_csharp_tuple_deconstruction_is_accepted() {
+    if !have(&["mcs", "mono"], "C# tuple deconstruction") {
+        return;
+    }
+    let (run, report) = judge_fixture("ac_leetcode_deconstructs.cs", "cases/leetcode37", &[]);
+    assert_eq!(only_verdict(&report).0, "AC", "{}", run.stdout);
 }

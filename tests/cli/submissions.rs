@@ -149,7 +149,7 @@ fn a_scripts_local_harness_is_not_run_through_the_driver() {
         ("ac_leetcode_with_main.ts", &["tsc", "node"][..]),
         ("ac_leetcode_with_main.rb", &["ruby"][..]),
         ("ac_leetcode_with_main.php", &["php"][..]),
-        ("ac_leetcode_with_main.rkt", &["raco", "racket"][..]),
+        ("ac_leetcode_with_main.rkt", &["racket"][..]),
     ] {
         if !have(tools, file) {
             continue;
@@ -206,6 +206,97 @@ fn a_poj_era_program_is_built_as_poj_builds_it_under_poj3074() {
         &["--problem", "acwing166"],
     );
     assert_eq!(only_verdict(&report).0, "CE", "{report}");
+    // Built as AcWing builds, it is told what shows it is POJ's.
+    let run = judge_with(&[
+        "test",
+        "cases/acwing166/sample.in",
+        "--submission",
+        path,
+        "--problem",
+        "acwing166",
+    ]);
+    assert!(
+        run.stdout.contains(
+            "note: `gets` is gone from C++14 on; POJ's G++ (C++98) has it; if this program is \
+             written for POJ, judge it with --problem poj3074"
+        ),
+        "{}",
+        run.stdout
+    );
+}
+
+/// POJ's G++ gave `<cstring>` and `<cstdio>` with `<iostream>`, read a
+/// whole line into a `char s[81]` and never took `strlen` of it to be
+/// under 81: a program of POJ's that relies on all of it is accepted under
+/// poj3074, and under AcWing's strict C++17 it is CE, with a note saying
+/// what POJ gave.
+#[test]
+fn a_poj_program_with_iostream_alone_is_accepted_as_poj_accepts_it() {
+    if !have(&["g++"], "POJ's headers and reads") {
+        return;
+    }
+    let file = "ac_poj_iostream_only.cpp";
+    for cases in ["cases/acwing166/sample.in", "cases/acwing166/medium.in"] {
+        let (run, report) = judge_fixture(file, cases, &["--problem", "poj3074"]);
+        assert_eq!(
+            only_verdict(&report).0,
+            "AC",
+            "{cases}: {}{}",
+            run.stdout,
+            run.stderr
+        );
+    }
+    let path = format!("tests/fixtures/submissions/{file}");
+    let run = judge_with(&[
+        "test",
+        "cases/acwing166/sample.in",
+        "--submission",
+        &path,
+        "--problem",
+        "acwing166",
+    ]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("\nCE "), "{}", run.stdout);
+    assert!(
+        run.stdout.contains(
+            "which POJ's G++ included with `<iostream>` and AcWing's does not: include it for \
+             AcWing; if this program is written for POJ, judge it with --problem poj3074"
+        ),
+        "{}",
+        run.stdout
+    );
+}
+
+/// A NUL byte where a cell should be is said in words, with what prints
+/// one: a C string's terminator.
+#[test]
+fn a_nul_in_an_answer_is_explained() {
+    if !have(&["python3"], "a NUL in an answer") {
+        return;
+    }
+    let command = shell_words::join([
+        "python3",
+        "-c",
+        "import sys; sys.stdin.read(); sys.stdout.write('1' * 80 + chr(0) + '\\n')",
+    ]);
+    let run = run(&[
+        "test",
+        "cases/acwing166/sample.in",
+        "--cmd",
+        &command,
+        "--format",
+        "json",
+    ]);
+    let report = run.json();
+    let (verdict, message) = only_verdict(&report);
+    assert_eq!(verdict, "WA", "{message}");
+    assert!(
+        message.contains(
+            "line 1, column 81: a NUL byte ('\\0') where a cell should be: the program printed a \
+             C string's terminator"
+        ),
+        "{message}"
+    );
 }
 
 #[test]
@@ -667,4 +758,81 @@ fn the_textbook_python_solution_is_accepted_on_leetcode37() {
     assert_eq!(run.code, 0, "{}", run.stdout);
     assert_eq!(cases_of(&report).len(), shipped("leetcode37"));
     assert_eq!(only_verdict(&report).0, "AC");
+}
+
+/// The memory of a run that is killed is measured as the memory of the same
+/// run that finishes: the same Python file, on the same board, stopped at a
+/// short time limit and accepted under a long one, shows the same peak.
+#[test]
+fn a_killed_run_shows_the_memory_it_would_show_finishing() {
+    if !have(&["python3"], "the memory of a killed run") {
+        return;
+    }
+    let memory = |limit: &str, verdict: &str| {
+        let (run, report) = judge_fixture(
+            "ac_spins_then_solves.py",
+            "cases/leetcode37/example1",
+            &["--time-limit", limit],
+        );
+        assert_eq!(only_verdict(&report).0, verdict, "{}", run.stdout);
+        cases_of(&report)[0]["memory_kb"].as_u64().unwrap()
+    };
+    let finished = memory("5s", "AC");
+    let killed = memory("100ms", "TLE");
+    assert!(
+        killed.abs_diff(finished) * 5 <= finished,
+        "killed at the limit: {killed} KB; finished: {finished} KB"
+    );
+}
+
+/// A file is judged whatever its name: a Python file named like a module
+/// of the standard library (which Python would import from the script's
+/// directory in its place), or a file named like the driver the judge
+/// writes beside it, is built and run as any other, and accepted.
+#[test]
+fn a_file_named_like_a_module_or_the_driver_is_judged_as_any_other() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixtures = manifest_dir().join("tests/fixtures/submissions");
+    let copied = |fixture: &str, name: &str| {
+        let into = dir.path().join(name.replace(['/', '.'], "_"));
+        std::fs::create_dir_all(&into).unwrap();
+        let path = into.join(name.rsplit('/').next().unwrap());
+        std::fs::copy(fixtures.join(fixture), &path).unwrap();
+        path
+    };
+    let mut files = Vec::new();
+    if have(&["python3"], "Python files named like modules") {
+        // `re` and `tokenize` are imported by the standard library itself
+        // (the syntax check's `traceback`, the driver's preloaded modules),
+        // `string` by the driver.
+        for name in ["re.py", "tokenize.py", "string.py", "driver.py"] {
+            files.push(copied("ac_leetcode.py", name));
+        }
+        files.push(copied("ac_program.py", "program/re.py"));
+    }
+    for (fixture, tools) in [
+        ("ac_leetcode.js", &["node"][..]),
+        ("ac_leetcode.rb", &["ruby"][..]),
+        ("ac_leetcode.php", &["php"][..]),
+        ("ac_leetcode.cs", &["mcs", "mono"][..]),
+        ("ac_leetcode.rs", &["rustc"][..]),
+        ("ac_leetcode.rkt", &["racket"][..]),
+    ] {
+        if have(tools, "files named like the driver") {
+            let extension = fixture.rsplit('.').next().unwrap();
+            files.push(copied(fixture, &format!("driver.{extension}")));
+        }
+    }
+    for path in files {
+        let (run, report) =
+            judge_fixture_path(path.to_str().unwrap(), "cases/leetcode37/example1", &[]);
+        assert_eq!(
+            only_verdict(&report).0,
+            "AC",
+            "{}: {}{}",
+            path.display(),
+            run.stdout,
+            run.stderr
+        );
+    }
 }

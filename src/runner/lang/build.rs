@@ -220,6 +220,18 @@ pub(super) fn plan(
         Interface::Program => &spec.program,
         Interface::Function => &spec.function,
     };
+    // The user's copy never takes the name of a file the build writes
+    // beside it: a LeetCode file named `driver.js` would be overwritten by
+    // the driver, and the driver judged in its place.
+    let name = if recipe
+        .files
+        .iter()
+        .any(|(file, _)| *file != "@NAME@" && *file == name)
+    {
+        format!("submitted_{name}")
+    } else {
+        name
+    };
     let class = match (interface, spec.entry) {
         (Interface::Program, Some(entry)) => entry(&source, &name).with_context(|| {
             format!(
@@ -253,7 +265,7 @@ pub(super) fn plan(
         ("@CLASS@", &class),
     ];
     vars.extend(tools_vars.iter().map(|(k, v)| (k.as_str(), v.as_str())));
-    let files: Vec<(String, String)> = recipe
+    let mut files: Vec<(String, String)> = recipe
         .files
         .iter()
         .map(|(file, text)| (fill(file, &vars), fill(text, &vars)))
@@ -269,6 +281,14 @@ pub(super) fn plan(
         .iter()
         .find(|p| p.interface == interface && p.problem.is_none_or(|p| Some(p) == options.problem));
     let flags = profile.map_or(spec.flags, |p| p.flags);
+    if let Some(profile) = profile {
+        files.extend(
+            profile
+                .files
+                .iter()
+                .map(|(file, text)| (file.to_string(), text.to_string())),
+        );
+    }
     if let Some((profile, problem)) = profile.and_then(|p| Some((p, p.problem?))) {
         notes.push(format!(
             "built for {} with {}: {}",
@@ -573,6 +593,9 @@ pub fn build_as(
                 .first()
                 .and_then(|compiler| needs::explain(spec, &source, &message, compiler))
             {
+                info.notes.push(why);
+            }
+            if let Some(why) = needs::written_for(spec, interface, flags, &message) {
                 info.notes.push(why);
             }
             info.error = Some(message);

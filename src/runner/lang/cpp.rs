@@ -3,7 +3,7 @@
 
 use super::cause::Cause;
 use super::starter::Files;
-use super::{Build, Comments, Detect, Interface, LeetCode, Profile, Run, Spec, Tool};
+use super::{Build, Comments, Detect, Interface, LeetCode, Profile, Run, Sign, Spec, Tool};
 use crate::problem::Problem;
 
 /// The C++ runtime's last words before `abort()`.
@@ -75,6 +75,54 @@ using namespace std;
 @SOURCE@
 @DRIVER@";
 
+/// What POJ's G++ gave every file that included `<iostream>`, as the
+/// POJ profile's flags include it (`-include poj.h`). POJ's G++ is MinGW's
+/// GCC 4.4, whose libstdc++ used the "generic" locale model: its
+/// `<bits/c++locale.h>`, which `<iostream>` includes, brought in
+/// `<cstring>` (for `strlen`) and `<cstdio>` (for `vsnprintf`), so a POJ
+/// program could call `memset`, `strlen` and `printf` with `<iostream>`
+/// alone; libstdc++ 12's `<iostream>` brings neither.
+///
+/// glibc's `<string.h>` also declares the BSD `index` and `rindex`, which
+/// MinGW's never had: they get names of their own while it is read, so a
+/// global named `index`, common in POJ programs, compiles as it did there.
+const POJ_HEADER: &str = "// sudoku-judge: what POJ's G++ (MinGW's GCC 4.4) gave with <iostream>.
+#define index sudoku_judge_glibc_index
+#define rindex sudoku_judge_glibc_rindex
+#include <cstring>
+#undef index
+#undef rindex
+#include <cstdio>
+";
+
+/// What g++ says of a POJ program built with AcWing's C++17: names C++98
+/// had and C++17 took away or gave to `std::` (g++ quotes names with ‘’,
+/// or '' outside a UTF-8 locale).
+const POJ_SIGNS: [Sign; 5] = [
+    Sign {
+        message: r"[‘']gets[’'] was not declared",
+        says: "`gets` is gone from C++14 on; POJ's G++ (C++98) has it",
+    },
+    Sign {
+        message: r"reference to [‘'](?P<name>size|data|empty|begin|end|next|prev|hash|rank|array|tuple|function|bind|ref|byte|gcd|lcm|clamp|sample|apply|iota|shuffle|distance|advance)[’'] is ambiguous",
+        says: "a name of the program's own, `$name`, clashes with C++11 or C++17's \
+               `std::$name` under `using namespace std`; POJ's G++ (C++98) has no `std::$name`",
+    },
+    Sign {
+        message: r"[‘'](?P<name>mem(?:set|cpy|cmp|move|chr)|str(?:len|cpy|ncpy|cmp|ncmp|cat|ncat|chr|rchr|str|tok)|s?printf|s?scanf|puts|gets|getchar|putchar|fgets)[’'] was not declared",
+        says: "`$name` is declared by `<cstring>` or `<cstdio>`, which POJ's G++ included with \
+               `<iostream>` and AcWing's does not: include it for AcWing",
+    },
+    Sign {
+        message: r"use of an operand of type [‘']bool[’'] in [‘']operator\+\+[’'] is forbidden in C\+\+17",
+        says: "`++` on a `bool` is gone from C++17 on; POJ's G++ (C++98) allows it",
+    },
+    Sign {
+        message: r"ISO C\+\+17 does not allow dynamic exception specifications",
+        says: "a `throw(...)` specification is gone from C++17 on; POJ's G++ (C++98) allows it",
+    },
+];
+
 pub static SPEC: Spec = Spec {
     id: "cpp",
     aliases: &["c++", "cxx"],
@@ -90,21 +138,46 @@ pub static SPEC: Spec = Spec {
     tested: "g++ 12.2 (Debian) and zig's clang 22 (`zig c++`, the ziglang wheel from PyPI, in CI, for C++23)",
     resolve: super::resolve_compiler,
     flags: &["-O2", "-std=c++17", "-DONLINE_JUDGE"],
-    flags_why: "AcWing's flags; under `--problem poj3074`, `-std=gnu++98` instead, as POJ's old G++ builds; a LeetCode-style file `-std=c++23`, as LeetCode",
+    flags_why: "AcWing's flags; under `--problem poj3074` as POJ's old G++ builds, a LeetCode-style file as LeetCode: see [Languages](docs/languages.md#what-each-judges-c-build-is-and-is-not)",
     profiles: &[
         Profile {
             problem: None,
             interface: Interface::Function,
             flags: &["-O2", "-std=c++23", "-DONLINE_JUDGE"],
             why: "LeetCode's standard, C++23 (LeetCode builds with clang)",
+            files: &[],
+            signs: &[],
         },
+        // POJ's G++ is MinGW's GCC 4.4. `-U__OPTIMIZE__` tells headers the
+        // code is not optimised (it still is, at -O2): libstdc++ 11 and later
+        // bound `cin >> s` into a `char s[81]` by the array's size, known to
+        // `__builtin_object_size` only when optimising, and read 80 cells
+        // and a terminator where libstdc++ 4.4 read the whole line. glibc's
+        // headers key on it too: no `_FORTIFY_SOURCE` (which MinGW had not
+        // either) and no inline copies of string functions (the same
+        // functions, called). `-fno-builtin-strlen`: g++ 12 folds
+        // `strlen(s) != 81` of a `char s[81]` to true, as a string there is
+        // at most 80 long; GCC 4.4 asked the library.
         Profile {
-        problem: Some(Problem::Poj3074),
-        interface: Interface::Program,
-        flags: &["-O2", "-std=gnu++98", "-DONLINE_JUDGE"],
-        why: "C++98 with GNU extensions, as POJ's old G++ (so `gets` is there, and a global \
-              named `size` clashes with nothing)",
-    },
+            problem: Some(Problem::Poj3074),
+            interface: Interface::Program,
+            flags: &[
+                "-O2",
+                "-std=gnu++98",
+                "-DONLINE_JUDGE",
+                "-U__OPTIMIZE__",
+                "-fno-builtin-strlen",
+                "-include",
+                "poj.h",
+            ],
+            why: "MinGW's GCC 4.4 (POJ's G++), as far as flags go: C++98 with GNU extensions \
+                  (`gets`; a global named `size` clashes with nothing); `<cstring>` and \
+                  `<cstdio>` with `<iostream>`, as its `<iostream>` brought them (poj.h); `cin \
+                  >> s` into a `char s[81]` not bounded by the array (-U__OPTIMIZE__); `strlen` \
+                  of it not taken to be under 81 (-fno-builtin-strlen)",
+            files: &[("poj.h", POJ_HEADER)],
+            signs: &POJ_SIGNS,
+        },
     ],
     needs: &super::needs::CPP,
     detect: Detect {

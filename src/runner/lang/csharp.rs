@@ -42,7 +42,7 @@ pub static SPEC: Spec = Spec {
     tested: "Mono 6.8 (mcs)",
     resolve: super::resolve_links,
     flags: &["-optimize+", "-debug"],
-    flags_why: "optimised, then `mono --debug --optimize=-inline`, so a crash names the line of the user's file (Mono's mcs says C# 7 but rejects its local functions and tuple deconstruction, even with `-langversion:7`; LeetCode has .NET's latest; set Roslyn's `csc` as the C# compiler for those)",
+    flags_why: "optimised, then `mono --debug --optimize=-inline`, so a crash names the line of the user's file (Mono's mcs says C# 7 but rejects some of it, local functions and patterns in `case` labels, and everything newer, switch expressions, `is not`, `a[^1]`, `new()`; LeetCode has .NET's latest: set Roslyn's `csc` as the C# compiler for those)",
     profiles: &[],
     needs: &super::needs::CSHARP,
     detect: Detect {

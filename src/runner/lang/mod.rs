@@ -132,6 +132,22 @@ pub struct Profile {
     pub flags: &'static [&'static str],
     /// What the judge's compiler is, for the report.
     pub why: &'static str,
+    /// Files its flags name, written into the build beside the source.
+    pub files: &'static [(&'static str, &'static str)],
+    /// What a compiler says of a file written for this judge's compiler
+    /// when it is built with the language's usual flags: a note then says
+    /// which `--problem` builds it as this judge does.
+    pub signs: &'static [Sign],
+}
+
+/// A compiler message that shows a file written for another judge's
+/// compiler: what that compiler took and this build does not (a name, a
+/// construct).
+pub struct Sign {
+    /// What the compiler says, with the name in `(?P<name>)`.
+    pub message: &'static str,
+    /// What that shows, `$name` standing for the name.
+    pub says: &'static str,
 }
 
 /// A program a language needs, and where to get it.

@@ -1,13 +1,22 @@
 //! Compile errors that come from a language feature newer than the
 //! compiler: which standard the file needs, which compilers have it, and
-//! how to point the judge at one. A compiler's own words rarely say it
-//! (g++ 12 reads C++23's `this` parameter as a syntax error, Mono's mcs
-//! a local function as "Unexpected symbol"), so the feature is recognised
-//! in the source, where the compiler stopped.
+//! how to point the judge at one. A compiler's own words rarely name the
+//! feature (g++ 12 reads C++23's `this` parameter as a syntax error, Mono's
+//! mcs a local function as "Unexpected symbol"), so the feature is
+//! recognised in the source: on the line where the compiler stopped, with
+//! the words it says there (mcs, which lacks some of the C# it claims, so
+//! that a feature it has is never blamed for another error), or anywhere
+//! in a file built with a standard its compiler does not reach (g++ 12 and
+//! C++23).
+//!
+//! And the other way: a program written for an older judge's compiler
+//! (POJ's C++98, with `gets`) that the usual build rejects, from the
+//! compiler's words, is told which `--problem` builds it as that judge did.
 
 use std::path::Path;
 
-use super::{regex, without_comments, Spec, UsedTool};
+use super::{regex, without_comments, Interface, Spec, UsedTool};
+use crate::problem::Problem;
 
 /// A language feature that older compilers reject.
 pub struct Need {
@@ -19,7 +28,9 @@ pub struct Need {
     pub source: &'static str,
     /// What the compiler says where it stops at the feature, with the
     /// line in `(?P<line>)`: the feature must be on that line. Without
-    /// it, the feature anywhere in a file that did not compile counts.
+    /// it, the feature anywhere in a file that did not compile counts. A
+    /// compiler that names the feature itself gives its name in
+    /// `(?P<feature>)`, which is then said instead of `feature`.
     pub error: Option<&'static str>,
     /// The compilers that have it, and what else to do.
     pub remedy: &'static str,
@@ -44,15 +55,16 @@ pub fn explain(spec: &Spec, source: &str, message: &str, compiler: &UsedTool) ->
     }
     let code = without_comments(spec.detect.comments, source);
     let lines: Vec<&str> = code.lines().collect();
-    let need = spec.needs.iter().find(|need| {
+    let (need, named) = spec.needs.iter().find_map(|need| {
         let found = regex(need.source);
         match need.error {
-            None => found.is_match(&code),
-            Some(error) => regex(error).captures_iter(message).any(|at| {
+            None => found.is_match(&code).then_some((need, None)),
+            Some(error) => regex(error).captures_iter(message).find_map(|at| {
                 at.name("line")
                     .and_then(|l| l.as_str().parse::<usize>().ok())
                     .and_then(|l| lines.get(l.checked_sub(1)?))
                     .is_some_and(|line| found.is_match(line))
+                    .then(|| (need, at.name("feature").map(|f| f.as_str().to_string())))
             }),
         }
     })?;
@@ -73,13 +85,46 @@ pub fn explain(spec: &Spec, source: &str, message: &str, compiler: &UsedTool) ->
         "this file needs {} ({}), which {}{} does not have: {}, or set the {} compiler in {config} \
          ([toolchain] {} = \"...\")",
         need.standard,
-        need.feature,
+        named.as_deref().unwrap_or(need.feature),
         compiler.name,
         version,
         need.remedy,
         spec.name,
         spec.id
     ))
+}
+
+/// What to tell the user of a file that did not compile with `flags` and
+/// shows, in the compiler's `message`, that it was written for another
+/// judge's compiler (a POJ program, with `gets`, built with AcWing's
+/// C++17): which `--problem` builds it as that judge does. `None` when
+/// nothing shows it.
+pub fn written_for(
+    spec: &Spec,
+    interface: Interface,
+    flags: &[&str],
+    message: &str,
+) -> Option<String> {
+    spec.profiles
+        .iter()
+        .filter(|profile| profile.interface == interface && profile.flags != flags)
+        .find_map(|profile| {
+            let problem = profile.problem?;
+            let judge = match problem {
+                Problem::Leetcode37 => "LeetCode",
+                Problem::Acwing166 => "AcWing",
+                Problem::Poj3074 => "POJ",
+            };
+            profile.signs.iter().find_map(|sign| {
+                let found = regex(sign.message).captures(message)?;
+                let mut said = String::new();
+                found.expand(sign.says, &mut said);
+                Some(format!(
+                    "{said}; if this program is written for {judge}, judge it with --problem {}",
+                    problem.name()
+                ))
+            })
+        })
 }
 
 /// A C++ standard as the year it is named by: `-std=c++23` and `C++23`
@@ -178,25 +223,128 @@ pub const CPP: [Need; 2] = [
     },
 ];
 
-/// C# 7 features that Mono's mcs rejects, though it claims C# 7.
-pub const CSHARP: [Need; 2] = [
+/// What LeetCode's .NET has and Mono's mcs (6.8, Debian 12's) does not,
+/// each keyed on what mcs says where it stops (measured with mcs 6.8). mcs
+/// says C# 7, and compiles much of it (`var (a, b) = ...`, `out var`, `is
+/// int n`, tuples), so nothing is said of a feature it did not stop at.
+pub const CSHARP: [Need; 13] = [
     Need {
         feature: "a local function",
         standard: "C# 7",
         source: r"^\s*(?:static\s+)?[\w.]+(?:<[^>]*>)?(?:\[\])*\s+\w+\s*\([^)]*\)\s*(?:\{|=>|$)",
         error: Some(r"\((?P<line>\d+),\d+\): error CS1525: Unexpected symbol `\('"),
-        remedy: "Mono's mcs does not, though it says C# 7; Roslyn's csc (Mono's `csc`, or .NET) \
-                 has it",
+        remedy: MCS_REMEDY,
     },
     Need {
-        feature: "tuple deconstruction",
+        feature: "deconstruction into declared types, `(int a, int b) = ...`",
         standard: "C# 7",
-        source: r"\bvar\s*\(\s*\w+\s*,|\(\s*(?:var|int|long|char|string|bool|double)\s+\w+\s*,[^()]*\)\s*=[^=>]",
-        error: None,
-        remedy: "Mono's mcs does not, though it says C# 7; Roslyn's csc (Mono's `csc`, or .NET) \
-                 has it",
+        source: r"\(\s*[\w.<>\[\]]+\s+\w+\s*,[^()]*\)\s*=[^=>]",
+        error: Some(r"\((?P<line>\d+),\d+\): error CS0584: Internal compiler error"),
+        remedy: "mcs compiles `var (a, b) = ...` but not this form: write that, or use Roslyn's \
+                 csc, as LeetCode's .NET does",
+    },
+    Need {
+        feature: "deconstruction in a foreach, `foreach (var (a, b) in ...)`",
+        standard: "C# 7",
+        source: r"\bforeach\s*\(\s*(?:var\s*)?\(",
+        error: Some(
+            r"\((?P<line>\d+),\d+\): error CS0230: Type and identifier are both required in a foreach",
+        ),
+        remedy: MCS_REMEDY,
+    },
+    Need {
+        feature: "a pattern in a case label, `case int n:` or `when`",
+        standard: "C# 7",
+        source: r"\bcase\s+[\w.<>\[\]]+\s+\w+\s*(?::|\bwhen\b)|\bwhen\b",
+        error: Some(
+            r"\((?P<line>\d+),\d+\): error (?:CS0589: Internal compiler error during parsing.*type pattern|CS1525: Unexpected symbol `when')",
+        ),
+        remedy: MCS_REMEDY,
+    },
+    Need {
+        feature: "a switch expression, `x switch { ... }`",
+        standard: "C# 8",
+        source: r"\bswitch\s*(?:\{|$)",
+        error: Some(r"\((?P<line>\d+),\d+\): error CS1525: Unexpected symbol `switch'"),
+        remedy: ROSLYN_REMEDY,
+    },
+    Need {
+        feature: "a property pattern, `is { ... }`",
+        standard: "C# 8",
+        source: r"\bis\s+(?:[\w.<>\[\]]+\s*)?\{",
+        error: Some(r"\((?P<line>\d+),\d+\): error CS1525: Unexpected symbol `\{'"),
+        remedy: ROSLYN_REMEDY,
+    },
+    Need {
+        feature: "an index from the end or a range, `a[^1]`, `a[1..]`",
+        standard: "C# 8",
+        source: r"\[[^\]]*(?:\^|\.\.)",
+        error: Some(
+            r"\((?P<line>\d+),\d+\): error CS1(?:001|525): Unexpected symbol `(?:\^|\.|\d*\.\d+)'",
+        ),
+        remedy: ROSLYN_REMEDY,
+    },
+    Need {
+        feature: "the `??=` operator",
+        standard: "C# 8",
+        source: r"\?\?=",
+        error: Some(r"\((?P<line>\d+),\d+\): error CS1525: Unexpected symbol `='"),
+        remedy: ROSLYN_REMEDY,
+    },
+    Need {
+        feature: "a using declaration, `using var ...`",
+        standard: "C# 8",
+        source: r"\busing\s+var\b",
+        error: Some(
+            r"\((?P<line>\d+),\d+\): error CS1525: Unexpected symbol `var', expecting `\('",
+        ),
+        remedy: ROSLYN_REMEDY,
+    },
+    Need {
+        feature: "a `not`, `and`, `or` or relational pattern, `is not null`, `is > 0`",
+        standard: "C# 9",
+        source: r"\bis\s+(?:not\b|[<>]=?)|\b(?:and|or)\s+(?:not\b|[<>]=?)",
+        error: Some(r"\((?P<line>\d+),\d+\): error CS1525: Unexpected symbol"),
+        remedy: ROSLYN_REMEDY,
+    },
+    Need {
+        feature: "a target-typed `new()`",
+        standard: "C# 9",
+        source: r"\bnew\s*\(",
+        error: Some(
+            r"\((?P<line>\d+),\d+\): error CS1525: Unexpected symbol `[^']*', expecting `\(' or `type'",
+        ),
+        remedy: ROSLYN_REMEDY,
+    },
+    Need {
+        feature: "a record",
+        standard: "C# 9",
+        source: r"\brecord\b",
+        error: Some(
+            r"\((?P<line>\d+),\d+\): error CS0246: The type or namespace name `record' could not be found",
+        ),
+        remedy: ROSLYN_REMEDY,
+    },
+    // mcs names these itself ("Feature `default literal' cannot be used
+    // because it is not part of the C# 7.0 language specification").
+    Need {
+        feature: "a feature past C# 7.0",
+        standard: "C# 7.1 or later",
+        source: r"",
+        error: Some(
+            r"\((?P<line>\d+),\d+\): error CS1644: Feature `(?P<feature>[^']+)' cannot be used because it is not part of the C# [\d.]+ language specification",
+        ),
+        remedy: ROSLYN_REMEDY,
     },
 ];
+
+/// What to do about a C# 7 feature mcs lacks.
+const MCS_REMEDY: &str =
+    "Mono's mcs does not, though it says C# 7; Roslyn's csc (Mono's `csc`, or .NET's) has it";
+
+/// What to do about a feature of a C# past mcs's.
+const ROSLYN_REMEDY: &str =
+    "Mono's mcs stops at C# 7; Roslyn's csc has it, as LeetCode's .NET does";
 
 #[cfg(test)]
 mod tests {
@@ -286,7 +434,7 @@ mod tests {
     }
 
     #[test]
-    fn mcs_stopping_at_a_local_function_or_a_deconstruction_is_explained() {
+    fn mcs_stopping_at_a_local_function_is_explained() {
         let cs = Language::find("csharp").unwrap().spec();
         let mcs = tool("mcs", "Mono C# compiler version 6.8.0.105");
         let local = "public class Solution {\n    public void SolveSudoku(char[][] board) {\n        \
@@ -298,16 +446,6 @@ mod tests {
             said.starts_with("this file needs C# 7 (a local function), which mcs 6.8.0.105"),
             "{said}"
         );
-        let tuple =
-            "class P { static void Main() { var t = new[] { (1, 2) }; var (i, j) = t[0]; } }";
-        let said = explain(
-            cs,
-            tuple,
-            "P.cs(1,60): error CS1001: Unexpected symbol",
-            &mcs,
-        )
-        .unwrap();
-        assert!(said.contains("tuple deconstruction"), "{said}");
         // A method call on the line mcs names is not a local function.
         let call = "class P {\n static void Main() {\n  Foo(1;\n }\n}\n";
         assert_eq!(
@@ -319,5 +457,130 @@ mod tests {
             ),
             None
         );
+    }
+
+    /// What mcs 6.8 says of each feature it lacks, as measured: a file of
+    /// `using System;`, then `class P { static void Main() { ... } }` on
+    /// its second line holding the feature.
+    #[test]
+    fn each_feature_mcs_lacks_is_named_from_what_mcs_says_where_it_stops() {
+        let cs = Language::find("csharp").unwrap().spec();
+        let mcs = tool("mcs", "Mono C# compiler version 6.8.0.105");
+        let program =
+            |body: &str| format!("using System;\nclass P {{ static void Main() {{ {body} }} }}\n");
+        for (body, said_by_mcs, standard, feature) in [
+            (
+                "int x = 2; var s = x switch { 1 => \"a\", _ => \"b\" };",
+                "P.cs(2,53): error CS1525: Unexpected symbol `switch'",
+                "C# 8",
+                "a switch expression",
+            ),
+            (
+                "object o = 1; if (o is not string) {}",
+                "P.cs(2,59): error CS1525: Unexpected symbol `string'",
+                "C# 9",
+                "a `not`, `and`, `or` or relational pattern",
+            ),
+            (
+                "int x = 5; if (x is > 3 and < 9) {}",
+                "P.cs(2,52): error CS1525: Unexpected symbol `>'",
+                "C# 9",
+                "a `not`, `and`, `or` or relational pattern",
+            ),
+            (
+                "int[] a = {1,2,3}; Console.WriteLine(a[^1]);",
+                "P.cs(2,71): error CS1525: Unexpected symbol `^'",
+                "C# 8",
+                "an index from the end or a range",
+            ),
+            (
+                "int[] a = {1,2,3}; var b = a[0..2];",
+                "P.cs(2,62): error CS1001: Unexpected symbol `0.2', expecting identifier",
+                "C# 8",
+                "an index from the end or a range",
+            ),
+            (
+                "var l = new System.Collections.Generic.List<int>(); System.Collections.Generic.List<int> m = new();",
+                "P.cs(2,50): error CS1525: Unexpected symbol `)', expecting `(' or `type'",
+                "C# 9",
+                "a target-typed `new()`",
+            ),
+            (
+                "int? x = null; x ??= 3;",
+                "P.cs(2,51): error CS1525: Unexpected symbol `='",
+                "C# 8",
+                "the `??=` operator",
+            ),
+            (
+                "using var m = new System.IO.MemoryStream();",
+                "P.cs(2,38): error CS1525: Unexpected symbol `var', expecting `('",
+                "C# 8",
+                "a using declaration",
+            ),
+            (
+                "object o = \"ab\"; if (o is string { Length: 2 }) {}",
+                "P.cs(2,65): error CS1525: Unexpected symbol `{'",
+                "C# 8",
+                "a property pattern",
+            ),
+            (
+                "object o = 1; switch (o) { case int n: break; }",
+                "P.cs(2,70): error CS0589: Internal compiler error during parsingSystem.NotImplementedException: type pattern matching",
+                "C# 7",
+                "a pattern in a case label",
+            ),
+            (
+                "var t = (1, 2); (int a, int b) = t;",
+                "P.cs(2,64): error CS0584: Internal compiler error: Expression `Mono.CSharp.LocalVariableReference' didn't set its type in DoResolve",
+                "C# 7",
+                "deconstruction into declared types",
+            ),
+            (
+                "foreach (var (k, v) in new[] { (1, 2) }) {}",
+                "P.cs(2,73): error CS0230: Type and identifier are both required in a foreach statement",
+                "C# 7",
+                "deconstruction in a foreach",
+            ),
+            (
+                "int x = default;",
+                "P.cs(2,41): error CS1644: Feature `default literal' cannot be used because it is not part of the C# 7.0 language specification",
+                "C# 7.1 or later",
+                "default literal",
+            ),
+        ] {
+            let said = explain(cs, &program(body), said_by_mcs, &mcs)
+                .unwrap_or_else(|| panic!("nothing said of {body}"));
+            assert!(
+                said.starts_with(&format!("this file needs {standard} ({feature}")),
+                "{body}: {said}"
+            );
+        }
+        // A record is a type mcs does not know.
+        let record = "using System;\nrecord R(int X);\nclass P { static void Main() {} }\n";
+        let said = explain(
+            cs,
+            record,
+            "P.cs(2,1): error CS0246: The type or namespace name `record' could not be found. Are you missing an assembly reference?",
+            &mcs,
+        )
+        .unwrap();
+        assert!(
+            said.starts_with("this file needs C# 9 (a record)"),
+            "{said}"
+        );
+    }
+
+    /// mcs compiles `var (a, b) = ...` (measured: it runs and prints the
+    /// right values), so a file that has one and failed for another reason
+    /// gets no note; nor does a feature on a line mcs did not stop at.
+    #[test]
+    fn a_feature_mcs_has_or_did_not_stop_at_is_not_named() {
+        let cs = Language::find("csharp").unwrap().spec();
+        let mcs = tool("mcs", "Mono C# compiler version 6.8.0.105");
+        let source = "public class Solution {\n    public void SolveSudoku(char[][] board) {\n        \
+                      int x = 1\n        var (a, b) = (1, 2);\n        var s = x switch { _ => 0 };\n    }\n}\n";
+        let said_by_mcs = "semi.cs(4,8): error CS1525: Unexpected symbol `var'\n\
+                           semi.cs(4,17): error CS1525: Unexpected symbol `)'";
+        assert_eq!(explain(cs, source, said_by_mcs, &mcs), None);
     }
 }

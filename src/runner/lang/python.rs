@@ -31,21 +31,35 @@ fn resolve(tools: Vec<PathBuf>) -> Toolchain {
 }
 
 /// Syntax errors are compile errors, as on LeetCode; the message is the
-/// error in the user's file alone, without a frame of this check's own.
+/// error in the user's file alone, named as the user named it, without a
+/// frame of this check's own. Isolated (`-I`): neither the build directory
+/// nor the user's environment is on its path.
 const CHECK: &[&str] = &[
     "@TOOL0@",
+    "-I",
     "-B",
     "-c",
     concat!(
         "import sys, traceback\n",
         "try:\n",
-        "    compile(open(sys.argv[1], encoding='utf-8').read(), sys.argv[1], 'exec')\n",
+        "    compile(open(sys.argv[1], encoding='utf-8').read(), sys.argv[2], 'exec')\n",
         "except (SyntaxError, ValueError) as e:\n",
         "    sys.stderr.write(''.join(traceback.format_exception_only(type(e), e)))\n",
         "    sys.exit(1)\n",
     ),
+    SOURCE,
     "@NAME@",
 ];
+
+/// The build's copy of the user's file, whatever the user called it: Python
+/// puts a script's directory first on its path, so a file named `re.py` or
+/// `tokenize.py` there would be imported in place of the standard module
+/// by everything that imports it (the driver's preloaded modules, the
+/// standard library itself). No judge runs a file under its author's name;
+/// this one shadows nothing. Messages and stack traces name the user's
+/// file: the syntax check and the driver compile it under that name, and a
+/// program's crash is placed in it by [`super::SourceName`].
+const SOURCE: &str = "solution.py";
 
 pub static SPEC: Spec = Spec {
     id: "python",
@@ -74,18 +88,24 @@ pub static SPEC: Spec = Spec {
     // argv[0] is the interpreter's own path: CPython finds its standard
     // library from it, and a bare name would find another Python on PATH.
     program: Build {
-        files: &[("@NAME@", "@SOURCE@")],
-        source_as: "@NAME@",
+        files: &[(SOURCE, "@SOURCE@")],
+        source_as: SOURCE,
         compile: CHECK,
         shown: false,
-        run: Run::Exec(&["@TOOL0@", "-B", "@DIR@/@NAME@"]),
+        run: Run::Exec(&["@TOOL0@", "-B", "@DIR@/solution.py"]),
     },
     function: Build {
-        files: &[("@NAME@", "@SOURCE@"), ("driver.py", "@DRIVER@")],
-        source_as: "@NAME@",
+        files: &[(SOURCE, "@SOURCE@"), ("driver.py", "@DRIVER@")],
+        source_as: SOURCE,
         compile: CHECK,
         shown: false,
-        run: Run::Exec(&["@TOOL0@", "-B", "@DIR@/driver.py", "@DIR@/@NAME@", "@NAME@"]),
+        run: Run::Exec(&[
+            "@TOOL0@",
+            "-B",
+            "@DIR@/driver.py",
+            "@DIR@/solution.py",
+            "@NAME@",
+        ]),
     },
     entry: None,
     prepare: None,

@@ -26,26 +26,21 @@ pub static SPEC: Spec = Spec {
     aliases: &["rkt"],
     name: "Racket",
     extensions: &["rkt"],
-    tools: &[
-        Tool {
-            command: "raco",
-            package: "racket",
-            version_args: &["--version"],
-            alternatives: &[],
-            versioned: false,
-        },
-        Tool {
-            command: "racket",
-            package: "racket",
-            version_args: &["--version"],
-            alternatives: &[],
-            versioned: false,
-        },
-    ],
+    // `raco` is a launcher that starts `racket -N raco -l- raco/main.rkt`,
+    // and has no version of its own to say: builds run `raco make` through
+    // `racket` itself, so the one tool asked its version is the one that
+    // compiles and runs, and a `[toolchain] racket = ...` sets both.
+    tools: &[Tool {
+        command: "racket",
+        package: "racket",
+        version_args: &["--version"],
+        alternatives: &[],
+        versioned: false,
+    }],
     tested: "Racket 8.7 CS",
     resolve: super::resolve_links,
     flags: &[],
-    flags_why: "`raco make` first, so an unbound name or a syntax error is CE; then `racket`",
+    flags_why: "`raco make` first (as `racket -l- raco make`), so an unbound name or a syntax error is CE; then `racket`",
     profiles: &[],
     needs: &[],
     detect: Detect {
@@ -57,16 +52,24 @@ pub static SPEC: Spec = Spec {
     program: Build {
         files: &[("@NAME@", "@SOURCE@")],
         source_as: "@NAME@",
-        compile: &["@TOOL0@", "make", "@FLAGS@", "@NAME@"],
+        compile: &["@TOOL0@", "-l-", "raco", "make", "@FLAGS@", "@NAME@"],
         shown: true,
-        run: Run::Exec(&["@TOOL1@", "@DIR@/@NAME@"]),
+        run: Run::Exec(&["@TOOL0@", "@DIR@/@NAME@"]),
     },
     function: Build {
         files: &[("@NAME@", "@SOURCE@"), ("driver.rkt", "@DRIVER@")],
         source_as: "@NAME@",
-        compile: &["@TOOL0@", "make", "@FLAGS@", "@NAME@", "driver.rkt"],
+        compile: &[
+            "@TOOL0@",
+            "-l-",
+            "raco",
+            "make",
+            "@FLAGS@",
+            "@NAME@",
+            "driver.rkt",
+        ],
         shown: true,
-        run: Run::Exec(&["@TOOL1@", "@DIR@/driver.rkt", "@DIR@/@NAME@"]),
+        run: Run::Exec(&["@TOOL0@", "@DIR@/driver.rkt", "@DIR@/@NAME@"]),
     },
     entry: None,
     prepare: Some(prepare),

@@ -28,6 +28,10 @@ pub struct Meter {
     sampled: Option<SharedCounter>,
     /// The most memory seen by sampling, for when no peak is kept.
     pub(super) seen_kb: u64,
+    /// The process's peak resident set since the last reset, as last read:
+    /// what is left of it once the process has ended, when `/proc` no
+    /// longer has it.
+    hwm_kb: u64,
 }
 
 impl Meter {
@@ -42,6 +46,7 @@ impl Meter {
             #[cfg(target_os = "linux")]
             sampled: None,
             seen_kb: 0,
+            hwm_kb: 0,
         }
     }
 
@@ -58,6 +63,7 @@ impl Meter {
                 cgroup: cgroup.and_then(|c| c.meter().ok()),
                 sampled,
                 seen_kb: 0,
+                hwm_kb: 0,
             }
         }
         #[cfg(not(target_os = "linux"))]
@@ -67,6 +73,7 @@ impl Meter {
                 pid,
                 clock,
                 seen_kb: 0,
+                hwm_kb: 0,
             }
         }
     }
@@ -109,20 +116,25 @@ impl Meter {
     pub fn reset_peak(&mut self) {
         self.seen_kb = 0;
         let _ = std::fs::write(format!("/proc/{}/clear_refs", self.pid), "5");
+        self.hwm_kb = peak_resident_kb(self.pid).unwrap_or(0);
     }
 
     /// The peak memory since the last reset (or the start), in KB: the
     /// process's peak resident set, or the most the samples saw of the
     /// whole run, if more.
+    ///
+    /// A process that has ended has no peak left in `/proc`: it is the
+    /// peak as the watchdog last read it, a few milliseconds before the
+    /// end. Not the samples of its cgroup alone, which count only the
+    /// pages charged to the run: an interpreter's own code, mapped from
+    /// files read before the run began, is resident in the process and
+    /// charged elsewhere, so a Python run killed at its time limit would
+    /// show half the memory of the same run finishing.
     pub fn peak_kb(&self) -> u64 {
-        let hwm = std::fs::read_to_string(format!("/proc/{}/status", self.pid))
-            .ok()
-            .and_then(|status| {
-                let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-                line.split_whitespace().nth(1)?.parse::<u64>().ok()
-            })
-            .unwrap_or(0);
-        hwm.max(self.seen_kb)
+        peak_resident_kb(self.pid)
+            .unwrap_or(0)
+            .max(self.hwm_kb)
+            .max(self.seen_kb)
     }
 
     /// Holds the process to `more` CPU time from now with `RLIMIT_CPU`, a
@@ -142,6 +154,9 @@ impl Meter {
     /// its own process's as `/proc` says, and for the CPU time, what the
     /// run's init sampled of every process if that is more.
     pub(super) fn sample(&mut self) -> Option<(Duration, u64)> {
+        if let Some(peak) = peak_resident_kb(self.pid) {
+            self.hwm_kb = self.hwm_kb.max(peak);
+        }
         #[cfg(target_os = "linux")]
         if let Some(cgroup) = &mut self.cgroup {
             let sample = (cgroup.cpu().ok()?, cgroup.memory_kb().ok()?);
@@ -157,6 +172,15 @@ impl Meter {
         self.seen_kb = self.seen_kb.max(memory_kb);
         Some((cpu, memory_kb))
     }
+}
+
+/// The process's peak resident set (`VmHWM` in `/proc/PID/status`), in
+/// KB; `None` once it has ended (a zombie has none), or where there is no
+/// `/proc`.
+fn peak_resident_kb(pid: i32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse::<u64>().ok()
 }
 
 /// Whether the process's main thread is running or ready to run, as
