@@ -25,6 +25,7 @@ pub mod generate;
 pub mod hack;
 pub mod judge;
 pub mod problem;
+pub mod reason;
 pub mod report;
 pub mod results;
 pub mod runner;
