@@ -324,6 +324,24 @@ pub enum Command {
         sudoku-judge doctor --json --require-all")]
     Doctor(DoctorArgs),
 
+    /// The suites shipped with sudoku-judge: list them, or write a copy.
+    ///
+    /// sudoku-judge carries its own suites (LeetCode 37's and AcWing 166's
+    /// tests and more), so an installed judge has them anywhere:
+    /// `sudoku-judge test` judges them when there is no cases/ directory
+    /// where it runs, and a filter picks them by id (`sudoku-judge test
+    /// acwing166`). --out DIR writes them into DIR, to edit or add to; no
+    /// file there is replaced.
+    #[command(after_help = "Examples:\n  \
+        sudoku-judge cases\n  \
+        sudoku-judge cases --out my-cases\n  \
+        sudoku-judge test acwing166 --submission main.cpp")]
+    Cases {
+        /// Write the shipped suites into DIR (made if missing).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
+
     /// List the built-in solvers, one a line, name first; the first is the default.
     Solvers {
         /// Also list the deliberately broken solvers, one for each way a

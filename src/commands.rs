@@ -742,26 +742,32 @@ fn watch(plan: &TestPlan, first_baseline: Option<Arc<Baseline>>) -> anyhow::Resu
 
 /// `cases`, where `test` looks when given no path; when it is not there,
 /// an error that names what was looked for and where.
+/// The cases judged when no path is given: `cases/` here, else the suites
+/// shipped in the binary (written out once into the user's data
+/// directory), which a filter then picks from by id.
 fn default_cases(filters: &[String]) -> anyhow::Result<PathBuf> {
     let cases = PathBuf::from("cases");
     if cases.exists() {
         return Ok(cases);
     }
-    let here = std::env::current_dir().map_or_else(|_| ".".into(), |d| d.display().to_string());
-    let named: Vec<String> = filters.iter().map(|f| format!("`{f}`")).collect();
-    match named.as_slice() {
-        [] => anyhow::bail!(
-            "there is no cases/ directory in {here}, where `sudoku-judge test` looks when given \
-             no path; name the suite directories, case directories or NAME.in files to judge, \
-             e.g. `sudoku-judge test path/to/cases`"
-        ),
-        _ => anyhow::bail!(
-            "{} is not a file or directory in {here}, and there is no cases/ directory here to \
-             pick cases from by id; name the suite directories, case directories or NAME.in \
-             files to judge by a path that exists, e.g. `sudoku-judge test path/to/cases`",
-            named.join(" or ")
-        ),
+    let shipped = sudoku_judge::shipped::on_disk()
+        .context("there is no cases/ directory here, and the shipped suites could not be written out")?;
+    notices::shipped_cases(&mut io::stderr(), &shipped, filters)?;
+    Ok(shipped)
+}
+
+pub fn cases(out: Option<&std::path::Path>) -> anyhow::Result<ExitCode> {
+    let mut stdout = io::stdout().lock();
+    match out {
+        None => report::notices::shipped_list(&mut stdout)?,
+        Some(dir) => {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("failed to create {}", dir.display()))?;
+            let written = sudoku_judge::shipped::write_all(dir)?;
+            report::notices::shipped_written(&mut stdout, dir, written)?;
+        }
     }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// The width of the terminal stdout is, or `None` when it is not one (a
@@ -1054,10 +1060,23 @@ fn next_command(
             "sudoku-judge test {}{flag} {submission}",
             shell_path(&suite)
         )
-    } else {
+    } else if !cases.exists() {
+        // No cases/ here: `test` judges the shipped suites, picked by id.
+        let suite = suite.file_name().map(|n| n.to_string_lossy().into_owned());
         format!(
-            "sudoku-judge test path/to/cases --problem {} {submission}",
-            problem.name()
+            "sudoku-judge test {}{flag} {submission}",
+            suite.unwrap_or_default()
+        )
+    } else {
+        // A cases/ of the user's without this problem's suite: a copy of
+        // the shipped ones beside it.
+        format!(
+            "sudoku-judge cases --out shipped-cases && sudoku-judge test \
+             shipped-cases/{}{flag} {submission}",
+            match problem {
+                Problem::Poj3074 => "acwing166",
+                _ => problem.name(),
+            }
         )
     }
 }

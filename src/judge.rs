@@ -506,8 +506,9 @@ fn judge_case(
     let (verdict, reason, details, output) = decided.expect("at least one run");
     let run_times: Vec<Duration> = runs.iter().map(|r| r.time).collect();
     let first = &runs[0];
-    let puzzle_times = first.puzzle_times.filter(|_| data.puzzles > 1);
-    let slowest = match first.slowest_puzzle.filter(|_| puzzle_times.is_some()) {
+    let timed = first.puzzle_times.filter(|_| data.puzzles > 1);
+    let puzzle_times = timed.map(|t| t.spread);
+    let slowest = match timed.and_then(|t| t.slowest) {
         Some((i, time)) => {
             let mut puzzles = data.puzzles()?;
             let mut nth = None;
@@ -534,6 +535,7 @@ fn judge_case(
         limits,
         time: Spread::of(&run_times).expect("at least one run").median,
         puzzle_times,
+        puzzles_timed: timed.map_or(0, |t| t.count),
         slowest,
         run_times,
         wall: first.wall,

@@ -29,6 +29,7 @@ pub mod reason;
 pub mod report;
 pub mod results;
 pub mod runner;
+pub mod shipped;
 pub mod solver;
 pub mod stats;
 pub mod stress;

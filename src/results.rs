@@ -40,6 +40,9 @@ pub struct Judgement {
     pub run_times: Vec<Duration>,
     /// Per-puzzle times of the first run, for multi-puzzle cases.
     pub puzzle_times: Option<Spread>,
+    /// How many puzzles `puzzle_times` timed one by one: all of them, or
+    /// fewer when a program's answers arrived together.
+    pub puzzles_timed: usize,
     /// The slowest puzzle of the first run, with `puzzle_times`.
     pub slowest: Option<Slowest>,
     pub wall: Duration,

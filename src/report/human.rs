@@ -655,8 +655,14 @@ fn accepted_note(j: &Judgement) -> String {
 fn puzzles_note(j: &Judgement) -> String {
     match (j.puzzles, j.puzzle_times) {
         (n, Some(spread)) => {
+            // A program's answers that arrived together have no time of
+            // their own: the spread is of those timed one by one.
+            let each = match j.puzzles_timed {
+                timed if timed < n => format!("{timed} timed one by one, each"),
+                _ => "each".to_string(),
+            };
             let mut note = format!(
-                "{n} puzzles, each {}–{} (median {})",
+                "{n} puzzles, {each} {}–{} (median {})",
                 format_ms(spread.min).trim_end_matches(" ms"),
                 format_ms(spread.max),
                 format_ms(spread.median)

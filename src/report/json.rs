@@ -142,6 +142,9 @@ struct CaseJson<'a> {
     runs_ms: Vec<f64>,
     puzzles: Option<usize>,
     puzzle_ms: Option<PuzzleMs>,
+    /// How many puzzles `puzzle_ms` timed one by one: all, or fewer when a
+    /// program's answers arrived together.
+    puzzles_timed: Option<usize>,
     slowest_puzzle: Option<SlowestJson>,
     wall_ms: Option<f64>,
     cpu_ms: Option<f64>,
@@ -179,6 +182,7 @@ impl<'a> CaseJson<'a> {
             runs_ms: Vec::new(),
             puzzles: None,
             puzzle_ms: None,
+            puzzles_timed: None,
             slowest_puzzle: None,
             wall_ms: None,
             cpu_ms: None,
@@ -211,6 +215,7 @@ impl<'a> CaseJson<'a> {
                 json.runs_ms = j.run_times.iter().copied().map(millis).collect();
                 json.puzzles = Some(j.puzzles);
                 json.puzzle_ms = j.puzzle_times.map(PuzzleMs::from);
+                json.puzzles_timed = j.puzzle_times.map(|_| j.puzzles_timed);
                 json.slowest_puzzle = j.slowest.map(|s| SlowestJson {
                     puzzle: s.puzzle,
                     line: s.line,

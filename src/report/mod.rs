@@ -115,6 +115,7 @@ pub(crate) mod fixtures {
                 median: Duration::from_micros(250),
                 max: Duration::from_micros(380),
             }),
+            puzzles_timed: 2,
             slowest: Some(crate::results::Slowest {
                 puzzle: 2,
                 line: 2,
@@ -238,7 +239,6 @@ pub(crate) mod fixtures {
             memory_allowance_kb: 0,
             fork_refusals: 0,
             puzzle_times: None,
-            slowest_puzzle: None,
             end: match verdict {
                 Verdict::TLE => End::Killed(Kill::Wall),
                 Verdict::OLE => End::Killed(Kill::Output),
