@@ -750,8 +750,9 @@ fn default_cases(filters: &[String]) -> anyhow::Result<PathBuf> {
     if cases.exists() {
         return Ok(cases);
     }
-    let shipped = sudoku_judge::shipped::on_disk()
-        .context("there is no cases/ directory here, and the shipped suites could not be written out")?;
+    let shipped = sudoku_judge::shipped::on_disk().context(
+        "there is no cases/ directory here, and the shipped suites could not be written out",
+    )?;
     notices::shipped_cases(&mut io::stderr(), &shipped, filters)?;
     Ok(shipped)
 }

@@ -142,7 +142,11 @@ mod tests {
         on_disk_sorted.sort();
         assert_eq!(carried, on_disk_sorted);
         for (path, contents) in files() {
-            assert_eq!(std::fs::read(root.join(path)).unwrap(), contents, "{path:?}");
+            assert_eq!(
+                std::fs::read(root.join(path)).unwrap(),
+                contents,
+                "{path:?}"
+            );
         }
         assert_eq!(
             suites(),

@@ -895,6 +895,45 @@ mod tests {
     use std::path::PathBuf;
     use std::time::Duration;
 
+    /// As an ordinary user without a cgroup: the header says what is
+    /// missing in words, with what to do, and none of the kernel's errno.
+    #[test]
+    fn a_missing_layer_is_said_in_words_with_what_to_do() {
+        let mut protections = Protections {
+            mode: SandboxMode::Auto,
+            processes: Layer::On,
+            filesystem: Layer::On,
+            network: Layer::On,
+            ipc: Layer::On,
+            accounting: Layer::Missing(
+                "cannot make the run's cgroup: /sys/fs/cgroup/memory/a/b/sudoku-judge/1-1: \
+                 Permission denied (os error 13)"
+                    .into(),
+            ),
+            cgroup_version: None,
+            no_fork: Layer::On,
+            tasks: Layer::On,
+            keyrings: Layer::On,
+            user_namespace: true,
+        };
+        let said = sandbox_summary(&protections);
+        assert!(said.contains("MISSING a cgroup of your own"), "{said}");
+        assert!(
+            said.contains("systemd-run --user --scope -p Delegate=yes"),
+            "{said}"
+        );
+        assert!(
+            !said.contains("os error") && !said.contains("/sys/fs"),
+            "{said}"
+        );
+        protections.accounting = Layer::On;
+        protections.cgroup_version = Some("cgroup v2".into());
+        assert_eq!(
+            sandbox_summary(&protections),
+            "namespaces (in a user namespace), cgroup v2 accounting, system-call filters"
+        );
+    }
+
     /// Every verdict's line, the failure blocks and the summary, in one
     /// snapshot. Timings are fixed in the fixture, never measured.
     #[test]

@@ -44,7 +44,10 @@ pub fn shipped_list(out: &mut dyn Write) -> io::Result<()> {
             .iter()
             .filter(|(path, _)| path.starts_with(suite))
             .filter(|(path, _)| {
-                let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+                let name = path
+                    .file_name()
+                    .and_then(|n| n.to_str())
+                    .unwrap_or_default();
                 name.ends_with(".in") || name == "input.txt"
             })
             .count();

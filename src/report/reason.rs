@@ -526,10 +526,11 @@ fn mistakes_short(found: &[Mistake]) -> String {
         [] => String::new(),
         [one] => format!("{} repeats {}", one.unit, one.digit),
         [first, rest @ ..] => format!(
-            "{} repeats {} (and {} more)",
+            "{} repeats {} (and {} more {})",
             first.unit,
             first.digit,
-            plural(rest.len(), "clash")
+            rest.len(),
+            if rest.len() == 1 { "clash" } else { "clashes" }
         ),
     }
 }

@@ -181,13 +181,17 @@ fn output_besides_the_answers_is_a_wrong_answer_as_on_the_judges() {
                 "{fixture} on {problem}: {}",
                 run.stdout
             );
-            let report: serde_json::Value =
-                serde_json::from_str(&std::fs::read_to_string(dir.path().join("report.json")).unwrap())
-                    .unwrap();
+            let report: serde_json::Value = serde_json::from_str(
+                &std::fs::read_to_string(dir.path().join("report.json")).unwrap(),
+            )
+            .unwrap();
             let case = &cases_of(&report)[0];
             assert_eq!(case["verdict"], "WA", "{fixture} on {problem}: {case}");
             let message = case["message"].as_str().unwrap();
-            assert!(message.starts_with(says), "{fixture} on {problem}: {message}");
+            assert!(
+                message.starts_with(says),
+                "{fixture} on {problem}: {message}"
+            );
             assert_eq!(case["reason"]["wrong"], "extra_lines", "{case}");
         }
         let debug = build("wa_prints_debug_lines.c", dir.path());
@@ -259,5 +263,8 @@ fn a_puzzles_time_is_its_own_and_never_more_than_the_cases() {
         }
     }
     // Its slow puzzles (tens of milliseconds) arrive alone in most runs.
-    assert!(timed_runs >= 3, "only {timed_runs} of 6 runs timed its puzzles");
+    assert!(
+        timed_runs >= 3,
+        "only {timed_runs} of 6 runs timed its puzzles"
+    );
 }
