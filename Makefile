@@ -6,13 +6,18 @@
 CARGO ?= cargo
 BIN := target/release/sudoku-judge
 
-.PHONY: run test bench lint fmt build clean fuzz
+.PHONY: run test bench lint fmt build clean fuzz install
 
 run: build
 	./$(BIN) test cases
 
 build:
 	$(CARGO) build --release --locked
+
+# Puts sudoku-judge on PATH (in ~/.cargo/bin); the shipped suites travel
+# inside it.
+install:
+	$(CARGO) install --path . --locked
 
 # Benchmarks are not tests: `cargo test --all-targets` would run them in a
 # debug build (the textbook solvers on the 17-given set take hours there).

@@ -286,7 +286,7 @@ pub enum Command {
     /// 166 and POJ 3074, a program that reads puzzle lines until `end` and
     /// prints one line per puzzle, with the solving left to a function that
     /// returns the puzzle unchanged. Either builds and runs as written: the
-    /// judge's first verdict on it is WA, "returned the board unchanged".
+    /// judge's first verdict on it is WA, "left the board unchanged".
     ///
     /// The problem is --problem, else the one every case under cases/ is
     /// (by its judge.toml, as `test` reads it), else leetcode37. FILE's
@@ -323,6 +323,24 @@ pub enum Command {
         sudoku-judge doctor --lang cpp --lang python\n  \
         sudoku-judge doctor --json --require-all")]
     Doctor(DoctorArgs),
+
+    /// The suites shipped with sudoku-judge: list them, or write a copy.
+    ///
+    /// sudoku-judge carries its own suites (LeetCode 37's and AcWing 166's
+    /// tests and more), so an installed judge has them anywhere:
+    /// `sudoku-judge test` judges them when there is no cases/ directory
+    /// where it runs, and a filter picks them by id (`sudoku-judge test
+    /// acwing166`). --out DIR writes them into DIR, to edit or add to; no
+    /// file there is replaced.
+    #[command(after_help = "Examples:\n  \
+        sudoku-judge cases\n  \
+        sudoku-judge cases --out my-cases\n  \
+        sudoku-judge test acwing166 --submission main.cpp")]
+    Cases {
+        /// Write the shipped suites into DIR (made if missing).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
 
     /// List the built-in solvers, one a line, name first; the first is the default.
     Solvers {
@@ -393,9 +411,11 @@ pub struct TestArgs {
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub repeat: u32,
 
-    /// Report format: a table for people, or one JSON document.
-    #[arg(long, value_enum, default_value_t = ReportFormat::Table)]
-    pub format: ReportFormat,
+    /// The report on stdout: a table for people, one JSON document, or
+    /// JUnit XML. To write a JSON or JUnit report beside the table, give
+    /// --json FILE or --junit FILE.
+    #[arg(long, value_enum, default_value_t = TestFormat::Table)]
+    pub format: TestFormat,
 
     /// Judge N cases at a time. Each case's CPU time and memory stay its
     /// own, but wall times are taken under load; 1 keeps them faithful.
@@ -416,10 +436,18 @@ pub struct TestArgs {
     #[arg(long)]
     pub fresh_process: bool,
 
-    /// Show only the rows of cases not accepted and the summary; failures
-    /// are described without their grids and diffs.
-    #[arg(long, short = 'q')]
+    /// Show only the rows of cases not accepted and the summary: no
+    /// header, no failure blocks (a compile error is still shown).
+    #[arg(long, short = 'q', conflicts_with = "verbose")]
     pub quiet: bool,
+
+    /// Say everything: the toolchain and the sandbox in full on every run
+    /// (by default the toolchain is named when a build is made, and the
+    /// sandbox in a few words), the grids of every wrong answer of a case
+    /// (by default the first's), and how --baseline decides that a time
+    /// changed.
+    #[arg(long, short = 'v')]
+    pub verbose: bool,
 
     /// Show what each accepted case printed besides its answers, under its
     /// row: a LeetCode-style file's own stdout (its debug prints, which
@@ -439,11 +467,13 @@ pub struct TestArgs {
     #[arg(long)]
     pub failed: bool,
 
-    /// Also write the JSON report to FILE.
+    /// Also write the JSON report to FILE; `-` writes it to stdout, and
+    /// the table then goes to stderr.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
 
-    /// Also write a JUnit XML report to FILE, for CI viewers.
+    /// Also write a JUnit XML report to FILE, for CI viewers; `-` writes it
+    /// to stdout, and the table then goes to stderr.
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
 
@@ -965,6 +995,14 @@ impl ValueEnum for LangArg {
 pub enum ReportFormat {
     Table,
     Json,
+}
+
+/// The report `test` writes on stdout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum TestFormat {
+    Table,
+    Json,
+    Junit,
 }
 
 #[cfg(test)]

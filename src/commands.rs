@@ -12,6 +12,7 @@ use anyhow::Context as _;
 use crate::cli::{
     BenchArgs, CheckerArg, DoctorArgs, DriverArgs, GenArgs, GradeArg, HackArgs, InterfaceArg,
     LimitArgs, NewArgs, ProblemArg, RateArgs, ReportFormat, StressArgs, SubmissionArgs, TestArgs,
+    TestFormat,
 };
 use sudoku_judge::baseline::{self, Baseline};
 use sudoku_judge::bench;
@@ -370,6 +371,9 @@ impl TestPlan {
                 toolchains_of_every_case(&self.paths)?,
             ))
         })?;
+        // The rerun hint reproduces the run: every option that changed how
+        // a case was built or judged, besides the submission's own.
+        let rerun = format!("{rerun}{}", judging_flags(args));
         let mut progress = TestProgress::new();
         let config = JudgeConfig {
             paths: self.paths.clone(),
@@ -384,34 +388,59 @@ impl TestPlan {
             fresh_process: args.fresh_process,
             fail_fast: args.fail_fast,
         };
-        let stdout = io::stdout().lock();
-        let on_stdout: Box<dyn Reporter> = match args.format {
-            ReportFormat::Table => Box::new(
-                HumanReporter::new(stdout, self.color, rerun)
-                    .with_width(stdout_width())
-                    .with_baseline(baseline.clone())
-                    .with_quiet(args.quiet)
-                    .with_output_shown(args.show_output),
-            ),
-            ReportFormat::Json => {
-                Box::new(JsonReporter::new(stdout).with_baseline(baseline.clone()))
+        // A report file named `-` is written to stdout; the table then goes
+        // to stderr, so both can be had (`--junit - | ci-viewer`).
+        let to_stdout = |path: &Option<PathBuf>| path.as_deref() == Some(std::path::Path::new("-"));
+        let taken = [&args.json, &args.junit, &args.html]
+            .into_iter()
+            .filter(|path| to_stdout(path))
+            .count();
+        anyhow::ensure!(
+            taken == 0 || (taken == 1 && args.format == TestFormat::Table),
+            "only one report can be written to stdout: give the others a FILE (`-` is stdout)"
+        );
+        let report_out = |path: &PathBuf| -> anyhow::Result<Box<dyn io::Write>> {
+            match to_stdout(&Some(path.clone())) {
+                true => Ok(Box::new(io::stdout())),
+                false => create_report(path),
             }
         };
+        let (table_out, width): (Box<dyn io::Write>, _) = match taken {
+            0 => (Box::new(io::stdout().lock()), stdout_width()),
+            _ => (Box::new(io::stderr()), None),
+        };
+        let on_stdout: Box<dyn Reporter> = match args.format {
+            TestFormat::Table => Box::new(
+                HumanReporter::new(table_out, self.color, rerun)
+                    .with_width(width)
+                    .with_baseline(baseline.clone())
+                    .with_quiet(args.quiet)
+                    .with_verbose(args.verbose)
+                    .with_output_shown(args.show_output),
+            ),
+            TestFormat::Json => {
+                Box::new(JsonReporter::new(table_out).with_baseline(baseline.clone()))
+            }
+            TestFormat::Junit => Box::new(JunitReporter::new(table_out)),
+        };
         let mut reporters: Vec<Box<dyn Reporter>> = vec![Box::new(StopOnClosedPipe(on_stdout))];
+        let on_pipe = |reporter: Box<dyn Reporter>| -> Box<dyn Reporter> {
+            Box::new(StopOnClosedPipe(reporter))
+        };
         if let Some(path) = &args.json {
-            reporters.push(Box::new(
-                JsonReporter::new(create_report(path)?).with_baseline(baseline.clone()),
-            ));
+            reporters.push(on_pipe(Box::new(
+                JsonReporter::new(report_out(path)?).with_baseline(baseline.clone()),
+            )));
         }
         if let Some(path) = &args.junit {
-            reporters.push(Box::new(JunitReporter::new(create_report(path)?)));
+            reporters.push(on_pipe(Box::new(JunitReporter::new(report_out(path)?))));
         }
         if let Some(path) = &args.html {
-            reporters.push(Box::new(
-                HtmlReporter::new(create_report(path)?, Machine::here())
+            reporters.push(on_pipe(Box::new(
+                HtmlReporter::new(report_out(path)?, Machine::here())
                     .with_baseline(baseline.clone())
                     .with_output_shown(args.show_output),
-            ));
+            )));
         }
         let kept = match &args.keep {
             Some(dir) => {
@@ -452,7 +481,7 @@ impl TestPlan {
             let n = kept.load(std::sync::atomic::Ordering::SeqCst);
             notices::kept(&mut io::stderr(), n, dir)?;
         }
-        if let Some(path) = &args.html {
+        if let Some(path) = args.html.as_ref().filter(|path| path.as_os_str() != "-") {
             notices::html_written(&mut io::stderr(), path)?;
         }
         // The record serves --failed next time; a directory the user cannot
@@ -722,26 +751,33 @@ fn watch(plan: &TestPlan, first_baseline: Option<Arc<Baseline>>) -> anyhow::Resu
 
 /// `cases`, where `test` looks when given no path; when it is not there,
 /// an error that names what was looked for and where.
+/// The cases judged when no path is given: `cases/` here, else the suites
+/// shipped in the binary (written out once into the user's data
+/// directory), which a filter then picks from by id.
 fn default_cases(filters: &[String]) -> anyhow::Result<PathBuf> {
     let cases = PathBuf::from("cases");
     if cases.exists() {
         return Ok(cases);
     }
-    let here = std::env::current_dir().map_or_else(|_| ".".into(), |d| d.display().to_string());
-    let named: Vec<String> = filters.iter().map(|f| format!("`{f}`")).collect();
-    match named.as_slice() {
-        [] => anyhow::bail!(
-            "there is no cases/ directory in {here}, where `sudoku-judge test` looks when given \
-             no path; name the suite directories, case directories or NAME.in files to judge, \
-             e.g. `sudoku-judge test path/to/cases`"
-        ),
-        _ => anyhow::bail!(
-            "{} is not a file or directory in {here}, and there is no cases/ directory here to \
-             pick cases from by id; name the suite directories, case directories or NAME.in \
-             files to judge by a path that exists, e.g. `sudoku-judge test path/to/cases`",
-            named.join(" or ")
-        ),
+    let shipped = sudoku_judge::shipped::on_disk().context(
+        "there is no cases/ directory here, and the shipped suites could not be written out",
+    )?;
+    notices::shipped_cases(&mut io::stderr(), &shipped, filters)?;
+    Ok(shipped)
+}
+
+pub fn cases(out: Option<&std::path::Path>) -> anyhow::Result<ExitCode> {
+    let mut stdout = io::stdout().lock();
+    match out {
+        None => report::notices::shipped_list(&mut stdout)?,
+        Some(dir) => {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("failed to create {}", dir.display()))?;
+            let written = sudoku_judge::shipped::write_all(dir)?;
+            report::notices::shipped_written(&mut stdout, dir, written)?;
+        }
     }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// The width of the terminal stdout is, or `None` when it is not one (a
@@ -1034,10 +1070,23 @@ fn next_command(
             "sudoku-judge test {}{flag} {submission}",
             shell_path(&suite)
         )
-    } else {
+    } else if !cases.exists() {
+        // No cases/ here: `test` judges the shipped suites, picked by id.
+        let suite = suite.file_name().map(|n| n.to_string_lossy().into_owned());
         format!(
-            "sudoku-judge test path/to/cases --problem {} {submission}",
-            problem.name()
+            "sudoku-judge test {}{flag} {submission}",
+            suite.unwrap_or_default()
+        )
+    } else {
+        // A cases/ of the user's without this problem's suite: a copy of
+        // the shipped ones beside it.
+        format!(
+            "sudoku-judge cases --out shipped-cases && sudoku-judge test \
+             shipped-cases/{}{flag} {submission}",
+            match problem {
+                Problem::Poj3074 => "acwing166",
+                _ => problem.name(),
+            }
         )
     }
 }
@@ -1522,6 +1571,34 @@ pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
 
 /// ` --flag value` for each flag that has a value, to repeat a command;
 /// each value quoted for the shell.
+/// The options of `test` that change how a case is built or judged, as a
+/// command that judges it again must give them: `--problem` picks the
+/// build and the checker, the limits and `--checker` the verdict.
+fn judging_flags(args: &TestArgs) -> String {
+    let mut again = flags(&[
+        (
+            "--problem",
+            args.limits.problem.map(|p| p.problem().name().to_string()),
+        ),
+        ("--time-limit", args.limits.time_limit.clone()),
+        ("--memory-limit", args.limits.memory_limit.clone()),
+        (
+            "--checker",
+            args.checker.map(|c| c.kind().name().to_string()),
+        ),
+        ("--time-scale", args.time_scale.map(|f| f.to_string())),
+    ]);
+    if args.fresh_process {
+        again.push_str(" --fresh-process");
+    }
+    match sudoku_judge::runner::sandbox::mode() {
+        sudoku_judge::runner::sandbox::Mode::Auto => {}
+        sudoku_judge::runner::sandbox::Mode::Require => again.push_str(" --sandbox require"),
+        sudoku_judge::runner::sandbox::Mode::Off => again.push_str(" --sandbox off"),
+    }
+    again
+}
+
 fn flags(pairs: &[(&str, Option<String>)]) -> String {
     pairs
         .iter()

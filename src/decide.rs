@@ -6,25 +6,10 @@
 use crate::case::CaseData;
 use crate::case::Limits;
 use crate::check::Checked;
+use crate::reason::{KilledAt, Progress, Reason};
 use crate::runner::process::Kill;
 use crate::runner::{End, Run};
 use crate::verdict::Verdict;
-use crate::words::{format_mb as mb, plural, whole_ms as ms};
-
-/// How far a run got through the puzzles. More answer lines than puzzles
-/// (a flood, or a program that reads past the input's end) are said as
-/// they are: never "3 of 2 puzzles answered".
-fn answered(answers: usize, puzzles: usize) -> String {
-    if answers <= puzzles {
-        format!("{answers} of {} answered", plural(puzzles, "puzzle"))
-    } else {
-        format!(
-            "printed {} for {}, so it went on past the last one",
-            plural(answers, "answer line"),
-            plural(puzzles, "puzzle")
-        )
-    }
-}
 
 /// The verdict of one run, as judges decide it: a compile error first, then
 /// time, memory and output limits, then a crash, and only then the answers,
@@ -47,169 +32,109 @@ pub fn decide(case: &CaseData, run: &Run, limits: &Limits, checked: Checked) -> 
             output,
         })
     };
-    let mut answered = answered(run.answered, case.puzzles);
-    // A program killed before it printed anything may well have answered:
-    // into a buffer that died with it.
-    if run.program && run.answered == 0 && case.puzzles > 1 && matches!(run.end, End::Killed(_)) {
-        answered.push_str(
-            " (its output may be buffered: what is printed but not flushed is lost when a \
-             program is killed; flush after each answer, e.g. with endl or fflush(stdout), to \
-             see how far it got)",
-        );
-    }
-    let stderr = run.stderr.trim().to_string();
-    let forks = if run.fork_refusals > 0 {
-        format!(
-            "; {} refused: it reached the limit of {} processes and threads",
-            plural(run.fork_refusals as usize, "fork"),
-            crate::runner::TASKS
-        )
-    } else {
-        String::new()
+    let progress = Progress {
+        answered: run.answered,
+        puzzles: case.puzzles,
+        // A program killed before it printed anything may well have
+        // answered: into a buffer that died with it.
+        maybe_buffered: run.program
+            && run.answered == 0
+            && case.puzzles > 1
+            && matches!(run.end, End::Killed(_)),
+        forks_refused: run.fork_refusals,
     };
+    let killed = |at| Reason::Killed { at, progress };
+    let stderr = run.stderr.trim().to_string();
     match &run.end {
-        End::NotCompiled => {
-            return decided(
-                Verdict::CE,
-                "compile error, message at the end".into(),
-                String::new(),
-            )
-        }
+        End::NotCompiled => return decided(Verdict::CE, Reason::CompileError, String::new()),
         End::Killed(Kill::Wall) => {
-            return decided(
-                Verdict::TLE,
-                format!(
-                    "killed after {} of wall time (CPU {}), over the {} limit; {answered}{forks}",
-                    ms(run.wall),
-                    ms(run.cpu),
-                    ms(limits.time),
-                ),
-                String::new(),
-            )
+            let at = KilledAt::Wall {
+                wall: run.wall,
+                cpu: run.cpu,
+                limit: limits.time,
+            };
+            return decided(Verdict::TLE, killed(at), String::new());
         }
         End::Killed(Kill::Cpu) => {
-            return decided(
-                Verdict::TLE,
-                format!(
-                    "killed after {} of CPU time, over the {} limit; {answered}{forks}",
-                    ms(run.time),
-                    ms(limits.time),
-                ),
-                String::new(),
-            )
+            let at = KilledAt::Cpu {
+                time: run.time,
+                limit: limits.time,
+            };
+            return decided(Verdict::TLE, killed(at), String::new());
         }
         End::Killed(Kill::Startup) => {
-            return decided(
-                Verdict::TLE,
-                format!(
-                    "killed before its first board: starting the runtime and loading the \
-                     solution took over {} s (code run when the file is loaded counts here){forks}",
-                    crate::runner::external::STARTUP.as_secs()
-                ),
-                String::new(),
-            )
+            let at = KilledAt::Startup {
+                seconds: crate::runner::external::STARTUP.as_secs(),
+            };
+            return decided(Verdict::TLE, killed(at), String::new());
         }
         End::Killed(Kill::Memory) => {
-            // The kernel's cap counts what it holds for the run too (page
-            // tables, the stacks of its processes, files in memory), which
-            // no process's resident set shows.
-            let at = if run.memory_kb >= limits.memory_kb {
-                format!("killed at {} of memory", mb(run.memory_kb))
-            } else {
-                format!(
-                    "stopped by the kernel at the memory cap ({} in its processes' own pages, \
-                     the rest held by the kernel for them: page tables, stacks, files in memory)",
-                    mb(run.memory_kb)
-                )
+            let at = KilledAt::Memory {
+                memory_kb: run.memory_kb,
+                limit_kb: limits.memory_kb,
             };
-            return decided(
-                Verdict::MLE,
-                format!(
-                    "{at}, over the {} limit; {answered}{forks}",
-                    mb(limits.memory_kb)
-                ),
-                String::new(),
-            );
+            return decided(Verdict::MLE, killed(at), String::new());
         }
         End::Killed(Kill::Output) => {
-            return decided(
-                Verdict::OLE,
-                format!(
-                    "killed after printing more than {} MB, the output limit; {answered}",
-                    Limits::output_bytes(case.puzzles) >> 20
-                ),
-                String::new(),
-            )
+            let at = KilledAt::Output {
+                limit_mb: Limits::output_bytes(case.puzzles) >> 20,
+            };
+            return decided(Verdict::OLE, killed(at), String::new());
         }
         End::OutOfMemory(line) => {
-            return decided(
-                Verdict::MLE,
-                format!(
-                    "an allocation failed under the {} limit ({line}); peak memory {}",
-                    mb(limits.memory_kb),
-                    mb(run.memory_kb)
-                ),
-                stderr,
-            )
+            let reason = Reason::AllocationFailed {
+                message: line.clone(),
+                limit_kb: limits.memory_kb,
+                memory_kb: run.memory_kb,
+            };
+            return decided(Verdict::MLE, reason, stderr);
         }
         End::Killed(Kill::Interrupted) => return None,
         End::Normal | End::Panicked(_) | End::Crashed(_) => {}
     }
-    let answers = match answers_verdict {
-        Verdict::AC => "the answers were right",
-        _ => "the answers were wrong too",
-    };
+    let answers_right = answers_verdict == Verdict::AC;
     if run.time > limits.time {
-        let over = 100.0 * (run.time.as_secs_f64() / limits.time.as_secs_f64() - 1.0);
-        return decided(
-            Verdict::TLE,
-            format!(
-                "took {}, {over:.0}% over the {} limit ({answers})",
-                ms(run.time),
-                ms(limits.time)
-            ),
-            answers_details,
-        );
+        let reason = Reason::OverTime {
+            time: run.time,
+            limit: limits.time,
+            answers_right,
+        };
+        return decided(Verdict::TLE, reason, answers_details);
     }
     if run.wall > limits.wall() {
-        return decided(
-            Verdict::TLE,
-            format!(
-                "ran for {} of wall time, over the {} wall-clock limit ({} the time limit), \
-                 using {} of CPU; is it waiting or sleeping? ({answers})",
-                ms(run.wall),
-                ms(limits.wall()),
-                match limits.wall_factor {
-                    2 => "twice".to_string(),
-                    n => format!("{n} times"),
-                },
-                ms(run.cpu)
-            ),
-            answers_details,
-        );
+        let reason = Reason::OverWall {
+            wall: run.wall,
+            limit: limits.wall(),
+            factor: limits.wall_factor,
+            cpu: run.cpu,
+            answers_right,
+        };
+        return decided(Verdict::TLE, reason, answers_details);
     }
     if run.memory_kb > limits.memory_kb + run.memory_allowance_kb {
-        return decided(
-            Verdict::MLE,
-            format!(
-                "peak memory {}, over the {} limit ({answers})",
-                mb(run.memory_kb),
-                mb(limits.memory_kb)
-            ),
-            String::new(),
-        );
+        let reason = Reason::OverMemory {
+            memory_kb: run.memory_kb,
+            limit_kb: limits.memory_kb,
+            answers_right,
+        };
+        return decided(Verdict::MLE, reason, String::new());
     }
     match &run.end {
-        End::Panicked(message) => decided(
-            Verdict::RE,
-            format!(
-                "{message} (puzzle {} of {})",
-                (run.answered + 1).min(case.puzzles),
-                case.puzzles
-            ),
-            String::new(),
-        ),
-        End::Crashed(how) => decided(Verdict::RE, format!("{how}; {answered}{forks}"), stderr),
+        End::Panicked(message) => {
+            let reason = Reason::Panicked {
+                message: message.clone(),
+                puzzle: (run.answered + 1).min(case.puzzles),
+                puzzles: case.puzzles,
+            };
+            decided(Verdict::RE, reason, String::new())
+        }
+        End::Crashed(how) => {
+            let reason = Reason::Crashed {
+                how: how.clone(),
+                progress,
+            };
+            decided(Verdict::RE, reason, stderr)
+        }
         _ => decided(answers_verdict, answers_reason, answers_details),
     }
 }
@@ -244,7 +169,7 @@ mod tests {
     fn right() -> Checked {
         Checked {
             verdict: Verdict::AC,
-            reason: String::new(),
+            reason: Reason::Accepted,
             details: String::new(),
             output: "answers".into(),
         }
@@ -253,7 +178,7 @@ mod tests {
     fn wrong(verdict: Verdict) -> Checked {
         Checked {
             verdict,
-            reason: "answer 1 breaks row 3".into(),
+            reason: Reason::Wrong(crate::reason::Wrong::LineDiffers { line: 3 }),
             details: "a grid diff".into(),
             output: "answers".into(),
         }
@@ -267,7 +192,7 @@ mod tests {
     fn the_answers_decide_a_run_within_its_limits() {
         let accepted = decided(&run(End::Normal), right());
         assert_eq!(accepted.verdict, Verdict::AC);
-        assert_eq!(accepted.reason, "");
+        assert_eq!(accepted.reason.sentence(), "");
         assert_eq!(
             accepted.output, "answers",
             "what it printed is carried over"
@@ -275,7 +200,10 @@ mod tests {
         for verdict in [Verdict::WA, Verdict::PE] {
             let judged = decided(&run(End::Normal), wrong(verdict));
             assert_eq!(judged.verdict, verdict);
-            assert_eq!(judged.reason, "answer 1 breaks row 3");
+            assert_eq!(
+                judged.reason.sentence(),
+                "line 3 differs from the expected output"
+            );
             assert_eq!(judged.details, "a grid diff");
         }
     }
@@ -286,7 +214,10 @@ mod tests {
         never.time = Duration::from_secs(5);
         let judged = decided(&never, wrong(Verdict::WA));
         assert_eq!(judged.verdict, Verdict::CE);
-        assert_eq!(judged.reason, "compile error, message at the end");
+        assert_eq!(
+            judged.reason.sentence(),
+            "compile error, message at the end"
+        );
     }
 
     #[test]
@@ -302,12 +233,12 @@ mod tests {
         let judged = decided(&wall, right());
         assert_eq!(judged.verdict, Verdict::TLE);
         assert!(
-            judged.reason.starts_with(
+            judged.reason.sentence().starts_with(
                 "killed after 2100 ms of wall time (CPU 0 ms), over the 1000 ms limit; 0 of 2 \
                  puzzles answered (its output may be buffered"
             ),
             "{}",
-            judged.reason
+            judged.reason.sentence()
         );
 
         // A built-in solver or a LeetCode-style file has no output buffer
@@ -315,7 +246,7 @@ mod tests {
         wall.program = false;
         (wall.time, wall.cpu) = (Duration::from_millis(2100), Duration::from_millis(516));
         assert_eq!(
-            decided(&wall, right()).reason,
+            decided(&wall, right()).reason.sentence(),
             "killed after 2100 ms of wall time (CPU 516 ms), over the 1000 ms limit; 0 of 2 \
              puzzles answered"
         );
@@ -323,33 +254,37 @@ mod tests {
         let mut cpu = run(End::Killed(Kill::Cpu));
         (cpu.answered, cpu.time, cpu.fork_refusals) = (1, Duration::from_millis(1001), 3);
         assert_eq!(
-            decided(&cpu, wrong(Verdict::WA)).reason,
+            decided(&cpu, wrong(Verdict::WA)).reason.sentence(),
             "killed after 1001 ms of CPU time, over the 1000 ms limit; 1 of 2 puzzles answered; \
              3 forks refused: it reached the limit of 256 processes and threads"
         );
 
         let startup = decided(&run(End::Killed(Kill::Startup)), right());
         assert_eq!(startup.verdict, Verdict::TLE);
-        assert!(startup.reason.starts_with("killed before its first board"));
+        assert!(startup
+            .reason
+            .sentence()
+            .starts_with("killed before its first board"));
 
         let mut memory = run(End::Killed(Kill::Memory));
         memory.memory_kb = 300 * 1024;
         let judged = decided(&memory, right());
         assert_eq!(judged.verdict, Verdict::MLE);
         assert_eq!(
-            judged.reason,
+            judged.reason.sentence(),
             "killed at 300.0 MB of memory, over the 256.0 MB limit; 2 of 2 puzzles answered"
         );
         // Under the limit in its own pages: the kernel's share made the rest.
         memory.memory_kb = 200 * 1024;
         assert!(decided(&memory, right())
             .reason
+            .sentence()
             .starts_with("stopped by the kernel at the memory cap (200.0 MB"));
 
         let output = decided(&run(End::Killed(Kill::Output)), right());
         assert_eq!(output.verdict, Verdict::OLE);
         assert_eq!(
-            output.reason,
+            output.reason.sentence(),
             "killed after printing more than 64 MB, the output limit; 2 of 2 puzzles answered"
         );
     }
@@ -374,12 +309,15 @@ mod tests {
         let judged = decided(&slow, right());
         assert_eq!(judged.verdict, Verdict::TLE);
         assert_eq!(
-            judged.reason,
+            judged.reason.sentence(),
             "took 1500 ms, 50% over the 1000 ms limit (the answers were right)"
         );
         let judged = decided(&slow, wrong(Verdict::WA));
         assert_eq!(judged.verdict, Verdict::TLE);
-        assert!(judged.reason.ends_with("(the answers were wrong too)"));
+        assert!(judged
+            .reason
+            .sentence()
+            .ends_with("(the answers were wrong too)"));
         assert_eq!(judged.details, "a grid diff", "the wrong answers are shown");
 
         let mut sleepy = run(End::Normal);
@@ -388,6 +326,7 @@ mod tests {
         assert_eq!(judged.verdict, Verdict::TLE);
         assert!(judged
             .reason
+            .sentence()
             .starts_with("ran for 2500 ms of wall time, over the 2000 ms wall-clock limit"));
 
         let mut big = run(End::Normal);
@@ -395,7 +334,7 @@ mod tests {
         let judged = decided(&big, right());
         assert_eq!(judged.verdict, Verdict::MLE);
         assert_eq!(
-            judged.reason,
+            judged.reason.sentence(),
             "peak memory 300.0 MB, over the 256.0 MB limit (the answers were right)"
         );
         // A runtime's own memory is allowed on top of the limit.
@@ -407,7 +346,7 @@ mod tests {
         let judged = decided(&out_of_memory, right());
         assert_eq!(judged.verdict, Verdict::MLE);
         assert_eq!(
-            judged.reason,
+            judged.reason.sentence(),
             "an allocation failed under the 256.0 MB limit (std::bad_alloc); peak memory 4.0 MB"
         );
         assert_eq!(
@@ -423,7 +362,7 @@ mod tests {
         let judged = decided(&panicked, wrong(Verdict::WA));
         assert_eq!(judged.verdict, Verdict::RE);
         assert_eq!(
-            judged.reason,
+            judged.reason.sentence(),
             "index out of bounds at src/main.rs:3 (puzzle 2 of 2)"
         );
 
@@ -434,7 +373,7 @@ mod tests {
         let judged = decided(&crashed, right());
         assert_eq!(judged.verdict, Verdict::RE);
         assert_eq!(
-            judged.reason,
+            judged.reason.sentence(),
             "killed by SIGSEGV (segmentation fault); 2 of 2 puzzles answered"
         );
         assert_eq!(judged.details, "core dumped");

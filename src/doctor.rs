@@ -314,7 +314,7 @@ fn self_test(language: Language) -> SelfTest {
         &[(board, board)],
     ) {
         Ok(Some(judged)) if judged.verdict == Verdict::AC => SelfTest::Passed,
-        Ok(Some(judged)) => failed("run", Some(judged.verdict), judged.reason),
+        Ok(Some(judged)) => failed("run", Some(judged.verdict), judged.reason.sentence()),
         Ok(None) => failed("run", None, "interrupted".to_string()),
         Err(error) => failed("run", None, format!("{error:#}")),
     }

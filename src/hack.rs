@@ -66,7 +66,7 @@ pub trait Progress {
 #[derive(Debug)]
 pub struct Found {
     pub verdict: Verdict,
-    pub reason: String,
+    pub reason: crate::reason::Reason,
     pub time: Duration,
     /// The round that judged it, counted from 1.
     pub round: u64,

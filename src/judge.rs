@@ -25,7 +25,6 @@ use crate::runner::{process, Execute, Runner, Submission};
 use crate::solver::reference::count_solutions;
 use crate::stats::Spread;
 use crate::verdict::Verdict;
-use crate::words::plural;
 
 /// Everything a judging run needs, built by the CLI.
 #[derive(Clone, Debug)]
@@ -265,6 +264,10 @@ fn run_through<E: Execute>(
             submission if submission.is_function() => Some(Interface::Function),
             _ => Some(Interface::Program),
         },
+        submitted: match &config.submission {
+            Submission::External(launch) => Some(launch.interface),
+            Submission::Builtin { .. } | Submission::NotCompiled { .. } => None,
+        },
         time_scales: &time_scales,
     })?;
     // Nothing of a case is kept once it is reported: reporters keep what
@@ -370,7 +373,7 @@ fn judge_case(
     case: &Case,
     history: &mut Vec<PathBuf>,
 ) -> anyhow::Result<Option<Judgement>> {
-    let checker = settings.checker.unwrap_or_default();
+    let checker = settings.checker();
     let limits = settings.checked_limits()?;
     // The Sudoku-aware checker checks the case's lines as they stream;
     // the exact one needs to know first whether the expected output reads
@@ -432,6 +435,9 @@ fn judge_case(
     let mut runs = Vec::with_capacity(config.repeat);
     let mut decided = None;
     let mut reproduce_after = Vec::new();
+    // Of the run decided: the earlier cases it fails after while it passes
+    // alone, and its number among `--repeat` runs when it failed.
+    let (mut kept_state_after, mut failed_run) = (None, None);
     for n in 0..config.repeat.max(1) {
         // A run the machine starved of CPU is judged again; still
         // starved, its time cannot be judged here, and the case says so
@@ -453,7 +459,7 @@ fn judge_case(
         history.push(case.input.clone());
         let Some(Checked {
             verdict,
-            mut reason,
+            reason,
             details,
             output,
         }) = decide(&data, &run, &patient, answers.finish()?)
@@ -474,24 +480,17 @@ fn judge_case(
             let Some(alone) = decide(&data, &fresh, &limits, alone.finish()?) else {
                 return Ok(None);
             };
-            if alone.verdict == Verdict::AC {
-                reason = format!(
-                    "{reason}; it passes alone, and fails after {}: the solution keeps state \
-                     between tests (a global or static not reset), as LeetCode would find on \
-                     Submit",
-                    plural(run.earlier, "earlier case")
-                );
-                if decided.is_none() {
-                    // Judged first, in one process, the earlier cases
-                    // reproduce the failure (a repeat of this case is it).
-                    reproduce_after = earlier_inputs;
-                    reproduce_after.retain(|input| *input != case.input);
-                    reproduce_after.dedup();
-                }
+            if alone.verdict == Verdict::AC && decided.is_none() {
+                kept_state_after = Some(run.earlier);
+                // Judged first, in one process, the earlier cases
+                // reproduce the failure (a repeat of this case is it).
+                reproduce_after = earlier_inputs;
+                reproduce_after.retain(|input| *input != case.input);
+                reproduce_after.dedup();
             }
         }
         if verdict != Verdict::AC && decided.is_none() && config.repeat > 1 {
-            reason = format!("{reason} (run {} of {})", n + 1, config.repeat);
+            failed_run = Some(n + 1);
         }
         if decided.is_none() && (verdict != Verdict::AC || n + 1 == config.repeat.max(1)) {
             // What it printed is kept for a case not accepted (`--keep`).
@@ -507,8 +506,9 @@ fn judge_case(
     let (verdict, reason, details, output) = decided.expect("at least one run");
     let run_times: Vec<Duration> = runs.iter().map(|r| r.time).collect();
     let first = &runs[0];
-    let puzzle_times = first.puzzle_times.filter(|_| data.puzzles > 1);
-    let slowest = match first.slowest_puzzle.filter(|_| puzzle_times.is_some()) {
+    let timed = first.puzzle_times.filter(|_| data.puzzles > 1);
+    let puzzle_times = timed.map(|t| t.spread);
+    let slowest = match timed.and_then(|t| t.slowest) {
         Some((i, time)) => {
             let mut puzzles = data.puzzles()?;
             let mut nth = None;
@@ -526,6 +526,8 @@ fn judge_case(
     Ok(Some(Judgement {
         verdict,
         reason,
+        kept_state_after,
+        failed_run: failed_run.map(|n| (n, config.repeat)),
         details,
         format: data.format,
         checker,
@@ -533,6 +535,7 @@ fn judge_case(
         limits,
         time: Spread::of(&run_times).expect("at least one run").median,
         puzzle_times,
+        puzzles_timed: timed.map_or(0, |t| t.count),
         slowest,
         run_times,
         wall: first.wall,
@@ -666,7 +669,13 @@ mod tests {
                             self.1
                                 .push(format!("{} after {}", result.id, after.join(" ")));
                         }
-                        format!("{} {}: {}", result.id, j.verdict, j.reason)
+                        {
+                            let kept = j
+                                .kept_state_after
+                                .map(|n| format!("; keeps state: fails after {n}"))
+                                .unwrap_or_default();
+                            format!("{} {}: {}{kept}", result.id, j.verdict, j.reason)
+                        }
                     }
                     CaseOutcome::Error(e) => format!("{} error: {}", result.id, e.message),
                 },
@@ -841,10 +850,7 @@ mod tests {
         assert_eq!(events[1..3], ["a AC: ", "b AC: "]);
         assert!(events[3].starts_with("c WA: "), "{events:#?}");
         assert!(
-            events[3].ends_with(
-                "; it passes alone, and fails after 2 earlier cases: the solution keeps state \
-                 between tests (a global or static not reset), as LeetCode would find on Submit"
-            ),
+            events[3].ends_with("; keeps state: fails after 2"),
             "{events:#?}"
         );
         assert_eq!((summary.passed, summary.failed), (2, 1));
@@ -854,7 +860,7 @@ mod tests {
             _ => (Answers::Right, End::Normal),
         });
         assert!(
-            events[2].contains("; it passes alone, and fails after 1 earlier case: "),
+            events[2].ends_with("; keeps state: fails after 1"),
             "{events:#?}"
         );
     }

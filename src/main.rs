@@ -77,6 +77,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Bench(args) => commands::bench(args),
         Command::Driver(args) => commands::driver(&args),
         Command::Solvers { all } => commands::solvers(all),
+        Command::Cases { out } => commands::cases(out.as_deref()),
         Command::Doctor(args) => commands::doctor(&args),
         Command::New(args) => commands::new(&args),
         Command::Worker { solver } => commands::worker(&solver),

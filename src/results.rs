@@ -11,6 +11,7 @@ use std::time::Duration;
 use crate::board::Format;
 use crate::case::{CheckerKind, Limits};
 use crate::problem::Problem;
+use crate::reason::Reason;
 use crate::runner::lang::launch::Interface;
 use crate::runner::lang::BuildInfo;
 use crate::stats::Spread;
@@ -20,8 +21,13 @@ use crate::verdict::Verdict;
 #[derive(Clone, Debug)]
 pub struct Judgement {
     pub verdict: Verdict,
-    /// One line saying why; empty when accepted.
-    pub reason: String,
+    /// Why, as data: the reporters say it in words.
+    pub reason: Reason,
+    /// It failed after this many earlier cases in its process, and passes
+    /// alone: the solution keeps state between tests.
+    pub kept_state_after: Option<usize>,
+    /// With `--repeat`, the run that failed and how many there were.
+    pub failed_run: Option<(usize, usize)>,
     /// Grid or line diffs, plain text.
     pub details: String,
     pub format: Format,
@@ -34,6 +40,9 @@ pub struct Judgement {
     pub run_times: Vec<Duration>,
     /// Per-puzzle times of the first run, for multi-puzzle cases.
     pub puzzle_times: Option<Spread>,
+    /// How many puzzles `puzzle_times` timed one by one: all of them, or
+    /// fewer when a program's answers arrived together.
+    pub puzzles_timed: usize,
     /// The slowest puzzle of the first run, with `puzzle_times`.
     pub slowest: Option<Slowest>,
     pub wall: Duration,
@@ -230,6 +239,10 @@ pub enum Event<'a> {
         problems: &'a [(Problem, usize)],
         /// How the submission answers; `None` when it did not compile.
         interface: Option<Interface>,
+        /// How the user's own submission (a source file or a command)
+        /// answers; `None` for a built-in solver, and for a file that did
+        /// not compile. A real judge refuses one of the wrong kind.
+        submitted: Option<Interface>,
         /// The `time_scale` factors (other than 1) the cases' limits are
         /// multiplied by, from `judge.toml` or `--time-scale`.
         time_scales: &'a [f64],

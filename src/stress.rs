@@ -29,6 +29,7 @@ use crate::case::{self, CaseData};
 use crate::case::{CheckerKind, Limits};
 use crate::check::{Checked, Checker};
 use crate::generate::{Generator, Target};
+use crate::reason::Reason;
 use crate::runner::lang::launch::{Launch, Runtime};
 use crate::runner::{process, Submission};
 use crate::verdict::Verdict;
@@ -41,7 +42,7 @@ pub type Pair = (Board, Board);
 struct Shrunk {
     puzzles: Vec<Pair>,
     runs: usize,
-    reason: String,
+    reason: Reason,
 }
 
 /// What to stress, and how long.
@@ -177,8 +178,9 @@ fn brute_answers(
     if verdict != Verdict::AC {
         anyhow::bail!(
             "the brute force {} is not accepted on the input of seed {seed} ({verdict}: \
-             {reason}), so it cannot say what is right; fix it, or raise --time-limit for it",
-            brute.label()
+             {}), so it cannot say what is right; fix it, or raise --time-limit for it",
+            brute.label(),
+            reason.sentence()
         );
     }
     let answers = format::parse(&output, format, format::Mode::Answers)
@@ -212,7 +214,7 @@ pub struct Failure {
     pub round: u64,
     pub round_seed: u64,
     pub verdict: Verdict,
-    pub reason: String,
+    pub reason: Reason,
     pub original_puzzles: usize,
     pub original_givens: usize,
     pub puzzles: usize,
@@ -257,7 +259,7 @@ fn case_of(puzzles: &[Pair]) -> CaseData {
 #[derive(Clone, Debug)]
 pub struct Judged {
     pub verdict: Verdict,
-    pub reason: String,
+    pub reason: Reason,
     /// The time charged against the limit.
     pub time: Duration,
 }
@@ -437,13 +439,13 @@ pub fn run(config: &StressConfig, progress: &mut dyn Progress) -> anyhow::Result
 /// How an input failed: the verdict a smaller one must get too, and why.
 struct Failing {
     verdict: Verdict,
-    reason: String,
+    reason: Reason,
 }
 
 /// What one try of a smaller input said.
 enum Try {
     /// It fails the same way, for this reason: keep it.
-    Fails(String),
+    Fails(Reason),
     /// It passes, or fails another way: keep the input before it.
     Differs,
     /// No more tries: the budget is spent or the user interrupted.
@@ -604,7 +606,15 @@ mod tests {
             .collect()
     }
 
-    fn judged(verdict: Verdict, reason: String) -> Option<Judged> {
+    /// A reason that says `what`, to tell the failures apart.
+    fn said(what: &str) -> Reason {
+        Reason::Crashed {
+            how: what.into(),
+            progress: Default::default(),
+        }
+    }
+
+    fn judged(verdict: Verdict, reason: Reason) -> Option<Judged> {
         Some(Judged {
             verdict,
             reason,
@@ -615,7 +625,7 @@ mod tests {
     fn failing(verdict: Verdict) -> Failing {
         Failing {
             verdict,
-            reason: "the first failure".into(),
+            reason: said("the first failure"),
         }
     }
 
@@ -627,10 +637,11 @@ mod tests {
         // than 60 givens, and everything else right.
         let mut judge = |candidate: &[Pair]| -> anyhow::Result<Option<Judged>> {
             Ok(match candidate.iter().find(|(_, s)| *s == culprit) {
-                Some((p, _)) if p.filled() < 60 => {
-                    judged(Verdict::WA, format!("wrong with {} givens", p.filled()))
-                }
-                _ => judged(Verdict::AC, String::new()),
+                Some((p, _)) if p.filled() < 60 => judged(
+                    Verdict::WA,
+                    said(&format!("wrong with {} givens", p.filled())),
+                ),
+                _ => judged(Verdict::AC, Reason::Accepted),
             })
         };
         let shrunk = shrink(
@@ -645,7 +656,7 @@ mod tests {
         let (puzzle, solution) = shrunk.puzzles[0];
         assert_eq!(solution, culprit);
         assert_eq!(puzzle.filled(), 59, "as close to solved as the bug allows");
-        assert_eq!(shrunk.reason, "wrong with 59 givens");
+        assert_eq!(shrunk.reason, said("wrong with 59 givens"));
         // The givens added are the solution's: the puzzle still has it.
         for cell in Cell::all() {
             if let Some(d) = input[1].0.get(cell) {
@@ -662,7 +673,7 @@ mod tests {
         let input = pairs(2);
         // Any smaller input gets a WA, never the TLE being shrunk.
         let mut judge = |_: &[Pair]| -> anyhow::Result<Option<Judged>> {
-            Ok(judged(Verdict::WA, "a wrong answer".into()))
+            Ok(judged(Verdict::WA, said("a wrong answer")))
         };
         let shrunk = shrink(
             input.clone(),
@@ -673,7 +684,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(shrunk.puzzles, input);
-        assert_eq!(shrunk.reason, "the first failure");
+        assert_eq!(shrunk.reason, said("the first failure"));
         assert!(shrunk.runs > 2);
     }
 
@@ -686,7 +697,7 @@ mod tests {
         let mut judge = |_: &[Pair]| -> anyhow::Result<Option<Judged>> {
             calls.set(calls.get() + 1);
             Ok(match calls.get() {
-                1 => judged(Verdict::TLE, "the second failure".into()),
+                1 => judged(Verdict::TLE, said("the second failure")),
                 _ => None,
             })
         };
@@ -705,14 +716,14 @@ mod tests {
             input[1..],
             "the input before the interrupted run"
         );
-        assert_eq!(shrunk.reason, "the second failure");
+        assert_eq!(shrunk.reason, said("the second failure"));
     }
 
     #[test]
     fn shrinking_stops_at_its_budget() {
         let input = pairs(3);
         let mut judge = |_: &[Pair]| -> anyhow::Result<Option<Judged>> {
-            Ok(judged(Verdict::AC, String::new()))
+            Ok(judged(Verdict::AC, Reason::Accepted))
         };
         let shrunk = shrink(
             input.clone(),

@@ -37,6 +37,8 @@ mod languages;
 mod messages;
 #[path = "cli/new.rs"]
 mod new;
+#[path = "cli/newcomer.rs"]
+mod newcomer;
 #[path = "cli/options.rs"]
 mod options;
 #[path = "cli/practice.rs"]

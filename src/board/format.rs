@@ -432,6 +432,9 @@ pub(crate) struct AcWingLines {
     warnings: Vec<String>,
     /// Text came after `end`: nothing more is read.
     done: bool,
+    /// A submission's output: answers and nothing else, so a line `end`
+    /// (the input's, echoed) is not taken as the close of the text.
+    output: bool,
 }
 
 impl AcWingLines {
@@ -443,6 +446,18 @@ impl AcWingLines {
             boards: 0,
             warnings: Vec::new(),
             done: false,
+            output: false,
+        }
+    }
+
+    /// The rules for a submission's output, held as a judge holds it: every
+    /// line but blank ones must be an answer. An `end` there is the input's
+    /// last line echoed (`while (cin >> s)` without the check), and both
+    /// AcWing and POJ call that a Wrong Answer.
+    pub(crate) fn output() -> Self {
+        Self {
+            output: true,
+            ..Self::new(Mode::Answers)
         }
     }
 
@@ -490,6 +505,14 @@ impl AcWingLines {
         };
         let board = match acwing_line(number, line, self.mode)? {
             AcWingLine::Blank => return Ok(None),
+            AcWingLine::End if self.output => {
+                return Err(ParseError::new(
+                    number,
+                    1,
+                    "`end` is not an answer: it closes the input and is not echoed; print one \
+                     line per puzzle and nothing else",
+                ))
+            }
             AcWingLine::End => {
                 self.end_line = Some(number);
                 return Ok(None);

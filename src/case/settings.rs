@@ -225,6 +225,16 @@ impl Settings {
         }
     }
 
+    /// The checker: the one set, else the problem's judge's: POJ compares
+    /// the output with its expected file as text (a Presentation Error when
+    /// only whitespace differs), the others accept any valid solution.
+    pub fn checker(&self) -> CheckerKind {
+        self.checker.unwrap_or(match self.problem {
+            Some(Problem::Poj3074) => CheckerKind::Exact,
+            _ => CheckerKind::Sudoku,
+        })
+    }
+
     fn unscaled_time_limit(&self) -> Duration {
         self.time_limit
             .or(self.problem.map(Problem::time_limit))

@@ -16,7 +16,8 @@ use crate::board::rules::{self, mistakes, Mistake};
 use crate::board::{Board, Cell, Format};
 use crate::case::{Boards, CaseData, CheckerKind, Malformed};
 
-use super::{diff, summarize, Answerer, Checked, SHOWN};
+use super::{diff, Checked, SHOWN};
+use crate::reason::{Answerer, Reason, Wrong, WrongAnswer, WrongAnswers};
 use crate::verdict::Verdict;
 use crate::words::plural;
 
@@ -132,7 +133,7 @@ impl<'a> Checker<'a> {
             case,
             format,
             lines: (format == Format::AcWing)
-                .then(|| (LineSplitter::default(), AcWingLines::new(Mode::Answers))),
+                .then(|| (LineSplitter::default(), AcWingLines::output())),
             whole: Vec::new(),
             head: Head::default(),
             unreadable: None,
@@ -150,7 +151,7 @@ impl<'a> Checker<'a> {
     }
 
     /// Says an answer that is its puzzle unchanged in the words of `who`
-    /// gave it: `your solveSudoku returned the board unchanged`.
+    /// gave it: `your solveSudoku left the board unchanged: ...`.
     pub fn answered_by(mut self, who: Answerer) -> Self {
         if let Tally::Sudoku(tally) = &mut self.tally {
             tally.answerer = who;
@@ -312,8 +313,9 @@ impl<'a> Checker<'a> {
 
 /// Output that does not read as boards in the format it should be in. If
 /// it reads in another format and solves every puzzle, the answers are
-/// right and only the presentation is wrong. That is only decided when the
-/// output was kept whole.
+/// right and only the presentation is wrong; if every answer line is right
+/// and other lines come between or after them, those lines are what is
+/// wrong. That is only decided when the output was kept whole.
 fn unreadable_output(
     case: &CaseData,
     format: Format,
@@ -332,21 +334,73 @@ fn unreadable_output(
                 if all_solve {
                     return Ok(Checked {
                         verdict: Verdict::PE,
-                        reason: format!(
-                            "the answers are right but printed in {other} format; they should be in {format} format"
-                        ),
+                        reason: Reason::Wrong(Wrong::OtherFormat {
+                            printed: other,
+                            wanted: format,
+                        }),
                         details: String::new(),
                         output: String::new(),
                     });
                 }
             }
         }
+        if let Some(extra) = extra_lines(case, format, output)? {
+            return Ok(Checked::wrong(
+                extra,
+                line_diff(case, format, output, output_whole)?,
+            ));
+        }
     }
-    let reason = format!("the output does not read as {format} answers: {error}");
     Ok(Checked::wrong(
-        reason,
+        Wrong::Unreadable {
+            format,
+            error: error.clone(),
+        },
         line_diff(case, format, output, output_whole)?,
     ))
+}
+
+/// AcWing answers that are all right, with other lines among them: debug
+/// lines on stdout, or the input's `end` echoed. Both judges compare the
+/// whole output, so those lines make it a Wrong Answer; this names them.
+/// `None` when the answer lines are not one right answer per puzzle.
+fn extra_lines(case: &CaseData, format: Format, output: &str) -> anyhow::Result<Option<Wrong>> {
+    if format != Format::AcWing {
+        return Ok(None);
+    }
+    let mut answers = Vec::new();
+    let mut extra = Vec::new();
+    for (n, line) in output.lines().enumerate() {
+        let text = match n {
+            0 => line.trim_start_matches('\u{feff}'),
+            _ => line,
+        }
+        .trim_end();
+        match <&[u8; 81]>::try_from(text.as_bytes()) {
+            Ok(cells) if cells.iter().all(|&b| b == b'.' || b.is_ascii_digit()) => {
+                answers.push(board_of(cells))
+            }
+            _ if text.is_empty() => {}
+            _ => extra.push((n + 1, text)),
+        }
+    }
+    let Some(&(first_line, first_text)) = extra.first() else {
+        return Ok(None);
+    };
+    if answers.len() != case.puzzles {
+        return Ok(None);
+    }
+    for (answer, puzzle) in answers.iter().zip(case.puzzles()?) {
+        if !answer.solves(&puzzle?.1) {
+            return Ok(None);
+        }
+    }
+    Ok(Some(Wrong::ExtraLines {
+        answers: answers.len(),
+        extra: extra.len(),
+        first_line,
+        first_text: first_text.chars().take(200).collect(),
+    }))
 }
 
 /// A line diff of the expected output against the kept `output`; when
@@ -455,7 +509,8 @@ struct SudokuTally<'a> {
     /// not started, or an echo.
     unchanged: usize,
     answerer: Answerer,
-    reasons: Vec<String>,
+    /// The first [`SHOWN`] wrong answers, spelled out.
+    shown: Vec<WrongAnswer>,
     details: String,
 }
 
@@ -484,7 +539,7 @@ impl<'a> SudokuTally<'a> {
             wrong: 0,
             unchanged: 0,
             answerer: Answerer::default(),
-            reasons: Vec::new(),
+            shown: Vec::new(),
             details: String::new(),
         })
     }
@@ -576,11 +631,12 @@ impl<'a> SudokuTally<'a> {
         let want = pair.want.map(|(_, want)| board_of(&want));
         let found = mistakes(&puzzle, answer);
         let label = puzzle_label(self.case, n, pair.line);
-        // Dozens of empty cells say less than that nothing was filled in.
-        self.reasons.push(match (unchanged, self.case.puzzles) {
-            (true, 1) => self.answerer.unchanged(),
-            (true, _) => format!("{label}: {}", self.answerer.unchanged()),
-            (false, _) => format!("{label}: {}", summarize(&found)),
+        self.shown.push(WrongAnswer {
+            puzzle: (self.case.puzzles > 1).then_some((n + 1, pair.line)),
+            unchanged,
+            // Dozens of empty cells say less than that nothing was filled
+            // in: an unchanged answer is said as that.
+            mistakes: if unchanged { Vec::new() } else { found.clone() },
         });
         let (left_title, left, marked) = match &want {
             Some(want) => ("expected", want, differing(want, answer)),
@@ -627,28 +683,15 @@ impl<'a> SudokuTally<'a> {
     }
 
     fn finish(self, answers: usize) -> Checked {
-        let mut reasons = Vec::new();
-        if answers != self.case.puzzles {
-            reasons.push(format!(
-                "expected {} (one per puzzle), got {answers}",
-                plural(self.case.puzzles, "answer"),
-            ));
-        }
-        // Every puzzle back as it was given is said once, not per puzzle.
-        let all_unchanged =
-            self.case.puzzles > 1 && self.unchanged == self.case.puzzles && reasons.is_empty();
-        if all_unchanged {
-            reasons.push(self.answerer.all_unchanged(self.case.puzzles));
-        } else {
-            reasons.extend(self.reasons);
-        }
-        if self.wrong > SHOWN && !all_unchanged {
-            reasons.push(format!(
-                "{} more wrong",
-                plural(self.wrong - SHOWN, "answer")
-            ));
-        }
-        if reasons.is_empty() {
+        let wrong = WrongAnswers {
+            puzzles: self.case.puzzles,
+            count: (answers != self.case.puzzles).then_some(answers),
+            shown: self.shown,
+            wrong: self.wrong,
+            unchanged: self.unchanged,
+            answerer: self.answerer,
+        };
+        if wrong.count.is_none() && wrong.wrong == 0 {
             return Checked::accepted();
         }
         let mut details = self.details;
@@ -658,7 +701,7 @@ impl<'a> SudokuTally<'a> {
                 None => diff::GRID_LEGEND_RULES,
             });
         }
-        Checked::wrong(reasons.join("; "), details)
+        Checked::wrong(Wrong::Answers(wrong), details)
     }
 }
 
@@ -882,17 +925,16 @@ impl<'a> ExactTally<'a> {
             None => got.min(want),
         };
         let reason = if line < got && line < want {
-            format!("line {} differs from the expected output", line + 1)
+            Wrong::LineDiffers { line: line + 1 }
         } else if line < want {
-            format!(
-                "the output ends after {}; the expected output has {want}",
-                plural(got, "line")
-            )
+            Wrong::EndsEarly { got, want }
         } else {
-            format!(
-                "the output has {}; the expected output has {want}",
-                plural(got, "line")
-            )
+            Wrong::TooLong { got, want }
+        };
+        // Right answers with other lines among them: say which.
+        let reason = match output_whole {
+            true => extra_lines(self.case, self.format, output)?.unwrap_or(reason),
+            false => reason,
         };
         // Boards on both sides: show where they differ cell by cell.
         let details = if self.expected_boards.is_some() && readable && answers == self.case.puzzles

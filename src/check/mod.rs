@@ -10,15 +10,16 @@ pub mod diff;
 
 pub use answers::{Checker, Head, LineSplitter, KEEP};
 
-use crate::board::rules::Mistake;
+pub use crate::reason::Answerer;
+use crate::reason::{Reason, Wrong};
 use crate::verdict::Verdict;
 
 /// What a checker found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Checked {
     pub verdict: Verdict,
-    /// One line saying why, empty when accepted.
-    pub reason: String,
+    /// Why, as data; [`Reason::Accepted`] when accepted.
+    pub reason: Reason,
     /// Multi-line evidence: grid diffs or a line diff. Plain text, readable
     /// without colour.
     pub details: String,
@@ -31,56 +32,18 @@ impl Checked {
     fn accepted() -> Self {
         Self {
             verdict: Verdict::AC,
-            reason: String::new(),
+            reason: Reason::Accepted,
             details: String::new(),
             output: String::new(),
         }
     }
 
-    fn wrong(reason: String, details: String) -> Self {
+    fn wrong(reason: Wrong, details: String) -> Self {
         Self {
             verdict: Verdict::WA,
-            reason,
+            reason: Reason::Wrong(reason),
             details,
             output: String::new(),
-        }
-    }
-}
-
-/// Who gives the answers, so that an answer that is its puzzle unchanged
-/// is said in the user's terms.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Answerer {
-    /// Not known: the answer itself is named.
-    #[default]
-    Unknown,
-    /// A program printing answer lines.
-    Program,
-    /// LeetCode's function, by its name in the submission's language
-    /// (`solveSudoku`, `solve_sudoku`).
-    Function(&'static str),
-}
-
-impl Answerer {
-    /// Of one answer that is its puzzle as given.
-    fn unchanged(self) -> String {
-        match self {
-            Answerer::Unknown => "the answer is the puzzle unchanged".into(),
-            Answerer::Program => "your program printed the puzzle unchanged".into(),
-            Answerer::Function(name) => format!("your {name} returned the board unchanged"),
-        }
-    }
-
-    /// Of every answer of a case of `puzzles`, each its puzzle as given.
-    fn all_unchanged(self, puzzles: usize) -> String {
-        match self {
-            Answerer::Unknown => format!("every answer is its puzzle unchanged (all {puzzles})"),
-            Answerer::Program => {
-                format!("your program printed every puzzle unchanged (all {puzzles})")
-            }
-            Answerer::Function(name) => {
-                format!("your {name} returned every board unchanged (all {puzzles})")
-            }
         }
     }
 }
@@ -88,18 +51,6 @@ impl Answerer {
 /// At most this many problems are spelled out per answer, and at most this
 /// many wrong answers get a grid.
 const SHOWN: usize = 3;
-
-fn summarize(problems: &[Mistake]) -> String {
-    let mut text: Vec<String> = problems
-        .iter()
-        .take(SHOWN)
-        .map(ToString::to_string)
-        .collect();
-    if problems.len() > SHOWN {
-        text.push(format!("and {} more", problems.len() - SHOWN));
-    }
-    text.join("; ")
-}
 
 #[cfg(test)]
 mod tests {
@@ -179,7 +130,7 @@ mod tests {
         );
         assert_eq!(changed.verdict, Verdict::WA);
         assert_eq!(
-            changed.reason,
+            changed.reason.sentence(),
             "the answer: r1c1 was given as 5, the answer has 1; row 1 has two 1s (r1c1 and r1c8); \
              column 1 has two 1s (r1c1 and r3c1); and 1 more"
         );
@@ -189,7 +140,7 @@ mod tests {
             &with(ANSWER, 2, '.'),
             Format::AcWing,
         );
-        assert_eq!(empty.reason, "the answer: r1c3 is empty");
+        assert_eq!(empty.reason.sentence(), "the answer: r1c3 is empty");
         let broken = check(
             CheckerKind::Sudoku,
             &sudoku,
@@ -198,10 +149,14 @@ mod tests {
         );
         assert!(broken
             .reason
+            .sentence()
             .starts_with("the answer: row 1 has two 5s (r1c1 and r1c3)"));
         assert!(broken.details.contains("[5]"), "{}", broken.details);
         let none = check(CheckerKind::Sudoku, &sudoku, "", Format::AcWing);
-        assert_eq!(none.reason, "expected 1 answer (one per puzzle), got 0");
+        assert_eq!(
+            none.reason.sentence(),
+            "expected 1 answer (one per puzzle), got 0"
+        );
     }
 
     /// A case of `n` copies of the example, as an AcWing input.
@@ -228,7 +183,9 @@ mod tests {
         for (who, reason) in [
             (
                 Answerer::Function("solve_sudoku"),
-                "your solve_sudoku returned the board unchanged",
+                "your solve_sudoku left the board unchanged: fill in the board it is given, in \
+                 place (what solve_sudoku returns is ignored, and `board = ...` only rebinds a \
+                 local name)",
             ),
             (
                 Answerer::Program,
@@ -238,8 +195,8 @@ mod tests {
         ] {
             let checked = check_by(&one, &echo, who);
             assert_eq!(
-                (checked.verdict, checked.reason.as_str()),
-                (Verdict::WA, reason)
+                (checked.verdict, checked.reason.sentence()),
+                (Verdict::WA, reason.to_string())
             );
             // The grids still show it.
             assert!(
@@ -252,7 +209,7 @@ mod tests {
         let five = copies(5);
         let all = check_by(&five, &echo.repeat(5), Answerer::Program);
         assert_eq!(
-            all.reason,
+            all.reason.sentence(),
             "your program printed every puzzle unchanged (all 5)"
         );
         // Some of them: each is named, the others as they are wrong.
@@ -260,9 +217,10 @@ mod tests {
         let three = copies(3);
         let some = check_by(&three, &mixed, Answerer::Function("solveSudoku"));
         assert_eq!(
-            some.reason,
-            "puzzle 1 (input line 1): your solveSudoku returned the board unchanged; \
-             puzzle 2 (input line 2): r1c3 is empty"
+            some.reason.sentence(),
+            "puzzle 1 (input line 1): your solveSudoku left the board unchanged: fill in the \
+             board it is given, in place (what solveSudoku returns is ignored, and `board = ...` \
+             only rebinds a local name); puzzle 2 (input line 2): r1c3 is empty"
         );
         // One puzzle filled in by one digit is no longer unchanged.
         let started = check_by(
@@ -271,9 +229,9 @@ mod tests {
             Answerer::Program,
         );
         assert!(
-            started.reason.starts_with("the answer: "),
+            started.reason.sentence().starts_with("the answer: "),
             "{}",
-            started.reason
+            started.reason.sentence()
         );
     }
 
@@ -323,6 +281,7 @@ mod tests {
         assert_eq!(result.verdict, Verdict::WA);
         assert!(result
             .reason
+            .sentence()
             .starts_with("the output does not read as acwing answers: line 1, column 1"));
         assert!(result.details.contains("+hello"), "{}", result.details);
     }
@@ -339,7 +298,7 @@ mod tests {
         );
         assert_eq!(result.verdict, Verdict::WA);
         assert_eq!(
-            result.reason,
+            result.reason.sentence(),
             "the output does not read as acwing answers: line 1, column 2: ' ' is not a cell: \
              an AcWing line is its 81 cells with nothing between them"
         );
@@ -357,7 +316,7 @@ mod tests {
         let result = check(CheckerKind::Sudoku, &sudoku, &grid, Format::AcWing);
         assert_eq!(result.verdict, Verdict::PE);
         assert_eq!(
-            result.reason,
+            result.reason.sentence(),
             "the answers are right but printed in grid format; they should be in acwing format"
         );
     }
@@ -379,17 +338,36 @@ mod tests {
             Format::AcWing,
         );
         assert_eq!(wrong.verdict, Verdict::WA);
-        assert_eq!(wrong.reason, "line 1 differs from the expected output");
+        assert_eq!(
+            wrong.reason.sentence(),
+            "line 1 differs from the expected output"
+        );
         assert!(wrong.details.contains("[8]"), "{}", wrong.details);
+        let twice = check(
+            CheckerKind::Exact,
+            &exact,
+            &format!("{ANSWER}\n{ANSWER}\n"),
+            Format::AcWing,
+        );
+        assert_eq!(
+            twice.reason.sentence(),
+            "the output has 2 lines; the expected output has 1"
+        );
+        // A right answer with a line of debugging: that line is named.
         let extra = check(
             CheckerKind::Exact,
             &exact,
             &format!("{ANSWER}\nextra\n"),
             Format::AcWing,
         );
-        assert_eq!(
-            extra.reason,
-            "the output has 2 lines; the expected output has 1"
+        assert_eq!(extra.verdict, Verdict::WA);
+        assert!(
+            extra
+                .reason
+                .sentence()
+                .starts_with("the answer is right, but the output has 1 other line besides"),
+            "{}",
+            extra.reason
         );
         let no_expected = case(Format::AcWing, None);
         let missing = Checker::new(CheckerKind::Exact, &no_expected, Format::AcWing);
@@ -435,7 +413,7 @@ mod tests {
         for answers in [[&expected, ANSWER], [&other, ANSWER]] {
             let output = format!("{}\n{}\n", answers[0], answers[1]);
             let result = check(CheckerKind::Sudoku, &case, &output, Format::AcWing);
-            assert_eq!(result.verdict, Verdict::AC, "{}", result.reason);
+            assert_eq!(result.verdict, Verdict::AC, "{}", result.reason.sentence());
         }
         // Neither solution, though it differs from the expected answer
         // where the other one does, is still wrong, and said why.
@@ -452,9 +430,10 @@ mod tests {
         assert!(
             result
                 .reason
+                .sentence()
                 .starts_with("puzzle 1 (input line 1): row 1 has two 6s (r1c4 and r1c5)"),
             "{}",
-            result.reason
+            result.reason.sentence()
         );
     }
 
@@ -514,9 +493,19 @@ mod tests {
         let leetcode = case(Format::LeetCode, Some(&literal));
         for kind in [CheckerKind::Sudoku, CheckerKind::Exact] {
             let ok = check(kind, &leetcode, &format!("{ANSWER}\n"), Format::AcWing);
-            assert_eq!(ok.verdict, Verdict::AC, "{kind:?}: {}", ok.reason);
+            assert_eq!(
+                ok.verdict,
+                Verdict::AC,
+                "{kind:?}: {}",
+                ok.reason.sentence()
+            );
         }
         let literal_back = check(CheckerKind::Sudoku, &leetcode, &literal, Format::AcWing);
-        assert_eq!(literal_back.verdict, Verdict::PE, "{}", literal_back.reason);
+        assert_eq!(
+            literal_back.verdict,
+            Verdict::PE,
+            "{}",
+            literal_back.reason.sentence()
+        );
     }
 }

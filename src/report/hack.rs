@@ -66,7 +66,7 @@ pub fn outcome(
                 found.verdict,
                 found.round,
                 seconds(found.elapsed, 1),
-                shown(&found.reason)
+                shown(&found.reason.sentence())
             )?;
             found
         }
@@ -110,13 +110,14 @@ mod tests {
     use super::*;
     use crate::case::Limits;
     use crate::hack::{Budget, Found};
+    use crate::reason::{fixtures, Reason};
     use crate::runner::Submission;
     use std::path::PathBuf;
 
-    fn found(verdict: Verdict, reason: &str, time_ms: u64) -> Found {
+    fn found(verdict: Verdict, reason: Reason, time_ms: u64) -> Found {
         Found {
             verdict,
-            reason: reason.into(),
+            reason,
             time: Duration::from_millis(time_ms),
             round: 12,
             rounds: 40,
@@ -156,13 +157,17 @@ mod tests {
             improved_line(10, best, "mutated round 7's input")
         )
         .unwrap();
-        let failed = HackOutcome::Failed(found(Verdict::TLE, "time limit exceeded: 1000 ms", 1000));
+        let failed = HackOutcome::Failed(found(
+            Verdict::TLE,
+            fixtures::killed_at_the_cpu_limit(Duration::from_millis(1000)),
+            1000,
+        ));
         outcome(&mut out, &failed, limit, again).unwrap();
-        let wrong = HackOutcome::Failed(found(Verdict::WA, "puzzle 2: row 1 has two 5s", 40));
+        let wrong = HackOutcome::Failed(found(Verdict::WA, fixtures::two_fives_in_row_one(), 40));
         outcome(&mut out, &wrong, limit, again).unwrap();
-        let survived = HackOutcome::Survived(found(Verdict::AC, "", 733));
+        let survived = HackOutcome::Survived(found(Verdict::AC, Reason::Accepted, 733));
         outcome(&mut out, &survived, limit, again).unwrap();
-        let close = HackOutcome::Survived(found(Verdict::AC, "", 1210));
+        let close = HackOutcome::Survived(found(Verdict::AC, Reason::Accepted, 1210));
         outcome(&mut out, &close, limit, again).unwrap();
         outcome(
             &mut out,

@@ -587,7 +587,7 @@ impl<W: Write> HtmlReporter<W> {
                     let _ = writeln!(s, "<p>{}</p>", escape(&e.message));
                 }
                 CaseOutcome::Judged(j) => {
-                    let _ = writeln!(s, "<p>{}</p>", escape(&j.reason));
+                    let _ = writeln!(s, "<p>{}</p>", escape(&super::reason::sentence(j)));
                     s.push_str(&details(&j.details));
                     if !j.stderr.is_empty() {
                         let _ = writeln!(

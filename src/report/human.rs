@@ -17,6 +17,7 @@ use anstyle::{AnsiColor, Style};
 
 use super::judges::JudgeSays;
 use super::layout::{self, Cells, Columns};
+use super::reason;
 use super::untrusted::{self, shell_path, shown, shown_path};
 use super::{Event, Reporter};
 use crate::baseline::{Baseline, Tally};
@@ -25,6 +26,7 @@ use crate::problem::Problem;
 use crate::results::{CaseOutcome, CaseResult, Fault, Judgement, Summary};
 use crate::runner::lang::launch::Interface;
 use crate::runner::lang::BuildInfo;
+use crate::runner::sandbox::{Layer, Mode as SandboxMode, Protections};
 use crate::verdict::Verdict;
 use crate::words::{format_kb, format_ms, one_or_many, plural, seconds};
 
@@ -56,6 +58,13 @@ pub struct HumanReporter<W> {
     /// What accepted cases printed besides their answers, under their rows
     /// (`--show-output`).
     show_output: bool,
+    /// Everything there is to say (`--verbose`): the toolchain and the
+    /// sandbox in full, every grid of a wrong answer, how a baseline
+    /// decides a change.
+    verbose: bool,
+    /// A case's compile error has its row: one row says it for every
+    /// case, since a compile error is the submission's, not a case's.
+    compile_error_row: bool,
 }
 
 /// At most this many failures are described in full under the table; the
@@ -86,7 +95,17 @@ impl<W: Write> HumanReporter<W> {
             quiet: false,
             held_header: None,
             show_output: false,
+            verbose: false,
+            compile_error_row: false,
         }
+    }
+
+    /// Says everything there is to say (`--verbose`): the toolchain and
+    /// the sandbox in full on every run, every grid of a wrong answer, and
+    /// how a baseline decides that a time changed.
+    pub fn with_verbose(mut self, verbose: bool) -> Self {
+        self.verbose = verbose;
+        self
     }
 
     /// Shows under an accepted case's row what it printed besides its
@@ -98,8 +117,8 @@ impl<W: Write> HumanReporter<W> {
     }
 
     /// Shows only the rows of cases not accepted and the summary: no
-    /// header, no accepted rows, and failures without their grids and
-    /// diffs (`--quiet`). A compile error is still shown in full.
+    /// header, no accepted rows and no failure blocks (`--quiet`). A
+    /// compile error is still shown in full: no row says what to fix.
     pub fn with_quiet(mut self, quiet: bool) -> Self {
         self.quiet = quiet;
         self
@@ -165,7 +184,7 @@ impl<W: Write> HumanReporter<W> {
         let (time, percent, cpu, wall, memory);
         let (cells, note) = match &result.outcome {
             CaseOutcome::Error(_) => (dashes, String::new()),
-            CaseOutcome::Judged(j) if j.verdict == Verdict::CE => (dashes, j.reason.clone()),
+            CaseOutcome::Judged(j) if j.verdict == Verdict::CE => (dashes, reason::sentence(j)),
             CaseOutcome::Judged(j) => {
                 time = format_ms(j.time);
                 percent = format!("{:.0}%", j.limit_percent().min(999.0));
@@ -177,8 +196,8 @@ impl<W: Write> HumanReporter<W> {
                 let note = match (j.verdict == Verdict::AC, runs_note(j)) {
                     (true, None) => accepted_note(j),
                     (true, Some(runs)) => joined(&runs, &accepted_note(j)),
-                    (false, None) => j.reason.clone(),
-                    (false, Some(runs)) => joined(&j.reason, &runs),
+                    (false, None) => reason::short(j),
+                    (false, Some(runs)) => joined(&reason::short(j), &runs),
                 };
                 let cells = Cells {
                     time: &time,
@@ -206,6 +225,11 @@ impl<W: Write> HumanReporter<W> {
         };
         let row = format!("{code}{}  {}", self.columns.cells(&cells), result.id);
         let row_width = self.columns.id_column() + result.id.chars().count();
+        // A compile error is the submission's, the same for every case.
+        let note = match result.verdict() {
+            Some(Verdict::CE) => "compile error, message at the end: every case is CE".into(),
+            _ => note,
+        };
         if note.is_empty() {
             writeln!(self.out, "{row}")?;
         } else {
@@ -274,7 +298,7 @@ impl<W: Write> HumanReporter<W> {
             }
             CaseOutcome::Judged(j) => {
                 writeln!(self.out, "  verdict:  {}", j.verdict.name())?;
-                self.wrapped("  why:      ", &j.reason, 12)?;
+                self.wrapped("  why:      ", &reason::sentence(j), 12)?;
                 writeln!(
                     self.out,
                     "  measured: {} of {} ({:.0}%), cpu {}, memory {} of {}",
@@ -287,19 +311,27 @@ impl<W: Write> HumanReporter<W> {
                 )?;
                 // Two grids side by side would wrap into halves on a narrow
                 // terminal: one above the other there.
-                let details = match self.width {
-                    Some(width) if width < diff::SIDE_BY_SIDE_COLUMNS => diff::stacked(&j.details),
-                    _ => j.details.clone(),
+                // One wrong answer's grids tell what is wrong; the others
+                // are under --verbose, in the JSON and the HTML report.
+                let (details, more) = match self.verbose {
+                    true => (j.details.clone(), 0),
+                    false => first_grids(&j.details),
                 };
-                if self.quiet && !details.is_empty() {
-                    writeln!(
-                        self.out,
-                        "  details:  left out by --quiet; rerun without it for the grids or diff"
-                    )?;
-                }
-                for line in details.lines().filter(|_| !self.quiet) {
+                let details = match self.width {
+                    Some(width) if width < diff::SIDE_BY_SIDE_COLUMNS => diff::stacked(&details),
+                    _ => details,
+                };
+                for line in details.lines() {
                     let line = self.detail(line);
                     writeln!(self.out, "  {line}")?;
+                }
+                if more > 0 {
+                    writeln!(
+                        self.out,
+                        "  ({} more wrong {} with grids under --verbose)",
+                        more,
+                        one_or_many(more as u64, "answer", "answers")
+                    )?;
                 }
                 if !j.stdout.is_empty() {
                     writeln!(self.out, "  its own stdout (not part of the answers):")?;
@@ -423,7 +455,14 @@ impl<W: Write> HumanReporter<W> {
     /// The tools a build used, one line each: as named, their version,
     /// and why they were taken.
     fn toolchain(&mut self, build: &BuildInfo) -> io::Result<()> {
-        for tool in &build.toolchain {
+        // A cached build was made with these tools before: on a second run
+        // they are said under --verbose only.
+        let tools = if self.verbose || !build.cached || build.error.is_some() {
+            &build.toolchain[..]
+        } else {
+            &[]
+        };
+        for tool in tools {
             let line = format!(
                 "{} {}: {} ({})",
                 build.language,
@@ -544,13 +583,18 @@ impl<W: Write> HumanReporter<W> {
             self.wrapped("", &line, 2)?;
         }
         if let Some(baseline) = self.baseline.clone().filter(|_| summary.total > 0) {
-            let noise = format!(
-                " (a time counts as changed past {}x and {} ms, or with --repeat {} or more on \
-                 both sides, when the runs' ranges do not overlap)",
-                crate::baseline::NOISE_RATIO,
-                crate::baseline::NOISE_FLOOR.as_millis(),
-                crate::baseline::SPREAD_RUNS
-            );
+            // How a time is said to change, once asked for: every run of
+            // --watch compares with the one before.
+            let noise = match self.verbose {
+                true => format!(
+                    " (a time counts as changed past {}x and {} ms, or with --repeat {} or more \
+                     on both sides, when the runs' ranges do not overlap)",
+                    crate::baseline::NOISE_RATIO,
+                    crate::baseline::NOISE_FLOOR.as_millis(),
+                    crate::baseline::SPREAD_RUNS
+                ),
+                false => String::new(),
+            };
             let line = format!(
                 "compared with {}: {}{noise}",
                 baseline.source,
@@ -611,8 +655,14 @@ fn accepted_note(j: &Judgement) -> String {
 fn puzzles_note(j: &Judgement) -> String {
     match (j.puzzles, j.puzzle_times) {
         (n, Some(spread)) => {
+            // A program's answers that arrived together have no time of
+            // their own: the spread is of those timed one by one.
+            let each = match j.puzzles_timed {
+                timed if timed < n => format!("{timed} timed one by one, each"),
+                _ => "each".to_string(),
+            };
             let mut note = format!(
-                "{n} puzzles, each {}–{} (median {})",
+                "{n} puzzles, {each} {}–{} (median {})",
                 format_ms(spread.min).trim_end_matches(" ms"),
                 format_ms(spread.max),
                 format_ms(spread.median)
@@ -630,6 +680,86 @@ fn puzzles_note(j: &Judgement) -> String {
         (1, None) => String::from("1 puzzle"),
         (n, None) => format!("{n} puzzles"),
     }
+}
+
+/// Of a failure's grid diffs, the first wrong answer's with the legend,
+/// and how many more answers have grids; details that hold no grids (a
+/// line diff) come back whole. A wrong answer's grids open with a line of
+/// its own naming it (`puzzle 2 (input line 2):`), then the grids' titles.
+fn first_grids(details: &str) -> (String, usize) {
+    let lines: Vec<&str> = details.lines().collect();
+    let opens = |i: usize| {
+        let line = lines[i];
+        !line.starts_with(' ')
+            && line.ends_with(':')
+            && lines
+                .get(i + 1)
+                .is_some_and(|next| next.contains("your answer"))
+    };
+    let starts: Vec<usize> = (0..lines.len()).filter(|&i| opens(i)).collect();
+    let (Some(&second), true) = (starts.get(1), starts.len() > 1) else {
+        return (details.to_string(), 0);
+    };
+    // The legend: the lines after the last grid that are not indented.
+    let legend = lines
+        .iter()
+        .rev()
+        .take_while(|line| !line.starts_with(' ') && !line.is_empty())
+        .count();
+    let mut kept: Vec<&str> = lines[..second].to_vec();
+    kept.extend(&lines[lines.len() - legend..]);
+    (kept.join("\n") + "\n", starts.len() - 1)
+}
+
+/// The sandbox in a few words, for every run: which layers hold, and for
+/// each one the kernel refused, what it costs and what to do (the line in
+/// full, with the kernel's reasons, is under --verbose and in `doctor`).
+fn sandbox_summary(p: &Protections) -> String {
+    if p.mode == SandboxMode::Off {
+        return "off (--sandbox off): submissions run unconfined".into();
+    }
+    let namespaces = [&p.processes, &p.filesystem, &p.network, &p.ipc];
+    let mut holds = Vec::new();
+    if namespaces.iter().all(|layer| layer.is_on()) {
+        holds.push(if p.user_namespace {
+            "namespaces (in a user namespace)".to_string()
+        } else {
+            "namespaces".to_string()
+        });
+    }
+    match (&p.accounting, &p.cgroup_version) {
+        (Layer::On, Some(version)) => holds.push(format!("{version} accounting")),
+        _ => holds.push("rusage accounting".to_string()),
+    }
+    if p.no_fork.is_on() && p.keyrings.is_on() {
+        holds.push("system-call filters".to_string());
+    }
+    let mut said = holds.join(", ");
+    let missing: Vec<&str> = p.missing().into_iter().map(|(name, _)| name).collect();
+    if missing.iter().any(|name| name.ends_with("namespace")) {
+        said.push_str(
+            "; MISSING namespaces: the kernel refuses them to this user, so runs see the \
+             machine; allow unprivileged user namespaces (sysctl \
+             kernel.unprivileged_userns_clone=1, or the distribution's AppArmor setting)",
+        );
+    }
+    if missing.contains(&"cgroup accounting") {
+        said.push_str(
+            "; MISSING a cgroup of your own: memory is each process's own and a run's children \
+             are not held to the CPU limit while they run; for both, run the judge in a \
+             delegated cgroup: systemd-run --user --scope -p Delegate=yes sudoku-judge ...",
+        );
+    }
+    if missing.contains(&"process filter") || missing.contains(&"keyring filter") {
+        said.push_str("; MISSING system-call filters: this kernel has no seccomp");
+    }
+    if missing.contains(&"task limit") {
+        said.push_str("; MISSING a task limit: a fork bomb is stopped only by the wall clock");
+    }
+    if !missing.is_empty() {
+        said.push_str(" (--verbose gives the kernel's reasons)");
+    }
+    said
 }
 
 /// A note when the submission's interface is not the one `problem` judges.
@@ -670,12 +800,13 @@ impl<W: Write> Reporter for HumanReporter<W> {
                 warnings,
                 problems,
                 interface,
+                submitted,
                 time_scales,
             } => {
                 if let Some(build) = build.filter(|b| !self.quiet || b.error.is_some()) {
                     self.build(build)?;
                 }
-                self.judges = JudgeSays::new(problems);
+                self.judges = JudgeSays::new(problems, submitted);
                 if self.quiet {
                     let header = self.columns.header();
                     self.held_header = Some(self.paint(Style::new().dimmed(), &header));
@@ -684,7 +815,11 @@ impl<W: Write> Reporter for HumanReporter<W> {
                 let submission = &shown(submission);
                 self.header(cases, submission, jobs, time_scales, problems, interface)?;
                 if let Some(sandbox) = sandbox {
-                    self.wrapped("sandbox: ", &sandbox.to_string(), INDENT)?;
+                    let said = match self.verbose {
+                        true => sandbox.to_string(),
+                        false => sandbox_summary(sandbox),
+                    };
+                    self.wrapped("sandbox: ", &said, INDENT)?;
                 }
                 for warning in warnings {
                     self.wrapped("warning: ", &shown(warning), INDENT)?;
@@ -698,6 +833,12 @@ impl<W: Write> Reporter for HumanReporter<W> {
                 if self.quiet && result.passed() {
                     return Ok(());
                 }
+                if result.verdict() == Some(Verdict::CE) {
+                    if self.compile_error_row {
+                        return Ok(());
+                    }
+                    self.compile_error_row = true;
+                }
                 if let Some(header) = self.held_header.take() {
                     writeln!(self.out, "{header}")?;
                 }
@@ -709,8 +850,8 @@ impl<W: Write> Reporter for HumanReporter<W> {
                 }
                 self.out.flush()?;
                 // A compile error is the same for every case: it is shown
-                // once, at the end.
-                if !result.passed() && result.verdict() != Some(Verdict::CE) {
+                // once, at the end. `--quiet` shows the rows alone.
+                if !result.passed() && result.verdict() != Some(Verdict::CE) && !self.quiet {
                     if self.failures.len() < DESCRIBED {
                         self.failures.push((result.clone(), raw.input.clone()));
                     } else {
@@ -753,6 +894,45 @@ mod tests {
     use crate::report::fixtures::{every_verdict, judged, report_run};
     use std::path::PathBuf;
     use std::time::Duration;
+
+    /// As an ordinary user without a cgroup: the header says what is
+    /// missing in words, with what to do, and none of the kernel's errno.
+    #[test]
+    fn a_missing_layer_is_said_in_words_with_what_to_do() {
+        let mut protections = Protections {
+            mode: SandboxMode::Auto,
+            processes: Layer::On,
+            filesystem: Layer::On,
+            network: Layer::On,
+            ipc: Layer::On,
+            accounting: Layer::Missing(
+                "cannot make the run's cgroup: /sys/fs/cgroup/memory/a/b/sudoku-judge/1-1: \
+                 Permission denied (os error 13)"
+                    .into(),
+            ),
+            cgroup_version: None,
+            no_fork: Layer::On,
+            tasks: Layer::On,
+            keyrings: Layer::On,
+            user_namespace: true,
+        };
+        let said = sandbox_summary(&protections);
+        assert!(said.contains("MISSING a cgroup of your own"), "{said}");
+        assert!(
+            said.contains("systemd-run --user --scope -p Delegate=yes"),
+            "{said}"
+        );
+        assert!(
+            !said.contains("os error") && !said.contains("/sys/fs"),
+            "{said}"
+        );
+        protections.accounting = Layer::On;
+        protections.cgroup_version = Some("cgroup v2".into());
+        assert_eq!(
+            sandbox_summary(&protections),
+            "namespaces (in a user namespace), cgroup v2 accounting, system-call filters"
+        );
+    }
 
     /// Every verdict's line, the failure blocks and the summary, in one
     /// snapshot. Timings are fixed in the fixture, never measured.
@@ -940,6 +1120,7 @@ mod tests {
                 warnings: &[],
                 problems: &[],
                 interface: None,
+                submitted: None,
                 time_scales: &[],
             })
             .unwrap();
@@ -962,7 +1143,16 @@ mod tests {
     #[test]
     fn only_the_first_failures_are_described_in_full() {
         let results: Vec<CaseResult> = (0..DESCRIBED + 3)
-            .map(|n| case(&format!("c{n}"), judged(Verdict::WA, "r1c3 is empty", 1)))
+            .map(|n| {
+                case(
+                    &format!("c{n}"),
+                    judged(
+                        Verdict::WA,
+                        crate::reason::fixtures::two_fives_in_row_one(),
+                        1,
+                    ),
+                )
+            })
             .collect();
         let mut out = Vec::new();
         let mut reporter = HumanReporter::new(&mut out, false, "");
@@ -996,7 +1186,11 @@ mod tests {
 
     #[test]
     fn colour_marks_the_cells_of_a_grid_diff() {
-        let mut outcome = judged(Verdict::WA, "r1c3 is wrong", 1);
+        let mut outcome = judged(
+            Verdict::WA,
+            crate::reason::fixtures::two_fives_in_row_one(),
+            1,
+        );
         if let CaseOutcome::Judged(j) = &mut outcome {
             j.details = crate::check::diff::example();
         }
@@ -1040,7 +1234,7 @@ mod tests {
 
     #[test]
     fn colour_only_when_asked() {
-        let result = case("a", judged(Verdict::AC, "", 1));
+        let result = case("a", judged(Verdict::AC, crate::reason::Reason::Accepted, 1));
         let render = |color| {
             let mut out = Vec::new();
             HumanReporter::new(&mut out, color, "")

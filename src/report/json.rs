@@ -125,7 +125,16 @@ struct CaseJson<'a> {
     expected_path: Option<String>,
     /// `null` when the case could not be judged; `error` says why.
     verdict: Option<Verdict>,
-    message: &'a str,
+    /// Why, in a sentence, as the failure's block says it.
+    message: std::borrow::Cow<'a, str>,
+    /// Why, in a few words, as the case's row says it.
+    short_message: String,
+    /// Why, as data: `kind` and its fields (see `reason.rs`); `null` for a
+    /// case that could not be judged.
+    reason: Option<&'a crate::reason::Reason>,
+    /// It fails after this many earlier cases in its process, and passes
+    /// alone: it keeps state between tests.
+    kept_state_after: Option<usize>,
     details: &'a str,
     time_ms: Option<f64>,
     time_limit_ms: Option<f64>,
@@ -133,6 +142,9 @@ struct CaseJson<'a> {
     runs_ms: Vec<f64>,
     puzzles: Option<usize>,
     puzzle_ms: Option<PuzzleMs>,
+    /// How many puzzles `puzzle_ms` timed one by one: all, or fewer when a
+    /// program's answers arrived together.
+    puzzles_timed: Option<usize>,
     slowest_puzzle: Option<SlowestJson>,
     wall_ms: Option<f64>,
     cpu_ms: Option<f64>,
@@ -159,7 +171,10 @@ impl<'a> CaseJson<'a> {
             path: result.input.display().to_string(),
             expected_path: result.expected.as_ref().map(|p| p.display().to_string()),
             verdict: None,
-            message: "",
+            message: "".into(),
+            short_message: String::new(),
+            reason: None,
+            kept_state_after: None,
             details: "",
             time_ms: None,
             time_limit_ms: None,
@@ -167,6 +182,7 @@ impl<'a> CaseJson<'a> {
             runs_ms: Vec::new(),
             puzzles: None,
             puzzle_ms: None,
+            puzzles_timed: None,
             slowest_puzzle: None,
             wall_ms: None,
             cpu_ms: None,
@@ -183,12 +199,15 @@ impl<'a> CaseJson<'a> {
         };
         match &result.outcome {
             CaseOutcome::Error(error) => {
-                json.message = &error.message;
+                json.message = error.message.as_str().into();
                 json.error = Some(&error.message);
             }
             CaseOutcome::Judged(j) => {
                 json.verdict = Some(j.verdict);
-                json.message = &j.reason;
+                json.message = super::reason::sentence(j).into();
+                json.short_message = super::reason::short(j);
+                json.reason = Some(&j.reason);
+                json.kept_state_after = j.kept_state_after;
                 json.details = &j.details;
                 json.time_ms = Some(millis(j.time));
                 json.time_limit_ms = Some(millis(j.limits.time));
@@ -196,6 +215,7 @@ impl<'a> CaseJson<'a> {
                 json.runs_ms = j.run_times.iter().copied().map(millis).collect();
                 json.puzzles = Some(j.puzzles);
                 json.puzzle_ms = j.puzzle_times.map(PuzzleMs::from);
+                json.puzzles_timed = j.puzzle_times.map(|_| j.puzzles_timed);
                 json.slowest_puzzle = j.slowest.map(|s| SlowestJson {
                     puzzle: s.puzzle,
                     line: s.line,

@@ -11,6 +11,7 @@
 
 use crate::problem::Problem;
 use crate::results::CaseResult;
+use crate::runner::lang::launch::Interface;
 use crate::verdict::Verdict;
 use crate::words::plural;
 
@@ -25,6 +26,9 @@ struct Tally {
     /// The test number (from 1), id and verdict (`None`: could not be
     /// judged) of the first one not accepted.
     first: Option<(usize, String, Option<Verdict>)>,
+    /// The user's submission answers as this judge never runs one: it
+    /// would not compile there, whatever the driver here made of it.
+    wrong_kind: Option<Interface>,
 }
 
 /// Follows a run case by case and says what each problem's judge would.
@@ -34,8 +38,10 @@ pub struct JudgeSays {
 }
 
 impl JudgeSays {
-    /// For a run with these problems and their numbers of cases.
-    pub fn new(problems: &[(Problem, usize)]) -> Self {
+    /// For a run with these problems and their numbers of cases, of a
+    /// user's submission that answers as `submitted` (`None` for a built-in
+    /// solver, which is no file a judge is sent).
+    pub fn new(problems: &[(Problem, usize)], submitted: Option<Interface>) -> Self {
         JudgeSays {
             tallies: problems
                 .iter()
@@ -44,6 +50,7 @@ impl JudgeSays {
                     tests,
                     judged: 0,
                     first: None,
+                    wrong_kind: submitted.filter(|&i| i != interface_of(problem)),
                 })
                 .collect(),
         }
@@ -66,6 +73,30 @@ impl JudgeSays {
     /// One line per problem, in the order the problems were met.
     pub fn lines(&self) -> Vec<String> {
         self.tallies.iter().map(Tally::line).collect()
+    }
+}
+
+/// How a problem's judge runs a submission: LeetCode calls a class
+/// Solution's method, AcWing and POJ run a program on stdin.
+fn interface_of(problem: Problem) -> Interface {
+    match problem {
+        Problem::Leetcode37 => Interface::Function,
+        Problem::Acwing166 | Problem::Poj3074 => Interface::Program,
+    }
+}
+
+/// Why a judge would not compile a submission of the other kind.
+fn wrong_kind(problem: Problem, submitted: Interface) -> &'static str {
+    match (problem, submitted) {
+        (Problem::Leetcode37, _) => {
+            "LeetCode compiles the file with its own main, which calls a class Solution's \
+             solveSudoku; this submission is a program with a main of its own, reading stdin"
+        }
+        (_, Interface::Function) => {
+            "it runs the file as a program that reads the puzzles on stdin; this submission is \
+             a LeetCode-style class Solution with no main"
+        }
+        (_, Interface::Program) => "",
     }
 }
 
@@ -94,6 +125,12 @@ impl Tally {
     fn line(&self) -> String {
         let (judge, test) = judge(self.problem);
         let of = |n: usize| format!("{test} {n} of {}", self.tests);
+        if let Some(submitted) = self.wrong_kind {
+            return format!(
+                "{judge} would say: Compile Error ({})",
+                wrong_kind(self.problem, submitted)
+            );
+        }
         match &self.first {
             Some((_, _, Some(Verdict::CE))) => format!("{judge} would say: Compile Error"),
             Some((n, id, Some(verdict))) => format!(
@@ -115,6 +152,9 @@ impl Tally {
                 "{judge} would say: Accepted, {0} / {0} testcases passed",
                 self.tests
             ),
+            None if self.tests == 1 => {
+                format!("{judge} would say: Accepted, the one {test} passed")
+            }
             None => format!(
                 "{judge} would say: Accepted, all {} passed",
                 plural(self.tests, test)
@@ -137,7 +177,7 @@ mod tests {
             expected: None,
             problem,
             outcome: match verdict {
-                Some(v) => judged(v, "why", 1),
+                Some(v) => judged(v, crate::reason::fixtures::two_fives_in_row_one(), 1),
                 None => {
                     crate::results::CaseOutcome::Error(crate::results::Unjudged::case("unreadable"))
                 }
@@ -146,7 +186,7 @@ mod tests {
     }
 
     fn says(problems: &[(Problem, usize)], results: &[CaseResult]) -> Vec<String> {
-        let mut says = JudgeSays::new(problems);
+        let mut says = JudgeSays::new(problems, None);
         for result in results {
             says.case(result);
         }
@@ -208,7 +248,55 @@ mod tests {
                 &[(Problem::Acwing166, 1)],
                 &[case("a", acwing, Some(Verdict::AC))]
             ),
-            ["AcWing would say: Accepted, all 1 test passed"]
+            ["AcWing would say: Accepted, the one test passed"]
+        );
+    }
+
+    #[test]
+    fn a_submission_of_the_kind_the_judge_never_runs_would_not_compile_there() {
+        let acwing = Some(Problem::Acwing166);
+        let leetcode = Some(Problem::Leetcode37);
+        let results = [
+            case("acwing166/a", acwing, Some(Verdict::AC)),
+            case("leetcode37/a", leetcode, Some(Verdict::AC)),
+        ];
+        let problems = [(Problem::Acwing166, 1), (Problem::Leetcode37, 1)];
+        let said = |submitted| {
+            let mut says = JudgeSays::new(&problems, submitted);
+            for result in &results {
+                says.case(result);
+            }
+            says.lines()
+        };
+        let class = said(Some(Interface::Function));
+        assert!(
+            class[0].starts_with("AcWing would say: Compile Error ("),
+            "{class:?}"
+        );
+        assert!(
+            class[0].contains("class Solution with no main"),
+            "{class:?}"
+        );
+        assert_eq!(
+            class[1],
+            "LeetCode would say: Accepted, 1 / 1 testcases passed"
+        );
+        let program = said(Some(Interface::Program));
+        assert_eq!(
+            program[0],
+            "AcWing would say: Accepted, the one test passed"
+        );
+        assert!(
+            program[1].starts_with("LeetCode would say: Compile Error ("),
+            "{program:?}"
+        );
+        // A built-in solver is no file a judge is sent: judged as it ran.
+        assert_eq!(
+            said(None),
+            [
+                "AcWing would say: Accepted, the one test passed",
+                "LeetCode would say: Accepted, 1 / 1 testcases passed"
+            ]
         );
     }
 

@@ -54,9 +54,9 @@ fn test_case(result: &CaseResult) -> (String, TestCase) {
             status.set_type(j.verdict.code()).set_message(format!(
                 "{}: {}",
                 j.verdict.code(),
-                j.reason
+                super::reason::sentence(j)
             ));
-            let mut text = format!("{}: {}\n", j.verdict.name(), j.reason);
+            let mut text = format!("{}: {}\n", j.verdict.name(), super::reason::sentence(j));
             if !j.details.is_empty() {
                 text.push_str(&j.details);
             }

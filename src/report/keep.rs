@@ -91,7 +91,12 @@ impl KeepReporter {
         }
         std::fs::write(
             dir.join("verdict.txt"),
-            format!("{} {}\n{}\n", j.verdict.code(), result.id, j.reason),
+            format!(
+                "{} {}\n{}\n",
+                j.verdict.code(),
+                result.id,
+                super::reason::sentence(j)
+            ),
         )?;
         self.kept.fetch_add(1, Ordering::SeqCst);
         Ok(())

@@ -24,6 +24,7 @@ pub mod layout;
 pub mod notices;
 pub mod progress;
 pub mod rate;
+pub mod reason;
 pub mod solvers;
 pub mod starter;
 pub mod stress;
@@ -82,15 +83,18 @@ pub(crate) mod fixtures {
     use crate::board::Format;
     use crate::case::{CheckerKind, Limits};
     use crate::problem::Problem;
+    use crate::reason::Reason;
     use crate::results::{CaseOutcome, CaseResult, Judgement};
     use crate::runner::lang::launch::Interface;
     use crate::stats::Spread;
     use crate::verdict::Verdict;
 
-    pub fn judged(verdict: Verdict, reason: &str, time_ms: u64) -> CaseOutcome {
+    pub fn judged(verdict: Verdict, reason: Reason, time_ms: u64) -> CaseOutcome {
         CaseOutcome::Judged(Box::new(Judgement {
             verdict,
-            reason: reason.to_string(),
+            reason,
+            kept_state_after: None,
+            failed_run: None,
             details: if verdict == Verdict::WA {
                 "the answer:\n  (grid diff here)\n".to_string()
             } else {
@@ -111,6 +115,7 @@ pub(crate) mod fixtures {
                 median: Duration::from_micros(250),
                 max: Duration::from_micros(380),
             }),
+            puzzles_timed: 2,
             slowest: Some(crate::results::Slowest {
                 puzzle: 2,
                 line: 2,
@@ -172,6 +177,7 @@ pub(crate) mod fixtures {
                 warnings: &[],
                 problems: &problems,
                 interface: Some(Interface::Function),
+                submitted: None,
                 time_scales: &[],
             })
             .unwrap();
@@ -188,7 +194,7 @@ pub(crate) mod fixtures {
     /// checker and [`crate::decide::decide`] on a run of the fixtures'
     /// case (two puzzles, 1 s, 64 MB), and the time it was charged: the
     /// snapshot shows the judge's own words.
-    fn real_reason(verdict: Verdict) -> (String, u64) {
+    fn real_reason(verdict: Verdict) -> (Reason, u64) {
         use crate::board::{format, Board, EXAMPLE, EXAMPLE_ANSWER};
         use crate::check::Checker;
         use crate::runner::process::Kill;
@@ -233,7 +239,6 @@ pub(crate) mod fixtures {
             memory_allowance_kb: 0,
             fork_refusals: 0,
             puzzle_times: None,
-            slowest_puzzle: None,
             end: match verdict {
                 Verdict::TLE => End::Killed(Kill::Wall),
                 Verdict::OLE => End::Killed(Kill::Output),
@@ -261,7 +266,7 @@ pub(crate) mod fixtures {
         };
         let decided = crate::decide::decide(&case, &run, &limits, checker.finish().unwrap())
             .expect("a verdict");
-        assert_eq!(decided.verdict, verdict, "{}", decided.reason);
+        assert_eq!(decided.verdict, verdict, "{}", decided.reason.sentence());
         (decided.reason, ms)
     }
 
@@ -271,7 +276,6 @@ pub(crate) mod fixtures {
             .iter()
             .map(|&v| {
                 let (reason, ms) = real_reason(v);
-                let reason = reason.as_str();
                 CaseResult {
                     id: format!("suite/{}", v.code().to_lowercase()),
                     suite: PathBuf::from("cases/suite"),

@@ -20,6 +20,57 @@ pub fn read_warning(out: &mut dyn Write, source: &str, warning: &str) -> io::Res
     writeln!(out, "warning: {}: {}", shown(source), shown(warning))
 }
 
+/// `test` with no path where there is no `cases/`: the shipped suites are
+/// judged, and from where.
+pub fn shipped_cases(out: &mut dyn Write, dir: &Path, filters: &[String]) -> io::Result<()> {
+    let what = match filters {
+        [] => "the suites shipped with sudoku-judge".to_string(),
+        _ => "cases of the suites shipped with sudoku-judge".to_string(),
+    };
+    writeln!(
+        out,
+        "note: no cases/ here, so judging {what} ({}), written out in {}; \
+         `sudoku-judge cases --out DIR` copies them to edit",
+        crate::shipped::suites().join(", "),
+        shown_path(dir)
+    )
+}
+
+/// `sudoku-judge cases`: the shipped suites, a line each.
+pub fn shipped_list(out: &mut dyn Write) -> io::Result<()> {
+    let files = crate::shipped::files();
+    for suite in crate::shipped::suites() {
+        let inputs = files
+            .iter()
+            .filter(|(path, _)| path.starts_with(suite))
+            .filter(|(path, _)| {
+                let name = path
+                    .file_name()
+                    .and_then(|n| n.to_str())
+                    .unwrap_or_default();
+                name.ends_with(".in") || name == "input.txt"
+            })
+            .count();
+        writeln!(out, "{suite:<16} {}", plural(inputs, "case"))?;
+    }
+    writeln!(
+        out,
+        "judge them with `sudoku-judge test SUITE` where there is no cases/ directory, or write \
+         a copy with `sudoku-judge cases --out DIR`"
+    )
+}
+
+/// `sudoku-judge cases --out DIR`: what was written.
+pub fn shipped_written(out: &mut dyn Write, dir: &Path, files: usize) -> io::Result<()> {
+    writeln!(
+        out,
+        "wrote {} of the shipped suites into {}; next: sudoku-judge test {}",
+        plural(files, "file"),
+        shown_path(dir),
+        super::untrusted::shell_path(dir)
+    )
+}
+
 /// `test --failed` after a run where everything was accepted.
 pub fn nothing_failed(out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "the last run here had no failures; nothing to rerun")

@@ -40,7 +40,7 @@ pub fn wrote(out: &mut dyn Write, written: &Written<'_>) -> io::Result<()> {
     let (what, until) = match written.interface {
         Interface::Function => (
             format!("LeetCode's {language} template for problem 37, with {function}"),
-            format!("until you fill in {function}, the judge says WA: your {function} returned the board unchanged"),
+            format!("until you fill in {function}, the judge says WA: your {function} left the board unchanged"),
         ),
         Interface::Program => (
             format!(

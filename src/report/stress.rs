@@ -122,7 +122,7 @@ pub fn outcome(
                 "round {} failed with {}: {}",
                 f.round + 1,
                 f.verdict,
-                shown(&f.reason)
+                shown(&f.reason.sentence())
             )?;
             writeln!(
                 out,
@@ -245,7 +245,7 @@ mod tests {
             round: 6,
             round_seed: 46,
             verdict: Verdict::WA,
-            reason: "puzzle 2: r1c3 is 5, but 5 is already in row 1".into(),
+            reason: crate::reason::fixtures::two_fives_in_row_one(),
             original_puzzles: 5,
             original_givens: 120,
             puzzles: 1,

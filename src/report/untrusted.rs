@@ -48,7 +48,7 @@ pub fn shown_path(path: &Path) -> String {
 /// from the case or the submission escaped.
 pub fn case_result(result: &CaseResult) -> CaseResult {
     let mut shown_result = result.clone();
-    let text = |s: &mut String| {
+    let text = &|s: &mut String| {
         if let Cow::Owned(escaped) = shown(s) {
             *s = escaped;
         }
@@ -66,13 +66,8 @@ pub fn case_result(result: &CaseResult) -> CaseResult {
     }
     match &mut shown_result.outcome {
         CaseOutcome::Judged(j) => {
-            for field in [
-                &mut j.reason,
-                &mut j.details,
-                &mut j.output,
-                &mut j.stdout,
-                &mut j.stderr,
-            ] {
+            j.reason.texts_mut().into_iter().for_each(text);
+            for field in [&mut j.details, &mut j.output, &mut j.stdout, &mut j.stderr] {
                 text(field);
             }
             j.stdout_last_line.iter_mut().for_each(text);

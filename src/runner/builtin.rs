@@ -289,7 +289,7 @@ impl Conversation for WorkerTalk<'_, '_, '_> {
         }
     }
 
-    fn stdout(&mut self, chunk: &[u8]) {
+    fn stdout(&mut self, chunk: &[u8], _: &mut Meter) {
         self.replies.feed(chunk);
     }
 
@@ -422,8 +422,7 @@ pub fn run_case(
         },
         memory_allowance_kb: 0,
         fork_refusals: finished.as_ref().map_or(0, |f| f.fork_refusals),
-        puzzle_times: replies.times.spread(),
-        slowest_puzzle: replies.times.slowest(),
+        puzzle_times: replies.times.timed(),
         end,
         stdout: String::new(),
         stdout_lines: 0,

@@ -25,7 +25,7 @@ use anyhow::Context as _;
 use super::lang::launch::{Launch, Runtime};
 use super::lang::{self, Language};
 use super::process::{self, Conversation, Exit, Input, Kill, Meter, Served};
-use super::{grace, End, Limits, OwnOutput, OwnText, PuzzleTimes, Run, Session};
+use super::{grace, End, Limits, OwnOutput, OwnText, PuzzleTimes, Run, Session, Timed};
 use crate::board::format;
 use crate::board::Format;
 use crate::case::{Boards, CaseData};
@@ -227,7 +227,7 @@ impl Conversation for OneBoardAtATime<'_, '_, '_, '_> {
         Ok(Input::Data(line.len()))
     }
 
-    fn stdout(&mut self, chunk: &[u8]) {
+    fn stdout(&mut self, chunk: &[u8], _: &mut Meter) {
         self.own.feed(chunk);
     }
 
@@ -328,17 +328,20 @@ pub fn run_program(
     let mut timed = AnswersTimed {
         stdin,
         checker,
-        last: None,
+        last: Duration::ZERO,
         times: PuzzleTimes::default(),
-        arrivals: 0,
+        grouped: 0,
+        longest_group: Duration::ZERO,
+        unclocked: false,
     };
     let finished = process::run(spec, &mut timed)
         .with_context(|| format!("failed to run {}", launch.label))?;
     let stderr = String::from_utf8_lossy(&finished.stderr).into_owned();
     let answered = timed.checker.answered();
-    // Answers that came in a few batches were buffered: the gaps between
-    // the batches are not any puzzle's time.
-    let one_by_one = timed.arrivals > 1 && timed.arrivals * 2 >= answered;
+    // A puzzle's time over the case's own would be a clock misread.
+    let puzzle_times = timed
+        .timed(answered)
+        .filter(|t| t.spread.max <= finished.cpu);
     Ok(Run {
         answered,
         time: finished.cpu,
@@ -347,8 +350,7 @@ pub fn run_program(
         memory_kb: finished.memory_kb,
         memory_allowance_kb: launch.memory_allowance_kb(limits),
         fork_refusals: finished.fork_refusals,
-        puzzle_times: timed.times.spread().filter(|_| one_by_one),
-        slowest_puzzle: timed.times.slowest().filter(|_| one_by_one),
+        puzzle_times,
         end: end_of(launch, &finished, &stderr),
         stdout: String::new(),
         stdout_lines: 0,
@@ -370,34 +372,68 @@ pub fn run_program(
 struct AnswersTimed<'s, 'c, 'a> {
     stdin: &'s mut dyn Read,
     checker: &'c mut Checker<'a>,
-    /// When the last answer (or the first input) arrived.
-    last: Option<Instant>,
+    /// The program's CPU time when the last answer arrived.
+    last: Duration,
+    /// The times of the answers that arrived alone, each its puzzle's.
     times: PuzzleTimes,
-    /// Chunks of output that brought at least one answer.
-    arrivals: usize,
+    /// Answers that arrived with others, and the longest time of such a
+    /// group: no puzzle of it took longer.
+    grouped: usize,
+    longest_group: Duration,
+    /// The process's clock could not be read: no time is known.
+    unclocked: bool,
+}
+
+impl AnswersTimed<'_, '_, '_> {
+    /// What was measured puzzle by puzzle. Answers that arrived together
+    /// (an output buffer flushed at once, or two quick answers read in one
+    /// go) have no time of their own: the others are each their puzzle's,
+    /// and the slowest of them is named only when no group took as long.
+    /// When most answers arrived together, nothing is.
+    fn timed(&self, answered: usize) -> Option<Timed> {
+        let count = self.times.count();
+        if self.unclocked || count < 2 || count * 2 < answered {
+            return None;
+        }
+        Some(Timed {
+            spread: self.times.spread()?,
+            count,
+            slowest: self
+                .times
+                .slowest()
+                .filter(|&(_, time)| time >= self.longest_group),
+        })
+    }
 }
 
 impl Conversation for AnswersTimed<'_, '_, '_> {
     fn input(&mut self, buf: &mut [u8], _: &mut Meter) -> io::Result<Input> {
-        self.last.get_or_insert_with(Instant::now);
         process::read_input(self.stdin, buf)
     }
 
-    fn stdout(&mut self, chunk: &[u8]) {
+    /// A puzzle's time is the program's CPU time between its answer and
+    /// the one before, read from the kernel's clock of the process as the
+    /// answer arrives (the first includes the program's start): CPU, as
+    /// the case is charged, so no puzzle's time exceeds the case's, and a
+    /// busy machine does not lengthen it.
+    fn stdout(&mut self, chunk: &[u8], meter: &mut Meter) {
         let before = self.checker.answered();
         self.checker.feed(chunk);
         let new = self.checker.answered() - before;
-        if new == 0 {
+        if new == 0 || self.unclocked {
             return;
         }
-        let now = Instant::now();
-        let gap = self.last.map_or(Duration::ZERO, |last| now - last);
-        self.last = Some(now);
-        self.arrivals += 1;
-        // Answers that came together: the gap was the first one's.
-        self.times.record(gap.as_nanos() as u64);
-        for _ in 1..new {
-            self.times.record(0);
+        let Some(now) = meter.process_cpu() else {
+            self.unclocked = true;
+            return;
+        };
+        let took = now.saturating_sub(self.last);
+        self.last = now;
+        if new == 1 {
+            self.times.record_at(before, took.as_nanos() as u64);
+        } else {
+            self.grouped += new;
+            self.longest_group = self.longest_group.max(took);
         }
     }
 }
@@ -492,8 +528,7 @@ pub fn run_function(
         memory_kb,
         memory_allowance_kb: allowance,
         fork_refusals: 0,
-        puzzle_times: times.spread(),
-        slowest_puzzle: times.slowest(),
+        puzzle_times: times.timed(),
         end: End::Normal,
         stdout,
         stdout_lines,

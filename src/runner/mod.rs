@@ -26,12 +26,11 @@ use crate::board::Format;
 use crate::case::CaseData;
 use crate::check::{Answerer, Checker};
 use crate::solver::Solver;
-use crate::stats::Spread;
 
 use crate::case::Limits;
 use lang::launch::Interface;
 use process::Kill;
-pub use puzzles::{OwnOutput, OwnText, PuzzleLines, PuzzleTimes};
+pub use puzzles::{OwnOutput, OwnText, PuzzleLines, PuzzleTimes, Timed};
 
 /// Processes and threads a run may have at once: enough for a JVM's or a
 /// compiler's, few enough to stop a fork bomb.
@@ -127,11 +126,9 @@ pub struct Run {
     pub memory_allowance_kb: u64,
     /// Forks refused because it reached its process limit.
     pub fork_refusals: u64,
-    /// The spread of each puzzle's time, when the submission is called once
-    /// per puzzle.
-    pub puzzle_times: Option<Spread>,
-    /// The slowest puzzle's index (from 0) and time, with `puzzle_times`.
-    pub slowest_puzzle: Option<(usize, Duration)>,
+    /// Each puzzle's time, as far as it was measured one by one (see
+    /// [`Timed`]).
+    pub puzzle_times: Option<Timed>,
     pub end: End,
     /// What a function submission printed itself (debug output), kept apart
     /// from its answers as LeetCode does: its first [`crate::check::KEEP`]
@@ -436,7 +433,6 @@ impl Run {
             memory_allowance_kb: 0,
             fork_refusals: 0,
             puzzle_times: None,
-            slowest_puzzle: None,
             end,
             stdout: String::new(),
             stdout_lines: 0,
@@ -484,7 +480,6 @@ impl Run {
             memory_allowance_kb: 0,
             fork_refusals: 0,
             puzzle_times: None,
-            slowest_puzzle: None,
             end: End::NotCompiled,
             stdout: String::new(),
             stdout_lines: 0,

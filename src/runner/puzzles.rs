@@ -30,14 +30,33 @@ pub struct PuzzleTimes {
     slowest: Option<(usize, u64)>,
 }
 
+/// What a run measured of its puzzles one by one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Timed {
+    /// The spread of the puzzles timed one by one.
+    pub spread: Spread,
+    /// How many were: every puzzle answered, or fewer when answers of a
+    /// program arrived together and so have no time of their own.
+    pub count: usize,
+    /// The slowest puzzle's index (from 0) and time, when it is known to
+    /// be the slowest of all.
+    pub slowest: Option<(usize, Duration)>,
+}
+
 /// How many times are kept as they are before a histogram takes over.
 const EXACT: usize = 1024;
 
 impl PuzzleTimes {
     /// Records the next puzzle's time.
     pub fn record(&mut self, ns: u64) {
+        self.record_at(self.count, ns);
+    }
+
+    /// Records the time of the puzzle `index` (from 0), when not every
+    /// puzzle gets one.
+    pub fn record_at(&mut self, index: usize, ns: u64) {
         if self.slowest.is_none_or(|(_, most)| ns > most) {
-            self.slowest = Some((self.count, ns));
+            self.slowest = Some((index, ns));
         }
         self.count += 1;
         self.total += Duration::from_nanos(ns);
@@ -65,6 +84,20 @@ impl PuzzleTimes {
     /// equals).
     pub fn slowest(&self) -> Option<(usize, Duration)> {
         self.slowest.map(|(i, ns)| (i, Duration::from_nanos(ns)))
+    }
+
+    /// What was measured, when every puzzle was: as [`Timed`] says it.
+    pub fn timed(&self) -> Option<Timed> {
+        Some(Timed {
+            spread: self.spread()?,
+            count: self.count,
+            slowest: self.slowest(),
+        })
+    }
+
+    /// How many times were recorded.
+    pub fn count(&self) -> usize {
+        self.count
     }
 
     pub fn spread(&self) -> Option<Spread> {

@@ -88,13 +88,12 @@ fn leetcode_template_is_judged(id: &str) {
     let function = Language::find(id).unwrap().spec().leetcode.function();
     assert!(!verdicts.is_empty());
     for (verdict, reason) in &verdicts {
-        assert_eq!(
-            (verdict.as_str(), reason.as_str()),
-            (
-                "WA",
-                format!("your {function} returned the board unchanged").as_str()
-            ),
-            "{file}"
+        assert_eq!(verdict, "WA", "{file}");
+        assert!(
+            reason.starts_with(&format!(
+                "your {function} left the board unchanged: fill in the board it is given, in place"
+            )),
+            "{file}: {reason}"
         );
     }
 }

@@ -129,3 +129,142 @@ fn a_case_without_end_still_sends_the_end_a_judge_sends() {
         run.stdout
     );
 }
+
+/// A suite of `puzzles` copies of the example puzzle as AcWing lines,
+/// judged as `problem`.
+fn acwing_suite(dir: &Path, problem: &str, puzzles: usize) {
+    write(
+        dir,
+        "a.in",
+        &format!("{}end\n", format!("{PUZZLE}\n").repeat(puzzles)),
+    );
+    write(dir, "a.out", &format!("{ANSWER}\n").repeat(puzzles));
+    write(dir, "judge.toml", &format!("problem = \"{problem}\"\n"));
+}
+
+#[test]
+fn output_besides_the_answers_is_a_wrong_answer_as_on_the_judges() {
+    if !have(&["cc"], "extra output lines") {
+        return;
+    }
+    for (problem, judge) in [("acwing166", "AcWing"), ("poj3074", "POJ")] {
+        let dir = tempfile::tempdir().unwrap();
+        acwing_suite(dir.path(), problem, 2);
+        for (fixture, says) in [
+            (
+                "wa_echoes_end.c",
+                "both answers are right, but the output echoes the input's `end` (line 3)",
+            ),
+            (
+                "wa_prints_debug_lines.c",
+                "both answers are right, but the output has 2 other lines besides (the first, \
+                 line 1: `solving puzzle 1`)",
+            ),
+        ] {
+            let program = build(fixture, dir.path());
+            let run = run_in(
+                dir.path(),
+                &[
+                    "test",
+                    ".",
+                    "--cmd",
+                    program.to_str().unwrap(),
+                    "--json",
+                    "report.json",
+                ],
+                "",
+            );
+            assert_eq!(run.code, 1, "{fixture} on {problem}: {}", run.stdout);
+            assert!(
+                run.stdout
+                    .contains(&format!("{judge} would say: Wrong Answer on test 1 of 1")),
+                "{fixture} on {problem}: {}",
+                run.stdout
+            );
+            let report: serde_json::Value = serde_json::from_str(
+                &std::fs::read_to_string(dir.path().join("report.json")).unwrap(),
+            )
+            .unwrap();
+            let case = &cases_of(&report)[0];
+            assert_eq!(case["verdict"], "WA", "{fixture} on {problem}: {case}");
+            let message = case["message"].as_str().unwrap();
+            assert!(
+                message.starts_with(says),
+                "{fixture} on {problem}: {message}"
+            );
+            assert_eq!(case["reason"]["wrong"], "extra_lines", "{case}");
+        }
+        let debug = build("wa_prints_debug_lines.c", dir.path());
+        let run = run_in(
+            dir.path(),
+            &["test", ".", "--cmd", debug.to_str().unwrap()],
+            "",
+        );
+        assert!(
+            run.stdout.contains("write debugging output to stderr"),
+            "{}",
+            run.stdout
+        );
+    }
+}
+
+/// The per-puzzle spread of the one case of `report`, its time, and how
+/// many puzzles it timed one by one.
+fn puzzle_times(report: &serde_json::Value) -> Option<(f64, f64, u64)> {
+    let case = &cases_of(report)[0];
+    assert_eq!(case["verdict"], "AC", "{case}");
+    let max = case["puzzle_ms"]["max"].as_f64()?;
+    Some((
+        max,
+        case["time_ms"].as_f64().unwrap(),
+        case["puzzles_timed"].as_u64().unwrap(),
+    ))
+}
+
+#[test]
+fn a_puzzles_time_is_its_own_and_never_more_than_the_cases() {
+    if !have(&["cc"], "per-puzzle times") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let shipped = super::manifest_dir().join("cases/acwing166/hard.in");
+    std::fs::copy(&shipped, dir.path().join("hard.in")).unwrap();
+    std::fs::copy(&shipped, dir.path().join("again.in")).unwrap();
+    let flushes = build("ac_flushes_each_answer.c", dir.path());
+    let buffers = build("ac_buffers_its_answers.c", dir.path());
+    let mut timed_runs = 0;
+    for jobs in ["1", "2"] {
+        for _ in 0..3 {
+            let judged = |program: &Path| {
+                run_in(
+                    dir.path(),
+                    &[
+                        "test",
+                        "hard.in",
+                        "again.in",
+                        "--cmd",
+                        program.to_str().unwrap(),
+                        "--jobs",
+                        jobs,
+                        "--format",
+                        "json",
+                    ],
+                    "",
+                )
+                .json()
+            };
+            if let Some((max, time, timed)) = puzzle_times(&judged(&flushes)) {
+                assert!(max <= time, "a puzzle of {max} ms in a case of {time} ms");
+                assert!(timed >= 5, "{timed} of 9 puzzles timed one by one");
+                timed_runs += 1;
+            }
+            // Answers that arrive together have no time of their own.
+            assert_eq!(puzzle_times(&judged(&buffers)), None, "--jobs {jobs}");
+        }
+    }
+    // Its slow puzzles (tens of milliseconds) arrive alone in most runs.
+    assert!(
+        timed_runs >= 3,
+        "only {timed_runs} of 6 runs timed its puzzles"
+    );
+}

@@ -128,7 +128,7 @@ pub trait Conversation {
     /// Fills `buf` with the next input, if there is any now.
     fn input(&mut self, buf: &mut [u8], meter: &mut Meter) -> io::Result<Input>;
     /// A chunk of stdout, in order.
-    fn stdout(&mut self, chunk: &[u8]);
+    fn stdout(&mut self, chunk: &[u8], meter: &mut Meter);
     /// A chunk of the answer channel (fd 3), in order.
     fn answers(&mut self, _chunk: &[u8], _meter: &mut Meter) {}
     /// Asked at every watchdog round: a reason to stop the run now.
@@ -166,7 +166,7 @@ impl Conversation for Stream<'_> {
         read_input(self.stdin, buf)
     }
 
-    fn stdout(&mut self, chunk: &[u8]) {
+    fn stdout(&mut self, chunk: &[u8], _: &mut Meter) {
         (self.stdout)(chunk);
     }
 }
@@ -423,7 +423,7 @@ impl Process {
             fn input(&mut self, _: &mut [u8], _: &mut Meter) -> io::Result<Input> {
                 Ok(Input::End)
             }
-            fn stdout(&mut self, _: &[u8]) {}
+            fn stdout(&mut self, _: &[u8], _: &mut Meter) {}
             fn check(&mut self, _: &mut Meter) -> Option<Kill> {
                 (Instant::now() > self.0).then_some(Kill::Wall)
             }

@@ -145,6 +145,7 @@ impl Process {
         let Process {
             pipes,
             chunk,
+            meter,
             errors,
             ..
         } = self;
@@ -155,7 +156,7 @@ impl Process {
                 chunk,
                 &mut exchange.stdout_bytes,
                 limit,
-                |c| conversation.stdout(c),
+                |c| conversation.stdout(c, meter),
             );
         }
         let mut ignored = 0;
@@ -296,7 +297,7 @@ impl Process {
                 chunk,
                 &mut exchange.stdout_bytes,
                 limit,
-                |c| conversation.stdout(c),
+                |c| conversation.stdout(c, meter),
             );
         }
         if ready.answers {

@@ -87,7 +87,7 @@ impl Conversation for OneByOne {
         Ok(Input::Data(line.len()))
     }
 
-    fn stdout(&mut self, _: &[u8]) {}
+    fn stdout(&mut self, _: &[u8], _: &mut Meter) {}
 
     fn answers(&mut self, chunk: &[u8], meter: &mut Meter) {
         assert!(meter.process_cpu().is_some());
@@ -125,7 +125,7 @@ impl Conversation for StopOnALine {
         Ok(Input::End)
     }
 
-    fn stdout(&mut self, chunk: &[u8]) {
+    fn stdout(&mut self, chunk: &[u8], _: &mut Meter) {
         self.seen.extend_from_slice(chunk);
     }
 
@@ -206,7 +206,7 @@ impl Conversation for BrokenOnceStarted {
         }
     }
 
-    fn stdout(&mut self, chunk: &[u8]) {
+    fn stdout(&mut self, chunk: &[u8], _: &mut Meter) {
         self.started |= chunk.contains(&b'\n');
     }
 }
