@@ -729,6 +729,9 @@ fn sandbox_summary(p: &Protections) -> String {
     }
     match (&p.accounting, &p.cgroup_version) {
         (Layer::On, Some(version)) => holds.push(format!("{version} accounting")),
+        _ if p.processes.is_on() && p.filesystem.is_on() => {
+            holds.push("sampled CPU accounting".to_string())
+        }
         _ => holds.push("rusage accounting".to_string()),
     }
     if p.no_fork.is_on() && p.keyrings.is_on() {
@@ -745,9 +748,8 @@ fn sandbox_summary(p: &Protections) -> String {
     }
     if missing.contains(&"cgroup accounting") {
         said.push_str(
-            "; MISSING a cgroup of your own: memory is each process's own and a run's children \
-             are not held to the CPU limit while they run; for both, run the judge in a \
-             delegated cgroup: systemd-run --user --scope -p Delegate=yes sudoku-judge ...",
+            "; no cgroup of yours, so memory is per process: for full accounting, run in a \
+             delegated one (systemd-run --user --scope -p Delegate=yes sudoku-judge ...)",
         );
     }
     if missing.contains(&"process filter") || missing.contains(&"keyring filter") {
@@ -756,9 +758,7 @@ fn sandbox_summary(p: &Protections) -> String {
     if missing.contains(&"task limit") {
         said.push_str("; MISSING a task limit: a fork bomb is stopped only by the wall clock");
     }
-    if !missing.is_empty() {
-        said.push_str(" (--verbose gives the kernel's reasons)");
-    }
+
     said
 }
 
@@ -917,7 +917,11 @@ mod tests {
             user_namespace: true,
         };
         let said = sandbox_summary(&protections);
-        assert!(said.contains("MISSING a cgroup of your own"), "{said}");
+        assert!(
+            said.contains("no cgroup of yours, so memory is per process"),
+            "{said}"
+        );
+        assert!(said.chars().count() < 250, "{said}");
         assert!(
             said.contains("systemd-run --user --scope -p Delegate=yes"),
             "{said}"
