@@ -424,23 +424,29 @@ impl TestPlan {
             TestFormat::Junit => Box::new(JunitReporter::new(table_out)),
         };
         let mut reporters: Vec<Box<dyn Reporter>> = vec![Box::new(StopOnClosedPipe(on_stdout))];
-        let on_pipe = |reporter: Box<dyn Reporter>| -> Box<dyn Reporter> {
-            Box::new(StopOnClosedPipe(reporter))
+        // The report on stdout stops with a closed pipe; a file gets the
+        // cases judged so far.
+        let on_pipe = |path: &PathBuf, reporter: Box<dyn Reporter>| -> Box<dyn Reporter> {
+            match to_stdout(&Some(path.clone())) {
+                true => Box::new(StopOnClosedPipe(reporter)),
+                false => reporter,
+            }
         };
         if let Some(path) = &args.json {
-            reporters.push(on_pipe(Box::new(
-                JsonReporter::new(report_out(path)?).with_baseline(baseline.clone()),
-            )));
+            let json = JsonReporter::new(report_out(path)?).with_baseline(baseline.clone());
+            reporters.push(on_pipe(path, Box::new(json)));
         }
         if let Some(path) = &args.junit {
-            reporters.push(on_pipe(Box::new(JunitReporter::new(report_out(path)?))));
+            reporters.push(on_pipe(
+                path,
+                Box::new(JunitReporter::new(report_out(path)?)),
+            ));
         }
         if let Some(path) = &args.html {
-            reporters.push(on_pipe(Box::new(
-                HtmlReporter::new(report_out(path)?, Machine::here())
-                    .with_baseline(baseline.clone())
-                    .with_output_shown(args.show_output),
-            )));
+            let html = HtmlReporter::new(report_out(path)?, Machine::here())
+                .with_baseline(baseline.clone())
+                .with_output_shown(args.show_output);
+            reporters.push(on_pipe(path, Box::new(html)));
         }
         let kept = match &args.keep {
             Some(dir) => {
@@ -758,6 +764,27 @@ fn default_cases(filters: &[String]) -> anyhow::Result<PathBuf> {
     let cases = PathBuf::from("cases");
     if cases.exists() {
         return Ok(cases);
+    }
+    // A name that no shipped case holds was meant as a path: say so before
+    // anything is built.
+    let ids: Vec<String> = sudoku_judge::shipped::files()
+        .iter()
+        .map(|(path, _)| path.to_string_lossy().into_owned())
+        .collect();
+    let unknown: Vec<String> = filters
+        .iter()
+        .filter(|f| !f.contains(['*', '?', '[']) && !ids.iter().any(|id| id.contains(f.as_str())))
+        .map(|f| format!("`{f}`"))
+        .collect();
+    if !unknown.is_empty() {
+        let here = std::env::current_dir().map_or_else(|_| ".".into(), |d| d.display().to_string());
+        anyhow::bail!(
+            "{} is not a file or directory in {here}, nor a case of the suites shipped with \
+             sudoku-judge, which are judged where there is no cases/ directory; name the suite \
+             directories, case directories or NAME.in files to judge by a path that exists, \
+             e.g. `sudoku-judge test path/to/cases`",
+            unknown.join(" or ")
+        );
     }
     let shipped = sudoku_judge::shipped::on_disk().context(
         "there is no cases/ directory here, and the shipped suites could not be written out",

@@ -507,7 +507,7 @@ fn judge_case(
     let run_times: Vec<Duration> = runs.iter().map(|r| r.time).collect();
     let first = &runs[0];
     let timed = first.puzzle_times.filter(|_| data.puzzles > 1);
-    let puzzle_times = timed.map(|t| t.spread);
+    let puzzle_times = timed.and_then(|t| t.spread);
     let slowest = match timed.and_then(|t| t.slowest) {
         Some((i, time)) => {
             let mut puzzles = data.puzzles()?;

@@ -153,8 +153,9 @@ impl<'a> Checker<'a> {
     /// Says an answer that is its puzzle unchanged in the words of `who`
     /// gave it: `your solveSudoku left the board unchanged: ...`.
     pub fn answered_by(mut self, who: Answerer) -> Self {
-        if let Tally::Sudoku(tally) = &mut self.tally {
-            tally.answerer = who;
+        match &mut self.tally {
+            Tally::Sudoku(tally) => tally.answerer = who,
+            Tally::Exact(tally) => tally.answerer = who,
         }
         self
     }
@@ -825,11 +826,16 @@ struct ExactTally<'a> {
     puzzles: Boards<'a>,
     expected_boards: Option<Boards<'a>>,
     differing: Vec<Differing>,
+    /// Answers that are their puzzle as given.
+    unchanged: usize,
+    answerer: Answerer,
 }
 
 /// An answer that is not the expected one, to draw.
 struct Differing {
     label: String,
+    /// Its puzzle's number (from 1) and input line, in a case of several.
+    place: Option<(usize, usize)>,
     puzzle: Board,
     want: Board,
     got: Board,
@@ -850,6 +856,8 @@ impl<'a> ExactTally<'a> {
             compared: 0,
             blanks: 0,
             first_difference: None,
+            unchanged: 0,
+            answerer: Answerer::default(),
             puzzles: case.puzzles()?,
             expected_boards: case.expected_boards()?,
             differing: Vec::new(),
@@ -896,9 +904,11 @@ impl<'a> ExactTally<'a> {
         }
         let (line, puzzle) = next_board(&mut self.puzzles, "input")?;
         let (_, want) = next_board(expected, "expected output")?;
+        self.unchanged += usize::from(puzzle == *answer && want != *answer);
         if want != *answer && self.differing.len() < SHOWN {
             self.differing.push(Differing {
                 label: puzzle_label(self.case, n, line),
+                place: (self.case.puzzles > 1).then_some((n + 1, line)),
                 puzzle,
                 want,
                 got: *answer,
@@ -935,6 +945,28 @@ impl<'a> ExactTally<'a> {
         let reason = match output_whole {
             true => extra_lines(self.case, self.format, output)?.unwrap_or(reason),
             false => reason,
+        };
+        // Every puzzle printed back as given: said as that, not as a line.
+        let puzzles = self.case.puzzles;
+        let reason = if readable && answers == puzzles && self.unchanged == puzzles {
+            Wrong::Answers(WrongAnswers {
+                puzzles,
+                count: None,
+                shown: self
+                    .differing
+                    .iter()
+                    .map(|d| WrongAnswer {
+                        puzzle: d.place,
+                        unchanged: true,
+                        mistakes: Vec::new(),
+                    })
+                    .collect(),
+                wrong: puzzles,
+                unchanged: puzzles,
+                answerer: self.answerer,
+            })
+        } else {
+            reason
         };
         // Boards on both sides: show where they differ cell by cell.
         let details = if self.expected_boards.is_some() && readable && answers == self.case.puzzles

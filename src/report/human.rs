@@ -227,7 +227,7 @@ impl<W: Write> HumanReporter<W> {
         let row_width = self.columns.id_column() + result.id.chars().count();
         // A compile error is the submission's, the same for every case.
         let note = match result.verdict() {
-            Some(Verdict::CE) => "compile error, message at the end: every case is CE".into(),
+            Some(Verdict::CE) => "compile error, message at the end".into(),
             _ => note,
         };
         if note.is_empty() {
@@ -653,7 +653,7 @@ fn accepted_note(j: &Judgement) -> String {
 }
 
 fn puzzles_note(j: &Judgement) -> String {
-    match (j.puzzles, j.puzzle_times) {
+    let mut note = match (j.puzzles, j.puzzle_times) {
         (n, Some(spread)) => {
             // A program's answers that arrived together have no time of
             // their own: the spread is of those timed one by one.
@@ -661,25 +661,25 @@ fn puzzles_note(j: &Judgement) -> String {
                 timed if timed < n => format!("{timed} timed one by one, each"),
                 _ => "each".to_string(),
             };
-            let mut note = format!(
+            format!(
                 "{n} puzzles, {each} {}–{} (median {})",
                 format_ms(spread.min).trim_end_matches(" ms"),
                 format_ms(spread.max),
                 format_ms(spread.median)
-            );
-            if let Some(slowest) = j.slowest {
-                note.push_str(&format!(
-                    "; slowest: puzzle {}, input line {}, {}",
-                    slowest.puzzle,
-                    slowest.line,
-                    format_ms(slowest.time)
-                ));
-            }
-            note
+            )
         }
         (1, None) => String::from("1 puzzle"),
         (n, None) => format!("{n} puzzles"),
+    };
+    if let Some(slowest) = j.slowest {
+        note.push_str(&format!(
+            "; slowest: puzzle {}, input line {}, {}",
+            slowest.puzzle,
+            slowest.line,
+            format_ms(slowest.time)
+        ));
     }
+    note
 }
 
 /// Of a failure's grid diffs, the first wrong answer's with the legend,
@@ -748,8 +748,8 @@ fn sandbox_summary(p: &Protections) -> String {
     }
     if missing.contains(&"cgroup accounting") {
         said.push_str(
-            "; no cgroup of yours, so memory is per process: for full accounting, run in a \
-             delegated one (systemd-run --user --scope -p Delegate=yes sudoku-judge ...)",
+            "; MISSING a cgroup of yours, so memory is per process: for full accounting, run in \
+             a delegated one (systemd-run --user --scope -p Delegate=yes sudoku-judge ...)",
         );
     }
     if missing.contains(&"process filter") || missing.contains(&"keyring filter") {

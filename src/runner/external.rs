@@ -339,9 +339,10 @@ pub fn run_program(
     let stderr = String::from_utf8_lossy(&finished.stderr).into_owned();
     let answered = timed.checker.answered();
     // A puzzle's time over the case's own would be a clock misread.
-    let puzzle_times = timed
-        .timed(answered)
-        .filter(|t| t.spread.max <= finished.cpu);
+    let puzzle_times = timed.timed(answered).filter(|t| {
+        t.spread.is_none_or(|s| s.max <= finished.cpu)
+            && t.slowest.is_none_or(|(_, time)| time <= finished.cpu)
+    });
     Ok(Run {
         answered,
         time: finished.cpu,
@@ -387,22 +388,27 @@ struct AnswersTimed<'s, 'c, 'a> {
 impl AnswersTimed<'_, '_, '_> {
     /// What was measured puzzle by puzzle. Answers that arrived together
     /// (an output buffer flushed at once, or two quick answers read in one
-    /// go) have no time of their own: the others are each their puzzle's,
-    /// and the slowest of them is named only when no group took as long.
-    /// When most answers arrived together, nothing is.
+    /// go) have no time of their own: the others are each their puzzle's.
+    /// Their spread is said when most answers came alone, and the slowest
+    /// of them is named when no group took as long (a group's time is the
+    /// most any of its puzzles took).
     fn timed(&self, answered: usize) -> Option<Timed> {
         let count = self.times.count();
-        if self.unclocked || count < 2 || count * 2 < answered {
+        if self.unclocked || count == 0 {
             return None;
         }
-        Some(Timed {
-            spread: self.times.spread()?,
+        let timed = Timed {
+            spread: self
+                .times
+                .spread()
+                .filter(|_| count >= 2 && count * 2 >= answered),
             count,
             slowest: self
                 .times
                 .slowest()
-                .filter(|&(_, time)| time >= self.longest_group),
-        })
+                .filter(|&(_, time)| time >= self.longest_group && time > Duration::ZERO),
+        };
+        (timed.spread.is_some() || timed.slowest.is_some()).then_some(timed)
     }
 }
 

@@ -33,8 +33,8 @@ pub struct PuzzleTimes {
 /// What a run measured of its puzzles one by one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Timed {
-    /// The spread of the puzzles timed one by one.
-    pub spread: Spread,
+    /// The spread of the puzzles timed one by one, when most were.
+    pub spread: Option<Spread>,
     /// How many were: every puzzle answered, or fewer when answers of a
     /// program arrived together and so have no time of their own.
     pub count: usize,
@@ -89,7 +89,7 @@ impl PuzzleTimes {
     /// What was measured, when every puzzle was: as [`Timed`] says it.
     pub fn timed(&self) -> Option<Timed> {
         Some(Timed {
-            spread: self.spread()?,
+            spread: Some(self.spread()?),
             count: self.count,
             slowest: self.slowest(),
         })

@@ -879,8 +879,9 @@ fn the_header_says_which_protections_are_in_force() {
     // What is checked is the header and that each mode judges, not speed:
     // .ci/vm runs this under an emulated CPU, where the solver's worker
     // once took over a second to start, and TLE failed the check.
+    // The header in full, every layer named: --verbose.
     let judge = |sandbox: &[&str]| {
-        let mut args = vec!["test", "a.in", "--time-limit", "60s"];
+        let mut args = vec!["test", "a.in", "--time-limit", "60s", "--verbose"];
         args.extend_from_slice(sandbox);
         super::run_in(dir.path(), &args, "")
     };
@@ -941,7 +942,7 @@ fn without_root_the_sandbox_uses_a_user_namespace_and_says_what_is_missing() {
         let output = Command::new("setpriv")
             .args(["--reuid", "65534", "--regid", "65534", "--clear-groups"])
             .arg(env!("CARGO_BIN_EXE_sudoku-judge"))
-            .args(["test", "a.in"])
+            .args(["test", "a.in", "--verbose"])
             .args(extra)
             .current_dir(dir.path())
             .env("HOME", "/tmp")
@@ -1160,7 +1161,7 @@ fn a_file_bound_under_etc_keeps_the_mount_namespace_of_a_user() {
     fs::set_permissions(&bound, fs::Permissions::from_mode(0o666)).unwrap();
     let script = format!(
         "mount --bind {} /etc/hostname && exec setpriv --reuid 65534 --regid 65534 \
-         --clear-groups env HOME=/tmp \"$0\" test a.in --cmd \"$1\"",
+         --clear-groups env HOME=/tmp \"$0\" test a.in --verbose --cmd \"$1\"",
         bound.display()
     );
     let output = Command::new("unshare")

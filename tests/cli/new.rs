@@ -217,7 +217,7 @@ fn it_says_what_it_wrote_and_the_command_to_judge_it() {
         "wrote Solution.java: LeetCode's Java template for problem 37, with solveSudoku\n\
          problem: leetcode37, the default (--problem acwing166 or poj3074 writes a program \
          reading stdin)\n\
-         until you fill in solveSudoku, the judge says WA: your solveSudoku returned the board \
+         until you fill in solveSudoku, the judge says WA: your solveSudoku left the board \
          unchanged\n\
          next: sudoku-judge test cases/leetcode37 --submission Solution.java\n"
     );

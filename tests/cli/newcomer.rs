@@ -125,7 +125,11 @@ fn a_compile_error_has_one_row_for_every_case() {
         .filter(|l| l.starts_with("CE "))
         .collect();
     assert_eq!(rows.len(), 1, "{}", run.stdout);
-    assert!(rows[0].ends_with("every case is CE"), "{}", rows[0]);
+    assert!(
+        rows[0].ends_with("compile error, message at the end"),
+        "{}",
+        rows[0]
+    );
     assert!(run.stdout.contains(": 5 CE"), "{}", run.stdout);
 }
 
