@@ -918,7 +918,7 @@ mod tests {
         };
         let said = sandbox_summary(&protections);
         assert!(
-            said.contains("no cgroup of yours, so memory is per process"),
+            said.contains("MISSING a cgroup of yours, so memory is per process"),
             "{said}"
         );
         assert!(said.chars().count() < 250, "{said}");
