@@ -29,6 +29,7 @@ pub mod report;
 pub mod results;
 pub mod runner;
 pub mod solver;
+pub mod state;
 pub mod stats;
 pub mod stress;
 pub mod verdict;
