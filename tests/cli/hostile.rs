@@ -700,3 +700,82 @@ fn a_users_own_file_that_does_not_parse_is_quoted() {
         run.stdout
     );
 }
+
+/// The most a directory's files hold, by their sizes, looked at every few
+/// milliseconds until `stop`.
+fn peak_size(
+    dir: std::path::PathBuf,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> std::thread::JoinHandle<u64> {
+    std::thread::spawn(move || {
+        let mut peak = 0;
+        while !stop.load(std::sync::atomic::Ordering::SeqCst) {
+            let size: u64 = walkdir::WalkDir::new(&dir)
+                .into_iter()
+                .flatten()
+                .filter_map(|entry| entry.metadata().ok())
+                .map(|meta| meta.len())
+                .sum();
+            peak = peak.max(size);
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        peak
+    })
+}
+
+#[test]
+fn code_run_at_compile_time_cannot_fill_the_disk() {
+    if !super::have(
+        &["raco", "racket"],
+        "Racket code that fills its build directory",
+    ) {
+        return;
+    }
+    const CAP: u64 = 4 << 20;
+    for fixture in [
+        "ce_fills_the_build_directory.rkt",
+        "ce_writes_one_huge_file.rkt",
+    ] {
+        let cache = tempfile::tempdir().unwrap();
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let watcher = peak_size(cache.path().to_path_buf(), stop.clone());
+        let output = Command::new(env!("CARGO_BIN_EXE_sudoku-judge"))
+            .args([
+                "test",
+                "cases/acwing166/sample.in",
+                "--submission",
+                &format!("tests/fixtures/hostile/{fixture}"),
+                "--format",
+                "json",
+            ])
+            .current_dir(manifest_dir())
+            .env("SUDOKU_JUDGE_CACHE", cache.path())
+            .env("SUDOKU_JUDGE_BUILD_MAX", "4M")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        let peak = watcher.join().unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let report: serde_json::Value =
+            serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{fixture}: {e}: {stdout}"));
+        assert_eq!(report["cases"][0]["verdict"], "CE", "{fixture}: {report}");
+        let error = report["build"]["error"].as_str().unwrap();
+        assert!(
+            error.contains("the build wrote more than 4 MB to its directory, the build size limit"),
+            "{fixture}: {error}"
+        );
+        // Nothing of the build is left: only the compilers' versions.
+        let left: Vec<String> = fs::read_dir(cache.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(left, [".versions"], "{fixture}");
+        // Stopped near the cap, far from the 256 MB it would write: what
+        // it writes between two looks at its directory at most.
+        assert!(
+            peak < CAP + (64 << 20),
+            "{fixture}: {peak} bytes at the peak"
+        );
+    }
+}
