@@ -10,8 +10,9 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 
 use crate::cli::{
-    BenchArgs, CheckerArg, DoctorArgs, DriverArgs, GenArgs, GradeArg, HackArgs, InterfaceArg,
-    LimitArgs, NewArgs, ProblemArg, RateArgs, ReportFormat, StressArgs, SubmissionArgs, TestArgs,
+    BenchArgs, CacheAction, CheckerArg, DoctorArgs, DriverArgs, GenArgs, GradeArg, HackArgs,
+    InterfaceArg, LimitArgs, NewArgs, ProblemArg, RateArgs, ReportFormat, StressArgs,
+    SubmissionArgs, TestArgs,
 };
 use sudoku_judge::baseline::{self, Baseline};
 use sudoku_judge::bench;
@@ -1081,6 +1082,20 @@ pub fn doctor(args: &DoctorArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// `sudoku-judge cache [clear]`: the build cache, shown or cleared.
+pub fn cache(action: Option<CacheAction>) -> anyhow::Result<ExitCode> {
+    let summary = lang::cache::summary()?;
+    let mut out = io::stdout().lock();
+    match action {
+        None => report::cache::summary(&mut out, &summary)?,
+        Some(CacheAction::Clear) => {
+            let cleared = lang::cache::clear(&summary.root);
+            report::cache::cleared(&mut out, &summary.root, &cleared)?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 pub fn solvers(all: bool) -> anyhow::Result<ExitCode> {

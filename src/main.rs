@@ -76,6 +76,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Hack(args) => commands::hack(args),
         Command::Bench(args) => commands::bench(args),
         Command::Driver(args) => commands::driver(&args),
+        Command::Cache { action } => commands::cache(action),
         Command::Solvers { all } => commands::solvers(all),
         Command::Doctor(args) => commands::doctor(&args),
         Command::New(args) => commands::new(&args),
