@@ -113,14 +113,20 @@ pub fn ensure_inside(root: &Path, path: &Path, what: &str) -> anyhow::Result<()>
     };
     let real_root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
     if !real.starts_with(&real_root) {
-        bail!(
-            "{what} {} links outside {}, so it is not read; give --follow-outside-links to \
-             read files a suite links to elsewhere",
-            path.display(),
-            root.display()
-        );
+        return Err(outside(what, path, root));
     }
     Ok(())
+}
+
+/// The error for `path`, which links out of `root`: naming the link,
+/// never what it points to.
+fn outside(what: &str, path: &Path, root: &Path) -> anyhow::Error {
+    anyhow::anyhow!(
+        "{what} {} links outside {}, so it is not read; give --follow-outside-links to read \
+         files a suite links to elsewhere",
+        path.display(),
+        root.display()
+    )
 }
 
 /// The directory a suite's files were found under (given on the command
@@ -129,6 +135,8 @@ pub fn ensure_inside(root: &Path, path: &Path, what: &str) -> anyhow::Result<()>
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fence {
     root: PathBuf,
+    /// `root` with its links resolved, once.
+    real_root: PathBuf,
     /// The uid owning `root`; `None` when it cannot be read (the open then
     /// reports what is wrong).
     owner: Option<u32>,
@@ -154,6 +162,7 @@ impl Fence {
     pub fn new(root: &Path) -> Fence {
         Fence {
             root: root.to_path_buf(),
+            real_root: std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf()),
             owner: std::fs::metadata(root).ok().map(|m| m.uid()),
         }
     }
@@ -168,7 +177,16 @@ impl Fence {
     /// (unless links out are allowed), and one with other hard links that
     /// is not the suite owner's. Nothing is read before these checks.
     pub fn open(&self, path: &Path, what: &str) -> anyhow::Result<Opened> {
-        ensure_inside(&self.root, path, what)?;
+        let follow = FOLLOW_OUTSIDE_LINKS.load(Ordering::SeqCst);
+        // Where the path leads, before anything is opened; a missing file
+        // is for the open to report.
+        let real = match std::fs::canonicalize(path) {
+            Ok(real) if !follow && !real.starts_with(&self.real_root) => {
+                return Err(outside(what, path, &self.root))
+            }
+            Ok(real) => Some(real),
+            Err(_) => None,
+        };
         let file = open_regular(path, what)?;
         let meta = file
             .metadata()
@@ -186,13 +204,10 @@ impl Fence {
                 self.root.display(),
             );
         }
-        if !FOLLOW_OUTSIDE_LINKS.load(Ordering::SeqCst) {
-            // What was opened must be what the check above saw: a link
-            // swapped in meanwhile points elsewhere.
-            let real_root = std::fs::canonicalize(&self.root).unwrap_or_else(|_| self.root.clone());
-            let same = std::fs::canonicalize(path)
-                .ok()
-                .filter(|real| real.starts_with(&real_root))
+        if !follow {
+            // What was opened must be what the path led to inside the
+            // suite: a link swapped in meanwhile leads elsewhere.
+            let same = real
                 .and_then(|real| std::fs::metadata(real).ok())
                 .is_some_and(|seen| seen.dev() == meta.dev() && seen.ino() == meta.ino());
             if !same {
@@ -394,8 +409,8 @@ mod tests {
         std::fs::write(suite.join("b.out"), "mine").unwrap();
         // The suite as another user's: the file, ours, is not its owner's.
         let theirs = Fence {
-            root: suite.clone(),
             owner: Some(running_uid().wrapping_add(1)),
+            ..Fence::new(&suite)
         };
         let err = theirs
             .open(&suite.join("a.out"), "expected output")
