@@ -503,6 +503,34 @@ fn a_second_run_uses_the_cached_build() {
 }
 
 #[test]
+fn a_build_that_fails_leaves_nothing_in_the_cache() {
+    if !have(&["g++"], "a failed build's leftovers") {
+        return;
+    }
+    let cache = tempfile::tempdir().unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_sudoku-judge"))
+        .args([
+            "test",
+            "cases/acwing166/sample.in",
+            "--submission",
+            "tests/fixtures/submissions/ce_syntax.cpp",
+        ])
+        .current_dir(manifest_dir())
+        .env("SUDOKU_JUDGE_CACHE", cache.path())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    assert!(String::from_utf8_lossy(&output.stdout).contains("CE "));
+    // The compilers' versions are kept; nothing of the build is.
+    let left: Vec<String> = fs::read_dir(cache.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(left, [".versions"]);
+}
+
+#[test]
 fn the_build_cache_keeps_to_its_cap_and_shows_and_clears_itself() {
     if !have(&["g++"], "the build cache's cap") {
         return;
