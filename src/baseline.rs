@@ -186,7 +186,16 @@ impl Baseline {
     pub fn load(path: &Path, source: impl Into<String>) -> anyhow::Result<Baseline> {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("failed to read the baseline {}", path.display()))?;
-        Self::parse(&text, source).with_context(|| {
+        Self::from_text(&text, path, source)
+    }
+
+    /// [`Self::load`] of a report already read from `path`.
+    pub fn from_text(
+        text: &str,
+        path: &Path,
+        source: impl Into<String>,
+    ) -> anyhow::Result<Baseline> {
+        Self::parse(text, source).with_context(|| {
             format!(
                 "{} is not a report of sudoku-judge; write one with `sudoku-judge test ... --json \
                  FILE` and pass that FILE to --baseline",

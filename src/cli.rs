@@ -342,6 +342,25 @@ pub enum Command {
         out: Option<PathBuf>,
     },
 
+    /// Show the build cache: where it is, its size and cap, and its builds,
+    /// last used first; `cache clear` empties it.
+    ///
+    /// Builds are cached in ~/.cache/sudoku-judge (or $SUDOKU_JUDGE_CACHE).
+    /// The cache holds at most 2 GB: past that, each new build removes the
+    /// builds used least recently. One build may write at most 256 MB; one
+    /// that writes more (by code run at compile time) is a compile error and
+    /// is removed. Set the caps with SUDOKU_JUDGE_CACHE_MAX and
+    /// SUDOKU_JUDGE_BUILD_MAX, or `[cache] max` and `build_max` in
+    /// ~/.config/sudoku-judge/config.toml. A build a judge running now uses
+    /// is never removed.
+    #[command(after_help = "Examples:\n  \
+        sudoku-judge cache\n  \
+        sudoku-judge cache clear")]
+    Cache {
+        #[command(subcommand)]
+        action: Option<CacheAction>,
+    },
+
     /// List the built-in solvers, one a line, name first; the first is the default.
     Solvers {
         /// Also list the deliberately broken solvers, one for each way a
@@ -362,6 +381,14 @@ pub enum Command {
     /// stdin), so that the memory each one is charged is its own.
     #[command(hide = true)]
     Spawner,
+}
+
+/// What `cache` does beyond showing the cache.
+#[derive(Subcommand, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CacheAction {
+    /// Remove every build, compiler version and compiler cache, but the
+    /// builds a judge running now uses.
+    Clear,
 }
 
 // The limit flags are the ones `stress` and `hack` take; judging cases,
@@ -463,7 +490,8 @@ pub struct TestArgs {
     pub fail_fast: bool,
 
     /// Judge only the cases that were not accepted in the last run here
-    /// (remembered in .sudoku-judge/ in the current directory).
+    /// (remembered in .sudoku-judge/ in the current directory), where they
+    /// were: without a path, under the paths that run judged.
     #[arg(long)]
     pub failed: bool,
 

@@ -10,9 +10,9 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 
 use crate::cli::{
-    BenchArgs, CheckerArg, DoctorArgs, DriverArgs, GenArgs, GradeArg, HackArgs, InterfaceArg,
-    LimitArgs, NewArgs, ProblemArg, RateArgs, ReportFormat, StressArgs, SubmissionArgs, TestArgs,
-    TestFormat,
+    BenchArgs, CacheAction, CheckerArg, DoctorArgs, DriverArgs, GenArgs, GradeArg, HackArgs,
+    InterfaceArg, LimitArgs, NewArgs, ProblemArg, RateArgs, ReportFormat, StressArgs,
+    SubmissionArgs, TestArgs, TestFormat,
 };
 use sudoku_judge::baseline::{self, Baseline};
 use sudoku_judge::bench;
@@ -42,6 +42,7 @@ use sudoku_judge::runner::lang::{self, BuildInfo};
 use sudoku_judge::runner::sandbox::{self, Protections};
 use sudoku_judge::runner::{builtin, process, spawner, Submission};
 use sudoku_judge::solver::{self, Solver};
+use sudoku_judge::state;
 use sudoku_judge::stress;
 use sudoku_judge::verdict::Verdict;
 
@@ -209,19 +210,23 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
         .cloned()
         .partition(|p| std::path::Path::new(p).symlink_metadata().is_ok());
     let mut paths: Vec<PathBuf> = paths.into_iter().map(PathBuf::from).collect();
-    if paths.is_empty() {
-        paths.push(default_cases(&filters)?);
-    }
     let only = if args.failed {
         let failed = last_failed()?;
-        if failed.is_empty() {
+        if failed.inputs.is_empty() {
             notices::nothing_failed(&mut io::stdout().lock())?;
             return Ok(ExitCode::SUCCESS);
         }
-        Some(failed)
+        // The failures are rerun where they were, whatever the directory.
+        if paths.is_empty() {
+            paths = recorded_paths(&failed)?;
+        }
+        Some(failed.input_set())
     } else {
         None
     };
+    if paths.is_empty() {
+        paths.push(default_cases(&filters)?);
+    }
     if let Some(name) = &args.save_baseline {
         check_baseline_name(name)?;
     }
@@ -460,7 +465,7 @@ impl TestPlan {
         // one to stop for, since the user asked for it.
         let saved = match &args.save_baseline {
             Some(name) => {
-                let record = RunRecord::start(named_baseline(name))?;
+                let record = RunRecord::start(Some(name))?;
                 reporters.push(Box::new(JsonReporter::new(record.writer()?)));
                 Some((name, record))
             }
@@ -468,7 +473,7 @@ impl TestPlan {
         };
         // The run is kept as the last one here, for `--baseline last`; a
         // directory the user cannot write is no reason to fail this run.
-        let last = match RunRecord::start(last_record()) {
+        let last = match RunRecord::start(None) {
             Ok(last) => Some(last),
             Err(error) => {
                 notices::warning(&mut io::stderr(), &error, LAST_LOST)?;
@@ -492,7 +497,7 @@ impl TestPlan {
         }
         // The record serves --failed next time; a directory the user cannot
         // write is no reason to fail this run.
-        if let Err(error) = remember_failed(&summary.not_accepted) {
+        if let Err(error) = remember_failed(&self.paths, &summary.not_accepted) {
             notices::warning(&mut io::stderr(), &error, "--failed will not know this run")?;
         }
         // Half a run is no baseline.
@@ -515,11 +520,25 @@ impl TestPlan {
 /// What a user misses when this run cannot be recorded as the last one.
 const LAST_LOST: &str = "--baseline last will not know this run";
 
-/// Where the run saved as baseline `name` is kept.
-fn named_baseline(name: &str) -> PathBuf {
-    PathBuf::from(".sudoku-judge")
-        .join("baselines")
-        .join(format!("{name}.json"))
+/// The directory baselines are saved in, under the judge's own.
+const BASELINES: &str = "baselines";
+
+/// The file the run saved as baseline `name` is kept in.
+fn baseline_file(name: &str) -> String {
+    format!("{name}.json")
+}
+
+/// The judge's own directory here, or the one of baselines in it, made if
+/// `create` and missing (see `sudoku_judge::state`).
+fn records(baselines: bool, create: bool) -> anyhow::Result<Option<state::Dir>> {
+    let Some(dir) = state::state_dir(create)? else {
+        return Ok(None);
+    };
+    if baselines {
+        dir.subdir(BASELINES, create)
+    } else {
+        Ok(Some(dir))
+    }
 }
 
 /// A baseline's name is a word, so it is one file in the judge's own
@@ -547,26 +566,26 @@ fn check_baseline_name(name: &str) -> anyhow::Result<()> {
 
 /// The baselines saved here, by name.
 fn saved_baselines() -> Vec<String> {
-    let mut names: Vec<String> =
-        std::fs::read_dir(PathBuf::from(".sudoku-judge").join("baselines"))
-            .into_iter()
-            .flatten()
-            .flatten()
-            .filter_map(|entry| {
-                let name = entry.file_name().into_string().ok()?;
-                name.strip_suffix(".json").map(str::to_string)
-            })
-            .collect();
-    names.sort();
-    names
+    let Ok(Some(dir)) = records(true, false) else {
+        return Vec::new();
+    };
+    dir.names()
+        .into_iter()
+        .filter(|name| !name.starts_with('.'))
+        .filter_map(|name| name.strip_suffix(".json").map(str::to_string))
+        .collect()
 }
 
 /// `--baseline FILE`, `--baseline NAME` (saved with `--save-baseline`), or
 /// `--baseline last`: the last run in this directory.
 fn load_baseline(path: &std::path::Path) -> anyhow::Result<Arc<Baseline>> {
     if path == std::path::Path::new("last") && !path.exists() {
-        let record = last_record();
-        if !record.exists() {
+        let record = PathBuf::from(state::STATE_DIR).join(LAST);
+        let Some(text) = records(false, false)?
+            .map(|dir| dir.read_own(LAST))
+            .transpose()?
+            .flatten()
+        else {
             let here =
                 std::env::current_dir().map_or_else(|_| ".".into(), |d| d.display().to_string());
             anyhow::bail!(
@@ -575,15 +594,25 @@ fn load_baseline(path: &std::path::Path) -> anyhow::Result<Arc<Baseline>> {
                  report written with `--json FILE`",
                 record.display()
             );
-        }
-        return Ok(Arc::new(Baseline::load(&record, "the last run")?));
+        };
+        return Ok(Arc::new(Baseline::from_text(
+            &text,
+            &record,
+            "the last run",
+        )?));
     }
     if !path.exists() {
         if let Some(name) = path.to_str().filter(|n| check_baseline_name(n).is_ok()) {
-            let saved = named_baseline(name);
-            if saved.exists() {
-                return Ok(Arc::new(Baseline::load(
-                    &saved,
+            let file = baseline_file(name);
+            let saved = records(true, false)?
+                .map(|dir| dir.read_own(&file))
+                .transpose()?
+                .flatten();
+            if let Some(text) = saved {
+                let record = PathBuf::from(state::STATE_DIR).join(BASELINES).join(&file);
+                return Ok(Arc::new(Baseline::from_text(
+                    &text,
+                    &record,
                     format!("baseline {name}"),
                 )?));
             }
@@ -603,38 +632,28 @@ fn load_baseline(path: &std::path::Path) -> anyhow::Result<Arc<Baseline>> {
     Ok(Arc::new(Baseline::load(path, path.display().to_string())?))
 }
 
-/// Where the last run's JSON report is kept, beside the record of its
-/// failures.
-fn last_record() -> PathBuf {
-    PathBuf::from(".sudoku-judge").join("last.json")
-}
+/// The last run's JSON report, beside the record of its failures.
+const LAST: &str = "last.json";
 
 /// The JSON report of the run going on, written beside the record it is
 /// to become (the last run, or a saved baseline) and put in its place only
 /// once the run is over: an interrupted run, or one that compares with the
-/// record, never leaves half a report there.
-struct RunRecord {
-    file: tempfile::NamedTempFile,
-    path: PathBuf,
-}
+/// record, never leaves half a report there. Written in the judge's own
+/// directory, never through a link (see `sudoku_judge::state`).
+struct RunRecord(state::Pending);
 
 impl RunRecord {
-    fn start(path: PathBuf) -> anyhow::Result<RunRecord> {
-        let dir = path.parent().expect("a file in a directory");
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("failed to create {}", dir.display()))?;
-        let file = tempfile::Builder::new()
-            .prefix("last.")
-            .suffix(".json.tmp")
-            .tempfile_in(dir)
-            .with_context(|| format!("failed to create a file in {}", dir.display()))?;
-        Ok(RunRecord { file, path })
+    /// The record of the last run, or of the baseline `name`.
+    fn start(name: Option<&str>) -> anyhow::Result<RunRecord> {
+        let dir = records(name.is_some(), true)?.expect("made when missing");
+        let file = name.map_or_else(|| LAST.to_string(), baseline_file);
+        Ok(RunRecord(dir.pending(&file)?))
     }
 
     fn writer(&self) -> anyhow::Result<Box<dyn io::Write>> {
         let file = self
-            .file
-            .as_file()
+            .0
+            .file()
             .try_clone()
             .context("failed to open the record of this run")?;
         Ok(Box::new(io::BufWriter::new(file)))
@@ -642,11 +661,7 @@ impl RunRecord {
 
     /// Puts the record in its place; returns where.
     fn keep(self) -> anyhow::Result<PathBuf> {
-        let path = self.path;
-        self.file
-            .persist(&path)
-            .with_context(|| format!("failed to write {}", path.display()))?;
-        Ok(path)
+        self.0.keep()
     }
 }
 
@@ -1151,6 +1166,20 @@ pub fn doctor(args: &DoctorArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// `sudoku-judge cache [clear]`: the build cache, shown or cleared.
+pub fn cache(action: Option<CacheAction>) -> anyhow::Result<ExitCode> {
+    let summary = lang::cache::summary()?;
+    let mut out = io::stdout().lock();
+    match action {
+        None => report::cache::summary(&mut out, &summary)?,
+        Some(CacheAction::Clear) => {
+            let cleared = lang::cache::clear(&summary.root);
+            report::cache::cleared(&mut out, &summary.root, &cleared)?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 pub fn solvers(all: bool) -> anyhow::Result<ExitCode> {
@@ -1751,49 +1780,56 @@ pub fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// Where the cases that were not accepted in the last run are listed.
-fn failed_record() -> PathBuf {
-    PathBuf::from(".sudoku-judge").join("failed")
-}
+/// Where the cases that were not accepted in the last run are listed, in
+/// the judge's own directory.
+const FAILED: &str = "failed";
 
-fn last_failed() -> anyhow::Result<std::collections::HashSet<PathBuf>> {
-    let path = failed_record();
-    let text = match std::fs::read_to_string(&path) {
-        Ok(text) => text,
-        Err(error) if error.kind() == io::ErrorKind::NotFound => {
-            let here =
-                std::env::current_dir().map_or_else(|_| ".".into(), |d| d.display().to_string());
-            anyhow::bail!(
-                "--failed reruns the cases that failed in the last run in this directory, and no \
-                 run is recorded here ({} in {here}); run `sudoku-judge test` here first, then \
-                 `sudoku-judge test --failed`",
-                path.display()
-            )
-        }
-        Err(error) => {
-            return Err(error).with_context(|| format!("failed to read {}", path.display()))
-        }
+/// The record `--failed` reruns: the paths the last run here judged and
+/// its cases that were not accepted.
+fn last_failed() -> anyhow::Result<state::Failed> {
+    let path = PathBuf::from(state::STATE_DIR).join(FAILED);
+    let here = std::env::current_dir().context("cannot read the working directory")?;
+    let text = records(false, false)?
+        .map(|dir| dir.read_own(FAILED))
+        .transpose()?
+        .flatten();
+    let Some(text) = text else {
+        anyhow::bail!(
+            "--failed reruns the cases that failed in the last run in this directory, and no \
+             run is recorded here ({} in {}); run `sudoku-judge test` here first, then \
+             `sudoku-judge test --failed`",
+            path.display(),
+            here.display()
+        )
     };
-    Ok(text
-        .lines()
-        .filter(|l| !l.is_empty())
-        .map(PathBuf::from)
-        .collect())
+    state::Failed::parse(&text, &path, &here)
 }
 
-/// Records the inputs of the cases that were not accepted, for `--failed`.
-/// A harness-owned dot-directory in the current directory: never `cases/`.
-fn remember_failed(inputs: &[PathBuf]) -> anyhow::Result<()> {
-    let path = failed_record();
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("failed to create {}", dir.display()))?;
+/// The paths the run `failed` records judged, each still there.
+fn recorded_paths(failed: &state::Failed) -> anyhow::Result<Vec<PathBuf>> {
+    for path in &failed.paths {
+        if path.symlink_metadata().is_err() {
+            anyhow::bail!(
+                "--failed reruns the last run's failures under {}, which is gone; name the \
+                 cases to rerun them from, e.g. `sudoku-judge test path/to/cases --failed`",
+                shell_path(path)
+            );
+        }
     }
-    let text: String = inputs
-        .iter()
-        .map(|p| format!("{}\n", judge::absolute(p).display()))
-        .collect();
-    std::fs::write(&path, text).with_context(|| format!("failed to write {}", path.display()))
+    Ok(failed.paths.clone())
+}
+
+/// Records the paths judged and the inputs of the cases that were not
+/// accepted, for `--failed`: in the judge's own directory here, never in
+/// `cases/`, and never through a link.
+fn remember_failed(paths: &[PathBuf], inputs: &[PathBuf]) -> anyhow::Result<()> {
+    let here = std::env::current_dir().context("cannot read the working directory")?;
+    let record = state::Failed {
+        paths: paths.iter().map(|p| judge::absolute(p)).collect(),
+        inputs: inputs.iter().map(|p| judge::absolute(p)).collect(),
+    };
+    let dir = records(false, true)?.expect("made when missing");
+    dir.write(FAILED, record.to_text(&here)?.as_bytes())
 }
 
 /// A report file named on the command line; like `--junit` in every test

@@ -31,6 +31,7 @@ pub mod results;
 pub mod runner;
 pub mod shipped;
 pub mod solver;
+pub mod state;
 pub mod stats;
 pub mod stress;
 pub mod verdict;

@@ -76,6 +76,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Hack(args) => commands::hack(args),
         Command::Bench(args) => commands::bench(args),
         Command::Driver(args) => commands::driver(&args),
+        Command::Cache { action } => commands::cache(action),
         Command::Solvers { all } => commands::solvers(all),
         Command::Cases { out } => commands::cases(out.as_deref()),
         Command::Doctor(args) => commands::doctor(&args),

@@ -101,7 +101,13 @@ pub enum Mode {
 pub struct ParseError {
     pub line: usize,
     pub column: usize,
+    /// What was wrong, quoting the text where that helps (`'x' is not a
+    /// cell`), escaped and short.
     pub message: String,
+    /// The same without a byte of the text, for a file the user running
+    /// the judge does not own (see `case::file::Opened::own`); `None` when
+    /// the message quotes nothing.
+    pub unquoted: Option<String>,
 }
 
 impl ParseError {
@@ -110,15 +116,45 @@ impl ParseError {
             line,
             column,
             message: message.into(),
+            unquoted: None,
+        }
+    }
+
+    /// An error whose `message` quotes the text; `unquoted` says the same
+    /// without it.
+    fn quoting(
+        line: usize,
+        column: usize,
+        message: impl Into<String>,
+        unquoted: impl Into<String>,
+    ) -> Self {
+        Self {
+            unquoted: Some(unquoted.into()),
+            ..Self::new(line, column, message)
+        }
+    }
+
+    /// What was wrong, quoting the text only when `quote`.
+    pub fn message(&self, quote: bool) -> &str {
+        match &self.unquoted {
+            Some(unquoted) if !quote => unquoted,
+            _ => &self.message,
         }
     }
 
     /// The error as compilers put it, `source:line:column: message`, and
     /// the format the text was read as, which the error depends on.
     pub fn at(&self, source: impl fmt::Display, format: Format) -> String {
+        self.at_quoting(source, format, true)
+    }
+
+    /// [`Self::at`], quoting the text only when `quote`.
+    pub fn at_quoting(&self, source: impl fmt::Display, format: Format, quote: bool) -> String {
         format!(
             "{source}:{}:{}: {} (read as {format} format)",
-            self.line, self.column, self.message
+            self.line,
+            self.column,
+            self.message(quote)
         )
     }
 }
@@ -186,10 +222,15 @@ pub fn parse(text: &str, format: Format, mode: Mode) -> Result<ParsedBoards, Par
         for (n, board) in raw.iter().enumerate() {
             if let Some(conflict) = board.board.conflicts().first() {
                 let (line, column) = board.positions[conflict.second.index()];
-                return Err(ParseError::new(
+                return Err(ParseError::quoting(
                     line,
                     column,
                     format!("the givens of puzzle {} break the rules: {conflict}", n + 1),
+                    format!(
+                        "the givens of puzzle {} break the rules: a digit given twice in a row, \
+                         column or box",
+                        n + 1
+                    ),
                 ));
             }
         }
@@ -320,14 +361,28 @@ fn cell_value(c: char) -> Result<Option<Digit>, ()> {
     }
 }
 
+/// A character quoted, escaped where it is not plainly printable (a
+/// control, a bidirectional override).
 fn describe(c: char) -> String {
     if c == '\0' {
         return "a NUL byte ('\\0')".to_string();
     }
-    if c.is_control() || c.is_whitespace() {
-        format!("{:?}", c)
+    if c == '\'' {
+        "\"'\"".to_string()
     } else {
-        format!("'{c}'")
+        format!("{c:?}")
+    }
+}
+
+/// A string of the text quoted, escaped and cut short: an excerpt, never
+/// a copy of the file.
+fn excerpt(text: &str) -> String {
+    const SHOWN: usize = 16;
+    if text.chars().count() <= SHOWN {
+        format!("{text:?}")
+    } else {
+        let start: String = text.chars().take(SHOWN).collect();
+        format!("{start:?}...")
     }
 }
 
@@ -394,10 +449,11 @@ fn acwing_line(number: usize, line: &str, mode: Mode) -> Result<AcWingLine, Pars
             } else {
                 "use 1-9 for a digit, '.' or '0' for a blank"
             };
-            ParseError::new(
+            ParseError::quoting(
                 number,
                 i + 1,
                 format!("{} is not a cell: {hint}", describe(c)),
+                format!("this character is not a cell: {hint}"),
             )
         })?;
         if i < 81 {
@@ -522,11 +578,16 @@ impl AcWingLines {
         self.boards += 1;
         if self.mode == Mode::Puzzles && board.has_conflict() {
             if let Some(conflict) = board.conflicts().first() {
-                return Err(ParseError::new(
+                return Err(ParseError::quoting(
                     number,
                     conflict.second.index() + 1,
                     format!(
                         "the givens of puzzle {} break the rules: {conflict}",
+                        self.boards
+                    ),
+                    format!(
+                        "the givens of puzzle {} break the rules: a digit given twice in a row, \
+                         column or box",
                         self.boards
                     ),
                 ));
@@ -790,13 +851,12 @@ fn parse_grid(text: &str, boards: &mut Vec<RawBoard>) -> Result<(), ParseError> 
         let mut count = 0;
         for (column, c) in cell_chars(line) {
             let value = cell_value(c).map_err(|()| {
-                ParseError::new(
+                let hint = "use 1-9 for a digit, '.' or '0' for a blank";
+                ParseError::quoting(
                     number,
                     column,
-                    format!(
-                        "{} is not a cell: use 1-9 for a digit, '.' or '0' for a blank",
-                        describe(c)
-                    ),
+                    format!("{} is not a cell: {hint}", describe(c)),
+                    format!("this character is not a cell: {hint}"),
                 )
             })?;
             if count == 9 {
@@ -907,13 +967,14 @@ fn parse_leetcode(text: &str, boards: &mut Vec<RawBoard>) -> Result<(), ParseErr
                 Token::Open => "'['".to_string(),
                 Token::Close => "']'".to_string(),
                 Token::Comma => "','".to_string(),
-                Token::Str(s) => format!("{s:?}"),
+                Token::Str(s) => excerpt(&s),
                 Token::Other(c) => describe(c),
             };
-            ParseError::new(
+            ParseError::quoting(
                 line,
                 column,
                 format!("found {what} where {wanted} should be"),
+                format!("found something else where {wanted} should be"),
             )
         }
     };
@@ -942,12 +1003,12 @@ fn parse_leetcode(text: &str, boards: &mut Vec<RawBoard>) -> Result<(), ParseErr
                             _ => None,
                         };
                         let Some(value) = value else {
-                            return Err(ParseError::new(
+                            let hint = "use \"1\" to \"9\" for a digit, \".\" for a blank";
+                            return Err(ParseError::quoting(
                                 line,
                                 column,
-                                format!(
-                                    "{s:?} is not a cell: use \"1\" to \"9\" for a digit, \".\" for a blank"
-                                ),
+                                format!("{} is not a cell: {hint}", excerpt(&s)),
+                                format!("this string is not a cell: {hint}"),
                             ));
                         };
                         if row < 9 && cells < 9 {
@@ -1020,6 +1081,49 @@ mod tests {
 
     fn error(text: &str) -> String {
         puzzles(text).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn errors_quote_the_text_only_when_asked_and_then_short_and_escaped() {
+        let secretish = "root:$6$hash:19000:0:99999:7:::";
+        let cases: [(&str, Format); 4] = [
+            (secretish, Format::AcWing),
+            ("root:x\n", Format::Grid { spaced: false }),
+            ("[[\"root:$6$hash:19000:0:99999\"]]", Format::LeetCode),
+            ("[root]", Format::LeetCode),
+        ];
+        for (text, format) in cases {
+            let error = parse(text, format, Mode::Puzzles).unwrap_err();
+            let quoted = error.at_quoting("f.in", format, true);
+            let plain = error.at_quoting("f.in", format, false);
+            assert!(
+                quoted.contains("'r'") || quoted.contains("\"root"),
+                "{quoted}"
+            );
+            for byte in ["root", "'r'", "$6$", "hash"] {
+                assert!(!plain.contains(byte), "{plain}");
+            }
+            assert!(plain.starts_with(&format!("f.in:{}:{}: ", error.line, error.column)));
+        }
+        // A long string is an excerpt, a control is escaped.
+        let long = format!("[[\"{}\"]]", "7".repeat(100));
+        let error = parse(&long, Format::LeetCode, Mode::Puzzles).unwrap_err();
+        assert!(error.message.len() < 140, "{}", error.message);
+        let error = parse("\u{202e}", Format::AcWing, Mode::Puzzles).unwrap_err();
+        assert!(
+            error.message.starts_with("'\\u{202e}' is not a cell"),
+            "{}",
+            error.message
+        );
+        // The givens breaking the rules name digits: not in the plain form.
+        let line = format!("55{}", ".".repeat(79));
+        let error = parse(&line, Format::AcWing, Mode::Puzzles).unwrap_err();
+        assert!(error.message.contains("two 5s"), "{}", error.message);
+        assert!(
+            !error.message(false).contains('5'),
+            "{}",
+            error.message(false)
+        );
     }
 
     #[test]

@@ -12,11 +12,21 @@
 //!   Text parsed whole is at most [`MAX_WHOLE_BYTES`].
 //! - A file whose real path (symbolic links resolved) lies outside the
 //!   directory it was found under is refused, naming the link and nothing
-//!   of what it points to, unless `--follow-outside-links` allows it.
+//!   of what it points to, unless `--follow-outside-links` allows it. The
+//!   check is made again on what was opened (its device and inode), so a
+//!   link swapped in between the check and the open is caught.
+//! - A file with other hard links that belongs to someone else than the
+//!   suite's owner (the owner of the directory given on the command line)
+//!   is refused before a byte of it is read ([`Fence::open`]): a hard link
+//!   is how a pack would show a root-run judge `/etc/shadow` as an expected
+//!   output. The check is made on the open descriptor, so nothing swapped
+//!   in meanwhile escapes it.
+//! - Whether the user running the judge owns a file is kept with it
+//!   ([`Opened::own`]): only then do error messages quote its bytes.
 
 use std::fs::File;
 use std::io::{self, BufRead, Read};
-use std::os::unix::fs::{FileTypeExt as _, OpenOptionsExt as _};
+use std::os::unix::fs::{FileTypeExt as _, MetadataExt as _, OpenOptionsExt as _};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -103,14 +113,116 @@ pub fn ensure_inside(root: &Path, path: &Path, what: &str) -> anyhow::Result<()>
     };
     let real_root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
     if !real.starts_with(&real_root) {
-        bail!(
-            "{what} {} links outside {}, so it is not read; give --follow-outside-links to \
-             read files a suite links to elsewhere",
-            path.display(),
-            root.display()
-        );
+        return Err(outside(what, path, root));
     }
     Ok(())
+}
+
+/// The error for `path`, which links out of `root`: naming the link,
+/// never what it points to.
+fn outside(what: &str, path: &Path, root: &Path) -> anyhow::Error {
+    anyhow::anyhow!(
+        "{what} {} links outside {}, so it is not read; give --follow-outside-links to read \
+         files a suite links to elsewhere",
+        path.display(),
+        root.display()
+    )
+}
+
+/// The directory a suite's files were found under (given on the command
+/// line, or holding a `judge.toml`) and its owner: what [`Fence::open`]
+/// holds the files to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fence {
+    root: PathBuf,
+    /// `root` with its links resolved, once.
+    real_root: PathBuf,
+    /// The uid owning `root`; `None` when it cannot be read (the open then
+    /// reports what is wrong).
+    owner: Option<u32>,
+}
+
+/// A suite's file, opened: read from `file`, and quote it only when `own`.
+#[derive(Debug)]
+pub struct Opened {
+    pub file: File,
+    /// The user running the judge owns it, so its bytes may be quoted back
+    /// to them in an error; a file of someone else's is named by line and
+    /// column only.
+    pub own: bool,
+}
+
+/// The effective uid of the judge: whose files it may quote.
+pub fn running_uid() -> u32 {
+    nix::unistd::geteuid().as_raw()
+}
+
+impl Fence {
+    /// The fence of `root`, as it is now.
+    pub fn new(root: &Path) -> Fence {
+        Fence {
+            root: root.to_path_buf(),
+            real_root: std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf()),
+            owner: std::fs::metadata(root).ok().map(|m| m.uid()),
+        }
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Opens `path`, a file of the suite, for reading: `what` names its
+    /// role in errors (`case input`, `expected output`). Refused: a file
+    /// that is not a regular file, one that resolves outside the fence
+    /// (unless links out are allowed), and one with other hard links that
+    /// is not the suite owner's. Nothing is read before these checks.
+    pub fn open(&self, path: &Path, what: &str) -> anyhow::Result<Opened> {
+        let follow = FOLLOW_OUTSIDE_LINKS.load(Ordering::SeqCst);
+        // Where the path leads, before anything is opened; a missing file
+        // is for the open to report.
+        let real = match std::fs::canonicalize(path) {
+            Ok(real) if !follow && !real.starts_with(&self.real_root) => {
+                return Err(outside(what, path, &self.root))
+            }
+            Ok(real) => Some(real),
+            Err(_) => None,
+        };
+        let file = open_regular(path, what)?;
+        let meta = file
+            .metadata()
+            .with_context(|| format!("failed to read {what} {}", path.display()))?;
+        if meta.nlink() > 1 && Some(meta.uid()) != self.owner {
+            let owner = self
+                .owner
+                .map_or_else(|| "unknown".to_string(), |uid| format!("uid {uid}"));
+            bail!(
+                "{what} {} is a hard link to a file of uid {}, not of {}'s owner ({owner}), so \
+                 it is not read: a suite may hold only its owner's files; copy the file into \
+                 the suite if it belongs there",
+                path.display(),
+                meta.uid(),
+                self.root.display(),
+            );
+        }
+        if !follow {
+            // What was opened must be what the path led to inside the
+            // suite: a link swapped in meanwhile leads elsewhere.
+            let same = real
+                .and_then(|real| std::fs::metadata(real).ok())
+                .is_some_and(|seen| seen.dev() == meta.dev() && seen.ino() == meta.ino());
+            if !same {
+                bail!(
+                    "{what} {} changed while it was opened (a link swapped in?), so it is not \
+                     read",
+                    path.display()
+                );
+            }
+        }
+        Ok(Opened {
+            file,
+            own: meta.uid() == running_uid(),
+        })
+    }
 }
 
 /// The directory a case's files must stay in: `path` itself when it is a
@@ -285,6 +397,40 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("/dev/zero is a device"), "{err}");
+    }
+
+    #[test]
+    fn a_hard_link_to_a_file_of_someone_else_is_refused_before_it_is_read() {
+        let tmp = tempfile::tempdir().unwrap();
+        let suite = tmp.path().join("suite");
+        std::fs::create_dir(&suite).unwrap();
+        std::fs::write(tmp.path().join("secret"), "root:x:0:0\n").unwrap();
+        std::fs::hard_link(tmp.path().join("secret"), suite.join("a.out")).unwrap();
+        std::fs::write(suite.join("b.out"), "mine").unwrap();
+        // The suite as another user's: the file, ours, is not its owner's.
+        let theirs = Fence {
+            owner: Some(running_uid().wrapping_add(1)),
+            ..Fence::new(&suite)
+        };
+        let err = theirs
+            .open(&suite.join("a.out"), "expected output")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains(&format!(
+                "a.out is a hard link to a file of uid {}, not of",
+                running_uid()
+            )),
+            "{err}"
+        );
+        assert!(!err.contains("secret") && !err.contains("root:"), "{err}");
+        // A file with one link is the suite's, whoever owns it; and the
+        // owner's own hard links are theirs to make.
+        assert!(theirs.open(&suite.join("b.out"), "expected output").is_ok());
+        let opened = Fence::new(&suite)
+            .open(&suite.join("a.out"), "expected output")
+            .unwrap();
+        assert!(opened.own);
     }
 
     #[test]

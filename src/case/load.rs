@@ -10,13 +10,14 @@
 //! reading a file two or three times, which the page cache makes cheap.
 //! LeetCode literals and grids are small and are parsed whole each time.
 
+use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{bail, Context as _};
 
-use super::file::{self, LineCapped};
+use super::file::{self, Fence, LineCapped};
 use super::Case;
 use crate::board::format::{self, AcWingReader, Mode};
 use crate::board::{Board, Format};
@@ -28,12 +29,49 @@ const DETECT_BYTES: usize = 64 << 10;
 /// Where a case's text comes from.
 #[derive(Clone, Debug)]
 pub enum Text {
-    /// A file, read afresh by every pass.
-    File(PathBuf),
+    /// A file, read afresh by every pass (each open checked again).
+    File(SuiteFile),
     /// A file small enough to keep: read once, its bytes as they were.
-    Read { path: PathBuf, bytes: Arc<[u8]> },
+    Read { file: SuiteFile, bytes: Arc<[u8]> },
     /// Text made in memory, e.g. a stress round's puzzles.
     Memory(Arc<str>),
+}
+
+/// A file of a suite: where it is, the fence it is read within (see
+/// [`Fence::open`]), and whether the user running the judge owns it, so
+/// that errors may quote it.
+#[derive(Clone, Debug)]
+pub struct SuiteFile {
+    pub path: PathBuf,
+    fence: Fence,
+    own: bool,
+}
+
+impl SuiteFile {
+    /// Opens `path` within `fence` (`what` names it in errors): refused
+    /// before a byte is read when it may not be read.
+    fn open(fence: &Fence, path: &Path, what: &str) -> anyhow::Result<(SuiteFile, File)> {
+        let opened = fence.open(path, what)?;
+        let file = SuiteFile {
+            path: path.to_path_buf(),
+            fence: fence.clone(),
+            own: opened.own,
+        };
+        Ok((file, opened.file))
+    }
+
+    /// Opens it again, as checked as the first time. A file that changed
+    /// hands meanwhile is refused: its errors would quote it as before.
+    fn reopen(&self) -> anyhow::Result<File> {
+        let opened = self.fence.open(&self.path, "file")?;
+        if opened.own != self.own {
+            bail!(
+                "{} changed owner while it was judged, so it is not read again",
+                self.path.display()
+            );
+        }
+        Ok(opened.file)
+    }
 }
 
 /// Files up to this size are read once and kept ([`Text::Read`]) rather
@@ -42,38 +80,53 @@ pub enum Text {
 const KEPT_BYTES: usize = DETECT_BYTES;
 
 impl Text {
-    /// The file at `path` (`what` names it in errors): kept in memory when
-    /// it is small, else read afresh by every pass.
-    pub fn of_file(path: &Path, what: &str) -> anyhow::Result<Text> {
+    /// The file at `path` within `fence` (`what` names it in errors):
+    /// kept in memory when it is small, else read afresh by every pass.
+    pub fn of_file(fence: &Fence, path: &Path, what: &str) -> anyhow::Result<Text> {
+        let (file, opened) = SuiteFile::open(fence, path, what)?;
+        Text::read_from(file, opened)
+    }
+
+    /// [`Self::of_file`] for a file already checked.
+    fn read_from(file: SuiteFile, opened: File) -> anyhow::Result<Text> {
         let mut bytes = Vec::new();
-        file::open_regular(path, what)?
+        opened
             .take(KEPT_BYTES as u64 + 1)
             .read_to_end(&mut bytes)
-            .with_context(|| format!("failed to read {}", path.display()))?;
+            .with_context(|| format!("failed to read {}", file.path.display()))?;
         Ok(if bytes.len() <= KEPT_BYTES {
             Text::Read {
-                path: path.to_path_buf(),
+                file,
                 bytes: bytes.into(),
             }
         } else {
-            Text::File(path.to_path_buf())
+            Text::File(file)
         })
     }
 
     /// The file it was read from, if any.
     pub fn path(&self) -> Option<&Path> {
         match self {
-            Text::File(path) | Text::Read { path, .. } => Some(path),
+            Text::File(file) | Text::Read { file, .. } => Some(&file.path),
             Text::Memory(_) => None,
+        }
+    }
+
+    /// Whether its bytes may be quoted in errors: text of the judge's own,
+    /// or a file that the user running the judge owns.
+    pub fn own(&self) -> bool {
+        match self {
+            Text::File(file) | Text::Read { file, .. } => file.own,
+            Text::Memory(_) => true,
         }
     }
 
     /// The text from its start.
     pub fn open(&self) -> anyhow::Result<Box<dyn BufRead + '_>> {
         Ok(match self {
-            Text::File(path) => Box::new(LineCapped::new(BufReader::with_capacity(
+            Text::File(file) => Box::new(LineCapped::new(BufReader::with_capacity(
                 64 << 10,
-                file::open_regular(path, "file")?,
+                file.reopen()?,
             ))),
             // Capped like a file, so a long line fails the same way.
             Text::Read { bytes, .. } => Box::new(LineCapped::new(&bytes[..])),
@@ -113,7 +166,7 @@ impl Text {
 impl std::fmt::Display for Text {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Text::File(path) | Text::Read { path, .. } => path.display().fmt(f),
+            Text::File(file) | Text::Read { file, .. } => file.path.display().fmt(f),
             Text::Memory(_) => f.write_str("the generated input"),
         }
     }
@@ -252,8 +305,10 @@ impl<'a> Boards<'a> {
     }
 }
 
+/// A case error naming the file, line and column; quoting the text only
+/// when it is the user's own.
 fn parse_error(text: &Text, format: Format, e: &format::ParseError) -> anyhow::Error {
-    anyhow::Error::new(Malformed(e.at(text, format)))
+    anyhow::Error::new(Malformed(e.at_quoting(text, format, text.own())))
 }
 
 /// A case file found not to read as it must while its case is judged (its
@@ -289,27 +344,30 @@ impl Iterator for Boards<'_> {
 /// output to read as boards (the default, Sudoku-aware checker does; an exact
 /// text comparison does not).
 pub fn load(case: &Case, need_boards: bool) -> anyhow::Result<CaseData> {
-    let input = open_input(case)?;
+    let (input, expected) = open_input(case)?;
     let (head, _) = input.prefix(DETECT_BYTES)?;
-    load_from(case, input, Format::detect(&head), need_boards)
+    load_from(case, input, expected, Format::detect(&head), need_boards)
 }
 
-/// Checks that a case's files are where they may be and regular, and
-/// reads its input (see [`Text::of_file`]).
-fn open_input(case: &Case) -> anyhow::Result<Text> {
-    file::ensure_inside(&case.root, &case.input, "case input")?;
-    let input = Text::of_file(&case.input, "case input")?;
-    if let Some(expected) = &case.expected {
-        file::ensure_inside(&case.root, expected, "expected output")?;
-        file::ensure_regular(expected, "expected output")?;
-    }
-    Ok(input)
+/// Checks that a case's files may be read (see [`Fence::open`]) and reads
+/// its input (see [`Text::of_file`]); its expected output is checked, not
+/// read, and comes back open.
+fn open_input(case: &Case) -> anyhow::Result<(Text, Option<(SuiteFile, File)>)> {
+    let fence = Fence::new(&case.root);
+    let input = Text::of_file(&fence, &case.input, "case input")?;
+    let expected = case
+        .expected
+        .as_ref()
+        .map(|path| SuiteFile::open(&fence, path, "expected output"))
+        .transpose()?;
+    Ok((input, expected))
 }
 
 /// [`load`] with the input already opened and its format told.
 fn load_from(
     case: &Case,
     input: Text,
+    expected: Option<(SuiteFile, File)>,
     format: Format,
     need_boards: bool,
 ) -> anyhow::Result<CaseData> {
@@ -334,8 +392,9 @@ fn load_from(
         expected: None,
         warnings: Vec::new(),
     };
-    if let Some(path) = &case.expected {
-        data.expected = Some(load_expected(path, &data, need_boards, &mut warnings)?);
+    if let Some((file, opened)) = expected {
+        let text = Text::read_from(file, opened)?;
+        data.expected = Some(load_expected(text, &data, need_boards, &mut warnings)?);
     }
     data.warnings = warnings;
     Ok(data)
@@ -348,11 +407,11 @@ fn load_from(
 /// it. A fault in either is then found during the run, and reported as a
 /// [`Malformed`] case. Other formats are small and are [`load`]ed.
 pub fn open(case: &Case) -> anyhow::Result<CaseData> {
-    let input = open_input(case)?;
+    let (input, expected) = open_input(case)?;
     let (head, _) = input.prefix(DETECT_BYTES)?;
     let format = Format::detect(&head);
     if format != Format::AcWing {
-        return load_from(case, input, format, true);
+        return load_from(case, input, expected, format, true);
     }
     let (puzzles, warnings) = AcWingReader::new(input.open()?, Mode::Puzzles)
         .count()
@@ -361,8 +420,8 @@ pub fn open(case: &Case) -> anyhow::Result<CaseData> {
         format,
         input,
         puzzles,
-        expected: case.expected.as_ref().map(|path| Expected {
-            text: Text::File(path.clone()),
+        expected: expected.map(|(file, _)| Expected {
+            text: Text::File(file),
             boards: true,
         }),
         warnings: warnings
@@ -376,12 +435,13 @@ pub fn open(case: &Case) -> anyhow::Result<CaseData> {
 /// syntax error anywhere is reported first, then a count that does not
 /// match, then the first answer that does not solve its puzzle.
 fn load_expected(
-    path: &Path,
+    text: Text,
     data: &CaseData,
     need_boards: bool,
     warnings: &mut Vec<String>,
 ) -> anyhow::Result<Expected> {
-    let text = Text::of_file(path, "expected output")?;
+    let path = text.path().unwrap_or(Path::new("expected output"));
+    let quote = text.own();
     let format = data.format;
     let mut answers = Boards::open(&text, format, Mode::Answers)?;
     let mut puzzles = data.puzzles()?;
@@ -395,7 +455,7 @@ fn load_expected(
                 path.display(),
                 e.line,
                 e.column,
-                e.message
+                e.message(quote)
             ),
             Err(e) => {
                 warnings.push(format!(
@@ -404,7 +464,7 @@ fn load_expected(
                     path.display(),
                     e.line,
                     e.column,
-                    e.message
+                    e.message(quote)
                 ));
                 return Ok(Expected {
                     text: text.clone(),
@@ -418,12 +478,17 @@ fn load_expected(
         };
         let (_, puzzle) = puzzle?;
         if wrong.is_none() && !answer.solves(&puzzle) {
-            let why = crate::board::rules::mistakes(&puzzle, &answer)
-                .first()
-                .map(ToString::to_string)
-                .unwrap_or_default();
+            // The mistake names digits of the file: the user's own only.
+            let why = if quote {
+                crate::board::rules::mistakes(&puzzle, &answer)
+                    .first()
+                    .map(|mistake| format!(": {mistake}"))
+                    .unwrap_or_default()
+            } else {
+                String::new()
+            };
             wrong = Some(anyhow::anyhow!(
-                "{}:{line}: answer {count} does not solve puzzle {count}: {why}",
+                "{}:{line}: answer {count} does not solve puzzle {count}{why}",
                 path.display(),
             ));
         }
@@ -463,7 +528,7 @@ mod tests {
         // Not UTF-8: the kept bytes are the file's, not a lossy copy.
         let bytes = b"4.....8.5\xff\nend\n".to_vec();
         std::fs::write(&path, &bytes).unwrap();
-        let text = Text::of_file(&path, "case input").unwrap();
+        let text = Text::of_file(&Fence::new(dir.path()), &path, "case input").unwrap();
         assert!(matches!(text, Text::Read { .. }), "{text:?}");
         assert_eq!(text.to_string(), path.display().to_string());
         // Gone from disk, still read whole: no pass opens it again.
@@ -476,9 +541,14 @@ mod tests {
 
         let big = dir.path().join("big.in");
         std::fs::write(&big, vec![b'.'; KEPT_BYTES + 1]).unwrap();
-        let text = Text::of_file(&big, "case input").unwrap();
+        let text = Text::of_file(&Fence::new(dir.path()), &big, "case input").unwrap();
         assert!(matches!(text, Text::File(_)), "read afresh, not kept");
-        let missing = Text::of_file(&dir.path().join("none.in"), "case input").unwrap_err();
+        let missing = Text::of_file(
+            &Fence::new(dir.path()),
+            &dir.path().join("none.in"),
+            "case input",
+        )
+        .unwrap_err();
         assert!(format!("{missing:#}").contains("none.in"), "{missing:#}");
     }
 

@@ -367,7 +367,8 @@ pub fn parse_memory_kb(text: &str) -> anyhow::Result<u64> {
 }
 
 /// Reads the `judge.toml` at `path`: a regular file of bounded size that
-/// does not link out of its own directory (case/file.rs).
+/// does not link out of its own directory, nor is a hard link to someone
+/// else's file (case/file.rs).
 fn parse(path: &Path) -> anyhow::Result<File> {
     parse_text(path).map(|(file, _)| file)
 }
@@ -375,13 +376,15 @@ fn parse(path: &Path) -> anyhow::Result<File> {
 /// [`parse`], with the file's text.
 fn parse_text(path: &Path) -> anyhow::Result<(File, String)> {
     let dir = path.parent().unwrap_or(Path::new("."));
-    super::file::ensure_inside(dir, path, "settings file")?;
-    let opened = super::file::open_regular(path, "settings file")?;
-    let bytes = super::file::read_whole(opened, &path.display())?;
+    let opened = super::file::Fence::new(dir).open(path, "settings file")?;
+    let bytes = super::file::read_whole(opened.file, &path.display())?;
     let text = String::from_utf8(bytes)
         .with_context(|| format!("invalid {}: it is not UTF-8 text", path.display()))?;
     let file = toml::from_str(&text)
-        .map_err(toml_error)
+        .map_err(|error| match opened.own {
+            true => toml_error(error),
+            false => toml_error_unquoted(&error, &text),
+        })
         .with_context(|| format!("invalid {}", path.display()))?;
     Ok((file, text))
 }
@@ -410,6 +413,19 @@ pub fn toml_error(error: toml::de::Error) -> anyhow::Error {
     }
 }
 
+/// A `judge.toml` of someone else's that is not valid: where, without a
+/// byte of it (toml's message and drawing quote the file).
+fn toml_error_unquoted(error: &toml::de::Error, text: &str) -> anyhow::Error {
+    let at = error.span().map_or(String::new(), |span| {
+        let (line, column) = line_column(text, span.start);
+        format!(" at line {line}, column {column}")
+    });
+    anyhow::anyhow!(
+        "not valid TOML or not the settings{at} (the file is not yours, so its text is not \
+         shown)"
+    )
+}
+
 /// The references the `judge.toml` in `dir` lists (none without one).
 pub fn references(dir: &Path) -> anyhow::Result<Vec<Reference>> {
     let path = dir.join(SETTINGS_FILE);
@@ -431,6 +447,11 @@ pub fn references(dir: &Path) -> anyhow::Result<Vec<Reference>> {
                 n + 1,
                 file.display()
             );
+            // Checked as a case file is: no hard link to someone else's
+            // file (its compiler would quote it).
+            super::file::Fence::new(dir)
+                .open(&file, &format!("reference {}", n + 1))
+                .with_context(|| format!("invalid {}", path.display()))?;
             Ok(Reference {
                 file,
                 verdict: entry.verdict,

@@ -214,6 +214,16 @@ pub fn write_cases_with(
         for path in [input, expected] {
             let target = plan.out.join(&path);
             if let Some(dir) = target.parent() {
+                // A case's own directory under --out is gen's to make: one
+                // that is a link (planted beside the cases) is not
+                // followed.
+                if dir != plan.out && dir.symlink_metadata().is_ok_and(|m| !m.is_dir()) {
+                    anyhow::bail!(
+                        "{} is there and is not a directory (a link?), so no case is written \
+                         through it; nothing was written",
+                        dir.display()
+                    );
+                }
                 placed.dirs.extend(create_dirs(dir)?);
             }
             std::fs::hard_link(staging.path().join(&path), &target).with_context(|| {

@@ -6,21 +6,30 @@
 //! The directory is the judge's: it is made on the first run (with a
 //! marker file), and a later run replaces what it holds. A directory that
 //! holds anything else is refused, so no file of the user's is touched.
+//!
+//! The directory is the user's choice, and is opened as named; what the
+//! judge makes in it is reached through its descriptor and never through
+//! a link found there (a case pack may ship a "kept" directory whose
+//! entries link to files of yours): each case's directory and each file
+//! is created anew (`O_EXCL | O_NOFOLLOW`, see `crate::state`), and a case
+//! file is copied only as its suite may be read (`case::file::Fence`).
 
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use super::{Event, Reporter};
+use crate::case::file::Fence;
 use crate::results::{CaseOutcome, CaseResult};
+use crate::state::{Dir, Kind};
 use crate::verdict::Verdict;
 
 /// The file that marks a directory as made by `--keep`.
 pub const MARKER: &str = ".sudoku-judge-keep";
 
 pub struct KeepReporter {
-    dir: PathBuf,
+    dir: Dir,
     /// Cases kept so far, for the caller to tell.
     kept: Arc<AtomicUsize>,
 }
@@ -29,44 +38,79 @@ impl KeepReporter {
     /// Prepares `dir`: made if missing, emptied if an earlier `--keep`
     /// made it, refused if it holds anything else.
     pub fn new(dir: &Path) -> anyhow::Result<(KeepReporter, Arc<AtomicUsize>)> {
-        if dir.exists() {
-            let mut entries = std::fs::read_dir(dir)
-                .map_err(|e| anyhow::anyhow!("cannot read --keep {}: {e}", dir.display()))?
-                .filter_map(Result::ok);
-            let ours = dir.join(MARKER).is_file();
-            if !ours && entries.next().is_some() {
-                anyhow::bail!(
-                    "--keep {} is a directory of yours that is not empty, and its files are \
-                     never overwritten; name a new or empty directory, e.g. --keep failed-cases",
-                    dir.display()
-                );
-            }
-            if ours {
-                for entry in std::fs::read_dir(dir)?.filter_map(Result::ok) {
-                    let path = entry.path();
-                    if path.is_dir() {
-                        std::fs::remove_dir_all(&path)?;
-                    }
-                }
-            }
+        let opened = Dir::open_given(dir)
+            .map_err(|e| anyhow::anyhow!("failed to open --keep {}: {e:#}", dir.display()))?;
+        let names = opened.names();
+        // The marker counts only as a file of its own, not a link to one.
+        let ours = opened.kind(MARKER)? == Some(Kind::File);
+        if !ours && !names.is_empty() {
+            anyhow::bail!(
+                "--keep {} is a directory of yours that is not empty, and its files are \
+                 never overwritten; name a new or empty directory, e.g. --keep failed-cases",
+                dir.display()
+            );
         }
-        std::fs::create_dir_all(dir)
-            .map_err(|e| anyhow::anyhow!("failed to create --keep {}: {e}", dir.display()))?;
-        std::fs::write(
-            dir.join(MARKER),
-            "made by `sudoku-judge test --keep`: each run replaces the directories here\n",
-        )?;
+        if ours {
+            // What an earlier run kept, and whatever else came to be here
+            // (a link is removed, never followed).
+            for name in names.iter().filter(|name| *name != MARKER) {
+                opened.remove(name).map_err(|e| {
+                    anyhow::anyhow!("failed to empty --keep {}: {name}: {e}", dir.display())
+                })?;
+            }
+        } else {
+            use std::io::Write as _;
+            opened
+                .create_new(MARKER)
+                .and_then(|mut marker| {
+                    marker.write_all(
+                        b"made by `sudoku-judge test --keep`: each run replaces the directories \
+                          here\n",
+                    )
+                })
+                .map_err(|e| anyhow::anyhow!("failed to write in --keep {}: {e}", dir.display()))?;
+        }
         let kept = Arc::new(AtomicUsize::new(0));
         Ok((
             KeepReporter {
-                dir: dir.to_path_buf(),
+                dir: opened,
                 kept: Arc::clone(&kept),
             },
             kept,
         ))
     }
 
+    /// Makes the directory a case is kept in, named after its id: a name
+    /// of its own, numbered when another case took it (`a/b` and `a__b`).
+    fn case_dir(&self, id: &str) -> io::Result<Dir> {
+        let base = id.replace(['/', '\\'], "__");
+        let base = if base.starts_with('.') || base.is_empty() {
+            format!("_{base}")
+        } else {
+            base
+        };
+        for n in 1.. {
+            let name = if n == 1 {
+                base.clone()
+            } else {
+                format!("{base}-{n}")
+            };
+            match self.dir.make_dir(&name) {
+                Ok(()) => {}
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(e),
+            }
+            return self
+                .dir
+                .subdir(&name, false)
+                .map_err(io::Error::other)?
+                .ok_or_else(|| io::Error::other(format!("{name} went missing")));
+        }
+        unreachable!("some name is free")
+    }
+
     fn keep(&self, result: &CaseResult) -> io::Result<()> {
+        use std::io::Write as _;
         let CaseOutcome::Judged(j) = &result.outcome else {
             return Ok(());
         };
@@ -74,29 +118,44 @@ impl KeepReporter {
         if j.verdict == Verdict::AC || j.verdict == Verdict::CE {
             return Ok(());
         }
-        let dir = self.dir.join(result.id.replace(['/', '\\'], "__"));
-        std::fs::create_dir_all(&dir)?;
-        let copy = |from: &Path| -> io::Result<()> {
-            let name = from.file_name().unwrap_or(from.as_os_str());
-            std::fs::copy(from, dir.join(name)).map(|_| ())
+        let dir = self.case_dir(&result.id)?;
+        let write =
+            |name: &str, bytes: &[u8]| -> io::Result<()> { dir.create_new(name)?.write_all(bytes) };
+        // The case's files, read as the judge read them: never a hard
+        // link to someone else's file, nor a link out of its suite. One
+        // that may not be read is left out, and verdict.txt says why.
+        let fence = Fence::new(&result.suite);
+        let mut left_out = String::new();
+        let mut copy = |from: &Path| -> io::Result<()> {
+            let Some(name) = from.file_name().and_then(|n| n.to_str()) else {
+                return Ok(());
+            };
+            match fence.open(from, "case file") {
+                Ok(mut source) => io::copy(&mut source.file, &mut dir.create_new(name)?).map(drop),
+                Err(error) => {
+                    left_out.push_str(&format!("not kept: {error:#}\n"));
+                    Ok(())
+                }
+            }
         };
         copy(&result.input)?;
         if let Some(expected) = &result.expected {
             copy(expected)?;
         }
-        std::fs::write(dir.join("output.txt"), &j.output)?;
-        std::fs::write(dir.join("stderr.txt"), &j.stderr)?;
+        write("output.txt", j.output.as_bytes())?;
+        write("stderr.txt", j.stderr.as_bytes())?;
         if !j.stdout.is_empty() {
-            std::fs::write(dir.join("stdout.txt"), &j.stdout)?;
+            write("stdout.txt", j.stdout.as_bytes())?;
         }
-        std::fs::write(
-            dir.join("verdict.txt"),
+        write(
+            "verdict.txt",
             format!(
-                "{} {}\n{}\n",
+                "{} {}\n{}\n{left_out}",
                 j.verdict.code(),
                 result.id,
                 super::reason::sentence(j)
-            ),
+            )
+            .as_bytes(),
         )?;
         self.kept.fetch_add(1, Ordering::SeqCst);
         Ok(())
@@ -126,6 +185,7 @@ mod tests {
         for result in &mut results {
             let name = result.input.file_name().unwrap().to_owned();
             result.input = cases.join(name);
+            result.suite = cases.clone();
             std::fs::write(&result.input, "puzzle\n").unwrap();
             result.expected = None;
         }
@@ -152,6 +212,22 @@ mod tests {
         std::fs::create_dir_all(dir.join("suite__old")).unwrap();
         KeepReporter::new(&dir).unwrap();
         assert!(!dir.join("suite__old").exists());
+        // ...links planted in it are removed, never followed...
+        let victim = root.path().join("victim");
+        std::fs::write(&victim, "mine\n").unwrap();
+        std::os::unix::fs::symlink(&victim, dir.join("suite__wa")).unwrap();
+        let (mut keep, _) = KeepReporter::new(&dir).unwrap();
+        report_run(&mut keep, &results);
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "mine\n");
+        assert!(dir.join("suite__wa/verdict.txt").is_file());
+        // ...a marker that is a link does not make a directory the judge's...
+        let planted = root.path().join("planted");
+        std::fs::create_dir(&planted).unwrap();
+        std::os::unix::fs::symlink(&victim, planted.join(MARKER)).unwrap();
+        std::os::unix::fs::symlink(&victim, planted.join("suite__wa")).unwrap();
+        let error = KeepReporter::new(&planted).err().unwrap().to_string();
+        assert!(error.contains("never overwritten"), "{error}");
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "mine\n");
         // ...and a directory of the user's is refused.
         let mine = root.path().join("mine");
         std::fs::create_dir_all(&mine).unwrap();

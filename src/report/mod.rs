@@ -8,6 +8,7 @@
 //! only parses, calls the library and hands the results to these.
 
 pub mod bench;
+pub mod cache;
 pub mod calibrate;
 pub mod corpus;
 pub mod doctor;

@@ -510,6 +510,7 @@ mod tests {
                 cpu_seconds: Some(3),
                 address_space: None,
                 tasks: Some(264),
+                file_size: Some(1 << 20),
             },
             plan: sandbox::Plan {
                 read_only: vec![PathBuf::from(std::ffi::OsStr::from_bytes(b"/x/\xff"))],

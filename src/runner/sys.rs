@@ -106,10 +106,14 @@ pub struct Rlimits {
     /// the run's own (set by the sandbox, where no cgroup counts them).
     #[serde(default)]
     pub tasks: Option<u64>,
+    /// `RLIMIT_FSIZE`, bytes: the largest file it may write (a compile's,
+    /// on the user's disk).
+    #[serde(default)]
+    pub file_size: Option<u64>,
 }
 
 /// Sets the limits of a submission between fork and exec: no core dumps,
-/// and the CPU and address-space backstops.
+/// and the CPU, address-space and file-size backstops.
 pub(crate) fn set_limits(limits: Rlimits) -> io::Result<()> {
     set_limit(libc::RLIMIT_CORE, 0)?;
     if let Some(seconds) = limits.cpu_seconds {
@@ -120,6 +124,9 @@ pub(crate) fn set_limits(limits: Rlimits) -> io::Result<()> {
     }
     if let Some(tasks) = limits.tasks {
         set_limit(libc::RLIMIT_NPROC, tasks)?;
+    }
+    if let Some(bytes) = limits.file_size {
+        set_limit(libc::RLIMIT_FSIZE, bytes)?;
     }
     Ok(())
 }

@@ -561,3 +561,221 @@ fn no_progress_line_when_stdout_is_a_pipe_to_the_same_terminal() {
     assert!(!screen.contains("judging ["), "{screen:?}");
     assert!(!screen.contains("\x1b[2K"), "{screen:?}");
 }
+
+/// Whether this test runs as root, as it must to hand a suite to another
+/// user (chown); `.ci/as-user` leaves such tests out by name.
+fn as_root(what: &str) -> bool {
+    if nix::unistd::geteuid().is_root() {
+        return true;
+    }
+    super::skip_or_fail(what, "needs root, to give a suite to another user (chown)");
+    false
+}
+
+/// The uid a hostile pack belongs to: nobody.
+const PACK_OWNER: u32 = 65534;
+
+/// Gives `paths` to [`PACK_OWNER`], each itself (a hard link's target is
+/// left alone: it is the file the pack must not reach).
+fn give_away(paths: &[&Path]) {
+    for path in paths {
+        std::os::unix::fs::lchown(path, Some(PACK_OWNER), Some(PACK_OWNER)).unwrap();
+    }
+}
+
+/// What no output may hold of the secret: its words, and its first byte
+/// quoted as a parse error would quote it.
+fn leaks_secret(text: &str) -> bool {
+    ["root", "$6$", "hash", "19000", "'r'"]
+        .iter()
+        .any(|part| text.contains(part))
+}
+
+#[test]
+fn a_hard_link_to_a_file_of_another_user_is_refused_before_a_byte_is_read() {
+    if !as_root("a hard-linked secret in a pack of another user's") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let secret = secret(tmp.path());
+    fs::set_permissions(&secret, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
+    let pack = tmp.path().join("pack");
+    let input = write(&pack, "a.in", &format!("{PUZZLE}\nend\n"));
+    fs::hard_link(&secret, pack.join("a.out")).unwrap();
+    let other_in = write(&pack, "b.in", &format!("{PUZZLE}\nend\n"));
+    let other_out = write(&pack, "b.out", &format!("{ANSWER}\n"));
+    give_away(&[&pack, &input, &other_in, &other_out]);
+    let report = tmp.path().join("report.json");
+    let run = run_in(
+        tmp.path(),
+        &[
+            "test",
+            pack.to_str().unwrap(),
+            "--json",
+            report.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    let json = fs::read_to_string(&report).unwrap();
+    let all = format!("{}{}{json}", run.stdout, run.stderr);
+    assert!(
+        all.contains(&format!(
+            "a.out is a hard link to a file of uid 0, not of {}'s owner (uid {PACK_OWNER}), so \
+             it is not read",
+            pack.display()
+        )),
+        "{all}"
+    );
+    assert!(!leaks_secret(&all), "{all}");
+    // The pack's own case is judged as ever.
+    assert!(run.stdout.contains("AC "), "{}", run.stdout);
+
+    // A judge.toml hard-linked to it is refused the same way.
+    fs::remove_file(pack.join("a.out")).unwrap();
+    fs::hard_link(&secret, pack.join("judge.toml")).unwrap();
+    let run = run_in(
+        tmp.path(),
+        &["test", pack.to_str().unwrap(), "--format", "json"],
+        "",
+    );
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    let all = format!("{}{}", run.stdout, run.stderr);
+    assert!(
+        all.contains("judge.toml is a hard link to a file of uid 0"),
+        "{all}"
+    );
+    assert!(!leaks_secret(&all), "{all}");
+}
+
+/// An AcWing input whose line 1 has a bad cell at column 4: `x`.
+fn unparsable() -> String {
+    format!("{}x{}\nend\n", &PUZZLE[..3], &PUZZLE[4..])
+}
+
+#[test]
+fn a_file_of_another_user_that_does_not_parse_is_named_by_line_and_column_only() {
+    if !as_root("an unparsable file of another user's") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let pack = tmp.path().join("pack");
+    let input = write(&pack, "a.in", &unparsable());
+    let toml = write(&pack, "judge.toml", "time_limit = 'soon\n");
+    give_away(&[&pack, &input, &toml]);
+    let run = run_in(tmp.path(), &["test", pack.to_str().unwrap()], "");
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .contains("not valid TOML or not the settings at line 1, column")
+            && run
+                .stdout
+                .contains("the file is not yours, so its text is not shown"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("soon"), "{}", run.stdout);
+    fs::remove_file(&toml).unwrap();
+    let run = run_in(tmp.path(), &["test", pack.to_str().unwrap()], "");
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    let all = format!("{}{}", run.stdout, run.stderr);
+    assert!(
+        all.contains("a.in:1:4: this character is not a cell: use 1-9 for a digit"),
+        "{all}"
+    );
+    assert!(!all.contains("'x'"), "{all}");
+}
+
+#[test]
+fn a_users_own_file_that_does_not_parse_is_quoted() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(tmp.path(), "mine/a.in", &unparsable());
+    let run = run_in(tmp.path(), &["test", "mine"], "");
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains(
+            "mine/a.in:1:4: 'x' is not a cell: use 1-9 for a digit, '.' or '0' for a blank"
+        ),
+        "{}",
+        run.stdout
+    );
+}
+
+/// The most a directory's files hold, by their sizes, looked at every few
+/// milliseconds until `stop`.
+fn peak_size(
+    dir: std::path::PathBuf,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> std::thread::JoinHandle<u64> {
+    std::thread::spawn(move || {
+        let mut peak = 0;
+        while !stop.load(std::sync::atomic::Ordering::SeqCst) {
+            let size: u64 = walkdir::WalkDir::new(&dir)
+                .into_iter()
+                .flatten()
+                .filter_map(|entry| entry.metadata().ok())
+                .map(|meta| meta.len())
+                .sum();
+            peak = peak.max(size);
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        peak
+    })
+}
+
+#[test]
+fn code_run_at_compile_time_cannot_fill_the_disk() {
+    if !super::have(
+        &["raco", "racket"],
+        "Racket code that fills its build directory",
+    ) {
+        return;
+    }
+    const CAP: u64 = 4 << 20;
+    for fixture in [
+        "ce_fills_the_build_directory.rkt",
+        "ce_writes_one_huge_file.rkt",
+    ] {
+        let cache = tempfile::tempdir().unwrap();
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let watcher = peak_size(cache.path().to_path_buf(), stop.clone());
+        let output = Command::new(env!("CARGO_BIN_EXE_sudoku-judge"))
+            .args([
+                "test",
+                "cases/acwing166/sample.in",
+                "--submission",
+                &format!("tests/fixtures/hostile/{fixture}"),
+                "--format",
+                "json",
+            ])
+            .current_dir(manifest_dir())
+            .env("SUDOKU_JUDGE_CACHE", cache.path())
+            .env("SUDOKU_JUDGE_BUILD_MAX", "4M")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        let peak = watcher.join().unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let report: serde_json::Value =
+            serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{fixture}: {e}: {stdout}"));
+        assert_eq!(report["cases"][0]["verdict"], "CE", "{fixture}: {report}");
+        let error = report["build"]["error"].as_str().unwrap();
+        assert!(
+            error.contains("the build wrote more than 4 MB to its directory, the build size limit"),
+            "{fixture}: {error}"
+        );
+        // Nothing of the build is left: only the compilers' versions.
+        let left: Vec<String> = fs::read_dir(cache.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(left, [".versions"], "{fixture}");
+        // Stopped near the cap, far from the 256 MB it would write: what
+        // it writes between two looks at its directory at most.
+        assert!(
+            peak < CAP + (64 << 20),
+            "{fixture}: {peak} bytes at the peak"
+        );
+    }
+}

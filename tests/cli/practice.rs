@@ -1137,3 +1137,198 @@ fn show_output_shows_what_an_accepted_leetcode_file_printed_under_its_row() {
         both.stderr
     );
 }
+
+/// The ids a JSON report judged, in order.
+fn ids(run: &Run) -> Vec<String> {
+    cases_of(&run.json())
+        .iter()
+        .map(|case| case["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// A suite of `names`, each the LeetCode example as an AcWing case with
+/// its answer, under `dir`.
+fn pack(dir: &Path, names: &[&str]) {
+    for name in names {
+        write(dir, &format!("{name}.in"), &format!("{PUZZLE}\nend\n"));
+        write(dir, &format!("{name}.out"), &format!("{ANSWER}\n"));
+    }
+}
+
+#[test]
+fn failed_reruns_the_last_failures_where_they_were_judged() {
+    if !have(&["python3"], "--failed with a submission") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let suite = tmp.path().join("pack/cases");
+    pack(&suite, &["a", "b"]);
+    let work = tmp.path().join("work");
+    std::fs::create_dir(&work).unwrap();
+    // Judged from a directory with no cases/ of its own: both fail.
+    let first = judge_in(
+        &work,
+        &[
+            "test",
+            suite.to_str().unwrap(),
+            "--solver",
+            "faulty-leaves-blank",
+        ],
+    );
+    assert_eq!(first.code, 1, "{}{}", first.stdout, first.stderr);
+    // Rerun with the fixed submission and no path: the record says where
+    // the failures were.
+    let rerun = judge_in(
+        &work,
+        &[
+            "test",
+            "--failed",
+            "--submission",
+            &fixture("ac_program.py"),
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(rerun.code, 0, "{}{}", rerun.stdout, rerun.stderr);
+    assert_eq!(ids(&rerun), ["a", "b"]);
+    // A path given still picks where to look.
+    let named = judge_in(
+        &work,
+        &[
+            "test",
+            suite.to_str().unwrap(),
+            "--failed",
+            "--solver",
+            "faulty-leaves-blank",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(named.code, 0, "nothing failed last time: {}", named.stdout);
+    assert!(
+        named.stdout.contains("nothing to rerun"),
+        "{}",
+        named.stdout
+    );
+    // A suite that is gone is named, with what to do.
+    let again = judge_in(
+        &work,
+        &[
+            "test",
+            suite.to_str().unwrap(),
+            "--solver",
+            "faulty-leaves-blank",
+        ],
+    );
+    assert_eq!(again.code, 1);
+    std::fs::rename(tmp.path().join("pack"), tmp.path().join("moved")).unwrap();
+    let gone = judge_in(&work, &["test", "--failed"]);
+    assert_eq!(gone.code, 2, "{}{}", gone.stdout, gone.stderr);
+    assert!(
+        gone.stderr
+            .contains("pack/cases, which is gone; name the cases"),
+        "{}",
+        gone.stderr
+    );
+}
+
+#[test]
+fn the_judges_records_are_data_never_written_through_a_planted_link() {
+    let tmp = tempfile::tempdir().unwrap();
+    let work = tmp.path();
+    // A case named to break a line of the record and run a command, and a
+    // record that is a link to a file of the user's, as a pack would ship
+    // them.
+    let odd = "x\n$(touch PWN)";
+    pack(&work.join("cases"), &[odd, "plain"]);
+    let victim = work.join("victim.txt");
+    write(work, "victim.txt", "mine\n");
+    std::fs::create_dir(work.join(".sudoku-judge")).unwrap();
+    for record in ["failed", "last.json"] {
+        std::os::unix::fs::symlink(&victim, work.join(".sudoku-judge").join(record)).unwrap();
+    }
+    let first = judge_in(work, &["test", "--solver", "faulty-leaves-blank"]);
+    assert_eq!(first.code, 1, "{}{}", first.stdout, first.stderr);
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "mine\n");
+    // The links were replaced by records of the judge's: one JSON document
+    // a line, the odd name inside one of them.
+    let record_path = work.join(".sudoku-judge/failed");
+    assert!(!record_path.symlink_metadata().unwrap().is_symlink());
+    let record = std::fs::read_to_string(&record_path).unwrap();
+    let lines: Vec<Value> = record
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
+        .collect();
+    assert_eq!(lines.len(), 3, "a header and two cases: {record}");
+    let odd_input = work.join(format!("cases/{odd}.in"));
+    assert!(
+        lines[1..]
+            .iter()
+            .any(|line| line["input"].as_str() == odd_input.to_str()),
+        "{record}"
+    );
+    assert!(!work.join("PWN").exists());
+    // Read back by the judge, it reruns exactly those cases.
+    let rerun = judge_in(work, &["test", "--failed", "--format", "json"]);
+    assert_eq!(rerun.code, 0, "{}{}", rerun.stdout, rerun.stderr);
+    assert_eq!(ids(&rerun), ["plain", odd]);
+
+    // A record that is a link is refused when read, naming it.
+    std::fs::remove_file(&record_path).unwrap();
+    std::os::unix::fs::symlink(&victim, &record_path).unwrap();
+    let refused = judge_in(work, &["test", "--failed"]);
+    assert_eq!(refused.code, 2);
+    assert!(
+        refused
+            .stderr
+            .contains(".sudoku-judge/failed is a symbolic link, not a record of the judge's"),
+        "{}",
+        refused.stderr
+    );
+
+    // The judge's directory as a link: nothing is written through it, and
+    // the run says what it could not record and what to do.
+    let elsewhere = work.join("elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
+    std::fs::remove_dir_all(work.join(".sudoku-judge")).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, work.join(".sudoku-judge")).unwrap();
+    let linked = judge_in(work, &["test", "--solver", "faulty-leaves-blank"]);
+    assert_eq!(linked.code, 1, "{}{}", linked.stdout, linked.stderr);
+    assert!(
+        linked.stderr.contains(
+            "warning: .sudoku-judge is a symbolic link, and the judge writes its records only \
+             into a directory of its own"
+        ),
+        "{}",
+        linked.stderr
+    );
+    assert!(
+        linked.stderr.contains("--failed will not know this run"),
+        "{}",
+        linked.stderr
+    );
+    assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
+
+    // One that every user may write is refused too.
+    std::fs::remove_file(work.join(".sudoku-judge")).unwrap();
+    std::fs::create_dir(work.join(".sudoku-judge")).unwrap();
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::set_permissions(
+        work.join(".sudoku-judge"),
+        std::fs::Permissions::from_mode(0o777),
+    )
+    .unwrap();
+    let open = judge_in(work, &["test", "--solver", "faulty-leaves-blank"]);
+    assert!(
+        open.stderr
+            .contains(".sudoku-judge is writable by every user, so anyone could plant records in it; make it yours alone (`chmod o-w .sudoku-judge`)"),
+        "{}",
+        open.stderr
+    );
+    assert_eq!(
+        std::fs::read_dir(work.join(".sudoku-judge"))
+            .unwrap()
+            .count(),
+        0
+    );
+}

@@ -271,3 +271,52 @@ fn the_book_show_output_sample_is_what_test_prints() {
     );
     assert_sample_of(&readme_sample("--show-output\n..."), &output, sandbox_line);
 }
+
+#[test]
+fn the_book_cache_sample_is_what_cache_prints() {
+    if !have(&["python3", "g++"], "the book's `cache` sample") {
+        return;
+    }
+    // The default place, under a home of the test's own.
+    let home = tempfile::tempdir().unwrap();
+    let cache = home.path().join(".cache");
+    for (fixture, name) in [("ac_program.py", "main.py"), ("ac_program.cpp", "main.cpp")] {
+        std::fs::copy(
+            manifest_dir()
+                .join("tests/fixtures/submissions")
+                .join(fixture),
+            home.path().join(name),
+        )
+        .unwrap();
+    }
+    let sample_case = manifest_dir().join("cases/acwing166/sample.in");
+    let judge = |args: &[&str]| {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_sudoku-judge"))
+            .args(args)
+            .current_dir(home.path())
+            .env_remove("SUDOKU_JUDGE_CACHE")
+            .env("XDG_CACHE_HOME", &cache)
+            .env("XDG_CONFIG_HOME", home.path().join(".config"))
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{args:?}: {output:?}");
+        String::from_utf8(output.stdout).unwrap()
+    };
+    for file in ["main.py", "main.cpp"] {
+        judge(&["test", sample_case.to_str().unwrap(), "--submission", file]);
+    }
+    let output = format!(
+        "$ sudoku-judge cache\n{}$ sudoku-judge cache clear\n{}",
+        judge(&["cache"]),
+        judge(&["cache", "clear"])
+    )
+    .replace(
+        &cache.join("sudoku-judge").display().to_string(),
+        "/home/you/.cache/sudoku-judge",
+    );
+    // A build's line names its hash and when it was used: the machine's.
+    let build = |line: &str| line.contains("  main-");
+    assert_sample_of(&readme_sample("$ sudoku-judge cache\n"), &output, build);
+    assert_eq!(output.lines().filter(|l| build(l)).count(), 2, "{output}");
+}

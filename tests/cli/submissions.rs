@@ -601,6 +601,91 @@ fn a_second_run_uses_the_cached_build() {
 }
 
 #[test]
+fn a_build_that_fails_leaves_nothing_in_the_cache() {
+    if !have(&["g++"], "a failed build's leftovers") {
+        return;
+    }
+    let cache = tempfile::tempdir().unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_sudoku-judge"))
+        .args([
+            "test",
+            "cases/acwing166/sample.in",
+            "--submission",
+            "tests/fixtures/submissions/ce_syntax.cpp",
+        ])
+        .current_dir(manifest_dir())
+        .env("SUDOKU_JUDGE_CACHE", cache.path())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    assert!(String::from_utf8_lossy(&output.stdout).contains("CE "));
+    // The compilers' versions are kept; nothing of the build is.
+    let left: Vec<String> = fs::read_dir(cache.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(left, [".versions"]);
+}
+
+#[test]
+fn the_build_cache_keeps_to_its_cap_and_shows_and_clears_itself() {
+    if !have(&["g++"], "the build cache's cap") {
+        return;
+    }
+    let cache = tempfile::tempdir().unwrap();
+    let sudoku_judge = |args: &[&str]| {
+        let output = Command::new(env!("CARGO_BIN_EXE_sudoku-judge"))
+            .args(args)
+            .current_dir(manifest_dir())
+            .env("SUDOKU_JUDGE_CACHE", cache.path())
+            .env("SUDOKU_JUDGE_CACHE_MAX", "1M")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{args:?}: {output:?}");
+        String::from_utf8(output.stdout).unwrap()
+    };
+    // A build of 2 MB, last used a day ago, and one of the user's now.
+    let old = cache.path().join("old-cpp-0123456789abcdef0123");
+    fs::create_dir(&old).unwrap();
+    fs::write(old.join("main"), vec![0u8; 2 << 20]).unwrap();
+    fs::File::create(old.join(".built"))
+        .unwrap()
+        .set_modified(std::time::SystemTime::now() - Duration::from_secs(86_400))
+        .unwrap();
+    sudoku_judge(&[
+        "test",
+        "cases/acwing166/sample.in",
+        "--submission",
+        "tests/fixtures/submissions/ac_program.cpp",
+    ]);
+    // Over the cap, the build used least recently went; the new one stays.
+    assert!(!old.exists());
+    let shown = sudoku_judge(&["cache"]);
+    assert!(
+        shown.starts_with(&format!(
+            "build cache: {} (set by SUDOKU_JUDGE_CACHE)\n",
+            cache.path().display()
+        )),
+        "{shown}"
+    );
+    assert!(
+        shown.contains(" of 1 MB, the cap (set by SUDOKU_JUDGE_CACHE_MAX)\n"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("one build may write: 1 MB (set by SUDOKU_JUDGE_CACHE_MAX)\n"),
+        "{shown}"
+    );
+    assert!(shown.contains("1 build, last used first:\n"), "{shown}");
+    assert!(shown.contains("  ac_program-cpp-"), "{shown}");
+    let cleared = sudoku_judge(&["cache", "clear"]);
+    assert!(cleared.starts_with("removed "), "{cleared}");
+    assert_eq!(fs::read_dir(cache.path()).unwrap().count(), 0);
+}
+
+#[test]
 fn a_judge_killed_outright_leaves_no_submission_running() {
     // SIGKILL gives the judge no chance to clean up: the submission must
     // still go, with the process that started it.

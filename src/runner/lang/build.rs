@@ -6,7 +6,10 @@
 //! flags and the compiler's identity and version, so judging the same file
 //! again starts at once. A build happens in a fresh directory that is
 //! renamed into place only when it succeeded, so an interrupted or failed
-//! build is never mistaken for a good one.
+//! build is never mistaken for a good one; one that failed, or wrote more
+//! than a build may ([`cache::Limits`]), is removed at once. Each new build
+//! then makes room in the cache, removing the builds used least recently
+//! ([`cache::trim`]).
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -16,10 +19,11 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context as _};
 use sha2::{Digest as _, Sha256};
 
+use super::compile::{run_compiler, SizeCap};
 use super::launch::{Interface, Launch, Runtime};
 use super::{
-    caches, compile::run_compiler, harness, interface_of, needs, readings, tools, Build, BuildInfo,
-    Built, Choice, Language, Reading, Run, SourceName, Spec, Toolchain, UsedTool, ALL, NOT_JUDGED,
+    cache, caches, harness, interface_of, needs, readings, tools, Build, BuildInfo, Built, Choice,
+    Language, Reading, Run, SourceName, Spec, Toolchain, UsedTool, ALL, NOT_JUDGED,
 };
 use crate::problem::Problem;
 
@@ -514,23 +518,29 @@ pub fn build_as(
                 .collect(),
         }
     };
-    if dir.join(".built").is_file() {
+    if root.exists() {
+        ensure_own_cache(&root)?;
+    }
+    // A build found is held for as long as this judge runs, so that no
+    // other judge's cleaning removes it meanwhile.
+    if dir.join(cache::BUILT).is_file() && cache::hold(&dir) {
         return Ok(Built {
             launch: Some(launch(&dir)),
             info,
         });
     }
 
+    let limits = cache::Limits::current()?;
     std::fs::create_dir_all(&root)
         .with_context(|| format!("failed to create the build cache {}", root.display()))?;
-    let scratch = tempfile::Builder::new()
-        .prefix(".building-")
-        .tempdir_in(&root)
-        .with_context(|| format!("failed to create a build directory in {}", root.display()))?;
+    ensure_own_cache(&root)?;
+    let scratch = Scratch::new(&root)?;
     for (file, text) in &files {
         std::fs::write(scratch.path().join(file), text)
             .with_context(|| format!("failed to write {file} into the build directory"))?;
     }
+    // What the judge put there, before the compiler adds to it.
+    let sources = cache::usage(scratch.path(), None);
     info.cached = false;
     let started = Instant::now();
     if let Some(argv) = &compile {
@@ -569,7 +579,18 @@ pub fn build_as(
             options.announce.as_ref(),
             format!("{doing} {} ...", source_name.name),
         );
-        let finished = run_compiler(argv, scratch.path(), &toolchain, &env, language.is_native());
+        let cap = SizeCap {
+            before: cache::usage(scratch.path(), None),
+            bytes: limits.build_bytes,
+        };
+        let finished = run_compiler(
+            argv,
+            scratch.path(),
+            &toolchain,
+            &env,
+            language.is_native(),
+            cap,
+        );
         announced(compiling);
         // What the compiler kept for itself is not part of the build.
         if own_cache.exists() {
@@ -602,19 +623,98 @@ pub fn build_as(
             return Ok(Built { launch: None, info });
         }
     }
-    std::fs::write(scratch.path().join(".built"), "")?;
+    // What the compile left, whatever it did while it ran.
+    let cap = SizeCap {
+        before: sources,
+        bytes: limits.build_bytes,
+    };
+    if cache::usage(scratch.path(), Some(sources.saturating_add(cap.bytes)))
+        > sources.saturating_add(cap.bytes)
+    {
+        info.time = started.elapsed();
+        info.error = Some(cap.exceeded());
+        return Ok(Built { launch: None, info });
+    }
+    std::fs::write(scratch.path().join(cache::BUILT), "")?;
     let built = scratch.keep();
     if std::fs::rename(&built, &dir).is_err() {
         // Another run built the same thing meanwhile; use that one.
-        let _ = std::fs::remove_dir_all(&built);
-        if !dir.join(".built").is_file() {
+        let _ = cache::remove_tree(&built);
+        if !dir.join(cache::BUILT).is_file() {
             bail!("failed to move the build into {}", dir.display());
         }
     }
+    if !cache::hold(&dir) {
+        bail!("the build {} was removed as it was made", dir.display());
+    }
+    cache::trim(&root, &limits);
     Ok(Built {
         launch: Some(launch(&dir)),
         info,
     })
+}
+
+/// A build being made, under a name of its own in the cache: held (so no
+/// cleaning removes it meanwhile) and removed when dropped, unless kept.
+struct Scratch {
+    path: PathBuf,
+    /// Released when it is kept or removed.
+    lock: Option<nix::fcntl::Flock<std::fs::File>>,
+}
+
+impl Scratch {
+    fn new(root: &Path) -> anyhow::Result<Scratch> {
+        let path = tempfile::Builder::new()
+            .prefix(".building-")
+            .tempdir_in(root)
+            .with_context(|| format!("failed to create a build directory in {}", root.display()))?
+            .keep();
+        let lock = std::fs::File::open(&path)
+            .ok()
+            .and_then(|dir| nix::fcntl::Flock::lock(dir, nix::fcntl::FlockArg::LockShared).ok());
+        Ok(Scratch { path, lock })
+    }
+
+    fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Keeps it: its path, no longer removed.
+    fn keep(mut self) -> PathBuf {
+        self.lock = None;
+        std::mem::take(&mut self.path)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        self.lock = None;
+        if !self.path.as_os_str().is_empty() {
+            let _ = cache::remove_tree(&self.path);
+        }
+    }
+}
+
+/// Refuses a build cache that another user owns or every user may write:
+/// whoever can change a build there decides what is judged.
+fn ensure_own_cache(root: &Path) -> anyhow::Result<()> {
+    use std::os::unix::fs::MetadataExt as _;
+    let meta = std::fs::metadata(root)
+        .with_context(|| format!("failed to read the build cache {}", root.display()))?;
+    let me = nix::unistd::geteuid().as_raw();
+    if meta.uid() != me || meta.mode() & 0o002 != 0 {
+        bail!(
+            "the build cache {} {}, so builds there could be changed by another user; set \
+             SUDOKU_JUDGE_CACHE to a directory of your own",
+            root.display(),
+            if meta.uid() != me {
+                format!("belongs to uid {}, not to you (uid {me})", meta.uid())
+            } else {
+                "is writable by every user".to_string()
+            }
+        );
+    }
+    Ok(())
 }
 
 /// What makes `tool` say its version: the words chosen after the program

@@ -1,13 +1,16 @@
-//! Running a compiler: in the sandbox, held to a time and memory limit, its
-//! message kept for the report.
+//! Running a compiler: in the sandbox, held to a time, memory and size
+//! limit, its message kept for the report.
 
 use std::ffi::OsString;
+use std::io;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 
+use super::cache::{size_words, usage, BUILD_VARIABLE};
 use super::Toolchain;
+use crate::runner::process::{Conversation, Input, Kill, Meter};
 use crate::runner::{process, sandbox, spawner, TASKS};
 
 /// A compiler is held to this much CPU time, twice that in wall time, and
@@ -17,10 +20,73 @@ use crate::runner::{process, sandbox, spawner, TASKS};
 const COMPILE_CPU: Duration = Duration::from_secs(30);
 const COMPILE_MEMORY_KB: u64 = 1 << 20;
 
+/// What a build directory may grow by while its compiler runs, and how
+/// to say it passed that.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct SizeCap {
+    /// The directory's size before the compile.
+    pub(super) before: u64,
+    /// What the compile may add to it.
+    pub(super) bytes: u64,
+}
+
+impl SizeCap {
+    /// The compile error of a build that wrote more than it may.
+    pub(super) fn exceeded(&self) -> String {
+        format!(
+            "the build wrote more than {} to its directory, the build size limit ({} or \
+             `[cache] build_max` in config.toml sets it), and was removed",
+            size_words(self.bytes),
+            BUILD_VARIABLE
+        )
+    }
+}
+
+/// A compiler's exchange: no input, its stdout kept, and its build
+/// directory looked at as it grows. The look takes longer the more files
+/// there are, so it comes less often then: at most a fifth of the time is
+/// spent looking.
+struct Compiling<'a> {
+    stdout: Vec<u8>,
+    dir: &'a Path,
+    cap: SizeCap,
+    next_look: Instant,
+    over: bool,
+}
+
+impl Conversation for Compiling<'_> {
+    fn input(&mut self, _: &mut [u8], _: &mut Meter) -> io::Result<Input> {
+        Ok(Input::End)
+    }
+
+    fn stdout(&mut self, chunk: &[u8], _: &mut Meter) {
+        self.stdout.extend_from_slice(chunk);
+    }
+
+    fn check(&mut self, _: &mut Meter) -> Option<Kill> {
+        let now = Instant::now();
+        if now < self.next_look {
+            return None;
+        }
+        let bound = self.cap.before.saturating_add(self.cap.bytes);
+        let used = usage(self.dir, Some(bound));
+        let took = now.elapsed();
+        self.next_look = Instant::now() + (took * 4).max(Duration::from_millis(5));
+        if used > bound {
+            self.over = true;
+            // Its output is what it made too much of.
+            return Some(Kill::Output);
+        }
+        None
+    }
+}
+
 /// Runs a compiler in the sandbox, in `dir`: `Ok(Err(message))` when it
 /// rejected the source or passed a limit. `native`: the compiler is a
 /// native program (gcc, rustc), not a JVM's, which reserves far more
-/// address space than it uses.
+/// address space than it uses. `cap`: what it may write into `dir`; no
+/// file it writes may be larger (`RLIMIT_FSIZE`), and the directory is
+/// watched as it compiles, the compiler stopped once it passes the cap.
 ///
 /// The watchdog sees the memory of the compiler's whole tree only through
 /// a cgroup. Without one (a user without a delegated cgroup), the kernel
@@ -33,6 +99,7 @@ pub(super) fn run_compiler(
     toolchain: &Toolchain,
     env: &[(&str, &str)],
     native: bool,
+    cap: SizeCap,
 ) -> anyhow::Result<Result<(), String>> {
     let tool = PathBuf::from(&argv[0]);
     let mut args: Vec<OsString> = vec![tool.file_name().unwrap_or_default().into()];
@@ -67,8 +134,27 @@ pub(super) fn run_compiler(
     }
     spec.stdout_limit = 1 << 20;
     spec.stderr_tail = 64 << 10;
-    let (finished, stdout) = process::run_captured(spec, b"")
+    // One byte over the cap, so that a file stopped at the limit is also
+    // seen to pass it, whatever the compiler makes of the error.
+    spec.file_size_limit = Some(cap.bytes.saturating_add(1));
+    let mut compiling = Compiling {
+        stdout: Vec::new(),
+        dir,
+        cap,
+        next_look: Instant::now(),
+        over: false,
+    };
+    let finished = process::run(spec, &mut compiling)
         .with_context(|| format!("failed to start {}", tool.display()))?;
+    let stdout = std::mem::take(&mut compiling.stdout);
+    let too_big = compiling.over || finished.exit == process::Exit::Signal(libc::SIGXFSZ);
+    if too_big {
+        let mut message = String::from_utf8_lossy(&finished.stderr).into_owned();
+        message.push_str(&String::from_utf8_lossy(&stdout));
+        return Ok(Err(format!("{}\n{}", message.trim_end(), cap.exceeded())
+            .trim_start()
+            .to_string()));
+    }
     if finished.killed.is_none() && finished.exit == process::Exit::Code(0) {
         return Ok(Ok(()));
     }

@@ -170,20 +170,28 @@ pub fn export(
     words.extend(run_words.iter().cloned());
     script.push_str(&format!("{} 3>&1 < \"$input\"\n", shell_line(words)));
 
+    // Each file is made anew: a name that appeared meanwhile (a link
+    // included) is an error, never written through.
+    let write_new = |target: &Path, text: &[u8]| -> anyhow::Result<()> {
+        use std::io::Write as _;
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(target)
+            .and_then(|mut file| file.write_all(text))
+            .with_context(|| format!("failed to write {}", target.display()))
+    };
     let mut files = Vec::new();
     for (name, text) in &planned.files {
         let target = out.join(name);
-        std::fs::write(&target, text)
-            .with_context(|| format!("failed to write {}", target.display()))?;
+        write_new(&target, text.as_bytes())?;
         files.push(target);
     }
     let board_path = out.join(BOARDS);
-    std::fs::write(&board_path, boards)
-        .with_context(|| format!("failed to write {}", board_path.display()))?;
+    write_new(&board_path, boards.as_bytes())?;
     files.push(board_path);
     let script_path = out.join(SCRIPT);
-    std::fs::write(&script_path, script)
-        .with_context(|| format!("failed to write {}", script_path.display()))?;
+    write_new(&script_path, script.as_bytes())?;
     std::fs::set_permissions(&script_path, std::fs::Permissions::from_mode(0o755))?;
     files.push(script_path.clone());
     Ok(Exported {

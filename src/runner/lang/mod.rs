@@ -15,6 +15,7 @@
 
 mod build;
 mod c;
+pub mod cache;
 mod caches;
 mod cause;
 mod compile;

@@ -31,6 +31,9 @@ pub use crate::case::settings::Choice;
 struct UserConfig {
     #[serde(default)]
     toolchain: crate::case::settings::ToolchainTable,
+    /// `[cache]`, the build cache's caps: read by `cache::Limits`.
+    #[serde(default, rename = "cache")]
+    _cache: super::cache::CacheConfig,
 }
 
 /// The user's configuration file: `$XDG_CONFIG_HOME/sudoku-judge/config.toml`

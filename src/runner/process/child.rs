@@ -188,6 +188,7 @@ pub(super) fn start(spec: &Spec, confirm: bool) -> io::Result<(Child, Pipes, Met
             .map(|d| d.as_secs() + u64::from(d.subsec_nanos() > 0)),
         address_space: spec.address_space_limit,
         tasks: None,
+        file_size: spec.file_size_limit,
     };
     let pipes = |answers: Option<(OwnedFd, OwnedFd)>| Pipes {
         stdin: Some(stdin),

@@ -81,6 +81,8 @@ pub struct Spec {
     pub cpu_limit: Option<Duration>,
     /// `RLIMIT_AS`, in bytes.
     pub address_space_limit: Option<u64>,
+    /// `RLIMIT_FSIZE`, in bytes: the largest file it may write.
+    pub file_size_limit: Option<u64>,
     /// Output past this many bytes, on stdout or on the answer channel,
     /// kills it (the output limit).
     pub stdout_limit: usize,
@@ -105,6 +107,7 @@ impl Spec {
             kill_above_memory_kb: None,
             cpu_limit: None,
             address_space_limit: None,
+            file_size_limit: None,
             stdout_limit: 64 << 20,
             stderr_tail: 8 << 10,
             answers: false,

@@ -1,0 +1,561 @@
+//! The build cache's size: how much one build may write, how much the
+//! whole cache may hold, which builds go when it is full, and what
+//! `sudoku-judge cache` shows and clears.
+//!
+//! A compile runs code of the submission's (a C++ `#include`, Racket's
+//! `begin-for-syntax`, a Rust build script) with the build directory as
+//! its working directory, on the user's disk. So a build is held to a
+//! size: `RLIMIT_FSIZE` on each file the compile writes, and the
+//! directory itself watched while it compiles and measured once it is
+//! done; one that passes the cap is a compile error and is removed
+//! ([`Limits::build_bytes`]). The cache as a whole is held to a cap too
+//! ([`Limits::total_bytes`]): past it, the builds used least recently are
+//! removed after each new build ([`trim`]).
+//!
+//! A build in use is never removed: a judge that uses one holds a shared
+//! `flock` on its directory until it exits ([`hold`]), and removal takes
+//! the lock exclusively, without waiting, skipping the builds it cannot
+//! lock. A build's last use is the modification time of its `.built`
+//! file, touched at each use.
+
+use std::fs::File;
+use std::io;
+use std::os::unix::fs::MetadataExt as _;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, SystemTime};
+
+use anyhow::{bail, Context as _};
+use nix::fcntl::{Flock, FlockArg};
+use serde::Deserialize;
+
+/// What marks a build directory as finished; its modification time is the
+/// build's last use.
+pub(super) const BUILT: &str = ".built";
+
+/// The cache's cap when none is set: builds are a few MB each (a Kotlin
+/// or Rust build the largest), so this keeps hundreds.
+const DEFAULT_TOTAL: u64 = 2 << 30;
+
+/// One build's cap when none is set: far above what any compiler here
+/// writes for one file (under 20 MB), and the size of a compile's `/tmp`.
+const DEFAULT_BUILD: u64 = 256 << 20;
+
+/// The environment variables that set the caps, over the user's config.
+pub const TOTAL_VARIABLE: &str = "SUDOKU_JUDGE_CACHE_MAX";
+pub const BUILD_VARIABLE: &str = "SUDOKU_JUDGE_BUILD_MAX";
+
+/// Each file and directory counts at least this much, as the inode and
+/// directory entry it takes: a compile that makes a million empty files
+/// fills the disk's inodes, not its blocks.
+const ENTRY_BYTES: u64 = 512;
+
+/// `[cache]` in the user's `config.toml`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CacheConfig {
+    /// The whole cache's cap, e.g. `"2G"`.
+    max: Option<String>,
+    /// One build's cap, e.g. `"256M"`.
+    build_max: Option<String>,
+}
+
+/// The config file as far as the cache reads it.
+#[derive(Debug, Default, Deserialize)]
+struct Config {
+    #[serde(default)]
+    cache: CacheConfig,
+}
+
+/// How much the cache and one build may hold, and where each figure came
+/// from (for `sudoku-judge cache`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    pub total_bytes: u64,
+    pub total_from: String,
+    /// At most `total_bytes`.
+    pub build_bytes: u64,
+    pub build_from: String,
+}
+
+/// A size as written in the environment or the config: `2G`, `500M`.
+fn parse_bytes(text: &str, from: &str) -> anyhow::Result<u64> {
+    let bytes = parse_size::Config::new()
+        .with_binary()
+        .parse_size(text.trim())
+        .map_err(|e| {
+            anyhow::anyhow!(
+                "{from} is `{text}`, which is not a size ({e}); write it like `2G` or `500M`"
+            )
+        })?;
+    if bytes < 1 << 20 {
+        bail!("{from} is `{text}`, less than 1M, which no build fits in; give at least 1M");
+    }
+    Ok(bytes)
+}
+
+impl Limits {
+    /// The caps: each from its environment variable, else the user's
+    /// `config.toml` (`[cache]`), else the default.
+    pub fn current() -> anyhow::Result<Limits> {
+        let config_path = super::tools::user_config_path();
+        let config: Config = match config_path
+            .as_ref()
+            .map(std::fs::read_to_string)
+            .transpose()
+        {
+            Ok(Some(text)) => toml::from_str(&text)
+                .map_err(crate::case::settings::toml_error)
+                .with_context(|| {
+                    format!("invalid {}", config_path.as_ref().expect("read").display())
+                })?,
+            Ok(None) => Config::default(),
+            Err(error) if error.kind() == io::ErrorKind::NotFound => Config::default(),
+            Err(error) => {
+                return Err(error).with_context(|| {
+                    format!(
+                        "failed to read {}",
+                        config_path.as_ref().expect("read").display()
+                    )
+                })
+            }
+        };
+        let config_name = config_path.map_or_else(
+            || "config.toml".to_string(),
+            |path| path.display().to_string(),
+        );
+        let pick = |variable: &str, configured: &Option<String>, key: &str, default: u64| {
+            if let Some(value) = std::env::var_os(variable) {
+                let value = value.to_string_lossy().into_owned();
+                return parse_bytes(&value, variable).map(|bytes| (bytes, variable.to_string()));
+            }
+            if let Some(value) = configured {
+                let from = format!("[cache] {key} in {config_name}");
+                return parse_bytes(value, &from).map(|bytes| (bytes, from));
+            }
+            Ok((default, "the default".to_string()))
+        };
+        let (total_bytes, total_from) =
+            pick(TOTAL_VARIABLE, &config.cache.max, "max", DEFAULT_TOTAL)?;
+        let (build_bytes, build_from) = pick(
+            BUILD_VARIABLE,
+            &config.cache.build_max,
+            "build_max",
+            DEFAULT_BUILD,
+        )?;
+        // A build never gets more than the whole cache.
+        let (build_bytes, build_from) = if build_bytes > total_bytes {
+            (total_bytes, total_from.clone())
+        } else {
+            (build_bytes, build_from)
+        };
+        Ok(Limits {
+            total_bytes,
+            total_from,
+            build_bytes,
+            build_from,
+        })
+    }
+}
+
+/// A size in words, as the caps are written: `4 MB`, `2 GB`, `1.5 MB`.
+pub fn size_words(bytes: u64) -> String {
+    const MB: u64 = 1 << 20;
+    const GB: u64 = 1 << 30;
+    if bytes >= GB && bytes.is_multiple_of(GB) {
+        format!("{} GB", bytes / GB)
+    } else if bytes >= 100 * MB || (bytes >= MB && bytes.is_multiple_of(MB)) {
+        format!("{} MB", bytes / MB)
+    } else if bytes >= MB / 10 {
+        format!("{:.1} MB", bytes as f64 / MB as f64)
+    } else {
+        format!("{} KB", bytes.div_ceil(1024))
+    }
+}
+
+/// How much `path` takes on disk: each file and directory under it (links
+/// not followed) at its size or its blocks, whichever is more (a sparse
+/// file counts at its size, which a copy would make real), and at least
+/// [`ENTRY_BYTES`]. Stops counting once past `stop_above`, if given.
+pub fn usage(path: &Path, stop_above: Option<u64>) -> u64 {
+    let mut total = 0u64;
+    for entry in walkdir::WalkDir::new(path).into_iter().flatten() {
+        let Ok(meta) = entry.metadata() else {
+            continue;
+        };
+        total = total.saturating_add(meta.len().max(meta.blocks() * 512).max(ENTRY_BYTES));
+        if stop_above.is_some_and(|cap| total > cap) {
+            break;
+        }
+    }
+    total
+}
+
+/// Removes the tree at `path`, making its directories writable where a
+/// compiler left them read-only (Go's module cache does). Nothing is
+/// followed out of it.
+pub fn remove_tree(path: &Path) -> io::Result<()> {
+    match std::fs::remove_dir_all(path) {
+        Ok(()) => Ok(()),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(_) => {
+            use std::os::unix::fs::PermissionsExt as _;
+            for entry in walkdir::WalkDir::new(path).into_iter().flatten() {
+                if entry.file_type().is_dir() {
+                    let _ = std::fs::set_permissions(
+                        entry.path(),
+                        std::fs::Permissions::from_mode(0o700),
+                    );
+                }
+            }
+            std::fs::remove_dir_all(path)
+        }
+    }
+}
+
+/// The builds this judge uses, held until it exits (see [`hold`]).
+static HELD: Mutex<Vec<Flock<File>>> = Mutex::new(Vec::new());
+
+/// Opens the directory `dir` to lock it.
+fn open_dir(dir: &Path) -> io::Result<File> {
+    File::open(dir)
+}
+
+/// Marks the finished build `dir` as in use by this judge until it exits,
+/// and as used now. False when it is gone, or was being removed (then it
+/// is built again).
+pub(super) fn hold(dir: &Path) -> bool {
+    let Ok(file) = open_dir(dir) else {
+        return false;
+    };
+    let Ok(locked) = Flock::lock(file, FlockArg::LockShared) else {
+        return false;
+    };
+    // What was locked must be what the path names now: a removal renames
+    // a build away before it deletes it.
+    let same = match (locked.metadata(), std::fs::metadata(dir)) {
+        (Ok(held), Ok(now)) => held.dev() == now.dev() && held.ino() == now.ino(),
+        _ => false,
+    };
+    let built = dir.join(BUILT);
+    if !same || !built.is_file() {
+        return false;
+    }
+    if let Ok(marker) = File::options().write(true).open(&built) {
+        let _ = marker.set_modified(SystemTime::now());
+    }
+    HELD.lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .push(locked);
+    true
+}
+
+/// Locks `dir` for removal: `None` when a judge holds it (or it is gone).
+fn lock_for_removal(dir: &Path) -> Option<Flock<File>> {
+    Flock::lock(open_dir(dir).ok()?, FlockArg::LockExclusiveNonblock).ok()
+}
+
+/// Removes `dir` if no judge holds it: renamed away under its lock (so a
+/// judge that opens it meanwhile finds it gone), then deleted. Whether it
+/// was removed.
+fn remove_unheld(root: &Path, dir: &Path) -> bool {
+    let Some(lock) = lock_for_removal(dir) else {
+        return false;
+    };
+    let name = dir.file_name().unwrap_or_default().to_string_lossy();
+    let away = root.join(format!(".removing-{name}-{:08x}", rand::random::<u32>()));
+    if std::fs::rename(dir, &away).is_err() {
+        return false;
+    }
+    drop(lock);
+    remove_tree(&away).is_ok()
+}
+
+/// What the cache root holds, one entry each.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub name: String,
+    pub kind: EntryKind,
+    pub bytes: u64,
+    /// When a build was last used.
+    pub used: Option<SystemTime>,
+    /// A judge running now holds it.
+    pub in_use: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum EntryKind {
+    /// A finished build.
+    Build,
+    /// A compiler's own cache, filled once (`.compiler-caches`).
+    CompilerCaches,
+    /// Compilers' versions, kept so they are asked once (`.versions`).
+    Versions,
+    /// A build going on, or one a judge left unfinished when it was
+    /// killed.
+    Unfinished,
+    /// Anything else.
+    Other,
+}
+
+fn kind_of(name: &str, dir: &Path) -> EntryKind {
+    match name {
+        ".compiler-caches" => EntryKind::CompilerCaches,
+        ".versions" => EntryKind::Versions,
+        _ if name.starts_with(".building-")
+            || name.starts_with(".filling-")
+            || name.starts_with(".removing-") =>
+        {
+            EntryKind::Unfinished
+        }
+        _ if !name.starts_with('.') && dir.join(BUILT).is_file() => EntryKind::Build,
+        _ => EntryKind::Other,
+    }
+}
+
+/// Everything under `root`, builds last used first.
+pub fn entries(root: &Path) -> Vec<Entry> {
+    let mut entries: Vec<Entry> = std::fs::read_dir(root)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| {
+            let name = entry.file_name().into_string().ok()?;
+            let path = entry.path();
+            let kind = kind_of(&name, &path);
+            let used = (kind == EntryKind::Build)
+                .then(|| {
+                    std::fs::metadata(path.join(BUILT))
+                        .and_then(|m| m.modified())
+                        .ok()
+                })
+                .flatten();
+            let in_use = matches!(kind, EntryKind::Build | EntryKind::Unfinished)
+                && lock_for_removal(&path).is_none();
+            Some(Entry {
+                bytes: usage(&path, None),
+                name,
+                kind,
+                used,
+                in_use,
+            })
+        })
+        .collect();
+    entries.sort_by(|a, b| {
+        a.kind
+            .cmp(&b.kind)
+            .then(b.used.cmp(&a.used))
+            .then(a.name.cmp(&b.name))
+    });
+    entries
+}
+
+/// Removes the builds used least recently until the cache under `root`
+/// is within `limits` again, and what killed judges left unfinished; a
+/// build in use is never removed. Returns the bytes removed.
+pub fn trim(root: &Path, limits: &Limits) -> u64 {
+    let entries = entries(root);
+    let mut total: u64 = entries.iter().map(|e| e.bytes).sum();
+    let mut removed = 0;
+    // A build left by a judge that was killed is held by no one.
+    for entry in entries
+        .iter()
+        .filter(|e| e.kind == EntryKind::Unfinished && !e.in_use)
+    {
+        if entry.name.starts_with(".filling-") {
+            // A compiler cache being filled holds no lock of this kind.
+            continue;
+        }
+        if remove_unheld(root, &root.join(&entry.name)) {
+            total = total.saturating_sub(entry.bytes);
+            removed += entry.bytes;
+        }
+    }
+    let mut builds: Vec<&Entry> = entries
+        .iter()
+        .filter(|e| e.kind == EntryKind::Build && !e.in_use)
+        .collect();
+    builds.sort_by_key(|e| e.used);
+    for build in builds {
+        if total <= limits.total_bytes {
+            break;
+        }
+        if remove_unheld(root, &root.join(&build.name)) {
+            total = total.saturating_sub(build.bytes);
+            removed += build.bytes;
+        }
+    }
+    removed
+}
+
+/// What `sudoku-judge cache clear` did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Cleared {
+    pub entries: usize,
+    pub bytes: u64,
+    /// Builds left because a judge running now uses them.
+    pub in_use: usize,
+}
+
+/// Removes everything under `root` but the builds judges running now use.
+pub fn clear(root: &Path) -> Cleared {
+    let mut cleared = Cleared::default();
+    for entry in entries(root) {
+        let path = root.join(&entry.name);
+        let gone = match entry.kind {
+            EntryKind::Build | EntryKind::Unfinished => remove_unheld(root, &path),
+            _ if path.is_dir() => remove_tree(&path).is_ok(),
+            _ => std::fs::remove_file(&path).is_ok(),
+        };
+        if gone {
+            cleared.entries += 1;
+            cleared.bytes += entry.bytes;
+        } else if entry.in_use {
+            cleared.in_use += 1;
+        }
+    }
+    cleared
+}
+
+/// How long ago `time` was, in words: `3 min ago`.
+pub fn ago(time: SystemTime) -> String {
+    let elapsed = SystemTime::now()
+        .duration_since(time)
+        .unwrap_or(Duration::ZERO)
+        .as_secs();
+    match elapsed {
+        0..60 => "just now".to_string(),
+        60..3600 => format!("{} min ago", elapsed / 60),
+        3600..86_400 => format!("{} h ago", elapsed / 3600),
+        _ => format!("{} days ago", elapsed / 86_400),
+    }
+}
+
+/// The cache's place and what it holds, for `sudoku-judge cache`.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    pub root: PathBuf,
+    /// Where the place came from: `SUDOKU_JUDGE_CACHE`, or the default.
+    pub root_from: &'static str,
+    pub limits: Limits,
+    pub entries: Vec<Entry>,
+}
+
+/// The cache as it stands.
+pub fn summary() -> anyhow::Result<Summary> {
+    let root = super::cache_root();
+    Ok(Summary {
+        root_from: if std::env::var_os("SUDOKU_JUDGE_CACHE").is_some() {
+            "SUDOKU_JUDGE_CACHE"
+        } else {
+            "the default"
+        },
+        entries: entries(&root),
+        limits: Limits::current()?,
+        root,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn build(root: &Path, name: &str, bytes: usize, used_secs_ago: u64) -> PathBuf {
+        let dir = root.join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("a.out"), vec![7u8; bytes]).unwrap();
+        let built = File::create(dir.join(BUILT)).unwrap();
+        built
+            .set_modified(SystemTime::now() - Duration::from_secs(used_secs_ago))
+            .unwrap();
+        dir
+    }
+
+    fn limits(total: u64) -> Limits {
+        Limits {
+            total_bytes: total,
+            total_from: "test".into(),
+            build_bytes: total,
+            build_from: "test".into(),
+        }
+    }
+
+    #[test]
+    fn the_builds_used_least_recently_go_first_and_one_in_use_never() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        let oldest = build(root, "old-cpp-1", 1 << 20, 3000);
+        let held = build(root, "held-cpp-2", 1 << 20, 2000);
+        let newer = build(root, "new-cpp-3", 1 << 20, 10);
+        let newest = build(root, "newest-cpp-4", 1 << 20, 0);
+        assert!(hold(&held));
+        // Room for two builds and a little: the two oldest would go, but
+        // the held one stays, so the next oldest goes instead.
+        trim(root, &limits((2 << 20) + (200 << 10)));
+        assert!(!oldest.exists());
+        assert!(held.exists(), "held by this judge");
+        assert!(!newer.exists());
+        assert!(newest.exists());
+        // Nothing is left of what was removed; the held build, touched
+        // when it was held, is the one used last.
+        let names: Vec<String> = entries(root).into_iter().map(|e| e.name).collect();
+        assert_eq!(names, ["held-cpp-2", "newest-cpp-4"]);
+        // Holding touched it: it is now the most recent.
+        let used = std::fs::metadata(held.join(BUILT))
+            .unwrap()
+            .modified()
+            .unwrap();
+        assert!(SystemTime::now().duration_since(used).unwrap() < Duration::from_secs(60));
+    }
+
+    #[test]
+    fn clearing_leaves_only_what_is_in_use() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        let held = build(root, "held-cpp-1", 1000, 0);
+        build(root, "free-cpp-2", 1000, 0);
+        std::fs::create_dir_all(root.join(".versions")).unwrap();
+        std::fs::write(root.join(".versions/abc"), "g++ 12").unwrap();
+        let abandoned = root.join(".building-xyz");
+        std::fs::create_dir(&abandoned).unwrap();
+        std::fs::write(abandoned.join("big"), "x").unwrap();
+        assert!(hold(&held));
+        let cleared = clear(root);
+        assert_eq!(cleared.entries, 3, "{cleared:?}");
+        assert_eq!(cleared.in_use, 1);
+        let names: Vec<String> = entries(root).into_iter().map(|e| e.name).collect();
+        assert_eq!(names, ["held-cpp-1"]);
+    }
+
+    #[test]
+    fn usage_counts_sparse_files_at_their_size_and_stops_early() {
+        let tmp = tempfile::tempdir().unwrap();
+        let sparse = File::create(tmp.path().join("sparse")).unwrap();
+        sparse.set_len(64 << 20).unwrap();
+        assert!(usage(tmp.path(), None) >= 64 << 20);
+        for n in 0..100 {
+            std::fs::write(tmp.path().join(format!("f{n}")), "").unwrap();
+        }
+        // Empty files count as the entries they are.
+        assert!(usage(tmp.path(), None) >= (64 << 20) + 100 * ENTRY_BYTES);
+        assert!(usage(tmp.path(), Some(1 << 20)) < 100 << 20);
+    }
+
+    #[test]
+    fn sizes_are_read_and_said_as_written() {
+        assert_eq!(parse_bytes("2G", "x").unwrap(), 2 << 30);
+        assert_eq!(parse_bytes("4M", "x").unwrap(), 4 << 20);
+        let error = parse_bytes("lots", "SUDOKU_JUDGE_CACHE_MAX")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.starts_with("SUDOKU_JUDGE_CACHE_MAX is `lots`, which is not a size"),
+            "{error}"
+        );
+        assert!(parse_bytes("10K", "x").is_err());
+        assert_eq!(size_words(4 << 20), "4 MB");
+        assert_eq!(size_words(2 << 30), "2 GB");
+        assert_eq!(size_words(1536 << 10), "1.5 MB");
+        assert_eq!(size_words(2048), "2 KB");
+    }
+}

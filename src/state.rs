@@ -1,0 +1,653 @@
+//! The files the judge writes where the user works: its records in
+//! `.sudoku-judge/` (the last run for `--baseline last`, baselines saved
+//! by name, the failures `--failed` reruns), and what `--keep` writes.
+//!
+//! People judge in directories they did not make: a cloned case pack, a
+//! shared directory such as `/tmp`. A symbolic link planted there as
+//! `.sudoku-judge/failed` would have the judge overwrite whatever it points
+//! to, with the rights of whoever runs it. So every such file is reached
+//! from an open directory, never through a link:
+//!
+//! - A directory is opened with `O_DIRECTORY | O_NOFOLLOW`, checked by its
+//!   descriptor, and everything in it is reached through that descriptor
+//!   (`openat`, `mkdirat`, `renameat`), so nothing swapped in after the
+//!   check is followed.
+//! - A file is written anew: a temporary file created with `O_EXCL |
+//!   O_NOFOLLOW`, then renamed over the old one, which replaces a link
+//!   rather than writing through it.
+//! - `.sudoku-judge/` must be the user's own and not writable by every
+//!   user; a file read from it must be the user's own too. Otherwise the
+//!   judge refuses, and says what to do.
+//!
+//! The record of failures ([`Failed`]) is data the judge reads back, one
+//! JSON document a line, so no case name can break a line or become a
+//! command.
+
+use std::collections::HashSet;
+use std::fs::File;
+use std::io::{self, Read as _};
+use std::os::fd::{AsFd, OwnedFd};
+use std::os::unix::ffi::{OsStrExt as _, OsStringExt as _};
+use std::os::unix::fs::MetadataExt as _;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use anyhow::{bail, Context as _};
+use nix::errno::Errno;
+use nix::fcntl::OFlag;
+use nix::sys::stat::Mode;
+use serde::{Deserialize, Serialize};
+
+/// The judge's own directory, in the working directory.
+pub const STATE_DIR: &str = ".sudoku-judge";
+
+/// The most the judge reads of one of its records.
+const MAX_RECORD_BYTES: u64 = 256 << 20;
+
+/// A directory opened without following a link to it: what is made and
+/// read in it is reached through its descriptor.
+#[derive(Debug)]
+pub struct Dir {
+    fd: OwnedFd,
+    /// How it is named in messages.
+    path: PathBuf,
+}
+
+/// What a name in a directory is, as seen without following it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    File,
+    Dir,
+    /// A symbolic link, a FIFO, a device, a socket.
+    Other,
+}
+
+fn kind_of(mode: u32) -> Kind {
+    match mode & libc::S_IFMT {
+        libc::S_IFREG => Kind::File,
+        libc::S_IFDIR => Kind::Dir,
+        _ => Kind::Other,
+    }
+}
+
+impl Dir {
+    /// Opens the directory `path` as the user named it (a link there is
+    /// followed: the user gave the path), made with its parents if
+    /// missing.
+    pub fn open_given(path: &Path) -> anyhow::Result<Dir> {
+        std::fs::create_dir_all(path)
+            .with_context(|| format!("failed to create {}", path.display()))?;
+        let fd = nix::fcntl::open(
+            path,
+            OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_CLOEXEC,
+            Mode::empty(),
+        )
+        .with_context(|| format!("failed to open {}", path.display()))?;
+        Ok(Dir {
+            fd,
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// Where it is, as named in messages.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// What `name` is here, not following a link; `None` when absent.
+    pub fn kind(&self, name: &str) -> io::Result<Option<Kind>> {
+        match nix::sys::stat::fstatat(&self.fd, name, nix::fcntl::AtFlags::AT_SYMLINK_NOFOLLOW) {
+            Ok(stat) => Ok(Some(kind_of(stat.st_mode))),
+            Err(Errno::ENOENT) => Ok(None),
+            Err(errno) => Err(errno.into()),
+        }
+    }
+
+    /// The names here, sorted (listed by path: only names are read).
+    pub fn names(&self) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(&self.path)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|entry| entry.file_name().into_string().ok())
+            .collect();
+        names.sort();
+        names
+    }
+
+    /// The directory `name` here, opened without following a link; made
+    /// (mode 0755, less the umask) when `create` and missing. `Ok(None)`
+    /// when missing and not `create`.
+    pub fn subdir(&self, name: &str, create: bool) -> anyhow::Result<Option<Dir>> {
+        let path = self.path.join(name);
+        let open = || {
+            nix::fcntl::openat(
+                &self.fd,
+                name,
+                OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC,
+                Mode::empty(),
+            )
+        };
+        let fd = match open() {
+            Ok(fd) => fd,
+            Err(Errno::ENOENT) if create => {
+                match nix::sys::stat::mkdirat(&self.fd, name, Mode::from_bits_truncate(0o755)) {
+                    Ok(()) | Err(Errno::EEXIST) => {}
+                    Err(errno) => {
+                        return Err(errno)
+                            .with_context(|| format!("failed to create {}", path.display()))
+                    }
+                }
+                open().map_err(|errno| self.refused_dir(name, errno))?
+            }
+            Err(Errno::ENOENT) => return Ok(None),
+            Err(errno) => return Err(self.refused_dir(name, errno)),
+        };
+        Ok(Some(Dir { fd, path }))
+    }
+
+    /// Makes the directory `name` here, which must not exist yet.
+    pub fn make_dir(&self, name: &str) -> io::Result<()> {
+        nix::sys::stat::mkdirat(&self.fd, name, Mode::from_bits_truncate(0o755))
+            .map_err(io::Error::from)
+    }
+
+    /// Creates the file `name` here, which must not exist yet (nor be a
+    /// link): nothing is ever written through a name that was there.
+    pub fn create_new(&self, name: &str) -> io::Result<File> {
+        let fd = nix::fcntl::openat(
+            &self.fd,
+            name,
+            OFlag::O_WRONLY | OFlag::O_CREAT | OFlag::O_EXCL | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC,
+            Mode::from_bits_truncate(0o644),
+        )?;
+        Ok(File::from(fd))
+    }
+
+    /// Writes `bytes` as the file `name` here, anew: a temporary file,
+    /// renamed over what was there (a link is replaced, not followed).
+    pub fn write(&self, name: &str, bytes: &[u8]) -> anyhow::Result<()> {
+        use std::io::Write as _;
+        let pending = self.pending(name)?;
+        pending
+            .file()
+            .write_all(bytes)
+            .with_context(|| format!("failed to write {}", pending.path().display()))?;
+        pending.keep().map(drop)
+    }
+
+    /// A file to become `name` here once [`Pending::keep`] is called; until
+    /// then a temporary file, removed if it is dropped.
+    pub fn pending(&self, name: &str) -> anyhow::Result<Pending> {
+        static COUNT: AtomicU64 = AtomicU64::new(0);
+        let temp = format!(
+            ".{name}.{}-{}-{:x}.tmp",
+            std::process::id(),
+            COUNT.fetch_add(1, Ordering::Relaxed),
+            rand::random::<u32>()
+        );
+        let file = self
+            .create_new(&temp)
+            .with_context(|| format!("failed to create a file in {}", self.path.display()))?;
+        Ok(Pending {
+            dir: self
+                .fd
+                .try_clone()
+                .context("failed to keep a directory open")?,
+            path: self.path.join(name),
+            temp,
+            name: name.to_string(),
+            file,
+            kept: false,
+        })
+    }
+
+    /// Reads the file `name` here, at most [`MAX_RECORD_BYTES`] of it,
+    /// never through a link; only a file of the user's own is read.
+    /// `Ok(None)` when it is missing.
+    pub fn read_own(&self, name: &str) -> anyhow::Result<Option<String>> {
+        let path = self.path.join(name);
+        let fd = match nix::fcntl::openat(
+            &self.fd,
+            name,
+            OFlag::O_RDONLY | OFlag::O_NOFOLLOW | OFlag::O_NONBLOCK | OFlag::O_CLOEXEC,
+            Mode::empty(),
+        ) {
+            Ok(fd) => fd,
+            Err(Errno::ENOENT) => return Ok(None),
+            Err(Errno::ELOOP) => bail!(
+                "{} is a symbolic link, not a record of the judge's, so it is not read; \
+                 remove it (`rm {}`)",
+                path.display(),
+                path.display()
+            ),
+            Err(errno) => {
+                return Err(errno).with_context(|| format!("failed to read {}", path.display()))
+            }
+        };
+        let file = File::from(fd);
+        let meta = file
+            .metadata()
+            .with_context(|| format!("failed to read {}", path.display()))?;
+        if !meta.is_file() {
+            bail!(
+                "{} is not a regular file, not a record of the judge's; remove it",
+                path.display()
+            );
+        }
+        let me = nix::unistd::geteuid().as_raw();
+        if meta.uid() != me {
+            bail!(
+                "{} belongs to uid {}, not to you (uid {me}), so it is not read: the judge \
+                 reads only records it wrote for you; remove it (`rm {}`)",
+                path.display(),
+                meta.uid(),
+                path.display()
+            );
+        }
+        let mut text = String::new();
+        file.take(MAX_RECORD_BYTES + 1)
+            .read_to_string(&mut text)
+            .with_context(|| format!("failed to read {}", path.display()))?;
+        if text.len() as u64 > MAX_RECORD_BYTES {
+            bail!(
+                "{} is larger than {} MiB, larger than any record the judge writes",
+                path.display(),
+                MAX_RECORD_BYTES >> 20
+            );
+        }
+        Ok(Some(text))
+    }
+
+    /// Removes `name` here: a directory with all it holds (links in it are
+    /// removed, never followed), or anything else itself.
+    pub fn remove(&self, name: &str) -> io::Result<()> {
+        match self.kind(name)? {
+            None => Ok(()),
+            // std's removal opens each level without following links.
+            Some(Kind::Dir) => std::fs::remove_dir_all(self.path.join(name)),
+            Some(_) => {
+                nix::unistd::unlinkat(&self.fd, name, nix::unistd::UnlinkatFlags::NoRemoveDir)
+                    .map_err(io::Error::from)
+            }
+        }
+    }
+}
+
+impl Dir {
+    /// Why `name` here, which should be a directory of the judge's, cannot
+    /// be opened as one.
+    fn refused_dir(&self, name: &str, errno: Errno) -> anyhow::Error {
+        let path = self.path.join(name);
+        // A link to a directory fails as "not a directory" under
+        // O_NOFOLLOW; say what it is.
+        let link = matches!(errno, Errno::ELOOP | Errno::ENOTDIR)
+            && nix::fcntl::readlinkat(&self.fd, name).is_ok();
+        refused_dir(&path, if link { Errno::ELOOP } else { errno })
+    }
+}
+
+/// Why a directory that should be the judge's own cannot be opened as one.
+fn refused_dir(path: &Path, errno: Errno) -> anyhow::Error {
+    match errno {
+        Errno::ELOOP => anyhow::anyhow!(
+            "{} is a symbolic link, and the judge writes its records only into a directory of \
+             its own, never through a link (one shipped in a case pack could make it overwrite \
+             a file of yours); remove the link (`rm {}`) and run again",
+            path.display(),
+            path.display()
+        ),
+        Errno::ENOTDIR => anyhow::anyhow!(
+            "{} is not a directory, and the judge keeps its records in a directory of that \
+             name; remove it (`rm {}`) and run again",
+            path.display(),
+            path.display()
+        ),
+        errno => anyhow::Error::new(errno).context(format!("failed to open {}", path.display())),
+    }
+}
+
+/// A file written under a temporary name, put in place by [`Self::keep`].
+#[derive(Debug)]
+pub struct Pending {
+    dir: OwnedFd,
+    path: PathBuf,
+    temp: String,
+    name: String,
+    file: File,
+    kept: bool,
+}
+
+impl Pending {
+    /// The file being written.
+    pub fn file(&self) -> &File {
+        &self.file
+    }
+
+    /// Where it goes, as named in messages.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Puts it in place of whatever had its name; returns where.
+    pub fn keep(mut self) -> anyhow::Result<PathBuf> {
+        nix::fcntl::renameat(&self.dir, self.temp.as_str(), &self.dir, self.name.as_str())
+            .with_context(|| format!("failed to write {}", self.path.display()))?;
+        self.kept = true;
+        Ok(self.path.clone())
+    }
+}
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        if !self.kept {
+            let _ = nix::unistd::unlinkat(
+                self.dir.as_fd(),
+                self.temp.as_str(),
+                nix::unistd::UnlinkatFlags::NoRemoveDir,
+            );
+        }
+    }
+}
+
+/// `.sudoku-judge/` in the working directory, checked to be the user's
+/// own: made when `create` and missing; `Ok(None)` when missing and not
+/// `create`.
+pub fn state_dir(create: bool) -> anyhow::Result<Option<Dir>> {
+    let cwd = Dir {
+        fd: nix::fcntl::open(
+            ".",
+            OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_CLOEXEC,
+            Mode::empty(),
+        )
+        .context("failed to open the working directory")?,
+        path: PathBuf::new(),
+    };
+    let Some(dir) = cwd.subdir(STATE_DIR, create)? else {
+        return Ok(None);
+    };
+    ensure_own(&dir)?;
+    Ok(Some(dir))
+}
+
+/// Refuses a directory of the judge's records that another user owns or
+/// every user may write: their records could be planted.
+fn ensure_own(dir: &Dir) -> anyhow::Result<()> {
+    let stat = nix::sys::stat::fstat(&dir.fd)
+        .with_context(|| format!("failed to read {}", dir.path.display()))?;
+    let me = nix::unistd::geteuid().as_raw();
+    if stat.st_uid != me {
+        bail!(
+            "{} belongs to uid {}, not to you (uid {me}), and the judge keeps its records only \
+             in a directory of your own; remove it (`rm -r {}`), or judge from a directory of \
+             yours",
+            dir.path.display(),
+            stat.st_uid,
+            dir.path.display()
+        );
+    }
+    if stat.st_mode & 0o002 != 0 {
+        bail!(
+            "{} is writable by every user, so anyone could plant records in it; make it yours \
+             alone (`chmod o-w {}`) or remove it",
+            dir.path.display(),
+            dir.path.display()
+        );
+    }
+    Ok(())
+}
+
+/// A path as a record holds it: text when it is UTF-8, else its bytes,
+/// so that any name survives the round trip.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(untagged)]
+enum PathText {
+    Text(String),
+    Bytes { bytes: Vec<u8> },
+}
+
+impl PathText {
+    fn of(path: &Path) -> PathText {
+        match path.to_str() {
+            Some(text) => PathText::Text(text.to_string()),
+            None => PathText::Bytes {
+                bytes: path.as_os_str().as_bytes().to_vec(),
+            },
+        }
+    }
+
+    fn path(self) -> PathBuf {
+        match self {
+            PathText::Text(text) => PathBuf::from(text),
+            PathText::Bytes { bytes } => PathBuf::from(std::ffi::OsString::from_vec(bytes)),
+        }
+    }
+}
+
+/// The first line of a record of failures.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FailedHeader {
+    /// What the file is, for a person who opens it.
+    record: String,
+    version: u32,
+    /// The directory the run was judged from, and its device and inode,
+    /// so that a record copied from elsewhere (shipped in a pack) is not
+    /// taken for this directory's.
+    dir: PathText,
+    dir_id: (u64, u64),
+    /// The paths judged, absolute.
+    paths: Vec<PathText>,
+}
+
+/// Each following line: a case not accepted.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FailedCase {
+    /// Its input file, absolute.
+    input: PathText,
+}
+
+const FAILED_RECORD: &str = "the cases of the last `sudoku-judge test` here that were not accepted";
+
+/// The record `--failed` reads: which paths the last run here judged, and
+/// which of their cases were not accepted.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Failed {
+    /// The paths judged (files or directories), absolute.
+    pub paths: Vec<PathBuf>,
+    /// The inputs of the cases not accepted, absolute.
+    pub inputs: Vec<PathBuf>,
+}
+
+/// The device and inode of `dir`.
+fn dir_id(dir: &Path) -> anyhow::Result<(u64, u64)> {
+    let meta =
+        std::fs::metadata(dir).with_context(|| format!("failed to read {}", dir.display()))?;
+    Ok((meta.dev(), meta.ino()))
+}
+
+impl Failed {
+    /// The record as written from the directory `here`.
+    pub fn to_text(&self, here: &Path) -> anyhow::Result<String> {
+        let header = FailedHeader {
+            record: FAILED_RECORD.to_string(),
+            version: 1,
+            dir: PathText::of(here),
+            dir_id: dir_id(here)?,
+            paths: self.paths.iter().map(|p| PathText::of(p)).collect(),
+        };
+        let mut text = serde_json::to_string(&header)?;
+        text.push('\n');
+        for input in &self.inputs {
+            text.push_str(&serde_json::to_string(&FailedCase {
+                input: PathText::of(input),
+            })?);
+            text.push('\n');
+        }
+        Ok(text)
+    }
+
+    /// Reads a record written from the directory `here` (`name` names it
+    /// in errors, which give the line and column of what is wrong).
+    pub fn parse(text: &str, name: &Path, here: &Path) -> anyhow::Result<Failed> {
+        let malformed = |line: usize, error: serde_json::Error| {
+            anyhow::anyhow!(
+                "{}:{line}:{}: not a record of failed cases this judge wrote ({}); run \
+                 `sudoku-judge test` here to record one anew",
+                name.display(),
+                error.column(),
+                error.classify_words(),
+            )
+        };
+        let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
+        let Some((_, first)) = lines.next() else {
+            bail!(
+                "{}:1:1: the record is empty; run `sudoku-judge test` here to record one anew",
+                name.display()
+            );
+        };
+        let header: FailedHeader = serde_json::from_str(first).map_err(|e| malformed(1, e))?;
+        if header.version != 1 {
+            bail!(
+                "{} was written by another version of sudoku-judge; run `sudoku-judge test` \
+                 here to record one anew",
+                name.display()
+            );
+        }
+        let recorded = header.dir.clone().path();
+        if header.dir_id != dir_id(here)? {
+            bail!(
+                "{} records a run judged from {}, not from here ({}): a record copied from \
+                 elsewhere is not this directory's; run `sudoku-judge test` here first",
+                name.display(),
+                recorded.display(),
+                here.display()
+            );
+        }
+        let mut inputs = Vec::new();
+        for (number, line) in lines {
+            if line.is_empty() {
+                continue;
+            }
+            let case: FailedCase = serde_json::from_str(line).map_err(|e| malformed(number, e))?;
+            inputs.push(case.input.path());
+        }
+        Ok(Failed {
+            paths: header.paths.into_iter().map(PathText::path).collect(),
+            inputs,
+        })
+    }
+
+    /// The inputs, as a set to select cases by.
+    pub fn input_set(&self) -> HashSet<PathBuf> {
+        self.inputs.iter().cloned().collect()
+    }
+}
+
+/// Words for what serde_json found wrong.
+trait ClassifyWords {
+    fn classify_words(&self) -> String;
+}
+
+impl ClassifyWords for serde_json::Error {
+    fn classify_words(&self) -> String {
+        // serde_json's message ends with its own " at line L column C".
+        let message = self.to_string();
+        match message.rfind(" at line ") {
+            Some(at) => message[..at].to_string(),
+            None => message,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::symlink;
+
+    fn dir(path: &Path) -> Dir {
+        Dir::open_given(path).unwrap()
+    }
+
+    #[test]
+    fn writing_replaces_a_planted_link_and_never_follows_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let victim = tmp.path().join("victim");
+        std::fs::write(&victim, "mine\n").unwrap();
+        let state = tmp.path().join("state");
+        std::fs::create_dir(&state).unwrap();
+        symlink(&victim, state.join("failed")).unwrap();
+        let state = dir(&state);
+        // Read: refused by name, nothing of the target.
+        let error = state.read_own("failed").unwrap_err().to_string();
+        assert!(error.contains("failed is a symbolic link"), "{error}");
+        // Written: the link is replaced, the target untouched.
+        state.write("failed", b"new\n").unwrap();
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "mine\n");
+        assert_eq!(state.read_own("failed").unwrap().unwrap(), "new\n");
+        // Nothing of the write is left behind.
+        assert_eq!(state.names(), ["failed"]);
+    }
+
+    #[test]
+    fn a_directory_link_is_refused_and_nothing_is_written_through_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let elsewhere = tmp.path().join("elsewhere");
+        std::fs::create_dir(&elsewhere).unwrap();
+        symlink(&elsewhere, tmp.path().join("baselines")).unwrap();
+        let top = dir(tmp.path());
+        let error = top.subdir("baselines", true).unwrap_err().to_string();
+        assert!(error.contains("baselines is a symbolic link"), "{error}");
+        assert!(error.contains("rm "), "{error}");
+        assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn a_pending_file_is_gone_unless_kept() {
+        let tmp = tempfile::tempdir().unwrap();
+        let state = dir(tmp.path());
+        {
+            let pending = state.pending("last.json").unwrap();
+            use std::io::Write as _;
+            pending.file().write_all(b"{}").unwrap();
+        }
+        assert!(state.names().is_empty(), "{:?}", state.names());
+        let pending = state.pending("last.json").unwrap();
+        assert_eq!(pending.keep().unwrap(), tmp.path().join("last.json"));
+        assert_eq!(state.names(), ["last.json"]);
+    }
+
+    #[test]
+    fn the_failed_record_is_data_that_no_name_can_break() {
+        let tmp = tempfile::tempdir().unwrap();
+        let here = tmp.path();
+        let odd = PathBuf::from(std::ffi::OsString::from_vec(
+            b"/cases/a\n$(touch PWN)\xff.in".to_vec(),
+        ));
+        let record = Failed {
+            paths: vec![here.join("cases")],
+            inputs: vec![here.join("cases/b.in"), odd.clone()],
+        };
+        let text = record.to_text(here).unwrap();
+        assert_eq!(text.lines().count(), 3, "{text}");
+        assert!(text.lines().all(|l| l.starts_with('{')), "{text}");
+        let read = Failed::parse(&text, Path::new(".sudoku-judge/failed"), here).unwrap();
+        assert_eq!(read, record);
+        assert!(read.input_set().contains(&odd));
+        // A record written from another directory is not this one's.
+        let other = tempfile::tempdir().unwrap();
+        let error = Failed::parse(&text, Path::new("failed"), other.path())
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("not from here"), "{error}");
+        // The old line-per-path form, or anything else, says where it fails.
+        let error = Failed::parse("/cases/a.in\n", Path::new("failed"), here)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.starts_with("failed:1:1: not a record of failed cases"),
+            "{error}"
+        );
+    }
+}
