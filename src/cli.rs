@@ -108,7 +108,9 @@ pub enum Command {
     ///
     /// A judge.toml in a suite directory sets that suite's defaults:
     /// problem = "acwing166", time_limit = "1s", memory_limit = "64M",
-    /// checker = "exact". Flags override it.
+    /// checker = "exact". Flags override it. Those from a case's directory
+    /// up to the PATH given are read, never above it; a case named by its
+    /// file or case directory reads its suite's.
     ///
     /// Limits: the time limit covers a whole case file. Programs are charged
     /// their CPU time (and held to twice the limit in wall time); built-in

@@ -271,7 +271,7 @@ fn problem_of_every_case(paths: &[PathBuf], overrides: &Settings) -> Option<Prob
     let mut problems = found
         .cases
         .iter()
-        .map(|case| cache.for_dir(case.dir()).ok().and_then(|s| s.problem));
+        .map(|case| cache.for_case(case).ok().and_then(|s| s.problem));
     let first = problems.next()??;
     problems.all(|p| p == Some(first)).then_some(first)
 }
@@ -286,7 +286,7 @@ fn toolchains_of_every_case(paths: &[PathBuf]) -> anyhow::Result<Vec<lang::Choic
     let mut cache = settings::SettingsCache::default();
     let mut chosen: Vec<lang::Choice> = Vec::new();
     for case in &found.cases {
-        let Ok(settings) = cache.for_dir(case.dir()) else {
+        let Ok(settings) = cache.for_case(case) else {
             continue;
         };
         let mut seen = Vec::new();
@@ -1355,10 +1355,12 @@ impl stress::Progress for StressProgress {
     }
 }
 
-/// The toolchains the `judge.toml`s over `dir` name (`[toolchain]`), as a
-/// case there would be built with.
+/// The toolchains the `judge.toml` in `dir` names (`[toolchain]`), as a
+/// case there would be built with when `dir` is named on the command line.
 fn toolchains_of_dir(dir: &Path) -> anyhow::Result<Vec<lang::Choice>> {
-    Ok(settings::SettingsCache::default().for_dir(dir)?.toolchain)
+    Ok(settings::SettingsCache::default()
+        .for_dir(dir, dir)?
+        .toolchain)
 }
 
 /// The submission of `stress` or `hack`, built with the toolchains of the

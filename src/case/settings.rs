@@ -2,15 +2,22 @@
 //!
 //! The nearest `judge.toml` above a case wins key by key over those further
 //! up, so a corpus can set a checker once at its root and limits per suite.
-//! The search stops at the working directory or at a repository root (a
-//! directory with `.git`), so a stray file elsewhere on disk is never read.
-//! Command-line flags override every file.
+//! The search never goes above the directory named on the command line
+//! (`sudoku-judge test cases` reads `cases/judge.toml` and those below it);
+//! a case named directly, by its file or its case directory, reads its
+//! suite's (the directory holding the flat pair or the case directory) and
+//! its own case directory's, and none above (see [`Case::settings_top`]).
+//! So a `judge.toml` elsewhere on disk, such as another user's in `/tmp`
+//! above the suite being judged, is never read. Command-line flags override
+//! every file.
 //!
 //! Two keys serve calibration (`sudoku-judge calibrate`): `time_scale`
 //! multiplies the time limit, so a suite calibrated on a slower or faster
 //! machine than the judge's keeps the judge's verdicts; `[[reference]]`
 //! lists submissions with the verdict the real judge gave them. References
 //! belong to the suite whose `judge.toml` names them and are not inherited.
+//!
+//! [`Case::settings_top`]: super::Case::settings_top
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -487,38 +494,39 @@ fn settings_of(file: File) -> anyhow::Result<Settings> {
     })
 }
 
-/// Whether the search for `judge.toml`s stops at `dir` (absolute): the
-/// working directory, or the top of a repository.
-fn is_top(dir: &Path) -> bool {
-    std::env::current_dir().is_ok_and(|cwd| cwd == dir) || dir.join(".git").exists()
-}
-
-/// The directories whose `judge.toml` applies to the cases in `dir`: `dir`
-/// and those above it, up to where the search stops.
-pub fn settings_dirs(dir: &Path) -> Vec<PathBuf> {
-    let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
-    let mut dirs = Vec::new();
-    for ancestor in dir.ancestors() {
-        dirs.push(ancestor.to_path_buf());
-        if is_top(ancestor) {
-            break;
-        }
-    }
-    dirs
+/// `path` made absolute against the working directory (`.` for an empty
+/// one), without resolving links: the search compares names, as the user
+/// gave them.
+fn absolute(path: &Path) -> PathBuf {
+    let path = if path.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        path
+    };
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
 /// Reads each directory's `judge.toml` once per run.
 #[derive(Debug, Default)]
 pub struct SettingsCache {
-    by_dir: HashMap<PathBuf, Settings>,
+    by_dir: HashMap<(PathBuf, PathBuf), Settings>,
 }
 
 impl SettingsCache {
-    /// The settings for a case in `dir`: every `judge.toml` from `dir` up,
-    /// nearest first.
-    pub fn for_dir(&mut self, dir: &Path) -> anyhow::Result<Settings> {
-        let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
-        if let Some(found) = self.by_dir.get(&dir) {
+    /// The settings for `case`: every `judge.toml` from its directory up
+    /// to the highest the search may read for it, nearest first.
+    pub fn for_case(&mut self, case: &super::Case) -> anyhow::Result<Settings> {
+        self.for_dir(case.dir(), &case.settings_top())
+    }
+
+    /// The settings for a case in `dir`: every `judge.toml` from `dir` up
+    /// to `top`, the highest the search may read (see
+    /// [`super::Case::settings_top`]), nearest first; `dir`'s alone when it
+    /// is not below `top`.
+    pub fn for_dir(&mut self, dir: &Path, top: &Path) -> anyhow::Result<Settings> {
+        let (dir, top) = (absolute(dir), absolute(top));
+        let key = (dir.clone(), top.clone());
+        if let Some(found) = self.by_dir.get(&key) {
             return Ok(found.clone());
         }
         let here = dir.join(SETTINGS_FILE);
@@ -527,12 +535,13 @@ impl SettingsCache {
         } else {
             Settings::default()
         };
-        let stop = is_top(&dir);
         let merged = match dir.parent() {
-            Some(parent) if !stop => own.or(&self.for_dir(parent)?),
+            Some(parent) if dir != top && parent.starts_with(&top) => {
+                own.or(&self.for_dir(parent, &top)?)
+            }
             _ => own,
         };
-        self.by_dir.insert(dir, merged.clone());
+        self.by_dir.insert(key, merged.clone());
         Ok(merged)
     }
 }
@@ -610,7 +619,7 @@ mod tests {
         )
         .unwrap();
         let mut cache = SettingsCache::default();
-        let settings = cache.for_dir(&root.join("suite/case")).unwrap();
+        let settings = cache.for_dir(&root.join("suite/case"), root).unwrap();
         assert_eq!(
             settings,
             Settings {
@@ -622,6 +631,34 @@ mod tests {
                 toolchain: Vec::new(),
             }
         );
+    }
+
+    #[test]
+    fn a_judge_toml_above_the_directory_named_is_never_read() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        // Another user's file in a shared directory, above the suite.
+        std::fs::write(
+            root.join(SETTINGS_FILE),
+            "time_limit = \"5s\"\n[toolchain]\ncpp = \"sh -c 'id'\"\n",
+        )
+        .unwrap();
+        std::fs::create_dir_all(root.join("mycases/sub")).unwrap();
+        std::fs::write(root.join("mycases/sub/a.in"), "").unwrap();
+        std::fs::write(root.join("mycases/judge.toml"), "checker = \"exact\"\n").unwrap();
+        let cases = super::super::discover(&[root.join("mycases")]).unwrap();
+        let settings = SettingsCache::default().for_case(&cases[0]).unwrap();
+        assert_eq!(
+            settings,
+            Settings {
+                checker: Some(CheckerKind::Exact),
+                ..Settings::default()
+            }
+        );
+        // A case named directly reads its own suite's file only.
+        let named = super::super::discover(&[root.join("mycases/sub/a.in")]).unwrap();
+        let settings = SettingsCache::default().for_case(&named[0]).unwrap();
+        assert_eq!(settings, Settings::default());
     }
 
     #[test]
@@ -637,7 +674,7 @@ python = \"python3.13\"
 ",
         )
         .unwrap();
-        let settings = SettingsCache::default().for_dir(&suite).unwrap();
+        let settings = SettingsCache::default().for_dir(&suite, &suite).unwrap();
         let values: Vec<(&str, String)> = settings
             .toolchain
             .iter()
@@ -656,14 +693,13 @@ python = \"python3.13\"
     fn time_scale_multiplies_the_limit_and_references_resolve_beside_the_file() {
         let tmp = tempfile::tempdir().unwrap();
         let root = tmp.path();
-        std::fs::create_dir(root.join(".git")).unwrap();
         std::fs::write(root.join("a.cpp"), "").unwrap();
         std::fs::write(
             root.join(SETTINGS_FILE),
             "time_limit = \"1s\"\ntime_scale = 1.5\n\n[[reference]]\nfile = \"a.cpp\"\nverdict = \"TLE\"\n",
         )
         .unwrap();
-        let settings = SettingsCache::default().for_dir(root).unwrap();
+        let settings = SettingsCache::default().for_dir(root, root).unwrap();
         assert_eq!(settings.limits().time, Duration::from_millis(1500));
         assert_eq!(
             references(root).unwrap(),
@@ -689,7 +725,7 @@ python = \"python3.13\"
         ] {
             std::fs::write(root.join(SETTINGS_FILE), text).unwrap();
             let error = SettingsCache::default()
-                .for_dir(root)
+                .for_dir(root, root)
                 .and_then(|_| references(root))
                 .unwrap_err();
             let message = format!("{error:#}");
@@ -703,13 +739,17 @@ python = \"python3.13\"
         let tmp = tempfile::tempdir().unwrap();
         std::fs::create_dir(tmp.path().join(".git")).unwrap();
         std::fs::write(tmp.path().join(SETTINGS_FILE), "time_limt = \"1s\"\n").unwrap();
-        let err = SettingsCache::default().for_dir(tmp.path()).unwrap_err();
+        let err = SettingsCache::default()
+            .for_dir(tmp.path(), tmp.path())
+            .unwrap_err();
         let message = format!("{err:#}");
         assert!(message.contains("judge.toml"), "{message}");
         assert!(message.contains("unknown field `time_limt`"), "{message}");
         // What is wrong comes first, on the line a table row shows.
         std::fs::write(tmp.path().join(SETTINGS_FILE), "problem = \n").unwrap();
-        let err = SettingsCache::default().for_dir(tmp.path()).unwrap_err();
+        let err = SettingsCache::default()
+            .for_dir(tmp.path(), tmp.path())
+            .unwrap_err();
         let first = format!("{err:#}").lines().next().unwrap().to_string();
         assert!(
             first.ends_with(
@@ -718,7 +758,9 @@ python = \"python3.13\"
             "{first}"
         );
         std::fs::write(tmp.path().join(SETTINGS_FILE), "time_limit = \"soon\"\n").unwrap();
-        let err = SettingsCache::default().for_dir(tmp.path()).unwrap_err();
+        let err = SettingsCache::default()
+            .for_dir(tmp.path(), tmp.path())
+            .unwrap_err();
         assert!(format!("{err:#}").contains("`soon` is not a time limit"));
     }
 }

@@ -1,7 +1,8 @@
 //! People judge case packs they download and read reports that carry what
 //! a submission wrote. Nothing in them may hang the judge, grow it without
 //! bound, show a file outside the suite, reach the terminal as a control
-//! sequence, or put a command in the report that does more than judge.
+//! sequence, put a command in the report that does more than judge, or
+//! read a `judge.toml` above the suite (tests/fixtures/hostile-packs).
 
 use std::fs;
 use std::os::unix::fs::symlink;
@@ -9,7 +10,9 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use super::{manifest_dir, run_in, write, Run, ANSWER, EXAMPLE_IN, EXAMPLE_OUT, PUZZLE};
+use super::{
+    manifest_dir, run_in, run_in_env, write, Run, ANSWER, EXAMPLE_IN, EXAMPLE_OUT, PUZZLE,
+};
 
 /// Runs the binary in `dir` and returns what it did and, when GNU time is
 /// installed, its peak memory (the largest resident set, in KB), killing
@@ -560,4 +563,101 @@ fn no_progress_line_when_stdout_is_a_pipe_to_the_same_terminal() {
     assert!(screen.contains(" passed, 0 failed"), "{screen:?}");
     assert!(!screen.contains("judging ["), "{screen:?}");
     assert!(!screen.contains("\x1b[2K"), "{screen:?}");
+}
+
+/// A copy of the hostile pack `name` (tests/fixtures/hostile-packs) at
+/// `to`, modes kept: what a download gives, in a directory of the test's
+/// own, which a run that goes wrong may write into.
+fn hostile_pack(name: &str, to: &Path) -> std::path::PathBuf {
+    let from = manifest_dir()
+        .join("tests/fixtures/hostile-packs")
+        .join(name);
+    for entry in walkdir::WalkDir::new(&from) {
+        let entry = entry.unwrap();
+        let target = to.join(entry.path().strip_prefix(&from).unwrap());
+        if entry.file_type().is_dir() {
+            fs::create_dir_all(&target).unwrap();
+        } else {
+            fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+    to.to_path_buf()
+}
+
+/// Every file named `pwned` under `dir`: what a pack's program left
+/// behind.
+fn pwned_under(dir: &Path) -> Vec<std::path::PathBuf> {
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .flatten()
+        .filter(|e| e.file_name() == "pwned")
+        .map(walkdir::DirEntry::into_path)
+        .collect()
+}
+
+/// A scene for a hostile pack: the pack, the directory the judge runs in,
+/// and the user's data directory, all the test's own.
+struct Scene {
+    _tmp: tempfile::TempDir,
+    pack: std::path::PathBuf,
+    work: std::path::PathBuf,
+    data: std::path::PathBuf,
+}
+
+impl Scene {
+    fn new(pack: &str) -> Scene {
+        let tmp = tempfile::tempdir().unwrap();
+        let work = tmp.path().join("work");
+        fs::create_dir(&work).unwrap();
+        Scene {
+            pack: hostile_pack(pack, &tmp.path().join("pack")),
+            data: tmp.path().join("data"),
+            work,
+            _tmp: tmp,
+        }
+    }
+}
+
+#[test]
+fn a_judge_toml_planted_above_the_suite_is_never_read() {
+    if !super::have(&["g++"], "a judge.toml above the suite") {
+        return;
+    }
+    let scene = Scene::new("above-the-suite");
+    let submission = manifest_dir().join("tests/fixtures/submissions/ac_program.cpp");
+    let suite = scene.pack.join("mycases");
+    let case = suite.join("sample.in");
+    // Judged from the shared directory itself, from elsewhere, and by a
+    // case named directly.
+    for (dir, cases) in [
+        (&scene.pack, "mycases"),
+        (&scene.work, suite.to_str().unwrap()),
+        (&scene.work, case.to_str().unwrap()),
+    ] {
+        let run = run_in_env(
+            dir,
+            &[
+                "test",
+                cases,
+                "--submission",
+                submission.to_str().unwrap(),
+                "--format",
+                "json",
+            ],
+            "",
+            &[
+                ("XDG_DATA_HOME", &scene.data),
+                ("SUDOKU_JUDGE_CACHE", &super::build_cache()),
+            ],
+        );
+        assert_eq!(run.code, 0, "{cases}: {}{}", run.stdout, run.stderr);
+        let report = run.json();
+        let case = &super::cases_of(&report)[0];
+        assert_eq!(case["verdict"], "AC", "{report}");
+        assert_eq!(case["time_limit_ms"], 1000.0, "{report}");
+        assert_eq!(
+            pwned_under(scene._tmp.path()),
+            Vec::<std::path::PathBuf>::new()
+        );
+    }
 }

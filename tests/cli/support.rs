@@ -71,10 +71,16 @@ impl Run {
 
 /// Runs the binary in `dir` with `stdin`, killing it at [`HANG_GUARD`].
 pub(crate) fn run_in(dir: &Path, args: &[&str], stdin: &str) -> Run {
+    run_in_env(dir, args, stdin, &[])
+}
+
+/// [`run_in`], with the variables `env` set.
+pub(crate) fn run_in_env(dir: &Path, args: &[&str], stdin: &str, env: &[(&str, &Path)]) -> Run {
     let mut child = Command::new(env!("CARGO_BIN_EXE_sudoku-judge"))
         .args(args)
         .current_dir(dir)
         .env_remove("NO_COLOR")
+        .envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -175,6 +181,16 @@ pub(crate) fn on_terminal_writing(
     args: &[&str],
     stdout: Option<&Path>,
 ) -> Option<String> {
+    on_terminal_with(columns, args, stdout, &[])
+}
+
+/// [`on_terminal_writing`], with the variables `env` set.
+pub(crate) fn on_terminal_with(
+    columns: u16,
+    args: &[&str],
+    stdout: Option<&Path>,
+    env: &[(&str, &Path)],
+) -> Option<String> {
     if !have(&["script", "stty"], "progress on a terminal") {
         return None;
     }
@@ -198,6 +214,7 @@ pub(crate) fn on_terminal_writing(
         ])
         .current_dir(manifest_dir())
         .env("SUDOKU_JUDGE_CACHE", build_cache())
+        .envs(env.iter().copied())
         .stdin(Stdio::null())
         .output()
         .unwrap();
