@@ -12,6 +12,7 @@ use anyhow::Context as _;
 use crate::cli::{
     BenchArgs, CheckerArg, DoctorArgs, DriverArgs, GenArgs, GradeArg, HackArgs, InterfaceArg,
     LimitArgs, NewArgs, ProblemArg, RateArgs, ReportFormat, StressArgs, SubmissionArgs, TestArgs,
+    TrustArgs,
 };
 use sudoku_judge::baseline::{self, Baseline};
 use sudoku_judge::bench;
@@ -1260,6 +1261,35 @@ pub fn calibrate(suites: &[PathBuf], time_scale: Option<f64>) -> anyhow::Result<
     } else {
         ExitCode::from(1)
     })
+}
+
+/// `sudoku-judge trust`: allows what the judge.toml files under each path
+/// name, or lists or takes back what was allowed.
+pub fn trust(args: &TrustArgs) -> anyhow::Result<ExitCode> {
+    use sudoku_judge::case::trust;
+    let mut out = io::stdout().lock();
+    if args.list {
+        let records = trust::records()?;
+        report::trust::list(&mut out, &records, &trust::records_dir()?)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    for path in &args.paths {
+        if args.revoke {
+            let revoked = trust::revoke(path)?;
+            report::trust::revoked(&mut out, path, &revoked)?;
+            continue;
+        }
+        for file in settings::files_under(path)? {
+            match settings::inspect(&file)? {
+                Some(subject) => {
+                    let allowed = trust::allow(&subject)?;
+                    report::trust::allowed(&mut out, &subject, &allowed)?;
+                }
+                None => report::trust::nothing_to_allow(&mut out, &file)?,
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 pub fn check(paths: &[PathBuf]) -> anyhow::Result<ExitCode> {

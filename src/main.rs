@@ -79,6 +79,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Solvers { all } => commands::solvers(all),
         Command::Doctor(args) => commands::doctor(&args),
         Command::New(args) => commands::new(&args),
+        Command::Trust(args) => commands::trust(&args),
         Command::Worker { solver } => commands::worker(&solver),
         Command::Spawner => {
             sudoku_judge::runner::spawner::serve()?;

@@ -13,6 +13,7 @@
 pub mod file;
 mod load;
 pub mod settings;
+pub mod trust;
 
 use std::cmp::Ordering;
 use std::collections::HashSet;

@@ -17,6 +17,12 @@
 //! lists submissions with the verdict the real judge gave them. References
 //! belong to the suite whose `judge.toml` names them and are not inherited.
 //!
+//! A file that names programs, a `[toolchain]` or a `[[reference]]`, is
+//! obeyed in that only with the user's consent (see [`super::trust`]): its
+//! toolchains carry the consent to the build, which refuses them without
+//! it, and [`references`] refuses its references. Everything else it sets
+//! needs none.
+//!
 //! [`Case::settings_top`]: super::Case::settings_top
 
 use std::collections::HashMap;
@@ -28,6 +34,7 @@ use serde::Deserialize;
 
 use serde::Serialize;
 
+use super::trust::{self, Consent, Kind, Named};
 use crate::problem::{Problem, DEFAULT_MEMORY_LIMIT_KB, DEFAULT_TIME_LIMIT};
 
 pub const SETTINGS_FILE: &str = "judge.toml";
@@ -46,6 +53,8 @@ pub struct Choice {
     pub origin: String,
     /// Where in that file the language is named: line and column.
     pub at: Option<(usize, usize)>,
+    /// Whether it may run: a suite's only with the user's consent.
+    pub consent: Consent,
 }
 
 /// A `[toolchain]` table: language, program or directory.
@@ -142,7 +151,8 @@ struct File {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ReferenceEntry {
-    file: PathBuf,
+    /// Beside the `judge.toml`; where it is written, for a refusal.
+    file: toml::Spanned<String>,
     verdict: RealVerdict,
 }
 
@@ -363,13 +373,9 @@ pub fn parse_memory_kb(text: &str) -> anyhow::Result<u64> {
     Ok(bytes / 1024)
 }
 
-/// Reads the `judge.toml` at `path`: a regular file of bounded size that
-/// does not link out of its own directory (case/file.rs).
-fn parse(path: &Path) -> anyhow::Result<File> {
-    parse_text(path).map(|(file, _)| file)
-}
-
-/// [`parse`], with the file's text.
+/// Reads the `judge.toml` at `path`, with its text: a regular file of
+/// bounded size that does not link out of its own directory
+/// (case/file.rs).
 fn parse_text(path: &Path) -> anyhow::Result<(File, String)> {
     let dir = path.parent().unwrap_or(Path::new("."));
     super::file::ensure_inside(dir, path, "settings file")?;
@@ -407,18 +413,23 @@ pub fn toml_error(error: toml::de::Error) -> anyhow::Error {
     }
 }
 
-/// The references the `judge.toml` in `dir` lists (none without one).
+/// The references the `judge.toml` in `dir` lists (none without one),
+/// each checked to be a file of the suite, and all of them allowed to run
+/// (see [`super::trust`]): a file the user has not allowed is an error
+/// that says so.
 pub fn references(dir: &Path) -> anyhow::Result<Vec<Reference>> {
     let path = dir.join(SETTINGS_FILE);
     if path.symlink_metadata().is_err() {
         return Ok(Vec::new());
     }
-    parse(&path)?
+    let (file, text) = parse_text(&path)?;
+    let named = named_in(&file, &text);
+    let references = file
         .reference
         .into_iter()
         .enumerate()
         .map(|(n, entry)| {
-            let file = dir.join(&entry.file);
+            let file = dir.join(entry.file.get_ref());
             super::file::ensure_inside(dir, &file, &format!("reference {}", n + 1))
                 .with_context(|| format!("invalid {}", path.display()))?;
             anyhow::ensure!(
@@ -433,19 +444,109 @@ pub fn references(dir: &Path) -> anyhow::Result<Vec<Reference>> {
                 verdict: entry.verdict,
             })
         })
-        .collect()
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    if let Some(first) = named
+        .iter()
+        .find(|n| matches!(n.kind, Kind::Reference { .. }))
+    {
+        let subject = trust::subject(&path, text.as_bytes(), named.clone())?;
+        trust::check(&subject, first)?;
+    }
+    Ok(references)
+}
+
+/// The `judge.toml` files at `path` (one itself) or under it (a suite
+/// directory), hidden directories left out as case discovery leaves them,
+/// in order; an error when there is none.
+pub fn files_under(path: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let meta =
+        std::fs::metadata(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let files: Vec<PathBuf> = if meta.is_file() {
+        vec![path.to_path_buf()]
+    } else {
+        walkdir::WalkDir::new(path)
+            .sort_by_file_name()
+            .into_iter()
+            .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'))
+            .filter_map(Result::ok)
+            .filter(|e| e.file_name() == SETTINGS_FILE && !e.file_type().is_dir())
+            .map(walkdir::DirEntry::into_path)
+            .collect()
+    };
+    anyhow::ensure!(
+        !files.is_empty(),
+        "no {SETTINGS_FILE} at or under {}: nothing to allow",
+        path.display()
+    );
+    Ok(files)
+}
+
+/// The programs a `judge.toml` names, in the order they are written.
+fn named_in(file: &File, text: &str) -> Vec<Named> {
+    let mut named: Vec<Named> = file
+        .toolchain
+        .iter()
+        .map(|(language, value)| Named {
+            kind: Kind::Toolchain {
+                language: language.get_ref().clone(),
+                value: value.clone(),
+            },
+            at: line_column(text, language.span().start),
+        })
+        .chain(file.reference.iter().map(|entry| Named {
+            kind: Kind::Reference {
+                file: entry.file.get_ref().clone(),
+            },
+            at: line_column(text, entry.file.span().start),
+        }))
+        .collect();
+    named.sort_by_key(|n| n.at);
+    named
+}
+
+/// The programs the `judge.toml` text `text` names.
+pub(crate) fn named_in_text(text: &str) -> anyhow::Result<Vec<Named>> {
+    let file: File = toml::from_str(text).map_err(toml_error)?;
+    Ok(named_in(&file, text))
+}
+
+/// The `judge.toml` at `path` as the user is asked to allow it: what it
+/// names, and the digest of it and of its suite's programs; `None` when it
+/// names no program.
+pub fn inspect(path: &Path) -> anyhow::Result<Option<trust::Subject>> {
+    let (file, text) = parse_text(path)?;
+    let named = named_in(&file, &text);
+    if named.is_empty() {
+        return Ok(None);
+    }
+    trust::subject(path, text.as_bytes(), named).map(Some)
 }
 
 fn read(path: &Path) -> anyhow::Result<Settings> {
     let (mut file, text) = parse_text(path)?;
+    // Whether the toolchains may run is settled once, with the file's
+    // digest; the build refuses one that may not, where it would run.
+    let consent = if file.toolchain.is_empty() {
+        // No choice to carry it.
+        Consent::Refused
+    } else {
+        let named = named_in(&file, &text);
+        trust::consent(&trust::subject(path, text.as_bytes(), named)?)
+    };
     let table = std::mem::take(&mut file.toolchain);
     let mut settings = settings_of(file).with_context(|| format!("invalid {}", path.display()))?;
-    settings.toolchain = choices(table, path, &text)?;
+    settings.toolchain = choices(table, path, &text, consent)?;
     Ok(settings)
 }
 
-/// A `[toolchain]` table of the file at `path`.
-fn choices(table: ToolchainTable, path: &Path, text: &str) -> anyhow::Result<Vec<Choice>> {
+/// A `[toolchain]` table of the file at `path`, which may run with
+/// `consent`.
+fn choices(
+    table: ToolchainTable,
+    path: &Path,
+    text: &str,
+    consent: Consent,
+) -> anyhow::Result<Vec<Choice>> {
     let dir = path.parent().unwrap_or(Path::new("."));
     table
         .into_iter()
@@ -464,18 +565,20 @@ fn choices(table: ToolchainTable, path: &Path, text: &str) -> anyhow::Result<Vec
                 value,
                 origin: path.display().to_string(),
                 at,
+                consent,
             })
         })
         .collect()
 }
 
 /// The settings a `judge.toml`'s text holds, checked as [`read`] checks a
-/// file's: for fuzzing, and anything else that has the text alone.
+/// file's: for fuzzing, and anything else that has the text alone. Its
+/// toolchains have no consent: no file was allowed.
 pub fn from_text(text: &str) -> anyhow::Result<Settings> {
     let mut file: File = toml::from_str(text).map_err(toml_error)?;
     let table = std::mem::take(&mut file.toolchain);
     let mut settings = settings_of(file)?;
-    settings.toolchain = choices(table, Path::new(SETTINGS_FILE), text)?;
+    settings.toolchain = choices(table, Path::new(SETTINGS_FILE), text, Consent::Refused)?;
     Ok(settings)
 }
 
@@ -701,13 +804,13 @@ python = \"python3.13\"
         .unwrap();
         let settings = SettingsCache::default().for_dir(root, root).unwrap();
         assert_eq!(settings.limits().time, Duration::from_millis(1500));
-        assert_eq!(
-            references(root).unwrap(),
-            [Reference {
-                file: root.join("a.cpp"),
-                verdict: RealVerdict::TLE
-            }]
-        );
+        // A reference resolves beside the file and is hashed with it; it
+        // runs only once the user allows the file, which a test cannot.
+        let subject = inspect(&root.join(SETTINGS_FILE)).unwrap().unwrap();
+        assert_eq!(subject.hashed, ["a.cpp"]);
+        let refused = references(root).unwrap_err();
+        let refused = refused.downcast_ref::<trust::Refused>().expect("a refusal");
+        assert_eq!(refused.named.at, (5, 8));
         for (text, says) in [
             ("time_scale = 0", "from 0.01 to 100"),
             (

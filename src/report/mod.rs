@@ -27,6 +27,7 @@ pub mod rate;
 pub mod solvers;
 pub mod starter;
 pub mod stress;
+pub mod trust;
 pub mod untrusted;
 
 use std::io;

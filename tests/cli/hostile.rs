@@ -1,8 +1,9 @@
 //! People judge case packs they download and read reports that carry what
 //! a submission wrote. Nothing in them may hang the judge, grow it without
 //! bound, show a file outside the suite, reach the terminal as a control
-//! sequence, put a command in the report that does more than judge, or
-//! read a `judge.toml` above the suite (tests/fixtures/hostile-packs).
+//! sequence, put a command in the report that does more than judge, or run
+//! a program the pack names without the user's consent or outside the
+//! sandbox (the packs of tests/fixtures/hostile-packs).
 
 use std::fs;
 use std::os::unix::fs::symlink;
@@ -596,12 +597,14 @@ fn pwned_under(dir: &Path) -> Vec<std::path::PathBuf> {
 }
 
 /// A scene for a hostile pack: the pack, the directory the judge runs in,
-/// and the user's data directory, all the test's own.
+/// and the user's data directory (where consent is kept) and build cache,
+/// all the test's own.
 struct Scene {
     _tmp: tempfile::TempDir,
     pack: std::path::PathBuf,
     work: std::path::PathBuf,
     data: std::path::PathBuf,
+    cache: std::path::PathBuf,
 }
 
 impl Scene {
@@ -612,10 +615,170 @@ impl Scene {
         Scene {
             pack: hostile_pack(pack, &tmp.path().join("pack")),
             data: tmp.path().join("data"),
+            // A cache of its own: the compiler is asked its version anew.
+            cache: tmp.path().join("cache"),
             work,
             _tmp: tmp,
         }
     }
+
+    fn judge(&self, args: &[&str]) -> Run {
+        run_in_env(
+            &self.work,
+            args,
+            "",
+            &[
+                ("XDG_DATA_HOME", &self.data),
+                ("SUDOKU_JUDGE_CACHE", &self.cache),
+            ],
+        )
+    }
+
+    /// Judges the pack with the submission fixture `file`.
+    fn judge_pack(&self, file: &str) -> Run {
+        let submission = manifest_dir().join("tests/fixtures/submissions").join(file);
+        self.judge(&[
+            "test",
+            self.pack.to_str().unwrap(),
+            "--submission",
+            submission.to_str().unwrap(),
+        ])
+    }
+
+    /// The refusal of the pack's judge.toml, at `line` and `column`.
+    fn assert_refused(&self, run: &Run, line: usize, column: usize, changed: bool) {
+        assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+        let file = self.pack.join("judge.toml");
+        let said = format!(
+            "{} (line {line}, column {column}) names a program for the judge to run, [toolchain] ",
+            file.display()
+        );
+        assert!(run.stderr.contains(&said), "{}", run.stderr);
+        assert!(
+            run.stderr.contains(&format!(
+                "read it, then run `sudoku-judge trust {}`",
+                self.pack.display()
+            )),
+            "{}",
+            run.stderr
+        );
+        assert_eq!(
+            run.stderr.contains("it changed since you allowed it"),
+            changed,
+            "{}",
+            run.stderr
+        );
+        // Nothing was judged, and nothing of the pack ran.
+        assert!(!run.stdout.contains("AC "), "{}", run.stdout);
+        assert_eq!(
+            pwned_under(self._tmp.path()),
+            Vec::<std::path::PathBuf>::new()
+        );
+    }
+}
+
+#[test]
+fn a_suites_toolchain_command_runs_only_once_allowed_and_then_only_in_the_sandbox() {
+    if !super::have(&["g++"], "a suite's toolchain command") {
+        return;
+    }
+    let scene = Scene::new("toolchain-command");
+    let refused = scene.judge_pack("ac_program.cpp");
+    scene.assert_refused(&refused, 15, 1, false);
+
+    // `trust` shows what it allows, where.
+    let allowed = run_in_env(
+        &scene.work,
+        &["trust", scene.pack.to_str().unwrap()],
+        "",
+        &[("XDG_DATA_HOME", &scene.data)],
+    );
+    assert_eq!(allowed.code, 0, "{}{}", allowed.stdout, allowed.stderr);
+    assert!(
+        allowed.stdout.contains(&format!(
+            "allowed {}",
+            scene.pack.join("judge.toml").display()
+        )) && allowed.stdout.contains(
+            "line 15, column 1: [toolchain] cpp = \"sh -c 'id > pwned; exec g++ \\\"$@\\\"' sh\""
+        ),
+        "{}",
+        allowed.stdout
+    );
+
+    // Allowed, it is the compiler; asked its version in the sandbox, in a
+    // scratch directory of the judge's working directory's path, it leaves
+    // nothing there.
+    let run = scene.judge_pack("ac_program.cpp");
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("AC "), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .lines()
+            .any(|l| l.starts_with("toolchain: C++ sh -c ") && l.contains("judge.toml")),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        !scene.work.join("pwned").exists(),
+        "the version query ran outside"
+    );
+    // Its compile ran as a compile does, writing only its build directory
+    // (kept in the build cache), as the sandbox's user.
+    let left = pwned_under(scene._tmp.path());
+    assert!(
+        !left.is_empty() && left.iter().all(|p| p.starts_with(&scene.cache)),
+        "{left:?}"
+    );
+    if nix::unistd::Uid::effective().is_root() {
+        for file in &left {
+            let id = fs::read_to_string(file).unwrap();
+            assert!(!id.starts_with("uid=0("), "{}: {id}", file.display());
+        }
+    }
+
+    // A change to the file, if only a comment, takes the consent back.
+    let mut text = fs::read_to_string(scene.pack.join("judge.toml")).unwrap();
+    text.push_str("# one more line\n");
+    fs::write(scene.pack.join("judge.toml"), text).unwrap();
+    for file in &left {
+        fs::remove_file(file).unwrap();
+    }
+    let again = scene.judge_pack("ac_program.cpp");
+    scene.assert_refused(&again, 15, 1, true);
+}
+
+#[test]
+fn a_shipped_interpreter_runs_only_once_allowed_and_never_outside_the_sandbox() {
+    if !super::have(&["python3"], "a pack's own interpreter") {
+        return;
+    }
+    let scene = Scene::new("shipped-python");
+    let refused = scene.judge_pack("ac_program.py");
+    scene.assert_refused(&refused, 13, 1, false);
+
+    let allowed = super::allow(&scene.pack, &scene.data);
+    assert!(
+        allowed.stdout.contains("hashed with it: bin/python3"),
+        "{}",
+        allowed.stdout
+    );
+    // Allowed, it runs in the sandbox, where the pack is read-only: it
+    // leaves nothing beside itself, and the case is judged as before.
+    let run = scene.judge_pack("ac_program.py");
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("AC "), "{}", run.stdout);
+    assert_eq!(
+        pwned_under(scene._tmp.path()),
+        Vec::<std::path::PathBuf>::new()
+    );
+
+    // The program is hashed with the file: changed, it is refused again.
+    let interpreter = scene.pack.join("bin/python3");
+    let mut text = fs::read_to_string(&interpreter).unwrap();
+    text.push_str("# changed after the consent\n");
+    fs::write(&interpreter, text).unwrap();
+    let again = scene.judge_pack("ac_program.py");
+    scene.assert_refused(&again, 13, 1, true);
 }
 
 #[test]
@@ -660,4 +823,62 @@ fn a_judge_toml_planted_above_the_suite_is_never_read() {
             Vec::<std::path::PathBuf>::new()
         );
     }
+}
+
+#[test]
+fn a_reference_runs_only_once_its_suite_is_allowed_and_shipped_suites_are() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    let suite = tmp.path().join("suite");
+    write(&suite, "a.in", EXAMPLE_IN);
+    write(
+        &suite,
+        "judge.toml",
+        "time_limit = \"4s\"\n\n[[reference]]\nfile = \"ref.py\"\nverdict = \"AC\"\n",
+    );
+    write(&suite, "ref.py", "print('not run')\n");
+    let run = run_in_env(
+        &manifest_dir(),
+        &["calibrate", suite.to_str().unwrap()],
+        "",
+        &[("XDG_DATA_HOME", &data)],
+    );
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains(&format!(
+            "{} (line 4, column 8) names a program for the judge to run, [[reference]] file = \
+             \"ref.py\", and you have not allowed it",
+            suite.join("judge.toml").display()
+        )),
+        "{}",
+        run.stderr
+    );
+    // The suites the judge ships run their references as shipped.
+    for shipped in ["cases/acwing166", "cases/leetcode37"] {
+        let run = run_in_env(
+            &manifest_dir(),
+            &["trust", shipped],
+            "",
+            &[("XDG_DATA_HOME", &data)],
+        );
+        assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+        assert!(
+            run.stdout.contains("is a suite as sudoku-judge ships it"),
+            "{}",
+            run.stdout
+        );
+    }
+    let listed = run_in_env(
+        &manifest_dir(),
+        &["trust", "--list"],
+        "",
+        &[("XDG_DATA_HOME", &data)],
+    );
+    assert!(
+        listed
+            .stdout
+            .starts_with("no suite is allowed to run programs"),
+        "{}",
+        listed.stdout
+    );
 }

@@ -127,6 +127,20 @@ pub(crate) fn run(args: &[&str]) -> Run {
     run_in(&manifest_dir(), args, "")
 }
 
+/// Allows what the judge.toml files under `suite` name to run, as a user
+/// does with `sudoku-judge trust`, keeping the consent in `data` (the
+/// test's own `XDG_DATA_HOME`, which the runs that need it are given).
+pub(crate) fn allow(suite: &Path, data: &Path) -> Run {
+    let run = run_in_env(
+        &manifest_dir(),
+        &["trust", suite.to_str().unwrap()],
+        "",
+        &[("XDG_DATA_HOME", data)],
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    run
+}
+
 pub(crate) fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     let path = dir.join(name);
     fs::create_dir_all(path.parent().unwrap()).unwrap();

@@ -38,8 +38,9 @@ fn toolchain_line(run: &Run) -> &str {
         .unwrap_or_else(|| panic!("no toolchain line:\n{}{}", run.stdout, run.stderr))
 }
 
-/// Judges with `env` set and `remove` unset, a cache and config directory
-/// of the test's own.
+/// Judges with `env` set and `remove` unset, a cache, config and data
+/// directory (where consent to a suite's toolchain is kept) of the test's
+/// own.
 fn judge_env(home: &Path, args: &[&str], env: &[(&str, String)], remove: &[&str]) -> Run {
     let mut command = Command::new(env!("CARGO_BIN_EXE_sudoku-judge"));
     command
@@ -47,6 +48,7 @@ fn judge_env(home: &Path, args: &[&str], env: &[(&str, String)], remove: &[&str]
         .current_dir(manifest_dir())
         .env("SUDOKU_JUDGE_CACHE", home.join("cache"))
         .env("XDG_CONFIG_HOME", home.join("config"))
+        .env("XDG_DATA_HOME", home.join("data"))
         .env_remove("CXX")
         .stdin(Stdio::null());
     for variable in remove {
@@ -207,6 +209,28 @@ fn the_suite_then_the_environment_then_the_user_config_choose_the_compiler() {
             .to_string()
     };
     let cxx = [("CXX", "env-c++".to_string())];
+    // A suite's choice is taken only once the suite is allowed; until
+    // then it is refused, not passed over for the next.
+    let refused = judge_env(
+        home.path(),
+        &[
+            "test",
+            chosen.to_str().unwrap(),
+            "--submission",
+            source.to_str().unwrap(),
+        ],
+        &[("PATH", path.clone())],
+        &[],
+    );
+    assert_eq!(refused.code, 2, "{}{}", refused.stdout, refused.stderr);
+    assert!(
+        refused
+            .stderr
+            .contains("names a program for the judge to run"),
+        "{}",
+        refused.stderr
+    );
+    super::allow(&chosen, &home.path().join("data"));
     let suite_line = judged(&chosen, &cxx);
     assert!(
         suite_line.contains("C++ suite-c++: suite-c++ 1.0"),
@@ -544,6 +568,7 @@ fn driver_builds_with_the_toolchain_of_the_cases_suite() {
             bin.join("suite-c++").display()
         ),
     );
+    super::allow(&cases, &home.path().join("data"));
     let out = home.path().join("debug");
     let run = judge_env(
         home.path(),

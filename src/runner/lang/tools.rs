@@ -9,6 +9,11 @@
 //! compiler installed under versioned names, the newest (`g++-14` over
 //! `g++-12` over `g++`).
 //!
+//! A suite's choice runs only with the user's consent (see
+//! `case::trust`): a `[toolchain]` of a `judge.toml` the user has not
+//! allowed is refused here, where it would be used, naming the file, the
+//! line and the command that allows it.
+//!
 //! Every question put to a tool (its version, where a version manager's
 //! shim leads, a compiler cache's first fill) runs as a compile does, in
 //! the sandbox with the compile's limits (`compile::ask`): a tool may be a
@@ -28,6 +33,7 @@ use sha2::{Digest as _, Sha256};
 use super::{Language, Toolchain, ALL};
 
 pub use crate::case::settings::Choice;
+use crate::case::trust::{self, Consent};
 
 /// A `[toolchain]` table: language, program or directory.
 #[derive(Debug, Default, Deserialize)]
@@ -88,6 +94,7 @@ pub fn choice(
         value,
         origin: file.display().to_string(),
         at: Some(at),
+        consent: Consent::Own,
     };
     known_language(&choice)?;
     Ok(choice)
@@ -133,7 +140,8 @@ fn environment_choices() -> Vec<Choice> {
                 value: value.to_string_lossy().into_owned(),
                 origin: variable.to_string(),
                 at: None,
-                    });
+                consent: Consent::Own,
+            });
         }
     }
     choices
@@ -168,6 +176,12 @@ pub(super) fn find_tools(language: Language, suite: &[Choice]) -> anyhow::Result
         .into_iter()
         .filter(|c| Language::find(&c.language) == Some(language))
         .collect();
+    // The nearest choice is the one taken: a suite's that the user has not
+    // allowed is refused, never passed over for the next, which would
+    // judge with another toolchain than the suite says.
+    if let Some(choice) = choices.first().filter(|c| !c.consent.given()) {
+        return Err(refused(choice).into());
+    }
     spec.tools
         .iter()
         .enumerate()
@@ -207,6 +221,21 @@ pub(super) fn find_tools(language: Language, suite: &[Choice]) -> anyhow::Result
                 })
         })
         .collect()
+}
+
+/// The refusal of a suite's `choice` made without the user's consent.
+fn refused(choice: &Choice) -> trust::Refused {
+    trust::Refused {
+        file: PathBuf::from(&choice.origin),
+        named: trust::Named {
+            kind: trust::Kind::Toolchain {
+                language: choice.language.clone(),
+                value: choice.value.clone(),
+            },
+            at: choice.at.unwrap_or((1, 1)),
+        },
+        changed: choice.consent == Consent::Changed,
+    }
 }
 
 /// The program `choice` gives for the tool `command`, and the arguments
