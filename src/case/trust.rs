@@ -14,7 +14,8 @@
 //! of its suite that it names as a program: a `[toolchain]` path inside
 //! the file's directory (every file under it, for a directory) and each
 //! `[[reference]]`, so a shipped executable changed after the consent is
-//! not run on it. A program named by a path outside the suite, or found on
+//! not run on it; and where each link among them leads, so one led
+//! elsewhere is not either. A program named by a path outside the suite, or found on
 //! `PATH`, is covered by its name in the file's bytes: it is the machine's,
 //! not the pack's. A named program that runs other files of the suite runs
 //! them as they are; consent is to what the file names, and every program
@@ -174,47 +175,77 @@ pub fn toolchain_path(dir: &Path, value: &str) -> Option<PathBuf> {
     words.first().map(PathBuf::from)
 }
 
-/// The files of the suite in `dir` that `named` names, which the digest
-/// covers: name (relative to `dir`) and path. Only regular files whose
-/// real path lies in `dir`; a directory gives every file under it.
-fn suite_files(dir: &Path, named: &[Named]) -> Vec<(String, PathBuf)> {
+/// What the digest covers of the suite in `dir` besides the `judge.toml`:
+/// the files that `named` names (by name relative to `dir`), and where
+/// each link among them leads.
+#[derive(Debug, Default)]
+struct Parts {
+    /// Regular files whose real path lies in `dir`; a directory gives every
+    /// file under it.
+    files: Vec<(String, PathBuf)>,
+    /// A named path, or a link under a named directory, that leads
+    /// elsewhere than its own name: name, and where it leads. Retargeting
+    /// a link of the pack changes what runs as surely as changing a file.
+    links: Vec<(String, String)>,
+}
+
+fn suite_parts(dir: &Path, named: &[Named]) -> Parts {
+    let mut parts = Parts::default();
     let Ok(real_dir) = std::fs::canonicalize(dir) else {
-        return Vec::new();
+        return parts;
     };
-    let mut files = Vec::new();
+    let relative = |real: &Path| match real.strip_prefix(&real_dir) {
+        Ok(inside) => slashed(inside),
+        Err(_) => real.to_string_lossy().into_owned(),
+    };
     for n in named {
         let path = match &n.kind {
             Kind::Toolchain { value, .. } => toolchain_path(dir, value),
             Kind::Reference { file } => Some(dir.join(file)),
         };
+        let Some(path) = path else { continue };
         // A missing file is for its use to report: nothing runs it.
-        let Some(real) = path.and_then(|p| std::fs::canonicalize(p).ok()) else {
+        let Ok(real) = std::fs::canonicalize(&path) else {
             continue;
         };
+        // A path of the pack (not one up out of it, or absolute) that
+        // resolves elsewhere: where it leads is part of what was allowed.
+        if let Ok(own) = path.strip_prefix(dir) {
+            let inside = own
+                .components()
+                .all(|c| matches!(c, std::path::Component::Normal(_)));
+            if inside && slashed(own) != relative(&real) {
+                parts.links.push((slashed(own), relative(&real)));
+            }
+        }
         if !real.starts_with(&real_dir) {
             continue;
         }
         if real.is_dir() {
             let walk = walkdir::WalkDir::new(&real).sort_by_file_name();
             for entry in walk.into_iter().flatten() {
-                if entry.file_type().is_file() {
-                    files.push(entry.into_path());
+                let kind = entry.file_type();
+                if kind.is_file() {
+                    parts
+                        .files
+                        .push((relative(entry.path()), entry.into_path()));
+                } else if kind.is_symlink() {
+                    let target = std::fs::read_link(entry.path()).unwrap_or_default();
+                    parts.links.push((
+                        relative(entry.path()),
+                        target.to_string_lossy().into_owned(),
+                    ));
                 }
             }
         } else if real.is_file() {
-            files.push(real);
+            parts.files.push((relative(&real), real));
         }
     }
-    let mut named_files: Vec<(String, PathBuf)> = files
-        .into_iter()
-        .filter_map(|path| {
-            let relative = path.strip_prefix(&real_dir).ok()?;
-            Some((slashed(relative), path))
-        })
-        .collect();
-    named_files.sort();
-    named_files.dedup();
-    named_files
+    parts.files.sort();
+    parts.files.dedup();
+    parts.links.sort();
+    parts.links.dedup();
+    parts
 }
 
 /// A relative path with `/` between its names, as the digest takes it.
@@ -246,6 +277,14 @@ impl Digest {
         self.0.update(bytes);
     }
 
+    fn link(&mut self, name: &str, target: &str) {
+        self.0.update(format!(
+            "\nlink {} {name} {} {target}\n",
+            name.len(),
+            target.len()
+        ));
+    }
+
     fn hex(self) -> String {
         self.0
             .finalize()
@@ -261,7 +300,11 @@ pub fn subject(file: &Path, settings: &[u8], named: Vec<Named>) -> anyhow::Resul
     let dir = file.parent().unwrap_or(Path::new("."));
     let mut digest = Digest::new(settings);
     let mut hashed = Vec::new();
-    for (name, path) in suite_files(dir, &named) {
+    let parts = suite_parts(dir, &named);
+    for (name, target) in &parts.links {
+        digest.link(name, target);
+    }
+    for (name, path) in parts.files {
         let mut bytes = Vec::new();
         super::file::open_regular(&path, "program")
             .and_then(|mut opened| {
@@ -793,6 +836,26 @@ mod tests {
             1
         );
         assert_eq!(store.consent(&commented), Consent::Refused);
+    }
+
+    #[test]
+    fn a_link_of_the_pack_led_elsewhere_voids_the_consent() {
+        let tmp = tempfile::tempdir().unwrap();
+        let store = Store {
+            dir: tmp.path().join("records"),
+        };
+        let dir = tmp.path().join("pack");
+        std::fs::create_dir_all(dir.join("bin")).unwrap();
+        std::os::unix::fs::symlink("/bin/true", dir.join("bin/python3")).unwrap();
+        let text = "[toolchain]\npython = \"bin/python3\"\n";
+        let subject = suite(&dir, text);
+        // Outside the pack: not hashed, but where the link leads is.
+        assert!(subject.hashed.is_empty(), "{:?}", subject.hashed);
+        store.allow(&subject).unwrap();
+        assert_eq!(store.consent(&suite(&dir, text)), Consent::Allowed);
+        std::fs::remove_file(dir.join("bin/python3")).unwrap();
+        std::os::unix::fs::symlink("/bin/false", dir.join("bin/python3")).unwrap();
+        assert_eq!(store.consent(&suite(&dir, text)), Consent::Changed);
     }
 
     #[test]
