@@ -15,12 +15,13 @@
 //! the file's directory (every file under it, for a directory) and each
 //! `[[reference]]`, so a shipped executable changed after the consent is
 //! not run on it; and where each link among them leads, so one led
-//! elsewhere is not either. A program named by a path outside the suite, or found on
-//! `PATH`, is covered by its name in the file's bytes: it is the machine's,
-//! not the pack's. A named program that runs other files of the suite runs
-//! them as they are; consent is to what the file names, and every program
-//! the judge runs for a suite runs in the sandbox anyway. A record holds
-//! the file's real path too: consent is to a file in a place, as direnv's.
+//! elsewhere is not either. A program named by a path outside the suite,
+//! or found on `PATH`, is covered by its name in the file's bytes: it is
+//! the machine's, not the pack's. A named program that runs other files of
+//! the suite runs them as they are; consent is to what the file names, and
+//! every program the judge runs for a suite runs in the sandbox anyway. A
+//! record holds the file's real path too: consent is to a file in a place,
+//! as direnv's.
 //!
 //! Records are data: one small JSON file per consent in the user's data
 //! directory (`~/.local/share/sudoku-judge/trust`), named by a hash of the
