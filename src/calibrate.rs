@@ -217,14 +217,9 @@ pub fn suite(
     let mut cache = SettingsCache::default();
     let limits = cases
         .iter()
-        .map(|c| {
-            overrides
-                .clone()
-                .or(&cache.for_dir(c.dir())?)
-                .checked_limits()
-        })
+        .map(|c| overrides.clone().or(&cache.for_case(c)?).checked_limits())
         .collect::<anyhow::Result<Vec<_>>>()?;
-    let own = overrides.clone().or(&cache.for_dir(dir)?);
+    let own = overrides.clone().or(&cache.for_dir(dir, dir)?);
     let longest = limits.iter().map(|l| l.time).max().unwrap_or_default();
     let mut runs = Vec::with_capacity(references.len());
     for reference in references {

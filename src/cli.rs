@@ -108,7 +108,10 @@ pub enum Command {
     ///
     /// A judge.toml in a suite directory sets that suite's defaults:
     /// problem = "acwing166", time_limit = "1s", memory_limit = "64M",
-    /// checker = "exact". Flags override it.
+    /// checker = "exact". Flags override it. Those from a case's directory
+    /// up to the PATH given are read, never above it; a case named by its
+    /// file or case directory reads its suite's. A [toolchain] it names
+    /// runs only once you allow the file (`sudoku-judge trust`).
     ///
     /// Limits: the time limit covers a whole case file. Programs are charged
     /// their CPU time (and held to twice the limit in wall time); built-in
@@ -184,7 +187,9 @@ pub enum Command {
     /// case is printed. When the limit does not reproduce every verdict
     /// with the margin, the range of limits that would is given, and a
     /// time_scale for this machine (judge.toml's `time_scale`, or `test
-    /// --time-scale`).
+    /// --time-scale`). References run only once you allow the suite's
+    /// judge.toml (`sudoku-judge trust`); the suites shipped in cases/ run
+    /// as shipped.
     ///
     /// Exit code: 0 when every suite's limit reproduces every real verdict
     /// with the margin, 1 when not.
@@ -360,6 +365,26 @@ pub enum Command {
         #[command(subcommand)]
         action: Option<CacheAction>,
     },
+    /// Allow the programs a suite's judge.toml names to run: its
+    /// [toolchain] compilers and interpreters, and the [[reference]]
+    /// submissions `calibrate` builds and runs.
+    ///
+    /// Suites come from elsewhere (cloned, unzipped, shared), so a
+    /// judge.toml that names programs is refused, with its file and line,
+    /// until you allow it. This command shows what each judge.toml at or
+    /// under DIR names, then records your consent under a SHA-256 of the
+    /// file and of every file of its suite it names as a program (a
+    /// [toolchain] path inside the suite, each reference): any change to
+    /// them takes the consent back, as direnv's `allow` does for an .envrc.
+    /// What runs, runs in the sandbox. Limits, problem, checker and
+    /// time_scale need no consent; the suites shipped with sudoku-judge
+    /// need none as shipped. Records are kept in
+    /// ~/.local/share/sudoku-judge/trust ($XDG_DATA_HOME).
+    #[command(after_help = "Examples:\n  \
+        sudoku-judge trust packs/coach         allow every judge.toml under packs/coach\n  \
+        sudoku-judge trust --list              what is allowed, and whether it changed since\n  \
+        sudoku-judge trust --revoke packs/coach   take the consent back")]
+    Trust(TrustArgs),
 
     /// List the built-in solvers, one a line, name first; the first is the default.
     Solvers {
@@ -610,6 +635,24 @@ pub struct NewArgs {
     /// of every case under cases/, else leetcode37].
     #[arg(long, value_enum)]
     pub problem: Option<ProblemArg>,
+}
+
+#[derive(Debug, Args)]
+pub struct TrustArgs {
+    /// Suite directories (every judge.toml at or under each, hidden
+    /// directories left out) or judge.toml files.
+    #[arg(value_name = "DIR", required_unless_present = "list")]
+    pub paths: Vec<PathBuf>,
+
+    /// List every judge.toml allowed, what it names, and whether it is
+    /// still as it was allowed.
+    #[arg(long, conflicts_with_all = ["revoke", "paths"])]
+    pub list: bool,
+
+    /// Take back the consent given to every judge.toml at or under each
+    /// DIR: their programs no longer run.
+    #[arg(long)]
+    pub revoke: bool,
 }
 
 #[derive(Debug, Args)]

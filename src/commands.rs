@@ -12,7 +12,7 @@ use anyhow::Context as _;
 use crate::cli::{
     BenchArgs, CacheAction, CheckerArg, DoctorArgs, DriverArgs, GenArgs, GradeArg, HackArgs,
     InterfaceArg, LimitArgs, NewArgs, ProblemArg, RateArgs, ReportFormat, StressArgs,
-    SubmissionArgs, TestArgs, TestFormat,
+    SubmissionArgs, TestArgs, TestFormat, TrustArgs,
 };
 use sudoku_judge::baseline::{self, Baseline};
 use sudoku_judge::bench;
@@ -286,7 +286,7 @@ fn problem_of_every_case(paths: &[PathBuf], overrides: &Settings) -> Option<Prob
     let mut problems = found
         .cases
         .iter()
-        .map(|case| cache.for_dir(case.dir()).ok().and_then(|s| s.problem));
+        .map(|case| cache.for_case(case).ok().and_then(|s| s.problem));
     let first = problems.next()??;
     problems.all(|p| p == Some(first)).then_some(first)
 }
@@ -301,7 +301,7 @@ fn toolchains_of_every_case(paths: &[PathBuf]) -> anyhow::Result<Vec<lang::Choic
     let mut cache = settings::SettingsCache::default();
     let mut chosen: Vec<lang::Choice> = Vec::new();
     for case in &found.cases {
-        let Ok(settings) = cache.for_dir(case.dir()) else {
+        let Ok(settings) = cache.for_case(case) else {
             continue;
         };
         let mut seen = Vec::new();
@@ -1376,6 +1376,35 @@ pub fn calibrate(suites: &[PathBuf], time_scale: Option<f64>) -> anyhow::Result<
     })
 }
 
+/// `sudoku-judge trust`: allows what the judge.toml files under each path
+/// name, or lists or takes back what was allowed.
+pub fn trust(args: &TrustArgs) -> anyhow::Result<ExitCode> {
+    use sudoku_judge::case::trust;
+    let mut out = io::stdout().lock();
+    if args.list {
+        let records = trust::records()?;
+        report::trust::list(&mut out, &records, &trust::records_dir()?)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    for path in &args.paths {
+        if args.revoke {
+            let revoked = trust::revoke(path)?;
+            report::trust::revoked(&mut out, path, &revoked)?;
+            continue;
+        }
+        for file in settings::files_under(path)? {
+            match settings::inspect(&file)? {
+                Some(subject) => {
+                    let allowed = trust::allow(&subject)?;
+                    report::trust::allowed(&mut out, &subject, &allowed)?;
+                }
+                None => report::trust::nothing_to_allow(&mut out, &file)?,
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 pub fn check(paths: &[PathBuf]) -> anyhow::Result<ExitCode> {
     let report = corpus::check(paths)?;
     report::corpus::findings(&mut io::stdout().lock(), &report)?;
@@ -1469,10 +1498,12 @@ impl stress::Progress for StressProgress {
     }
 }
 
-/// The toolchains the `judge.toml`s over `dir` name (`[toolchain]`), as a
-/// case there would be built with.
+/// The toolchains the `judge.toml` in `dir` names (`[toolchain]`), as a
+/// case there would be built with when `dir` is named on the command line.
 fn toolchains_of_dir(dir: &Path) -> anyhow::Result<Vec<lang::Choice>> {
-    Ok(settings::SettingsCache::default().for_dir(dir)?.toolchain)
+    Ok(settings::SettingsCache::default()
+        .for_dir(dir, dir)?
+        .toolchain)
 }
 
 /// The submission of `stress` or `hack`, built with the toolchains of the

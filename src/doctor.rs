@@ -17,7 +17,7 @@ use crate::board::format::{self, Mode};
 use crate::board::{Board, Format, EXAMPLE_ANSWER};
 use crate::case::Limits;
 use crate::problem::Problem;
-use crate::runner::lang::{self, Language};
+use crate::runner::lang::{self, Language, Toolchain};
 use crate::runner::sandbox::{self, Layer, Protections};
 use crate::runner::Submission;
 use crate::verdict::Verdict;
@@ -229,23 +229,32 @@ fn judges(language: Language) -> Vec<JudgeVersion> {
 
 fn check_language(language: Language) -> LanguageCheck {
     let spec = language.spec();
+    let paths: Vec<Option<PathBuf>> = spec
+        .tools
+        .iter()
+        .map(|tool| which::which(tool.command).ok())
+        .collect();
+    // What the sandbox shows the toolchain's compiles shows its version
+    // queries too.
+    let resolved: Option<Toolchain> = paths
+        .iter()
+        .cloned()
+        .collect::<Option<Vec<PathBuf>>>()
+        .map(|found| (spec.resolve)(found));
     let tools: Vec<ToolCheck> = spec
         .tools
         .iter()
-        .map(|tool| {
-            let path = which::which(tool.command).ok();
-            ToolCheck {
-                command: tool.command,
-                package: tool.package,
-                version: path
-                    .as_deref()
-                    .and_then(|p| version_of(p, tool.version_args)),
-                path,
-                runs_as: None,
-            }
+        .zip(paths)
+        .map(|(tool, path)| ToolCheck {
+            command: tool.command,
+            package: tool.package,
+            version: path
+                .as_deref()
+                .and_then(|p| version_of(p, tool.version_args, resolved.as_ref())),
+            path,
+            runs_as: None,
         })
         .collect();
-    let found: Option<Vec<PathBuf>> = tools.iter().map(|t| t.path.clone()).collect();
     let mut check = LanguageCheck {
         id: spec.id,
         name: spec.name,
@@ -254,11 +263,10 @@ fn check_language(language: Language) -> LanguageCheck {
         judges: judges(language),
         self_test: SelfTest::NotFound,
     };
-    let Some(found) = found else {
+    let Some(resolved) = resolved else {
         return check;
     };
-    let programs = (spec.resolve)(found.clone()).programs;
-    for (tool, program) in check.tools.iter_mut().zip(programs) {
+    for (tool, program) in check.tools.iter_mut().zip(resolved.programs) {
         if Some(&program) != tool.path.as_ref() {
             tool.runs_as = Some(program);
         }
@@ -268,10 +276,16 @@ fn check_language(language: Language) -> LanguageCheck {
 }
 
 /// The line of what `tool args` prints that names its version, as the
-/// build cache keeps it (asked once per compiler); `None` when no line
-/// does (raco prints none).
-fn version_of(tool: &Path, args: &[&str]) -> Option<String> {
-    Some(lang::tools::version(tool, args)).filter(|line| lang::tools::names_a_version(line))
+/// build cache keeps it (asked once per compiler, in the sandbox, seeing
+/// the tool and what its `toolchain` shows); `None` when no line does
+/// (raco prints none).
+fn version_of(tool: &Path, args: &[&str], toolchain: Option<&Toolchain>) -> Option<String> {
+    let view = lang::tools::toolchain(
+        vec![tool.to_path_buf()],
+        toolchain.map_or_else(Vec::new, |t| t.read_only.clone()),
+        toolchain.map_or_else(Vec::new, |t| t.path_dirs.clone()),
+    );
+    Some(lang::tools::version(tool, args, &view)).filter(|line| lang::tools::names_a_version(line))
 }
 
 /// Builds the language's self-test program in a scratch directory, as a

@@ -233,7 +233,7 @@ fn run_through<E: Execute>(
     let mut cache = SettingsCache::default();
     let settings: Vec<anyhow::Result<Settings>> = cases
         .iter()
-        .map(|case| Ok(config.overrides.clone().or(&cache.for_dir(case.dir())?)))
+        .map(|case| Ok(config.overrides.clone().or(&cache.for_case(case)?)))
         .collect();
     let problem_of = |i: usize| settings[i].as_ref().ok().and_then(|s| s.problem);
     let mut problems: Vec<(Problem, usize)> = Vec::new();

@@ -81,6 +81,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Cases { out } => commands::cases(out.as_deref()),
         Command::Doctor(args) => commands::doctor(&args),
         Command::New(args) => commands::new(&args),
+        Command::Trust(args) => commands::trust(&args),
         Command::Worker { solver } => commands::worker(&solver),
         Command::Spawner => {
             sudoku_judge::runner::spawner::serve()?;

@@ -81,12 +81,13 @@ impl Watched {
         }
         for root in &self.roots {
             targets.push((root.clone(), RecursiveMode::Recursive));
-            // A judge.toml above the cases applies to them too.
-            for dir in crate::case::settings::settings_dirs(root)
-                .into_iter()
-                .skip(1)
-            {
-                targets.push((dir, RecursiveMode::NonRecursive));
+            // No judge.toml above a directory named is read, but a case
+            // directory named reads its suite's (see
+            // `Case::settings_top`).
+            if crate::case::case_in_dir(root).is_some() {
+                if let Some(suite) = root.parent() {
+                    targets.push((suite.to_path_buf(), RecursiveMode::NonRecursive));
+                }
             }
         }
         targets.sort_by(|a, b| a.0.cmp(&b.0));
@@ -191,21 +192,27 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_directories_above_the_cases_are_watched_for_a_judge_toml_up_to_the_repository() {
+    fn nothing_above_a_named_suite_is_watched_but_a_named_case_directorys_suite() {
         let dir = tempfile::tempdir().unwrap();
         let top = dir.path().join("repo");
-        std::fs::create_dir_all(top.join(".git")).unwrap();
-        std::fs::create_dir_all(top.join("suites/cases")).unwrap();
+        std::fs::create_dir_all(top.join("suites/cases/c1")).unwrap();
+        std::fs::write(top.join("suites/cases/c1/input.txt"), "").unwrap();
+        // A suite named: its own judge.toml files, none above (none is read).
         let watched = Watched::new(&[], &[top.join("suites/cases")], &[]);
-        let targets = watched.targets();
-        assert!(targets.contains(&(top.join("suites/cases"), RecursiveMode::Recursive)));
-        assert!(targets.contains(&(top.join("suites"), RecursiveMode::NonRecursive)));
-        assert!(targets.contains(&(top.clone(), RecursiveMode::NonRecursive)));
-        assert!(
-            !targets.iter().any(|(d, _)| d == dir.path()),
-            "above the repository: {targets:?}"
+        assert_eq!(
+            watched.targets(),
+            [(top.join("suites/cases"), RecursiveMode::Recursive)]
         );
-        assert!(watched.matters(&top.join("judge.toml")));
+        // A case directory named reads its suite's judge.toml: watched too.
+        let watched = Watched::new(&[], &[top.join("suites/cases/c1")], &[]);
+        let targets = watched.targets();
+        assert!(targets.contains(&(top.join("suites/cases/c1"), RecursiveMode::Recursive)));
+        assert!(targets.contains(&(top.join("suites/cases"), RecursiveMode::NonRecursive)));
+        assert!(
+            !targets.iter().any(|(d, _)| d == &top.join("suites")),
+            "above the suite: {targets:?}"
+        );
+        assert!(watched.matters(&top.join("suites/cases/judge.toml")));
     }
 
     #[test]
@@ -213,8 +220,6 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
         std::fs::create_dir_all(root.join("cases/suite")).unwrap();
-        // A repository's top: no judge.toml above it applies.
-        std::fs::create_dir_all(root.join(".git")).unwrap();
         let watched = Watched::new(
             &[root.join("sol.py")],
             &[root.join("cases")],

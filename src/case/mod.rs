@@ -13,6 +13,7 @@
 pub mod file;
 mod load;
 pub mod settings;
+pub mod trust;
 
 use std::cmp::Ordering;
 use std::collections::HashSet;
@@ -52,6 +53,28 @@ impl Case {
             dir.parent().unwrap_or(dir)
         } else {
             dir
+        }
+    }
+
+    /// The highest directory whose `judge.toml` applies to the case: the
+    /// directory named on the command line that it was found under, or,
+    /// for a case named directly (by its file or its case directory), its
+    /// suite, so that `cases/leetcode37/example1` keeps
+    /// `cases/leetcode37/judge.toml`. No `judge.toml` above it is read.
+    pub fn settings_top(&self) -> PathBuf {
+        let absolute = |path: &Path| {
+            let path = if path.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                path
+            };
+            std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+        };
+        let (root, suite) = (absolute(&self.root), absolute(self.suite()));
+        if root.starts_with(&suite) {
+            suite
+        } else {
+            root
         }
     }
 }
@@ -373,6 +396,30 @@ mod tests {
             err.contains("is an expected output; name the input"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn settings_are_read_up_to_the_named_directory_or_a_named_cases_suite() {
+        let tmp = tempfile::tempdir().unwrap();
+        let s = tmp.path().join("s");
+        for f in ["s/a.in", "s/d/input.txt", "s/sub/b.in"] {
+            touch(tmp.path(), f);
+        }
+        let tops = |path: &Path| -> Vec<PathBuf> {
+            discover(&[path.to_path_buf()])
+                .unwrap()
+                .iter()
+                .map(Case::settings_top)
+                .collect()
+        };
+        // A suite named: every case reads up to it, and no higher.
+        assert_eq!(tops(&s), vec![s.clone(); 3]);
+        assert_eq!(tops(&s.join("sub")), [s.join("sub")]);
+        // A case named by its file or its case directory: its suite.
+        for named in ["a.in", "d", "d/input.txt"] {
+            assert_eq!(tops(&s.join(named)), vec![s.clone()], "{named}");
+        }
+        assert_eq!(tops(&s.join("sub/b.in")), [s.join("sub")]);
     }
 
     #[test]

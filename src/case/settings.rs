@@ -2,15 +2,28 @@
 //!
 //! The nearest `judge.toml` above a case wins key by key over those further
 //! up, so a corpus can set a checker once at its root and limits per suite.
-//! The search stops at the working directory or at a repository root (a
-//! directory with `.git`), so a stray file elsewhere on disk is never read.
-//! Command-line flags override every file.
+//! The search never goes above the directory named on the command line
+//! (`sudoku-judge test cases` reads `cases/judge.toml` and those below it);
+//! a case named directly, by its file or its case directory, reads its
+//! suite's (the directory holding the flat pair or the case directory) and
+//! its own case directory's, and none above (see [`Case::settings_top`]).
+//! So a `judge.toml` elsewhere on disk, such as another user's in `/tmp`
+//! above the suite being judged, is never read. Command-line flags override
+//! every file.
 //!
 //! Two keys serve calibration (`sudoku-judge calibrate`): `time_scale`
 //! multiplies the time limit, so a suite calibrated on a slower or faster
 //! machine than the judge's keeps the judge's verdicts; `[[reference]]`
 //! lists submissions with the verdict the real judge gave them. References
 //! belong to the suite whose `judge.toml` names them and are not inherited.
+//!
+//! A file that names programs, a `[toolchain]` or a `[[reference]]`, is
+//! obeyed in that only with the user's consent (see [`super::trust`]): its
+//! toolchains carry the consent to the build, which refuses them without
+//! it, and [`references`] refuses its references. Everything else it sets
+//! needs none.
+//!
+//! [`Case::settings_top`]: super::Case::settings_top
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -21,6 +34,7 @@ use serde::Deserialize;
 
 use serde::Serialize;
 
+use super::trust::{self, Consent, Kind, Named};
 use crate::problem::{Problem, DEFAULT_MEMORY_LIMIT_KB, DEFAULT_TIME_LIMIT};
 
 pub const SETTINGS_FILE: &str = "judge.toml";
@@ -39,6 +53,8 @@ pub struct Choice {
     pub origin: String,
     /// Where in that file the language is named: line and column.
     pub at: Option<(usize, usize)>,
+    /// Whether it may run: a suite's only with the user's consent.
+    pub consent: Consent,
 }
 
 /// A `[toolchain]` table: language, program or directory.
@@ -135,7 +151,8 @@ struct File {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ReferenceEntry {
-    file: PathBuf,
+    /// Beside the `judge.toml`; where it is written, for a refusal.
+    file: toml::Spanned<String>,
     verdict: RealVerdict,
 }
 
@@ -366,14 +383,9 @@ pub fn parse_memory_kb(text: &str) -> anyhow::Result<u64> {
     Ok(bytes / 1024)
 }
 
-/// Reads the `judge.toml` at `path`: a regular file of bounded size that
-/// does not link out of its own directory, nor is a hard link to someone
-/// else's file (case/file.rs).
-fn parse(path: &Path) -> anyhow::Result<File> {
-    parse_text(path).map(|(file, _)| file)
-}
-
-/// [`parse`], with the file's text.
+/// Reads the `judge.toml` at `path`, with its text: a regular file of
+/// bounded size that does not link out of its own directory, nor is a hard
+/// link to someone else's file (case/file.rs).
 fn parse_text(path: &Path) -> anyhow::Result<(File, String)> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let opened = super::file::Fence::new(dir).open(path, "settings file")?;
@@ -426,18 +438,23 @@ fn toml_error_unquoted(error: &toml::de::Error, text: &str) -> anyhow::Error {
     )
 }
 
-/// The references the `judge.toml` in `dir` lists (none without one).
+/// The references the `judge.toml` in `dir` lists (none without one),
+/// each checked to be a file of the suite, and all of them allowed to run
+/// (see [`super::trust`]): a file the user has not allowed is an error
+/// that says so.
 pub fn references(dir: &Path) -> anyhow::Result<Vec<Reference>> {
     let path = dir.join(SETTINGS_FILE);
     if path.symlink_metadata().is_err() {
         return Ok(Vec::new());
     }
-    parse(&path)?
+    let (file, text) = parse_text(&path)?;
+    let named = named_in(&file, &text);
+    let references = file
         .reference
         .into_iter()
         .enumerate()
         .map(|(n, entry)| {
-            let file = dir.join(&entry.file);
+            let file = dir.join(entry.file.get_ref());
             super::file::ensure_inside(dir, &file, &format!("reference {}", n + 1))
                 .with_context(|| format!("invalid {}", path.display()))?;
             anyhow::ensure!(
@@ -457,19 +474,109 @@ pub fn references(dir: &Path) -> anyhow::Result<Vec<Reference>> {
                 verdict: entry.verdict,
             })
         })
-        .collect()
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    if let Some(first) = named
+        .iter()
+        .find(|n| matches!(n.kind, Kind::Reference { .. }))
+    {
+        let subject = trust::subject(&path, text.as_bytes(), named.clone())?;
+        trust::check(&subject, first)?;
+    }
+    Ok(references)
+}
+
+/// The `judge.toml` files at `path` (one itself) or under it (a suite
+/// directory), hidden directories left out as case discovery leaves them,
+/// in order; an error when there is none.
+pub fn files_under(path: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let meta =
+        std::fs::metadata(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let files: Vec<PathBuf> = if meta.is_file() {
+        vec![path.to_path_buf()]
+    } else {
+        walkdir::WalkDir::new(path)
+            .sort_by_file_name()
+            .into_iter()
+            .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'))
+            .filter_map(Result::ok)
+            .filter(|e| e.file_name() == SETTINGS_FILE && !e.file_type().is_dir())
+            .map(walkdir::DirEntry::into_path)
+            .collect()
+    };
+    anyhow::ensure!(
+        !files.is_empty(),
+        "no {SETTINGS_FILE} at or under {}: nothing to allow",
+        path.display()
+    );
+    Ok(files)
+}
+
+/// The programs a `judge.toml` names, in the order they are written.
+fn named_in(file: &File, text: &str) -> Vec<Named> {
+    let mut named: Vec<Named> = file
+        .toolchain
+        .iter()
+        .map(|(language, value)| Named {
+            kind: Kind::Toolchain {
+                language: language.get_ref().clone(),
+                value: value.clone(),
+            },
+            at: line_column(text, language.span().start),
+        })
+        .chain(file.reference.iter().map(|entry| Named {
+            kind: Kind::Reference {
+                file: entry.file.get_ref().clone(),
+            },
+            at: line_column(text, entry.file.span().start),
+        }))
+        .collect();
+    named.sort_by_key(|n| n.at);
+    named
+}
+
+/// The programs the `judge.toml` text `text` names.
+pub(crate) fn named_in_text(text: &str) -> anyhow::Result<Vec<Named>> {
+    let file: File = toml::from_str(text).map_err(toml_error)?;
+    Ok(named_in(&file, text))
+}
+
+/// The `judge.toml` at `path` as the user is asked to allow it: what it
+/// names, and the digest of it and of its suite's programs; `None` when it
+/// names no program.
+pub fn inspect(path: &Path) -> anyhow::Result<Option<trust::Subject>> {
+    let (file, text) = parse_text(path)?;
+    let named = named_in(&file, &text);
+    if named.is_empty() {
+        return Ok(None);
+    }
+    trust::subject(path, text.as_bytes(), named).map(Some)
 }
 
 fn read(path: &Path) -> anyhow::Result<Settings> {
     let (mut file, text) = parse_text(path)?;
+    // Whether the toolchains may run is settled once, with the file's
+    // digest; the build refuses one that may not, where it would run.
+    let consent = if file.toolchain.is_empty() {
+        // No choice to carry it.
+        Consent::Refused
+    } else {
+        let named = named_in(&file, &text);
+        trust::consent(&trust::subject(path, text.as_bytes(), named)?)
+    };
     let table = std::mem::take(&mut file.toolchain);
     let mut settings = settings_of(file).with_context(|| format!("invalid {}", path.display()))?;
-    settings.toolchain = choices(table, path, &text)?;
+    settings.toolchain = choices(table, path, &text, consent)?;
     Ok(settings)
 }
 
-/// A `[toolchain]` table of the file at `path`.
-fn choices(table: ToolchainTable, path: &Path, text: &str) -> anyhow::Result<Vec<Choice>> {
+/// A `[toolchain]` table of the file at `path`, which may run with
+/// `consent`.
+fn choices(
+    table: ToolchainTable,
+    path: &Path,
+    text: &str,
+    consent: Consent,
+) -> anyhow::Result<Vec<Choice>> {
     let dir = path.parent().unwrap_or(Path::new("."));
     table
         .into_iter()
@@ -488,18 +595,20 @@ fn choices(table: ToolchainTable, path: &Path, text: &str) -> anyhow::Result<Vec
                 value,
                 origin: path.display().to_string(),
                 at,
+                consent,
             })
         })
         .collect()
 }
 
 /// The settings a `judge.toml`'s text holds, checked as [`read`] checks a
-/// file's: for fuzzing, and anything else that has the text alone.
+/// file's: for fuzzing, and anything else that has the text alone. Its
+/// toolchains have no consent: no file was allowed.
 pub fn from_text(text: &str) -> anyhow::Result<Settings> {
     let mut file: File = toml::from_str(text).map_err(toml_error)?;
     let table = std::mem::take(&mut file.toolchain);
     let mut settings = settings_of(file)?;
-    settings.toolchain = choices(table, Path::new(SETTINGS_FILE), text)?;
+    settings.toolchain = choices(table, Path::new(SETTINGS_FILE), text, Consent::Refused)?;
     Ok(settings)
 }
 
@@ -518,38 +627,39 @@ fn settings_of(file: File) -> anyhow::Result<Settings> {
     })
 }
 
-/// Whether the search for `judge.toml`s stops at `dir` (absolute): the
-/// working directory, or the top of a repository.
-fn is_top(dir: &Path) -> bool {
-    std::env::current_dir().is_ok_and(|cwd| cwd == dir) || dir.join(".git").exists()
-}
-
-/// The directories whose `judge.toml` applies to the cases in `dir`: `dir`
-/// and those above it, up to where the search stops.
-pub fn settings_dirs(dir: &Path) -> Vec<PathBuf> {
-    let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
-    let mut dirs = Vec::new();
-    for ancestor in dir.ancestors() {
-        dirs.push(ancestor.to_path_buf());
-        if is_top(ancestor) {
-            break;
-        }
-    }
-    dirs
+/// `path` made absolute against the working directory (`.` for an empty
+/// one), without resolving links: the search compares names, as the user
+/// gave them.
+fn absolute(path: &Path) -> PathBuf {
+    let path = if path.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        path
+    };
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
 /// Reads each directory's `judge.toml` once per run.
 #[derive(Debug, Default)]
 pub struct SettingsCache {
-    by_dir: HashMap<PathBuf, Settings>,
+    by_dir: HashMap<(PathBuf, PathBuf), Settings>,
 }
 
 impl SettingsCache {
-    /// The settings for a case in `dir`: every `judge.toml` from `dir` up,
-    /// nearest first.
-    pub fn for_dir(&mut self, dir: &Path) -> anyhow::Result<Settings> {
-        let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
-        if let Some(found) = self.by_dir.get(&dir) {
+    /// The settings for `case`: every `judge.toml` from its directory up
+    /// to the highest the search may read for it, nearest first.
+    pub fn for_case(&mut self, case: &super::Case) -> anyhow::Result<Settings> {
+        self.for_dir(case.dir(), &case.settings_top())
+    }
+
+    /// The settings for a case in `dir`: every `judge.toml` from `dir` up
+    /// to `top`, the highest the search may read (see
+    /// [`super::Case::settings_top`]), nearest first; `dir`'s alone when it
+    /// is not below `top`.
+    pub fn for_dir(&mut self, dir: &Path, top: &Path) -> anyhow::Result<Settings> {
+        let (dir, top) = (absolute(dir), absolute(top));
+        let key = (dir.clone(), top.clone());
+        if let Some(found) = self.by_dir.get(&key) {
             return Ok(found.clone());
         }
         let here = dir.join(SETTINGS_FILE);
@@ -558,12 +668,13 @@ impl SettingsCache {
         } else {
             Settings::default()
         };
-        let stop = is_top(&dir);
         let merged = match dir.parent() {
-            Some(parent) if !stop => own.or(&self.for_dir(parent)?),
+            Some(parent) if dir != top && parent.starts_with(&top) => {
+                own.or(&self.for_dir(parent, &top)?)
+            }
             _ => own,
         };
-        self.by_dir.insert(dir, merged.clone());
+        self.by_dir.insert(key, merged.clone());
         Ok(merged)
     }
 }
@@ -641,7 +752,7 @@ mod tests {
         )
         .unwrap();
         let mut cache = SettingsCache::default();
-        let settings = cache.for_dir(&root.join("suite/case")).unwrap();
+        let settings = cache.for_dir(&root.join("suite/case"), root).unwrap();
         assert_eq!(
             settings,
             Settings {
@@ -653,6 +764,34 @@ mod tests {
                 toolchain: Vec::new(),
             }
         );
+    }
+
+    #[test]
+    fn a_judge_toml_above_the_directory_named_is_never_read() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        // Another user's file in a shared directory, above the suite.
+        std::fs::write(
+            root.join(SETTINGS_FILE),
+            "time_limit = \"5s\"\n[toolchain]\ncpp = \"sh -c 'id'\"\n",
+        )
+        .unwrap();
+        std::fs::create_dir_all(root.join("mycases/sub")).unwrap();
+        std::fs::write(root.join("mycases/sub/a.in"), "").unwrap();
+        std::fs::write(root.join("mycases/judge.toml"), "checker = \"exact\"\n").unwrap();
+        let cases = super::super::discover(&[root.join("mycases")]).unwrap();
+        let settings = SettingsCache::default().for_case(&cases[0]).unwrap();
+        assert_eq!(
+            settings,
+            Settings {
+                checker: Some(CheckerKind::Exact),
+                ..Settings::default()
+            }
+        );
+        // A case named directly reads its own suite's file only.
+        let named = super::super::discover(&[root.join("mycases/sub/a.in")]).unwrap();
+        let settings = SettingsCache::default().for_case(&named[0]).unwrap();
+        assert_eq!(settings, Settings::default());
     }
 
     #[test]
@@ -668,7 +807,7 @@ python = \"python3.13\"
 ",
         )
         .unwrap();
-        let settings = SettingsCache::default().for_dir(&suite).unwrap();
+        let settings = SettingsCache::default().for_dir(&suite, &suite).unwrap();
         let values: Vec<(&str, String)> = settings
             .toolchain
             .iter()
@@ -687,22 +826,21 @@ python = \"python3.13\"
     fn time_scale_multiplies_the_limit_and_references_resolve_beside_the_file() {
         let tmp = tempfile::tempdir().unwrap();
         let root = tmp.path();
-        std::fs::create_dir(root.join(".git")).unwrap();
         std::fs::write(root.join("a.cpp"), "").unwrap();
         std::fs::write(
             root.join(SETTINGS_FILE),
             "time_limit = \"1s\"\ntime_scale = 1.5\n\n[[reference]]\nfile = \"a.cpp\"\nverdict = \"TLE\"\n",
         )
         .unwrap();
-        let settings = SettingsCache::default().for_dir(root).unwrap();
+        let settings = SettingsCache::default().for_dir(root, root).unwrap();
         assert_eq!(settings.limits().time, Duration::from_millis(1500));
-        assert_eq!(
-            references(root).unwrap(),
-            [Reference {
-                file: root.join("a.cpp"),
-                verdict: RealVerdict::TLE
-            }]
-        );
+        // A reference resolves beside the file and is hashed with it; it
+        // runs only once the user allows the file, which a test cannot.
+        let subject = inspect(&root.join(SETTINGS_FILE)).unwrap().unwrap();
+        assert_eq!(subject.hashed, ["a.cpp"]);
+        let refused = references(root).unwrap_err();
+        let refused = refused.downcast_ref::<trust::Refused>().expect("a refusal");
+        assert_eq!(refused.named.at, (5, 8));
         for (text, says) in [
             ("time_scale = 0", "from 0.01 to 100"),
             (
@@ -720,7 +858,7 @@ python = \"python3.13\"
         ] {
             std::fs::write(root.join(SETTINGS_FILE), text).unwrap();
             let error = SettingsCache::default()
-                .for_dir(root)
+                .for_dir(root, root)
                 .and_then(|_| references(root))
                 .unwrap_err();
             let message = format!("{error:#}");
@@ -734,13 +872,17 @@ python = \"python3.13\"
         let tmp = tempfile::tempdir().unwrap();
         std::fs::create_dir(tmp.path().join(".git")).unwrap();
         std::fs::write(tmp.path().join(SETTINGS_FILE), "time_limt = \"1s\"\n").unwrap();
-        let err = SettingsCache::default().for_dir(tmp.path()).unwrap_err();
+        let err = SettingsCache::default()
+            .for_dir(tmp.path(), tmp.path())
+            .unwrap_err();
         let message = format!("{err:#}");
         assert!(message.contains("judge.toml"), "{message}");
         assert!(message.contains("unknown field `time_limt`"), "{message}");
         // What is wrong comes first, on the line a table row shows.
         std::fs::write(tmp.path().join(SETTINGS_FILE), "problem = \n").unwrap();
-        let err = SettingsCache::default().for_dir(tmp.path()).unwrap_err();
+        let err = SettingsCache::default()
+            .for_dir(tmp.path(), tmp.path())
+            .unwrap_err();
         let first = format!("{err:#}").lines().next().unwrap().to_string();
         assert!(
             first.ends_with(
@@ -749,7 +891,9 @@ python = \"python3.13\"
             "{first}"
         );
         std::fs::write(tmp.path().join(SETTINGS_FILE), "time_limit = \"soon\"\n").unwrap();
-        let err = SettingsCache::default().for_dir(tmp.path()).unwrap_err();
+        let err = SettingsCache::default()
+            .for_dir(tmp.path(), tmp.path())
+            .unwrap_err();
         assert!(format!("{err:#}").contains("`soon` is not a time limit"));
     }
 }

@@ -29,6 +29,7 @@ pub mod reason;
 pub mod solvers;
 pub mod starter;
 pub mod stress;
+pub mod trust;
 pub mod untrusted;
 
 use std::io;

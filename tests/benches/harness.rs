@@ -20,8 +20,15 @@
 //!   repeated), judged with the built-in solver against `sudoku-judge solve`
 //!   on the same input, five interleaved rounds, with the judge's own peak
 //!   memory. Skipped with a message when the set is absent.
+//! - `toolchains`: what asking a toolchain costs. One case judged with a
+//!   C++, a Python and a Rust program whose builds are cached: warm (the
+//!   compiler's version known from the cache; Python's and Rust's
+//!   interpreter or sysroot are still asked on every run), and cold (the
+//!   cache of versions removed first, so the compiler is asked again, then
+//!   the cached build found). Median of ten interleaved rounds; cold minus
+//!   warm is what one version query costs.
 //!
-//! With no SECTION, all four run (about five minutes on a 2-core machine).
+//! With no SECTION, all five run (about five minutes on a 2-core machine).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -325,6 +332,57 @@ fn million() {
 /// [`time`], with the peak resident memory of the command's own process
 /// (its `VmHWM`, sampled until it ends; its children are not counted), in
 /// KB.
+fn toolchains() {
+    const TOOLCHAIN_ROUNDS: usize = 10;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let cases = dir.path().join("cases");
+    fs::create_dir(&cases).unwrap();
+    for end in ["in", "out"] {
+        fs::copy(
+            root.join("cases/acwing166/sample").with_extension(end),
+            cases.join("sample").with_extension(end),
+        )
+        .expect("the sample is shipped");
+    }
+    let cache = dir.path().join("cache");
+    let run = |file: &Path| {
+        let mut command = judge(&["--submission", file.to_str().unwrap()], &cases);
+        command.env("SUDOKU_JUDGE_CACHE", &cache);
+        command
+    };
+    println!(
+        "toolchains: one case with a cached build, the compiler's version known (warm) or asked \
+         again (cold), median of {TOOLCHAIN_ROUNDS} rounds"
+    );
+    for (language, file, tools) in [
+        ("C++", "ac_program.cpp", &["g++"][..]),
+        ("Python", "ac_program.py", &["python3"][..]),
+        ("Rust", "ac_program.rs", &["rustc"][..]),
+    ] {
+        if !have(tools) {
+            println!("  {language:<7} SKIP ({} not found)", tools.join(", "));
+            continue;
+        }
+        let file = root.join("tests/fixtures/submissions").join(file);
+        // The first run builds and caches the submission: not timed.
+        time(run(&file));
+        let (mut warm, mut cold) = (Vec::new(), Vec::new());
+        for _ in 0..TOOLCHAIN_ROUNDS {
+            warm.push(time(run(&file)));
+            let _ = fs::remove_dir_all(cache.join(".versions"));
+            cold.push(time(run(&file)));
+        }
+        let (warm, cold) = (median(warm), median(cold));
+        println!(
+            "  {language:<7} warm {:>7.1} ms   cold {:>7.1} ms   a version query {:>6.1} ms",
+            warm.as_secs_f64() * 1e3,
+            cold.as_secs_f64() * 1e3,
+            (cold.as_secs_f64() - warm.as_secs_f64()) * 1e3
+        );
+    }
+}
+
 fn time_and_peak(mut command: Command) -> (Duration, u64) {
     command.stdout(Stdio::null()).stderr(Stdio::null());
     let started = Instant::now();
@@ -353,16 +411,17 @@ fn main() {
         .skip(1)
         .filter(|a| !a.starts_with("--"))
         .collect();
-    let sections: [(&str, fn()); 4] = [
+    let sections: [(&str, fn()); 5] = [
         ("programs", programs),
         ("leetcode", leetcode),
         ("flat", flat),
         ("million", million),
+        ("toolchains", toolchains),
     ];
     for name in &chosen {
         assert!(
             sections.iter().any(|(n, _)| n == name),
-            "no section {name}; the sections are programs, leetcode, flat and million"
+            "no section {name}; the sections are programs, leetcode, flat, million and toolchains"
         );
     }
     for (name, section) in sections {

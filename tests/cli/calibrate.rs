@@ -4,7 +4,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use super::{build_cache, have, judge_with, manifest_dir, on_terminal};
+use super::{allow, build_cache, have, manifest_dir, on_terminal_with, run_in_env};
 
 /// A suite of AcWing's sample at 500 ms under `dir`, with an AC and a TLE
 /// reference in C++; and its `judge.toml`.
@@ -32,6 +32,8 @@ fn suite_with_references(dir: &Path) -> (PathBuf, &'static str) {
         [[reference]]\nfile = \"ac_program.cpp\"\nverdict = \"AC\"\n\n\
         [[reference]]\nfile = \"tle_endless_loop.cpp\"\nverdict = \"TLE\"\n";
     fs::write(suite.join("judge.toml"), toml).unwrap();
+    // References are programs the suite names: they run once allowed.
+    allow(&suite, &dir.join("data"));
     (suite, toml)
 }
 
@@ -48,7 +50,8 @@ fn calibrate_says_whether_the_limit_reproduces_the_real_verdicts() {
             .arg("calibrate")
             .arg(&suite)
             .args(extra)
-            .env("SUDOKU_JUDGE_CACHE", build_cache());
+            .env("SUDOKU_JUDGE_CACHE", build_cache())
+            .env("XDG_DATA_HOME", dir.path().join("data"));
         let output = command.output().unwrap();
         (
             output.status.code().unwrap(),
@@ -80,6 +83,10 @@ fn calibrate_says_whether_the_limit_reproduces_the_real_verdicts() {
         .replace("\"TLE\"", "\"AC\"")
         .replace("\"was AC\"", "\"TLE\"");
     fs::write(suite.join("judge.toml"), wrong).unwrap();
+    // A changed file is allowed anew.
+    let (code, stdout) = calibrate(&[]);
+    assert_eq!(code, 2, "{stdout}");
+    allow(&suite, &dir.path().join("data"));
     let (code, stdout) = calibrate(&[]);
     assert_eq!(code, 1, "{stdout}");
     assert!(stdout.contains("NOT reproduced"), "{stdout}");
@@ -90,7 +97,12 @@ fn calibrate_says_whether_the_limit_reproduces_the_real_verdicts() {
 
     // No references: an error naming the file.
     fs::write(suite.join("judge.toml"), "time_limit = \"1s\"\n").unwrap();
-    let run = judge_with(&["calibrate", suite.to_str().unwrap()]);
+    let run = run_in_env(
+        &manifest_dir(),
+        &["calibrate", suite.to_str().unwrap()],
+        "",
+        &[("XDG_DATA_HOME", &dir.path().join("data"))],
+    );
     assert_eq!(run.code, 2);
     assert!(
         run.stderr.contains("judge.toml lists no [[reference]]"),
@@ -109,16 +121,23 @@ fn calibrate_says_what_it_is_doing_on_a_terminal_and_nothing_in_a_pipe() {
     }
     let dir = tempfile::tempdir().unwrap();
     let (suite, _) = suite_with_references(dir.path());
+    let data = dir.path().join("data");
     let output = Command::new(env!("CARGO_BIN_EXE_sudoku-judge"))
         .arg("calibrate")
         .arg(&suite)
         .env("SUDOKU_JUDGE_CACHE", build_cache())
+        .env("XDG_DATA_HOME", &data)
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(0));
     assert_eq!(String::from_utf8_lossy(&output.stderr), "");
     // `on_terminal` runs with the project's own build cache.
-    let Some(screen) = on_terminal(80, &["calibrate", suite.to_str().unwrap()]) else {
+    let Some(screen) = on_terminal_with(
+        80,
+        &["calibrate", suite.to_str().unwrap()],
+        None,
+        &[("XDG_DATA_HOME", &data)],
+    ) else {
         return;
     };
     let drawn: Vec<&str> = screen

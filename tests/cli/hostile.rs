@@ -1,7 +1,9 @@
 //! People judge case packs they download and read reports that carry what
 //! a submission wrote. Nothing in them may hang the judge, grow it without
 //! bound, show a file outside the suite, reach the terminal as a control
-//! sequence, or put a command in the report that does more than judge.
+//! sequence, put a command in the report that does more than judge, or run
+//! a program the pack names without the user's consent or outside the
+//! sandbox (the packs of tests/fixtures/hostile-packs).
 
 use std::fs;
 use std::os::unix::fs::symlink;
@@ -9,7 +11,9 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use super::{manifest_dir, run_in, write, Run, ANSWER, EXAMPLE_IN, EXAMPLE_OUT, PUZZLE};
+use super::{
+    manifest_dir, run_in, run_in_env, write, Run, ANSWER, EXAMPLE_IN, EXAMPLE_OUT, PUZZLE,
+};
 
 /// Runs the binary in `dir` and returns what it did and, when GNU time is
 /// installed, its peak memory (the largest resident set, in KB), killing
@@ -778,4 +782,320 @@ fn code_run_at_compile_time_cannot_fill_the_disk() {
             "{fixture}: {peak} bytes at the peak"
         );
     }
+}
+/// A copy of the hostile pack `name` (tests/fixtures/hostile-packs) at
+/// `to`, modes kept: what a download gives, in a directory of the test's
+/// own, which a run that goes wrong may write into.
+fn hostile_pack(name: &str, to: &Path) -> std::path::PathBuf {
+    let from = manifest_dir()
+        .join("tests/fixtures/hostile-packs")
+        .join(name);
+    for entry in walkdir::WalkDir::new(&from) {
+        let entry = entry.unwrap();
+        let target = to.join(entry.path().strip_prefix(&from).unwrap());
+        if entry.file_type().is_dir() {
+            fs::create_dir_all(&target).unwrap();
+        } else {
+            fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+    to.to_path_buf()
+}
+
+/// Every file named `pwned` under `dir`: what a pack's program left
+/// behind.
+fn pwned_under(dir: &Path) -> Vec<std::path::PathBuf> {
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .flatten()
+        .filter(|e| e.file_name() == "pwned")
+        .map(walkdir::DirEntry::into_path)
+        .collect()
+}
+
+/// A scene for a hostile pack: the pack, the directory the judge runs in,
+/// and the user's data directory (where consent is kept) and build cache,
+/// all the test's own.
+struct Scene {
+    _tmp: tempfile::TempDir,
+    pack: std::path::PathBuf,
+    work: std::path::PathBuf,
+    data: std::path::PathBuf,
+    cache: std::path::PathBuf,
+}
+
+impl Scene {
+    fn new(pack: &str) -> Scene {
+        let tmp = tempfile::tempdir().unwrap();
+        let work = tmp.path().join("work");
+        fs::create_dir(&work).unwrap();
+        Scene {
+            pack: hostile_pack(pack, &tmp.path().join("pack")),
+            data: tmp.path().join("data"),
+            // A cache of its own: the compiler is asked its version anew.
+            cache: tmp.path().join("cache"),
+            work,
+            _tmp: tmp,
+        }
+    }
+
+    fn judge(&self, args: &[&str]) -> Run {
+        run_in_env(
+            &self.work,
+            args,
+            "",
+            &[
+                ("XDG_DATA_HOME", &self.data),
+                ("SUDOKU_JUDGE_CACHE", &self.cache),
+            ],
+        )
+    }
+
+    /// Judges the pack with the submission fixture `file`.
+    fn judge_pack(&self, file: &str) -> Run {
+        let submission = manifest_dir().join("tests/fixtures/submissions").join(file);
+        self.judge(&[
+            "test",
+            self.pack.to_str().unwrap(),
+            "--submission",
+            submission.to_str().unwrap(),
+        ])
+    }
+
+    /// The refusal of the pack's judge.toml, at `line` and `column`.
+    fn assert_refused(&self, run: &Run, line: usize, column: usize, changed: bool) {
+        assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+        let file = self.pack.join("judge.toml");
+        let said = format!(
+            "{} (line {line}, column {column}) names a program for the judge to run, [toolchain] ",
+            file.display()
+        );
+        assert!(run.stderr.contains(&said), "{}", run.stderr);
+        assert!(
+            run.stderr.contains(&format!(
+                "read it, then run `sudoku-judge trust {}`",
+                self.pack.display()
+            )),
+            "{}",
+            run.stderr
+        );
+        assert_eq!(
+            run.stderr.contains("it changed since you allowed it"),
+            changed,
+            "{}",
+            run.stderr
+        );
+        // Nothing was judged, and nothing of the pack ran.
+        assert!(!run.stdout.contains("AC "), "{}", run.stdout);
+        assert_eq!(
+            pwned_under(self._tmp.path()),
+            Vec::<std::path::PathBuf>::new()
+        );
+    }
+}
+
+#[test]
+fn a_suites_toolchain_command_runs_only_once_allowed_and_then_only_in_the_sandbox() {
+    if !super::have(&["g++"], "a suite's toolchain command") {
+        return;
+    }
+    let scene = Scene::new("toolchain-command");
+    let refused = scene.judge_pack("ac_program.cpp");
+    scene.assert_refused(&refused, 15, 1, false);
+
+    // `trust` shows what it allows, where.
+    let allowed = run_in_env(
+        &scene.work,
+        &["trust", scene.pack.to_str().unwrap()],
+        "",
+        &[("XDG_DATA_HOME", &scene.data)],
+    );
+    assert_eq!(allowed.code, 0, "{}{}", allowed.stdout, allowed.stderr);
+    assert!(
+        allowed.stdout.contains(&format!(
+            "allowed {}",
+            scene.pack.join("judge.toml").display()
+        )) && allowed.stdout.contains(
+            "line 15, column 1: [toolchain] cpp = \"sh -c 'id > pwned; exec g++ \\\"$@\\\"' sh\""
+        ),
+        "{}",
+        allowed.stdout
+    );
+
+    // Allowed, it is the compiler; asked its version in the sandbox, in a
+    // scratch directory of the judge's working directory's path, it leaves
+    // nothing there.
+    let run = scene.judge_pack("ac_program.cpp");
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("AC "), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .lines()
+            .any(|l| l.starts_with("toolchain: C++ sh -c ") && l.contains("judge.toml")),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        !scene.work.join("pwned").exists(),
+        "the version query ran outside"
+    );
+    // Its compile ran as a compile does, writing only its build directory
+    // (kept in the build cache), as the sandbox's user.
+    let left = pwned_under(scene._tmp.path());
+    assert!(
+        !left.is_empty() && left.iter().all(|p| p.starts_with(&scene.cache)),
+        "{left:?}"
+    );
+    if nix::unistd::Uid::effective().is_root() {
+        for file in &left {
+            let id = fs::read_to_string(file).unwrap();
+            assert!(!id.starts_with("uid=0("), "{}: {id}", file.display());
+        }
+    }
+
+    // A change to the file, if only a comment, takes the consent back.
+    let mut text = fs::read_to_string(scene.pack.join("judge.toml")).unwrap();
+    text.push_str("# one more line\n");
+    fs::write(scene.pack.join("judge.toml"), text).unwrap();
+    for file in &left {
+        fs::remove_file(file).unwrap();
+    }
+    let again = scene.judge_pack("ac_program.cpp");
+    scene.assert_refused(&again, 15, 1, true);
+}
+
+#[test]
+fn a_shipped_interpreter_runs_only_once_allowed_and_never_outside_the_sandbox() {
+    if !super::have(&["python3"], "a pack's own interpreter") {
+        return;
+    }
+    let scene = Scene::new("shipped-python");
+    let refused = scene.judge_pack("ac_program.py");
+    scene.assert_refused(&refused, 13, 1, false);
+
+    let allowed = super::allow(&scene.pack, &scene.data);
+    assert!(
+        allowed.stdout.contains("hashed with it: bin/python3"),
+        "{}",
+        allowed.stdout
+    );
+    // Allowed, it runs in the sandbox, where the pack is read-only: it
+    // leaves nothing beside itself, and the case is judged as before.
+    let run = scene.judge_pack("ac_program.py");
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("AC "), "{}", run.stdout);
+    assert_eq!(
+        pwned_under(scene._tmp.path()),
+        Vec::<std::path::PathBuf>::new()
+    );
+
+    // The program is hashed with the file: changed, it is refused again.
+    let interpreter = scene.pack.join("bin/python3");
+    let mut text = fs::read_to_string(&interpreter).unwrap();
+    text.push_str("# changed after the consent\n");
+    fs::write(&interpreter, text).unwrap();
+    let again = scene.judge_pack("ac_program.py");
+    scene.assert_refused(&again, 13, 1, true);
+}
+
+#[test]
+fn a_judge_toml_planted_above_the_suite_is_never_read() {
+    if !super::have(&["g++"], "a judge.toml above the suite") {
+        return;
+    }
+    let scene = Scene::new("above-the-suite");
+    let submission = manifest_dir().join("tests/fixtures/submissions/ac_program.cpp");
+    let suite = scene.pack.join("mycases");
+    let case = suite.join("sample.in");
+    // Judged from the shared directory itself, from elsewhere, and by a
+    // case named directly.
+    for (dir, cases) in [
+        (&scene.pack, "mycases"),
+        (&scene.work, suite.to_str().unwrap()),
+        (&scene.work, case.to_str().unwrap()),
+    ] {
+        let run = run_in_env(
+            dir,
+            &[
+                "test",
+                cases,
+                "--submission",
+                submission.to_str().unwrap(),
+                "--format",
+                "json",
+            ],
+            "",
+            &[
+                ("XDG_DATA_HOME", &scene.data),
+                ("SUDOKU_JUDGE_CACHE", &super::build_cache()),
+            ],
+        );
+        assert_eq!(run.code, 0, "{cases}: {}{}", run.stdout, run.stderr);
+        let report = run.json();
+        let case = &super::cases_of(&report)[0];
+        assert_eq!(case["verdict"], "AC", "{report}");
+        assert_eq!(case["time_limit_ms"], 1000.0, "{report}");
+        assert_eq!(
+            pwned_under(scene._tmp.path()),
+            Vec::<std::path::PathBuf>::new()
+        );
+    }
+}
+
+#[test]
+fn a_reference_runs_only_once_its_suite_is_allowed_and_shipped_suites_are() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    let suite = tmp.path().join("suite");
+    write(&suite, "a.in", EXAMPLE_IN);
+    write(
+        &suite,
+        "judge.toml",
+        "time_limit = \"4s\"\n\n[[reference]]\nfile = \"ref.py\"\nverdict = \"AC\"\n",
+    );
+    write(&suite, "ref.py", "print('not run')\n");
+    let run = run_in_env(
+        &manifest_dir(),
+        &["calibrate", suite.to_str().unwrap()],
+        "",
+        &[("XDG_DATA_HOME", &data)],
+    );
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains(&format!(
+            "{} (line 4, column 8) names a program for the judge to run, [[reference]] file = \
+             \"ref.py\", and you have not allowed it",
+            suite.join("judge.toml").display()
+        )),
+        "{}",
+        run.stderr
+    );
+    // The suites the judge ships run their references as shipped.
+    for shipped in ["cases/acwing166", "cases/leetcode37"] {
+        let run = run_in_env(
+            &manifest_dir(),
+            &["trust", shipped],
+            "",
+            &[("XDG_DATA_HOME", &data)],
+        );
+        assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+        assert!(
+            run.stdout.contains("is a suite as sudoku-judge ships it"),
+            "{}",
+            run.stdout
+        );
+    }
+    let listed = run_in_env(
+        &manifest_dir(),
+        &["trust", "--list"],
+        "",
+        &[("XDG_DATA_HOME", &data)],
+    );
+    assert!(
+        listed
+            .stdout
+            .starts_with("no suite is allowed to run programs"),
+        "{}",
+        listed.stdout
+    );
 }

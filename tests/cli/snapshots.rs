@@ -322,7 +322,15 @@ fn snapshot_of_calibrate() {
         "suite/judge.toml",
         "time_limit = \"4s\"\n\n[[reference]]\nfile = \"ref.py\"\nverdict = \"AC\"\n",
     );
-    snapshot("calibrate", dir.path(), &["calibrate", "suite"], "", &[]);
+    let data = dir.path().join("data");
+    super::allow(&dir.path().join("suite"), &data);
+    snapshot(
+        "calibrate",
+        dir.path(),
+        &["calibrate", "suite"],
+        "",
+        &[("XDG_DATA_HOME", data.to_str().unwrap())],
+    );
 }
 
 #[test]

@@ -71,10 +71,16 @@ impl Run {
 
 /// Runs the binary in `dir` with `stdin`, killing it at [`HANG_GUARD`].
 pub(crate) fn run_in(dir: &Path, args: &[&str], stdin: &str) -> Run {
+    run_in_env(dir, args, stdin, &[])
+}
+
+/// [`run_in`], with the variables `env` set.
+pub(crate) fn run_in_env(dir: &Path, args: &[&str], stdin: &str, env: &[(&str, &Path)]) -> Run {
     let mut child = Command::new(env!("CARGO_BIN_EXE_sudoku-judge"))
         .args(args)
         .current_dir(dir)
         .env_remove("NO_COLOR")
+        .envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -119,6 +125,20 @@ pub(crate) fn run_in(dir: &Path, args: &[&str], stdin: &str) -> Run {
 
 pub(crate) fn run(args: &[&str]) -> Run {
     run_in(&manifest_dir(), args, "")
+}
+
+/// Allows what the judge.toml files under `suite` name to run, as a user
+/// does with `sudoku-judge trust`, keeping the consent in `data` (the
+/// test's own `XDG_DATA_HOME`, which the runs that need it are given).
+pub(crate) fn allow(suite: &Path, data: &Path) -> Run {
+    let run = run_in_env(
+        &manifest_dir(),
+        &["trust", suite.to_str().unwrap()],
+        "",
+        &[("XDG_DATA_HOME", data)],
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    run
 }
 
 pub(crate) fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
@@ -175,6 +195,16 @@ pub(crate) fn on_terminal_writing(
     args: &[&str],
     stdout: Option<&Path>,
 ) -> Option<String> {
+    on_terminal_with(columns, args, stdout, &[])
+}
+
+/// [`on_terminal_writing`], with the variables `env` set.
+pub(crate) fn on_terminal_with(
+    columns: u16,
+    args: &[&str],
+    stdout: Option<&Path>,
+    env: &[(&str, &Path)],
+) -> Option<String> {
     if !have(&["script", "stty"], "progress on a terminal") {
         return None;
     }
@@ -198,6 +228,7 @@ pub(crate) fn on_terminal_writing(
         ])
         .current_dir(manifest_dir())
         .env("SUDOKU_JUDGE_CACHE", build_cache())
+        .envs(env.iter().copied())
         .stdin(Stdio::null())
         .output()
         .unwrap();

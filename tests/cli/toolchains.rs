@@ -15,30 +15,32 @@ fn suite(dir: &Path) {
     write(dir, "a.out", &format!("{ANSWER}\n"));
 }
 
-/// A fake C++ compiler named `name` in `bin`: it says `version` (and counts
-/// each time it is asked in `name.asked`), and compiles with the real g++
-/// after `sleep` seconds.
+/// A fake C++ compiler named `name` in `bin`: it says `version` (in
+/// double quotes to the shell, so it may hold `$(...)`), and compiles with
+/// the real g++ after `sleep` seconds.
 fn fake_compiler(bin: &Path, name: &str, version: &str, sleep: u32) {
     let gxx = which::which("g++").expect("g++ is installed");
     let gxx = std::fs::canonicalize(gxx).unwrap();
-    let asked = bin.join(format!("{name}.asked"));
     let script = format!(
-        "#!/bin/sh\nif [ \"$1\" = --version ]; then echo x >> '{}'; echo '{version}'; exit 0; fi\n\
+        "#!/bin/sh\nif [ \"$1\" = --version ]; then echo \"{version}\"; exit 0; fi\n\
          sleep {sleep}\nexec '{}' \"$@\"\n",
-        asked.display(),
         gxx.display()
     );
     let path = write(bin, name, &script);
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
 }
 
-fn times_asked(bin: &Path, name: &str) -> usize {
-    std::fs::read_to_string(bin.join(format!("{name}.asked")))
-        .map_or(0, |text| text.lines().count())
+/// The header's toolchain line of a run.
+fn toolchain_line(run: &Run) -> &str {
+    run.stdout
+        .lines()
+        .find(|l| l.starts_with("toolchain: "))
+        .unwrap_or_else(|| panic!("no toolchain line:\n{}{}", run.stdout, run.stderr))
 }
 
-/// Judges with `env` set and `remove` unset, a cache and config directory
-/// of the test's own.
+/// Judges with `env` set and `remove` unset, a cache, config and data
+/// directory (where consent to a suite's toolchain is kept) of the test's
+/// own.
 fn judge_env(home: &Path, args: &[&str], env: &[(&str, String)], remove: &[&str]) -> Run {
     let mut command = Command::new(env!("CARGO_BIN_EXE_sudoku-judge"));
     command
@@ -46,6 +48,7 @@ fn judge_env(home: &Path, args: &[&str], env: &[(&str, String)], remove: &[&str]
         .current_dir(manifest_dir())
         .env("SUDOKU_JUDGE_CACHE", home.join("cache"))
         .env("XDG_CONFIG_HOME", home.join("config"))
+        .env("XDG_DATA_HOME", home.join("data"))
         .env_remove("CXX")
         .stdin(Stdio::null());
     for variable in remove {
@@ -80,7 +83,14 @@ fn the_newest_compiler_on_path_is_asked_its_version_once() {
     }
     let home = tempfile::tempdir().unwrap();
     let bin = home.path().join("bin");
-    fake_compiler(&bin, "g++-99", "g++-99 (fake) 99.1", 2);
+    // Asked in the sandbox, where it can leave nothing behind, it tells
+    // when it was asked: the answer kept says whether it was asked again.
+    fake_compiler(
+        &bin,
+        "g++-99",
+        "g++-99 (fake) 99.1 asked at $(date +%s%N)",
+        2,
+    );
     let cases = home.path().join("cases");
     suite(&cases);
     let source = manifest_dir().join("tests/fixtures/submissions/ac_program.cpp");
@@ -94,10 +104,10 @@ fn the_newest_compiler_on_path_is_asked_its_version_once() {
 
     let first = judge_env(home.path(), &args, &env, &[]);
     assert_eq!(first.code, 0, "{}{}", first.stdout, first.stderr);
+    let asked = toolchain_line(&first).to_string();
     assert!(
-        first
-            .stdout
-            .contains("toolchain: C++ g++-99: g++-99 (fake) 99.1 (the newest on PATH)"),
+        asked.starts_with("toolchain: C++ g++-99: g++-99 (fake) 99.1 asked at ")
+            && asked.ends_with(" (the newest on PATH)"),
         "{}",
         first.stdout
     );
@@ -113,34 +123,41 @@ fn the_newest_compiler_on_path_is_asked_its_version_once() {
         "{}",
         first.stderr
     );
-    assert_eq!(times_asked(&bin, "g++-99"), 1);
 
-    let second = judge_env(home.path(), &args, &env, &[]);
+    // The version the build used, from the JSON report (a table need not
+    // show the toolchain of a cached build).
+    let json_args: Vec<&str> = args.iter().copied().chain(["--format", "json"]).collect();
+    let second = judge_env(home.path(), &json_args, &env, &[]);
     assert_eq!(second.code, 0, "{}{}", second.stdout, second.stderr);
-    assert!(
-        second.stdout.contains("using the cached build of"),
-        "{}",
-        second.stdout
-    );
+    let report = second.json();
+    assert_eq!(report["build"]["cached"], true, "{}", report["build"]);
     assert!(!second.stderr.contains("compiling"), "{}", second.stderr);
-    assert_eq!(
-        times_asked(&bin, "g++-99"),
-        1,
-        "asked again for a known compiler"
+    let kept = report["build"]["toolchain"][0]["version"].as_str().unwrap();
+    assert!(
+        asked.contains(&format!(": {kept} (the newest on PATH)")),
+        "asked again for a known compiler: {kept} after {asked}"
     );
 
     // Another compiler at the same path (an upgrade) is asked again, and
     // builds again.
-    fake_compiler(&bin, "g++-99", "g++-99 (fake) 99.2", 0);
+    fake_compiler(
+        &bin,
+        "g++-99",
+        "g++-99 (fake) 99.2 asked at $(date +%s%N)",
+        0,
+    );
     let upgraded = judge_env(home.path(), &args, &env, &[]);
     assert_eq!(upgraded.code, 0, "{}{}", upgraded.stdout, upgraded.stderr);
-    assert!(upgraded.stdout.contains("99.2"), "{}", upgraded.stdout);
+    assert!(
+        toolchain_line(&upgraded).contains("99.2 asked at "),
+        "{}",
+        upgraded.stdout
+    );
     assert!(
         !upgraded.stdout.contains("using the cached build"),
         "{}",
         upgraded.stdout
     );
-    assert_eq!(times_asked(&bin, "g++-99"), 2);
 }
 
 #[test]
@@ -192,6 +209,28 @@ fn the_suite_then_the_environment_then_the_user_config_choose_the_compiler() {
             .to_string()
     };
     let cxx = [("CXX", "env-c++".to_string())];
+    // A suite's choice is taken only once the suite is allowed; until
+    // then it is refused, not passed over for the next.
+    let refused = judge_env(
+        home.path(),
+        &[
+            "test",
+            chosen.to_str().unwrap(),
+            "--submission",
+            source.to_str().unwrap(),
+        ],
+        &[("PATH", path.clone())],
+        &[],
+    );
+    assert_eq!(refused.code, 2, "{}{}", refused.stdout, refused.stderr);
+    assert!(
+        refused
+            .stderr
+            .contains("names a program for the judge to run"),
+        "{}",
+        refused.stderr
+    );
+    super::allow(&chosen, &home.path().join("data"));
     let suite_line = judged(&chosen, &cxx);
     assert!(
         suite_line.contains("C++ suite-c++: suite-c++ 1.0"),
@@ -529,6 +568,7 @@ fn driver_builds_with_the_toolchain_of_the_cases_suite() {
             bin.join("suite-c++").display()
         ),
     );
+    super::allow(&cases, &home.path().join("data"));
     let out = home.path().join("debug");
     let run = judge_env(
         home.path(),

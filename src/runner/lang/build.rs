@@ -461,7 +461,7 @@ pub fn build_as(
     });
     let mut used = Vec::new();
     for ((tool, program), chosen) in spec.tools.iter().zip(&toolchain.programs).zip(&chosen) {
-        let version = tools::version(program, &version_args(chosen, tool));
+        let version = tools::version(program, &version_args(chosen, tool), &toolchain);
         hasher.update(tools::identity(program));
         hasher.update(&version);
         used.push(UsedTool {
@@ -558,14 +558,14 @@ pub fn build_as(
             .collect();
         let own_cache = scratch.path().join(".compiler-cache");
         if !toolchain.caches.is_empty() {
-            let warm = caches::warm(
+            caches::prepare(
                 spec,
                 &toolchain,
                 &chosen[0],
                 flags,
                 options.announce.as_ref(),
+                &own_cache,
             )?;
-            caches::copy(&warm, &own_cache)?;
             let own = own_cache.display().to_string();
             env.extend(
                 toolchain

@@ -5,22 +5,32 @@
 //! A compile in the sandbox may write only its build directory, and a
 //! cache that every compile could write would let one submission's
 //! compile change what later builds link. So the judge fills the cache
-//! once, outside the sandbox, by building its own self-test with the
-//! judge's flags (its own program, as trusted as asking the compiler its
-//! version); each compile of a submission then gets a copy of it in its
-//! build directory, which is removed when the compile ends. The filled
-//! cache is never written by a submission's compile. A cache that is only
-//! read will not do: zig writes its manifests even when nothing is
-//! rebuilt.
+//! once, by building its own self-test with the judge's flags, and each
+//! compile of a submission then gets a copy of it in its build directory,
+//! which is removed when the compile ends. The filled cache is never
+//! written by a submission's compile. A cache that is only read will not
+//! do: zig writes its manifests even when nothing is rebuilt.
+//!
+//! The fill is itself a sandboxed compile, as every run of a toolchain
+//! is (the compiler may be a suite's): the cache is made in the build
+//! directory of that compile, the only place it may write, and moved into
+//! place when the self-test is built. It is held to the compile's memory
+//! and process limits, with more time ([`FILL_CPU`]): building libc++
+//! takes minutes of CPU.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::path::Path;
+use std::time::Duration;
 
 use anyhow::Context as _;
 use sha2::{Digest as _, Sha256};
 
 use super::build::{announce_after, announced, cache_key, Announce};
 use super::{tools, Spec, Toolchain};
+
+/// The CPU time a cache's first fill may take: zig's libc++ took about 2
+/// minutes of CPU on the machine it was measured on, 3 to 5 minutes of
+/// wall time on a busy one; five times that is a fill that will not end.
+const FILL_CPU: Duration = Duration::from_secs(600);
 
 fn short_hash(parts: &[&str]) -> String {
     let mut hasher = Sha256::new();
@@ -31,15 +41,17 @@ fn short_hash(parts: &[&str]) -> String {
     cache_key(hasher, 8)
 }
 
-/// The filled cache of `toolchain`'s compiler for `flags`: filled now if
-/// it is not yet, by building `spec`'s self-test as `chosen` builds.
-pub(super) fn warm(
+/// Makes `into` (a compile's own cache) a copy of the filled cache of
+/// `toolchain`'s compiler for `flags`, filling that first, if it is not
+/// yet, by building `spec`'s self-test as `chosen` builds.
+pub(super) fn prepare(
     spec: &Spec,
     toolchain: &Toolchain,
     chosen: &tools::Chosen,
     flags: &[&str],
     announce: Option<&Announce>,
-) -> anyhow::Result<PathBuf> {
+    into: &Path,
+) -> anyhow::Result<()> {
     let program = &toolchain.programs[0];
     let identity = tools::identity(program);
     let dir = super::cache_root()
@@ -47,28 +59,60 @@ pub(super) fn warm(
         .join(short_hash(&[&identity]));
     let flags_key = short_hash(&[&chosen.args.join(" "), &flags.join(" ")]);
     let filled = dir.join(format!(".filled-{flags_key}"));
-    if filled.is_file() {
-        return Ok(dir);
-    }
-    std::fs::create_dir_all(&dir)
-        .with_context(|| format!("failed to create the compiler cache {}", dir.display()))?;
+    let parent = dir.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(parent)
+        .with_context(|| format!("failed to create the compiler cache {}", parent.display()))?;
     // Compiles that find the cache cold at once (`--jobs 2`, or two
-    // judges): one fills it, the others wait and find it filled.
+    // judges): one fills it, the others wait and find it filled. The copy
+    // is made under the lock too, so no fill replaces the cache under it.
     let lock_path = dir.with_extension("lock");
     let lock = std::fs::File::create(&lock_path)
         .with_context(|| format!("failed to create {}", lock_path.display()))?;
-    let _filling = nix::fcntl::Flock::lock(lock, nix::fcntl::FlockArg::LockExclusive)
+    let _held = nix::fcntl::Flock::lock(lock, nix::fcntl::FlockArg::LockExclusive)
         .map_err(|(_, e)| anyhow::anyhow!("failed to lock {}: {e}", lock_path.display()))?;
-    if filled.is_file() {
-        return Ok(dir);
+    if !filled.is_file() {
+        fill(spec, toolchain, chosen, flags, announce, &dir, &flags_key)?;
     }
+    copy(&dir, into)
+}
+
+/// Fills the cache `dir` for the flags of `flags_key`: a sandboxed
+/// compile of the self-test whose build directory holds a copy of the
+/// cache as it is, which replaces it when the compile succeeds.
+fn fill(
+    spec: &Spec,
+    toolchain: &Toolchain,
+    chosen: &tools::Chosen,
+    flags: &[&str],
+    announce: Option<&Announce>,
+    dir: &Path,
+    flags_key: &str,
+) -> anyhow::Result<()> {
     let scratch = tempfile::Builder::new()
         .prefix(".filling-")
         .tempdir_in(super::cache_root())
         .context("failed to create a directory for the compiler's self-test")?;
+    let cache = scratch.path().join("cache");
+    if dir.is_dir() {
+        // What other flags filled stays.
+        copy(dir, &cache)?;
+    } else {
+        std::fs::create_dir(&cache)
+            .with_context(|| format!("failed to create {}", cache.display()))?;
+    }
     let source = format!("self-test.{}", spec.extensions[0]);
     std::fs::write(scratch.path().join(&source), spec.self_test)
         .context("failed to write the compiler's self-test")?;
+    let mut argv = vec![toolchain.programs[0].display().to_string()];
+    argv.extend(chosen.args.iter().cloned());
+    argv.extend(flags.iter().map(|f| f.to_string()));
+    argv.extend(["-o".into(), "self-test".into(), source]);
+    let cache_text = cache.display().to_string();
+    let env: Vec<(&str, &str)> = toolchain
+        .caches
+        .iter()
+        .map(|variable| (*variable, cache_text.as_str()))
+        .collect();
     let guard = announce_after(
         announce,
         format!(
@@ -77,28 +121,40 @@ pub(super) fn warm(
             dir.display()
         ),
     );
-    let mut command = Command::new(program);
-    command
-        .args(&chosen.args)
-        .args(flags)
-        .args(["-o", "self-test", &source])
-        .current_dir(scratch.path())
-        .stdin(Stdio::null());
-    for variable in toolchain.caches {
-        command.env(variable, &dir);
-    }
-    let output = command.output();
-    announced(guard);
-    let output = output.with_context(|| format!("failed to start {}", program.display()))?;
-    anyhow::ensure!(
-        output.status.success(),
-        "{} could not build sudoku-judge's self-test into its cache {}: {}",
-        chosen.name,
-        dir.display(),
-        String::from_utf8_lossy(&output.stderr).trim_end()
+    let cap = super::compile::SizeCap {
+        before: 0,
+        bytes: super::cache::Limits::current()?.total_bytes,
+    };
+    let built = super::compile::run_in_build_dir(
+        &argv,
+        scratch.path(),
+        toolchain,
+        &env,
+        spec.native,
+        FILL_CPU,
+        // Its library is what a fill writes: far more than a build, held
+        // to what the whole cache may hold.
+        cap,
     );
-    std::fs::write(&filled, "").with_context(|| format!("failed to write {}", filled.display()))?;
-    Ok(dir)
+    announced(guard);
+    if let Err(message) = built? {
+        anyhow::bail!(
+            "{} could not build sudoku-judge's self-test into its cache {}: {}",
+            chosen.name,
+            dir.display(),
+            message.trim_end()
+        );
+    }
+    let marker = cache.join(format!(".filled-{flags_key}"));
+    std::fs::write(&marker, "").with_context(|| format!("failed to write {}", marker.display()))?;
+    // The old cache goes aside into the scratch directory, removed with
+    // it; the new one takes its name.
+    if dir.exists() {
+        std::fs::rename(dir, scratch.path().join("replaced"))
+            .with_context(|| format!("failed to replace the compiler cache {}", dir.display()))?;
+    }
+    std::fs::rename(&cache, dir)
+        .with_context(|| format!("failed to move the compiler cache into {}", dir.display()))
 }
 
 /// Copies the filled cache `from` to `to`, a compile's own.

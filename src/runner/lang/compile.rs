@@ -1,5 +1,8 @@
-//! Running a compiler: in the sandbox, held to a time, memory and size
-//! limit, its message kept for the report.
+//! Running a toolchain's programs: a compiler, in the sandbox, held to a
+//! time, memory and size limit, its message kept for the report; and every
+//! question put to a toolchain (its version, where it lives), run the same
+//! way, whoever named it: the user's `PATH`, their configuration, or a
+//! suite they allowed.
 
 use std::ffi::OsString;
 use std::io;
@@ -81,18 +84,68 @@ impl Conversation for Compiling<'_> {
     }
 }
 
-/// Runs a compiler in the sandbox, in `dir`: `Ok(Err(message))` when it
-/// rejected the source or passed a limit. `native`: the compiler is a
-/// native program (gcc, rustc), not a JVM's, which reserves far more
-/// address space than it uses. `cap`: what it may write into `dir`; no
-/// file it writes may be larger (`RLIMIT_FSIZE`), and the directory is
-/// watched as it compiles, the compiler stopped once it passes the cap.
+/// The process of a toolchain's program in the compile sandbox: `argv`
+/// (the program first) run in `cwd`, seeing the system and `toolchain`'s
+/// files, writing only `writable`, with `env` on top of the fixed
+/// environment, held to `cpu` of CPU time (twice that in wall time) and
+/// the compile's memory. Also whether the run's cgroup accounts for it.
 ///
 /// The watchdog sees the memory of the compiler's whole tree only through
 /// a cgroup. Without one (a user without a delegated cgroup), the kernel
 /// holds each of its processes to the limits instead, `RLIMIT_CPU` and,
 /// for a native compiler, `RLIMIT_AS`; a compiler stopped there is told
 /// apart by what its run used, which its init counted.
+fn contained(
+    argv: &[String],
+    cwd: &Path,
+    writable: Vec<PathBuf>,
+    toolchain: &Toolchain,
+    env: &[(&str, &str)],
+    native: bool,
+    cpu: Duration,
+) -> (process::Spec, bool) {
+    let tool = PathBuf::from(&argv[0]);
+    let mut args: Vec<OsString> = vec![tool.file_name().unwrap_or_default().into()];
+    args.extend(argv[1..].iter().map(OsString::from));
+    let plan = sandbox::Plan {
+        read_only: toolchain.read_only.clone(),
+        writable,
+        cwd: cwd.to_path_buf(),
+        scratch_kb: 256 << 10,
+        memory_cap_kb: COMPILE_MEMORY_KB + (64 << 10),
+        tasks: TASKS,
+        no_fork: false,
+    };
+    let mut spec = process::Spec::new(tool, args, plan);
+    spec.env = sandbox::environment(cwd, &toolchain.path_dirs);
+    spec.env.extend(
+        env.iter()
+            .map(|(k, v)| (OsString::from(k), OsString::from(v))),
+    );
+    spec.kill_after = cpu * 2;
+    spec.kill_after_cpu = Some(cpu);
+    spec.kill_above_memory_kb = Some(COMPILE_MEMORY_KB);
+    let accounted = matches!(
+        spawner::protections(),
+        Some(Ok(protections)) if protections.accounting.is_on()
+    );
+    if !accounted {
+        spec.cpu_limit = Some(cpu);
+        if native {
+            spec.address_space_limit = Some((COMPILE_MEMORY_KB + (64 << 10)) << 10);
+        }
+    }
+    spec.stdout_limit = 1 << 20;
+    spec.stderr_tail = 64 << 10;
+    (spec, accounted)
+}
+
+/// Runs a compiler in the sandbox, in `dir`: `Ok(Err(message))` when it
+/// rejected the source or passed a limit. `native`: the compiler is a
+/// native program (gcc, rustc), not a JVM's, which reserves far more
+/// address space than it uses. `cap`: what it may write into `dir`; no
+/// file it writes may be larger (`RLIMIT_FSIZE`), and the directory is
+/// watched as it compiles, the compiler stopped once it passes the cap.
 pub(super) fn run_compiler(
     argv: &[String],
     dir: &Path,
@@ -101,42 +154,33 @@ pub(super) fn run_compiler(
     native: bool,
     cap: SizeCap,
 ) -> anyhow::Result<Result<(), String>> {
-    let tool = PathBuf::from(&argv[0]);
-    let mut args: Vec<OsString> = vec![tool.file_name().unwrap_or_default().into()];
-    args.extend(argv[1..].iter().map(OsString::from));
-    let plan = sandbox::Plan {
-        read_only: toolchain.read_only.clone(),
-        writable: vec![dir.to_path_buf()],
-        cwd: dir.to_path_buf(),
-        scratch_kb: 256 << 10,
-        memory_cap_kb: COMPILE_MEMORY_KB + (64 << 10),
-        tasks: TASKS,
-        no_fork: false,
-    };
-    let mut spec = process::Spec::new(tool.clone(), args, plan);
-    spec.env = sandbox::environment(dir, &toolchain.path_dirs);
-    spec.env.extend(
-        env.iter()
-            .map(|(k, v)| (OsString::from(k), OsString::from(v))),
+    run_in_build_dir(argv, dir, toolchain, env, native, COMPILE_CPU, cap)
+}
+
+/// [`run_compiler`], held to `cpu` of CPU time: a compiler's cache of its
+/// own takes longer to fill than a compile may (see `caches`).
+pub(super) fn run_in_build_dir(
+    argv: &[String],
+    dir: &Path,
+    toolchain: &Toolchain,
+    env: &[(&str, &str)],
+    native: bool,
+    cpu: Duration,
+    cap: SizeCap,
+) -> anyhow::Result<Result<(), String>> {
+    let (mut spec, accounted) = contained(
+        argv,
+        dir,
+        vec![dir.to_path_buf()],
+        toolchain,
+        env,
+        native,
+        cpu,
     );
-    spec.kill_after = COMPILE_CPU * 2;
-    spec.kill_after_cpu = Some(COMPILE_CPU);
-    spec.kill_above_memory_kb = Some(COMPILE_MEMORY_KB);
-    let accounted = matches!(
-        spawner::protections(),
-        Some(Ok(protections)) if protections.accounting.is_on()
-    );
-    if !accounted {
-        spec.cpu_limit = Some(COMPILE_CPU);
-        if native {
-            spec.address_space_limit = Some((COMPILE_MEMORY_KB + (64 << 10)) << 10);
-        }
-    }
-    spec.stdout_limit = 1 << 20;
-    spec.stderr_tail = 64 << 10;
     // One byte over the cap, so that a file stopped at the limit is also
     // seen to pass it, whatever the compiler makes of the error.
     spec.file_size_limit = Some(cap.bytes.saturating_add(1));
+    let tool = spec.program.clone();
     let mut compiling = Compiling {
         stdout: Vec::new(),
         dir,
@@ -147,10 +191,10 @@ pub(super) fn run_compiler(
     let finished = process::run(spec, &mut compiling)
         .with_context(|| format!("failed to start {}", tool.display()))?;
     let stdout = std::mem::take(&mut compiling.stdout);
+    let mut message = String::from_utf8_lossy(&finished.stderr).into_owned();
+    message.push_str(&String::from_utf8_lossy(&stdout));
     let too_big = compiling.over || finished.exit == process::Exit::Signal(libc::SIGXFSZ);
     if too_big {
-        let mut message = String::from_utf8_lossy(&finished.stderr).into_owned();
-        message.push_str(&String::from_utf8_lossy(&stdout));
         return Ok(Err(format!("{}\n{}", message.trim_end(), cap.exceeded())
             .trim_start()
             .to_string()));
@@ -158,33 +202,70 @@ pub(super) fn run_compiler(
     if finished.killed.is_none() && finished.exit == process::Exit::Code(0) {
         return Ok(Ok(()));
     }
-    let mut message = String::from_utf8_lossy(&finished.stderr).into_owned();
-    message.push_str(&String::from_utf8_lossy(&stdout));
     let killed = match finished.killed {
-        None if !accounted && finished.cpu >= COMPILE_CPU => Some(process::Kill::Cpu),
+        None if !accounted && finished.cpu >= cpu => Some(process::Kill::Cpu),
         None if !accounted && finished.memory_kb >= COMPILE_MEMORY_KB => {
             Some(process::Kill::Memory)
         }
         killed => killed,
     };
-    let limit = match killed {
-        Some(process::Kill::Cpu) => Some(format!(
-            "the compiler was stopped after {} s of CPU time, the compile time limit",
-            COMPILE_CPU.as_secs()
-        )),
-        Some(process::Kill::Wall) => Some(format!(
-            "the compiler was stopped after {} s, the compile time limit",
-            (COMPILE_CPU * 2).as_secs()
-        )),
-        Some(process::Kill::Memory) => Some(format!(
-            "the compiler was stopped at {} MB of memory, the compile memory limit",
-            COMPILE_MEMORY_KB >> 10
-        )),
-        Some(process::Kill::Output) => Some("the compiler printed more than 1 MB".to_string()),
-        _ => None,
-    };
-    if let Some(limit) = limit {
+    if let Some(limit) = killed.and_then(|kill| limit_passed(kill, cpu)) {
         message = format!("{}\n{limit}", message.trim_end());
     }
     Ok(Err(message))
+}
+
+/// What a compile stopped by the watchdog passed, in words.
+fn limit_passed(kill: process::Kill, cpu: Duration) -> Option<String> {
+    match kill {
+        process::Kill::Cpu => Some(format!(
+            "the compiler was stopped after {} s of CPU time, the compile time limit",
+            cpu.as_secs()
+        )),
+        process::Kill::Wall => Some(format!(
+            "the compiler was stopped after {} s, the compile time limit",
+            (cpu * 2).as_secs()
+        )),
+        process::Kill::Memory => Some(format!(
+            "the compiler was stopped at {} MB of memory, the compile memory limit",
+            COMPILE_MEMORY_KB >> 10
+        )),
+        process::Kill::Output => Some("the compiler printed more than 1 MB".to_string()),
+        _ => None,
+    }
+}
+
+/// What a toolchain's program said when asked something.
+pub(super) struct Answer {
+    /// It exited with 0, within the limits.
+    pub success: bool,
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+}
+
+/// Asks one of a toolchain's programs something (its version, where it
+/// lives): `program args`, run as a compile is, in the sandbox with the
+/// compile's limits, seeing the system and what `toolchain` shows, with
+/// `env` on top of the fixed environment. Its working directory is a
+/// scratch one at the judge's own path, gone when it ends: a question
+/// writes nothing that stays. The program may be a suite's, or a name a
+/// user's `PATH` resolves: either way it gets no more than a compile.
+pub(super) fn ask(
+    program: &Path,
+    args: &[&str],
+    toolchain: &Toolchain,
+    env: &[(&str, &str)],
+) -> anyhow::Result<Answer> {
+    let argv: Vec<String> = std::iter::once(program.display().to_string())
+        .chain(args.iter().map(|a| a.to_string()))
+        .collect();
+    let cwd = crate::runner::working_dir();
+    let (spec, _) = contained(&argv, &cwd, Vec::new(), toolchain, env, false, COMPILE_CPU);
+    let (finished, stdout) = process::run_captured(spec, b"")
+        .with_context(|| format!("failed to start {}", program.display()))?;
+    Ok(Answer {
+        success: finished.killed.is_none() && finished.exit == process::Exit::Code(0),
+        stdout,
+        stderr: finished.stderr,
+    })
 }

@@ -8,14 +8,35 @@ use super::starter::Files;
 use super::{Build, Comments, Detect, LeetCode, Run, Spec, Tool, Toolchain};
 
 /// pyenv's `python3` is a shim: run the interpreter it picks, and show the
-/// sandbox its installation.
+/// sandbox its installation. The interpreter is asked in the sandbox (see
+/// `tools::ask`), seeing its installation (conda's `~/miniconda3`) as a
+/// run does, and not the project's pin: the shim is told the version
+/// pinned (`PYENV_VERSION`, else the nearest `.python-version`), as pyenv
+/// would read it.
 fn resolve(tools: Vec<PathBuf>) -> Toolchain {
+    let pinned = std::env::var("PYENV_VERSION").ok().or_else(|| {
+        let pin = super::tools::nearest_pin(".python-version")?;
+        let text = std::fs::read_to_string(pin).ok()?;
+        let versions: Vec<&str> = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .collect();
+        (!versions.is_empty()).then(|| versions.join(":"))
+    });
+    let env: Vec<(&str, &str)> = pinned
+        .as_deref()
+        .map(|version| ("PYENV_VERSION", version))
+        .into_iter()
+        .collect();
     let found = super::ask(
         &tools[0],
         &[
             "-c",
             "import sys; print(sys.executable); print(sys.base_prefix)",
         ],
+        super::tools::installation(&tools[0]).into_iter().collect(),
+        &env,
     );
     let mut lines = found.as_deref().unwrap_or_default().lines();
     match (lines.next(), lines.next()) {

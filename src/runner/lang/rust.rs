@@ -1,15 +1,22 @@
 //! Rust: LeetCode's `impl Solution` with `solve_sudoku(board: &mut
 //! Vec<Vec<char>>)`, and programs.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::cause::Cause;
 use super::starter::Files;
 use super::{Build, Comments, Detect, LeetCode, Run, Spec, Tool, Toolchain};
 
-/// rustup's `rustc` is a proxy: run the toolchain's own compiler.
+/// rustup's `rustc` is a proxy: run the toolchain's own compiler. The
+/// proxy is asked its sysroot in the sandbox (see `tools::ask`), shown
+/// rustup's home and told where it is, and told the toolchain the
+/// project pins (`RUSTUP_TOOLCHAIN`, else the nearest `rust-toolchain`
+/// file's channel), which the sandbox does not show it.
 fn resolve(tools: Vec<PathBuf>) -> Toolchain {
-    let sysroot = super::ask(&tools[0], &["--print", "sysroot"]).map(PathBuf::from);
+    let (read_only, env) = rustup(&tools[0]);
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let sysroot =
+        super::ask(&tools[0], &["--print", "sysroot"], read_only, &env).map(PathBuf::from);
     match sysroot {
         Some(sysroot) if sysroot.join("bin/rustc").is_file() => super::toolchain(
             vec![sysroot.join("bin/rustc")],
@@ -18,6 +25,43 @@ fn resolve(tools: Vec<PathBuf>) -> Toolchain {
         ),
         _ => super::toolchain(tools, Vec::new(), Vec::new()),
     }
+}
+
+/// What rustup's proxy at `program` needs to answer: its home, shown
+/// read-only, and the variables that name it and the toolchain pinned.
+/// Nothing for a `rustc` that is no proxy.
+fn rustup(program: &Path) -> (Vec<PathBuf>, Vec<(&'static str, String)>) {
+    // A link to rustup, or (as older rustups install them) a copy beside it.
+    let is_proxy = std::fs::canonicalize(program).ok().is_some_and(|real| {
+        real.file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with("rustup"))
+    }) || program.with_file_name("rustup").is_file();
+    let home = std::env::var_os("RUSTUP_HOME")
+        .map(PathBuf::from)
+        .or_else(|| dirs::home_dir().map(|home| home.join(".rustup")))
+        .filter(|home| is_proxy && home.is_dir());
+    let Some(home) = home else {
+        return (Vec::new(), Vec::new());
+    };
+    let mut env = vec![("RUSTUP_HOME", home.display().to_string())];
+    let pinned = std::env::var("RUSTUP_TOOLCHAIN").ok().or_else(|| {
+        let pin = super::tools::nearest_pin("rust-toolchain.toml")
+            .or_else(|| super::tools::nearest_pin("rust-toolchain"))?;
+        let text = std::fs::read_to_string(pin).ok()?;
+        match toml::from_str::<toml::Table>(&text) {
+            Ok(table) => table
+                .get("toolchain")?
+                .get("channel")?
+                .as_str()
+                .map(str::to_string),
+            // The old form: the channel alone.
+            Err(_) => text.lines().next().map(|l| l.trim().to_string()),
+        }
+    });
+    if let Some(toolchain) = pinned.filter(|t| !t.is_empty()) {
+        env.push(("RUSTUP_TOOLCHAIN", toolchain));
+    }
+    (vec![home], env)
 }
 
 pub static SPEC: Spec = Spec {

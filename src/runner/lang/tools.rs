@@ -9,13 +9,22 @@
 //! compiler installed under versioned names, the newest (`g++-14` over
 //! `g++-12` over `g++`).
 //!
+//! A suite's choice runs only with the user's consent (see
+//! `case::trust`): a `[toolchain]` of a `judge.toml` the user has not
+//! allowed is refused here, where it would be used, naming the file, the
+//! line and the command that allows it.
+//!
+//! Every question put to a tool (its version, where a version manager's
+//! shim leads, a compiler cache's first fill) runs as a compile does, in
+//! the sandbox with the compile's limits (`compile::ask`): a tool may be a
+//! suite's, and a name on `PATH` may be anything.
+//!
 //! Asking a compiler its version can take seconds (`kotlinc -version`, on a
 //! JVM), so it is asked once per compiler: the answer is kept on disk beside
 //! the build cache, under the compiler's identity (its real path, size and
 //! modification time), which an upgrade changes.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use anyhow::Context as _;
 use serde::Deserialize;
@@ -24,6 +33,7 @@ use sha2::{Digest as _, Sha256};
 use super::{Language, Toolchain, ALL};
 
 pub use crate::case::settings::Choice;
+use crate::case::trust::{self, Consent};
 
 /// A `[toolchain]` table: language, program or directory.
 #[derive(Debug, Default, Deserialize)]
@@ -87,6 +97,7 @@ pub fn choice(
         value,
         origin: file.display().to_string(),
         at: Some(at),
+        consent: Consent::Own,
     };
     known_language(&choice)?;
     Ok(choice)
@@ -132,6 +143,7 @@ fn environment_choices() -> Vec<Choice> {
                 value: value.to_string_lossy().into_owned(),
                 origin: variable.to_string(),
                 at: None,
+                consent: Consent::Own,
             });
         }
     }
@@ -167,6 +179,12 @@ pub(super) fn find_tools(language: Language, suite: &[Choice]) -> anyhow::Result
         .into_iter()
         .filter(|c| Language::find(&c.language) == Some(language))
         .collect();
+    // The nearest choice is the one taken: a suite's that the user has not
+    // allowed is refused, never passed over for the next, which would
+    // judge with another toolchain than the suite says.
+    if let Some(choice) = choices.first().filter(|c| !c.consent.given()) {
+        return Err(refused(choice).into());
+    }
     spec.tools
         .iter()
         .enumerate()
@@ -206,6 +224,21 @@ pub(super) fn find_tools(language: Language, suite: &[Choice]) -> anyhow::Result
                 })
         })
         .collect()
+}
+
+/// The refusal of a suite's `choice` made without the user's consent.
+fn refused(choice: &Choice) -> trust::Refused {
+    trust::Refused {
+        file: PathBuf::from(&choice.origin),
+        named: trust::Named {
+            kind: trust::Kind::Toolchain {
+                language: choice.language.clone(),
+                value: choice.value.clone(),
+            },
+            at: choice.at.unwrap_or((1, 1)),
+        },
+        changed: choice.consent == Consent::Changed,
+    }
 }
 
 /// The program `choice` gives for the tool `command`, and the arguments
@@ -332,14 +365,15 @@ pub fn identity(program: &Path) -> String {
     format!("{} {size} {modified}", real.display())
 }
 
-/// The first line of what `tool args` prints, asked once per compiler: the
+/// The first line of what `tool args` prints, asked once per compiler in
+/// the sandbox, seeing what `toolchain` shows (as its compiles do): the
 /// answer is kept in the build cache under the program's [`identity`].
-pub fn version(tool: &Path, args: &[&str]) -> String {
+pub fn version(tool: &Path, args: &[&str], toolchain: &Toolchain) -> String {
     let kept = version_file(tool, args);
     if let Ok(text) = std::fs::read_to_string(&kept) {
         return text;
     }
-    let answer = ask_version(tool, args);
+    let answer = ask_version(tool, args, toolchain);
     // A cache that cannot be written only costs the question next time.
     if let Some(dir) = kept.parent().filter(|_| !answer.is_empty()) {
         if std::fs::create_dir_all(dir).is_ok() {
@@ -372,15 +406,11 @@ fn version_file(tool: &Path, args: &[&str]) -> PathBuf {
 /// What `tool args` says of its version: the first line, on stdout or
 /// stderr, that [names a version](names_a_version) (a JVM's warnings come
 /// before kotlinc's version), else the first line it printed.
-fn ask_version(tool: &Path, args: &[&str]) -> String {
-    let Ok(output) = Command::new(tool)
-        .args(args)
-        .stdin(std::process::Stdio::null())
-        .output()
-    else {
+fn ask_version(tool: &Path, args: &[&str], toolchain: &Toolchain) -> String {
+    let Ok(answer) = super::compile::ask(tool, args, toolchain, &[]) else {
         return String::new();
     };
-    let lines: Vec<String> = [output.stdout, output.stderr]
+    let lines: Vec<String> = [answer.stdout, answer.stderr]
         .iter()
         .flat_map(|text| {
             String::from_utf8_lossy(text)
@@ -406,14 +436,51 @@ pub fn names_a_version(line: &str) -> bool {
     NUMBER.is_match(line) && !line.to_lowercase().contains("warning")
 }
 
-/// The output of `program args...`, trimmed; for asking a toolchain where
-/// it lives. Runs outside the sandbox: it is the user's own toolchain.
-pub(super) fn ask(program: &Path, args: &[&str]) -> Option<String> {
-    let output = Command::new(program).args(args).output().ok()?;
-    output
-        .status
-        .success()
-        .then(|| String::from_utf8_lossy(&output.stdout).trim().to_string())
+/// The output of `program args...`, trimmed, when it succeeds; for asking
+/// a toolchain where it lives (a version manager's shim, which program it
+/// stands for). Asked in the sandbox as a compile runs (see
+/// `compile::ask`), seeing the program (with a version manager's hidden
+/// directory of the home, see `sandbox::program_paths`) and `read_only`,
+/// with `env`.
+pub(super) fn ask(
+    program: &Path,
+    args: &[&str],
+    read_only: Vec<PathBuf>,
+    env: &[(&str, &str)],
+) -> Option<String> {
+    let view = toolchain(vec![program.to_path_buf()], read_only, Vec::new());
+    let answer = super::compile::ask(program, args, &view, env).ok()?;
+    answer
+        .success
+        .then(|| String::from_utf8_lossy(&answer.stdout).trim().to_string())
+}
+
+/// Where `program` is installed, when it lies as `PREFIX/bin/NAME` outside
+/// the system directories (conda's `~/miniconda3/bin/python3`, a
+/// `/opt/python/bin/python3`): `PREFIX`, which an interpreter needs to
+/// see to start (its library). Never the home directory or one above it,
+/// which a question has no business seeing (`~/bin/python3`).
+pub(super) fn installation(program: &Path) -> Option<PathBuf> {
+    let real = std::fs::canonicalize(program).ok()?;
+    let bin = real.parent()?;
+    let prefix = bin.parent()?;
+    let home = dirs::home_dir();
+    (bin.file_name()? == "bin"
+        && prefix.parent().is_some()
+        && !crate::runner::sandbox::is_system_path(prefix)
+        && home.as_deref().is_none_or(|home| !home.starts_with(prefix)))
+    .then(|| prefix.to_path_buf())
+}
+
+/// The nearest file named `name` in the working directory or above it: a
+/// version manager's pin of the project (`.python-version`,
+/// `rust-toolchain.toml`), which the sandbox does not show a question, so
+/// it is told what the pin says instead.
+pub(super) fn nearest_pin(name: &str) -> Option<PathBuf> {
+    let cwd = std::env::current_dir().ok()?;
+    cwd.ancestors()
+        .map(|dir| dir.join(name))
+        .find(|path| path.is_file())
 }
 
 /// The usual resolution: each tool's real path (past symbolic links),
@@ -452,7 +519,7 @@ pub(super) fn resolve_compiler(tools: Vec<PathBuf>) -> Toolchain {
 
 /// A toolchain of `programs`, seen by the sandbox with `read_only` and
 /// whatever else the programs need.
-pub(super) fn toolchain(
+pub fn toolchain(
     programs: Vec<PathBuf>,
     mut read_only: Vec<PathBuf>,
     path_dirs: Vec<PathBuf>,
@@ -478,18 +545,36 @@ mod tests {
     use super::*;
 
     #[test]
+    fn an_interpreter_outside_the_system_is_seen_with_its_installation() {
+        let tmp = tempfile::tempdir().unwrap();
+        let prefix = tmp.path().join("miniconda3");
+        std::fs::create_dir_all(prefix.join("bin")).unwrap();
+        std::fs::write(prefix.join("bin/python3.11"), "").unwrap();
+        std::os::unix::fs::symlink("python3.11", prefix.join("bin/python3")).unwrap();
+        std::fs::write(tmp.path().join("python3"), "").unwrap();
+        let real = std::fs::canonicalize(&prefix).unwrap();
+        assert_eq!(installation(&prefix.join("bin/python3")), Some(real));
+        assert_eq!(installation(&tmp.path().join("python3")), None);
+        assert_eq!(installation(Path::new("/usr/bin/python3")), None);
+        if let Some(home) = dirs::home_dir() {
+            assert_eq!(installation(&home.join("bin/python3")), None);
+        }
+    }
+
+    #[test]
     fn the_version_is_the_line_with_a_number_past_any_warning() {
         // As kotlinc says it: the JVM's warning first, on stderr.
         let kotlinc = "echo 'OpenJDK 64-Bit Server VM warning: -Xverify:none was deprecated in \
                        JDK 13' >&2; echo 'info: kotlinc-jvm 1.3.31 (JRE 17.0.15)' >&2";
+        let sh = toolchain(vec![PathBuf::from("/bin/sh")], Vec::new(), Vec::new());
         assert_eq!(
-            ask_version(Path::new("/bin/sh"), &["-c", kotlinc]),
+            ask_version(Path::new("/bin/sh"), &["-c", kotlinc], &sh),
             "info: kotlinc-jvm 1.3.31 (JRE 17.0.15)"
         );
         // raco says no version at all: its first line stands for it in the
         // build cache's key, and names no version.
         let raco = "echo 'A command can be specified by an unambiguous prefix.'";
-        let said = ask_version(Path::new("/bin/sh"), &["-c", raco]);
+        let said = ask_version(Path::new("/bin/sh"), &["-c", raco], &sh);
         assert_eq!(said, "A command can be specified by an unambiguous prefix.");
         assert!(!names_a_version(&said));
     }

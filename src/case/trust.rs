@@ -1,0 +1,893 @@
+//! Consent to run the programs a suite names.
+//!
+//! A suite's `judge.toml` may name programs: the compiler or interpreter
+//! to judge a language with (`[toolchain]`), and reference submissions
+//! that `calibrate` builds and runs (`[[reference]]`). Suites come from
+//! elsewhere (cloned, unzipped, shared by a coach), so none of these runs
+//! until the user has allowed that very file, as direnv asks before it
+//! loads an `.envrc`: `sudoku-judge trust DIR` records the consent under a
+//! digest of the content, and any change to it takes the consent back.
+//! What a suite may set without consent (limits, problem, checker,
+//! `time_scale`) runs nothing.
+//!
+//! The digest covers the `judge.toml`'s bytes and the bytes of every file
+//! of its suite that it names as a program: a `[toolchain]` path inside
+//! the file's directory (every file under it, for a directory) and each
+//! `[[reference]]`, so a shipped executable changed after the consent is
+//! not run on it; and where each link among them leads, so one led
+//! elsewhere is not either. A program named by a path outside the suite,
+//! or found on `PATH`, is covered by its name in the file's bytes: it is
+//! the machine's, not the pack's. A named program that runs other files of
+//! the suite runs them as they are; consent is to what the file names, and
+//! every program the judge runs for a suite runs in the sandbox anyway. A
+//! record holds the file's real path too: consent is to a file in a place,
+//! as direnv's.
+//!
+//! Records are data: one small JSON file per consent in the user's data
+//! directory (`~/.local/share/sudoku-judge/trust`), named by a hash of the
+//! path and the digest, created with `O_EXCL` (so never through a link
+//! planted at its name), and read back only as a regular file, never
+//! through a link, of bounded size.
+//!
+//! The suites shipped in `cases/` name references, and `calibrate` runs
+//! them (CI does, on a fresh checkout, with no step of anyone's). Their
+//! files are carried in the judge ([`crate::shipped`]), and a `judge.toml`
+//! whose digest is that of a shipped one is allowed without a record,
+//! wherever it lies: no pack can pass for one without being, byte for
+//! byte, the judge's own files, whose programs are the judge's own.
+
+use std::fmt;
+use std::io::{Read as _, Write as _};
+use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
+
+use anyhow::Context as _;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest as _, Sha256};
+
+/// A program a `judge.toml` names, and where.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Named {
+    pub kind: Kind,
+    /// Line and column in the file, counted from 1.
+    pub at: (usize, usize),
+}
+
+/// What kind of program a `judge.toml` names.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Kind {
+    /// `[toolchain]`: a language, and the program, path or directory as
+    /// written.
+    Toolchain { language: String, value: String },
+    /// `[[reference]]`: the submission's file, as written.
+    Reference { file: String },
+}
+
+impl fmt::Display for Named {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            Kind::Toolchain { language, value } => write!(f, "[toolchain] {language} = {value:?}"),
+            Kind::Reference { file } => write!(f, "[[reference]] file = {file:?}"),
+        }
+    }
+}
+
+/// A `judge.toml` that names programs, as the user is asked to allow it.
+#[derive(Clone, Debug)]
+pub struct Subject {
+    /// The file, as the judge found it.
+    pub file: PathBuf,
+    pub named: Vec<Named>,
+    /// The files of its suite hashed with it, relative to its directory.
+    pub hashed: Vec<String>,
+    /// The digest of its content, in hex.
+    pub digest: String,
+}
+
+/// Whether a program named somewhere may run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Consent {
+    /// The user's own choice: the command line, `config.toml`, the
+    /// environment. No suite's.
+    #[default]
+    Own,
+    /// A suite as sudoku-judge ships it.
+    Shipped,
+    /// A suite whose `judge.toml` the user allowed, as it is now.
+    Allowed,
+    /// A suite whose `judge.toml` the user never allowed.
+    Refused,
+    /// A suite whose `judge.toml` the user allowed, since changed (the file
+    /// or a program it names).
+    Changed,
+}
+
+impl Consent {
+    /// Whether what was named may run.
+    pub fn given(self) -> bool {
+        matches!(self, Consent::Own | Consent::Shipped | Consent::Allowed)
+    }
+}
+
+/// A program of a suite that would have run without the user's consent:
+/// the error that says which, where, and what to do.
+#[derive(Debug)]
+pub struct Refused {
+    /// The `judge.toml`.
+    pub file: PathBuf,
+    pub named: Named,
+    /// It was allowed once, with other content.
+    pub changed: bool,
+}
+
+impl fmt::Display for Refused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let dir = self.file.parent().unwrap_or(Path::new("."));
+        let (line, column) = self.named.at;
+        write!(
+            f,
+            "{} (line {line}, column {column}) names a program for the judge to run, {}, and \
+             {}; a suite's programs run only once you allow its judge.toml: read it, then run \
+             `sudoku-judge trust {}`",
+            self.file.display(),
+            self.named,
+            if self.changed {
+                "it changed since you allowed it (the file, or a program it names)"
+            } else {
+                "you have not allowed it"
+            },
+            // Quoted for a shell; what it prints is escaped where it is
+            // shown (a path may hold control characters).
+            shell_words::quote(&dir.to_string_lossy())
+        )
+    }
+}
+
+impl std::error::Error for Refused {}
+
+/// Allows `named` of `subject` only with consent: `Ok` when it is given,
+/// else the error that says what to do.
+pub fn check(subject: &Subject, named: &Named) -> anyhow::Result<Consent> {
+    let consent = consent(subject);
+    if consent.given() {
+        return Ok(consent);
+    }
+    Err(Refused {
+        file: subject.file.clone(),
+        named: named.clone(),
+        changed: consent == Consent::Changed,
+    }
+    .into())
+}
+
+/// The program a `[toolchain]` value names by path, as the judge takes
+/// it (`runner::lang::tools`): a value with a `/` is a path from the
+/// file's directory `dir`, and one that is no file there is a program
+/// with words after it (`bin/zig c++`). `None` for a name found on `PATH`.
+pub fn toolchain_path(dir: &Path, value: &str) -> Option<PathBuf> {
+    if !value.contains('/') {
+        return None;
+    }
+    let joined = dir.join(value);
+    if joined.symlink_metadata().is_ok() {
+        return Some(joined);
+    }
+    let words = shell_words::split(&joined.to_string_lossy()).ok()?;
+    words.first().map(PathBuf::from)
+}
+
+/// What the digest covers of the suite in `dir` besides the `judge.toml`:
+/// the files that `named` names (by name relative to `dir`), and where
+/// each link among them leads.
+#[derive(Debug, Default)]
+struct Parts {
+    /// Regular files whose real path lies in `dir`; a directory gives every
+    /// file under it.
+    files: Vec<(String, PathBuf)>,
+    /// A named path, or a link under a named directory, that leads
+    /// elsewhere than its own name: name, and where it leads. Retargeting
+    /// a link of the pack changes what runs as surely as changing a file.
+    links: Vec<(String, String)>,
+}
+
+fn suite_parts(dir: &Path, named: &[Named]) -> Parts {
+    let mut parts = Parts::default();
+    let Ok(real_dir) = std::fs::canonicalize(dir) else {
+        return parts;
+    };
+    let relative = |real: &Path| match real.strip_prefix(&real_dir) {
+        Ok(inside) => slashed(inside),
+        Err(_) => real.to_string_lossy().into_owned(),
+    };
+    for n in named {
+        let path = match &n.kind {
+            Kind::Toolchain { value, .. } => toolchain_path(dir, value),
+            Kind::Reference { file } => Some(dir.join(file)),
+        };
+        let Some(path) = path else { continue };
+        // A missing file is for its use to report: nothing runs it.
+        let Ok(real) = std::fs::canonicalize(&path) else {
+            continue;
+        };
+        // A path of the pack (not one up out of it, or absolute) that
+        // resolves elsewhere: where it leads is part of what was allowed.
+        if let Ok(own) = path.strip_prefix(dir) {
+            let inside = own
+                .components()
+                .all(|c| matches!(c, std::path::Component::Normal(_)));
+            if inside && slashed(own) != relative(&real) {
+                parts.links.push((slashed(own), relative(&real)));
+            }
+        }
+        if !real.starts_with(&real_dir) {
+            continue;
+        }
+        if real.is_dir() {
+            let walk = walkdir::WalkDir::new(&real).sort_by_file_name();
+            for entry in walk.into_iter().flatten() {
+                let kind = entry.file_type();
+                if kind.is_file() {
+                    parts
+                        .files
+                        .push((relative(entry.path()), entry.into_path()));
+                } else if kind.is_symlink() {
+                    let target = std::fs::read_link(entry.path()).unwrap_or_default();
+                    parts.links.push((
+                        relative(entry.path()),
+                        target.to_string_lossy().into_owned(),
+                    ));
+                }
+            }
+        } else if real.is_file() {
+            parts.files.push((relative(&real), real));
+        }
+    }
+    parts.files.sort();
+    parts.files.dedup();
+    parts.links.sort();
+    parts.links.dedup();
+    parts
+}
+
+/// A relative path with `/` between its names, as the digest takes it.
+fn slashed(path: &Path) -> String {
+    path.components()
+        .filter_map(|c| match c {
+            std::path::Component::Normal(name) => Some(name.to_string_lossy().into_owned()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// The digest of a `judge.toml` and the files of its suite it names: each
+/// part with its length first, so no two contents share a stream.
+struct Digest(Sha256);
+
+impl Digest {
+    fn new(settings: &[u8]) -> Digest {
+        let mut hasher = Sha256::new();
+        hasher.update(b"sudoku-judge trust 1\n");
+        hasher.update(format!("judge.toml {}\n", settings.len()));
+        hasher.update(settings);
+        Digest(hasher)
+    }
+
+    fn file(&mut self, name: &str, bytes: &[u8]) {
+        self.0.update(format!("\nfile {} {name}\n", bytes.len()));
+        self.0.update(bytes);
+    }
+
+    fn link(&mut self, name: &str, target: &str) {
+        self.0.update(format!(
+            "\nlink {} {name} {} {target}\n",
+            name.len(),
+            target.len()
+        ));
+    }
+
+    fn hex(self) -> String {
+        self.0
+            .finalize()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    }
+}
+
+/// The `judge.toml` at `file`, whose bytes are `settings` and which names
+/// `named`, with its digest: the file and the programs of its suite.
+pub fn subject(file: &Path, settings: &[u8], named: Vec<Named>) -> anyhow::Result<Subject> {
+    let dir = file.parent().unwrap_or(Path::new("."));
+    let mut digest = Digest::new(settings);
+    let mut hashed = Vec::new();
+    let parts = suite_parts(dir, &named);
+    for (name, target) in &parts.links {
+        digest.link(name, target);
+    }
+    for (name, path) in parts.files {
+        let mut bytes = Vec::new();
+        super::file::open_regular(&path, "program")
+            .and_then(|mut opened| {
+                opened
+                    .read_to_end(&mut bytes)
+                    .with_context(|| format!("failed to read {}", path.display()))
+            })
+            .with_context(|| {
+                format!(
+                    "failed to read {}, which {} names",
+                    path.display(),
+                    file.display()
+                )
+            })?;
+        digest.file(&name, &bytes);
+        hashed.push(name);
+    }
+    Ok(Subject {
+        file: file.to_path_buf(),
+        named,
+        hashed,
+        digest: digest.hex(),
+    })
+}
+
+/// What this build ships in `cases/` (carried in the binary, see
+/// [`crate::shipped`]), by its path under `cases/` with `/` between names.
+fn shipped_files() -> &'static [(String, &'static [u8])] {
+    static FILES: LazyLock<Vec<(String, &'static [u8])>> = LazyLock::new(|| {
+        crate::shipped::files()
+            .into_iter()
+            .map(|(path, bytes)| (slashed(path), bytes))
+            .collect()
+    });
+    &FILES
+}
+
+/// The digest of each shipped `judge.toml` with its files, or why one
+/// cannot be made (a file it names is not compiled in).
+fn shipped_digests() -> &'static [Result<String, String>] {
+    static DIGESTS: LazyLock<Vec<Result<String, String>>> = LazyLock::new(|| {
+        shipped_files()
+            .iter()
+            .filter_map(|(name, bytes)| {
+                let suite = name.strip_suffix("/judge.toml")?;
+                Some(shipped_digest(suite, bytes))
+            })
+            .collect()
+    });
+    &DIGESTS
+}
+
+fn shipped_digest(suite: &str, settings: &[u8]) -> Result<String, String> {
+    let text = std::str::from_utf8(settings).map_err(|e| e.to_string())?;
+    let named = super::settings::named_in_text(text).map_err(|e| format!("{e:#}"))?;
+    let mut files = Vec::new();
+    for n in &named {
+        let name = match &n.kind {
+            Kind::Reference { file } => slashed(Path::new(file)),
+            Kind::Toolchain { value, .. } if !value.contains('/') => continue,
+            Kind::Toolchain { value, .. } => slashed(Path::new(value)),
+        };
+        let wanted = format!("{suite}/{name}");
+        let (_, bytes) = shipped_files()
+            .iter()
+            .find(|(shipped, _)| *shipped == wanted)
+            .ok_or_else(|| format!("{wanted} is named in {suite}/judge.toml but not shipped"))?;
+        files.push((name, *bytes));
+    }
+    files.sort();
+    files.dedup();
+    let mut digest = Digest::new(settings);
+    for (name, bytes) in files {
+        digest.file(&name, bytes);
+    }
+    Ok(digest.hex())
+}
+
+/// Whether `subject` may run what it names: shipped content, or content
+/// the user allowed at its place.
+pub fn consent(subject: &Subject) -> Consent {
+    if is_shipped(subject) {
+        return Consent::Shipped;
+    }
+    match Store::user() {
+        Ok(store) => store.consent(subject),
+        Err(_) => Consent::Refused,
+    }
+}
+
+/// Whether `subject` is, byte for byte, a suite this build ships.
+pub fn is_shipped(subject: &Subject) -> bool {
+    shipped_digests()
+        .iter()
+        .any(|d| d.as_deref() == Ok(subject.digest.as_str()))
+}
+
+/// The consent the user gave to one `judge.toml`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Record {
+    /// The file's real path.
+    pub file: PathBuf,
+    pub digest: String,
+    /// When, in seconds since the Unix epoch.
+    pub allowed_at: u64,
+    /// What it named then.
+    pub named: Vec<Named>,
+    /// The files of its suite hashed with it then.
+    pub hashed: Vec<String>,
+}
+
+/// How a record stands against the file now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Standing {
+    /// The file is as it was allowed.
+    Holds,
+    /// The file, or a program it names, changed since: the consent is void.
+    Changed,
+    /// The file is gone.
+    Gone,
+    /// The file cannot be read now.
+    Unreadable,
+}
+
+/// What [`allow`] did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Allowed {
+    /// A record was written; `replaced` records of the same file with
+    /// older content were removed.
+    Recorded { record: PathBuf, replaced: usize },
+    /// The same content was allowed before.
+    Already,
+    /// Shipped content needs no record.
+    Shipped,
+}
+
+/// Records `subject`'s content as allowed by the user.
+pub fn allow(subject: &Subject) -> anyhow::Result<Allowed> {
+    if is_shipped(subject) {
+        return Ok(Allowed::Shipped);
+    }
+    Store::user()?.allow(subject)
+}
+
+/// Removes the consent given to each `judge.toml` at `path` or under it
+/// (a suite directory); returns the records removed.
+pub fn revoke(path: &Path) -> anyhow::Result<Vec<Record>> {
+    let store = Store::user()?;
+    let real = std::fs::canonicalize(path)
+        .or_else(|_| std::path::absolute(path))
+        .with_context(|| format!("cannot find {}", path.display()))?;
+    store.revoke(&real)
+}
+
+/// Every consent the user gave, oldest first, with how each stands now.
+pub fn records() -> anyhow::Result<Vec<(Record, Standing)>> {
+    let store = Store::user()?;
+    Ok(store
+        .records()?
+        .into_iter()
+        .map(|record| {
+            let standing = standing(&record);
+            (record, standing)
+        })
+        .collect())
+}
+
+/// How `record` stands against its file now.
+fn standing(record: &Record) -> Standing {
+    if record.file.symlink_metadata().is_err() {
+        return Standing::Gone;
+    }
+    match super::settings::inspect(&record.file) {
+        Ok(Some(now)) if now.digest == record.digest => Standing::Holds,
+        Ok(_) => Standing::Changed,
+        Err(_) => Standing::Unreadable,
+    }
+}
+
+/// Where the user's records are: `$XDG_DATA_HOME/sudoku-judge/trust`
+/// (`~/.local/share/sudoku-judge/trust`).
+pub fn records_dir() -> anyhow::Result<PathBuf> {
+    let data = dirs::data_dir().context(
+        "this user has no data directory to keep consent in; set XDG_DATA_HOME (or HOME)",
+    )?;
+    Ok(data.join("sudoku-judge").join("trust"))
+}
+
+/// The largest record read: a record names a file and a few programs.
+const MAX_RECORD_BYTES: u64 = 256 << 10;
+
+/// The records in one directory.
+struct Store {
+    dir: PathBuf,
+}
+
+impl Store {
+    fn user() -> anyhow::Result<Store> {
+        Ok(Store {
+            dir: records_dir()?,
+        })
+    }
+
+    /// The record of `subject`'s content at its place: its name.
+    fn record_path(&self, file: &Path, digest: &str) -> PathBuf {
+        use std::os::unix::ffi::OsStrExt as _;
+        let mut hasher = Sha256::new();
+        hasher.update(b"sudoku-judge trust record 1\n");
+        hasher.update(file.as_os_str().as_bytes());
+        hasher.update(b"\n");
+        hasher.update(digest.as_bytes());
+        let key: String = hasher
+            .finalize()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        self.dir.join(format!("{key}.json"))
+    }
+
+    fn consent(&self, subject: &Subject) -> Consent {
+        let Ok(real) = std::fs::canonicalize(&subject.file) else {
+            return Consent::Refused;
+        };
+        let path = self.record_path(&real, &subject.digest);
+        match read_record(&path) {
+            Ok(record) if record.file == real && record.digest == subject.digest => {
+                Consent::Allowed
+            }
+            _ if self
+                .records()
+                .is_ok_and(|records| records.iter().any(|r| r.file == real)) =>
+            {
+                Consent::Changed
+            }
+            _ => Consent::Refused,
+        }
+    }
+
+    /// The directory, made if need be: a directory of the user's own,
+    /// reached by no link at its last name.
+    fn ensure_dir(&self) -> anyhow::Result<()> {
+        use std::os::unix::fs::{DirBuilderExt as _, MetadataExt as _};
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(&self.dir)
+            .with_context(|| format!("failed to create {}", self.dir.display()))?;
+        let meta = self
+            .dir
+            .symlink_metadata()
+            .with_context(|| format!("failed to read {}", self.dir.display()))?;
+        anyhow::ensure!(
+            meta.is_dir() && !meta.file_type().is_symlink(),
+            "{} is not a directory but a link or a file; consent is kept only in a directory \
+             of your own",
+            self.dir.display()
+        );
+        anyhow::ensure!(
+            meta.uid() == nix::unistd::Uid::effective().as_raw(),
+            "{} belongs to another user; consent is kept only in a directory of your own",
+            self.dir.display()
+        );
+        Ok(())
+    }
+
+    fn allow(&self, subject: &Subject) -> anyhow::Result<Allowed> {
+        let real = std::fs::canonicalize(&subject.file)
+            .with_context(|| format!("cannot find {}", subject.file.display()))?;
+        self.ensure_dir()?;
+        let path = self.record_path(&real, &subject.digest);
+        if read_record(&path).is_ok_and(|r| r.file == real && r.digest == subject.digest) {
+            return Ok(Allowed::Already);
+        }
+        // Consent to older content of the same file goes: it is void, and
+        // a list of records should say what holds.
+        let mut replaced = 0;
+        for (old, old_path) in self.records_with_paths()? {
+            if old.file == real && old_path != path {
+                std::fs::remove_file(&old_path)
+                    .with_context(|| format!("failed to remove {}", old_path.display()))?;
+                replaced += 1;
+            }
+        }
+        let record = Record {
+            file: real,
+            digest: subject.digest.clone(),
+            allowed_at: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs()),
+            named: subject.named.clone(),
+            hashed: subject.hashed.clone(),
+        };
+        let text = serde_json::to_vec_pretty(&record)?;
+        // Written whole under a fresh name (`O_EXCL`, mode 0600), then
+        // linked to its own name, which must not exist: a link planted
+        // there is never followed, and a record is never half written.
+        let mut staged = tempfile::Builder::new()
+            .prefix(".record-")
+            .tempfile_in(&self.dir)
+            .with_context(|| format!("failed to write a record in {}", self.dir.display()))?;
+        staged
+            .write_all(&text)
+            .and_then(|()| staged.as_file().sync_all())
+            .with_context(|| format!("failed to write a record in {}", self.dir.display()))?;
+        match staged.persist_noclobber(&path) {
+            Ok(_) => {}
+            Err(error) if error.error.kind() == std::io::ErrorKind::AlreadyExists => {
+                anyhow::bail!(
+                    "{} exists and is not a record of this file; remove it, then allow again",
+                    path.display()
+                )
+            }
+            Err(error) => {
+                return Err(error.error)
+                    .with_context(|| format!("failed to write {}", path.display()))
+            }
+        }
+        Ok(Allowed::Recorded {
+            record: path,
+            replaced,
+        })
+    }
+
+    fn revoke(&self, under: &Path) -> anyhow::Result<Vec<Record>> {
+        let mut revoked = Vec::new();
+        for (record, path) in self.records_with_paths()? {
+            if record.file.starts_with(under) {
+                std::fs::remove_file(&path)
+                    .with_context(|| format!("failed to remove {}", path.display()))?;
+                revoked.push(record);
+            }
+        }
+        Ok(revoked)
+    }
+
+    fn records(&self) -> anyhow::Result<Vec<Record>> {
+        Ok(self
+            .records_with_paths()?
+            .into_iter()
+            .map(|(record, _)| record)
+            .collect())
+    }
+
+    /// Every readable record and its path, oldest first. What is not a
+    /// record (another file, a link, a record cut short) is passed over.
+    fn records_with_paths(&self) -> anyhow::Result<Vec<(Record, PathBuf)>> {
+        let entries = match std::fs::read_dir(&self.dir) {
+            Ok(entries) => entries,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(error) => {
+                return Err(error).with_context(|| format!("failed to read {}", self.dir.display()))
+            }
+        };
+        let mut records: Vec<(Record, PathBuf)> = entries
+            .flatten()
+            .map(|entry| entry.path())
+            .filter(|path| path.extension().is_some_and(|e| e == "json"))
+            .filter_map(|path| read_record(&path).ok().map(|record| (record, path)))
+            .collect();
+        records.sort_by(|a, b| (a.0.allowed_at, &a.0.file).cmp(&(b.0.allowed_at, &b.0.file)));
+        Ok(records)
+    }
+}
+
+/// The record at `path`: a regular file, opened without following a link
+/// and without blocking, of bounded size.
+fn read_record(path: &Path) -> anyhow::Result<Record> {
+    use std::os::unix::fs::OpenOptionsExt as _;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)
+        .with_context(|| format!("failed to read {}", path.display()))?;
+    anyhow::ensure!(
+        file.metadata()?.is_file(),
+        "{} is not a regular file",
+        path.display()
+    );
+    let mut text = Vec::new();
+    file.take(MAX_RECORD_BYTES + 1).read_to_end(&mut text)?;
+    anyhow::ensure!(
+        text.len() as u64 <= MAX_RECORD_BYTES,
+        "{} is too large to be a record",
+        path.display()
+    );
+    serde_json::from_slice(&text).with_context(|| format!("{} is not a record", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn suite(dir: &Path, settings: &str) -> Subject {
+        std::fs::create_dir_all(dir).unwrap();
+        std::fs::write(dir.join("judge.toml"), settings).unwrap();
+        super::super::settings::inspect(&dir.join("judge.toml"))
+            .unwrap()
+            .expect("it names programs")
+    }
+
+    #[test]
+    fn every_shipped_suite_that_names_programs_is_allowed_as_shipped() {
+        let cases = Path::new(env!("CARGO_MANIFEST_DIR")).join("cases");
+        let mut naming = Vec::new();
+        for entry in std::fs::read_dir(&cases).unwrap() {
+            let settings = entry.unwrap().path().join("judge.toml");
+            if !settings.is_file() {
+                continue;
+            }
+            if let Some(subject) = super::super::settings::inspect(&settings).unwrap() {
+                assert!(
+                    is_shipped(&subject),
+                    "{} names programs and is not allowed as shipped",
+                    settings.display()
+                );
+                naming.push(settings);
+            }
+        }
+        assert_eq!(naming.len(), 2, "{naming:?}");
+        for digest in shipped_digests() {
+            assert!(digest.is_ok(), "{digest:?}");
+        }
+    }
+
+    #[test]
+    fn shipped_content_changed_by_a_byte_is_not_shipped() {
+        let tmp = tempfile::tempdir().unwrap();
+        let cases = Path::new(env!("CARGO_MANIFEST_DIR")).join("cases/leetcode37");
+        let copy = tmp.path().join("leetcode37");
+        std::fs::create_dir_all(copy.join("references")).unwrap();
+        for name in [
+            "judge.toml",
+            "references/ac_textbook.py",
+            "references/ac_textbook.cpp",
+        ] {
+            std::fs::copy(cases.join(name), copy.join(name)).unwrap();
+        }
+        let settings = copy.join("judge.toml");
+        let subject = super::super::settings::inspect(&settings).unwrap().unwrap();
+        assert!(is_shipped(&subject));
+        assert_eq!(
+            subject.hashed,
+            ["references/ac_textbook.cpp", "references/ac_textbook.py"]
+        );
+        let mut reference = std::fs::read(copy.join("references/ac_textbook.py")).unwrap();
+        reference.push(b'\n');
+        std::fs::write(copy.join("references/ac_textbook.py"), reference).unwrap();
+        let subject = super::super::settings::inspect(&settings).unwrap().unwrap();
+        assert!(!is_shipped(&subject));
+    }
+
+    #[test]
+    fn consent_holds_for_the_content_allowed_and_no_other() {
+        let tmp = tempfile::tempdir().unwrap();
+        let store = Store {
+            dir: tmp.path().join("records"),
+        };
+        let dir = tmp.path().join("pack");
+        std::fs::create_dir_all(dir.join("bin")).unwrap();
+        std::fs::write(dir.join("bin/python3"), "#!/bin/sh\nexec python3 \"$@\"\n").unwrap();
+        let text = "time_limit = \"1s\"\n[toolchain]\npython = \"bin/python3\"\ncpp = \"g++\"\n";
+        let subject = suite(&dir, text);
+        assert_eq!(subject.hashed, ["bin/python3"]);
+        assert_eq!(
+            subject.named[1],
+            Named {
+                kind: Kind::Toolchain {
+                    language: "cpp".into(),
+                    value: "g++".into()
+                },
+                at: (4, 1)
+            }
+        );
+        assert_eq!(store.consent(&subject), Consent::Refused);
+        assert!(matches!(
+            store.allow(&subject).unwrap(),
+            Allowed::Recorded { replaced: 0, .. }
+        ));
+        assert_eq!(store.consent(&subject), Consent::Allowed);
+        assert_eq!(store.allow(&subject).unwrap(), Allowed::Already);
+
+        // A changed program of the suite voids the consent...
+        std::fs::write(dir.join("bin/python3"), "#!/bin/sh\nid\n").unwrap();
+        let changed = suite(&dir, text);
+        assert_eq!(store.consent(&changed), Consent::Changed);
+        // ...and so does a changed file, even by a comment.
+        std::fs::write(dir.join("bin/python3"), "#!/bin/sh\nexec python3 \"$@\"\n").unwrap();
+        let commented = suite(&dir, &format!("{text}# hello\n"));
+        assert_eq!(store.consent(&commented), Consent::Changed);
+        // Allowing the new content replaces the old record.
+        assert!(matches!(
+            store.allow(&commented).unwrap(),
+            Allowed::Recorded { replaced: 1, .. }
+        ));
+        assert_eq!(store.records().unwrap().len(), 1);
+        // The same content elsewhere is another file: not allowed.
+        let elsewhere = tmp.path().join("copy");
+        std::fs::create_dir_all(elsewhere.join("bin")).unwrap();
+        std::fs::copy(dir.join("bin/python3"), elsewhere.join("bin/python3")).unwrap();
+        assert_eq!(
+            store.consent(&suite(&elsewhere, &format!("{text}# hello\n"))),
+            Consent::Refused
+        );
+        // Revoking takes it back.
+        assert_eq!(
+            store
+                .revoke(&std::fs::canonicalize(&dir).unwrap())
+                .unwrap()
+                .len(),
+            1
+        );
+        assert_eq!(store.consent(&commented), Consent::Refused);
+    }
+
+    #[test]
+    fn a_link_of_the_pack_led_elsewhere_voids_the_consent() {
+        let tmp = tempfile::tempdir().unwrap();
+        let store = Store {
+            dir: tmp.path().join("records"),
+        };
+        let dir = tmp.path().join("pack");
+        std::fs::create_dir_all(dir.join("bin")).unwrap();
+        std::os::unix::fs::symlink("/bin/true", dir.join("bin/python3")).unwrap();
+        let text = "[toolchain]\npython = \"bin/python3\"\n";
+        let subject = suite(&dir, text);
+        // Outside the pack: not hashed, but where the link leads is.
+        assert!(subject.hashed.is_empty(), "{:?}", subject.hashed);
+        store.allow(&subject).unwrap();
+        assert_eq!(store.consent(&suite(&dir, text)), Consent::Allowed);
+        std::fs::remove_file(dir.join("bin/python3")).unwrap();
+        std::os::unix::fs::symlink("/bin/false", dir.join("bin/python3")).unwrap();
+        assert_eq!(store.consent(&suite(&dir, text)), Consent::Changed);
+    }
+
+    #[test]
+    fn a_link_or_a_stranger_at_a_records_name_is_never_followed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let store = Store {
+            dir: tmp.path().join("records"),
+        };
+        let dir = tmp.path().join("pack");
+        let subject = suite(&dir, "[toolchain]\ncpp = \"g++\"\n");
+        std::fs::create_dir_all(&store.dir).unwrap();
+        let real = std::fs::canonicalize(&subject.file).unwrap();
+        let planted = store.record_path(&real, &subject.digest);
+        let target = tmp.path().join("target");
+        std::fs::write(&target, "kept").unwrap();
+        std::os::unix::fs::symlink(&target, &planted).unwrap();
+        // A link is no record: not allowed, and allowing writes nothing
+        // through it.
+        assert_eq!(store.consent(&subject), Consent::Refused);
+        let error = store.allow(&subject).unwrap_err().to_string();
+        assert!(error.contains("is not a record of this file"), "{error}");
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "kept");
+        // A records directory that is a link is refused.
+        let linked = Store {
+            dir: tmp.path().join("linked"),
+        };
+        std::os::unix::fs::symlink(&store.dir, &linked.dir).unwrap();
+        let error = linked.allow(&subject).unwrap_err().to_string();
+        assert!(error.contains("not a directory but a link"), "{error}");
+    }
+
+    #[test]
+    fn the_refusal_names_the_file_the_place_and_the_command() {
+        let refused = Refused {
+            file: PathBuf::from("/packs/my pack/judge.toml"),
+            named: Named {
+                kind: Kind::Toolchain {
+                    language: "cpp".into(),
+                    value: "sh -c 'id'".into(),
+                },
+                at: (3, 1),
+            },
+            changed: false,
+        };
+        assert_eq!(
+            refused.to_string(),
+            "/packs/my pack/judge.toml (line 3, column 1) names a program for the judge to run, \
+             [toolchain] cpp = \"sh -c 'id'\", and you have not allowed it; a suite's programs \
+             run only once you allow its judge.toml: read it, then run `sudoku-judge trust \
+             '/packs/my pack'`"
+        );
+    }
+}

@@ -1,0 +1,150 @@
+//! What `sudoku-judge trust` says: what each `judge.toml` names, so that
+//! consent is given knowing what runs, what it allowed, what it took back,
+//! and what stands. Everything quoted from a suite is shown escaped.
+
+use std::io::{self, Write};
+use std::path::Path;
+
+use super::untrusted::{shell_path, shown, shown_path};
+use crate::case::trust::{Allowed, Kind, Named, Record, Standing, Subject};
+use crate::words::plural;
+
+/// One named program, on a line of its own under its file.
+fn named_line(out: &mut dyn Write, named: &Named, dir: &Path) -> io::Result<()> {
+    let (line, column) = named.at;
+    let what = match &named.kind {
+        Kind::Toolchain { value, .. } => match crate::case::trust::toolchain_path(dir, value) {
+            Some(path) if path.starts_with(dir) => "a program of the suite, run by path",
+            Some(_) => "a program outside the suite, run by path",
+            None => "a program found on PATH, run with any words after it",
+        },
+        Kind::Reference { .. } => "a submission `calibrate` builds and runs",
+    };
+    writeln!(
+        out,
+        "  line {line}, column {column}: {}  ({what})",
+        shown(&named.to_string())
+    )
+}
+
+/// A `judge.toml` under a path given to `trust` that names no program:
+/// nothing of it needs consent.
+pub fn nothing_to_allow(out: &mut dyn Write, file: &Path) -> io::Result<()> {
+    writeln!(
+        out,
+        "{} names no program (no [toolchain], no [[reference]]): nothing to allow",
+        shown_path(file)
+    )
+}
+
+/// What `trust` allowed for `subject`.
+pub fn allowed(out: &mut dyn Write, subject: &Subject, allowed: &Allowed) -> io::Result<()> {
+    let file = shown_path(&subject.file);
+    let digest = &subject.digest[..16.min(subject.digest.len())];
+    match allowed {
+        Allowed::Shipped => writeln!(
+            out,
+            "{file} is a suite as sudoku-judge ships it (sha256 {digest}...): its programs run \
+             without a record"
+        )?,
+        Allowed::Already => writeln!(
+            out,
+            "{file} was allowed before, as it is now (sha256 {digest}...); it may run:"
+        )?,
+        Allowed::Recorded { replaced, .. } => writeln!(
+            out,
+            "allowed {file} (sha256 {digest}...){}; it may now run:",
+            if *replaced > 0 {
+                " in place of the content allowed before"
+            } else {
+                ""
+            }
+        )?,
+    }
+    let dir = subject.file.parent().unwrap_or(Path::new("."));
+    for named in &subject.named {
+        named_line(out, named, dir)?;
+    }
+    if !subject.hashed.is_empty() {
+        let hashed: Vec<String> = subject
+            .hashed
+            .iter()
+            .map(|f| shown(f).into_owned())
+            .collect();
+        writeln!(out, "  hashed with it: {}", hashed.join(", "))?;
+    }
+    if matches!(allowed, Allowed::Recorded { .. } | Allowed::Already) {
+        writeln!(
+            out,
+            "  every program a suite names runs in the sandbox; a change to this file{} takes \
+             the consent back, and `sudoku-judge trust --revoke {}` takes it back now",
+            if subject.hashed.is_empty() {
+                ""
+            } else {
+                " or to a file hashed with it"
+            },
+            shell_path(dir)
+        )?;
+    }
+    Ok(())
+}
+
+/// What `trust --revoke` took back under `path`.
+pub fn revoked(out: &mut dyn Write, path: &Path, records: &[Record]) -> io::Result<()> {
+    if records.is_empty() {
+        return writeln!(
+            out,
+            "nothing under {} was allowed; nothing to take back",
+            shown_path(path)
+        );
+    }
+    for record in records {
+        writeln!(
+            out,
+            "took back the consent to {}: its programs no longer run",
+            shown_path(&record.file)
+        )?;
+    }
+    Ok(())
+}
+
+/// What `trust --list` shows: every consent and how it stands now.
+pub fn list(out: &mut dyn Write, records: &[(Record, Standing)], dir: &Path) -> io::Result<()> {
+    if records.is_empty() {
+        return writeln!(
+            out,
+            "no suite is allowed to run programs (records are kept in {}); the suites \
+             sudoku-judge ships need none",
+            shown_path(dir)
+        );
+    }
+    for (record, standing) in records {
+        let when = humantime::format_rfc3339_seconds(
+            std::time::UNIX_EPOCH + std::time::Duration::from_secs(record.allowed_at),
+        );
+        let now = match standing {
+            Standing::Holds => "allowed",
+            Standing::Changed => "CHANGED since it was allowed: its programs do not run",
+            Standing::Gone => "gone",
+            Standing::Unreadable => "unreadable now: its programs do not run",
+        };
+        writeln!(out, "{}  {now} (allowed {when})", shown_path(&record.file))?;
+        let dir = record.file.parent().unwrap_or(Path::new("."));
+        for named in &record.named {
+            named_line(out, named, dir)?;
+        }
+        if !record.hashed.is_empty() {
+            writeln!(
+                out,
+                "  hashed with it: {}",
+                shown(&record.hashed.join(", "))
+            )?;
+        }
+    }
+    writeln!(
+        out,
+        "{} allowed, kept in {}",
+        plural(records.len(), "file"),
+        shown_path(dir)
+    )
+}
