@@ -9,8 +9,11 @@ use super::tables::{
     other_bands, split, ALL_MASKS, BAND, COMPLEX, MINIROWS, NINE, PEERS, ROWS, SPREAD,
 };
 
-/// The search state: 136 bytes, copied at each guess.
+/// The search state: 136 bytes, copied at each guess. The AVX-512 band
+/// rule (`engine`) reads and writes its first 128 bytes as 32 words: the
+/// 27 masks, then `unsolved`, then `dirty`; `repr(C)` keeps that order.
 #[derive(Clone, Copy)]
+#[repr(C)]
 pub(super) struct Grid {
     /// `cand[band][digit]`, digits 0-based: for each band (three rows) and
     /// digit, the band's cells where the digit may still go, bit
@@ -224,7 +227,7 @@ impl Grid {
     /// anything changed; `pairs` gets each band's open cells with exactly
     /// two candidates, as they were before any placement.
     #[inline(always)]
-    fn naked_singles<K: Kernels>(&mut self, pairs: &mut [u32; 3]) -> Option<bool> {
+    pub(super) fn naked_singles<K: Kernels>(&mut self, pairs: &mut [u32; 3]) -> Option<bool> {
         let mut progress = false;
         for (band, pairs) in pairs.iter_mut().enumerate() {
             let open = self.unsolved[band];

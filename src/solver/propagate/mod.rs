@@ -14,8 +14,8 @@
 //! (`branch`), each branch on a copy of the 136-byte state.
 //!
 //! The search is compiled once per instruction set (`paths`); the copies
-//! differ only in how fast they reach the same fixpoint (`kernels`, `x86`),
-//! and tests hold them against each other.
+//! differ only in how fast they reach the same fixpoint (`kernels`, `x86`,
+//! and for AVX-512 the `engine`), and tests hold them against each other.
 //! Why each piece is as it is, with the measurements and what was tried and
 //! dropped: docs/solvers.md.
 //!
@@ -29,6 +29,8 @@
 
 mod bits;
 mod branch;
+#[cfg(target_arch = "x86_64")]
+mod engine;
 mod grid;
 mod kernels;
 mod paths;

@@ -17,8 +17,7 @@ use super::Search;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CodePath {
     /// Compiled for x86-64-v4 (AVX-512 F, BW, CD, DQ, VL, and all of
-    /// x86-64-v3), AVX2 kernels. Not the default: see
-    /// [`CodePath::detected`].
+    /// x86-64-v3), the band rule over all 27 masks at once.
     Avx512,
     /// Compiled for x86-64-v3 (AVX2, BMI1/2, LZCNT, POPCNT), AVX2 kernels.
     Avx2,
@@ -55,13 +54,11 @@ impl CodePath {
         self.entry().is_some()
     }
 
-    /// The copy `search` runs on this CPU: the fastest available of those
-    /// measured to pay, which [`CodePath::Avx512`] has not yet.
+    /// The copy `search` runs on this CPU: the fastest it can run.
     #[must_use]
     pub fn detected() -> CodePath {
         CodePath::ALL
             .into_iter()
-            .filter(|&path| path != CodePath::Avx512)
             .find(|path| path.available())
             .unwrap_or(CodePath::Portable)
     }
@@ -99,8 +96,11 @@ pub(super) type Entry = fn(&mut Search, Grid);
 pub(super) fn run(search: &mut Search, grid: Grid) {
     #[cfg(target_arch = "x86_64")]
     {
-        if v3::detected() {
-            // SAFETY: the CPU has every feature `v3::visit` is compiled for.
+        if v4::detected() {
+            // SAFETY: the CPU has every feature `v4::visit` is compiled for.
+            unsafe { v4::visit(search, grid) };
+        } else if v3::detected() {
+            // SAFETY: as above, for `v3::visit`.
             unsafe { v3::visit(search, grid) };
         } else {
             visit_sse2(search, grid);
@@ -185,7 +185,8 @@ mod v4 {
         enable = "avx512f,avx512bw,avx512cd,avx512dq,avx512vl,avx2,bmi1,bmi2,lzcnt,popcnt"
     )]
     pub unsafe fn visit(search: &mut Search, grid: Grid) {
-        // SAFETY: reached only from `enter` (see there) or from itself.
+        // SAFETY: reached only from `enter` (see there), from `super::run`
+        // after `detected()`, or from itself.
         search.visit::<Avx512>(grid, |search, grid| unsafe { visit(search, grid) });
     }
 }

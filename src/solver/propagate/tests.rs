@@ -1,19 +1,22 @@
 //! The reference search's unit tests: known puzzles, a cross-check against
 //! a plain backtracker, every compiled copy against the portable one, and
-//! the SIMD kernels against the plain loops.
+//! the SIMD kernels and the AVX-512 band rule against the plain loops.
 
 use super::bits::stack_rule;
 use super::kernels::{scalar, Portable};
 use super::paths::visit_portable;
-use super::tables::{permutations, BAND, NINE, SPREAD};
+use super::tables::{permutations, ALL_MASKS, BAND, NINE, SPREAD};
 #[cfg(target_arch = "x86_64")]
 use super::x86::{avx2, sse2, Avx2, Sse2};
 use super::*;
 
 #[test]
 fn the_state_a_guess_copies_is_136_bytes() {
-    // The module's docs and docs/solvers.md say so.
+    // The module's docs and docs/solvers.md say so, and the AVX-512 band
+    // rule reads the masks, `unsolved` and `dirty` as the first 32 words.
     assert_eq!(std::mem::size_of::<Grid>(), 136);
+    assert_eq!(std::mem::offset_of!(Grid, unsolved), 27 * 4);
+    assert_eq!(std::mem::offset_of!(Grid, dirty), 30 * 4);
 }
 
 /// LeetCode 37's example and its answer.
@@ -480,6 +483,62 @@ fn simd_kernels_match_the_scalar_ones() {
             }
         }
     }
+}
+
+/// The band rule and naked singles to a fixpoint, one mask at a time:
+/// what the AVX-512 band rule must reach.
+#[cfg(target_arch = "x86_64")]
+fn singles_fixpoint(grid: &mut Grid) -> Option<()> {
+    loop {
+        let dirty = std::mem::take(&mut grid.dirty);
+        if dirty != 0 {
+            grid.band_rules::<Portable>(dirty)?;
+        }
+        if !grid.naked_singles::<Portable>(&mut [0; 3])? {
+            return Some(());
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn the_avx512_band_rule_reaches_the_same_fixpoint() {
+    // Where the CPU has AVX-512; elsewhere the emulator test in
+    // tests/cli/solve.rs runs the whole AVX-512 copy.
+    if !CodePath::Avx512.available() {
+        return;
+    }
+    let mut rng = Lcg(0xE461);
+    let (mut dead, mut placed) = (0, 0);
+    for _ in 0..3000 {
+        let solved = rng.grid();
+        let blanks = 50 + rng.below(28);
+        let (puzzle, _) = rng.blank(&solved, blanks);
+        let mut grid = Grid::new(&puzzle).unwrap();
+        // A few candidates knocked out at random, which often leaves no
+        // solution and sometimes a contradiction the rules find.
+        for _ in 0..rng.below(8) {
+            grid.cand[rng.below(3)][rng.below(9)] &= !(1 << rng.below(27));
+        }
+        let mut expected = grid;
+        expected.dirty = ALL_MASKS;
+        let outcome = singles_fixpoint(&mut expected);
+        let mut simd = grid;
+        simd.dirty = 0;
+        // SAFETY: the CPU has AVX-512, as checked above.
+        let changed = unsafe { engine::band_rules(&mut simd) };
+        assert_eq!(changed.is_some(), outcome.is_some(), "{puzzle:?}");
+        if changed.is_some() {
+            assert_eq!(simd.cand, expected.cand, "{puzzle:?}");
+            assert_eq!(simd.unsolved, expected.unsolved, "{puzzle:?}");
+            assert_eq!(simd.dirty, 0);
+            placed += usize::from(simd.unsolved != grid.unsolved);
+        } else {
+            dead += 1;
+        }
+    }
+    // Both outcomes occur, and placements.
+    assert!(dead > 100 && placed > 1000, "{dead} dead, {placed} placed");
 }
 
 #[test]

@@ -1,12 +1,14 @@
 //! The [`Kernels`] for x86-64: SSE2 (two registers hold eight masks; every
 //! x86-64 CPU has it), AVX2 (one register holds eight, in the copy of the
-//! search compiled for x86-64-v3) and the same compiled for x86-64-v4. Each
-//! must give exactly what the plain loops of `kernels::scalar` give; a unit
-//! test holds them against each other.
+//! search compiled for x86-64-v3) and AVX-512 (the AVX2 kernels, compiled
+//! for x86-64-v4, with the band rule run by the `engine` over all 27 masks
+//! at once). Each must give exactly what the plain loops of
+//! `kernels::scalar` give; a unit test holds them against each other.
 
 use std::arch::x86_64::{__m128i, __m256i};
 
 use super::bits::{merge_counts, minicol_word, minirow_word, Word};
+use super::grid::Grid;
 use super::kernels::Kernels;
 
 /// The SSE2 kernels.
@@ -61,9 +63,10 @@ impl Kernels for Avx2 {
     }
 }
 
-/// The kernels of the copy of the search compiled for x86-64-v4: the AVX2
-/// ones, which the compiler shortens with AVX-512 instructions. Kernels
-/// that load and store a band's nine masks in one register under an
+/// The AVX-512 kernels, only ever run by the copy of the search compiled
+/// for x86-64-v4, after the CPU was found to have it: the AVX2 kernels
+/// (with AVX-512 the compiler shortens them further), and the band rule in
+/// the `engine`. Kernels that load or store a band's nine masks under an
 /// AVX-512 lane mask were 11-14% slower than these on an Intel Xeon with
 /// AVX-512 (docs/solvers.md).
 pub(super) struct Avx512;
@@ -86,6 +89,12 @@ impl Kernels for Avx512 {
     #[inline(always)]
     fn triad_counts(masks: &[u32; 9]) -> [u32; 4] {
         Avx2::triad_counts(masks)
+    }
+    #[inline(always)]
+    fn band_rules(grid: &mut Grid, dirty: u64) -> Option<u64> {
+        // SAFETY: see the type's docs: only reached with AVX-512 present.
+        let changed = unsafe { super::engine::band_rules(grid) }?;
+        Some(dirty | changed)
     }
 }
 
