@@ -115,11 +115,6 @@ fn reference_search_avx2(bencher: Bencher, set: &str) {
 }
 
 #[divan::bench(args = SETS, sample_count = 10)]
-fn reference_search_sse2(bencher: Bencher, set: &str) {
-    search_on(bencher, set, reference::CodePath::Sse2);
-}
-
-#[divan::bench(args = SETS, sample_count = 10)]
 fn reference_search_portable(bencher: Bencher, set: &str) {
     search_on(bencher, set, reference::CodePath::Portable);
 }

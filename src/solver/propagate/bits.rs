@@ -1,5 +1,5 @@
 //! Bit arithmetic on band masks that is written once and runs on one digit
-//! (`u32`) or on several digits in lock step (a SIMD register, through
+//! (`u32`) or on eight digits in lock step (an AVX2 register, through
 //! [`Word`]): the stack rule and hidden singles in columns, the words the
 //! triad rule counts, and the ways a digit can still go through a band or a
 //! stack. Written once, the portable and SIMD copies cannot drift apart.
@@ -7,7 +7,7 @@
 use super::tables::{BAND, MINIROWS, NINE};
 
 /// A bundle of masks handled in lock step: one digit's (`u32`) or four or
-/// eight consecutive digits' (an SSE2 or AVX2 register).
+/// eight consecutive digits' (an AVX2 register).
 pub(super) trait Word: Copy {
     fn splat(x: u32) -> Self;
     /// `LANES` masks from the front of `masks`.

@@ -21,28 +21,20 @@ pub enum CodePath {
     Avx512,
     /// Compiled for x86-64-v3 (AVX2, BMI1/2, LZCNT, POPCNT), AVX2 kernels.
     Avx2,
-    /// The x86-64 baseline, SSE2 kernels: every x86-64 CPU.
-    Sse2,
     /// Plain loops: any CPU.
     Portable,
 }
 
 impl CodePath {
     /// Every copy, fastest first.
-    pub const ALL: [CodePath; 4] = [
-        CodePath::Avx512,
-        CodePath::Avx2,
-        CodePath::Sse2,
-        CodePath::Portable,
-    ];
+    pub const ALL: [CodePath; 3] = [CodePath::Avx512, CodePath::Avx2, CodePath::Portable];
 
-    /// A short name for reports: `avx512`, `avx2`, `sse2`, `portable`.
+    /// A short name for reports: `avx512`, `avx2`, `portable`.
     #[must_use]
     pub fn name(self) -> &'static str {
         match self {
             CodePath::Avx512 => "avx512",
             CodePath::Avx2 => "avx2",
-            CodePath::Sse2 => "sse2",
             CodePath::Portable => "portable",
         }
     }
@@ -80,10 +72,8 @@ impl CodePath {
             CodePath::Avx512 => Some((v4::detected, v4::enter)),
             #[cfg(target_arch = "x86_64")]
             CodePath::Avx2 => Some((v3::detected, v3::enter)),
-            #[cfg(target_arch = "x86_64")]
-            CodePath::Sse2 => Some((always, visit_sse2)),
             #[cfg(not(target_arch = "x86_64"))]
-            CodePath::Avx512 | CodePath::Avx2 | CodePath::Sse2 => None,
+            CodePath::Avx512 | CodePath::Avx2 => None,
             CodePath::Portable => Some((always, visit_portable)),
         }
     }
@@ -103,7 +93,7 @@ pub(super) fn run(search: &mut Search, grid: Grid) {
             // SAFETY: as above, for `v3::visit`.
             unsafe { v3::visit(search, grid) };
         } else {
-            visit_sse2(search, grid);
+            visit_portable(search, grid);
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
@@ -113,12 +103,6 @@ pub(super) fn run(search: &mut Search, grid: Grid) {
 /// The search with the plain-loop kernels.
 pub(super) fn visit_portable(search: &mut Search, grid: Grid) {
     search.visit::<Portable>(grid, visit_portable);
-}
-
-/// The search with the SSE2 kernels, for the baseline x86-64.
-#[cfg(target_arch = "x86_64")]
-fn visit_sse2(search: &mut Search, grid: Grid) {
-    search.visit::<super::x86::Sse2>(grid, visit_sse2);
 }
 
 /// The copy of the search compiled for x86-64-v3.

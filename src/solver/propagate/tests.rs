@@ -7,7 +7,7 @@ use super::kernels::{scalar, Portable};
 use super::paths::visit_portable;
 use super::tables::{permutations, ALL_MASKS, BAND, NINE, SPREAD};
 #[cfg(target_arch = "x86_64")]
-use super::x86::{avx2, sse2, Avx2, Sse2};
+use super::x86::{avx2, Avx2};
 use super::*;
 
 #[test]
@@ -424,8 +424,8 @@ fn outcomes(entry: Entry) -> Vec<SearchOutcome> {
 
 #[test]
 fn every_compiled_variant_searches_alike() {
-    // The portable copy of the search, and on x86-64 the SSE2 one and
-    // (when this CPU has x86-64-v3) the AVX2 one, on the same puzzles.
+    // The portable copy of the search and every other copy this CPU runs,
+    // on the same puzzles.
     let portable = outcomes(visit_portable);
     assert!(portable.iter().any(|o| o.guesses > 50));
     assert!(portable.iter().any(|o| o.solutions == 0));
@@ -437,8 +437,7 @@ fn every_compiled_variant_searches_alike() {
             compared += 1;
         }
     }
-    #[cfg(target_arch = "x86_64")]
-    assert!(compared >= 2, "the SSE2 copy runs on every x86-64 CPU");
+    assert!(compared >= 1);
     assert!(CodePath::detected().available());
 }
 
@@ -454,7 +453,10 @@ fn a_copy_the_cpu_cannot_run_is_refused_not_run() {
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn simd_kernels_match_the_scalar_ones() {
-    let avx2 = CodePath::Avx2.available();
+    // Where the CPU has AVX2; elsewhere x86-64 runs the portable copy.
+    if !CodePath::Avx2.available() {
+        return;
+    }
     let mut rng = Lcg(0xB175);
     for _ in 0..2000 {
         let mut masks = [0u32; 9];
@@ -465,22 +467,15 @@ fn simd_kernels_match_the_scalar_ones() {
         }
         let cells = (rng.below(1 << 27) & rng.below(1 << 27)) as u32;
         let i = rng.below(27) as u32;
-        assert_eq!(sse2::counts(&masks), scalar::counts(&masks), "{masks:?}");
-        assert_eq!(sse2::column(&masks, i), scalar::column(&masks, i));
-        let triads = scalar::triad_counts(&masks);
-        assert_eq!(sse2::triad_counts(&masks), triads, "{masks:?}");
-        let (mut a, mut b) = (masks, masks);
-        assert_eq!(sse2::clear(&mut a, cells), scalar::clear(&mut b, cells));
-        assert_eq!(a, b);
-        if avx2 {
-            // SAFETY: the CPU has AVX2, as checked above.
-            unsafe {
-                assert_eq!(avx2::triad_counts(&masks), triads);
-                assert_eq!(avx2::column(&masks, i), scalar::column(&masks, i));
-                let (mut a, mut b) = (masks, masks);
-                assert_eq!(avx2::clear(&mut a, cells), scalar::clear(&mut b, cells));
-                assert_eq!(a, b);
-            }
+        assert_eq!(avx2::counts(&masks), scalar::counts(&masks), "{masks:?}");
+        // SAFETY: the CPU has AVX2, as checked above.
+        unsafe {
+            let triads = scalar::triad_counts(&masks);
+            assert_eq!(avx2::triad_counts(&masks), triads, "{masks:?}");
+            assert_eq!(avx2::column(&masks, i), scalar::column(&masks, i));
+            let (mut a, mut b) = (masks, masks);
+            assert_eq!(avx2::clear(&mut a, cells), scalar::clear(&mut b, cells));
+            assert_eq!(a, b);
         }
     }
 }
@@ -615,12 +610,9 @@ fn a_digit_with_two_ways_through_a_band_or_stack_is_branched_on() {
     // Six ways everywhere: no such digit.
     assert_eq!(Grid::new(&[0; 81]).unwrap().band_branch::<Portable>(), None);
     #[cfg(target_arch = "x86_64")]
-    {
-        assert_eq!(grid.band_branch::<Sse2>(), Some((4, [even, odd])));
-        if CodePath::Avx2.available() {
-            // The AVX2 words need the CPU to have AVX2, as just checked.
-            assert_eq!(grid.band_branch::<Avx2>(), Some((4, [even, odd])));
-        }
+    if CodePath::Avx2.available() {
+        // The AVX2 words need the CPU to have AVX2, as just checked.
+        assert_eq!(grid.band_branch::<Avx2>(), Some((4, [even, odd])));
     }
 }
 
