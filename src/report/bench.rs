@@ -176,7 +176,7 @@ mod tests {
                 warmup: 1,
                 measured: 5,
             },
-            CodePath::Sse2,
+            CodePath::Portable,
         )
         .unwrap();
         let text = String::from_utf8(out).unwrap();

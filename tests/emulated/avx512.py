@@ -24,8 +24,8 @@ import bochscpu.memory
 PAGE = bochscpu.memory.page_size()
 PML4 = 0x1000
 # The copies, as the library numbers them.
-PORTABLE, SSE2, AVX2, AVX512 = range(4)
-NAMES = ["portable", "sse2", "avx2", "avx512"]
+PORTABLE, AVX2, AVX512 = range(3)
+NAMES = ["portable", "avx2", "avx512"]
 UD = 6
 
 
@@ -140,7 +140,7 @@ def main():
     parser.add_argument("--count", type=int, default=300)
     options = parser.parse_args()
     library = ctypes.CDLL(options.library)
-    native = max(p for p in (PORTABLE, SSE2, AVX2) if library.sudoku_judge_path_available(p))
+    native = max(p for p in (PORTABLE, AVX2) if library.sudoku_judge_path_available(p))
     emulator = Emulator()
     name = options.library.rsplit("/", 1)[-1]
     if not emulator.map_object(name):

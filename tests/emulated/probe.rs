@@ -6,12 +6,7 @@
 use sudoku_judge::solver::reference::{search_on_unchecked, CodePath};
 
 /// The copies by number, as the harness names them.
-const PATHS: [CodePath; 4] = [
-    CodePath::Portable,
-    CodePath::Sse2,
-    CodePath::Avx2,
-    CodePath::Avx512,
-];
+const PATHS: [CodePath; 3] = [CodePath::Portable, CodePath::Avx2, CodePath::Avx512];
 
 /// Whether this CPU runs copy `path` natively (1) or not (0).
 #[no_mangle]

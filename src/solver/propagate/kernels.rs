@@ -1,0 +1,120 @@
+//! The loops over a band's nine digit masks (clearing a cell from all of
+//! them, counting how many hold each cell, reading one cell's candidates),
+//! which are the search's hot spots once the band rule is a table lookup.
+//! The search is generic over the [`Kernels`] that do them and compiled once
+//! per instruction set (see `paths`): these plain loops run on any CPU, the
+//! x86-64 ones are in `x86`.
+
+use super::bits::{count_in, minicol_word, minirow_word, Word};
+use super::grid::Grid;
+use super::tables::BAND;
+
+/// The kernels that work on all nine digit masks of a band at once, how
+/// many digits the column pass handles together, and how the band rule
+/// reaches its fixpoint. Tests run the same puzzles through every
+/// implementation and compare the outcomes.
+pub(super) trait Kernels: Sized {
+    /// A group of digits the column pass handles in lock step.
+    type Group: Word;
+    /// How many digits a [`Kernels::Group`] holds.
+    const GROUP: usize;
+    /// Removes `cells` from the nine masks; bit `digit` of the result says
+    /// whether that changed its mask.
+    fn clear(masks: &mut [u32; 9], cells: u32) -> u32;
+    /// Bit `digit` of the result is bit `i` of that digit's mask: the
+    /// candidates of cell `i` of the band.
+    fn column(masks: &[u32; 9], i: u32) -> u32;
+    /// The cells in at least one, two and three of the nine masks.
+    fn counts(masks: &[u32; 9]) -> (u32, u32, u32);
+    /// Over the nine digits' [`minirow_word`]s and [`minicol_word`]s:
+    /// `[rows3, rows4, cols3, cols4]`, the bits set in at least three and in
+    /// at least four of them.
+    fn triad_counts(masks: &[u32; 9]) -> [u32; 4];
+    /// The band rule to a fixpoint, starting from the masks in `dirty`
+    /// (never empty): the masks it looked at or changed, in the same
+    /// layout, or `None` on a contradiction. Rules that are part of the
+    /// search's fixpoint anyway (naked singles) may run here too.
+    #[inline(always)]
+    fn band_rules(grid: &mut Grid, dirty: u64) -> Option<u64> {
+        grid.band_rules::<Self>(dirty)
+    }
+}
+
+/// The plain-loop kernels, for any CPU; on x86-64 only run through
+/// `search_on`, which tests and benchmarks use to compare the copies.
+pub(super) struct Portable;
+
+impl Kernels for Portable {
+    type Group = u32;
+    const GROUP: usize = 1;
+    #[inline(always)]
+    fn clear(masks: &mut [u32; 9], cells: u32) -> u32 {
+        scalar::clear(masks, cells)
+    }
+    #[inline(always)]
+    fn column(masks: &[u32; 9], i: u32) -> u32 {
+        scalar::column(masks, i)
+    }
+    #[inline(always)]
+    fn counts(masks: &[u32; 9]) -> (u32, u32, u32) {
+        scalar::counts(masks)
+    }
+    #[inline(always)]
+    fn triad_counts(masks: &[u32; 9]) -> [u32; 4] {
+        scalar::triad_counts(masks)
+    }
+}
+
+/// The plain-loop versions of the [`Kernels`], also the reference the SIMD
+/// ones are tested against.
+pub(super) mod scalar {
+    use super::{count_in, minicol_word, minirow_word, BAND};
+
+    /// See [`super::Kernels::clear`].
+    #[inline(always)]
+    pub fn clear(masks: &mut [u32; 9], cells: u32) -> u32 {
+        let mut changed = 0;
+        // Highest digit first, so each flag goes in with a shift by one;
+        // `hit` is within the band, so `hit + BAND` carries into bit 27
+        // exactly when it is not zero.
+        for mask in masks.iter_mut().rev() {
+            let hit = *mask & cells;
+            changed = changed << 1 | (hit + BAND) >> 27;
+            *mask ^= hit;
+        }
+        changed
+    }
+
+    /// See [`super::Kernels::column`].
+    #[inline(always)]
+    pub fn column(masks: &[u32; 9], i: u32) -> u32 {
+        let mut digits = 0;
+        for &mask in masks.iter().rev() {
+            digits = digits << 1 | (mask >> i & 1);
+        }
+        digits
+    }
+
+    /// See [`super::Kernels::triad_counts`].
+    #[inline(always)]
+    pub fn triad_counts(masks: &[u32; 9]) -> [u32; 4] {
+        let (mut rows, mut cols) = ([0; 4], [0; 4]);
+        for &mask in masks {
+            count_in(&mut rows, minirow_word(mask));
+            count_in(&mut cols, minicol_word(mask));
+        }
+        [rows[2], rows[3], cols[2], cols[3]]
+    }
+
+    /// See [`super::Kernels::counts`].
+    #[inline(always)]
+    pub fn counts(masks: &[u32; 9]) -> (u32, u32, u32) {
+        let (mut once, mut twice, mut thrice) = (0, 0, 0);
+        for &mask in masks {
+            thrice |= twice & mask;
+            twice |= once & mask;
+            once |= mask;
+        }
+        (once, twice, thrice)
+    }
+}
