@@ -854,11 +854,13 @@ impl Scene {
     /// Judges the pack with the submission fixture `file`.
     fn judge_pack(&self, file: &str) -> Run {
         let submission = manifest_dir().join("tests/fixtures/submissions").join(file);
+        // --verbose: the toolchain line on every run, a cached build's too.
         self.judge(&[
             "test",
             self.pack.to_str().unwrap(),
             "--submission",
             submission.to_str().unwrap(),
+            "--verbose",
         ])
     }
 

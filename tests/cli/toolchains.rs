@@ -94,11 +94,13 @@ fn the_newest_compiler_on_path_is_asked_its_version_once() {
     let cases = home.path().join("cases");
     suite(&cases);
     let source = manifest_dir().join("tests/fixtures/submissions/ac_program.cpp");
+    // --verbose: the toolchain line on every run, a cached build's too.
     let args = [
         "test",
         cases.to_str().unwrap(),
         "--submission",
         source.to_str().unwrap(),
+        "--verbose",
     ];
     let env = [("PATH", path_with(&bin))];
 
@@ -198,6 +200,7 @@ fn the_suite_then_the_environment_then_the_user_config_choose_the_compiler() {
                 cases.to_str().unwrap(),
                 "--submission",
                 source.to_str().unwrap(),
+                "--verbose",
             ],
             &env,
             &[],
@@ -339,7 +342,8 @@ fn judge_leetcode_with(home: &Path, fixture: &str, config: &str) -> (Run, serde_
     let path = format!("tests/fixtures/submissions/{fixture}");
     let mut command = Command::new(env!("CARGO_BIN_EXE_sudoku-judge"));
     command
-        .args(["test", "cases/leetcode37", "--submission", &path])
+        // --verbose: the toolchain line on every run, a cached build's too.
+        .args(["test", "cases/leetcode37", "--submission", &path, "--verbose"])
         .current_dir(manifest_dir())
         .env("SUDOKU_JUDGE_CACHE", super::build_cache())
         .env("XDG_CONFIG_HOME", home.join("config"))
