@@ -343,7 +343,13 @@ fn judge_leetcode_with(home: &Path, fixture: &str, config: &str) -> (Run, serde_
     let mut command = Command::new(env!("CARGO_BIN_EXE_sudoku-judge"));
     command
         // --verbose: the toolchain line on every run, a cached build's too.
-        .args(["test", "cases/leetcode37", "--submission", &path, "--verbose"])
+        .args([
+            "test",
+            "cases/leetcode37",
+            "--submission",
+            &path,
+            "--verbose",
+        ])
         .current_dir(manifest_dir())
         .env("SUDOKU_JUDGE_CACHE", super::build_cache())
         .env("XDG_CONFIG_HOME", home.join("config"))
