@@ -208,16 +208,22 @@ fn output_besides_the_answers_is_a_wrong_answer_as_on_the_judges() {
     }
 }
 
-/// The per-puzzle spread of the one case of `report`, its time, and how
+/// The per-puzzle times the one case of `report` says: its spread's
+/// slowest and the slowest puzzle named (each when said), its time, and how
 /// many puzzles it timed one by one.
-fn puzzle_times(report: &serde_json::Value) -> Option<(f64, f64, u64)> {
+fn puzzle_times(report: &serde_json::Value) -> Option<(Option<f64>, Option<f64>, f64, u64)> {
     let case = &cases_of(report)[0];
     assert_eq!(case["verdict"], "AC", "{case}");
-    let max = case["puzzle_ms"]["max"].as_f64()?;
+    let max = case["puzzle_ms"]["max"].as_f64();
+    let slowest = case["slowest_puzzle"]["ms"].as_f64();
+    if max.is_none() && slowest.is_none() {
+        return None;
+    }
     Some((
         max,
+        slowest,
         case["time_ms"].as_f64().unwrap(),
-        case["puzzles_timed"].as_u64().unwrap(),
+        case["puzzles_timed"].as_u64().unwrap_or(0),
     ))
 }
 
@@ -253,18 +259,22 @@ fn a_puzzles_time_is_its_own_and_never_more_than_the_cases() {
                 )
                 .json()
             };
-            if let Some((max, time, timed)) = puzzle_times(&judged(&flushes)) {
-                assert!(max <= time, "a puzzle of {max} ms in a case of {time} ms");
-                assert!(timed >= 5, "{timed} of 9 puzzles timed one by one");
+            // What is said is each puzzle's own: none over the case's
+            // time. How much is said depends on how many answers came
+            // alone, which depends on the machine's load.
+            if let Some((max, slowest, time, timed)) = puzzle_times(&judged(&flushes)) {
+                for said in [max, slowest].into_iter().flatten() {
+                    assert!(said <= time, "a puzzle of {said} ms in a case of {time} ms");
+                }
+                if max.is_some() {
+                    assert!(timed >= 5, "{timed} of 9 puzzles timed one by one");
+                }
                 timed_runs += 1;
             }
             // Answers that arrive together have no time of their own.
             assert_eq!(puzzle_times(&judged(&buffers)), None, "--jobs {jobs}");
         }
     }
-    // Its slow puzzles (tens of milliseconds) arrive alone in most runs.
-    assert!(
-        timed_runs >= 3,
-        "only {timed_runs} of 6 runs timed its puzzles"
-    );
+    // A program that flushes each answer is timed puzzle by puzzle.
+    assert!(timed_runs > 0, "none of 6 runs timed a puzzle");
 }

@@ -325,7 +325,8 @@ fn a_slow_brute_force_build_says_it_is_compiling() {
     let real = which::which("g++").unwrap();
     let bin = dir.path().join("bin");
     fs::create_dir_all(&bin).unwrap();
-    let wrapper = bin.join("g++");
+    // The newest g++ on PATH by its name, so it is the one taken.
+    let wrapper = bin.join("g++-99");
     fs::write(
         &wrapper,
         format!(
