@@ -67,6 +67,7 @@ impl Kernels for Avx512 {
     fn triad_counts(masks: &[u32; 9]) -> [u32; 4] {
         Avx2::triad_counts(masks)
     }
+    const ALL_BUT_TRIADS: bool = true;
     #[inline(always)]
     fn band_rules(grid: &mut Grid, dirty: u64) -> Option<u64> {
         // SAFETY: see the type's docs: only reached with AVX-512 present.
