@@ -32,6 +32,11 @@ use super::tables::{BAND, NINE, SPREAD};
 
 type V = __m512i;
 
+/// What [`naked_singles`] and [`columns`] found: the masks with the rest of
+/// each single's row gone, and the singles, to place (none when only the
+/// stack rule changed the masks).
+type Found = ((V, V), (V, V));
+
 // `_mm512_ternarylogic_epi32` truth tables, for operands A, B, C.
 /// `(A | B) & C`.
 const OR_AND: i32 = 0xA8;
@@ -256,7 +261,7 @@ fn fold_rows<const OP: i32>(x: V) -> V {
     clippy::option_option,
     reason = "a contradiction, nothing, or new masks"
 )]
-fn columns(n: (V, V), u: (V, V)) -> Option<Option<(V, V)>> {
+fn columns(n: (V, V), u: (V, V)) -> Option<Option<Found>> {
     // Within a stack, each column's bit replaced by the next column's, or
     // by the one after (bits above 8 are junk, and go with the AND below).
     let next = |c: V| {
@@ -324,7 +329,8 @@ fn columns(n: (V, V), u: (V, V)) -> Option<Option<(V, V)>> {
     if _mm512_test_epi32_mask(s0, s0) | _mm512_test_epi32_mask(s1, s1) == 0 {
         let changed = _mm512_cmpneq_epi32_mask(m.0, n.0)
             | _mm512_mask_cmpneq_epi32_mask(HIGH_MASKS, m.1, n.1);
-        return Some((changed != 0).then_some(m));
+        let none = (_mm512_setzero_si512(), _mm512_setzero_si512());
+        return Some((changed != 0).then_some((m, none)));
     }
     take_rows(m, (s0, s1)).map(Some)
 }
@@ -339,7 +345,7 @@ fn columns(n: (V, V), u: (V, V)) -> Option<Option<(V, V)>> {
     clippy::option_option,
     reason = "a contradiction, nothing, or new masks"
 )]
-fn naked_singles(n: (V, V), u: (V, V)) -> Option<Option<(V, V)>> {
+fn naked_singles(n: (V, V), u: (V, V)) -> Option<Option<Found>> {
     // Per segment, the cells held at least once and at least twice: three
     // lanes at a time, then three groups of three.
     let (a, b) = (up!(n, 1, 15), up!(n, 2, 14));
@@ -399,7 +405,7 @@ fn naked_singles(n: (V, V), u: (V, V)) -> Option<Option<(V, V)>> {
 /// when a digit has two cells of `s` in one row.
 #[target_feature(enable = "avx512f")]
 #[inline]
-fn take_rows(n: (V, V), s: (V, V)) -> Option<(V, V)> {
+fn take_rows(n: (V, V), s: (V, V)) -> Option<Found> {
     let (r0, r1) = (rows_of(s.0), rows_of(s.1));
     let spread = _mm512_set1_epi32(SPREAD as i32);
     let two0 = _mm512_sub_epi32(s.0, _mm512_and_si512(r0, spread));
@@ -407,10 +413,11 @@ fn take_rows(n: (V, V), s: (V, V)) -> Option<(V, V)> {
     if _mm512_test_epi32_mask(s.0, two0) | _mm512_test_epi32_mask(s.1, two1) != 0 {
         return None;
     }
-    Some((
+    let n = (
         _mm512_ternarylogic_epi32::<CLEAR_OTHERS>(n.0, r0, s.0),
         _mm512_ternarylogic_epi32::<CLEAR_OTHERS>(n.1, r1, s.1),
-    ))
+    );
+    Some((n, s))
 }
 
 /// All nine cells of each row of `x` that holds a cell.
@@ -472,17 +479,19 @@ pub(super) unsafe fn band_rules(grid: &mut Grid) -> Option<u64> {
             m = place((n0, n1), p, &mut u)?;
             continue;
         }
-        if let Some(isolated) = naked_singles((n0, n1), u)? {
-            m = isolated;
-            continue;
-        }
-        match columns((n0, n1), u)? {
-            Some(next) => m = next,
-            None => {
-                m = (n0, n1);
-                break;
-            }
-        }
+        let found = match naked_singles((n0, n1), u)? {
+            Some(found) => found,
+            None => match columns((n0, n1), u)? {
+                Some(found) => found,
+                None => {
+                    m = (n0, n1);
+                    break;
+                }
+            },
+        };
+        // Placed at once: the rest of each single's row is gone, and the
+        // next round's filter clears its box.
+        m = place(found.0, found.1, &mut u)?;
     }
     // Grid lanes 27..29 get each band's unsolved cells, 30..31 no dirty
     // masks (the caller took them).
