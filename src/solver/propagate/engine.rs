@@ -240,9 +240,8 @@ fn to_after_band(x: (V, V)) -> (V, V) {
     )
 }
 
-/// A 9-bit column set per lane: the columns where `a`, `b` or `c` holds a
-/// cell in some row, by the truth table `OP` (`OR3`: any; `MAJORITY`: at
-/// least two of three).
+/// A 9-bit column set per lane: the columns holding a cell in any of the
+/// band's three rows (`OP` = `OR3`) or in at least two (`MAJORITY`).
 #[target_feature(enable = "avx512f")]
 #[inline]
 fn fold_rows<const OP: i32>(x: V) -> V {
