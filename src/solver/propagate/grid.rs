@@ -257,7 +257,7 @@ impl Grid {
     /// since the last run. `None` on a contradiction, else whether anything
     /// changed.
     #[inline(always)]
-    fn column_pass<K: Kernels>(&mut self) -> Option<bool> {
+    pub(super) fn column_pass<K: Kernels>(&mut self) -> Option<bool> {
         let stale = std::mem::take(&mut self.stale);
         let mut singles = [0; 9];
         let mut progress = false;
@@ -367,19 +367,35 @@ impl Grid {
             if self.is_solved() {
                 return Some(pairs);
             }
-            if self.naked_singles::<K>(&mut pairs)? {
-                continue;
-            }
-            if self.column_pass::<K>()? {
-                continue;
+            if !K::ALL_BUT_TRIADS {
+                if self.naked_singles::<K>(&mut pairs)? {
+                    continue;
+                }
+                if self.column_pass::<K>()? {
+                    continue;
+                }
             }
             if fresh != 0 && self.triad_rule::<K>(std::mem::take(&mut fresh))? {
                 continue;
+            }
+            if K::ALL_BUT_TRIADS {
+                return Some(self.pairs::<K>());
             }
             // No rule changed anything since `naked_singles` counted the
             // candidates: its pairs are the fixpoint's.
             return Some(pairs);
         }
+    }
+
+    /// Each band's open cells with exactly two candidates.
+    #[inline(always)]
+    fn pairs<K: Kernels>(&self) -> [u32; 3] {
+        let mut pairs = [0; 3];
+        for (band, pairs) in pairs.iter_mut().enumerate() {
+            let (_, twice, thrice) = K::counts(&self.cand[band]);
+            *pairs = self.unsolved[band] & twice & !thrice;
+        }
+        pairs
     }
 
     /// The triad rule on the bands in `bands` (bit per band). `None` on a

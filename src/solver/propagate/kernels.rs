@@ -30,10 +30,14 @@ pub(super) trait Kernels: Sized {
     /// `[rows3, rows4, cols3, cols4]`, the bits set in at least three and in
     /// at least four of them.
     fn triad_counts(masks: &[u32; 9]) -> [u32; 4];
+    /// Whether [`Kernels::band_rules`] also reaches the fixpoint of naked
+    /// singles, the stack rule and hidden singles in columns, so that the
+    /// search skips its own passes of them.
+    const ALL_BUT_TRIADS: bool = false;
     /// The band rule to a fixpoint, starting from the masks in `dirty`
     /// (never empty): the masks it looked at or changed, in the same
-    /// layout, or `None` on a contradiction. Rules that are part of the
-    /// search's fixpoint anyway (naked singles) may run here too.
+    /// layout, or `None` on a contradiction. With
+    /// [`Kernels::ALL_BUT_TRIADS`], the other rules but triads too.
     #[inline(always)]
     fn band_rules(grid: &mut Grid, dirty: u64) -> Option<u64> {
         grid.band_rules::<Self>(dirty)
