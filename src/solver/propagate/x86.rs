@@ -10,7 +10,7 @@ use std::arch::x86_64::__m256i;
 
 use super::bits::{merge_counts, minicol_word, minirow_word, Word};
 use super::grid::Grid;
-use super::kernels::Kernels;
+use super::grid::Kernels;
 
 /// The AVX2 kernels, only ever run by the copy of the search compiled for
 /// x86-64-v3, after the CPU was found to have AVX2.
