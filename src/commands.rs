@@ -1393,7 +1393,7 @@ pub fn trust(args: &TrustArgs) -> anyhow::Result<ExitCode> {
             continue;
         }
         for file in settings::files_under(path)? {
-            match settings::inspect(&file)? {
+            match trust::inspect(&file)? {
                 Some(subject) => {
                     let allowed = trust::allow(&subject)?;
                     report::trust::allowed(&mut out, &subject, &allowed)?;
