@@ -13,12 +13,13 @@
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context as _};
 use sha2::{Digest as _, Sha256};
 
+use super::announce::{announce_after, announced, Announce};
+use super::cache::key as cache_key;
 use super::compile::{run_compiler, SizeCap};
 use super::launch::{Interface, Launch, Runtime};
 use super::{
@@ -34,16 +35,6 @@ pub fn cache_root() -> PathBuf {
         .map(PathBuf::from)
         .or_else(|| dirs::cache_dir().map(|d| d.join("sudoku-judge")))
         .unwrap_or_else(|| std::env::temp_dir().join("sudoku-judge-cache"))
-}
-
-/// A cache key: the first `bytes` bytes of `hasher`'s digest, in hex.
-pub(super) fn cache_key(hasher: Sha256, bytes: usize) -> String {
-    hasher
-        .finalize()
-        .iter()
-        .take(bytes)
-        .map(|b| format!("{b:02x}"))
-        .collect()
 }
 
 /// `template` with each placeholder of `vars` replaced, in one pass (so a
@@ -373,36 +364,6 @@ pub struct Options {
     /// Told what takes a while (`compiling Sol.kt ...`) when it has taken
     /// about a second.
     pub announce: Option<Announce>,
-}
-
-/// Says what a build is doing, to the user.
-pub type Announce = Arc<dyn Fn(&str) + Send + Sync>;
-
-/// How long a step of a build may be silent.
-const SILENT: Duration = Duration::from_secs(1);
-
-/// Says `message` through `announce` if the returned guard lives longer
-/// than [`SILENT`].
-pub(super) fn announce_after(
-    announce: Option<&Announce>,
-    message: String,
-) -> Option<(mpsc::Sender<()>, std::thread::JoinHandle<()>)> {
-    let announce = Arc::clone(announce?);
-    let (done, wait) = mpsc::channel::<()>();
-    let thread = std::thread::spawn(move || {
-        if let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(SILENT) {
-            announce(&message);
-        }
-    });
-    Some((done, thread))
-}
-
-/// Ends what [`announce_after`] started.
-pub(super) fn announced(guard: Option<(mpsc::Sender<()>, std::thread::JoinHandle<()>)>) {
-    if let Some((done, thread)) = guard {
-        drop(done);
-        let _ = thread.join();
-    }
 }
 
 /// [`build`], reading and building as `options` say.
