@@ -22,7 +22,6 @@ use super::external::{bounded_spec, end_of};
 use super::lang::launch::{Launch, ANSWERS_PATH, ANSWERS_VAR};
 use super::process::{self, Conversation, Input, Kill, Meter, Served};
 use super::{grace, End, Limits, OwnOutput, OwnText, PuzzleTimes, Run, Session};
-use crate::board::{format, Format};
 use crate::case::{Boards, CaseData};
 use crate::check::{Checker, LineSplitter};
 
@@ -37,7 +36,6 @@ pub const STARTUP: Duration = Duration::from_secs(10);
 /// next case's.
 struct OneBoardAtATime<'b, 'c, 'a> {
     boards: Boards<'b>,
-    format: Format,
     checker: &'c mut Checker<'a>,
     limit: Duration,
     /// The wall-clock cap from the first board (see [`Limits::wall`]).
@@ -89,14 +87,7 @@ impl OneBoardAtATime<'_, '_, '_> {
         self.times.record(spent.as_nanos() as u64);
         let text = String::from_utf8_lossy(line);
         let rows: Vec<Vec<char>> = text.split('/').map(|r| r.chars().collect()).collect();
-        if self.format == Format::AcWing {
-            let mut answer: String = rows.iter().flatten().collect();
-            answer.push('\n');
-            self.checker.feed(answer.as_bytes());
-        } else {
-            self.checker
-                .feed(format::render_nth(self.format, self.answered, &rows).as_bytes());
-        }
+        self.checker.feed_board(&rows);
         self.answered += 1;
     }
 }
@@ -188,7 +179,6 @@ pub fn run_function(
     let spawned = current.started;
     let mut talk = OneBoardAtATime {
         boards: case.puzzles()?,
-        format: case.format,
         checker,
         limit: limits.time,
         wall: limits.wall(),
