@@ -116,8 +116,9 @@ pub struct Run {
     /// How many puzzles got an answer before the run ended.
     pub answered: usize,
     /// The time charged against the limit: for a function (a built-in
-    /// solver or a LeetCode-style file), the time spent inside its calls;
-    /// for a program, its CPU time, as AcWing and POJ charge it.
+    /// solver or a LeetCode-style file), the CPU time its driver's process
+    /// spent on the boards, from each handover to its answer; for a
+    /// program, its CPU time, as AcWing and POJ charge it.
     pub time: Duration,
     pub wall: Duration,
     pub cpu: Duration,
