@@ -16,8 +16,8 @@ use std::time::Duration;
 
 use anyhow::{bail, Context as _};
 
-use super::build::{plan, runtime};
 use super::launch::{Interface, Launch, ANSWERS_PATH, ANSWERS_VAR};
+use super::plan::{plan, runtime};
 use super::Language;
 use crate::case::Limits;
 

@@ -31,6 +31,7 @@ mod kotlin;
 pub mod launch;
 mod needs;
 mod php;
+mod plan;
 mod python;
 mod racket;
 mod ruby;
@@ -53,9 +54,10 @@ use crate::problem::Problem;
 use launch::{Interface, Launch};
 use tools::{ask, resolve_compiler, resolve_links, toolchain};
 
-pub use build::{build, build_as, cache_root, Options};
+pub use build::{build, build_as, cache_root};
 pub use cache::user_config_path;
 pub use cause::{crash_cause, out_of_memory};
+pub use plan::Options;
 pub use tools::version;
 pub use tools::{Choice, ENVIRONMENT};
 
