@@ -1190,7 +1190,7 @@ pub fn solvers(all: bool) -> anyhow::Result<ExitCode> {
 
 pub fn worker(name: &str) -> anyhow::Result<ExitCode> {
     let solver = solver::find(name)?;
-    let code = builtin::serve(solver, io::stdin().lock(), io::stdout().lock())?;
+    let code = builtin::work(solver, io::stdin().lock())?;
     Ok(ExitCode::from(u8::try_from(code).unwrap_or(1)))
 }
 
