@@ -15,10 +15,11 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
+/// The type of a resource's number in `setrlimit(2)`.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
-type Resource = libc::__rlimit_resource_t;
+pub(crate) type Resource = libc::__rlimit_resource_t;
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-type Resource = libc::c_int;
+pub(crate) type Resource = libc::c_int;
 
 fn set_limit(resource: Resource, value: u64) -> io::Result<()> {
     let limit = libc::rlimit {
@@ -30,6 +31,40 @@ fn set_limit(resource: Resource, value: u64) -> io::Result<()> {
         Ok(())
     } else {
         Err(io::Error::last_os_error())
+    }
+}
+
+/// Which side of a [`clone_into`] this is.
+#[cfg(target_os = "linux")]
+pub(crate) enum Cloned {
+    /// The parent, with the child's pid.
+    Parent(i32),
+    /// The child, which must end by exec or `_exit`.
+    Child,
+}
+
+/// Clones the caller, `fork`-like (no new stack, SIGCHLD to the parent),
+/// into the new namespaces `flags` name: how a run's init starts. The
+/// caller must be single-threaded, so that the child may run Rust (and
+/// allocate); the child must end by exec or `_exit`, never by returning.
+#[cfg(target_os = "linux")]
+pub(crate) fn clone_into(flags: nix::sched::CloneFlags) -> io::Result<Cloned> {
+    // SAFETY: a fork-like clone of a single-threaded process; the caller
+    // ends the child by exec or _exit.
+    let pid = unsafe {
+        libc::syscall(
+            libc::SYS_clone,
+            flags.bits() as libc::c_ulong | libc::SIGCHLD as libc::c_ulong,
+            0usize,
+            0usize,
+            0usize,
+            0usize,
+        )
+    };
+    match pid {
+        ..0 => Err(io::Error::last_os_error()),
+        0 => Ok(Cloned::Child),
+        pid => Ok(Cloned::Parent(pid as i32)),
     }
 }
 
@@ -115,20 +150,26 @@ pub struct Rlimits {
 /// Sets the limits of a submission between fork and exec: no core dumps,
 /// and the CPU, address-space and file-size backstops.
 pub(crate) fn set_limits(limits: Rlimits) -> io::Result<()> {
-    set_limit(libc::RLIMIT_CORE, 0)?;
-    if let Some(seconds) = limits.cpu_seconds {
-        set_limit(libc::RLIMIT_CPU, seconds)?;
-    }
-    if let Some(bytes) = limits.address_space {
-        set_limit(libc::RLIMIT_AS, bytes)?;
-    }
-    if let Some(tasks) = limits.tasks {
-        set_limit(libc::RLIMIT_NPROC, tasks)?;
-    }
-    if let Some(bytes) = limits.file_size {
-        set_limit(libc::RLIMIT_FSIZE, bytes)?;
+    for (resource, value) in limits.settings() {
+        if let Some(value) = value {
+            set_limit(resource, value)?;
+        }
     }
     Ok(())
+}
+
+impl Rlimits {
+    /// Each limit a submission is started under, by resource, in the
+    /// order they are set: no core dumps, and the backstops asked for.
+    pub(crate) fn settings(&self) -> [(Resource, Option<u64>); 5] {
+        [
+            (libc::RLIMIT_CORE, Some(0)),
+            (libc::RLIMIT_CPU, self.cpu_seconds),
+            (libc::RLIMIT_AS, self.address_space),
+            (libc::RLIMIT_NPROC, self.tasks),
+            (libc::RLIMIT_FSIZE, self.file_size),
+        ]
+    }
 }
 
 /// A descriptor that becomes readable when `pid` exits, so the exit wakes

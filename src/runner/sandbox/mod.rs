@@ -50,6 +50,8 @@ mod init;
 #[cfg(target_os = "linux")]
 pub(crate) mod jail;
 #[cfg(target_os = "linux")]
+mod messages;
+#[cfg(target_os = "linux")]
 mod namespaces;
 #[cfg(target_os = "linux")]
 mod root;

@@ -64,14 +64,15 @@ use nix::sys::wait::{waitpid, WaitPidFlag, WaitStatus};
 use nix::unistd::{Gid, Pid, Uid};
 
 use super::cgroup::{Cgroup, CgroupLimits, Hierarchy};
-use super::child::{clone_into, launch_plain, Cloned, Exec};
+use super::child::{launch_plain, Confinement, Exec};
 use super::failure::{Failure, Stage};
-use super::init::{init, receive_from_init, FromInit};
+use super::init::{init, Setup};
+use super::messages::{receive_from_init, FromInit};
 use super::root::BaseRoot;
 use super::running::{chown_tree, give_back, Running};
 use super::seccomp::{NoFork, NoKeyrings};
 use super::{ExitReport, Plan, Protections, SpawnRequest};
-use crate::runner::sys::SharedCounter;
+use crate::runner::sys::{clone_into, Cloned, SharedCounter};
 
 mod enter;
 
@@ -228,7 +229,7 @@ impl Jail {
             self.runs += 1;
             let cgroup = self.cgroup(&launch.plan)?;
             let lent = self.lend(&launch.plan.writable);
-            let exec = Exec::new(launch, self)?;
+            let exec = Exec::new(launch, self.confinement())?;
             let started = Instant::now();
             return match launch_plain(&exec, stdio, cgroup.as_ref()) {
                 Ok(pid) => Ok(Running {
@@ -329,13 +330,23 @@ impl Jail {
         })
     }
 
+    /// What every run's start gets of this containment.
+    fn confinement(&self) -> Confinement<'_> {
+        Confinement {
+            tasks_slack: self.tasks_slack,
+            drop_to: self.drop_to,
+            no_fork: self.no_fork.as_ref(),
+            keyrings: self.no_keyrings.as_ref(),
+        }
+    }
+
     /// Whether the sandbox of a run of `plan` serves the next runs of the
     /// same plan (every case of a submission has it): its init empties its
     /// scratch space and takes a fresh IPC namespace between runs, instead
     /// of a new init building a new root for each, which cost more than
     /// twice what the rest of the judge spends on a run (about 1.5 ms of
     /// CPU time). Not a compile's, which writes a directory of its own.
-    pub(super) fn pooled(&self, plan: &Plan) -> bool {
+    fn pooled(&self, plan: &Plan) -> bool {
         self.per_run && plan.writable.is_empty()
     }
 
@@ -514,7 +525,17 @@ impl Jail {
                 for fd in stdio {
                     let _ = nix::unistd::close(fd.as_raw_fd());
                 }
-                init(&theirs, plan, cgroup.as_ref(), sampled.as_ref(), self);
+                let setup = Setup {
+                    base: self
+                        .base
+                        .as_ref()
+                        .filter(|_| self.filesystem)
+                        .map(|base| base.path.as_path()),
+                    owner: self.owner,
+                    pooled: self.pooled(plan),
+                    confinement: self.confinement(),
+                };
+                init(&theirs, plan, cgroup.as_ref(), sampled.as_ref(), &setup);
             }
             Err(error) => {
                 cleanup(cgroup, &lent);
