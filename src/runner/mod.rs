@@ -5,6 +5,7 @@
 pub mod builtin;
 pub mod external;
 pub mod lang;
+pub(crate) mod platform;
 pub mod process;
 mod puzzles;
 pub mod sandbox;
