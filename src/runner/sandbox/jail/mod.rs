@@ -41,16 +41,20 @@
 //! group of its own, and the spawner, a child subreaper, kills whatever it
 //! left behind after it exits.
 //!
-//! The spawner is single-threaded, so forking it and running Rust in the
-//! child is safe; the child only ends by exec or `_exit`.
+//! The spawner is single-threaded, so the init, a fork-like clone of it,
+//! may run Rust; it only ends by `_exit`. The submission's process, in
+//! the init's memory until its exec, allocates nothing ([`super::child`]).
 //!
 //! Each process and lifetime has a room of its own, as nsjail and
 //! go-sandbox keep theirs: this file is the spawner's bookkeeping, and
 //! [`enter`] its setup, once;
 //! [`super::namespaces`] the spawner's own namespaces; [`super::root`] the
 //! root filesystem; [`super::init`] the run's init; [`super::child`] the
-//! submission's process from clone to exec; [`super::running`] a run under
-//! way and its end; [`super::failure`] why a run did not start.
+//! submission's process from clone to exec; [`super::messages`] what the
+//! init tells the spawner; [`super::running`] a run under way and its end;
+//! [`super::failure`] why a run did not start. Data flows one way: this
+//! file starts the init and the child, the init starts the child, and
+//! none of them imports this one.
 
 use std::fs;
 use std::io;
