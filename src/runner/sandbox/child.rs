@@ -281,13 +281,20 @@ fn check(step: Step, result: libc::c_long) -> Result<(), (Step, i32)> {
 /// privileges, filters, exec. Never returns: on a failure it reports the
 /// step and errno on `fds.report` and exits.
 fn exec_child(exec: &Exec<'_>, fds: &Fds<'_>) -> ! {
+    // A copy of the report pipe above the descriptors the run gets, which
+    // the moves to 0-3 cannot overwrite; closed at exec as the original.
+    // SAFETY: fcntl on a descriptor we hold.
+    let report = match unsafe { libc::fcntl(fds.report, libc::F_DUPFD_CLOEXEC, 64) } {
+        copy if copy >= 0 => copy,
+        _ => fds.report,
+    };
     // SAFETY: raw system calls on live, NUL-terminated strings and arrays
     // that `Exec` made before the fork, and on descriptors we hold.
     let Err((step, errno)) = unsafe { prepare_and_exec(exec, fds) };
-    let report = step.report(errno);
+    let bytes = step.report(errno);
     // SAFETY: writes a live buffer, then ends without unwinding.
     unsafe {
-        libc::write(fds.report, report.as_ptr().cast(), report.len());
+        libc::write(report, bytes.as_ptr().cast(), bytes.len());
         libc::_exit(127)
     }
 }

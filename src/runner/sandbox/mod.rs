@@ -40,7 +40,7 @@ pub mod cgroup;
 #[cfg(target_os = "linux")]
 #[expect(
     unsafe_code,
-    reason = "the submission's process between clone and exec, in the memory of its parent"
+    reason = "the submission's process between clone and exec, in the memory of its parent: raw calls that may not allocate"
 )]
 mod child;
 #[cfg(target_os = "linux")]
