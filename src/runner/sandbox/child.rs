@@ -65,18 +65,17 @@ pub(super) struct Exec<'a> {
     _jail: PhantomData<&'a ()>,
 }
 
-fn cstring(bytes: &[u8]) -> Result<CString, Failure> {
+fn cstring(bytes: Vec<u8>) -> Result<CString, Failure> {
     CString::new(bytes)
         .map_err(|_| Failure::new(Stage::Exec, "a command line holds a NUL byte", libc::EINVAL))
 }
 
 /// `strings` as C strings, and the null-terminated array of pointers to
 /// them that `execve` takes.
-fn c_array(strings: Vec<Vec<u8>>) -> Result<(Vec<CString>, Vec<*const libc::c_char>), Failure> {
-    let owned = strings
-        .into_iter()
-        .map(|s| cstring(&s))
-        .collect::<Result<Vec<_>, _>>()?;
+fn c_array(
+    strings: impl Iterator<Item = Vec<u8>>,
+) -> Result<(Vec<CString>, Vec<*const libc::c_char>), Failure> {
+    let owned = strings.map(cstring).collect::<Result<Vec<_>, _>>()?;
     let pointers = owned
         .iter()
         .map(|s| s.as_ptr())
@@ -100,12 +99,11 @@ impl<'a> Exec<'a> {
         launch: &SpawnRequest,
         confinement: Confinement<'a>,
     ) -> Result<Self, Failure> {
-        let (args, argv) = c_array(launch.argv.clone())?;
+        let (args, argv) = c_array(launch.argv.iter().cloned())?;
         let vars = launch
             .env
             .iter()
-            .map(|(k, v)| [&k[..], b"=", &v[..]].concat())
-            .collect();
+            .map(|(k, v)| [&k[..], b"=", &v[..]].concat());
         let (vars, envp) = c_array(vars)?;
         let limits = Rlimits {
             tasks: confinement
@@ -126,12 +124,12 @@ impl<'a> Exec<'a> {
             .flat_map(|(step, programs)| programs.iter().map(move |p| (step, fprog(p))))
             .collect();
         Ok(Exec {
-            program: cstring(&launch.program)?,
+            program: cstring(launch.program.clone())?,
             _args: args,
             argv,
             _vars: vars,
             envp,
-            cwd: cstring(launch.plan.cwd.as_os_str().as_bytes())?,
+            cwd: cstring(launch.plan.cwd.as_os_str().as_bytes().to_vec())?,
             limits: limits.settings(),
             drop_to: confinement
                 .drop_to
