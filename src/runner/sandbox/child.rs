@@ -199,10 +199,6 @@ pub(super) fn open_procs(cgroup: Option<&Cgroup>) -> Result<Vec<OwnedFd>, Failur
     })
 }
 
-fn raw(fds: &[OwnedFd]) -> Vec<RawFd> {
-    fds.iter().map(|fd| fd.as_raw_fd()).collect()
-}
-
 /// A pipe whose write end the submission's process holds until its exec
 /// closes it.
 fn report_pipe() -> Result<(OwnedFd, OwnedFd), Failure> {
@@ -210,7 +206,9 @@ fn report_pipe() -> Result<(OwnedFd, OwnedFd), Failure> {
         .map_err(|e| Failure::nix(Stage::Exec, "cannot make a pipe", e))
 }
 
-fn too_many(stdio: &[OwnedFd]) -> Result<(), Failure> {
+/// The numbers of `stdio` and `procs`, for the process to use without
+/// the heap; at most [`MAX_STDIO`] of `stdio`.
+fn numbers(stdio: &[OwnedFd], procs: &[OwnedFd]) -> Result<(Vec<RawFd>, Vec<RawFd>), Failure> {
     if stdio.len() > MAX_STDIO {
         return Err(Failure::new(
             Stage::Exec,
@@ -218,7 +216,8 @@ fn too_many(stdio: &[OwnedFd]) -> Result<(), Failure> {
             libc::EINVAL,
         ));
     }
-    Ok(())
+    let raw = |fds: &[OwnedFd]| fds.iter().map(|fd| fd.as_raw_fd()).collect();
+    Ok((raw(stdio), raw(procs)))
 }
 
 /// Starts the submission as a plain child in a process group of its own.
@@ -227,10 +226,9 @@ pub(super) fn launch_plain(
     stdio: Vec<OwnedFd>,
     cgroup: Option<&Cgroup>,
 ) -> Result<i32, Failure> {
-    too_many(&stdio)?;
     let procs = open_procs(cgroup)?;
+    let (stdio_raw, procs_raw) = numbers(&stdio, &procs)?;
     let (errors, report) = report_pipe()?;
-    let (stdio_raw, procs_raw) = (raw(&stdio), raw(&procs));
     let fds = Fds {
         stdio: &stdio_raw,
         procs: &procs_raw,
@@ -414,9 +412,8 @@ pub(super) fn start(
     procs: &[OwnedFd],
     root: Option<&CStr>,
 ) -> Result<(i32, i32), Failure> {
-    too_many(&stdio)?;
+    let (stdio_raw, procs_raw) = numbers(&stdio, procs)?;
     let (errors, report) = report_pipe()?;
-    let (stdio_raw, procs_raw) = (raw(&stdio), raw(procs));
     let mut start = Start {
         exec,
         fds: Fds {
