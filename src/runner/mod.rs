@@ -6,6 +6,7 @@ pub mod builtin;
 pub mod external;
 pub mod function;
 pub mod lang;
+pub(crate) mod platform;
 pub mod process;
 mod puzzles;
 pub mod sandbox;
