@@ -15,7 +15,7 @@ use anyhow::Context as _;
 use super::lang::launch::{Launch, Runtime};
 use super::lang::{self, Language};
 use super::process::{self, Conversation, Exit, Input, Meter};
-use super::{grace, End, Limits, PuzzleTimes, Run, Timed};
+use super::{grace, Arrivals, End, Limits, Run};
 use crate::board::Format;
 use crate::case::CaseData;
 use crate::check::Checker;
@@ -192,21 +192,13 @@ pub fn run_program(
     let mut timed = AnswersTimed {
         stdin,
         checker,
-        last: Duration::ZERO,
-        times: PuzzleTimes::default(),
-        grouped: 0,
-        longest_group: Duration::ZERO,
-        unclocked: false,
+        arrivals: Arrivals::default(),
     };
     let finished = process::run(spec, &mut timed)
         .with_context(|| format!("failed to run {}", launch.label))?;
     let stderr = String::from_utf8_lossy(&finished.stderr).into_owned();
     let answered = timed.checker.answered();
-    // A puzzle's time over the case's own would be a clock misread.
-    let puzzle_times = timed.timed(answered).filter(|t| {
-        t.spread.is_none_or(|s| s.max <= finished.cpu)
-            && t.slowest.is_none_or(|(_, time)| time <= finished.cpu)
-    });
+    let puzzle_times = timed.arrivals.timed(answered, finished.cpu);
     Ok(Run {
         answered,
         time: finished.cpu,
@@ -225,51 +217,14 @@ pub fn run_program(
 }
 
 /// A program's exchange: all of its input fed as fast as it is taken, and
-/// the arrival of each answer timed. A puzzle's time is the wall-clock gap
-/// between its answer and the one before (for the first, from when the
-/// input started to flow, so it includes the program's start): what a
-/// program that answers as it goes spends on each puzzle. CPU time is what
-/// the limit charges, but the kernel counts it for the whole run only.
+/// the arrival of each answer timed by the program's CPU clock (see
+/// [`Arrivals`]; the first includes the program's start): CPU, as the case
+/// is charged, so no puzzle's time exceeds the case's, and a busy machine
+/// does not lengthen it.
 struct AnswersTimed<'s, 'c, 'a> {
     stdin: &'s mut dyn Read,
     checker: &'c mut Checker<'a>,
-    /// The program's CPU time when the last answer arrived.
-    last: Duration,
-    /// The times of the answers that arrived alone, each its puzzle's.
-    times: PuzzleTimes,
-    /// Answers that arrived with others, and the longest time of such a
-    /// group: no puzzle of it took longer.
-    grouped: usize,
-    longest_group: Duration,
-    /// The process's clock could not be read: no time is known.
-    unclocked: bool,
-}
-
-impl AnswersTimed<'_, '_, '_> {
-    /// What was measured puzzle by puzzle. Answers that arrived together
-    /// (an output buffer flushed at once, or two quick answers read in one
-    /// go) have no time of their own: the others are each their puzzle's.
-    /// Their spread is said when most answers came alone, and the slowest
-    /// of them is named when no group took as long (a group's time is the
-    /// most any of its puzzles took).
-    fn timed(&self, answered: usize) -> Option<Timed> {
-        let count = self.times.count();
-        if self.unclocked || count == 0 {
-            return None;
-        }
-        let timed = Timed {
-            spread: self
-                .times
-                .spread()
-                .filter(|_| count >= 2 && count * 2 >= answered),
-            count,
-            slowest: self
-                .times
-                .slowest()
-                .filter(|&(_, time)| time >= self.longest_group && time > Duration::ZERO),
-        };
-        (timed.spread.is_some() || timed.slowest.is_some()).then_some(timed)
-    }
+    arrivals: Arrivals,
 }
 
 impl Conversation for AnswersTimed<'_, '_, '_> {
@@ -277,29 +232,12 @@ impl Conversation for AnswersTimed<'_, '_, '_> {
         process::read_input(self.stdin, buf)
     }
 
-    /// A puzzle's time is the program's CPU time between its answer and
-    /// the one before, read from the kernel's clock of the process as the
-    /// answer arrives (the first includes the program's start): CPU, as
-    /// the case is charged, so no puzzle's time exceeds the case's, and a
-    /// busy machine does not lengthen it.
     fn stdout(&mut self, chunk: &[u8], meter: &mut Meter) {
         let before = self.checker.answered();
         self.checker.feed(chunk);
         let new = self.checker.answered() - before;
-        if new == 0 || self.unclocked {
-            return;
-        }
-        let Some(now) = meter.process_cpu() else {
-            self.unclocked = true;
-            return;
-        };
-        let took = now.saturating_sub(self.last);
-        self.last = now;
-        if new == 1 {
-            self.times.record_at(before, took.as_nanos() as u64);
-        } else {
-            self.grouped += new;
-            self.longest_group = self.longest_group.max(took);
+        if new > 0 {
+            self.arrivals.arrived(before, new, meter.process_cpu());
         }
     }
 }

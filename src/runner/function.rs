@@ -3,9 +3,10 @@
 //! speaks the same protocol. Both run here, one way.
 //!
 //! A function is charged the time spent on the boards, and the measure is
-//! out of the submission's reach: the judge hands the driver one board at a
-//! time and reads the kernel's CPU clock of the driver's process when it
-//! hands the board over and when the answer comes back. Nothing the
+//! out of the submission's reach: the judge hands the driver the case's
+//! boards as fast as it takes them and reads the kernel's CPU clock of the
+//! driver's process when the first is handed over and as each answer comes
+//! back. Nothing the
 //! submission does to its own clocks changes that, it cannot start
 //! processes that would work off that clock (the sandbox's process filter),
 //! and starting the interpreter or the JVM, before the first board, is not
@@ -21,7 +22,7 @@ use anyhow::Context as _;
 use super::external::{bounded_spec, end_of};
 use super::lang::launch::{Launch, ANSWERS_PATH, ANSWERS_VAR};
 use super::process::{self, Conversation, Input, Kill, Meter, Served};
-use super::{grace, End, Limits, OwnOutput, OwnText, PuzzleTimes, Run, Session};
+use super::{grace, Arrivals, End, Limits, OwnOutput, OwnText, Run, Session};
 use crate::case::{Boards, CaseData};
 use crate::check::{Checker, LineSplitter};
 
@@ -29,12 +30,14 @@ use crate::check::{Checker, LineSplitter};
 /// solution) before its first board; not charged, but not unbounded.
 pub const STARTUP: Duration = Duration::from_secs(10);
 
-/// The exchange with a LeetCode driver over one case: once it has said
-/// `ready`, one board at a time, the next only after the answer to the
-/// last, each board charged the driver's CPU time between the two. Done
-/// when every board of the case is answered; the driver waits for the
-/// next case's.
-struct OneBoardAtATime<'b, 'c, 'a> {
+/// The exchange with a driver over one case: once it has said `ready`,
+/// the case's boards handed over as fast as it takes them, and each answer
+/// timed as it arrives (see [`Arrivals`]): the driver's CPU clock from the
+/// first board on. A driver waiting for its next board spends nothing, so
+/// the clock charges only the calls, and the boards it holds ahead never
+/// wait for the judge to read an answer. Done when every board of the case
+/// is answered; the driver waits for the next case's.
+struct BoardsAhead<'b, 'c, 'a> {
     boards: Boards<'b>,
     checker: &'c mut Checker<'a>,
     limit: Duration,
@@ -46,45 +49,42 @@ struct OneBoardAtATime<'b, 'c, 'a> {
     ready: bool,
     /// When the driver was started, for its start-up bound.
     spawned: Instant,
-    /// The CPU clock and the wall clock when the board being solved was
-    /// handed over.
-    open: Option<(Duration, Instant)>,
-    /// The driver's CPU clock when it last answered, read once it had
-    /// stopped: waiting for its next board, it spends nothing until then.
-    answered_at: Option<Duration>,
+    /// Boards handed over, and answered.
+    sent: usize,
+    answered: usize,
     /// When the first board was handed over.
     first: Option<Instant>,
+    arrivals: Arrivals,
     charged: Duration,
-    times: PuzzleTimes,
-    answered: usize,
     own: OwnOutput,
     /// A board that could not be read from the case: the harness's failure.
     failure: Option<anyhow::Error>,
 }
 
-impl OneBoardAtATime<'_, '_, '_> {
-    /// Charged so far, the board being solved included.
+impl BoardsAhead<'_, '_, '_> {
+    /// The CPU clock since which the driver works on boards not yet
+    /// answered, if it holds any.
+    fn open(&self) -> Option<Duration> {
+        (self.sent > self.answered).then(|| self.arrivals.last())
+    }
+
+    /// Charged so far, the boards being solved included.
     fn charged_now(&self, meter: &Meter) -> Duration {
         let open = self
-            .open
-            .and_then(|(at, _)| Some(meter.process_cpu()?.saturating_sub(at)))
+            .open()
+            .and_then(|at| Some(meter.process_cpu()?.saturating_sub(at)))
             .unwrap_or_default();
         self.charged + open
     }
 
-    fn answer(&mut self, line: &[u8], meter: &Meter) {
+    fn answer(&mut self, line: &[u8]) {
         if !self.ready {
             self.ready = line == b"ready";
             return;
         }
-        let Some((at, _)) = self.open.take() else {
+        if self.answered == self.sent {
             return;
-        };
-        let now = meter.settled_cpu();
-        self.answered_at = now;
-        let spent = now.map_or(Duration::ZERO, |now| now.saturating_sub(at));
-        self.charged += spent;
-        self.times.record(spent.as_nanos() as u64);
+        }
         let text = String::from_utf8_lossy(line);
         let rows: Vec<Vec<char>> = text.split('/').map(|r| r.chars().collect()).collect();
         self.checker.feed_board(&rows);
@@ -92,25 +92,37 @@ impl OneBoardAtATime<'_, '_, '_> {
     }
 }
 
-impl Conversation for OneBoardAtATime<'_, '_, '_> {
+impl Conversation for BoardsAhead<'_, '_, '_> {
     fn input(&mut self, buf: &mut [u8], meter: &mut Meter) -> io::Result<Input> {
-        if !self.ready || self.open.is_some() || self.failure.is_some() {
+        if !self.ready || self.failure.is_some() {
             return Ok(Input::Wait);
         }
-        let line = match self.boards.next() {
-            Some(Ok((_, board))) => board.to_line() + "\n",
-            Some(Err(error)) => {
-                self.failure = Some(error);
-                return Ok(Input::Wait);
+        // As many whole lines as the buffer holds: a board's line is 82
+        // bytes, and a pipe takes a write of at most its buffer whole.
+        let mut len = 0;
+        while len + 82 <= buf.len() {
+            let line = match self.boards.next() {
+                Some(Ok((_, board))) => board.to_line() + "\n",
+                Some(Err(error)) => {
+                    self.failure = Some(error);
+                    break;
+                }
+                None => break,
+            };
+            buf[len..len + line.len()].copy_from_slice(line.as_bytes());
+            len += line.len();
+            if self.first.is_none() {
+                // The driver waits for its first board: its clock is still.
+                self.first = Some(Instant::now());
+                self.arrivals.start(meter.settled_cpu().unwrap_or_default());
             }
-            None => return Ok(Input::Wait),
-        };
-        buf[..line.len()].copy_from_slice(line.as_bytes());
-        let now = Instant::now();
-        self.first.get_or_insert(now);
-        let cpu = self.answered_at.take().or_else(|| meter.settled_cpu());
-        self.open = Some((cpu.unwrap_or_default(), now));
-        Ok(Input::Data(line.len()))
+            self.sent += 1;
+        }
+        Ok(if len == 0 {
+            Input::Wait
+        } else {
+            Input::Data(len)
+        })
     }
 
     fn stdout(&mut self, chunk: &[u8], _: &mut Meter) {
@@ -118,9 +130,20 @@ impl Conversation for OneBoardAtATime<'_, '_, '_> {
     }
 
     fn answers(&mut self, chunk: &[u8], meter: &mut Meter) {
+        let before = self.answered;
         let mut lines = std::mem::take(&mut self.lines);
-        lines.push(chunk, |line| self.answer(line, meter));
+        lines.push(chunk, |line| self.answer(line));
         self.lines = lines;
+        let new = self.answered - before;
+        if new > 0 {
+            // A driver that has answered every board it holds stops, and
+            // its clock settles; one that holds more runs on.
+            let now = match self.answered == self.sent {
+                true => meter.settled_cpu(),
+                false => meter.process_cpu(),
+            };
+            self.charged += self.arrivals.arrived(before, new, now);
+        }
     }
 
     fn check(&mut self, meter: &mut Meter) -> Option<Kill> {
@@ -177,7 +200,7 @@ pub fn run_function(
     meter.limit_cpu_from_now(limits.time + grace(limits.time) * 2);
     let cpu_before = meter.process_cpu().unwrap_or_default();
     let spawned = current.started;
-    let mut talk = OneBoardAtATime {
+    let mut talk = BoardsAhead {
         boards: case.puzzles()?,
         checker,
         limit: limits.time,
@@ -186,12 +209,11 @@ pub fn run_function(
         lines: LineSplitter::default(),
         ready: current.ready,
         spawned,
-        open: None,
-        answered_at: None,
-        first: None,
-        charged: Duration::ZERO,
-        times: PuzzleTimes::default(),
+        sent: 0,
         answered: 0,
+        first: None,
+        arrivals: Arrivals::default(),
+        charged: Duration::ZERO,
         own: OwnOutput::default(),
         failure: None,
     };
@@ -203,7 +225,7 @@ pub fn run_function(
         return Err(error);
     }
     current.ready = talk.ready;
-    let open = talk.open;
+    let open = talk.open();
     let mut run = measured(talk, current.process.meter(), cpu_before);
     run.memory_allowance_kb = launch.memory_allowance_kb(limits);
     match served {
@@ -220,7 +242,7 @@ pub fn run_function(
 }
 
 /// What a case's exchange measured, with the driver still there to read.
-fn measured(talk: OneBoardAtATime, meter: &Meter, cpu_before: Duration) -> Run {
+fn measured(talk: BoardsAhead, meter: &Meter, cpu_before: Duration) -> Run {
     let OwnText {
         head: stdout,
         lines: stdout_lines,
@@ -236,7 +258,7 @@ fn measured(talk: OneBoardAtATime, meter: &Meter, cpu_before: Duration) -> Run {
             .process_cpu()
             .map_or(Duration::ZERO, |now| now.saturating_sub(cpu_before)),
         memory_kb: meter.peak_kb(),
-        puzzle_times: talk.times.timed(),
+        puzzle_times: talk.arrivals.timed(talk.answered, talk.charged),
         stdout,
         stdout_lines,
         stdout_last_line,
@@ -245,8 +267,8 @@ fn measured(talk: OneBoardAtATime, meter: &Meter, cpu_before: Duration) -> Run {
 }
 
 /// Completes `run` for a driver that ended during the case: how it ended
-/// and what the kernel counted of it. `open` is the CPU clock and the wall
-/// clock when the board it was on, if any, was handed over.
+/// and what the kernel counted of it. `open` is the CPU clock since which
+/// it worked on boards not yet answered, if it held any.
 fn ended(
     run: &mut Run,
     launch: &Launch,
@@ -254,7 +276,7 @@ fn ended(
     cpu_before: Duration,
     case: &CaseData,
     limits: &Limits,
-    open: Option<(Duration, Instant)>,
+    open: Option<Duration>,
 ) {
     run.stderr = String::from_utf8_lossy(&finished.stderr).into_owned();
     run.end = end_of(launch, finished, &run.stderr);
@@ -273,7 +295,7 @@ fn ended(
     // driver used on it up to then, as a program is charged what it used
     // before it was stopped: what the kernel counted of the driver's whole
     // life, less its clock at the handover.
-    if let Some((at, _)) = open {
+    if let Some(at) = open {
         run.time += finished.cpu.saturating_sub(at);
         if matches!(run.end, End::Killed(Kill::Cpu)) {
             run.time = run.time.max(limits.time + grace(limits.time));

@@ -32,7 +32,7 @@ use crate::solver::Solver;
 use crate::case::Limits;
 use lang::launch::Interface;
 use process::Kill;
-pub use puzzles::{OwnOutput, OwnText, PuzzleLines, PuzzleTimes, Timed};
+pub use puzzles::{Arrivals, OwnOutput, OwnText, PuzzleLines, PuzzleTimes, Timed};
 
 /// Processes and threads a run may have at once: enough for a JVM's or a
 /// compiler's, few enough to stop a fork bomb.

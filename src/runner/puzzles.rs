@@ -1,7 +1,6 @@
 //! What a run is fed and what it records puzzle by puzzle: a case's
 //! puzzles made into input lines as the submission reads them, the time of
-//! each call of a function submission, and what such a submission printed
-//! itself.
+//! each answer, and what a function submission printed itself.
 
 use std::io::{self, Read};
 use std::time::Duration;
@@ -118,6 +117,85 @@ impl PuzzleTimes {
             median: Duration::from_nanos(sorted[(sorted.len() - 1) / 2]),
             max: Duration::from_nanos(max),
         })
+    }
+}
+
+/// The time of each answer of a submission that is handed its puzzles
+/// ahead and answers as it goes, read from the kernel's CPU clock of its
+/// process as each answer arrives: the gap to the answer before is that
+/// puzzle's. Answers that arrive together (an output buffer flushed at
+/// once, or quick answers read in one go) have no time of their own; the
+/// others are each their puzzle's.
+#[derive(Default)]
+pub struct Arrivals {
+    /// The process's CPU clock when the last answer arrived, or when the
+    /// clock started for the first.
+    last: Duration,
+    /// The times of the answers that arrived alone, each its puzzle's.
+    times: PuzzleTimes,
+    /// Answers that arrived with others, and the longest time of such a
+    /// group: no puzzle of it took longer.
+    grouped: usize,
+    longest_group: Duration,
+    /// The process's clock could not be read: no time is known.
+    unclocked: bool,
+}
+
+impl Arrivals {
+    /// Starts the clock at `at`, the process's CPU clock when it was
+    /// handed work after waiting for it.
+    pub fn start(&mut self, at: Duration) {
+        self.last = at;
+    }
+
+    /// The clock the answers still to come are timed from.
+    pub fn last(&self) -> Duration {
+        self.last
+    }
+
+    /// `new` answers arrived together, the first of them answering puzzle
+    /// `first` (from 0), with the process's CPU clock at `now` (`None`:
+    /// it could not be read). Returns the CPU time they took together.
+    pub fn arrived(&mut self, first: usize, new: usize, now: Option<Duration>) -> Duration {
+        if new == 0 || self.unclocked {
+            return Duration::ZERO;
+        }
+        let Some(now) = now else {
+            self.unclocked = true;
+            return Duration::ZERO;
+        };
+        let took = now.saturating_sub(self.last);
+        self.last = now;
+        if new == 1 {
+            self.times.record_at(first, took.as_nanos() as u64);
+        } else {
+            self.grouped += new;
+            self.longest_group = self.longest_group.max(took);
+        }
+        took
+    }
+
+    /// What was measured puzzle by puzzle, of `answered` answers, each
+    /// time at most `case` (the case's own time: more would be a clock
+    /// misread). The spread is said when most answers came alone, and the
+    /// slowest of them is named when no group took as long (a group's time
+    /// is the most any of its puzzles took).
+    pub fn timed(&self, answered: usize, case: Duration) -> Option<Timed> {
+        let count = self.times.count();
+        if self.unclocked || count == 0 {
+            return None;
+        }
+        let timed = Timed {
+            spread: self
+                .times
+                .spread()
+                .filter(|s| count >= 2 && count * 2 >= answered && s.max <= case),
+            count,
+            slowest: self.times.slowest().filter(|&(_, time)| {
+                time >= self.longest_group && time > Duration::ZERO && time <= case
+            }),
+        };
+        (timed.spread.is_some() || timed.slowest.is_some()).then_some(timed)
     }
 }
 

@@ -695,10 +695,14 @@ fn the_json_report_has_the_documented_fields() {
     ] {
         assert!(case.get(key).is_some(), "missing {key}");
     }
+    // The built-in solver answers both boards within microseconds: when
+    // the two answers arrive together, neither has a time of its own.
     let slowest = &case["slowest_puzzle"];
     assert!(
-        matches!(slowest["puzzle"].as_u64(), Some(1 | 2)) && slowest["line"] == slowest["puzzle"],
-        "one of the two puzzles, each on its own line: {slowest}"
+        slowest.is_null()
+            || matches!(slowest["puzzle"].as_u64(), Some(1 | 2))
+                && slowest["line"] == slowest["puzzle"],
+        "none, or one of the two puzzles, each on its own line: {slowest}"
     );
     assert_eq!(case["puzzles"], 2);
     assert_eq!(case["runs_ms"].as_array().unwrap().len(), 3);

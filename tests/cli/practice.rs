@@ -168,6 +168,43 @@ fn a_missing_baseline_says_what_to_do() {
 }
 
 #[test]
+fn a_functions_slow_board_is_named_by_the_time_its_answer_took() {
+    if !have(&["python3"], "per-puzzle times of a function") {
+        return;
+    }
+    let dir = suite(5);
+    let run = judge_in(
+        dir.path(),
+        &[
+            "test",
+            "cases",
+            "--submission",
+            &fixture("ac_leetcode_slow_on_board_3.py"),
+            "--time-limit",
+            "10s",
+            "--json",
+            "report.json",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("slowest: puzzle 3, input line 3, "),
+        "{}",
+        run.stdout
+    );
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("report.json")).unwrap())
+            .unwrap();
+    let case = &cases_of(&report)[0];
+    let slowest_ms = case["slowest_puzzle"]["ms"].as_f64().unwrap();
+    let time_ms = case["time_ms"].as_f64().unwrap();
+    assert!(
+        (400.0..=time_ms).contains(&slowest_ms),
+        "the 0.4 s it spent, within the case's time: {case}"
+    );
+}
+
+#[test]
 fn a_program_that_answers_as_it_goes_gets_per_puzzle_times() {
     if !have(&["python3"], "per-puzzle times") {
         return;

@@ -19,7 +19,7 @@
 //!   kept (a Java stack overflow names itself on its first line, then
 //!   prints a thousand frames).
 //!   A [`Conversation`] decides what to feed and when: a whole file at
-//!   once, or one board at a time, each after the answer to the last.
+//!   once, or a driver's boards as they are made.
 //! - One thread does it all with `poll(2)`: feeding stdin, draining the
 //!   outputs, noticing the exit and the watchdog's rounds. A process that
 //!   never reads, or floods stderr, cannot stall it, and no helper thread
