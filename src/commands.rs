@@ -22,7 +22,7 @@ use sudoku_judge::case::file::{self, LineCapped};
 use sudoku_judge::case::settings;
 use sudoku_judge::case::CheckerKind;
 use sudoku_judge::case::Limits;
-use sudoku_judge::case::Settings;
+use sudoku_judge::case::{Settings, Suite};
 use sudoku_judge::corpus;
 use sudoku_judge::generate::{self, Target};
 use sudoku_judge::hack;
@@ -273,63 +273,10 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// The problem every case under `paths` is judged as, by `--problem` or
-/// its `judge.toml`, if they all are one: a file with both LeetCode's class
-/// and a main of its own is then read as that judge reads it, and a
-/// program built as it builds.
-fn problem_of_every_case(paths: &[PathBuf], overrides: &Settings) -> Option<Problem> {
-    if overrides.problem.is_some() {
-        return overrides.problem;
-    }
-    let found = sudoku_judge::case::find(paths).ok()?;
-    let mut cache = settings::SettingsCache::default();
-    let mut problems = found
-        .cases
-        .iter()
-        .map(|case| cache.for_case(case).ok().and_then(|s| s.problem));
-    let first = problems.next()??;
-    problems.all(|p| p == Some(first)).then_some(first)
-}
-
-/// The toolchains the `judge.toml`s of the cases under `paths` name,
-/// nearest first; cases that name different ones for a language are judged
-/// apart.
-fn toolchains_of_every_case(paths: &[PathBuf]) -> anyhow::Result<Vec<lang::Choice>> {
-    let Ok(found) = sudoku_judge::case::find(paths) else {
-        return Ok(Vec::new());
-    };
-    let mut cache = settings::SettingsCache::default();
-    let mut chosen: Vec<lang::Choice> = Vec::new();
-    for case in &found.cases {
-        let Ok(settings) = cache.for_case(case) else {
-            continue;
-        };
-        let mut seen = Vec::new();
-        for choice in settings.toolchain {
-            let language = lang::Language::find(&choice.language);
-            if seen.contains(&language) {
-                continue;
-            }
-            seen.push(language);
-            match chosen
-                .iter()
-                .find(|c| lang::Language::find(&c.language) == language)
-            {
-                Some(earlier) if earlier.value != choice.value => anyhow::bail!(
-                    "{} and {} name different {} toolchains ({} and {}); judge their cases \
-                     apart",
-                    earlier.origin,
-                    choice.origin,
-                    choice.language,
-                    earlier.value,
-                    choice.value
-                ),
-                Some(_) => {}
-                None => chosen.push(choice),
-            }
-        }
-    }
-    Ok(chosen)
+/// The problem every case under `paths` is judged as by its `judge.toml`,
+/// if they all are one.
+fn problem_of_every_case(paths: &[PathBuf]) -> Option<Problem> {
+    Suite::read(paths).ok()?.problem()
 }
 
 /// The report on stdout. When stdout is closed (`| head`), judging stops at
@@ -370,10 +317,12 @@ impl TestPlan {
     /// the next one with.
     fn judge_once(&self, baseline: Option<Arc<Baseline>>) -> anyhow::Result<(Summary, Baseline)> {
         let args = &self.args;
+        // Read once: the build and the judge both need it.
+        let suite = Arc::new(Suite::read(&self.paths)?);
         let (submission, build, rerun) = submission(&args.submission, || {
             Ok((
-                problem_of_every_case(&self.paths, &self.overrides),
-                toolchains_of_every_case(&self.paths)?,
+                self.overrides.problem.or_else(|| suite.problem()),
+                suite.toolchains(lang::Language::find)?,
             ))
         })?;
         // The rerun hint reproduces the run: every option that changed how
@@ -381,7 +330,7 @@ impl TestPlan {
         let rerun = format!("{rerun}{}", judging_flags(args));
         let mut progress = TestProgress::new();
         let config = JudgeConfig {
-            paths: self.paths.clone(),
+            suite,
             submission,
             overrides: self.overrides.clone(),
             repeat: args.repeat as usize,
@@ -923,8 +872,10 @@ fn sandbox() -> anyhow::Result<Option<Protections>> {
 const EXAMPLE_BOARD: &str = sudoku_judge::board::EXAMPLE;
 
 pub fn driver(args: &DriverArgs) -> anyhow::Result<ExitCode> {
-    let boards = match &args.case {
-        None => format!("{EXAMPLE_BOARD}\nend\n"),
+    // The case's boards, and the toolchains of its suite, to build it as
+    // `test` would.
+    let (boards, toolchains) = match &args.case {
+        None => (format!("{EXAMPLE_BOARD}\nend\n"), Vec::new()),
         Some(path) => {
             if let Err(error) = path.symlink_metadata() {
                 anyhow::bail!(
@@ -933,33 +884,28 @@ pub fn driver(args: &DriverArgs) -> anyhow::Result<ExitCode> {
                     path.display()
                 );
             }
-            let found = sudoku_judge::case::find(std::slice::from_ref(path))?;
-            let [case] = found.cases.as_slice() else {
+            let found = Suite::read(std::slice::from_ref(path))?;
+            let [listed] = found.cases.as_slice() else {
                 anyhow::bail!(
                     "--case {} holds {} cases; name one case file or case directory",
                     path.display(),
                     found.cases.len()
                 );
             };
-            let data = sudoku_judge::case::load(case, true)?;
+            let data = sudoku_judge::case::load(&listed.case, true)?;
             let mut lines = String::new();
             for puzzle in data.puzzles()? {
                 lines.push_str(&puzzle?.1.to_line());
                 lines.push('\n');
             }
             lines.push_str("end\n");
-            lines
+            (lines, found.toolchains(lang::Language::find)?)
         }
     };
     let reading = match args.interface {
         Some(InterfaceArg::Leetcode) => lang::Reading::Forced(Interface::Function),
         Some(InterfaceArg::Program) => lang::Reading::Forced(Interface::Program),
         None => lang::Reading::LeetCodeFirst,
-    };
-    // Built as `test` would build it for the case's suite.
-    let toolchains = match &args.case {
-        Some(case) => toolchains_of_every_case(std::slice::from_ref(case))?,
-        None => Vec::new(),
     };
     let exported = lang::export::export(
         &args.file,
@@ -1001,12 +947,10 @@ pub fn new(args: &NewArgs) -> anyhow::Result<ExitCode> {
     let cases = PathBuf::from("cases");
     let (problem, problem_from) = match args.problem {
         Some(problem) => (problem.problem(), starter::ProblemFrom::Flag),
-        None if cases.is_dir() => {
-            match problem_of_every_case(std::slice::from_ref(&cases), &Settings::default()) {
-                Some(problem) => (problem, starter::ProblemFrom::Cases),
-                None => (Problem::Leetcode37, starter::ProblemFrom::Default),
-            }
-        }
+        None if cases.is_dir() => match problem_of_every_case(std::slice::from_ref(&cases)) {
+            Some(problem) => (problem, starter::ProblemFrom::Cases),
+            None => (Problem::Leetcode37, starter::ProblemFrom::Default),
+        },
         None => (Problem::Leetcode37, starter::ProblemFrom::Default),
     };
     let interface = match problem {
@@ -1105,7 +1049,7 @@ fn next_command(
         Problem::Poj3074 => (cases.join("acwing166"), " --problem poj3074"),
         _ => (cases.join(problem.name()), ""),
     };
-    if problem_of_every_case(std::slice::from_ref(&suite), &Settings::default())
+    if problem_of_every_case(std::slice::from_ref(&suite))
         .is_some_and(|p| p == problem || problem == Problem::Poj3074)
     {
         format!(
