@@ -176,6 +176,51 @@ pub fn run(config: &JudgeConfig, reporter: &mut dyn Reporter) -> anyhow::Result<
     })
 }
 
+/// Tells the reporter what the run judges: how many cases, the problems
+/// and time scales their settings give, the submission and its build.
+fn report_start(
+    config: &JudgeConfig,
+    reporter: &mut dyn Reporter,
+    settings: &[Result<Settings, Unjudged>],
+    jobs: usize,
+) -> anyhow::Result<()> {
+    let mut problems: Vec<(Problem, usize)> = Vec::new();
+    for problem in settings.iter().flatten().filter_map(|s| s.problem) {
+        match problems.iter_mut().find(|(p, _)| *p == problem) {
+            Some((_, n)) => *n += 1,
+            None => problems.push((problem, 1)),
+        }
+    }
+    let mut time_scales: Vec<f64> = settings
+        .iter()
+        .flatten()
+        .filter_map(|s| s.time_scale.map(|t| t.factor()))
+        .filter(|&f| f != 1.0)
+        .collect();
+    time_scales.sort_by(f64::total_cmp);
+    time_scales.dedup();
+    reporter.report(Event::Started {
+        cases: settings.len(),
+        submission: &config.submission.label(),
+        build: config.build.as_ref(),
+        jobs,
+        sandbox: config.sandbox.as_ref(),
+        warnings: &config.suite.warnings,
+        problems: &problems,
+        interface: match &config.submission {
+            Submission::NotCompiled { .. } => None,
+            submission if submission.is_function() => Some(Interface::Function),
+            _ => Some(Interface::Program),
+        },
+        submitted: match &config.submission {
+            Submission::External(launch) => Some(launch.interface),
+            Submission::Builtin { .. } | Submission::NotCompiled { .. } => None,
+        },
+        time_scales: &time_scales,
+    })?;
+    Ok(())
+}
+
 /// [`run`], running the submission through what `start` makes, one for
 /// each job.
 fn run_through<E: Execute>(
@@ -196,40 +241,7 @@ fn run_through<E: Execute>(
         })
         .collect();
     let problem_of = |i: usize| settings[i].as_ref().ok().and_then(|s| s.problem);
-    let mut problems: Vec<(Problem, usize)> = Vec::new();
-    for problem in (0..cases.len()).filter_map(problem_of) {
-        match problems.iter_mut().find(|(p, _)| *p == problem) {
-            Some((_, n)) => *n += 1,
-            None => problems.push((problem, 1)),
-        }
-    }
-    let mut time_scales: Vec<f64> = settings
-        .iter()
-        .flatten()
-        .filter_map(|s| s.time_scale.map(|t| t.factor()))
-        .filter(|&f| f != 1.0)
-        .collect();
-    time_scales.sort_by(f64::total_cmp);
-    time_scales.dedup();
-    reporter.report(Event::Started {
-        cases: cases.len(),
-        submission: &config.submission.label(),
-        build: config.build.as_ref(),
-        jobs,
-        sandbox: config.sandbox.as_ref(),
-        warnings: &config.suite.warnings,
-        problems: &problems,
-        interface: match &config.submission {
-            Submission::NotCompiled { .. } => None,
-            submission if submission.is_function() => Some(Interface::Function),
-            _ => Some(Interface::Program),
-        },
-        submitted: match &config.submission {
-            Submission::External(launch) => Some(launch.interface),
-            Submission::Builtin { .. } | Submission::NotCompiled { .. } => None,
-        },
-        time_scales: &time_scales,
-    })?;
+    report_start(config, reporter, &settings, jobs)?;
     // Nothing of a case is kept once it is reported: reporters keep what
     // they need, so a run of 100,000 cases does not grow the harness.
     let mut summary = Summary::default();

@@ -1,0 +1,289 @@
+//! One module a command, each with a short handler: the command line's
+//! arguments (`crate::cli`) become the library's configuration here, the
+//! library runs it, and the handler says how it went as an exit code.
+//! What several commands share (the submission, the limits, Ctrl-C, the
+//! sandbox's check) is in this file.
+
+mod new;
+mod rounds;
+mod test;
+mod tools;
+
+pub use new::new;
+pub use rounds::{hack, stress};
+pub use test::test;
+pub use tools::{
+    bench, cache, calibrate, cases, check, doctor, driver, gen, rate, solve, solvers, trust, worker,
+};
+
+use std::io;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::Context as _;
+
+use crate::cli::{InterfaceArg, SubmissionArgs};
+use sudoku_judge::case::settings;
+use sudoku_judge::case::CheckerKind;
+use sudoku_judge::case::{Settings, Suite};
+use sudoku_judge::practice::Submitted;
+use sudoku_judge::problem::Problem;
+use sudoku_judge::report::untrusted::{shell_path, shell_word};
+use sudoku_judge::runner::lang::launch::{Interface, Launch};
+use sudoku_judge::runner::lang::{self, BuildInfo};
+use sudoku_judge::runner::sandbox::{self, Protections};
+use sudoku_judge::runner::{process, spawner, Submission};
+use sudoku_judge::solver::{self, Solver};
+
+/// As shells report a command stopped by a signal: 128 + its number
+/// (130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP).
+pub(crate) fn interrupted_code() -> ExitCode {
+    let signal = process::interrupting_signal().unwrap_or(libc::SIGINT);
+    ExitCode::from(128 + u8::try_from(signal).unwrap_or(2))
+}
+
+pub(crate) fn pick_solver(name: Option<&str>) -> anyhow::Result<&'static Solver> {
+    name.map_or_else(|| Ok(solver::default_solver()), solver::find)
+}
+
+/// The submission the command line names.
+pub(crate) fn submitted(args: &SubmissionArgs) -> Submitted {
+    if let Some(command) = &args.cmd {
+        return Submitted::Command(command.clone());
+    }
+    match &args.submission {
+        Some(path) => Submitted::File {
+            path: path.clone(),
+            language: args.lang.map(|l| l.0),
+            interface: args.interface.map(|i| match i {
+                InterfaceArg::Leetcode => Interface::Function,
+                InterfaceArg::Program => Interface::Program,
+            }),
+        },
+        None => Submitted::Solver(args.solver.clone()),
+    }
+}
+
+/// The submission ready to judge, how it was built, and how to say it
+/// again in a rerun hint. `suite` says which problem every case is, if
+/// one is (a file that could be read either way is read as that judge
+/// reads it, and built as it builds), and the toolchains the suite names.
+pub(crate) fn submission(
+    submitted: &Submitted,
+    suite: impl FnOnce() -> anyhow::Result<(Option<Problem>, Vec<lang::Choice>)>,
+) -> anyhow::Result<(Submission, Option<BuildInfo>, String)> {
+    let (path, language, interface) = match submitted {
+        Submitted::Command(command) => {
+            let launch = Launch::command(command)?;
+            let again = format!("--cmd {}", shell_word(command.as_ref()));
+            return Ok((Submission::External(launch), None, again));
+        }
+        Submitted::Solver(name) => {
+            let solver = pick_solver(name.as_deref())?;
+            let exe = std::env::current_exe()
+                .context("cannot find this program's own binary to run solvers in")?;
+            let again = format!("--solver {}", solver.name);
+            return Ok((Submission::Builtin { solver, exe }, None, again));
+        }
+        Submitted::File {
+            path,
+            language,
+            interface,
+        } => (path, *language, *interface),
+    };
+    let mut rerun = format!("--submission {}", shell_path(path));
+    if let Some(language) = language {
+        rerun.push_str(&format!(" --lang {}", language.spec().id));
+    }
+    let (problem, toolchains) = suite()?;
+    let reading = match interface {
+        Some(Interface::Function) => {
+            rerun.push_str(" --interface leetcode");
+            lang::Reading::Forced(Interface::Function)
+        }
+        Some(Interface::Program) => {
+            rerun.push_str(" --interface program");
+            lang::Reading::Forced(Interface::Program)
+        }
+        None if problem == Some(Problem::Leetcode37) => lang::Reading::LeetCodeFirst,
+        None => lang::Reading::Detect,
+    };
+    let options = lang::Options {
+        reading,
+        problem,
+        toolchains,
+        announce: Some(Arc::new(|message: &str| eprintln!("{message}"))),
+    };
+    let mut built = lang::build_as(path, language, &options)?;
+    if language.is_none() {
+        if let Some(error) = built.info.error.as_mut() {
+            if let Some(hint) = other_language_hint(path, built.info.language) {
+                error.push_str(&format!("\n{hint}"));
+            }
+        }
+    }
+    let submission = match built.launch {
+        Some(launch) => Submission::External(launch),
+        None => Submission::NotCompiled {
+            label: path.display().to_string(),
+        },
+    };
+    Ok((submission, Some(built.info), rerun))
+}
+
+/// Marks of a language that another one's file would not have, looked
+/// for when a file does not compile as the language of its extension.
+const LANGUAGE_MARKS: &[(&str, &str)] = &[
+    (
+        "cpp",
+        r"(?m)^\s*#include\s*[<\x22]|\bstd::|\busing\s+namespace\b|\bcout\s*<<|\bcin\s*>>",
+    ),
+    ("c", r"(?m)^\s*#include\s*<std(io|lib)\.h>"),
+    // Java and C# share `public class Solution`, `char[][]` and most
+    // statements: each is told by what is its own. Java's `boolean`,
+    // `System.out`, `String[]` and camelCase `solveSudoku(char[][]`; C#'s
+    // `using System`, `Console`, `foreach`, `.Length`, `bool` and `string`
+    // (LeetCode's C# files have no `using`). A file only reaches the C#
+    // compiler with C#'s `SolveSudoku` or `Main`, so those tell nothing.
+    (
+        "java",
+        r"(?m)\bboolean\b|\bSystem\.out\.|^\s*import\s+java\.|\bString\s*\[\]|\bsolveSudoku\s*\(\s*char\s*\[\]\s*\[\]",
+    ),
+    (
+        "csharp",
+        r"(?m)^\s*using\s+System\b|\bConsole\.|\bforeach\s*\(|\.(?:Length|Count)\b|\bbool\b|\bstring\b",
+    ),
+    (
+        "rust",
+        r"\bimpl\s+Solution\b|\blet\s+mut\b|\bfn\s+main\s*\(\s*\)",
+    ),
+    ("go", r"(?m)^package\s+main\b|\bfunc\s+\w+\s*\("),
+    (
+        "python",
+        r"(?m)^\s*def\s+\w+\s*\([^)]*\)\s*(->[^:]*)?:\s*$|^\s*from\s+\w+\s+import\b",
+    ),
+    (
+        "javascript",
+        r"\bvar\s+solveSudoku\s*=\s*function\b|\bconsole\.log\s*\(|\brequire\s*\(",
+    ),
+];
+
+/// A hint for a file that did not compile as the language its extension
+/// names and bears the marks of another (a C++ program saved as
+/// `main.py`): which `--lang` judges it as that one.
+fn other_language_hint(path: &std::path::Path, language: lang::Language) -> Option<String> {
+    let source = std::fs::read_to_string(path).ok()?;
+    let marked = |id: &str| {
+        LANGUAGE_MARKS
+            .iter()
+            .find(|(mark, _)| *mark == id)
+            .is_some_and(|(_, pattern)| {
+                regex::Regex::new(pattern).is_ok_and(|r| r.is_match(&source))
+            })
+    };
+    let own = language.spec().id;
+    if marked(own) {
+        return None;
+    }
+    let (id, _) = LANGUAGE_MARKS
+        .iter()
+        .find(|(id, _)| *id != own && marked(id))?;
+    let other = lang::Language::find(id)?;
+    Some(format!(
+        "hint: {} looks like {other}, not {language}; if it is, judge it with --lang {id}, or \
+         give it the extension .{}",
+        path.display(),
+        other.spec().extensions[0]
+    ))
+}
+
+/// The problem every case under `paths` is judged as by its `judge.toml`,
+/// if they all are one.
+pub(crate) fn problem_of_every_case(paths: &[PathBuf]) -> Option<Problem> {
+    Suite::read(paths).ok()?.problem()
+}
+
+/// The width of the terminal stdout is, or `None` when it is not one (a
+/// pipe or a file gets whole lines).
+pub(crate) fn stdout_width() -> Option<usize> {
+    terminal_size::terminal_size_of(io::stdout()).map(|(width, _)| usize::from(width.0))
+}
+
+/// Ctrl-C, SIGTERM (how CI systems cancel a job) and SIGHUP stop the
+/// running submission (it has its own process group, so the terminal's
+/// signal does not reach it); the command then reports what it finished,
+/// and exits as a shell would say the signal stopped it. A second signal
+/// ends the judge at once.
+pub(crate) fn on_ctrl_c() -> anyhow::Result<()> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])
+        .context("failed to install the signal handlers")?;
+    std::thread::spawn(move || {
+        for signal in signals.forever() {
+            if process::interrupting_signal().is_some() {
+                std::process::exit(128 + signal);
+            }
+            process::interrupt(signal);
+        }
+    });
+    Ok(())
+}
+
+/// The sandbox's protections, checked against `--sandbox require`.
+pub(crate) fn sandbox() -> anyhow::Result<Option<Protections>> {
+    let Some(protections) = spawner::protections() else {
+        return Ok(None);
+    };
+    let protections = protections.context("failed to start the sandbox's spawner")?;
+    let missing = protections.missing();
+    if sandbox::mode() == sandbox::Mode::Require && !missing.is_empty() {
+        let list: Vec<String> = missing
+            .iter()
+            .map(|(name, why)| format!("{name}: {why}"))
+            .collect();
+        anyhow::bail!(
+            "--sandbox require, but the kernel refused {}; run as root, enable unprivileged \
+             user namespaces, or judge with --sandbox auto to go on without them",
+            list.join("; ")
+        );
+    }
+    Ok(Some(protections))
+}
+
+/// Settings from `--problem`, `--time-limit`, `--memory-limit` and
+/// `--checker`, as `judge.toml` would set them.
+pub(crate) fn flag_settings(
+    problem: Option<Problem>,
+    time: Option<&str>,
+    memory: Option<&str>,
+    checker: Option<CheckerKind>,
+) -> anyhow::Result<Settings> {
+    Ok(Settings {
+        problem,
+        time_limit: time
+            .map(settings::parse_duration)
+            .transpose()
+            .context("invalid --time-limit")?,
+        memory_limit_kb: memory
+            .map(settings::parse_memory_kb)
+            .transpose()
+            .context("invalid --memory-limit")?,
+        checker,
+        time_scale: None,
+        toolchain: Vec::new(),
+    })
+}
+
+/// ` --flag value` for each flag that has a value, to repeat a command;
+/// each value quoted for the shell.
+pub(crate) fn flags(pairs: &[(&str, Option<String>)]) -> String {
+    pairs
+        .iter()
+        .filter_map(|(flag, value)| {
+            value
+                .as_ref()
+                .map(|v| format!(" {flag} {}", shell_word(v.as_ref())))
+        })
+        .collect()
+}
