@@ -132,64 +132,24 @@ pub(crate) fn submission(
     Ok((submission, Some(built.info), rerun))
 }
 
-/// Marks of a language that another one's file would not have, looked
-/// for when a file does not compile as the language of its extension.
-const LANGUAGE_MARKS: &[(&str, &str)] = &[
-    (
-        "cpp",
-        r"(?m)^\s*#include\s*[<\x22]|\bstd::|\busing\s+namespace\b|\bcout\s*<<|\bcin\s*>>",
-    ),
-    ("c", r"(?m)^\s*#include\s*<std(io|lib)\.h>"),
-    // Java and C# share `public class Solution`, `char[][]` and most
-    // statements: each is told by what is its own. Java's `boolean`,
-    // `System.out`, `String[]` and camelCase `solveSudoku(char[][]`; C#'s
-    // `using System`, `Console`, `foreach`, `.Length`, `bool` and `string`
-    // (LeetCode's C# files have no `using`). A file only reaches the C#
-    // compiler with C#'s `SolveSudoku` or `Main`, so those tell nothing.
-    (
-        "java",
-        r"(?m)\bboolean\b|\bSystem\.out\.|^\s*import\s+java\.|\bString\s*\[\]|\bsolveSudoku\s*\(\s*char\s*\[\]\s*\[\]",
-    ),
-    (
-        "csharp",
-        r"(?m)^\s*using\s+System\b|\bConsole\.|\bforeach\s*\(|\.(?:Length|Count)\b|\bbool\b|\bstring\b",
-    ),
-    (
-        "rust",
-        r"\bimpl\s+Solution\b|\blet\s+mut\b|\bfn\s+main\s*\(\s*\)",
-    ),
-    ("go", r"(?m)^package\s+main\b|\bfunc\s+\w+\s*\("),
-    (
-        "python",
-        r"(?m)^\s*def\s+\w+\s*\([^)]*\)\s*(->[^:]*)?:\s*$|^\s*from\s+\w+\s+import\b",
-    ),
-    (
-        "javascript",
-        r"\bvar\s+solveSudoku\s*=\s*function\b|\bconsole\.log\s*\(|\brequire\s*\(",
-    ),
-];
-
 /// A hint for a file that did not compile as the language its extension
 /// names and bears the marks of another (a C++ program saved as
 /// `main.py`): which `--lang` judges it as that one.
 fn other_language_hint(path: &std::path::Path, language: lang::Language) -> Option<String> {
     let source = std::fs::read_to_string(path).ok()?;
-    let marked = |id: &str| {
-        LANGUAGE_MARKS
-            .iter()
-            .find(|(mark, _)| *mark == id)
-            .is_some_and(|(_, pattern)| {
-                regex::Regex::new(pattern).is_ok_and(|r| r.is_match(&source))
-            })
+    // Each language's marks are what another one's file would not have
+    // (see its `Spec::marks`).
+    let marked = |language: lang::Language| {
+        let marks = language.spec().marks;
+        !marks.is_empty() && regex::Regex::new(marks).is_ok_and(|r| r.is_match(&source))
     };
-    let own = language.spec().id;
-    if marked(own) {
+    if marked(language) {
         return None;
     }
-    let (id, _) = LANGUAGE_MARKS
+    let other = *lang::Language::all()
         .iter()
-        .find(|(id, _)| *id != own && marked(id))?;
-    let other = lang::Language::find(id)?;
+        .find(|&&other| other != language && marked(other))?;
+    let id = other.spec().id;
     Some(format!(
         "hint: {} looks like {other}, not {language}; if it is, judge it with --lang {id}, or \
          give it the extension .{}",
