@@ -90,6 +90,8 @@ pub struct TestPlan {
     pub fail_fast: bool,
     pub reports: Reports,
     pub save_baseline: Option<String>,
+    /// Judged again at each change (`--watch`, see [`watch`]).
+    pub watch: bool,
     /// The options besides the submission's that changed how a case was
     /// built or judged, as a command that judges it again gives them.
     pub judging_flags: String,

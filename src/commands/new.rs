@@ -10,8 +10,8 @@ use crate::cli::NewArgs;
 use sudoku_judge::problem::Problem;
 use sudoku_judge::report::starter;
 use sudoku_judge::report::untrusted::shell_path;
+use sudoku_judge::runner::lang;
 use sudoku_judge::runner::lang::launch::Interface;
-use sudoku_judge::runner::lang::{self};
 
 use super::problem_of_every_case;
 

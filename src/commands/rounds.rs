@@ -1,7 +1,7 @@
 //! `stress` and `hack`: rounds of generated cases against a submission,
 //! with their progress shown as they go.
 
-use std::io::{self};
+use std::io;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -14,10 +14,10 @@ use sudoku_judge::case::settings;
 use sudoku_judge::case::Limits;
 use sudoku_judge::generate::Target;
 use sudoku_judge::hack;
-use sudoku_judge::report::progress::{self};
+use sudoku_judge::report::progress;
 use sudoku_judge::report::{self, notices};
+use sudoku_judge::runner::lang;
 use sudoku_judge::runner::lang::launch::Launch;
-use sudoku_judge::runner::lang::{self};
 use sudoku_judge::runner::Submission;
 use sudoku_judge::stress;
 use sudoku_judge::verdict::Verdict;

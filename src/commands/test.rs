@@ -43,16 +43,12 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
     on_ctrl_c()?;
     if plan.watch {
         let terminal = io::stdout().is_terminal();
-        practice::watch(
-            &plan.plan,
-            baseline,
-            &mut io::stdout(),
-            terminal,
-            |baseline| judge_once(&plan.plan, baseline),
-        )?;
+        practice::watch(&plan, baseline, &mut io::stdout(), terminal, |baseline| {
+            judge_once(&plan, baseline)
+        })?;
         return Ok(interrupted_code());
     }
-    let (summary, _) = judge_once(&plan.plan, baseline)?;
+    let (summary, _) = judge_once(&plan, baseline)?;
     // Stdout closed, even during the last lines: never a success, and a
     // failure seen so far is still one.
     let closed = process::interrupting_signal() == Some(libc::SIGPIPE);
@@ -69,15 +65,9 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// The plan of `test`, and whether to watch it.
-struct Planned {
-    plan: TestPlan,
-    watch: bool,
-}
-
 /// `test`'s arguments as the plan the library judges, with the run to
 /// compare with (`--baseline`); `None` for `--failed` when nothing failed.
-fn plan(args: TestArgs, color: bool) -> anyhow::Result<Option<(Planned, Option<Arc<Baseline>>)>> {
+fn plan(args: TestArgs, color: bool) -> anyhow::Result<Option<(TestPlan, Option<Arc<Baseline>>)>> {
     let mut overrides = flag_settings(
         args.limits.problem.map(ProblemArg::problem),
         args.limits.time_limit.as_deref(),
@@ -144,9 +134,9 @@ fn plan(args: TestArgs, color: bool) -> anyhow::Result<Option<(Planned, Option<A
         fail_fast: args.fail_fast,
         reports,
         save_baseline: args.save_baseline,
+        watch: args.watch,
     };
-    let watch = args.watch;
-    Ok(Some((Planned { plan, watch }, baseline)))
+    Ok(Some((plan, baseline)))
 }
 
 /// The reports `test`'s arguments ask for.
