@@ -1,7 +1,8 @@
-//! Orchestration: discover the cases once, then for each one read it, run
-//! the submission, decide the verdict and tell the reporter. A submission's
-//! failure is a verdict; a case that cannot be read is a harness error for
-//! that case alone, and the run goes on with the others.
+//! Orchestration: for each case of a suite found once ([`Suite`]), read
+//! it, run the submission, decide the verdict and tell the reporter. A
+//! submission's failure is a verdict; a case that cannot be judged is an
+//! [`Unjudged`] for that case alone, saying whose fault it is, and the run
+//! goes on with the others.
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};

@@ -135,6 +135,40 @@ mod tests {
         assert_eq!(some.problem(), None, "a case of no problem");
     }
 
+    /// Cases build one submission: two files naming different compilers
+    /// for one language cannot both be obeyed.
+    #[test]
+    fn a_suite_names_one_toolchain_a_language_and_refuses_two() {
+        // `c++` is another name of `cpp`.
+        let language = |name: &str| {
+            if name == "c++" {
+                "cpp".into()
+            } else {
+                name.to_string()
+            }
+        };
+        let (_dir, same) = suite(&[
+            ("a/judge.toml", "[toolchain]\ncpp = \"g++-12\"\n"),
+            ("a/x.in", ""),
+            ("b/judge.toml", "[toolchain]\n\"c++\" = \"g++-12\"\n"),
+            ("b/y.in", ""),
+        ]);
+        let chosen = same.toolchains(language).unwrap();
+        assert_eq!(chosen.len(), 1, "{chosen:?}");
+        assert_eq!(chosen[0].value, "g++-12");
+
+        let (_dir, two) = suite(&[
+            ("a/judge.toml", "[toolchain]\ncpp = \"g++-12\"\n"),
+            ("a/x.in", ""),
+            ("b/judge.toml", "[toolchain]\n\"c++\" = \"clang++\"\n"),
+            ("b/y.in", ""),
+        ]);
+        let error = two.toolchains(language).unwrap_err().to_string();
+        assert!(error.contains("a/judge.toml"), "{error}");
+        assert!(error.contains("b/judge.toml"), "{error}");
+        assert!(error.contains("(g++-12 and clang++)"), "{error}");
+    }
+
     #[test]
     fn a_case_whose_settings_cannot_be_read_keeps_its_place_and_says_why() {
         let (_dir, suite) = suite(&[
