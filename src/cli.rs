@@ -280,7 +280,7 @@ pub enum Command {
     #[command(after_help = "Examples:\n  \
         sudoku-judge driver solution.cpp --out debug --case cases/leetcode37/example1\n  \
         sh debug/run.sh                  build it and run it on debug/board.txt\n  \
-        gdb --args debug/main            then: run 3>&1 < debug/board.txt")]
+        SUDOKU_JUDGE_ANSWERS=/dev/fd/3 gdb --args debug/main\n                                         then: run 3>&1 < debug/board.txt")]
     Driver(DriverArgs),
 
     /// Write the file to start a solution from: LeetCode's template, or a
@@ -394,8 +394,8 @@ pub enum Command {
         all: bool,
     },
 
-    /// Internal: host a built-in solver for the judge (one puzzle a line on
-    /// stdin, one JSON reply a line on stdout).
+    /// Internal: host a built-in solver for the judge, as a LeetCode driver
+    /// (one puzzle a line on stdin, one answer a line on the answer channel).
     #[command(hide = true)]
     Worker {
         #[arg(long)]

@@ -64,7 +64,7 @@ pub fn decide(case: &CaseData, run: &Run, limits: &Limits, checked: Checked) -> 
         }
         End::Killed(Kill::Startup) => {
             let at = KilledAt::Startup {
-                seconds: crate::runner::external::STARTUP.as_secs(),
+                seconds: crate::runner::function::STARTUP.as_secs(),
             };
             return decided(Verdict::TLE, killed(at), String::new());
         }

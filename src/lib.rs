@@ -65,7 +65,11 @@ mod tests {
             .unwrap()
             .lines()
             .filter_map(|l| {
-                let l = l.strip_prefix("pub ").or(l.strip_prefix("pub(crate) "))?;
+                let l = l.trim_start();
+                let l = ["pub ", "pub(crate) ", "pub(super) "]
+                    .iter()
+                    .find_map(|p| l.strip_prefix(p))
+                    .unwrap_or(l);
                 l.strip_prefix("mod ")?.strip_suffix(';')
             })
             .map(String::from)
@@ -271,16 +275,21 @@ mod tests {
         None
     }
 
+    /// The first cycle among `imports`, as the modules on it, closed.
+    fn a_cycle(imports: &BTreeMap<String, BTreeSet<String>>) -> Option<String> {
+        imports.keys().find_map(|module| {
+            let cycle = cycle_from(imports, &mut vec![module.clone()])?;
+            Some(format!("{} -> {module}", cycle.join(" -> ")))
+        })
+    }
+
     fn assert_no_cycle(imports: &BTreeMap<String, BTreeSet<String>>) {
-        for module in imports.keys() {
-            if let Some(cycle) = cycle_from(imports, &mut vec![module.clone()]) {
-                panic!(
-                    "the modules {} -> {module} import each other in a cycle; data flows one \
-                     way (cases -> run -> check -> verdict -> report), so move what both need \
-                     into a module below them",
-                    cycle.join(" -> ")
-                );
-            }
+        if let Some(cycle) = a_cycle(imports) {
+            panic!(
+                "the modules {cycle} import each other in a cycle; data flows one way (cases \
+                 -> run -> check -> verdict -> report), so move what both need into a module \
+                 below them"
+            );
         }
     }
 
@@ -337,9 +346,54 @@ mod tests {
     fn the_runners_modules_import_each_other_without_cycles() {
         let imports = imports(&["runner"]);
         assert!(
-            imports["process"].contains("spawner") && imports["external"].contains("lang"),
+            imports["process"].contains("platform")
+                && imports["platform"].contains("spawner")
+                && imports["external"].contains("lang"),
             "the scan finds imports: {imports:?}"
         );
         assert_no_cycle(&imports);
+    }
+
+    /// Every directory of modules, as paths of module names below the
+    /// crate's root: `runner`, `runner::sandbox`, ...
+    fn rooms() -> Vec<Vec<String>> {
+        let mut rooms = Vec::new();
+        let mut dirs = vec![src()];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    dirs.push(path);
+                }
+            }
+            if dir != src() && dir.join("mod.rs").is_file() {
+                rooms.push(module_of(&dir.join("mod.rs")));
+            }
+        }
+        rooms.sort();
+        rooms
+    }
+
+    #[test]
+    fn no_room_has_modules_that_import_each_other_in_a_cycle() {
+        let rooms = rooms();
+        assert!(
+            rooms.iter().any(|r| r == &["runner", "sandbox"]),
+            "the walk finds the rooms: {rooms:?}"
+        );
+        let cycles: Vec<String> = rooms
+            .iter()
+            .filter_map(|room| {
+                let parent: Vec<&str> = room.iter().map(String::as_str).collect();
+                let cycle = a_cycle(&imports(&parent))?;
+                Some(format!("in {}: {cycle}", room.join("::")))
+            })
+            .collect();
+        assert!(
+            cycles.is_empty(),
+            "modules of one room import each other in a cycle; move what both need into a \
+             module below them:\n{}",
+            cycles.join("\n")
+        );
     }
 }

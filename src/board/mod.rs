@@ -266,6 +266,23 @@ impl Board {
             .collect()
     }
 
+    /// The inverse of [`Board::to_rows`]: `None` unless `rows` are 9 rows
+    /// of 9 cells, each a digit from 1 to 9 or `'.'`.
+    pub fn from_rows(rows: &[Vec<char>]) -> Option<Board> {
+        if rows.len() != 9 || rows.iter().any(|row| row.len() != 9) {
+            return None;
+        }
+        let mut board = Board::EMPTY;
+        for (cell, &c) in board.cells.iter_mut().zip(rows.iter().flatten()) {
+            *cell = match c {
+                '.' => None,
+                '1'..='9' => Some(Digit::new(c as u8 - b'0')?),
+                _ => return None,
+            };
+        }
+        Some(board)
+    }
+
     /// One 81-character line, `'.'` for empty (the AcWing 166 layout).
     pub fn to_line(&self) -> String {
         self.cells

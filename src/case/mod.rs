@@ -11,6 +11,7 @@
 //! `case10`), skipping hidden and backup files.
 
 pub mod file;
+mod judge_toml;
 mod load;
 pub mod settings;
 mod suite;

@@ -30,11 +30,10 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::Context as _;
-use serde::Deserialize;
 
-use serde::Serialize;
-
-use super::trust::{self, Consent, Kind, Named};
+pub use super::judge_toml::{line_column, toml_error, CheckerKind, RealVerdict, ToolchainTable};
+use super::judge_toml::{named_in, parse_text, File};
+use super::trust::{self, Consent, Kind};
 use crate::problem::{Problem, DEFAULT_MEMORY_LIMIT_KB, DEFAULT_TIME_LIMIT};
 
 pub const SETTINGS_FILE: &str = "judge.toml";
@@ -55,19 +54,6 @@ pub struct Choice {
     pub at: Option<(usize, usize)>,
     /// Whether it may run: a suite's only with the user's consent.
     pub consent: Consent,
-}
-
-/// A `[toolchain]` table: language, program or directory.
-/// Keys keep where they are in the file, so a key that is no language
-/// is named with its line and column where the languages are known.
-pub type ToolchainTable = std::collections::BTreeMap<toml::Spanned<String>, String>;
-
-/// The line and column, counted from 1, of byte `at` of `text`.
-pub fn line_column(text: &str, at: usize) -> (usize, usize) {
-    let before = &text[..at.min(text.len())];
-    let line = before.matches('\n').count() + 1;
-    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    (line, column)
 }
 
 /// The limits one case is judged under.
@@ -104,71 +90,6 @@ impl Limits {
     /// for huge inputs (an answer line takes 82).
     pub fn output_bytes(puzzles: usize) -> usize {
         (64 << 20).max(puzzles.saturating_mul(256))
-    }
-}
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum CheckerKind {
-    /// Any valid solution that keeps the givens (a special judge).
-    #[default]
-    Sudoku,
-    /// The text must equal the expected output (CRLF and trailing whitespace ignored).
-    Exact,
-}
-
-impl CheckerKind {
-    pub fn name(self) -> &'static str {
-        match self {
-            CheckerKind::Sudoku => "sudoku",
-            CheckerKind::Exact => "exact",
-        }
-    }
-}
-
-/// What a `judge.toml` may say. Unknown keys are errors, so a typo is caught.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct File {
-    problem: Option<Problem>,
-    /// `"1s"`, `"1500ms"`.
-    time_limit: Option<String>,
-    /// `"64M"`, `"256MiB"`; K, M and G are powers of 1024, as judges mean them.
-    memory_limit: Option<String>,
-    checker: Option<CheckerKind>,
-    /// Multiplies the time limit: `1.5` on a machine half again as slow as
-    /// the judge's.
-    time_scale: Option<f64>,
-    #[serde(default)]
-    reference: Vec<ReferenceEntry>,
-    /// Per language, the compiler or interpreter to use: a program on
-    /// `PATH`, a path, or a directory holding the language's tools.
-    #[serde(default)]
-    toolchain: ToolchainTable,
-}
-
-/// One `[[reference]]` of a `judge.toml`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ReferenceEntry {
-    /// Beside the `judge.toml`; where it is written, for a refusal.
-    file: toml::Spanned<String>,
-    verdict: RealVerdict,
-}
-
-/// The verdicts a reference can be known to get from the real judge.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-pub enum RealVerdict {
-    AC,
-    TLE,
-}
-
-impl RealVerdict {
-    pub fn verdict(self) -> crate::verdict::Verdict {
-        match self {
-            RealVerdict::AC => crate::verdict::Verdict::AC,
-            RealVerdict::TLE => crate::verdict::Verdict::TLE,
-        }
     }
 }
 
@@ -383,61 +304,6 @@ pub fn parse_memory_kb(text: &str) -> anyhow::Result<u64> {
     Ok(bytes / 1024)
 }
 
-/// Reads the `judge.toml` at `path`, with its text: a regular file of
-/// bounded size that does not link out of its own directory, nor is a hard
-/// link to someone else's file (case/file.rs).
-fn parse_text(path: &Path) -> anyhow::Result<(File, String)> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let opened = super::file::Fence::new(dir).open(path, "settings file")?;
-    let bytes = super::file::read_whole(opened.file, &path.display())?;
-    let text = String::from_utf8(bytes)
-        .with_context(|| format!("invalid {}: it is not UTF-8 text", path.display()))?;
-    let file = toml::from_str(&text)
-        .map_err(|error| match opened.own {
-            true => toml_error(error),
-            false => toml_error_unquoted(&error, &text),
-        })
-        .with_context(|| format!("invalid {}", path.display()))?;
-    Ok((file, text))
-}
-
-/// A `judge.toml` that is not valid TOML, or not the settings: what is
-/// wrong and where on the first line, which a table row shows, then toml's
-/// drawing of the line with the place marked.
-pub fn toml_error(error: toml::de::Error) -> anyhow::Error {
-    let message = error
-        .message()
-        .trim()
-        .lines()
-        .collect::<Vec<_>>()
-        .join("; ");
-    let full = error.to_string();
-    let mut lines = full.lines();
-    match lines
-        .next()
-        .and_then(|l| l.strip_prefix("TOML parse error at "))
-    {
-        Some(at) => {
-            let drawing: Vec<&str> = lines.take(3).collect();
-            anyhow::anyhow!("{message} ({at})\n{}", drawing.join("\n"))
-        }
-        None => anyhow::anyhow!("{}", full.trim().lines().collect::<Vec<_>>().join("; ")),
-    }
-}
-
-/// A `judge.toml` of someone else's that is not valid: where, without a
-/// byte of it (toml's message and drawing quote the file).
-fn toml_error_unquoted(error: &toml::de::Error, text: &str) -> anyhow::Error {
-    let at = error.span().map_or(String::new(), |span| {
-        let (line, column) = line_column(text, span.start);
-        format!(" at line {line}, column {column}")
-    });
-    anyhow::anyhow!(
-        "not valid TOML or not the settings{at} (the file is not yours, so its text is not \
-         shown)"
-    )
-}
-
 /// The references the `judge.toml` in `dir` lists (none without one),
 /// each checked to be a file of the suite, and all of them allowed to run
 /// (see [`super::trust`]): a file the user has not allowed is an error
@@ -509,47 +375,6 @@ pub fn files_under(path: &Path) -> anyhow::Result<Vec<PathBuf>> {
         path.display()
     );
     Ok(files)
-}
-
-/// The programs a `judge.toml` names, in the order they are written.
-fn named_in(file: &File, text: &str) -> Vec<Named> {
-    let mut named: Vec<Named> = file
-        .toolchain
-        .iter()
-        .map(|(language, value)| Named {
-            kind: Kind::Toolchain {
-                language: language.get_ref().clone(),
-                value: value.clone(),
-            },
-            at: line_column(text, language.span().start),
-        })
-        .chain(file.reference.iter().map(|entry| Named {
-            kind: Kind::Reference {
-                file: entry.file.get_ref().clone(),
-            },
-            at: line_column(text, entry.file.span().start),
-        }))
-        .collect();
-    named.sort_by_key(|n| n.at);
-    named
-}
-
-/// The programs the `judge.toml` text `text` names.
-pub(crate) fn named_in_text(text: &str) -> anyhow::Result<Vec<Named>> {
-    let file: File = toml::from_str(text).map_err(toml_error)?;
-    Ok(named_in(&file, text))
-}
-
-/// The `judge.toml` at `path` as the user is asked to allow it: what it
-/// names, and the digest of it and of its suite's programs; `None` when it
-/// names no program.
-pub fn inspect(path: &Path) -> anyhow::Result<Option<trust::Subject>> {
-    let (file, text) = parse_text(path)?;
-    let named = named_in(&file, &text);
-    if named.is_empty() {
-        return Ok(None);
-    }
-    trust::subject(path, text.as_bytes(), named).map(Some)
 }
 
 fn read(path: &Path) -> anyhow::Result<Settings> {
@@ -836,7 +661,7 @@ python = \"python3.13\"
         assert_eq!(settings.limits().time, Duration::from_millis(1500));
         // A reference resolves beside the file and is hashed with it; it
         // runs only once the user allows the file, which a test cannot.
-        let subject = inspect(&root.join(SETTINGS_FILE)).unwrap().unwrap();
+        let subject = trust::inspect(&root.join(SETTINGS_FILE)).unwrap().unwrap();
         assert_eq!(subject.hashed, ["a.cpp"]);
         let refused = references(root).unwrap_err();
         let refused = refused.downcast_ref::<trust::Refused>().expect("a refusal");

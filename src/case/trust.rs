@@ -45,32 +45,8 @@ use anyhow::Context as _;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest as _, Sha256};
 
-/// A program a `judge.toml` names, and where.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Named {
-    pub kind: Kind,
-    /// Line and column in the file, counted from 1.
-    pub at: (usize, usize),
-}
-
-/// What kind of program a `judge.toml` names.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Kind {
-    /// `[toolchain]`: a language, and the program, path or directory as
-    /// written.
-    Toolchain { language: String, value: String },
-    /// `[[reference]]`: the submission's file, as written.
-    Reference { file: String },
-}
-
-impl fmt::Display for Named {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.kind {
-            Kind::Toolchain { language, value } => write!(f, "[toolchain] {language} = {value:?}"),
-            Kind::Reference { file } => write!(f, "[[reference]] file = {file:?}"),
-        }
-    }
-}
+use super::judge_toml;
+pub use super::judge_toml::{Kind, Named};
 
 /// A `judge.toml` that names programs, as the user is asked to allow it.
 #[derive(Clone, Debug)]
@@ -295,6 +271,18 @@ impl Digest {
     }
 }
 
+/// The `judge.toml` at `path` as the user is asked to allow it: what it
+/// names, and the digest of it and of its suite's programs; `None` when it
+/// names no program.
+pub fn inspect(path: &Path) -> anyhow::Result<Option<Subject>> {
+    let (file, text) = judge_toml::parse_text(path)?;
+    let named = judge_toml::named_in(&file, &text);
+    if named.is_empty() {
+        return Ok(None);
+    }
+    subject(path, text.as_bytes(), named).map(Some)
+}
+
 /// The `judge.toml` at `file`, whose bytes are `settings` and which names
 /// `named`, with its digest: the file and the programs of its suite.
 pub fn subject(file: &Path, settings: &[u8], named: Vec<Named>) -> anyhow::Result<Subject> {
@@ -360,7 +348,7 @@ fn shipped_digests() -> &'static [Result<String, String>] {
 
 fn shipped_digest(suite: &str, settings: &[u8]) -> Result<String, String> {
     let text = std::str::from_utf8(settings).map_err(|e| e.to_string())?;
-    let named = super::settings::named_in_text(text).map_err(|e| format!("{e:#}"))?;
+    let named = judge_toml::named_in_text(text).map_err(|e| format!("{e:#}"))?;
     let mut files = Vec::new();
     for n in &named {
         let name = match &n.kind {
@@ -478,7 +466,7 @@ fn standing(record: &Record) -> Standing {
     if record.file.symlink_metadata().is_err() {
         return Standing::Gone;
     }
-    match super::settings::inspect(&record.file) {
+    match inspect(&record.file) {
         Ok(Some(now)) if now.digest == record.digest => Standing::Holds,
         Ok(_) => Standing::Changed,
         Err(_) => Standing::Unreadable,
@@ -701,7 +689,7 @@ mod tests {
     fn suite(dir: &Path, settings: &str) -> Subject {
         std::fs::create_dir_all(dir).unwrap();
         std::fs::write(dir.join("judge.toml"), settings).unwrap();
-        super::super::settings::inspect(&dir.join("judge.toml"))
+        inspect(&dir.join("judge.toml"))
             .unwrap()
             .expect("it names programs")
     }
@@ -715,7 +703,7 @@ mod tests {
             if !settings.is_file() {
                 continue;
             }
-            if let Some(subject) = super::super::settings::inspect(&settings).unwrap() {
+            if let Some(subject) = inspect(&settings).unwrap() {
                 assert!(
                     is_shipped(&subject),
                     "{} names programs and is not allowed as shipped",
@@ -744,7 +732,7 @@ mod tests {
             std::fs::copy(cases.join(name), copy.join(name)).unwrap();
         }
         let settings = copy.join("judge.toml");
-        let subject = super::super::settings::inspect(&settings).unwrap().unwrap();
+        let subject = inspect(&settings).unwrap().unwrap();
         assert!(is_shipped(&subject));
         assert_eq!(
             subject.hashed,
@@ -753,7 +741,7 @@ mod tests {
         let mut reference = std::fs::read(copy.join("references/ac_textbook.py")).unwrap();
         reference.push(b'\n');
         std::fs::write(copy.join("references/ac_textbook.py"), reference).unwrap();
-        let subject = super::super::settings::inspect(&settings).unwrap().unwrap();
+        let subject = inspect(&settings).unwrap().unwrap();
         assert!(!is_shipped(&subject));
     }
 

@@ -105,6 +105,12 @@ pub struct Checker<'a> {
     /// the end.
     lines: Option<(LineSplitter, AcWingLines)>,
     whole: Vec<u8>,
+    /// The boards a function left that were judged as boards
+    /// ([`Checker::feed_board`]), as the format prints them: the output
+    /// before `whole`.
+    shown: String,
+    /// Boards fed with [`Checker::feed_board`].
+    boards_fed: usize,
     head: Head,
     /// The first line that is not an answer.
     unreadable: Option<ParseError>,
@@ -135,6 +141,8 @@ impl<'a> Checker<'a> {
             lines: (format == Format::AcWing)
                 .then(|| (LineSplitter::default(), AcWingLines::output())),
             whole: Vec::new(),
+            shown: String::new(),
+            boards_fed: 0,
             head: Head::default(),
             unreadable: None,
             answers: 0,
@@ -177,21 +185,36 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// Takes one whole line of output, without its `\n`: [`Checker::feed`]
-    /// for a runner that has the answers as lines already.
-    pub fn feed_line(&mut self, line: &[u8]) {
-        match self.lines.take() {
-            Some((splitter, mut rules)) if splitter.is_empty() => {
-                self.head.push(line);
-                self.head.push(b"\n");
-                self.output_line(&mut rules, &line[..line.len().min(KEEP)]);
-                self.lines = Some((splitter, rules));
+    /// Takes a function's answer: the board it left, as rows of whatever
+    /// it left in them. In a case's own format such a board is judged as
+    /// the board it is, without printing it and reading it back; it is
+    /// printed only to be shown (and held to an exact expected output).
+    /// Rows that are not a board (a cell that is no digit, a row short)
+    /// are printed and read as any output is, and so is every answer after
+    /// them, so that what is wrong is told as for any output.
+    pub fn feed_board(&mut self, rows: &[Vec<char>]) {
+        let n = self.boards_fed;
+        self.boards_fed += 1;
+        if self.lines.is_some() {
+            // An AcWing answer is its rows on one line.
+            let mut line: String = rows.iter().flatten().collect();
+            line.push('\n');
+            self.feed(line.as_bytes());
+            return;
+        }
+        let text = format::render_nth(self.format, n, rows);
+        match Board::from_rows(rows) {
+            Some(board) if self.whole.is_empty() => {
+                self.head.push(text.as_bytes());
+                if let Tally::Exact(exact) = &mut self.tally {
+                    for line in text.lines() {
+                        exact.output_line(line.trim_end(), &mut self.failure);
+                    }
+                }
+                self.shown.push_str(&text);
+                self.answer(board);
             }
-            lines => {
-                self.lines = lines;
-                self.feed(line);
-                self.feed(b"\n");
-            }
+            _ => self.feed(text.as_bytes()),
         }
     }
 
@@ -283,11 +306,19 @@ impl<'a> Checker<'a> {
                         exact.output_line(line.trim_end(), &mut self.failure);
                     }
                 }
-                match format::parse(&text, self.format, Mode::Answers) {
-                    Ok(parsed) => parsed.boards.into_iter().for_each(|b| self.answer(b.board)),
-                    Err(error) => self.unreadable = Some(error),
+                // What came after the boards judged as boards is read
+                // where it stands in the whole output.
+                let before = self.shown.matches('\n').count();
+                if self.shown.is_empty() || !text.is_empty() {
+                    match format::parse(&text, self.format, Mode::Answers) {
+                        Ok(parsed) => parsed.boards.into_iter().for_each(|b| self.answer(b.board)),
+                        Err(mut error) => {
+                            error.line += before;
+                            self.unreadable = Some(error);
+                        }
+                    }
                 }
-                (text, true)
+                (std::mem::take(&mut self.shown) + &text, true)
             }
         };
         if let (None, Tally::Sudoku(tally)) = (&self.failure, &mut self.tally) {

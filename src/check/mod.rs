@@ -471,11 +471,78 @@ mod tests {
         ] {
             let mut checker = Checker::new(CheckerKind::Sudoku, &case, Format::AcWing).unwrap();
             for _ in 0..answered {
-                checker.feed_line(ANSWER.as_bytes());
+                checker.feed(format!("{ANSWER}\n").as_bytes());
             }
             let error = checker.finish().unwrap_err();
             assert!(error.is::<crate::case::Malformed>(), "{error:#}");
             assert_eq!(error.to_string(), message);
+        }
+    }
+
+    #[test]
+    fn a_functions_boards_are_judged_as_the_text_they_print() {
+        let rows = |line: &str| -> Vec<Vec<char>> {
+            let cells: Vec<char> = line.chars().collect();
+            cells.chunks(9).map(<[char]>::to_vec).collect()
+        };
+        let right = rows(ANSWER);
+        let mut wrong = right.clone();
+        wrong[8][8] = if wrong[8][8] == '9' { '1' } else { '9' };
+        let mut odd = right.clone();
+        odd[0][2] = '?';
+        let mut short = right.clone();
+        short[4].pop();
+        let blank = rows(PUZZLE);
+        let puzzle = format::parse(PUZZLE, Format::AcWing, Mode::Puzzles)
+            .unwrap()
+            .into_boards();
+        let puzzles = [puzzle[0], puzzle[0]];
+        for format in [
+            Format::LeetCode,
+            Format::Grid { spaced: false },
+            Format::Grid { spaced: true },
+            Format::AcWing,
+        ] {
+            let input = match format {
+                Format::AcWing => format!("{PUZZLE}\n{PUZZLE}\nend\n"),
+                _ => format::render_boards(format, &puzzles),
+            };
+            let expected = format::render(format, &[right.clone(), right.clone()]);
+            for kind in [CheckerKind::Sudoku, CheckerKind::Exact] {
+                let case = CaseData {
+                    format,
+                    input: Text::Memory(input.clone().into()),
+                    puzzles: 2,
+                    expected: Some(Expected {
+                        text: Text::Memory(expected.clone().into()),
+                        boards: true,
+                    }),
+                    warnings: vec![],
+                };
+                for answers in [
+                    [&right, &right],
+                    [&right, &wrong],
+                    [&blank, &right],
+                    [&odd, &right],
+                    [&right, &odd],
+                    [&right, &short],
+                ] {
+                    let mut checker = Checker::new(kind, &case, format).unwrap();
+                    answers.iter().for_each(|rows| checker.feed_board(rows));
+                    let by_board = checker.finish().unwrap();
+                    let boards: Vec<Vec<Vec<char>>> = answers.map(Vec::clone).to_vec();
+                    let by_text = check(kind, &case, &format::render(format, &boards), format);
+                    let said = |c: &Checked| {
+                        (
+                            c.verdict,
+                            c.reason.sentence(),
+                            c.details.clone(),
+                            c.output.clone(),
+                        )
+                    };
+                    assert_eq!(said(&by_board), said(&by_text), "{format:?} {kind:?}");
+                }
+            }
         }
     }
 

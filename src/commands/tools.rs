@@ -205,7 +205,7 @@ pub fn solvers(all: bool) -> anyhow::Result<ExitCode> {
 
 pub fn worker(name: &str) -> anyhow::Result<ExitCode> {
     let solver = solver::find(name)?;
-    let code = builtin::serve(solver, io::stdin().lock(), io::stdout().lock())?;
+    let code = builtin::work(solver, io::stdin().lock())?;
     Ok(ExitCode::from(u8::try_from(code).unwrap_or(1)))
 }
 
@@ -408,7 +408,7 @@ pub fn trust(args: &TrustArgs) -> anyhow::Result<ExitCode> {
             continue;
         }
         for file in settings::files_under(path)? {
-            match settings::inspect(&file)? {
+            match trust::inspect(&file)? {
                 Some(subject) => {
                     let allowed = trust::allow(&subject)?;
                     report::trust::allowed(&mut out, &subject, &allowed)?;

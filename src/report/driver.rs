@@ -25,7 +25,10 @@ pub fn exported(
         "on boards of your own:         sh {script} FILE  (81-character lines, then `end`)"
     )?;
     let answers = match exported.interface {
-        Interface::Function => "; its driver answers on fd 3, so keep it open (3>&1)",
+        Interface::Function => {
+            "; its driver answers on the file SUDOKU_JUDGE_ANSWERS names, so set it to /dev/fd/3 \
+             and keep fd 3 open (3>&1)"
+        }
         Interface::Program => "",
     };
     writeln!(

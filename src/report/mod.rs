@@ -238,9 +238,6 @@ pub(crate) mod fixtures {
             } else {
                 2150
             },
-            memory_allowance_kb: 0,
-            fork_refusals: 0,
-            puzzle_times: None,
             end: match verdict {
                 Verdict::TLE => End::Killed(Kill::Wall),
                 Verdict::OLE => End::Killed(Kill::Output),
@@ -252,14 +249,7 @@ pub(crate) mod fixtures {
                 Verdict::CE => End::NotCompiled,
                 _ => End::Normal,
             },
-            stdout: String::new(),
-            stdout_lines: 0,
-            stdout_last_line: None,
-            stderr: String::new(),
-            earlier: 0,
-            notes: Vec::new(),
-            cpu_wait: None,
-            program: false,
+            ..Run::new(End::Normal)
         };
         let limits = Limits {
             time: Duration::from_secs(1),

@@ -4,7 +4,9 @@
 
 pub mod builtin;
 pub mod external;
+pub mod function;
 pub mod lang;
+pub(crate) mod platform;
 pub mod process;
 mod puzzles;
 pub mod sandbox;
@@ -92,7 +94,8 @@ pub(crate) fn crash(exit: process::Exit, stderr: &str) -> String {
 /// How a run ended, before its answers are looked at.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum End {
-    /// It exited cleanly (a built-in solver: having answered every puzzle).
+    /// It exited cleanly, or (a function) answered every board and waits
+    /// for the next case.
     Normal,
     /// The harness killed it, and why.
     Killed(Kill),
@@ -114,8 +117,9 @@ pub struct Run {
     /// How many puzzles got an answer before the run ended.
     pub answered: usize,
     /// The time charged against the limit: for a function (a built-in
-    /// solver or a LeetCode-style file), the time spent inside its calls;
-    /// for a program, its CPU time, as AcWing and POJ charge it.
+    /// solver or a LeetCode-style file), the CPU time its driver's process
+    /// spent on the boards, from each handover to its answer; for a
+    /// program, its CPU time, as AcWing and POJ charge it.
     pub time: Duration,
     pub wall: Duration,
     pub cpu: Duration,
@@ -327,13 +331,15 @@ impl<'s> Runner<'s> {
         let earlier = self.session.as_ref().map_or(0, |s| s.cases);
         let result = match self.submission {
             Submission::Builtin { solver, exe } => {
-                builtin::run_case(exe, solver, &mut self.session, case, limits, checker)
+                let launch = builtin::launch(exe, solver);
+                function::run_function(&launch, &mut self.session, case, limits, checker)
+                    .map(builtin::panic_of)
             }
             Submission::External(launch) if launch.interface == Interface::Function => {
-                external::run_function(launch, &mut self.session, case, limits, checker)
+                function::run_function(launch, &mut self.session, case, limits, checker)
             }
             Submission::External(launch) => external::run_program(launch, case, limits, checker),
-            Submission::NotCompiled { .. } => return Ok(Run::not_compiled()),
+            Submission::NotCompiled { .. } => return Ok(Run::new(End::NotCompiled)),
         };
         let mut run = match result {
             Ok(run) => run,
@@ -430,6 +436,20 @@ impl Run {
             wall: time + time / 4,
             cpu: time,
             memory_kb: 1024,
+            ..Run::new(end)
+        }
+    }
+
+    /// A run that ended as `end`, with nothing answered, measured or
+    /// printed yet: what every run is made from, its runner filling in
+    /// what it measured.
+    pub fn new(end: End) -> Run {
+        Run {
+            answered: 0,
+            time: Duration::ZERO,
+            wall: Duration::ZERO,
+            cpu: Duration::ZERO,
+            memory_kb: 0,
             memory_allowance_kb: 0,
             fork_refusals: 0,
             puzzle_times: None,
@@ -467,29 +487,6 @@ impl Run {
             format_ms(limit),
             format_ms(self.cpu_wait.unwrap_or_default()),
         )
-    }
-
-    /// The run of a submission that did not compile.
-    fn not_compiled() -> Run {
-        Run {
-            answered: 0,
-            time: Duration::ZERO,
-            wall: Duration::ZERO,
-            cpu: Duration::ZERO,
-            memory_kb: 0,
-            memory_allowance_kb: 0,
-            fork_refusals: 0,
-            puzzle_times: None,
-            end: End::NotCompiled,
-            stdout: String::new(),
-            stdout_lines: 0,
-            stdout_last_line: None,
-            stderr: String::new(),
-            earlier: 0,
-            notes: Vec::new(),
-            cpu_wait: None,
-            program: false,
-        }
     }
 }
 

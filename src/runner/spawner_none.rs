@@ -1,60 +1,24 @@
 //! Where there is no spawner (it needs Linux: `SOCK_SEQPACKET` with
-//! `SCM_RIGHTS`, namespaces, cgroups), the harness forks submissions
-//! itself, without a sandbox, and a submission's peak memory then counts
-//! the harness's own at the fork. See `spawner.rs` for why that matters.
+//! `SCM_RIGHTS`, namespaces, cgroups), runs start through the platform's
+//! own backend (`super::platform`); this is the spawner's public face,
+//! which has nothing to do. See `spawner.rs` for what a spawner is for.
 
 use std::io;
-use std::os::fd::{OwnedFd, RawFd};
 use std::path::PathBuf;
 
-use super::sandbox::{ExitReport, Protections, SpawnRequest};
-
-/// No spawner exists here: this type has no values.
-pub enum Spawner {}
+use super::sandbox::Protections;
 
 pub fn enable(_exe: PathBuf) {}
 
-pub(crate) fn take() -> Option<io::Result<Spawner>> {
-    None
-}
+pub fn let_idle_go() {}
 
-pub(crate) fn give_back(spawner: Spawner) {
-    match spawner {}
-}
-
+/// No spawner says which protections hold: `None`.
 pub fn protections() -> Option<io::Result<Protections>> {
     None
 }
 
-impl Spawner {
-    pub(crate) fn spawn(
-        &mut self,
-        _launch: &SpawnRequest,
-        _stdio: &[&OwnedFd],
-    ) -> io::Result<(i32, ())> {
-        match *self {}
-    }
-
-    pub(crate) fn launch(&mut self, _launch: &SpawnRequest, _stdio: &[&OwnedFd]) -> io::Result<()> {
-        match *self {}
-    }
-
-    pub(crate) fn try_started(&mut self) -> io::Result<Option<(i32, ())>> {
-        match *self {}
-    }
-
-    pub(crate) fn kill(&mut self) {
-        match *self {}
-    }
-
-    pub(crate) fn exit_fd(&self) -> RawFd {
-        match *self {}
-    }
-
-    pub(crate) fn try_exit(&mut self) -> io::Result<Option<ExitReport>> {
-        match *self {}
-    }
-}
+/// Reads `message` as a spawner would: there is none to read it.
+pub fn decode_any(_message: &[u8]) {}
 
 pub fn serve() -> io::Result<()> {
     Err(io::Error::new(

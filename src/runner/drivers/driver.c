@@ -1,14 +1,17 @@
 #line 1 "sudoku-judge-driver.c"
 /* sudoku-judge's LeetCode driver for C. The submission's solveSudoku is
- * above this line. Says "ready" on fd 3, then reads one 81-character puzzle
- * a line until `end`, calls solveSudoku(board, 9, colSizes) on each board,
- * and writes "<row>/<row>/.../<row>" to fd 3, so the submission's own
+ * above this line. Says "ready" on the answer channel (the path in
+ * SUDOKU_JUDGE_ANSWERS), then reads one 81-character puzzle a line until
+ * `end`, calls solveSudoku(board, 9, colSizes) on each board, and writes
+ * "<row>/<row>/.../<row>" on the channel, so the submission's own
  * printing on stdout never mixes with its answers. The judge sends the next
  * board only after this answer, and times each board from outside. */
 int main(void) {
-    FILE* sudoku_judge_answers = fdopen(3, "w");
+    const char* sudoku_judge_channel = getenv("SUDOKU_JUDGE_ANSWERS");
+    FILE* sudoku_judge_answers =
+        sudoku_judge_channel == NULL ? NULL : fopen(sudoku_judge_channel, "w");
     if (sudoku_judge_answers == NULL) {
-        perror("sudoku-judge driver: fd 3");
+        perror("sudoku-judge driver: the answer channel SUDOKU_JUDGE_ANSWERS");
         return 2;
     }
     fputs("ready\n", sudoku_judge_answers);

@@ -1,19 +1,23 @@
 #line 1 "sudoku-judge-driver.cpp"
 // sudoku-judge's LeetCode driver for C++. The submission's class Solution is
-// above this line. Says "ready" on fd 3, then reads one 81-character puzzle
-// a line until `end`, calls a fresh Solution's solveSudoku on each board,
-// and writes "<row>/<row>/.../<row>" to fd 3, so the submission's own
+// above this line. Says "ready" on the answer channel (the path in
+// SUDOKU_JUDGE_ANSWERS), then reads one 81-character puzzle a line until
+// `end`, calls a fresh Solution's solveSudoku on each board, and writes
+// "<row>/<row>/.../<row>" on the channel, so the submission's own
 // printing on stdout never mixes with its answers. The judge sends the next
 // board only after this answer, and times each board from outside.
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <string>
 #include <vector>
 
 int main() {
-    std::FILE* sudoku_judge_answers = fdopen(3, "w");
+    const char* sudoku_judge_channel = std::getenv("SUDOKU_JUDGE_ANSWERS");
+    std::FILE* sudoku_judge_answers =
+        sudoku_judge_channel == nullptr ? nullptr : std::fopen(sudoku_judge_channel, "w");
     if (sudoku_judge_answers == nullptr) {
-        std::perror("sudoku-judge driver: fd 3");
+        std::perror("sudoku-judge driver: the answer channel SUDOKU_JUDGE_ANSWERS");
         return 2;
     }
     std::fputs("ready\n", sudoku_judge_answers);

@@ -1,8 +1,9 @@
 // sudoku-judge's LeetCode driver for C#. The submission's class Solution is
-// compiled beside it. Says "ready" on fd 3, then reads one 81-character
-// puzzle a line until `end`, calls a fresh Solution's SolveSudoku on each
-// board (a char[][]) and writes "<row>/<row>/.../<row>" to fd 3, apart from
-// the submission's own stdout. The judge sends the next board only after
+// compiled beside it. Says "ready" on the answer channel (the path in
+// SUDOKU_JUDGE_ANSWERS), then reads one 81-character puzzle a line until
+// `end`, calls a fresh Solution's SolveSudoku on each board (a char[][]) and
+// writes "<row>/<row>/.../<row>" on the channel, apart from the
+// submission's own stdout. The judge sends the next board only after
 // this answer, and times each board from outside.
 using System;
 using System.IO;
@@ -12,9 +13,10 @@ public static class SudokuJudgeDriver
 {
     public static int Main()
     {
-        // A pipe: opened by its /dev/fd path, unbuffered, never seeked.
-        var fd3 = new FileStream("/dev/fd/3", FileMode.Open, FileAccess.Write, FileShare.ReadWrite, 1, false);
-        using (var answers = new StreamWriter(fd3, new UTF8Encoding(false)))
+        // A pipe: opened by its path, unbuffered, never seeked.
+        var channel = Environment.GetEnvironmentVariable("SUDOKU_JUDGE_ANSWERS");
+        var pipe = new FileStream(channel, FileMode.Open, FileAccess.Write, FileShare.ReadWrite, 1, false);
+        using (var answers = new StreamWriter(pipe, new UTF8Encoding(false)))
         {
             answers.Write("ready\n");
             answers.Flush();

@@ -1,8 +1,9 @@
 // sudoku-judge's LeetCode driver for Go. The submission's solveSudoku is in
-// package main beside it. Says "ready" on fd 3, then reads one 81-character
-// puzzle a line until `end`, calls solveSudoku on each board as a [][]byte
-// and writes "<row>/<row>/.../<row>" to fd 3, apart from the submission's
-// own stdout. The judge sends the next board only after this answer, and
+// package main beside it. Says "ready" on the answer channel (the path in
+// SUDOKU_JUDGE_ANSWERS), then reads one 81-character puzzle a line until
+// `end`, calls solveSudoku on each board as a [][]byte and writes
+// "<row>/<row>/.../<row>" on the channel, apart from the submission's own
+// stdout. The judge sends the next board only after this answer, and
 // times each board from outside.
 package main
 
@@ -13,7 +14,12 @@ import (
 )
 
 func main() {
-	answers := bufio.NewWriter(os.NewFile(3, "answers"))
+	channel, err := os.OpenFile(os.Getenv("SUDOKU_JUDGE_ANSWERS"), os.O_WRONLY, 0)
+	if err != nil {
+		os.Stderr.WriteString("sudoku-judge driver: the answer channel SUDOKU_JUDGE_ANSWERS: " + err.Error() + "\n")
+		os.Exit(2)
+	}
+	answers := bufio.NewWriter(channel)
 	answers.WriteString("ready\n")
 	answers.Flush()
 	input := bufio.NewScanner(os.Stdin)

@@ -1,8 +1,9 @@
 // sudoku-judge's LeetCode driver for Java. The submission's class Solution
-// is compiled beside it. Says "ready" on fd 3, then reads one 81-character
-// puzzle a line until `end`, calls a fresh Solution's solveSudoku on each
-// board and writes "<row>/<row>/.../<row>" to fd 3, apart from the
-// submission's own stdout. The judge sends the next board only after this
+// is compiled beside it. Says "ready" on the answer channel (the path in
+// SUDOKU_JUDGE_ANSWERS), then reads one 81-character puzzle a line until
+// `end`, calls a fresh Solution's solveSudoku on each board and writes
+// "<row>/<row>/.../<row>" on the channel, apart from the submission's own
+// stdout. The judge sends the next board only after this
 // answer, and times each board from outside.
 import java.io.BufferedReader;
 import java.io.FileOutputStream;
@@ -14,7 +15,7 @@ import java.nio.charset.StandardCharsets;
 public class SudokuJudgeDriver {
     public static void main(String[] args) throws Exception {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        try (Writer answers = new OutputStreamWriter(new FileOutputStream("/dev/fd/3"), StandardCharsets.UTF_8)) {
+        try (Writer answers = new OutputStreamWriter(new FileOutputStream(System.getenv("SUDOKU_JUDGE_ANSWERS")), StandardCharsets.UTF_8)) {
             answers.write("ready\n");
             answers.flush();
             String line;

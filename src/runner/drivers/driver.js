@@ -1,9 +1,10 @@
 // sudoku-judge's LeetCode driver for JavaScript (and TypeScript, once
 // compiled). Loads the submission as a CommonJS module with lodash as `_`,
-// as LeetCode preloads it, says "ready" on fd 3, then reads one
-// 81-character puzzle a line until `end`, calls solveSudoku on each board
-// (an array of rows of one-character strings) and writes
-// "<row>/<row>/.../<row>" to fd 3, apart from the submission's own stdout.
+// as LeetCode preloads it, says "ready" on the answer channel (the path in
+// SUDOKU_JUDGE_ANSWERS), then reads one 81-character puzzle a line until
+// `end`, calls solveSudoku on each board (an array of rows of one-character
+// strings) and writes "<row>/<row>/.../<row>" on the channel, apart from
+// the submission's own stdout.
 // The judge sends the next board only after this answer, and times each
 // board from outside.
 'use strict';
@@ -52,7 +53,8 @@ async function main() {
     process.stderr.write(`${name}: no function solveSudoku\n`);
     process.exit(2);
   }
-  fs.writeSync(3, 'ready\n');
+  const answers = fs.openSync(process.env.SUDOKU_JUDGE_ANSWERS, 'a');
+  fs.writeSync(answers, 'ready\n');
   const input = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
   for await (const raw of input) {
     const line = raw.trimEnd();
@@ -62,7 +64,7 @@ async function main() {
     for (let r = 0; r < 9; r++) board.push(line.slice(r * 9, r * 9 + 9).split(''));
     solveSudoku(board);
     const rows = board.map((row) => (Array.isArray(row) ? row.map(cell).join('') : '?'));
-    fs.writeSync(3, rows.join('/') + '\n');
+    fs.writeSync(answers, rows.join('/') + '\n');
   }
   input.close();
 }

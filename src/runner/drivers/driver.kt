@@ -1,14 +1,15 @@
 // sudoku-judge's LeetCode driver for Kotlin. The submission's class
-// Solution is compiled beside it. Says "ready" on fd 3, then reads one
-// 81-character puzzle a line until `end`, calls a fresh Solution's
-// solveSudoku on each board (an Array<CharArray>) and writes
-// "<row>/<row>/.../<row>" to fd 3, apart from the submission's own stdout.
+// Solution is compiled beside it. Says "ready" on the answer channel (the
+// path in SUDOKU_JUDGE_ANSWERS), then reads one 81-character puzzle a line
+// until `end`, calls a fresh Solution's solveSudoku on each board (an
+// Array<CharArray>) and writes "<row>/<row>/.../<row>" on the channel,
+// apart from the submission's own stdout.
 // The judge sends the next board only after this answer, and times each
 // board from outside.
 import java.io.FileOutputStream
 
 fun main() {
-    val answers = FileOutputStream("/dev/fd/3").bufferedWriter(Charsets.UTF_8)
+    val answers = FileOutputStream(System.getenv("SUDOKU_JUDGE_ANSWERS")).bufferedWriter(Charsets.UTF_8)
     answers.write("ready\n")
     answers.flush()
     while (true) {

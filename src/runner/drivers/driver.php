@@ -1,16 +1,23 @@
 <?php
 // sudoku-judge's LeetCode driver for PHP. Loads the submission, says
-// "ready" on fd 3, then reads one 81-character puzzle a line until `end`,
-// calls a fresh Solution's solveSudoku on each board (an array of rows of
-// one-character strings, passed by reference) and writes
-// "<row>/<row>/.../<row>" to fd 3, apart from the submission's own stdout.
+// "ready" on the answer channel (the path in SUDOKU_JUDGE_ANSWERS), then
+// reads one 81-character puzzle a line until `end`, calls a fresh
+// Solution's solveSudoku on each board (an array of rows of one-character
+// strings, passed by reference) and writes "<row>/<row>/.../<row>" on the
+// channel, apart from the submission's own stdout.
 // The judge sends the next board only after this answer, and times each
 // board from outside.
 require $argv[1];
 
 function sudoku_judge_main()
 {
-    $answers = fopen('php://fd/3', 'w');
+    $channel = getenv('SUDOKU_JUDGE_ANSWERS');
+    // PHP resolves links before it opens a path, and a pipe's /dev/fd link
+    // leads to no file: such a path is opened as the descriptor it names.
+    if (preg_match('#^/dev/fd/([0-9]+)$#', $channel, $fd)) {
+        $channel = 'php://fd/' . $fd[1];
+    }
+    $answers = fopen($channel, 'w');
     fwrite($answers, "ready\n");
     fflush($answers);
     while (($line = fgets(STDIN)) !== false) {

@@ -1,8 +1,9 @@
 # sudoku-judge's LeetCode driver for Python 3. Runs the submission with the
-# imports LeetCode preloads, says "ready" on fd 3, then reads one
-# 81-character puzzle a line until `end`, calls a fresh
-# Solution().solveSudoku on each board and writes "<row>/<row>/.../<row>"
-# to fd 3, apart from the submission's own stdout. The judge sends the next
+# imports LeetCode preloads, says "ready" on the answer channel (the path in
+# SUDOKU_JUDGE_ANSWERS), then reads one 81-character puzzle a line until
+# `end`, calls a fresh Solution().solveSudoku on each board and writes
+# "<row>/<row>/.../<row>" on the channel, apart from the submission's own
+# stdout. The judge sends the next
 # board only after this answer, and times each board from outside.
 import os
 import sys
@@ -29,7 +30,7 @@ def cell(value):
 
 def main():
     source_path, display_name = sys.argv[1:3]
-    answers = os.fdopen(3, "w", encoding="utf-8")
+    answers = open(os.environ["SUDOKU_JUDGE_ANSWERS"], "w", encoding="utf-8")
     namespace = {"__name__": "solution"}
     exec(PRELUDE, namespace)
     with open(source_path, encoding="utf-8") as source:

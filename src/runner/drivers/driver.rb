@@ -1,14 +1,15 @@
 # sudoku-judge's LeetCode driver for Ruby. Loads the submission with `set`
-# required, says "ready" on fd 3, then reads one 81-character puzzle a line
-# until `end`, calls solve_sudoku on each board (an array of rows of
-# one-character strings) and writes "<row>/<row>/.../<row>" to fd 3, apart
-# from the submission's own stdout. The judge sends the next board only
+# required, says "ready" on the answer channel (the path in
+# SUDOKU_JUDGE_ANSWERS), then reads one 81-character puzzle a line until
+# `end`, calls solve_sudoku on each board (an array of rows of one-character
+# strings) and writes "<row>/<row>/.../<row>" on the channel, apart from the
+# submission's own stdout. The judge sends the next board only
 # after this answer, and times each board from outside.
 require 'set'
 
 load ARGV[0]
 
-SUDOKU_JUDGE_ANSWERS = IO.new(3, 'w')
+SUDOKU_JUDGE_ANSWERS = File.open(ENV.fetch('SUDOKU_JUDGE_ANSWERS'), 'w')
 SUDOKU_JUDGE_ANSWERS.sync = true
 SUDOKU_JUDGE_ANSWERS.write("ready\n")
 $stdin.each_line do |raw|

@@ -1,12 +1,13 @@
 #lang racket/base
 ;; sudoku-judge's LeetCode driver for Racket. Loads the submission's module,
-;; says "ready" on fd 3, then reads one 81-character puzzle a line until
-;; `end`, calls solve-sudoku on each board (a mutable vector of rows, each a
-;; mutable vector of chars) and writes "<row>/<row>/.../<row>" to fd 3,
-;; apart from the submission's own stdout. A solved board returned (as lists
+;; says "ready" on the answer channel (the path in SUDOKU_JUDGE_ANSWERS),
+;; then reads one 81-character puzzle a line until `end`, calls
+;; solve-sudoku on each board (a mutable vector of rows, each a mutable
+;; vector of chars) and writes "<row>/<row>/.../<row>" on the channel, apart
+;; from the submission's own stdout. A solved board returned (as lists
 ;; or vectors) is taken as the answer too. The judge sends the next board
 ;; only after this answer, and times each board from outside.
-(require racket/string ffi/unsafe/port)
+(require racket/string)
 
 (define source (string->path (vector-ref (current-command-line-arguments) 0)))
 
@@ -19,7 +20,8 @@
      (parameterize ([current-namespace (module->namespace source)])
        (namespace-variable-value 'solve-sudoku)))))
 
-(define answers (unsafe-file-descriptor->port 3 'answers '(write)))
+(define answers
+  (open-output-file (getenv "SUDOKU_JUDGE_ANSWERS") #:exists 'append))
 
 (define (rows-of board)
   (cond

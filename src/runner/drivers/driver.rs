@@ -1,8 +1,9 @@
 // sudoku-judge's LeetCode driver for Rust. Supplies `struct Solution;` as
-// LeetCode does, includes the submission as pasted, says "ready" on fd 3,
-// then reads one 81-character puzzle a line until `end`, calls
-// `Solution::solve_sudoku` on each board and writes "<row>/<row>/.../<row>"
-// to fd 3, apart from the submission's own stdout. The judge sends the next
+// LeetCode does, includes the submission as pasted, says "ready" on the
+// answer channel (the path in SUDOKU_JUDGE_ANSWERS), then reads one
+// 81-character puzzle a line until `end`, calls `Solution::solve_sudoku` on
+// each board and writes "<row>/<row>/.../<row>" on the channel, apart from
+// the submission's own stdout. The judge sends the next
 // board only after this answer, and times each board from outside.
 #![allow(dead_code, unused_imports, unused_variables, unused_mut)]
 
@@ -12,10 +13,12 @@ include!("@NAME@");
 
 fn main() {
     use std::io::{BufRead as _, Write as _};
-    use std::os::fd::FromRawFd as _;
-    // SAFETY: the judge opens fd 3 for the answers; nothing else owns it.
-    let mut answers = unsafe { std::fs::File::from_raw_fd(3) };
-    answers.write_all(b"ready\n").expect("cannot write to fd 3");
+    let channel = std::env::var_os("SUDOKU_JUDGE_ANSWERS").expect("SUDOKU_JUDGE_ANSWERS is not set");
+    let mut answers = std::fs::OpenOptions::new()
+        .write(true)
+        .open(channel)
+        .expect("cannot open the answer channel");
+    answers.write_all(b"ready\n").expect("cannot write to the answer channel");
     for line in std::io::stdin().lock().lines() {
         let line = line.expect("cannot read stdin");
         let line = line.trim_end();

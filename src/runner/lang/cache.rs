@@ -28,6 +28,7 @@ use std::time::{Duration, SystemTime};
 use anyhow::{bail, Context as _};
 use nix::fcntl::{Flock, FlockArg};
 use serde::Deserialize;
+use sha2::{Digest as _, Sha256};
 
 /// What marks a build directory as finished; its modification time is the
 /// build's last use.
@@ -94,11 +95,28 @@ fn parse_bytes(text: &str, from: &str) -> anyhow::Result<u64> {
     Ok(bytes)
 }
 
+/// A cache key: the first `bytes` bytes of `hasher`'s digest, in hex.
+pub(super) fn key(hasher: Sha256, bytes: usize) -> String {
+    hasher
+        .finalize()
+        .iter()
+        .take(bytes)
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The user's configuration file: `$XDG_CONFIG_HOME/sudoku-judge/config.toml`
+/// (`~/.config/sudoku-judge/config.toml`), which says the cache's caps
+/// (`[cache]`) and the toolchains to use.
+pub fn user_config_path() -> Option<PathBuf> {
+    dirs::config_dir().map(|dir| dir.join("sudoku-judge").join("config.toml"))
+}
+
 impl Limits {
     /// The caps: each from its environment variable, else the user's
     /// `config.toml` (`[cache]`), else the default.
     pub fn current() -> anyhow::Result<Limits> {
-        let config_path = super::tools::user_config_path();
+        let config_path = user_config_path();
         let config: Config = match config_path
             .as_ref()
             .map(std::fs::read_to_string)

@@ -24,7 +24,8 @@ use std::time::Duration;
 use anyhow::Context as _;
 use sha2::{Digest as _, Sha256};
 
-use super::build::{announce_after, announced, cache_key, Announce};
+use super::announce::{announce_after, announced, Announce};
+use super::cache::key as cache_key;
 use super::{tools, Spec, Toolchain};
 
 /// The CPU time a cache's first fill may take: zig's libc++ took about 2

@@ -16,8 +16,8 @@ use std::time::Duration;
 
 use anyhow::{bail, Context as _};
 
-use super::build::{plan, runtime};
-use super::launch::{Interface, Launch};
+use super::launch::{Interface, Launch, ANSWERS_PATH, ANSWERS_VAR};
+use super::plan::{plan, runtime};
 use super::Language;
 use crate::case::Limits;
 
@@ -121,7 +121,10 @@ pub fn export(
         .iter()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
-    let env = crate::runner::sandbox::environment(&out, &planned.toolchain.path_dirs);
+    let mut env = crate::runner::sandbox::environment(&out, &planned.toolchain.path_dirs);
+    if planned.interface == Interface::Function {
+        env.push((ANSWERS_VAR.into(), ANSWERS_PATH.into()));
+    }
     let mut compile_env = env.clone();
     compile_env.extend(
         planned
@@ -147,10 +150,11 @@ pub fn export(
          #                        each ('.' for a blank), then a line `end`\n\
          #\n\
          # A LeetCode-style file's driver says `ready`, then answers each board on\n\
-         # file descriptor 3 as its nine rows joined by `/` (`3>&1` shows them\n\
-         # here); what the solution prints itself goes to stdout. To debug, start\n\
-         # the last line's command under your debugger (gdb --args, python3 -m pdb,\n\
-         # jdb, ...) with its input from {BOARDS} and fd 3 open.\n\
+         # the file {ANSWERS_VAR} names as its nine rows joined by `/` (here\n\
+         # {ANSWERS_PATH}, with `3>&1` to show them); what the solution prints\n\
+         # itself goes to stdout. To debug, start the last line's command under\n\
+         # your debugger (gdb --args, python3 -m pdb, jdb, ...) with its input from\n\
+         # {BOARDS}, {ANSWERS_VAR}={ANSWERS_PATH} and fd 3 open.\n\
          set -e\n\
          here=$(cd \"$(dirname \"$0\")\" && pwd)\n\
          input=${{1:-$here/{BOARDS}}}\n\

@@ -18,9 +18,20 @@ use crate::runner::{plan, process, sandbox};
 pub enum Interface {
     /// A program: puzzles on stdin in AcWing 166's format, answers on stdout.
     Program,
-    /// LeetCode's `solveSudoku(board)`, called by a driver once per board.
+    /// LeetCode's `solveSudoku(board)`, called by a driver once per board,
+    /// whose answers go on the channel [`ANSWERS_VAR`] names.
     Function,
 }
+
+/// The environment variable that names a LeetCode driver's answer channel:
+/// a path the driver opens for writing, on every OS the same way, so that
+/// no driver needs to know how the judge made it.
+pub const ANSWERS_VAR: &str = "SUDOKU_JUDGE_ANSWERS";
+
+/// The answer channel's path on Unix: the pipe the process is given as
+/// fd 3, reopened through `/dev/fd` (which the sandbox's root links to
+/// `/proc/self/fd`).
+pub const ANSWERS_PATH: &str = "/dev/fd/3";
 
 /// How to start the submission's process. Every path is absolute.
 #[derive(Clone, Debug)]

@@ -13,6 +13,7 @@
 //! How a file is built and cached is in [`build`], the compiler's run in
 //! [`compile`], and which programs a language's tools are in [`tools`].
 
+mod announce;
 mod build;
 mod c;
 pub mod cache;
@@ -30,6 +31,7 @@ mod kotlin;
 pub mod launch;
 mod needs;
 mod php;
+mod plan;
 mod python;
 mod racket;
 mod ruby;
@@ -52,10 +54,12 @@ use crate::problem::Problem;
 use launch::{Interface, Launch};
 use tools::{ask, resolve_compiler, resolve_links, toolchain};
 
-pub use build::{build, build_as, cache_root, Options};
+pub use build::{build, build_as, cache_root};
+pub use cache::user_config_path;
 pub use cause::{crash_cause, out_of_memory};
+pub use plan::Options;
 pub use tools::version;
-pub use tools::{user_config_path, Choice, ENVIRONMENT};
+pub use tools::{Choice, ENVIRONMENT};
 
 /// Everything the judge knows about one language.
 pub struct Spec {

@@ -1,4 +1,4 @@
-use super::build::{command, fill};
+use super::plan::{command, fill};
 use super::*;
 
 fn lang(id: &str) -> Language {

@@ -30,6 +30,7 @@ use anyhow::Context as _;
 use serde::Deserialize;
 use sha2::{Digest as _, Sha256};
 
+use super::cache::user_config_path;
 use super::{Language, Toolchain, ALL};
 
 pub use crate::case::settings::Choice;
@@ -44,12 +45,6 @@ struct UserConfig {
     /// `[cache]`, the build cache's caps: read by `cache::Limits`.
     #[serde(default, rename = "cache")]
     _cache: super::cache::CacheConfig,
-}
-
-/// The user's configuration file: `$XDG_CONFIG_HOME/sudoku-judge/config.toml`
-/// (`~/.config/sudoku-judge/config.toml`).
-pub fn user_config_path() -> Option<PathBuf> {
-    dirs::config_dir().map(|dir| dir.join("sudoku-judge").join("config.toml"))
 }
 
 /// The choices of the user's `config.toml`, none without one.
@@ -400,7 +395,7 @@ fn version_file(tool: &Path, args: &[&str]) -> PathBuf {
     hasher.update(args.join(" "));
     super::cache_root()
         .join(".versions")
-        .join(super::build::cache_key(hasher, 12))
+        .join(super::cache::key(hasher, 12))
 }
 
 /// What `tool args` says of its version: the first line, on stdout or

@@ -1,9 +1,10 @@
 //! Running one untrusted process to completion, whatever it does.
 //!
-//! - It starts through a spawner (`runner::spawner`), inside the sandbox
-//!   (`runner::sandbox`): its own PID, mount, network and IPC namespaces and
-//!   a cgroup, as far as the kernel allows. Without a spawner (tests, other
-//!   systems) it is forked here, in a process group of its own.
+//! - It starts through the platform seam (`runner::platform`): on Linux
+//!   a spawner starts it inside the sandbox (`runner::sandbox`), its own
+//!   PID, mount, network and IPC namespaces and a cgroup, as far as the
+//!   kernel allows; without a spawner (tests, other systems) it is forked
+//!   in a process group of its own.
 //! - A watchdog stops it at a wall-clock deadline, when the CPU time or the
 //!   memory of its whole tree passes its bound (read from its cgroup, or
 //!   from `/proc` for its own process and, for its CPU time, what its
@@ -27,39 +28,28 @@
 //!   (its cgroup, else `wait4`'s rusage), not from polling.
 //!
 //! Each part has a room of its own: [`serve`] the watchdog's loop,
-//! [`meter`] what the kernel says of the process, [`interrupts`] the
-//! user's Ctrl-C, [`child`] how the process was started and is stopped,
-//! [`direct`] the fork used without a spawner, [`streams`] the pipes.
-//!
-//! Unix only: this is where the platform code lives.
+//! [`interrupts`] the user's Ctrl-C, [`streams`] the pipes. How the
+//! process is started, stopped, reaped and measured is the platform's
+//! (`runner::platform`).
 
 use std::ffi::OsString;
 use std::io::{self, Read};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-mod child;
-mod direct;
 mod interrupts;
-mod meter;
 mod serve;
 mod streams;
 #[cfg(test)]
 mod tests;
 
+pub use super::platform::Meter;
+use super::platform::{self, Child, Launch, Reaped};
 use super::sandbox::Plan;
-use child::{Child, Reaped};
+use super::sys::Rlimits;
 pub use interrupts::{interrupt, interrupted, interrupting_signal, restart, restarting, resume};
-pub use meter::Meter;
 pub use streams::STDERR_HEAD;
-use streams::{set_nonblocking, Ends, Pipes};
-
-/// What a spawner reports measures a run: its cgroup, or the CPU time its
-/// init samples.
-#[cfg(target_os = "linux")]
-type RunMeters = super::spawner::Meters;
-#[cfg(not(target_os = "linux"))]
-type RunMeters = ();
+use streams::{pipe, set_nonblocking, Ends, Pipes};
 
 /// What to run and within which bounds.
 pub struct Spec {
@@ -297,6 +287,45 @@ struct Bounds {
     stderr_tail: usize,
 }
 
+/// Starts `spec` on pipes of its own: the process, the harness's ends of
+/// the pipes, and what measures it.
+fn start_child(spec: &Spec, confirm: bool) -> io::Result<(Child, Pipes, Meter)> {
+    let (child_stdin, stdin) = pipe()?;
+    let (stdout, child_stdout) = pipe()?;
+    let (stderr, child_stderr) = pipe()?;
+    let answers = spec.answers.then(pipe).transpose()?;
+    let mut stdio = vec![&child_stdin, &child_stdout, &child_stderr];
+    if let Some((_, write)) = &answers {
+        // A JVM cannot take a descriptor by number: it opens /dev/fd/3,
+        // which checks the pipe's own permissions against the sandbox's
+        // user.
+        let _ = nix::sys::stat::fchmod(write, nix::sys::stat::Mode::from_bits_truncate(0o622));
+        stdio.push(write);
+    }
+    let launch = Launch {
+        program: &spec.program,
+        argv: &spec.argv,
+        env: &spec.env,
+        plan: &spec.plan,
+        limits: Rlimits {
+            cpu_seconds: spec
+                .cpu_limit
+                .map(|d| d.as_secs() + u64::from(d.subsec_nanos() > 0)),
+            address_space: spec.address_space_limit,
+            tasks: None,
+            file_size: spec.file_size_limit,
+        },
+    };
+    let (child, meter) = platform::start(&launch, &stdio, confirm)?;
+    let pipes = Pipes {
+        stdin: Some(stdin),
+        stdout: Some(stdout),
+        stderr: Some(stderr),
+        answers: answers.map(|(read, _)| read),
+    };
+    Ok((child, pipes, meter))
+}
+
 impl Drop for Process {
     fn drop(&mut self) {
         if let Some(child) = self.child.take() {
@@ -318,7 +347,7 @@ impl Process {
     /// which meanwhile feeds it.
     fn begin(spec: Spec, confirm: bool) -> io::Result<Process> {
         let started = Instant::now();
-        let (child, pipes, meter) = child::start(&spec, confirm)?;
+        let (child, pipes, meter) = start_child(&spec, confirm)?;
         for fd in [&pipes.stdin, &pipes.stdout, &pipes.stderr, &pipes.answers]
             .into_iter()
             .flatten()

@@ -10,7 +10,6 @@ use std::os::fd::{AsRawFd as _, RawFd};
 use std::time::{Duration, Instant};
 
 use super::interrupts::interrupted;
-use super::meter::Meter;
 use super::streams::{drain, write_some, Ends};
 use super::{Conversation, Input, Kill, Process, Served};
 use crate::runner::sys::{poll, readable};
@@ -82,8 +81,8 @@ impl Process {
 
     /// Arms the meter once a spawner confirms the start it was asked for.
     fn notice_start(&mut self) -> io::Result<()> {
-        if let Some((pid, meters)) = self.child().try_started()? {
-            self.meter = Meter::of(pid, Some(meters));
+        if let Some(meter) = self.child().try_started()? {
+            self.meter = meter;
         }
         Ok(())
     }

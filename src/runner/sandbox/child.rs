@@ -1,137 +1,186 @@
-//! The submission's process from its clone to its exec: what it needs
-//! made beforehand ([`Exec`]), joining its cgroup, its descriptors,
-//! limits, privileges and filter. Also the plain fork used where the
-//! kernel grants no namespaces.
+//! The submission's process from its clone (or fork) to its exec, and
+//! everything it needs made beforehand ([`Exec`]).
+//!
+//! Nothing between the clone and the exec allocates, as in go-sandbox's
+//! `forkexec`: the C strings, the `argv` and `envp` pointer arrays, the
+//! limits, the ids and the seccomp programs are all made before, and the
+//! process makes raw `libc` calls on them only. A process cloned with
+//! `CLONE_VM` shares its parent's heap, and one forked from a process
+//! with other threads may find the allocator's lock held by a thread that
+//! is not there: neither may touch the heap. For the same reason a failure
+//! is not put in words there: the process writes which [`Step`] failed
+//! and its errno to a pipe, and the parent, which reads the pipe to its
+//! end (the exec closes it), says what that means ([`Exec::failure`]).
 
-use std::ffi::CString;
+use std::ffi::{CStr, CString};
 use std::io;
+use std::marker::PhantomData;
 use std::os::fd::{AsRawFd as _, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt as _;
-use std::path::Path;
 
-use nix::unistd::{Gid, Uid};
+use nix::sys::signal::{kill, Signal};
+use nix::sys::wait::waitpid;
+use nix::unistd::{Gid, Pid, Uid};
 
 use super::cgroup::Cgroup;
-use super::failure::{read_failure, report_failure, Failure, Stage};
-use super::jail::Jail;
-use super::root::enter_root;
-use super::running::kill_and_reap;
+use super::failure::{read_report, Failure, Stage, Step};
 use super::seccomp::{NoFork, NoKeyrings};
 use super::SpawnRequest;
-use crate::runner::sys::Rlimits;
+use crate::runner::sys::{Resource, Rlimits};
 
-pub(super) fn cstring(bytes: &[u8]) -> Result<CString, Failure> {
-    CString::new(bytes.to_vec())
-        .map_err(|_| Failure::new(Stage::Exec, "a command line holds a NUL byte", libc::EINVAL))
-}
+/// The most descriptors a run starts with: stdin, stdout, stderr and a
+/// driver's answers.
+const MAX_STDIO: usize = 4;
 
-/// Everything the submission's process needs between its start and exec.
-pub(super) struct Exec<'a> {
-    pub(super) program: CString,
-    pub(super) argv: Vec<CString>,
-    pub(super) envp: Vec<CString>,
-    pub(super) cwd: CString,
-    pub(super) limits: Rlimits,
+/// What the spawner's containment adds to every run's start.
+#[derive(Clone, Copy)]
+pub(super) struct Confinement<'a> {
+    /// Where the run is a user of its own and no cgroup counts its tasks:
+    /// how many of that user's tasks are not the run's.
+    pub(super) tasks_slack: Option<u64>,
+    /// The ids the run becomes, when the judge is root.
     pub(super) drop_to: Option<(Uid, Gid)>,
     pub(super) no_fork: Option<&'a NoFork>,
     pub(super) keyrings: Option<&'a NoKeyrings>,
 }
 
+/// Everything the submission's process needs between its start and exec,
+/// made before it starts.
+pub(super) struct Exec<'a> {
+    program: CString,
+    /// Owned here; `argv` points into them.
+    _args: Vec<CString>,
+    /// `argv`, ending with a null pointer.
+    argv: Vec<*const libc::c_char>,
+    _vars: Vec<CString>,
+    envp: Vec<*const libc::c_char>,
+    cwd: CString,
+    limits: [(Resource, Option<u64>); 5],
+    drop_to: Option<(libc::uid_t, libc::gid_t)>,
+    /// Whether the run gets a session keyring of its own.
+    new_keyring: bool,
+    /// The seccomp programs, in the order they are installed; each points
+    /// into a filter of the jail's, which outlives this value.
+    filters: Vec<(Step, libc::sock_fprog)>,
+    _jail: PhantomData<&'a ()>,
+}
+
+fn cstring(bytes: Vec<u8>) -> Result<CString, Failure> {
+    CString::new(bytes)
+        .map_err(|_| Failure::new(Stage::Exec, "a command line holds a NUL byte", libc::EINVAL))
+}
+
+/// `strings` as C strings, and the null-terminated array of pointers to
+/// them that `execve` takes.
+fn c_array(
+    strings: impl Iterator<Item = Vec<u8>>,
+) -> Result<(Vec<CString>, Vec<*const libc::c_char>), Failure> {
+    let owned = strings.map(cstring).collect::<Result<Vec<_>, _>>()?;
+    let pointers = owned
+        .iter()
+        .map(|s| s.as_ptr())
+        .chain([std::ptr::null()])
+        .collect();
+    Ok((owned, pointers))
+}
+
+/// The kernel's form of a seccomp program, pointing into `program`.
+fn fprog(program: &[seccompiler::sock_filter]) -> libc::sock_fprog {
+    libc::sock_fprog {
+        len: program.len() as libc::c_ushort,
+        // The kernel only reads it; seccompiler's instruction is the
+        // kernel's `struct sock_filter`, as libc's is.
+        filter: program.as_ptr().cast_mut().cast(),
+    }
+}
+
 impl<'a> Exec<'a> {
-    pub(super) fn new(launch: &SpawnRequest, jail: &'a Jail) -> Result<Exec<'a>, Failure> {
+    pub(super) fn new(
+        launch: &SpawnRequest,
+        confinement: Confinement<'a>,
+    ) -> Result<Self, Failure> {
+        let (args, argv) = c_array(launch.argv.iter().cloned())?;
+        let vars = launch
+            .env
+            .iter()
+            .map(|(k, v)| [&k[..], b"=", &v[..]].concat());
+        let (vars, envp) = c_array(vars)?;
+        let limits = Rlimits {
+            tasks: confinement
+                .tasks_slack
+                .map(|slack| u64::from(launch.plan.tasks) + slack),
+            ..launch.limits
+        };
+        let keyrings = confinement
+            .keyrings
+            .map(|f| (Step::KeyringFilter, f.programs()));
+        let no_fork = confinement
+            .no_fork
+            .filter(|_| launch.plan.no_fork)
+            .map(|f| (Step::ProcessFilter, f.programs()));
+        let filters = keyrings
+            .into_iter()
+            .chain(no_fork)
+            .flat_map(|(step, programs)| programs.iter().map(move |p| (step, fprog(p))))
+            .collect();
         Ok(Exec {
-            program: cstring(&launch.program)?,
-            argv: launch
-                .argv
-                .iter()
-                .map(|a| cstring(a))
-                .collect::<Result<_, _>>()?,
-            envp: launch
-                .env
-                .iter()
-                .map(|(k, v)| cstring(&[&k[..], b"=", &v[..]].concat()))
-                .collect::<Result<_, _>>()?,
-            cwd: cstring(launch.plan.cwd.as_os_str().as_bytes())?,
-            limits: Rlimits {
-                tasks: jail
-                    .tasks_slack
-                    .map(|slack| u64::from(launch.plan.tasks) + slack),
-                ..launch.limits
-            },
-            drop_to: jail.drop_to,
-            keyrings: jail.no_keyrings.as_ref(),
-            no_fork: if launch.plan.no_fork {
-                jail.no_fork.as_ref()
-            } else {
-                None
-            },
+            program: cstring(launch.program.clone())?,
+            _args: args,
+            argv,
+            _vars: vars,
+            envp,
+            cwd: cstring(launch.plan.cwd.as_os_str().as_bytes().to_vec())?,
+            limits: limits.settings(),
+            drop_to: confinement
+                .drop_to
+                .map(|(uid, gid)| (uid.as_raw(), gid.as_raw())),
+            new_keyring: confinement.keyrings.is_some(),
+            filters,
+            _jail: PhantomData,
         })
     }
+
+    /// What a failure at `step` with `errno`, as the submission's process
+    /// reported it, means, in words.
+    pub(super) fn failure(&self, step: Step, errno: i32) -> Failure {
+        let error = io::Error::from_raw_os_error(errno);
+        let (stage, what) = match step {
+            Step::JoinCgroup => (Stage::Cgroup, "cannot join the run's cgroup".to_string()),
+            Step::Descriptors => (Stage::Exec, "cannot give it its descriptors".into()),
+            Step::EnterRoot => (Stage::Filesystem, "cannot enter the run's root".into()),
+            Step::Chdir => (
+                Stage::Exec,
+                format!("cannot enter {}", self.cwd.to_string_lossy()),
+            ),
+            Step::Limits => (Stage::Exec, "cannot set the limits".into()),
+            Step::Setgroups => (Stage::Exec, "setgroups".into()),
+            Step::Setresgid => (Stage::Exec, "setresgid".into()),
+            Step::Setresuid => (Stage::Exec, "setresuid".into()),
+            Step::NoNewPrivs => (Stage::Exec, "no_new_privs".into()),
+            Step::KeyringFilter => (Stage::Exec, "cannot apply the keyring filter".into()),
+            Step::ProcessFilter => (Stage::Exec, "cannot apply the process filter".into()),
+            Step::Exec => {
+                let hint = match (errno, self.drop_to) {
+                    (libc::EACCES, Some((uid, _))) => format!(
+                        "; the sandbox runs submissions as uid {uid}, which must be able to read \
+                         and run it (chmod o+rx), or judge with --sandbox off"
+                    ),
+                    _ => String::new(),
+                };
+                let program = self.program.to_string_lossy();
+                (Stage::Program, format!("cannot run {program}{hint}"))
+            }
+        };
+        Failure::io(stage, &what, &error)
+    }
 }
 
-/// Which side of a [`clone_into`] this is.
-pub(super) enum Cloned {
-    /// The parent, with the child's pid.
-    Parent(i32),
-    /// The child, which must end by exec or `_exit`.
-    Child,
-}
-
-/// Clones the spawner, `fork`-like (no new stack, SIGCHLD to the parent),
-/// into the new namespaces `flags` name: how a run's init starts. The
-/// spawner is single-threaded, so the child may run Rust; it must end by
-/// exec or `_exit`, never by returning.
-pub(super) fn clone_into(flags: nix::sched::CloneFlags) -> io::Result<Cloned> {
-    // SAFETY: a fork-like clone of this single-threaded process; the
-    // caller ends the child by exec or _exit.
-    let pid = unsafe {
-        libc::syscall(
-            libc::SYS_clone,
-            flags.bits() as libc::c_ulong | libc::SIGCHLD as libc::c_ulong,
-            0usize,
-            0usize,
-            0usize,
-            0usize,
-        )
-    };
-    match pid {
-        ..0 => Err(io::Error::last_os_error()),
-        0 => Ok(Cloned::Child),
-        pid => Ok(Cloned::Parent(pid as i32)),
-    }
-}
-
-/// Starts the submission as a plain child in a process group of its own.
-pub(super) fn launch_plain(
-    exec: &Exec<'_>,
-    stdio: Vec<OwnedFd>,
-    cgroup: Option<&Cgroup>,
-) -> Result<i32, Failure> {
-    let procs = open_procs(cgroup)?;
-    let (errors, report) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)
-        .map_err(|e| Failure::nix(Stage::Exec, "cannot make a pipe", e))?;
-    // SAFETY: fork of this single-threaded process; the child only ends by
-    // exec or _exit.
-    let pid = unsafe { libc::fork() };
-    if pid < 0 {
-        let error = io::Error::last_os_error();
-        return Err(Failure::io(Stage::Exec, "cannot fork", &error));
-    }
-    if pid == 0 {
-        drop(errors);
-        // SAFETY: setpgid on ourselves.
-        unsafe { libc::setpgid(0, 0) };
-        exec_child(exec, &stdio, &procs, &report);
-    }
-    drop(report);
-    drop(stdio);
-    match read_failure(&errors) {
-        Some(failure) => {
-            kill_and_reap(pid);
-            Err(failure)
-        }
-        None => Ok(pid),
-    }
+/// The descriptors the submission's process works with, as plain numbers
+/// made before it starts.
+struct Fds<'a> {
+    stdio: &'a [RawFd],
+    procs: &'a [RawFd],
+    report: RawFd,
 }
 
 /// The `cgroup.procs` (or `tasks`) files of `cgroup`, open for the
@@ -150,111 +199,172 @@ pub(super) fn open_procs(cgroup: Option<&Cgroup>) -> Result<Vec<OwnedFd>, Failur
     })
 }
 
-/// Moves the calling process into the cgroup whose `cgroup.procs` files
-/// are open on `procs`.
-pub(super) fn join(procs: &[OwnedFd]) -> Result<(), Failure> {
-    for fd in procs {
-        // SAFETY: writes one byte from a live buffer to a descriptor we own.
-        if unsafe { libc::write(fd.as_raw_fd(), b"0".as_ptr().cast(), 1) } != 1 {
-            let error = io::Error::last_os_error();
-            return Err(Failure::io(
-                Stage::Cgroup,
-                "cannot join the run's cgroup",
-                &error,
-            ));
-        }
+/// A pipe whose write end the submission's process holds until its exec
+/// closes it.
+fn report_pipe() -> Result<(OwnedFd, OwnedFd), Failure> {
+    nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)
+        .map_err(|e| Failure::nix(Stage::Exec, "cannot make a pipe", e))
+}
+
+/// The numbers of `stdio` and `procs`, for the process to use without
+/// the heap; at most [`MAX_STDIO`] of `stdio`.
+fn numbers(stdio: &[OwnedFd], procs: &[OwnedFd]) -> Result<(Vec<RawFd>, Vec<RawFd>), Failure> {
+    if stdio.len() > MAX_STDIO {
+        return Err(Failure::new(
+            Stage::Exec,
+            "too many descriptors",
+            libc::EINVAL,
+        ));
     }
-    Ok(())
+    let raw = |fds: &[OwnedFd]| fds.iter().map(|fd| fd.as_raw_fd()).collect();
+    Ok((raw(stdio), raw(procs)))
+}
+
+/// Starts the submission as a plain child in a process group of its own.
+pub(super) fn launch_plain(
+    exec: &Exec<'_>,
+    stdio: Vec<OwnedFd>,
+    cgroup: Option<&Cgroup>,
+) -> Result<i32, Failure> {
+    let procs = open_procs(cgroup)?;
+    let (stdio_raw, procs_raw) = numbers(&stdio, &procs)?;
+    let (errors, report) = report_pipe()?;
+    let fds = Fds {
+        stdio: &stdio_raw,
+        procs: &procs_raw,
+        report: report.as_raw_fd(),
+    };
+    // SAFETY: the child makes only raw, allocation-free system calls on
+    // what was made above, and ends by exec or _exit.
+    let pid = unsafe { libc::fork() };
+    if pid < 0 {
+        let error = io::Error::last_os_error();
+        return Err(Failure::io(Stage::Exec, "cannot fork", &error));
+    }
+    if pid == 0 {
+        // SAFETY: setpgid on ourselves.
+        unsafe { libc::setpgid(0, 0) };
+        exec_child(exec, &fds);
+    }
+    drop(report);
+    drop(stdio);
+    let failure = match read_report(&errors) {
+        Ok(None) => return Ok(pid),
+        Ok(Some((step, errno))) => exec.failure(step, errno),
+        Err(failure) => failure,
+    };
+    let pid = Pid::from_raw(pid);
+    let _ = kill(pid, Signal::SIGKILL);
+    let _ = waitpid(pid, None);
+    Err(failure)
+}
+
+/// The calling thread's errno.
+fn errno() -> i32 {
+    io::Error::last_os_error().raw_os_error().unwrap_or(0)
+}
+
+/// `Err` with the step and the errno when a raw call returned below zero.
+fn check(step: Step, result: libc::c_long) -> Result<(), (Step, i32)> {
+    if result < 0 {
+        Err((step, errno()))
+    } else {
+        Ok(())
+    }
 }
 
 /// The submission's side of the fork: descriptors, directory, limits,
-/// privileges, filter, exec. Never returns.
-pub(super) fn exec_child(
+/// privileges, filters, exec. Never returns: on a failure it reports the
+/// step and errno on `fds.report` and exits.
+fn exec_child(exec: &Exec<'_>, fds: &Fds<'_>) -> ! {
+    // A copy of the report pipe above the descriptors the run gets, which
+    // the moves to 0-3 cannot overwrite; closed at exec as the original.
+    // SAFETY: fcntl on a descriptor we hold.
+    let report = match unsafe { libc::fcntl(fds.report, libc::F_DUPFD_CLOEXEC, 64) } {
+        copy if copy >= 0 => copy,
+        _ => fds.report,
+    };
+    // SAFETY: raw system calls on live, NUL-terminated strings and arrays
+    // that `Exec` made before the fork, and on descriptors we hold.
+    let Err((step, errno)) = unsafe { prepare_and_exec(exec, fds) };
+    let bytes = step.report(errno);
+    // SAFETY: writes a live buffer, then ends without unwinding.
+    unsafe {
+        libc::write(report, bytes.as_ptr().cast(), bytes.len());
+        libc::_exit(127)
+    }
+}
+
+/// What [`exec_child`] does, up to a failure.
+///
+/// # Safety
+/// Only in the submission's process, after its clone or fork.
+unsafe fn prepare_and_exec(
     exec: &Exec<'_>,
-    stdio: &[OwnedFd],
-    procs: &[OwnedFd],
-    report: &OwnedFd,
-) -> ! {
-    let failure = (|| -> Result<(), Failure> {
-        join(procs)?;
-        // Move the descriptors out of the way, then into 0, 1, 2 (and 3).
-        let mut high = Vec::with_capacity(stdio.len());
-        for fd in stdio {
-            // SAFETY: fcntl on a descriptor we own.
-            let moved = unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_DUPFD_CLOEXEC, 64) };
-            if moved < 0 {
-                return Err(Failure::io(Stage::Exec, "dup", &io::Error::last_os_error()));
-            }
-            high.push(moved);
+    fds: &Fds<'_>,
+) -> Result<std::convert::Infallible, (Step, i32)> {
+    for fd in fds.procs {
+        if libc::write(*fd, b"0".as_ptr().cast(), 1) != 1 {
+            return Err((Step::JoinCgroup, errno()));
         }
-        for (target, fd) in high.iter().enumerate() {
-            // SAFETY: dup2 onto the standard descriptors; it clears CLOEXEC.
-            if unsafe { libc::dup2(*fd, target as RawFd) } < 0 {
-                return Err(Failure::io(
-                    Stage::Exec,
-                    "dup2",
-                    &io::Error::last_os_error(),
-                ));
-            }
+    }
+    // Move the descriptors out of the way, then into 0, 1, 2 (and 3).
+    let mut high = [0 as RawFd; MAX_STDIO];
+    for (slot, fd) in high.iter_mut().zip(fds.stdio) {
+        *slot = libc::fcntl(*fd, libc::F_DUPFD_CLOEXEC, 64);
+        check(Step::Descriptors, (*slot).into())?;
+    }
+    for (target, fd) in high[..fds.stdio.len()].iter().enumerate() {
+        // dup2 clears CLOEXEC on the copy.
+        check(Step::Descriptors, libc::dup2(*fd, target as RawFd).into())?;
+    }
+    close_from(fds.stdio.len() as RawFd);
+    check(Step::Chdir, libc::chdir(exec.cwd.as_ptr()).into())?;
+    for (resource, value) in exec.limits {
+        if let Some(value) = value {
+            let limit = libc::rlimit {
+                rlim_cur: value,
+                rlim_max: value,
+            };
+            check(Step::Limits, libc::setrlimit(resource, &limit).into())?;
         }
-        close_from(high.len() as RawFd);
-        nix::unistd::chdir(exec.cwd.as_c_str()).map_err(|e| {
-            Failure::nix(
-                Stage::Exec,
-                &format!("cannot enter {}", exec.cwd.to_string_lossy()),
-                e,
-            )
-        })?;
-        crate::runner::sys::set_limits(exec.limits)
-            .map_err(|e| Failure::io(Stage::Exec, "cannot set the limits", &e))?;
-        if let Some((uid, gid)) = exec.drop_to {
-            nix::unistd::setgroups(&[]).map_err(|e| Failure::nix(Stage::Exec, "setgroups", e))?;
-            nix::unistd::setresgid(gid, gid, gid)
-                .map_err(|e| Failure::nix(Stage::Exec, "setresgid", e))?;
-            nix::unistd::setresuid(uid, uid, uid)
-                .map_err(|e| Failure::nix(Stage::Exec, "setresuid", e))?;
-        }
-        if exec.keyrings.is_some() {
-            // The spawner's own session keyring is already a fresh one;
-            // this one is the run's alone.
-            let _ = crate::runner::sys::join_new_session_keyring();
-        }
-        nix::sys::prctl::set_no_new_privs()
-            .map_err(|e| Failure::nix(Stage::Exec, "no_new_privs", e))?;
-        if let Some(filter) = exec.keyrings {
-            filter
-                .apply()
-                .map_err(|e| Failure::io(Stage::Exec, "cannot apply the keyring filter", &e))?;
-        }
-        if let Some(filter) = exec.no_fork {
-            filter
-                .apply()
-                .map_err(|e| Failure::io(Stage::Exec, "cannot apply the process filter", &e))?;
-        }
-        let error = nix::unistd::execve(&exec.program, &exec.argv, &exec.envp)
-            .expect_err("execve returns only on failure");
-        let program = exec.program.to_string_lossy();
-        let hint = match (error, exec.drop_to) {
-            (nix::Error::EACCES, Some((uid, _))) => format!(
-                "; the sandbox runs submissions as uid {uid}, which must be able to read and run \
-                 it (chmod o+rx), or judge with --sandbox off"
-            ),
-            _ => String::new(),
-        };
-        Err(Failure::nix(
-            Stage::Program,
-            &format!("cannot run {program}{hint}"),
-            error,
-        ))
-    })()
-    .expect_err("the closure ends in exec or an error");
-    report_failure(report, &failure);
-    // SAFETY: ends the child without unwinding.
-    unsafe { libc::_exit(127) }
+    }
+    if let Some((uid, gid)) = exec.drop_to {
+        check(Step::Setgroups, libc::setgroups(0, std::ptr::null()).into())?;
+        check(Step::Setresgid, libc::setresgid(gid, gid, gid).into())?;
+        check(Step::Setresuid, libc::setresuid(uid, uid, uid).into())?;
+    }
+    if exec.new_keyring {
+        // The spawner's own session keyring is already a fresh one; this
+        // one is the run's alone.
+        libc::syscall(
+            libc::SYS_keyctl,
+            libc::KEYCTL_JOIN_SESSION_KEYRING,
+            std::ptr::null::<libc::c_char>(),
+        );
+    }
+    check(
+        Step::NoNewPrivs,
+        libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0).into(),
+    )?;
+    for (step, program) in &exec.filters {
+        let installed = libc::prctl(
+            libc::PR_SET_SECCOMP,
+            libc::SECCOMP_MODE_FILTER,
+            program as *const libc::sock_fprog,
+        );
+        check(*step, installed.into())?;
+    }
+    libc::execve(
+        exec.program.as_ptr(),
+        exec.argv.as_ptr(),
+        exec.envp.as_ptr(),
+    );
+    Err((Step::Exec, errno()))
 }
 
 /// Marks every descriptor from `first` on to close at exec.
-pub(super) fn close_from(first: RawFd) {
+fn close_from(first: RawFd) {
     // SAFETY: close_range with CLOSE_RANGE_CLOEXEC only sets flags.
     let r = unsafe {
         libc::syscall(
@@ -275,19 +385,17 @@ pub(super) fn close_from(first: RawFd) {
 
 /// What the submission's process needs between its clone and its exec,
 /// all made by the init beforehand, and where it leaves its pid.
-pub(super) struct Start<'a> {
-    pub(super) exec: &'a Exec<'a>,
-    pub(super) stdio: &'a [OwnedFd],
-    pub(super) procs: &'a [OwnedFd],
-    pub(super) root: Option<&'a Path>,
-    pub(super) report: &'a OwnedFd,
+struct Start<'a> {
+    exec: &'a Exec<'a>,
+    fds: Fds<'a>,
+    root: Option<&'a CStr>,
     /// Its pid as the spawner sees it, written by the process itself.
-    pub(super) outer: i32,
+    outer: i32,
 }
 
-/// Room for the stack of the submission's process until its exec: the
-/// Rust between clone and exec, and the words of a failure.
-pub(super) const START_STACK: usize = 256 << 10;
+/// Room for the stack of the submission's process until its exec: a few
+/// raw calls, and no more.
+const START_STACK: usize = 64 << 10;
 
 /// Starts the submission from the init, which waits until it has exec'd
 /// or failed to; returns its pid in the namespace and as the spawner
@@ -297,22 +405,23 @@ pub(super) const START_STACK: usize = 256 << 10;
 /// does: it runs in the init's memory on a stack of its own, while the
 /// init is stopped, until its exec. Forking a copy of the init instead,
 /// and tearing that copy down again at the exec, cost more than all the
-/// rest of starting a run. The init is single-threaded and stopped
-/// meanwhile, so nothing else uses its heap or thread-local state.
+/// rest of starting a run. It does not touch the init's heap.
 pub(super) fn start(
     exec: &Exec<'_>,
     stdio: Vec<OwnedFd>,
     procs: &[OwnedFd],
-    root: Option<&Path>,
+    root: Option<&CStr>,
 ) -> Result<(i32, i32), Failure> {
-    let (errors, report) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)
-        .map_err(|e| Failure::nix(Stage::Namespaces, "pipe", e))?;
+    let (stdio_raw, procs_raw) = numbers(&stdio, procs)?;
+    let (errors, report) = report_pipe()?;
     let mut start = Start {
         exec,
-        stdio: &stdio,
-        procs,
+        fds: Fds {
+            stdio: &stdio_raw,
+            procs: &procs_raw,
+            report: report.as_raw_fd(),
+        },
         root,
-        report: &report,
         outer: 0,
     };
     let mut stack: Vec<u8> = Vec::with_capacity(START_STACK);
@@ -343,35 +452,147 @@ pub(super) fn start(
     drop(stack);
     drop(report);
     drop(stdio);
-    match read_failure(&errors) {
-        Some(failure) => {
-            // SAFETY: reaps our own child, which has exited.
-            unsafe { libc::waitpid(pid, std::ptr::null_mut(), 0) };
-            Err(failure)
-        }
-        None => Ok((pid, outer)),
-    }
+    let failure = match read_report(&errors) {
+        Ok(None) => return Ok((pid, outer)),
+        Ok(Some((step, errno))) => exec.failure(step, errno),
+        Err(failure) => failure,
+    };
+    // Reaps our own child, which has exited.
+    let _ = waitpid(Pid::from_raw(pid), None);
+    Err(failure)
 }
 
 /// The submission's process before its exec: it notes its pid as the
 /// spawner sees it, enters the run's root, and execs. Never returns.
-pub(super) fn start_child(start: &mut Start<'_>) -> ! {
-    let _ = nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGKILL);
-    // The host's /proc is still mounted here, and names us in its
-    // namespace. A stack buffer: nothing here needs the heap.
-    let mut link = [0u8; 16];
-    // SAFETY: readlink into a live buffer of the given length.
-    let n = unsafe { libc::readlink(c"/proc/self".as_ptr(), link.as_mut_ptr().cast(), link.len()) };
-    start.outer = std::str::from_utf8(&link[..n.max(0) as usize])
-        .ok()
-        .and_then(|text| text.parse().ok())
-        .unwrap_or(0);
-    if let Some(root) = start.root {
-        if let Err(failure) = enter_root(root) {
-            report_failure(start.report, &failure);
-            // SAFETY: ends the process without running anything.
-            unsafe { libc::_exit(127) }
+fn start_child(start: &mut Start<'_>) -> ! {
+    // SAFETY: raw calls on live buffers and C strings; the failure, if
+    // any, goes to the report pipe in `exec_child`'s way.
+    unsafe {
+        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong);
+        // The host's /proc is still mounted here, and names us in its
+        // namespace.
+        let mut link = [0u8; 16];
+        let n = libc::readlink(c"/proc/self".as_ptr(), link.as_mut_ptr().cast(), link.len());
+        start.outer = link[..n.max(0) as usize]
+            .iter()
+            .try_fold(0i32, |pid, &digit| {
+                digit
+                    .is_ascii_digit()
+                    .then(|| pid.wrapping_mul(10) + i32::from(digit - b'0'))
+            })
+            .unwrap_or(0);
+        // The run's root becomes the process's root. The rest of the
+        // mount namespace stays mounted but out of reach: nothing leads
+        // there from the new root, `/proc/self/mountinfo` shows only what
+        // is below it, and the submission has no capability to change
+        // roots again. (Detaching the old root instead, with `pivot_root`,
+        // costs a few milliseconds per run in the kernel's teardown, for
+        // nothing the submission could reach.)
+        if let Some(root) = start.root {
+            let entered = libc::chdir(root.as_ptr()) == 0
+                && libc::chroot(c".".as_ptr()) == 0
+                && libc::chdir(c"/".as_ptr()) == 0;
+            if !entered {
+                let report = Step::EnterRoot.report(errno());
+                libc::write(start.fds.report, report.as_ptr().cast(), report.len());
+                libc::_exit(127)
+            }
         }
     }
-    exec_child(start.exec, start.stdio, start.procs, start.report)
+    exec_child(start.exec, &start.fds)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runner::sandbox::Plan;
+
+    fn request(program: &str, cwd: &str) -> SpawnRequest {
+        SpawnRequest {
+            program: program.as_bytes().to_vec(),
+            argv: vec![program.as_bytes().to_vec()],
+            env: vec![(b"A".to_vec(), b"b".to_vec())],
+            limits: Rlimits::default(),
+            plan: Plan {
+                cwd: cwd.into(),
+                ..Plan::default()
+            },
+        }
+    }
+
+    fn null_stdio() -> Vec<OwnedFd> {
+        (0..3)
+            .map(|_| std::fs::File::create("/dev/null").unwrap().into())
+            .collect()
+    }
+
+    /// Forked from this test process, which has other threads: safe only
+    /// because nothing between the fork and the exec allocates.
+    fn launch(request: &SpawnRequest) -> Result<i32, Failure> {
+        let confinement = Confinement {
+            tasks_slack: None,
+            drop_to: None,
+            no_fork: None,
+            keyrings: None,
+        };
+        let exec = Exec::new(request, confinement)?;
+        launch_plain(&exec, null_stdio(), None)
+    }
+
+    #[test]
+    fn a_failure_before_exec_names_its_step_and_errno_in_the_parents_words() {
+        let missing = launch(&request("/nonexistent/prog", "/")).unwrap_err();
+        assert_eq!(
+            (missing.stage, missing.errno),
+            (Stage::Program, libc::ENOENT)
+        );
+        assert!(
+            missing
+                .message
+                .starts_with("cannot run /nonexistent/prog: "),
+            "{}",
+            missing.message
+        );
+        let nowhere = launch(&request("/bin/true", "/nonexistent/dir")).unwrap_err();
+        assert_eq!((nowhere.stage, nowhere.errno), (Stage::Exec, libc::ENOENT));
+        assert!(
+            nowhere
+                .message
+                .starts_with("cannot enter /nonexistent/dir: "),
+            "{}",
+            nowhere.message
+        );
+        let pid = launch(&request("/bin/true", "/")).unwrap();
+        let status = waitpid(Pid::from_raw(pid), None).unwrap();
+        assert_eq!(
+            status,
+            nix::sys::wait::WaitStatus::Exited(Pid::from_raw(pid), 0)
+        );
+    }
+
+    #[test]
+    fn every_step_is_put_in_words_with_its_errno() {
+        let confinement = Confinement {
+            tasks_slack: None,
+            drop_to: Some((Uid::from_raw(60001), Gid::from_raw(60001))),
+            no_fork: None,
+            keyrings: None,
+        };
+        let exec = Exec::new(&request("/box/prog", "/box"), confinement).unwrap();
+        let refused = exec.failure(Step::Exec, libc::EACCES);
+        assert_eq!(refused.stage, Stage::Program);
+        assert!(refused.message.contains("uid 60001"), "{}", refused.message);
+        let texts: Vec<String> = Step::ALL
+            .iter()
+            .map(|step| exec.failure(*step, libc::EPERM).message)
+            .collect();
+        for text in &texts {
+            assert!(
+                text.ends_with(&io::Error::from_raw_os_error(libc::EPERM).to_string()),
+                "{text}"
+            );
+        }
+        let unique: std::collections::BTreeSet<_> = texts.iter().collect();
+        assert_eq!(unique.len(), texts.len(), "{texts:?}");
+    }
 }

@@ -7,18 +7,19 @@
 //! that serves the next run of its plan, makes it new ([`renew`]) and
 //! waits again.
 
-use std::io;
+use std::ffi::CString;
 use std::os::fd::{AsRawFd as _, OwnedFd};
-use std::time::{Duration, Instant};
+use std::os::unix::ffi::OsStrExt as _;
+use std::path::Path;
+use std::time::Instant;
 
 use nix::sys::signal::{kill, Signal};
 use nix::unistd::Pid;
-use serde::{Deserialize, Serialize};
 
 use super::cgroup::Cgroup;
-use super::child::{open_procs, start, Exec};
+use super::child::{open_procs, start, Confinement, Exec};
 use super::failure::{Failure, Stage};
-use super::jail::Jail;
+use super::messages::{tell, FromInit, STOP};
 use super::root::{build_root, seal_root, Scratch};
 use super::sampler::Sampler;
 use super::{Plan, SpawnRequest};
@@ -26,40 +27,16 @@ use crate::runner::sys::{
     exit_now, kill_all_on_signal_from_outside, pidfd_open, poll, wait4, SharedCounter,
 };
 
-/// What the init tells the spawner.
-#[derive(Debug, Serialize, Deserialize)]
-pub(super) enum FromInit {
-    /// The root is ready, and the init waits for the command.
-    Ready,
-    /// The submission has started (its exec succeeded); its pid as the
-    /// spawner sees it.
-    Started {
-        pid: i32,
-    },
-    Failed(Failure),
-    /// The submission ended (as `wait` reported) and everything else it
-    /// left in the namespace is killed and reaped, with their rusage.
-    Exited {
-        status: i32,
-        cpu_ns: u64,
-        max_rss_kb: u64,
-        /// Memory the run still held in its cgroup when it was over
-        /// (its `/tmp` and `/dev/shm`), in KB.
-        held_kb: u64,
-    },
-}
-
-/// Sends one message to the spawner.
-pub(super) fn tell(socket: &OwnedFd, message: &FromInit) {
-    let text = serde_json::to_vec(message).unwrap_or_default();
-    let _ = crate::runner::sys::send(socket, &text, &[]);
-}
-
-/// Receives the init's next message within `deadline`.
-pub(super) fn receive_from_init(socket: &OwnedFd, deadline: Duration) -> io::Result<FromInit> {
-    let message = crate::runner::sys::receive_within(socket, 64 << 10, deadline)?
-        .ok_or_else(|| io::Error::other("the run's init went away"))?;
-    serde_json::from_slice(&message.0).map_err(|e| io::Error::other(e.to_string()))
+/// What the spawner's containment gives a run's init.
+pub(super) struct Setup<'a> {
+    /// The part of the root every run shares, when runs get a root of
+    /// their own.
+    pub(super) base: Option<&'a Path>,
+    /// The ids inside the namespaces that scratch directories belong to.
+    pub(super) owner: (u32, u32),
+    /// Whether the sandbox serves the next runs of its plan.
+    pub(super) pooled: bool,
+    pub(super) confinement: Confinement<'a>,
 }
 
 /// The init of a run's namespaces, and of the runs after it that share
@@ -72,15 +49,15 @@ pub(super) fn init(
     plan: &Plan,
     cgroup: Option<&Cgroup>,
     sampled: Option<&OwnedFd>,
-    jail: &Jail,
+    setup: &Setup<'_>,
 ) -> ! {
     let result = (|| -> Result<(), Failure> {
         let procs = open_procs(cgroup)?;
         let _ = nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGKILL);
         let _ = nix::sys::prctl::set_dumpable(false);
-        let root = match &jail.base {
-            Some(base) if jail.filesystem => Some(build_root(&base.path, plan, jail.owner)?),
-            _ => None,
+        let root = match setup.base {
+            Some(base) => Some(build_root(base, plan, setup.owner)?),
+            None => None,
         };
         if let Some(root) = &root {
             seal_root(root)?;
@@ -89,6 +66,12 @@ pub(super) fn init(
             .as_deref()
             .map(|root| Scratch::note(root, plan))
             .transpose()?;
+        // Made once, before any run's process starts: it may not allocate.
+        let root_c = root
+            .as_deref()
+            .map(|root| CString::new(root.as_os_str().as_bytes()))
+            .transpose()
+            .map_err(|_| Failure::new(Stage::Filesystem, "the root's path holds a NUL", 0))?;
         listen_for_stop()?;
         // The processes are seen in the /proc of the run's own root.
         let mut sampler = match (cgroup, &root, sampled) {
@@ -105,11 +88,11 @@ pub(super) fn init(
             };
             let launch: SpawnRequest = serde_json::from_slice(&command)
                 .map_err(|e| Failure::new(Stage::Exec, format!("a malformed command: {e}"), 0))?;
-            let exec = Exec::new(&launch, jail)?;
+            let exec = Exec::new(&launch, setup.confinement)?;
             if let Some(sampler) = &mut sampler {
                 sampler.begin();
             }
-            let (submission, outer) = start(&exec, stdio, &procs, root.as_deref())?;
+            let (submission, outer) = start(&exec, stdio, &procs, root_c.as_deref())?;
             tell(socket, &FromInit::Started { pid: outer });
             let Some(ended) = reap_run(submission, sampler.as_mut()) else {
                 return Ok(());
@@ -120,10 +103,10 @@ pub(super) fn init(
                     status: ended.status,
                     cpu_ns: ended.cpu_ns,
                     max_rss_kb: ended.max_rss_kb,
-                    held_kb: held_kb(cgroup),
+                    held_kb: Cgroup::held_kb(cgroup),
                 },
             );
-            if !jail.pooled(plan) {
+            if !setup.pooled {
                 return Ok(());
             }
             renew(scratch.as_ref())?;
@@ -301,15 +284,6 @@ fn remove_shared_memory() {
     }
 }
 
-/// The signal by which the spawner asks a run's init to stop the run.
-///
-/// Killing the init instead would end the run too, but the kernel reaps
-/// the rest of a dying init's namespace without counting it: a killed
-/// run would be charged none of the CPU time its processes used. Asked
-/// this way, the init kills them, reaps them and reports their time, as
-/// it does when the submission ends by itself.
-pub(super) const STOP: Signal = Signal::SIGUSR1;
-
 /// Makes [`STOP`] stop the run. An init receives from inside its
 /// namespace only the signals it has a handler for, so the submission
 /// could send this one too, even with a siginfo of its own making that
@@ -319,14 +293,4 @@ pub(super) const STOP: Signal = Signal::SIGUSR1;
 /// [`kill_all_on_signal_from_outside`]).
 fn listen_for_stop() -> Result<(), Failure> {
     kill_all_on_signal_from_outside(STOP).map_err(|e| Failure::nix(Stage::Exec, "sigaction", e))
-}
-
-/// The memory a run's cgroup still holds once its processes are gone:
-/// files it left in a tmpfs and shared memory, which its last sample may
-/// have missed (a program that writes them and exits at once). Read by a
-/// run's init before its namespace, and its tmpfs with it, goes.
-pub(super) fn held_kb(cgroup: Option<&Cgroup>) -> u64 {
-    cgroup
-        .and_then(|cgroup| cgroup.memory_kb().ok())
-        .unwrap_or(0)
 }

@@ -40,7 +40,7 @@ pub mod cgroup;
 #[cfg(target_os = "linux")]
 #[expect(
     unsafe_code,
-    reason = "the submission's process between clone and exec, in the memory of its parent"
+    reason = "the submission's process between clone and exec, in the memory of its parent: raw calls that may not allocate"
 )]
 mod child;
 #[cfg(target_os = "linux")]
@@ -49,6 +49,8 @@ pub(crate) mod failure;
 mod init;
 #[cfg(target_os = "linux")]
 pub(crate) mod jail;
+#[cfg(target_os = "linux")]
+mod messages;
 #[cfg(target_os = "linux")]
 mod namespaces;
 #[cfg(target_os = "linux")]

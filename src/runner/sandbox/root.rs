@@ -514,18 +514,6 @@ pub(super) fn seal_root(root: &Path) -> Result<(), Failure> {
     .map_err(|e| Failure::nix(Stage::Filesystem, "cannot make the root read-only", e))
 }
 
-/// Makes `root` the calling process's root. The rest of the mount
-/// namespace stays mounted but out of reach: nothing leads there from the
-/// new root, `/proc/self/mountinfo` shows only what is below it, and the
-/// submission has no capability to change roots again. (Detaching the
-/// old root instead, with `pivot_root`, costs a few milliseconds per run
-/// in the kernel's teardown, for nothing the submission could reach.)
-pub(super) fn enter_root(root: &Path) -> Result<(), Failure> {
-    nix::unistd::chdir(root).map_err(|e| Failure::nix(Stage::Filesystem, "chdir", e))?;
-    nix::unistd::chroot(".").map_err(|e| Failure::nix(Stage::Filesystem, "chroot", e))?;
-    nix::unistd::chdir("/").map_err(|e| Failure::nix(Stage::Filesystem, "chdir", e))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

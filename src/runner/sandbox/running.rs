@@ -13,7 +13,7 @@ use nix::sys::wait::{waitpid, WaitPidFlag};
 use nix::unistd::{Gid, Pid, Uid};
 
 use super::cgroup::Cgroup;
-use super::init::{held_kb, FromInit};
+use super::messages::{FromInit, STOP};
 use super::{ExitReport, Plan};
 use crate::runner::sys::kill_group;
 
@@ -88,14 +88,14 @@ impl Running {
 
     /// Kills everything of the run: through its init, which reaps the
     /// run's processes and reports what they used (see
-    /// [`super::init::STOP`]); without one, at once.
+    /// [`STOP`]); without one, at once.
     pub fn kill(&mut self) {
         match self.init {
             Some(init) => {
                 if self.stop_asked.is_none() {
                     // Our own child, not yet reaped. With kill(2): the
                     // init obeys only its SI_USER from outside.
-                    let _ = kill(Pid::from_raw(init), super::init::STOP);
+                    let _ = kill(Pid::from_raw(init), STOP);
                     self.stop_asked = Some(Instant::now());
                 }
             }
@@ -206,7 +206,7 @@ impl Running {
             wall_ns: self.started.elapsed().as_nanos() as u64,
             oom_kills: 0,
             fork_refusals: 0,
-            held_kb: held_by_init.unwrap_or_else(|| held_kb(self.cgroup.as_ref())),
+            held_kb: held_by_init.unwrap_or_else(|| Cgroup::held_kb(self.cgroup.as_ref())),
         };
         if let Some(counted) = self.cgroup.as_ref().and_then(|c| c.usage().ok()) {
             ended.cpu_ns = counted.cpu.as_nanos() as u64;

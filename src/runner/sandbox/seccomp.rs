@@ -32,7 +32,6 @@
 //! host's kernel configuration.
 
 use std::collections::BTreeMap;
-use std::io;
 
 use seccompiler::{
     BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
@@ -60,10 +59,10 @@ impl NoKeyrings {
         Ok(NoKeyrings { filter })
     }
 
-    /// Applies the filter to the calling thread, for good. Needs
-    /// `no_new_privs`.
-    pub fn apply(&self) -> io::Result<()> {
-        seccompiler::apply_filter(&self.filter).map_err(|e| io::Error::other(e.to_string()))
+    /// The program, for the submission's process to install just before
+    /// its exec (`super::child`). Needs `no_new_privs`.
+    pub(super) fn programs(&self) -> &[BpfProgram] {
+        std::slice::from_ref(&self.filter)
     }
 }
 
@@ -157,13 +156,11 @@ impl NoFork {
         })
     }
 
-    /// Applies the filters to the calling thread, for good: from here on,
-    /// and across exec, it can start threads only. Needs `no_new_privs`.
-    pub fn apply(&self) -> io::Result<()> {
-        for filter in &self.filters {
-            seccompiler::apply_filter(filter).map_err(|e| io::Error::other(e.to_string()))?;
-        }
-        Ok(())
+    /// The programs, in the order the submission's process installs them
+    /// just before its exec (`super::child`): from there on, and across
+    /// exec, it can start threads only. Needs `no_new_privs`.
+    pub(super) fn programs(&self) -> &[BpfProgram] {
+        &self.filters
     }
 }
 

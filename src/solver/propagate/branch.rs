@@ -6,7 +6,7 @@
 
 use super::bits::{way_words, Word};
 use super::grid::Grid;
-use super::kernels::Kernels;
+use super::grid::Kernels;
 use super::tables::{other_bands, split, BAND, COLUMN, PEERS, SPREAD};
 
 /// A digit and, for each of its two ways, the masks to AND into its three

@@ -4,10 +4,44 @@
 //! `propagate`).
 
 use super::bits::{column_singles, minicol_word, minirow_word, stack_rule, Word};
-use super::kernels::Kernels;
 use super::tables::{
     other_bands, split, ALL_MASKS, BAND, COMPLEX, MINIROWS, NINE, PEERS, ROWS, SPREAD,
 };
+
+/// The kernels that work on all nine digit masks of a band at once, how
+/// many digits the column pass handles together, and how the band rule
+/// reaches its fixpoint. Tests run the same puzzles through every
+/// implementation and compare the outcomes.
+pub(super) trait Kernels: Sized {
+    /// A group of digits the column pass handles in lock step.
+    type Group: Word;
+    /// How many digits a [`Kernels::Group`] holds.
+    const GROUP: usize;
+    /// Removes `cells` from the nine masks; bit `digit` of the result says
+    /// whether that changed its mask.
+    fn clear(masks: &mut [u32; 9], cells: u32) -> u32;
+    /// Bit `digit` of the result is bit `i` of that digit's mask: the
+    /// candidates of cell `i` of the band.
+    fn column(masks: &[u32; 9], i: u32) -> u32;
+    /// The cells in at least one, two and three of the nine masks.
+    fn counts(masks: &[u32; 9]) -> (u32, u32, u32);
+    /// Over the nine digits' [`minirow_word`]s and [`minicol_word`]s:
+    /// `[rows3, rows4, cols3, cols4]`, the bits set in at least three and in
+    /// at least four of them.
+    fn triad_counts(masks: &[u32; 9]) -> [u32; 4];
+    /// Whether [`Kernels::band_rules`] also reaches the fixpoint of naked
+    /// singles, the stack rule and hidden singles in columns, so that the
+    /// search skips its own passes of them.
+    const ALL_BUT_TRIADS: bool = false;
+    /// The band rule to a fixpoint, starting from the masks in `dirty`
+    /// (never empty): the masks it looked at or changed, in the same
+    /// layout, or `None` on a contradiction. With
+    /// [`Kernels::ALL_BUT_TRIADS`], the other rules but triads too.
+    #[inline(always)]
+    fn band_rules(grid: &mut Grid, dirty: u64) -> Option<u64> {
+        grid.band_rules::<Self>(dirty)
+    }
+}
 
 /// The search state: 136 bytes, copied at each guess. The AVX-512 band
 /// rule (`engine`) reads and writes its first 128 bytes as 32 words: the
@@ -257,7 +291,7 @@ impl Grid {
     /// since the last run. `None` on a contradiction, else whether anything
     /// changed.
     #[inline(always)]
-    fn column_pass<K: Kernels>(&mut self) -> Option<bool> {
+    pub(super) fn column_pass<K: Kernels>(&mut self) -> Option<bool> {
         let stale = std::mem::take(&mut self.stale);
         let mut singles = [0; 9];
         let mut progress = false;
@@ -367,19 +401,35 @@ impl Grid {
             if self.is_solved() {
                 return Some(pairs);
             }
-            if self.naked_singles::<K>(&mut pairs)? {
-                continue;
-            }
-            if self.column_pass::<K>()? {
-                continue;
+            if !K::ALL_BUT_TRIADS {
+                if self.naked_singles::<K>(&mut pairs)? {
+                    continue;
+                }
+                if self.column_pass::<K>()? {
+                    continue;
+                }
             }
             if fresh != 0 && self.triad_rule::<K>(std::mem::take(&mut fresh))? {
                 continue;
+            }
+            if K::ALL_BUT_TRIADS {
+                return Some(self.pairs::<K>());
             }
             // No rule changed anything since `naked_singles` counted the
             // candidates: its pairs are the fixpoint's.
             return Some(pairs);
         }
+    }
+
+    /// Each band's open cells with exactly two candidates.
+    #[inline(always)]
+    fn pairs<K: Kernels>(&self) -> [u32; 3] {
+        let mut pairs = [0; 3];
+        for (band, pairs) in pairs.iter_mut().enumerate() {
+            let (_, twice, thrice) = K::counts(&self.cand[band]);
+            *pairs = self.unsolved[band] & twice & !thrice;
+        }
+        pairs
     }
 
     /// The triad rule on the bands in `bands` (bit per band). `None` on a

@@ -1,44 +1,13 @@
 //! The loops over a band's nine digit masks (clearing a cell from all of
 //! them, counting how many hold each cell, reading one cell's candidates),
 //! which are the search's hot spots once the band rule is a table lookup.
-//! The search is generic over the [`Kernels`] that do them and compiled once
-//! per instruction set (see `paths`): these plain loops run on any CPU, the
-//! x86-64 ones are in `x86`.
+//! The search is generic over the [`Kernels`] that do them (the interface
+//! is the grid's, in `grid`) and compiled once per instruction set (see
+//! `paths`): these plain loops run on any CPU, the x86-64 ones are in `x86`.
 
-use super::bits::{count_in, minicol_word, minirow_word, Word};
-use super::grid::Grid;
+use super::bits::{count_in, minicol_word, minirow_word};
+use super::grid::Kernels;
 use super::tables::BAND;
-
-/// The kernels that work on all nine digit masks of a band at once, how
-/// many digits the column pass handles together, and how the band rule
-/// reaches its fixpoint. Tests run the same puzzles through every
-/// implementation and compare the outcomes.
-pub(super) trait Kernels: Sized {
-    /// A group of digits the column pass handles in lock step.
-    type Group: Word;
-    /// How many digits a [`Kernels::Group`] holds.
-    const GROUP: usize;
-    /// Removes `cells` from the nine masks; bit `digit` of the result says
-    /// whether that changed its mask.
-    fn clear(masks: &mut [u32; 9], cells: u32) -> u32;
-    /// Bit `digit` of the result is bit `i` of that digit's mask: the
-    /// candidates of cell `i` of the band.
-    fn column(masks: &[u32; 9], i: u32) -> u32;
-    /// The cells in at least one, two and three of the nine masks.
-    fn counts(masks: &[u32; 9]) -> (u32, u32, u32);
-    /// Over the nine digits' [`minirow_word`]s and [`minicol_word`]s:
-    /// `[rows3, rows4, cols3, cols4]`, the bits set in at least three and in
-    /// at least four of them.
-    fn triad_counts(masks: &[u32; 9]) -> [u32; 4];
-    /// The band rule to a fixpoint, starting from the masks in `dirty`
-    /// (never empty): the masks it looked at or changed, in the same
-    /// layout, or `None` on a contradiction. Rules that are part of the
-    /// search's fixpoint anyway (naked singles) may run here too.
-    #[inline(always)]
-    fn band_rules(grid: &mut Grid, dirty: u64) -> Option<u64> {
-        grid.band_rules::<Self>(dirty)
-    }
-}
 
 /// The plain-loop kernels, for any CPU; on x86-64 only run through
 /// `search_on`, which tests and benchmarks use to compare the copies.

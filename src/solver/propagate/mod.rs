@@ -41,7 +41,7 @@ mod tests;
 mod x86;
 
 use grid::Grid;
-use kernels::Kernels;
+use grid::Kernels;
 pub use paths::CodePath;
 use paths::{run, Entry};
 

@@ -480,16 +480,18 @@ fn simd_kernels_match_the_scalar_ones() {
     }
 }
 
-/// The band rule and naked singles to a fixpoint, one mask at a time:
-/// what the AVX-512 band rule must reach.
+/// The band rule, naked singles and the column pass to a fixpoint, one
+/// mask at a time: what the AVX-512 band rule must reach.
 #[cfg(target_arch = "x86_64")]
 fn singles_fixpoint(grid: &mut Grid) -> Option<()> {
+    grid.stale = NINE;
     loop {
         let dirty = std::mem::take(&mut grid.dirty);
         if dirty != 0 {
-            grid.band_rules::<Portable>(dirty)?;
+            let seen = grid.band_rules::<Portable>(dirty)?;
+            grid.stale |= (seen | seen >> 16 | seen >> 32) as u32 & NINE;
         }
-        if !grid.naked_singles::<Portable>(&mut [0; 3])? {
+        if !grid.naked_singles::<Portable>(&mut [0; 3])? && !grid.column_pass::<Portable>()? {
             return Some(());
         }
     }

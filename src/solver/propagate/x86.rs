@@ -1,7 +1,7 @@
 //! The [`Kernels`] for x86-64: AVX2 (one register holds eight masks, in the
 //! copy of the search compiled for x86-64-v3) and AVX-512 (the AVX2
-//! kernels, compiled for x86-64-v4, with the band rule run by the `engine`
-//! over all 27 masks at once). Each must give exactly what the plain loops
+//! kernels, compiled for x86-64-v4, with the band rule, naked singles and
+//! the column pass run by the `engine` over all 27 masks at once). Each must give exactly what the plain loops
 //! of `kernels::scalar` give; a unit test holds them against each other.
 //! An SSE2 copy for x86-64 CPUs without AVX2 was dropped: none was at hand
 //! to show it pays (docs/solvers.md); they run the portable copy.
@@ -10,7 +10,7 @@ use std::arch::x86_64::__m256i;
 
 use super::bits::{merge_counts, minicol_word, minirow_word, Word};
 use super::grid::Grid;
-use super::kernels::Kernels;
+use super::grid::Kernels;
 
 /// The AVX2 kernels, only ever run by the copy of the search compiled for
 /// x86-64-v3, after the CPU was found to have AVX2.
@@ -42,8 +42,8 @@ impl Kernels for Avx2 {
 
 /// The AVX-512 kernels, only ever run by the copy of the search compiled
 /// for x86-64-v4, after the CPU was found to have it: the AVX2 kernels
-/// (with AVX-512 the compiler shortens them further), and the band rule in
-/// the `engine`. Kernels that load or store a band's nine masks under an
+/// (with AVX-512 the compiler shortens them further), and the band rule,
+/// naked singles and the column pass in the `engine`. Kernels that load or store a band's nine masks under an
 /// AVX-512 lane mask were 11-14% slower than these on an Intel Xeon with
 /// AVX-512 (docs/solvers.md).
 pub(super) struct Avx512;
@@ -67,6 +67,7 @@ impl Kernels for Avx512 {
     fn triad_counts(masks: &[u32; 9]) -> [u32; 4] {
         Avx2::triad_counts(masks)
     }
+    const ALL_BUT_TRIADS: bool = true;
     #[inline(always)]
     fn band_rules(grid: &mut Grid, dirty: u64) -> Option<u64> {
         // SAFETY: see the type's docs: only reached with AVX-512 present.

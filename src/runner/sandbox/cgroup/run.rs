@@ -199,6 +199,17 @@ impl Cgroup {
         self.version.memory_kb(&stat)
     }
 
+    /// The memory a run's cgroup still holds once its processes are gone:
+    /// files it left in a tmpfs and shared memory, which its last sample
+    /// may have missed (a program that writes them and exits at once).
+    /// Read by a run's init before its namespace, and its tmpfs with it,
+    /// goes; 0 without a cgroup.
+    pub(crate) fn held_kb(cgroup: Option<&Cgroup>) -> u64 {
+        cgroup
+            .and_then(|cgroup| cgroup.memory_kb().ok())
+            .unwrap_or(0)
+    }
+
     /// What the cgroup counted over the run; read once the run is over.
     pub fn usage(&self) -> io::Result<Usage> {
         let counted = self.counters()?;

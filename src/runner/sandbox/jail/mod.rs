@@ -41,16 +41,20 @@
 //! group of its own, and the spawner, a child subreaper, kills whatever it
 //! left behind after it exits.
 //!
-//! The spawner is single-threaded, so forking it and running Rust in the
-//! child is safe; the child only ends by exec or `_exit`.
+//! The spawner is single-threaded, so the init, a fork-like clone of it,
+//! may run Rust; it only ends by `_exit`. The submission's process, in
+//! the init's memory until its exec, allocates nothing ([`super::child`]).
 //!
 //! Each process and lifetime has a room of its own, as nsjail and
 //! go-sandbox keep theirs: this file is the spawner's bookkeeping, and
 //! [`enter`] its setup, once;
 //! [`super::namespaces`] the spawner's own namespaces; [`super::root`] the
 //! root filesystem; [`super::init`] the run's init; [`super::child`] the
-//! submission's process from clone to exec; [`super::running`] a run under
-//! way and its end; [`super::failure`] why a run did not start.
+//! submission's process from clone to exec; [`super::messages`] what the
+//! init tells the spawner; [`super::running`] a run under way and its end;
+//! [`super::failure`] why a run did not start. Data flows one way: this
+//! file starts the init and the child, the init starts the child, and
+//! none of them imports this one.
 
 use std::fs;
 use std::io;
@@ -64,14 +68,15 @@ use nix::sys::wait::{waitpid, WaitPidFlag, WaitStatus};
 use nix::unistd::{Gid, Pid, Uid};
 
 use super::cgroup::{Cgroup, CgroupLimits, Hierarchy};
-use super::child::{clone_into, launch_plain, Cloned, Exec};
+use super::child::{launch_plain, Confinement, Exec};
 use super::failure::{Failure, Stage};
-use super::init::{init, receive_from_init, FromInit};
+use super::init::{init, Setup};
+use super::messages::{receive_from_init, FromInit};
 use super::root::BaseRoot;
 use super::running::{chown_tree, give_back, Running};
 use super::seccomp::{NoFork, NoKeyrings};
 use super::{ExitReport, Plan, Protections, SpawnRequest};
-use crate::runner::sys::SharedCounter;
+use crate::runner::sys::{clone_into, Cloned, SharedCounter};
 
 mod enter;
 
@@ -228,7 +233,7 @@ impl Jail {
             self.runs += 1;
             let cgroup = self.cgroup(&launch.plan)?;
             let lent = self.lend(&launch.plan.writable);
-            let exec = Exec::new(launch, self)?;
+            let exec = Exec::new(launch, self.confinement())?;
             let started = Instant::now();
             return match launch_plain(&exec, stdio, cgroup.as_ref()) {
                 Ok(pid) => Ok(Running {
@@ -329,13 +334,23 @@ impl Jail {
         })
     }
 
+    /// What every run's start gets of this containment.
+    fn confinement(&self) -> Confinement<'_> {
+        Confinement {
+            tasks_slack: self.tasks_slack,
+            drop_to: self.drop_to,
+            no_fork: self.no_fork.as_ref(),
+            keyrings: self.no_keyrings.as_ref(),
+        }
+    }
+
     /// Whether the sandbox of a run of `plan` serves the next runs of the
     /// same plan (every case of a submission has it): its init empties its
     /// scratch space and takes a fresh IPC namespace between runs, instead
     /// of a new init building a new root for each, which cost more than
     /// twice what the rest of the judge spends on a run (about 1.5 ms of
     /// CPU time). Not a compile's, which writes a directory of its own.
-    pub(super) fn pooled(&self, plan: &Plan) -> bool {
+    fn pooled(&self, plan: &Plan) -> bool {
         self.per_run && plan.writable.is_empty()
     }
 
@@ -514,7 +529,17 @@ impl Jail {
                 for fd in stdio {
                     let _ = nix::unistd::close(fd.as_raw_fd());
                 }
-                init(&theirs, plan, cgroup.as_ref(), sampled.as_ref(), self);
+                let setup = Setup {
+                    base: self
+                        .base
+                        .as_ref()
+                        .filter(|_| self.filesystem)
+                        .map(|base| base.path.as_path()),
+                    owner: self.owner,
+                    pooled: self.pooled(plan),
+                    confinement: self.confinement(),
+                };
+                init(&theirs, plan, cgroup.as_ref(), sampled.as_ref(), &setup);
             }
             Err(error) => {
                 cleanup(cgroup, &lent);

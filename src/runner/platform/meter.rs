@@ -27,7 +27,7 @@ pub struct Meter {
     #[cfg(target_os = "linux")]
     sampled: Option<SharedCounter>,
     /// The most memory seen by sampling, for when no peak is kept.
-    pub(super) seen_kb: u64,
+    pub(crate) seen_kb: u64,
     /// The process's peak resident set since the last reset, as last read:
     /// what is left of it once the process has ended, when `/proc` no
     /// longer has it.
@@ -153,7 +153,7 @@ impl Meter {
     /// CPU time and memory (KB) of the whole run now: its cgroup's, else
     /// its own process's as `/proc` says, and for the CPU time, what the
     /// run's init sampled of every process if that is more.
-    pub(super) fn sample(&mut self) -> Option<(Duration, u64)> {
+    pub(crate) fn sample(&mut self) -> Option<(Duration, u64)> {
         if let Some(peak) = peak_resident_kb(self.pid) {
             self.hwm_kb = self.hwm_kb.max(peak);
         }

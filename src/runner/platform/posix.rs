@@ -1,7 +1,8 @@
-//! The fallback where no spawner starts the process (tests, systems
-//! without one): it is forked here, in a process group of its own, with
-//! its limits set between fork and exec, and waited for with `wait4`.
-//! Killing it kills its whole group.
+//! What every Unix has: the process is forked here, in a process group
+//! of its own, with its limits set between fork and exec, and waited for
+//! with `wait4`, whose rusage gives its CPU time and peak memory. Killing
+//! it kills its whole group. The fallback on Linux where no spawner starts
+//! runs (tests), and the base of a macOS backend.
 
 use std::io;
 use std::os::fd::{AsRawFd as _, OwnedFd, RawFd};
@@ -9,46 +10,40 @@ use std::os::unix::process::CommandExt as _;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use super::child::Reaped;
-use super::Spec;
-use crate::runner::sys::{kill_group, limit_between_fork_and_exec, pidfd_open, try_wait4, Rlimits};
+use super::{Launch, Reaped};
+use crate::runner::sys::{kill_group, limit_between_fork_and_exec, pidfd_open, try_wait4};
 
 /// A process forked by the judge itself.
-pub(super) struct Direct {
+pub(crate) struct Direct {
     /// Readable at its exit, where the kernel has pidfds.
     pidfd: Option<OwnedFd>,
     process: std::process::Child,
 }
 
-/// The descriptors a directly forked process starts with.
-pub(super) struct Stdio3<'a> {
-    pub stdin: &'a OwnedFd,
-    pub stdout: &'a OwnedFd,
-    pub stderr: &'a OwnedFd,
-    /// The answer channel, given as fd 3.
-    pub answers: Option<&'a OwnedFd>,
-}
-
 impl Direct {
-    /// Forks and execs `spec`'s program with `stdio`, under `limits`.
-    pub(super) fn spawn(spec: &Spec, stdio: Stdio3<'_>, limits: Rlimits) -> io::Result<Direct> {
-        let mut command = Command::new(&spec.program);
-        if let Some((first, rest)) = spec.argv.split_first() {
+    /// Forks and execs `launch`'s program with `stdio` (stdin, stdout,
+    /// stderr, and a driver's answers as fd 3 when there are four).
+    pub(super) fn spawn(launch: &Launch<'_>, stdio: &[&OwnedFd]) -> io::Result<Direct> {
+        let [stdin, stdout, stderr, rest @ ..] = stdio else {
+            return Err(io::Error::from_raw_os_error(libc::EINVAL));
+        };
+        let mut command = Command::new(launch.program);
+        if let Some((first, rest)) = launch.argv.split_first() {
             command.arg0(first).args(rest);
         }
         command
             .env_clear()
-            .envs(spec.env.iter().map(|(k, v)| (k, v)));
-        if spec.plan.cwd.is_dir() {
-            command.current_dir(&spec.plan.cwd);
+            .envs(launch.env.iter().map(|(k, v)| (k, v)));
+        if launch.plan.cwd.is_dir() {
+            command.current_dir(&launch.plan.cwd);
         }
         command
-            .stdin(Stdio::from(stdio.stdin.try_clone()?))
-            .stdout(Stdio::from(stdio.stdout.try_clone()?))
-            .stderr(Stdio::from(stdio.stderr.try_clone()?))
+            .stdin(Stdio::from(stdin.try_clone()?))
+            .stdout(Stdio::from(stdout.try_clone()?))
+            .stderr(Stdio::from(stderr.try_clone()?))
             .process_group(0);
-        let answers = stdio.answers.map(|write| write.as_raw_fd());
-        limit_between_fork_and_exec(&mut command, answers, limits);
+        let answers = rest.first().map(|write| write.as_raw_fd());
+        limit_between_fork_and_exec(&mut command, answers, launch.limits);
         let process = command.spawn()?;
         Ok(Direct {
             pidfd: pidfd_open(process.id() as i32),

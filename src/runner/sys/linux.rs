@@ -1,41 +1,49 @@
-//! The system calls that the watchdog, the spawner and the sandbox all
-//! make: resource limits set between fork and exec, waiting on a process
-//! by pid or pidfd, and messages with descriptors over a Unix socket. Kept
-//! below the three so that none imports another for them.
-//!
-//! This is where the judge's raw system calls live, each behind a safe
-//! function: the rest of the judge uses these and `nix`'s wrappers, and
-//! may not use `unsafe` (the crate denies it), except the submission's
-//! process between its clone and its exec (`sandbox::child`).
+//! The system calls only Linux has: clones into namespaces, keyrings,
+//! mount attributes, pidfds, descriptors over `SOCK_SEQPACKET` sockets,
+//! extended attributes, System V shared memory, the init's stop signal,
+//! memory files, `prlimit` and network interfaces. Each behind a safe
+//! function, re-exported by `super`.
 
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd as _, OwnedFd, RawFd};
-#[cfg(target_os = "linux")]
 use std::time::{Duration, Instant};
 
-use serde::{Deserialize, Serialize};
+use super::poll;
 
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-type Resource = libc::__rlimit_resource_t;
-#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-type Resource = libc::c_int;
+/// Which side of a [`clone_into`] this is.
+pub(crate) enum Cloned {
+    /// The parent, with the child's pid.
+    Parent(i32),
+    /// The child, which must end by exec or `_exit`.
+    Child,
+}
 
-fn set_limit(resource: Resource, value: u64) -> io::Result<()> {
-    let limit = libc::rlimit {
-        rlim_cur: value,
-        rlim_max: value,
+/// Clones the caller, `fork`-like (no new stack, SIGCHLD to the parent),
+/// into the new namespaces `flags` name: how a run's init starts. The
+/// caller must be single-threaded, so that the child may run Rust (and
+/// allocate); the child must end by exec or `_exit`, never by returning.
+pub(crate) fn clone_into(flags: nix::sched::CloneFlags) -> io::Result<Cloned> {
+    // SAFETY: a fork-like clone of a single-threaded process; the caller
+    // ends the child by exec or _exit.
+    let pid = unsafe {
+        libc::syscall(
+            libc::SYS_clone,
+            flags.bits() as libc::c_ulong | libc::SIGCHLD as libc::c_ulong,
+            0usize,
+            0usize,
+            0usize,
+            0usize,
+        )
     };
-    // SAFETY: setrlimit reads the struct we pass and is async-signal-safe.
-    if unsafe { libc::setrlimit(resource, &limit) } == 0 {
-        Ok(())
-    } else {
-        Err(io::Error::last_os_error())
+    match pid {
+        ..0 => Err(io::Error::last_os_error()),
+        0 => Ok(Cloned::Child),
+        pid => Ok(Cloned::Parent(pid as i32)),
     }
 }
 
 /// Makes the calling process's session keyring a new, empty, anonymous
 /// one, so that nothing it starts shares the judge's (or another run's).
-#[cfg(target_os = "linux")]
 pub(crate) fn join_new_session_keyring() -> io::Result<()> {
     // SAFETY: keyctl(KEYCTL_JOIN_SESSION_KEYRING, NULL) takes no memory of
     // ours; it returns the new keyring's serial number or -1.
@@ -57,7 +65,6 @@ pub(crate) fn join_new_session_keyring() -> io::Result<()> {
 /// mount below it, with `mount_setattr(2)` (Linux 5.12 and later). Unlike
 /// a remount, it reaches the mounts a recursive bind brought along, and
 /// it only adds restrictions, which a user namespace may always do.
-#[cfg(target_os = "linux")]
 pub(crate) fn restrict_mounts_below(path: &std::path::Path, attributes: u64) -> io::Result<()> {
     use std::os::unix::ffi::OsStrExt as _;
     /// `struct mount_attr` of the kernel's uapi.
@@ -95,45 +102,8 @@ pub(crate) fn restrict_mounts_below(path: &std::path::Path, attributes: u64) -> 
     }
 }
 
-/// Limits set in the child between fork and exec.
-#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
-pub struct Rlimits {
-    /// `RLIMIT_CPU`, whole seconds.
-    pub cpu_seconds: Option<u64>,
-    /// `RLIMIT_AS`, bytes.
-    pub address_space: Option<u64>,
-    /// `RLIMIT_NPROC`: tasks of the user the run is, where that user is
-    /// the run's own (set by the sandbox, where no cgroup counts them).
-    #[serde(default)]
-    pub tasks: Option<u64>,
-    /// `RLIMIT_FSIZE`, bytes: the largest file it may write (a compile's,
-    /// on the user's disk).
-    #[serde(default)]
-    pub file_size: Option<u64>,
-}
-
-/// Sets the limits of a submission between fork and exec: no core dumps,
-/// and the CPU, address-space and file-size backstops.
-pub(crate) fn set_limits(limits: Rlimits) -> io::Result<()> {
-    set_limit(libc::RLIMIT_CORE, 0)?;
-    if let Some(seconds) = limits.cpu_seconds {
-        set_limit(libc::RLIMIT_CPU, seconds)?;
-    }
-    if let Some(bytes) = limits.address_space {
-        set_limit(libc::RLIMIT_AS, bytes)?;
-    }
-    if let Some(tasks) = limits.tasks {
-        set_limit(libc::RLIMIT_NPROC, tasks)?;
-    }
-    if let Some(bytes) = limits.file_size {
-        set_limit(libc::RLIMIT_FSIZE, bytes)?;
-    }
-    Ok(())
-}
-
 /// A descriptor that becomes readable when `pid` exits, so the exit wakes
 /// the loop at once rather than at its next round. Linux 5.3 and later.
-#[cfg(target_os = "linux")]
 pub(crate) fn pidfd_open(pid: i32) -> Option<OwnedFd> {
     // SAFETY: pidfd_open takes two integers and returns a new descriptor or -1.
     let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
@@ -142,43 +112,6 @@ pub(crate) fn pidfd_open(pid: i32) -> Option<OwnedFd> {
     Some(unsafe { OwnedFd::from_raw_fd(fd) })
 }
 
-#[cfg(not(target_os = "linux"))]
-pub(crate) fn pidfd_open(_pid: i32) -> Option<OwnedFd> {
-    None
-}
-
-/// `wait4(2)` for the child `pid` (-1: any child), blocking or only
-/// looking: the pid that ended, its status as `wait(2)` gives it, and its
-/// resource usage (its own and that of the children it waited for).
-/// `Ok(None)` while none has ended and `block` is false; `ECHILD` when
-/// there is no such child.
-pub(crate) fn wait4(pid: i32, block: bool) -> io::Result<Option<(i32, i32, libc::rusage)>> {
-    let mut status = 0;
-    // SAFETY: rusage is plain data; all-zero is a valid value.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let flags = if block { 0 } else { libc::WNOHANG };
-    loop {
-        // SAFETY: both pointers are to live locals of the right types.
-        match unsafe { libc::wait4(pid, &mut status, flags, &mut usage) } {
-            0 => return Ok(None),
-            ..0 => {
-                let error = io::Error::last_os_error();
-                if error.kind() != io::ErrorKind::Interrupted {
-                    return Err(error);
-                }
-            }
-            ended => return Ok(Some((ended, status, usage))),
-        }
-    }
-}
-
-/// [`wait4`] for `pid` without blocking: its status and its own resource
-/// usage once it has exited.
-pub(crate) fn try_wait4(pid: i32) -> io::Result<Option<(i32, libc::rusage)>> {
-    Ok(wait4(pid, false)?.map(|(_, status, usage)| (status, usage)))
-}
-
-#[cfg(target_os = "linux")]
 pub(crate) fn socket_pair() -> io::Result<(OwnedFd, OwnedFd)> {
     let mut fds = [0; 2];
     // SAFETY: fds is a live array of two ints for the new descriptors.
@@ -197,7 +130,6 @@ pub(crate) fn socket_pair() -> io::Result<(OwnedFd, OwnedFd)> {
     Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
 }
 
-#[cfg(target_os = "linux")]
 /// Sends one message with `fds` attached.
 pub(crate) fn send(socket: &OwnedFd, message: &[u8], fds: &[RawFd]) -> io::Result<()> {
     let fd_bytes = std::mem::size_of_val(fds);
@@ -242,7 +174,6 @@ pub(crate) fn send(socket: &OwnedFd, message: &[u8], fds: &[RawFd]) -> io::Resul
     }
 }
 
-#[cfg(target_os = "linux")]
 /// Receives one message and the descriptors attached to it; `None` at the
 /// end (the other side has gone).
 pub(crate) fn receive(socket: &OwnedFd, max: usize) -> io::Result<Option<(Vec<u8>, Vec<OwnedFd>)>> {
@@ -306,7 +237,6 @@ pub(crate) fn receive(socket: &OwnedFd, max: usize) -> io::Result<Option<(Vec<u8
     Ok(Some((message, fds)))
 }
 
-#[cfg(target_os = "linux")]
 /// Receives one message within `deadline` (zero: only if one is there);
 /// `None` when the other side has gone.
 pub(crate) fn receive_within(
@@ -343,41 +273,9 @@ pub(crate) fn receive_within(
     }
 }
 
-/// `poll(2)` on `fds` for at most `timeout_ms` (negative: no bound);
-/// descriptors given as -1 are skipped. How many are ready; an error of
-/// kind `Interrupted` when a signal cut the wait short.
-pub(crate) fn poll(fds: &mut [libc::pollfd], timeout_ms: i32) -> io::Result<usize> {
-    // SAFETY: fds is a live, writable slice of pollfds of the length given;
-    // the kernel checks the descriptors themselves.
-    let ready = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, timeout_ms) };
-    if ready < 0 {
-        return Err(io::Error::last_os_error());
-    }
-    Ok(ready as usize)
-}
-
-/// Whether `fd` has something to read now, or its other end has closed:
-/// a read would not block.
-pub(crate) fn readable(fd: &impl AsRawFd) -> bool {
-    let mut ready = [libc::pollfd {
-        fd: fd.as_raw_fd(),
-        events: libc::POLLIN,
-        revents: 0,
-    }];
-    poll(&mut ready, 0).is_ok_and(|n| n > 0) && ready[0].revents != 0
-}
-
-/// Kills the process group `pgid`: a process that leads one, and
-/// everything it started that did not leave it.
-pub(crate) fn kill_group(pgid: i32) {
-    use nix::sys::signal::{killpg, Signal};
-    let _ = killpg(nix::unistd::Pid::from_raw(pgid), Signal::SIGKILL);
-}
-
 /// The names of the extended attributes of the file at `path` (not
 /// followed if a link), as the kernel lists them; `None` when they cannot
 /// be read.
-#[cfg(target_os = "linux")]
 pub(crate) fn extended_attribute_names(path: &std::path::Path) -> Option<Vec<u8>> {
     use std::os::unix::ffi::OsStrExt as _;
     let path = std::ffi::CString::new(path.as_os_str().as_bytes()).ok()?;
@@ -395,18 +293,9 @@ pub(crate) fn extended_attribute_names(path: &std::path::Path) -> Option<Vec<u8>
 
 /// Removes the System V shared memory segment `id` (`shmctl(IPC_RMID)`);
 /// one that no process has attached goes at once.
-#[cfg(target_os = "linux")]
 pub(crate) fn remove_shared_memory(id: i32) {
     // SAFETY: IPC_RMID takes no buffer.
     unsafe { libc::shmctl(id, libc::IPC_RMID, std::ptr::null_mut()) };
-}
-
-/// Ends the calling process at once with `code`: no destructors, no
-/// `atexit` handlers, no buffers flushed, as a forked child that is not
-/// the program it copied must end.
-pub(crate) fn exit_now(code: i32) -> ! {
-    // SAFETY: _exit(2) takes no pointers and does not return.
-    unsafe { libc::_exit(code) }
 }
 
 /// Makes `signal`, when sent with `kill(2)` from outside the caller's PID
@@ -427,7 +316,6 @@ pub(crate) fn exit_now(code: i32) -> ! {
 /// from outside, which a run cannot send. (A pipe from the spawner would
 /// need no such rule, but where a cgroup counts the run the init waits in
 /// a blocking `wait4`, which only a signal interrupts.)
-#[cfg(target_os = "linux")]
 pub(crate) fn kill_all_on_signal_from_outside(signal: nix::sys::signal::Signal) -> nix::Result<()> {
     use nix::sys::signal::{sigaction, SaFlags, SigAction, SigHandler, SigSet};
     extern "C" fn kill_the_rest(_: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
@@ -455,7 +343,6 @@ pub(crate) fn kill_all_on_signal_from_outside(signal: nix::sys::signal::Signal) 
 /// a system call on either side: one `u64` in a memory file (`memfd`)
 /// that each maps. A run's init keeps the CPU time it samples of the run
 /// there, and the judge's watchdog reads it every round.
-#[cfg(target_os = "linux")]
 pub(crate) struct SharedCounter {
     word: std::ptr::NonNull<std::sync::atomic::AtomicU64>,
     writable: bool,
@@ -463,13 +350,10 @@ pub(crate) struct SharedCounter {
 
 // SAFETY: the mapping is owned by the value and lives until it drops; the
 // word is only reached through atomic operations.
-#[cfg(target_os = "linux")]
 unsafe impl Send for SharedCounter {}
 // SAFETY: as above: shared access is atomic.
-#[cfg(target_os = "linux")]
 unsafe impl Sync for SharedCounter {}
 
-#[cfg(target_os = "linux")]
 impl SharedCounter {
     /// Size of the file, and of its mapping.
     const SIZE: usize = std::mem::size_of::<u64>();
@@ -552,7 +436,6 @@ impl SharedCounter {
     }
 }
 
-#[cfg(target_os = "linux")]
 impl Drop for SharedCounter {
     fn drop(&mut self) {
         // SAFETY: unmaps the mapping this value made, which nothing else
@@ -563,7 +446,6 @@ impl Drop for SharedCounter {
 
 /// Holds the process `pid` to `seconds` of CPU time in all, with
 /// `RLIMIT_CPU`, a backstop the kernel enforces.
-#[cfg(target_os = "linux")]
 pub(crate) fn limit_cpu_of(pid: i32, seconds: u64) {
     let limit = libc::rlimit {
         rlim_cur: seconds,
@@ -575,7 +457,6 @@ pub(crate) fn limit_cpu_of(pid: i32, seconds: u64) {
 
 /// Brings up the network interface `name` (e.g. the loopback of a new
 /// network namespace).
-#[cfg(target_os = "linux")]
 pub(crate) fn interface_up(name: &std::ffi::CStr) -> io::Result<()> {
     // SAFETY: socket(2) with integer arguments; the descriptor is owned below.
     let fd = unsafe { libc::socket(libc::AF_INET, libc::SOCK_DGRAM | libc::SOCK_CLOEXEC, 0) };
@@ -604,36 +485,4 @@ pub(crate) fn interface_up(name: &std::ffi::CStr) -> io::Result<()> {
         }
     }
     Ok(())
-}
-
-/// Gives the heap's free pages back to the system, so that a process
-/// forked from this one later does not start with a copy of them.
-pub(crate) fn release_free_heap() {
-    #[cfg(target_env = "gnu")]
-    // SAFETY: malloc_trim only releases free heap pages.
-    unsafe {
-        libc::malloc_trim(0);
-    }
-}
-
-/// Sets `command` up to run, between its fork and its exec, with
-/// `answers` as its fd 3 (if given) and under `limits`.
-pub(crate) fn limit_between_fork_and_exec(
-    command: &mut std::process::Command,
-    answers: Option<RawFd>,
-    limits: Rlimits,
-) {
-    use std::os::unix::process::CommandExt as _;
-    // SAFETY: the closure runs between fork and exec and only calls
-    // setrlimit and dup2, which are async-signal-safe, and allocates nothing.
-    unsafe {
-        command.pre_exec(move || {
-            if let Some(fd) = answers {
-                if libc::dup2(fd, 3) < 0 {
-                    return Err(io::Error::last_os_error());
-                }
-            }
-            set_limits(limits)
-        });
-    }
 }

@@ -1,0 +1,285 @@
+//! Functions: a LeetCode-style file behind its language's driver (see
+//! `drivers/`), or a built-in solver in its worker (see `builtin.rs`), which
+//! speaks the same protocol. Both run here, one way.
+//!
+//! A function is charged the time spent on the boards, and the measure is
+//! out of the submission's reach: the judge hands the driver one board at a
+//! time and reads the kernel's CPU clock of the driver's process when it
+//! hands the board over and when the answer comes back. Nothing the
+//! submission does to its own clocks changes that, it cannot start
+//! processes that would work off that clock (the sandbox's process filter),
+//! and starting the interpreter or the JVM, before the first board, is not
+//! charged. The driver writes answers on a channel of their own (the path
+//! in [`ANSWERS_VAR`]), so what the submission prints on stdout (debug
+//! output) never corrupts them and is reported apart.
+
+use std::io;
+use std::time::{Duration, Instant};
+
+use anyhow::Context as _;
+
+use super::external::{bounded_spec, end_of};
+use super::lang::launch::{Launch, ANSWERS_PATH, ANSWERS_VAR};
+use super::process::{self, Conversation, Input, Kill, Meter, Served};
+use super::{grace, End, Limits, OwnOutput, OwnText, PuzzleTimes, Run, Session};
+use crate::case::{Boards, CaseData};
+use crate::check::{Checker, LineSplitter};
+
+/// How long a driver may take to start (load its runtime and the
+/// solution) before its first board; not charged, but not unbounded.
+pub const STARTUP: Duration = Duration::from_secs(10);
+
+/// The exchange with a LeetCode driver over one case: once it has said
+/// `ready`, one board at a time, the next only after the answer to the
+/// last, each board charged the driver's CPU time between the two. Done
+/// when every board of the case is answered; the driver waits for the
+/// next case's.
+struct OneBoardAtATime<'b, 'c, 'a> {
+    boards: Boards<'b>,
+    checker: &'c mut Checker<'a>,
+    limit: Duration,
+    /// The wall-clock cap from the first board (see [`Limits::wall`]).
+    wall: Duration,
+    puzzles: usize,
+    lines: LineSplitter,
+    /// Whether the driver has said `ready` (the session keeps it).
+    ready: bool,
+    /// When the driver was started, for its start-up bound.
+    spawned: Instant,
+    /// The CPU clock and the wall clock when the board being solved was
+    /// handed over.
+    open: Option<(Duration, Instant)>,
+    /// The driver's CPU clock when it last answered, read once it had
+    /// stopped: waiting for its next board, it spends nothing until then.
+    answered_at: Option<Duration>,
+    /// When the first board was handed over.
+    first: Option<Instant>,
+    charged: Duration,
+    times: PuzzleTimes,
+    answered: usize,
+    own: OwnOutput,
+    /// A board that could not be read from the case: the harness's failure.
+    failure: Option<anyhow::Error>,
+}
+
+impl OneBoardAtATime<'_, '_, '_> {
+    /// Charged so far, the board being solved included.
+    fn charged_now(&self, meter: &Meter) -> Duration {
+        let open = self
+            .open
+            .and_then(|(at, _)| Some(meter.process_cpu()?.saturating_sub(at)))
+            .unwrap_or_default();
+        self.charged + open
+    }
+
+    fn answer(&mut self, line: &[u8], meter: &Meter) {
+        if !self.ready {
+            self.ready = line == b"ready";
+            return;
+        }
+        let Some((at, _)) = self.open.take() else {
+            return;
+        };
+        let now = meter.settled_cpu();
+        self.answered_at = now;
+        let spent = now.map_or(Duration::ZERO, |now| now.saturating_sub(at));
+        self.charged += spent;
+        self.times.record(spent.as_nanos() as u64);
+        let text = String::from_utf8_lossy(line);
+        let rows: Vec<Vec<char>> = text.split('/').map(|r| r.chars().collect()).collect();
+        self.checker.feed_board(&rows);
+        self.answered += 1;
+    }
+}
+
+impl Conversation for OneBoardAtATime<'_, '_, '_> {
+    fn input(&mut self, buf: &mut [u8], meter: &mut Meter) -> io::Result<Input> {
+        if !self.ready || self.open.is_some() || self.failure.is_some() {
+            return Ok(Input::Wait);
+        }
+        let line = match self.boards.next() {
+            Some(Ok((_, board))) => board.to_line() + "\n",
+            Some(Err(error)) => {
+                self.failure = Some(error);
+                return Ok(Input::Wait);
+            }
+            None => return Ok(Input::Wait),
+        };
+        buf[..line.len()].copy_from_slice(line.as_bytes());
+        let now = Instant::now();
+        self.first.get_or_insert(now);
+        let cpu = self.answered_at.take().or_else(|| meter.settled_cpu());
+        self.open = Some((cpu.unwrap_or_default(), now));
+        Ok(Input::Data(line.len()))
+    }
+
+    fn stdout(&mut self, chunk: &[u8], _: &mut Meter) {
+        self.own.feed(chunk);
+    }
+
+    fn answers(&mut self, chunk: &[u8], meter: &mut Meter) {
+        let mut lines = std::mem::take(&mut self.lines);
+        lines.push(chunk, |line| self.answer(line, meter));
+        self.lines = lines;
+    }
+
+    fn check(&mut self, meter: &mut Meter) -> Option<Kill> {
+        let over = self.limit + grace(self.limit);
+        if !self.ready {
+            return (self.spawned.elapsed() > STARTUP).then_some(Kill::Startup);
+        }
+        if self.charged_now(meter) > over {
+            return Some(Kill::Cpu);
+        }
+        // A solution that sleeps or waits uses no CPU: held to twice the
+        // limit in wall time from its first board, as programs are.
+        let waited = self.first.map_or(Duration::ZERO, |first| first.elapsed());
+        (waited > self.wall + grace(self.limit)).then_some(Kill::Wall)
+    }
+
+    fn done(&self) -> bool {
+        self.answered >= self.puzzles || self.failure.is_some()
+    }
+}
+
+/// Starts a function's driver under `limits`, its answer channel named in
+/// its environment.
+fn start_driver(launch: &Launch, case: &CaseData, limits: &Limits) -> anyhow::Result<Session> {
+    let mut spec = bounded_spec(launch, case, limits, true);
+    spec.answers = true;
+    spec.env.push((ANSWERS_VAR.into(), ANSWERS_PATH.into()));
+    // Bounds per case are the conversation's (and the kernel's CPU limit,
+    // set afresh for each case); the process's own are wide.
+    spec.kill_after = super::SESSION_LIFETIME;
+    spec.stdout_limit = Limits::output_bytes(case.puzzles.max(1 << 16));
+    let process =
+        process::Process::start(spec).with_context(|| format!("failed to run {}", launch.label))?;
+    Ok(Session::new(process, *limits))
+}
+
+/// Runs a function on one case under `limits`, in its driver: the one in
+/// `session`, kept from earlier cases with whatever state the solution
+/// keeps, or a new one. The driver is left in `session` for the next case,
+/// unless the case ended it.
+pub fn run_function(
+    launch: &Launch,
+    session: &mut Option<Session>,
+    case: &CaseData,
+    limits: &Limits,
+    checker: &mut Checker<'_>,
+) -> anyhow::Result<Run> {
+    let mut current = match session.take() {
+        Some(session) => session,
+        None => start_driver(launch, case, limits)?,
+    };
+    let meter = current.process.meter();
+    meter.reset_peak();
+    meter.limit_cpu_from_now(limits.time + grace(limits.time) * 2);
+    let cpu_before = meter.process_cpu().unwrap_or_default();
+    let spawned = current.started;
+    let mut talk = OneBoardAtATime {
+        boards: case.puzzles()?,
+        checker,
+        limit: limits.time,
+        wall: limits.wall(),
+        puzzles: case.puzzles,
+        lines: LineSplitter::default(),
+        ready: current.ready,
+        spawned,
+        open: None,
+        answered_at: None,
+        first: None,
+        charged: Duration::ZERO,
+        times: PuzzleTimes::default(),
+        answered: 0,
+        own: OwnOutput::default(),
+        failure: None,
+    };
+    let served = current
+        .process
+        .serve(&mut talk)
+        .with_context(|| format!("failed to run {}", launch.label))?;
+    if let Some(error) = talk.failure.take() {
+        return Err(error);
+    }
+    current.ready = talk.ready;
+    let open = talk.open;
+    let mut run = measured(talk, current.process.meter(), cpu_before);
+    run.memory_allowance_kb = launch.memory_allowance_kb(limits);
+    match served {
+        Served::Done => {
+            run.stderr = String::from_utf8_lossy(&current.process.take_stderr()).into_owned();
+            current.cases += 1;
+            *session = Some(current);
+        }
+        Served::Ended(finished) => {
+            ended(&mut run, launch, &finished, cpu_before, case, limits, open);
+        }
+    }
+    Ok(run)
+}
+
+/// What a case's exchange measured, with the driver still there to read.
+fn measured(talk: OneBoardAtATime, meter: &Meter, cpu_before: Duration) -> Run {
+    let OwnText {
+        head: stdout,
+        lines: stdout_lines,
+        last_line: stdout_last_line,
+    } = talk.own.finish();
+    Run {
+        answered: talk.answered,
+        time: talk.charged,
+        // Wall time from the first board on: starting the runtime is not
+        // the solution's.
+        wall: talk.first.map_or(Duration::ZERO, |first| first.elapsed()),
+        cpu: meter
+            .process_cpu()
+            .map_or(Duration::ZERO, |now| now.saturating_sub(cpu_before)),
+        memory_kb: meter.peak_kb(),
+        puzzle_times: talk.times.timed(),
+        stdout,
+        stdout_lines,
+        stdout_last_line,
+        ..Run::new(End::Normal)
+    }
+}
+
+/// Completes `run` for a driver that ended during the case: how it ended
+/// and what the kernel counted of it. `open` is the CPU clock and the wall
+/// clock when the board it was on, if any, was handed over.
+fn ended(
+    run: &mut Run,
+    launch: &Launch,
+    finished: &process::Finished,
+    cpu_before: Duration,
+    case: &CaseData,
+    limits: &Limits,
+    open: Option<(Duration, Instant)>,
+) {
+    run.stderr = String::from_utf8_lossy(&finished.stderr).into_owned();
+    run.end = end_of(launch, finished, &run.stderr);
+    // A driver that ended is measured by what the kernel counted of its
+    // whole life, less what it had used before this case.
+    run.cpu = finished.cpu.saturating_sub(cpu_before);
+    if run.memory_kb == 0 {
+        run.memory_kb = finished.memory_kb;
+    }
+    run.fork_refusals = finished.fork_refusals;
+    run.cpu_wait = finished.cpu_wait;
+    if run.end == End::Normal && run.answered < case.puzzles {
+        run.end = End::Crashed("the driver ended before every board was answered".into());
+    }
+    // A board cut short, by a kill or a crash, is charged the CPU the
+    // driver used on it up to then, as a program is charged what it used
+    // before it was stopped: what the kernel counted of the driver's whole
+    // life, less its clock at the handover.
+    if let Some((at, _)) = open {
+        run.time += finished.cpu.saturating_sub(at);
+        if matches!(run.end, End::Killed(Kill::Cpu)) {
+            run.time = run.time.max(limits.time + grace(limits.time));
+        }
+    }
+    if run.wall == Duration::ZERO {
+        run.wall = finished.wall;
+    }
+}

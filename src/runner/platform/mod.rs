@@ -1,0 +1,170 @@
+//! The platform seam: how a run is started, watched, accounted and killed
+//! on this operating system. The watchdog (`super::process`) and
+//! everything above it are OS-free and reach the system only through
+//! here: [`start`] a [`Launch`], then ask its [`Child`] for its end, kill
+//! it, and read its [`Meter`].
+//!
+//! One backend per OS, chosen at compile time; each is a file:
+//!
+//! - [`posix`]: what every Unix has. A process group per run, killed as a
+//!   group; CPU time and peak memory from `wait4`'s rusage;
+//!   `RLIMIT_CPU`, `RLIMIT_AS` and `RLIMIT_FSIZE` set between fork and
+//!   exec. The fallback on Linux where no spawner is enabled (tests), and
+//!   what a macOS backend builds on.
+//! - `linux`: a spawner (`runner::spawner`) that starts the run in the
+//!   sandbox (`runner::sandbox`): namespaces, cgroups, seccomp, `/proc`,
+//!   the spawner's socket protocol. Everything Linux-only is behind it.
+//! - [`meter`]: what the kernel says of a running process: its own CPU
+//!   clock, and on Linux the cgroup, `/proc` and what a run's init
+//!   samples.
+//!
+//! A macOS or Windows backend is one more file here: a variant of
+//! [`Child`] and the way its [`start`] makes it.
+
+#[cfg(target_os = "linux")]
+mod linux;
+mod meter;
+mod posix;
+
+use std::ffi::OsString;
+use std::io;
+use std::os::fd::{OwnedFd, RawFd};
+use std::path::Path;
+use std::time::Duration;
+
+use super::sandbox::Plan;
+use super::sys::Rlimits;
+pub use meter::Meter;
+
+/// What to start: the command, what it may see, and the limits the
+/// kernel holds it to.
+pub(crate) struct Launch<'a> {
+    /// An absolute path.
+    pub program: &'a Path,
+    /// Including `argv[0]`.
+    pub argv: &'a [OsString],
+    /// The whole environment.
+    pub env: &'a [(OsString, OsString)],
+    pub plan: &'a Plan,
+    pub limits: Rlimits,
+}
+
+/// What a backend tells the meter of a run it started, beside the
+/// process itself: on Linux, the run's cgroup or what its init samples.
+#[cfg(target_os = "linux")]
+type RunMeters = super::spawner::Meters;
+#[cfg(not(target_os = "linux"))]
+type RunMeters = ();
+
+/// The running process, however this system started it.
+#[expect(
+    clippy::large_enum_variant,
+    reason = "one per running process, never held in bulk; boxing the spawner buys nothing"
+)]
+pub(crate) enum Child {
+    /// Forked by this process, which waits for it.
+    Direct(posix::Direct),
+    /// Started in the sandbox by a spawner, which stops it when asked and
+    /// reports its end.
+    #[cfg(target_os = "linux")]
+    Spawned(linux::Spawned),
+}
+
+/// A process reaped, with what the kernel accounted of it: the raw
+/// material of the watchdog's report of a run.
+pub(crate) struct Reaped {
+    /// As `wait4` returns it.
+    pub status: i32,
+    pub cpu: Duration,
+    pub max_rss_kb: u64,
+    /// Memory its cgroup still held at the end, when a spawner read it.
+    pub held_kb: u64,
+    /// From the start to the exit, when a spawner timed it.
+    pub wall: Option<Duration>,
+    pub oom_kills: u64,
+    pub fork_refusals: u64,
+}
+
+impl Child {
+    /// Becomes readable when the process exits, if there is such a thing.
+    pub(crate) fn exit_fd(&self) -> Option<RawFd> {
+        match self {
+            Child::Direct(direct) => direct.exit_fd(),
+            #[cfg(target_os = "linux")]
+            Child::Spawned(spawned) => Some(spawned.exit_fd()),
+        }
+    }
+
+    pub(crate) fn kill(&mut self) {
+        match self {
+            Child::Direct(direct) => direct.kill(),
+            #[cfg(target_os = "linux")]
+            Child::Spawned(spawned) => spawned.kill(),
+        }
+    }
+
+    /// Once the process has exited: kills what it started and left behind,
+    /// where nothing else does (a spawner's run ends with its namespace or
+    /// cgroup).
+    pub(crate) fn kill_leftovers(&self) {
+        if let Child::Direct(direct) = self {
+            // The leader is gone; anything it started goes with it.
+            direct.kill();
+        }
+    }
+
+    /// The meter of a process whose start has just been confirmed; the
+    /// reason it did not start as an error. `Ok(None)` until then, and
+    /// for a process whose start needed no confirming.
+    pub(crate) fn try_started(&mut self) -> io::Result<Option<Meter>> {
+        match self {
+            Child::Direct(_) => Ok(None),
+            #[cfg(target_os = "linux")]
+            Child::Spawned(spawned) => Ok(spawned
+                .try_started()?
+                .map(|(pid, meters)| Meter::of(pid, Some(meters)))),
+        }
+    }
+
+    /// Its end and what the kernel accounted of it, once it has exited.
+    pub(crate) fn try_exit(&mut self) -> io::Result<Option<Reaped>> {
+        match self {
+            Child::Direct(direct) => direct.try_exit(),
+            #[cfg(target_os = "linux")]
+            Child::Spawned(spawned) => spawned.try_exit(),
+        }
+    }
+
+    /// Lets go of the process, `ended` or not: one still running is killed
+    /// with everything it started.
+    pub(crate) fn release(self, ended: bool) {
+        match self {
+            // The harness stopped early: leave nothing behind.
+            Child::Direct(direct) => direct.kill_and_wait(),
+            #[cfg(target_os = "linux")]
+            Child::Spawned(spawned) => spawned.release(ended),
+        }
+        let _ = ended;
+    }
+}
+
+/// Starts `launch` on `stdio` (stdin, stdout, stderr, and a driver's
+/// answers as fd 3 when there are four): the process and what measures
+/// it. Unless `confirm`, a backend that can is only asked to start it:
+/// the start is confirmed ([`Child::try_started`], which arms the meter)
+/// while the pipes are served.
+pub(crate) fn start(
+    launch: &Launch<'_>,
+    stdio: &[&OwnedFd],
+    confirm: bool,
+) -> io::Result<(Child, Meter)> {
+    #[cfg(target_os = "linux")]
+    if let Some(started) = linux::start(launch, stdio, confirm) {
+        let (spawned, meter) = started?;
+        return Ok((Child::Spawned(spawned), meter));
+    }
+    let _ = confirm;
+    let direct = posix::Direct::spawn(launch, stdio)?;
+    let meter = Meter::of(direct.pid(), None);
+    Ok((Child::Direct(direct), meter))
+}
