@@ -17,6 +17,7 @@
 
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context as _;
@@ -213,13 +214,18 @@ pub fn suite(
          `file` and `verdict = \"AC\"` or `\"TLE\"`)",
         dir.join(settings::SETTINGS_FILE).display()
     );
-    let cases = crate::case::discover(&[dir.to_path_buf()])?;
-    let mut cache = SettingsCache::default();
+    let cases = Arc::new(crate::case::Suite::read(&[dir.to_path_buf()])?);
     let limits = cases
+        .cases
         .iter()
-        .map(|c| overrides.clone().or(&cache.for_case(c)?).checked_limits())
+        .map(|c| {
+            let settings = c.settings.as_ref().map_err(|e| anyhow::anyhow!("{e}"))?;
+            overrides.clone().or(settings).checked_limits()
+        })
         .collect::<anyhow::Result<Vec<_>>>()?;
-    let own = overrides.clone().or(&cache.for_dir(dir, dir)?);
+    let own = overrides
+        .clone()
+        .or(&SettingsCache::default().for_dir(dir, dir)?);
     let longest = limits.iter().map(|l| l.time).max().unwrap_or_default();
     let mut runs = Vec::with_capacity(references.len());
     for reference in references {
@@ -239,7 +245,7 @@ pub fn suite(
             .file_name()
             .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
         let config = judge::JudgeConfig {
-            paths: vec![dir.to_path_buf()],
+            suite: Arc::clone(&cases),
             submission,
             overrides: Settings {
                 time_limit: Some(longest.mul_f64(MEASURE)),
@@ -290,7 +296,7 @@ pub fn suite(
     }
     Ok(Suite {
         dir: dir.to_path_buf(),
-        case_ids: cases.into_iter().map(|c| c.id).collect(),
+        case_ids: cases.cases.iter().map(|c| c.case.id.clone()).collect(),
         limit: own.limits().time,
         time_scale: own.time_scale.map_or(1.0, |t| t.factor()),
         problem: own.problem,

@@ -1043,13 +1043,6 @@ impl LayoutArg {
 #[derive(Clone, Copy, Debug)]
 pub struct LangArg(pub Language);
 
-impl LangArg {
-    /// The id `--lang` takes, to name it again in a command.
-    pub fn id(self) -> &'static str {
-        self.0.spec().id
-    }
-}
-
 impl ValueEnum for LangArg {
     fn value_variants<'a>() -> &'a [Self] {
         static ALL: std::sync::OnceLock<Vec<LangArg>> = std::sync::OnceLock::new();

@@ -1,7 +1,8 @@
-//! Orchestration: discover the cases once, then for each one read it, run
-//! the submission, decide the verdict and tell the reporter. A submission's
-//! failure is a verdict; a case that cannot be read is a harness error for
-//! that case alone, and the run goes on with the others.
+//! Orchestration: for each case of a suite found once ([`Suite`]), read
+//! it, run the submission, decide the verdict and tell the reporter. A
+//! submission's failure is a verdict; a case that cannot be judged is an
+//! [`Unjudged`] for that case alone, saying whose fault it is, and the run
+//! goes on with the others.
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -12,12 +13,12 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 
 use crate::case::CheckerKind;
-use crate::case::{self, Case, Settings, SettingsCache};
+use crate::case::{self, Case, CaseData, Limits, Listed, Settings, Suite};
 use crate::check::{Checked, Checker};
 use crate::decide::decide;
 use crate::problem::Problem;
 use crate::results::{
-    CaseOutcome, CaseResult, Event, Fault, Judgement, NotRun, Reporter, Slowest, Summary, Unjudged,
+    CaseOutcome, CaseResult, Event, Judgement, NotRun, Reporter, Slowest, Summary, Unjudged,
 };
 use crate::runner::lang::launch::Interface;
 use crate::runner::lang::BuildInfo;
@@ -29,7 +30,8 @@ use crate::verdict::Verdict;
 /// Everything a judging run needs, built by the CLI.
 #[derive(Clone, Debug)]
 pub struct JudgeConfig {
-    pub paths: Vec<PathBuf>,
+    /// The cases, read once by the caller (its build read them too).
+    pub suite: Arc<Suite>,
     pub submission: Submission,
     /// Settings from the command line; they win over every `judge.toml`.
     pub overrides: Settings,
@@ -53,75 +55,32 @@ pub struct JudgeConfig {
     pub fail_fast: bool,
 }
 
-/// Marks an error of the judge's own machinery in the middle of a run, as
-/// opposed to one of the case's files.
-#[derive(Debug)]
-struct JudgeFault;
-
-impl std::fmt::Display for JudgeFault {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("the judge failed while running the submission")
-    }
-}
-
-/// A case whose time could not be judged: the machine starved its run of
-/// CPU however often it was judged again. Neither the case's fault nor
-/// the submission's, and not the judge failing either.
-#[derive(Debug)]
-struct TooBusy(String);
-
-impl std::fmt::Display for TooBusy {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for TooBusy {}
-
-/// A case not judged because of `error`, whose fault it says
-/// ([`JudgeFault`]).
-fn unjudged(error: &anyhow::Error) -> Unjudged {
-    if let Some(busy) = error.downcast_ref::<TooBusy>() {
-        return Unjudged {
-            message: busy.to_string(),
-            fault: Fault::Judge,
-        };
-    }
-    // A case file found malformed as it streamed, whatever was running.
-    if let Some(malformed) = error
+/// A case that cannot be read, or whose files turn out malformed as
+/// they stream: its own fault, whatever was running.
+fn unreadable(error: anyhow::Error) -> Unjudged {
+    match error
         .chain()
         .find_map(|e| e.downcast_ref::<case::Malformed>())
     {
-        return Unjudged {
-            message: malformed.to_string(),
-            fault: Fault::Case,
-        };
+        Some(malformed) => Unjudged::Unreadable(malformed.to_string()),
+        None => Unjudged::Unreadable(format!("{error:#}")),
     }
-    let fault = if error.downcast_ref::<JudgeFault>().is_none() {
-        Fault::Case
-    } else if refused_exec(error) {
-        Fault::Submission
-    } else {
-        Fault::Judge
-    };
-    let message = if fault == Fault::Submission {
-        // The judge did not fail there: leave out its own word, the
-        // outermost context, and say what the kernel refused.
-        let causes: Vec<String> = error.chain().skip(1).map(ToString::to_string).collect();
-        causes.join(": ")
-    } else {
-        format!("{error:#}")
-    };
-    Unjudged { message, fault }
 }
 
-/// Whether running the submission failed because the kernel refused to
-/// exec its program: the program's fault, which a rerun will not mend.
-fn refused_exec(error: &anyhow::Error) -> bool {
-    error
+/// Running the submission failed: the case's fault when its file turned
+/// out malformed as it streamed, the program's when the kernel refused to
+/// exec it (a rerun will not mend that), else the judge's own.
+fn run_failed(error: anyhow::Error) -> Unjudged {
+    let refused = error
         .chain()
         .filter_map(|cause| cause.downcast_ref::<std::io::Error>())
-        .any(crate::runner::sandbox::ProgramRefused::is_in)
+        .any(crate::runner::sandbox::ProgramRefused::is_in);
+    let malformed = error.chain().any(|e| e.is::<case::Malformed>());
+    match (malformed, refused) {
+        (true, _) => unreadable(error),
+        (false, true) => Unjudged::Refused(format!("{error:#}")),
+        (false, false) => Unjudged::JudgeFailed(format!("{error:#}")),
+    }
 }
 
 /// Which of the discovered cases to judge.
@@ -139,7 +98,7 @@ pub struct Selection {
 
 impl Selection {
     /// The cases to judge, in their sorted order.
-    pub fn apply(&self, cases: Vec<Case>) -> anyhow::Result<Vec<Case>> {
+    pub fn apply<'a>(&self, cases: &'a [Listed]) -> anyhow::Result<Vec<&'a Listed>> {
         let mut globs = globset::GlobSetBuilder::new();
         let mut substrings = Vec::new();
         for filter in &self.filters {
@@ -154,17 +113,17 @@ impl Selection {
         }
         let globs = globs.build()?;
         let total = cases.len();
-        let mut kept: Vec<Case> = cases
-            .into_iter()
-            .filter(|c| {
+        let mut kept: Vec<&Listed> = cases
+            .iter()
+            .filter(|l| {
                 self.filters.is_empty()
-                    || substrings.iter().any(|s| c.id.contains(s))
-                    || globs.is_match(&c.id)
+                    || substrings.iter().any(|s| l.case.id.contains(s))
+                    || globs.is_match(&l.case.id)
             })
-            .filter(|c| {
+            .filter(|l| {
                 self.only
                     .as_ref()
-                    .is_none_or(|only| only.contains(&absolute(&c.input)))
+                    .is_none_or(|only| only.contains(&absolute(&l.case.input)))
             })
             .collect();
         if kept.is_empty() && !self.filters.is_empty() {
@@ -208,7 +167,7 @@ pub fn parse_partition(text: &str) -> anyhow::Result<(usize, usize)> {
     }
 }
 
-/// Judges every case under `config.paths`, reporting as it goes, in case
+/// Judges every case of `config.suite`, reporting as it goes, in case
 /// order whatever order parallel jobs finish in. `Err` only when nothing
 /// can be judged (no cases) or a reporter fails.
 pub fn run(config: &JudgeConfig, reporter: &mut dyn Reporter) -> anyhow::Result<Summary> {
@@ -218,26 +177,16 @@ pub fn run(config: &JudgeConfig, reporter: &mut dyn Reporter) -> anyhow::Result<
     })
 }
 
-/// [`run`], running the submission through what `start` makes, one for
-/// each job.
-fn run_through<E: Execute>(
+/// Tells the reporter what the run judges: how many cases, the problems
+/// and time scales their settings give, the submission and its build.
+fn report_start(
     config: &JudgeConfig,
     reporter: &mut dyn Reporter,
-    start: impl Fn() -> E + Sync,
-) -> anyhow::Result<Summary> {
-    let started = Instant::now();
-    let found = case::find(&config.paths)?;
-    let cases = config.selection.apply(found.cases)?;
-    let jobs = config.jobs.clamp(1, cases.len().max(1));
-    // Settings are read once per directory, before any job starts.
-    let mut cache = SettingsCache::default();
-    let settings: Vec<anyhow::Result<Settings>> = cases
-        .iter()
-        .map(|case| Ok(config.overrides.clone().or(&cache.for_case(case)?)))
-        .collect();
-    let problem_of = |i: usize| settings[i].as_ref().ok().and_then(|s| s.problem);
+    settings: &[Result<Settings, Unjudged>],
+    jobs: usize,
+) -> anyhow::Result<()> {
     let mut problems: Vec<(Problem, usize)> = Vec::new();
-    for problem in (0..cases.len()).filter_map(problem_of) {
+    for problem in settings.iter().flatten().filter_map(|s| s.problem) {
         match problems.iter_mut().find(|(p, _)| *p == problem) {
             Some((_, n)) => *n += 1,
             None => problems.push((problem, 1)),
@@ -252,12 +201,12 @@ fn run_through<E: Execute>(
     time_scales.sort_by(f64::total_cmp);
     time_scales.dedup();
     reporter.report(Event::Started {
-        cases: cases.len(),
+        cases: settings.len(),
         submission: &config.submission.label(),
         build: config.build.as_ref(),
         jobs,
         sandbox: config.sandbox.as_ref(),
-        warnings: &found.warnings,
+        warnings: &config.suite.warnings,
         problems: &problems,
         interface: match &config.submission {
             Submission::NotCompiled { .. } => None,
@@ -270,6 +219,30 @@ fn run_through<E: Execute>(
         },
         time_scales: &time_scales,
     })?;
+    Ok(())
+}
+
+/// [`run`], running the submission through what `start` makes, one for
+/// each job.
+fn run_through<E: Execute>(
+    config: &JudgeConfig,
+    reporter: &mut dyn Reporter,
+    start: impl Fn() -> E + Sync,
+) -> anyhow::Result<Summary> {
+    let started = Instant::now();
+    let listed = config.selection.apply(&config.suite.cases)?;
+    let cases: Vec<&Case> = listed.iter().map(|l| &l.case).collect();
+    let jobs = config.jobs.clamp(1, cases.len().max(1));
+    // The command line's settings win over every `judge.toml`.
+    let settings: Vec<Result<Settings, Unjudged>> = listed
+        .iter()
+        .map(|l| match &l.settings {
+            Ok(settings) => Ok(config.overrides.clone().or(settings)),
+            Err(error) => Err(Unjudged::Unreadable(error.clone())),
+        })
+        .collect();
+    let problem_of = |i: usize| settings[i].as_ref().ok().and_then(|s| s.problem);
+    report_start(config, reporter, &settings, jobs)?;
     // Nothing of a case is kept once it is reported: reporters keep what
     // they need, so a run of 100,000 cases does not grow the harness.
     let mut summary = Summary::default();
@@ -294,18 +267,16 @@ fn run_through<E: Execute>(
                     if i >= cases.len() || process::interrupted() || stop.load(Ordering::SeqCst) {
                         return;
                     }
-                    let outcome = match &settings[i] {
-                        Err(error) => Some(CaseOutcome::Error(unjudged(error))),
+                    let judged = match &settings[i] {
+                        Err(error) => Err(error.clone()),
                         Ok(settings) => {
-                            match judge_case(config, &mut runner, settings, &cases[i], &mut history)
-                            {
-                                Ok(Some(judgement)) => {
-                                    Some(CaseOutcome::Judged(Box::new(judgement)))
-                                }
-                                Ok(None) => None,
-                                Err(error) => Some(CaseOutcome::Error(unjudged(&error))),
-                            }
+                            judge_case(config, &mut runner, settings, cases[i], &mut history)
                         }
+                    };
+                    let outcome = match judged {
+                        Ok(Some(judgement)) => Some(CaseOutcome::Judged(Box::new(judgement))),
+                        Ok(None) => None,
+                        Err(error) => Some(CaseOutcome::Error(error)),
                     };
                     if done.send((i, outcome)).is_err() {
                         return;
@@ -350,6 +321,7 @@ fn run_through<E: Execute>(
     if stop.load(Ordering::SeqCst) && !interrupted {
         summary.not_run = cases[reported..]
             .iter()
+            .copied()
             .map(|c| NotRun {
                 id: c.id.clone(),
                 suite: c.suite().to_path_buf(),
@@ -365,42 +337,39 @@ fn run_through<E: Execute>(
 /// At most this many puzzles of a case are named in warnings of one kind.
 const WARNED: usize = 5;
 
-/// `Ok(None)` when the user interrupted the run during this case.
-fn judge_case(
-    config: &JudgeConfig,
-    runner: &mut impl Execute,
+/// The case read for judging under `settings`: its data (with a warning
+/// for each puzzle the exact checker cannot judge fairly), checker and
+/// limits; a case that cannot be judged says why.
+fn read_case(
     settings: &Settings,
     case: &Case,
-    history: &mut Vec<PathBuf>,
-) -> anyhow::Result<Option<Judgement>> {
+) -> Result<(CaseData, CheckerKind, Limits), Unjudged> {
     let checker = settings.checker();
-    let limits = settings.checked_limits()?;
+    let limits = settings.checked_limits().map_err(unreadable)?;
     // The Sudoku-aware checker checks the case's lines as they stream;
     // the exact one needs to know first whether the expected output reads
     // as boards.
     let mut data = match checker {
-        CheckerKind::Sudoku => case::open(case)?,
-        CheckerKind::Exact => case::load(case, false)?,
-    };
+        CheckerKind::Sudoku => case::open(case),
+        CheckerKind::Exact => case::load(case, false),
+    }
+    .map_err(unreadable)?;
     if checker == CheckerKind::Exact && data.expected.is_none() {
-        anyhow::bail!(
-            "{}: the exact checker needs an expected output beside the input; add one, or judge \
-             this case with `--checker sudoku`",
-            case.input.display()
-        );
+        return Err(Unjudged::NoExpected {
+            input: case.input.clone(),
+        });
     }
     // An expected file proves its puzzles solvable; without one, a puzzle
     // with no solution would blame the submission for the case's fault.
     if data.expected.is_none() {
-        for (n, puzzle) in data.puzzles()?.enumerate() {
-            let (line, puzzle) = puzzle?;
+        for (n, puzzle) in data.puzzles().map_err(unreadable)?.enumerate() {
+            let (line, puzzle) = puzzle.map_err(unreadable)?;
             if count_solutions(&puzzle.to_bytes(), 1) == 0 {
-                anyhow::bail!(
-                    "{}:{line}: puzzle {} has no solution, so no answer can be right; fix the case \
-                     (`sudoku-judge check` finds such faults)",
-                    case.input.display(),
-                    n + 1
-                );
+                return Err(Unjudged::Unsolvable {
+                    input: case.input.clone(),
+                    line,
+                    puzzle: n + 1,
+                });
             }
         }
     }
@@ -408,8 +377,8 @@ fn judge_case(
     if checker == CheckerKind::Exact {
         let mut warnings = Vec::new();
         let mut several = 0;
-        for (n, puzzle) in data.puzzles()?.enumerate() {
-            let (line, puzzle) = puzzle?;
+        for (n, puzzle) in data.puzzles().map_err(unreadable)?.enumerate() {
+            let (line, puzzle) = puzzle.map_err(unreadable)?;
             if count_solutions(&puzzle.to_bytes(), 2) > 1 {
                 several += 1;
                 if several <= WARNED {
@@ -431,38 +400,62 @@ fn judge_case(
         }
         data.warnings.extend(warnings);
     }
+    Ok((data, checker, limits))
+}
+
+/// Of the run a case's verdict is taken from: the verdict, its reason and
+/// details, and what the submission printed when it was not accepted.
+struct Decided {
+    checked: Checked,
+    /// The earlier cases it fails after while it passes alone.
+    kept_state_after: Option<usize>,
+    /// Its number among `--repeat` runs, when it failed.
+    failed_run: Option<usize>,
+    /// The cases whose run before it, in one process, reproduces its failure.
+    reproduce_after: Vec<PathBuf>,
+}
+
+/// `Ok(None)` when the user interrupted the run during this case.
+fn judge_case(
+    config: &JudgeConfig,
+    runner: &mut impl Execute,
+    settings: &Settings,
+    case: &Case,
+    history: &mut Vec<PathBuf>,
+) -> Result<Option<Judgement>, Unjudged> {
+    let (data, checker, limits) = read_case(settings, case)?;
     let format = config.submission.answer_format(&data);
+    let new_checker = || {
+        Checker::new(checker, &data, format)
+            .map(|c| c.answered_by(config.submission.answerer()))
+            .map_err(unreadable)
+    };
     let mut runs = Vec::with_capacity(config.repeat);
-    let mut decided = None;
-    let mut reproduce_after = Vec::new();
-    // Of the run decided: the earlier cases it fails after while it passes
-    // alone, and its number among `--repeat` runs when it failed.
-    let (mut kept_state_after, mut failed_run) = (None, None);
+    let mut decided: Option<Decided> = None;
     for n in 0..config.repeat.max(1) {
         // A run the machine starved of CPU is judged again; still
         // starved, its time cannot be judged here, and the case says so
-        // rather than blame the submission with a TLE.
+        // rather than blame the submission with a TLE. A case that cannot
+        // be checked is kept aside, as the runner's errors are its own.
+        let mut unchecked = None;
         let ran = crate::runner::run_patiently(limits, |patient| {
-            let mut answers = Checker::new(checker, &data, format)?
-                .counting(config.answered.as_deref())
-                .answered_by(config.submission.answerer());
-            let run = runner
-                .run(&data, patient, &mut answers)
-                .map_err(|e| e.context(JudgeFault))?;
-            Ok((run, answers))
-        })?;
-        let (run, answers, patient) = ran.map_err(TooBusy)?;
+            let mut answers = new_checker()
+                .inspect_err(|e| unchecked = Some(e.clone()))
+                .map_err(|_| anyhow::anyhow!("the case cannot be checked"))?
+                .counting(config.answered.as_deref());
+            Ok((runner.run(&data, patient, &mut answers)?, answers))
+        });
+        let (run, answers, patient) = match (ran, unchecked) {
+            (_, Some(unchecked)) => return Err(unchecked),
+            (Err(error), None) => return Err(run_failed(error)),
+            (Ok(ran), None) => ran.map_err(Unjudged::TooBusy)?,
+        };
         let before = history.len().saturating_sub(run.earlier);
         let earlier_inputs = history.split_off(before);
         history.clear();
         history.extend(earlier_inputs.iter().cloned());
         history.push(case.input.clone());
-        let Some(Checked {
-            verdict,
-            reason,
-            details,
-            output,
-        }) = decide(&data, &run, &patient, answers.finish()?)
+        let Some(checked) = decide(&data, &run, &patient, answers.finish().map_err(unreadable)?)
         else {
             return Ok(None);
         };
@@ -470,50 +463,73 @@ fn judge_case(
         // may be the state they left: alone, in a fresh process, does it
         // pass? Not a time or memory verdict: those vary from run to run,
         // and a case that passes alone says nothing of state there.
+        let verdict = checked.verdict;
         let state_can_explain = matches!(verdict, Verdict::WA | Verdict::PE | Verdict::RE);
+        let mut kept_state = None;
         if state_can_explain && run.earlier > 0 {
-            let mut alone =
-                Checker::new(checker, &data, format)?.answered_by(config.submission.answerer());
+            let mut alone = new_checker()?;
             let fresh = runner
                 .run_alone(&data, &limits, &mut alone)
-                .map_err(|e| e.context(JudgeFault))?;
-            let Some(alone) = decide(&data, &fresh, &limits, alone.finish()?) else {
+                .map_err(run_failed)?;
+            let finished = alone.finish().map_err(unreadable)?;
+            let Some(alone) = decide(&data, &fresh, &limits, finished) else {
                 return Ok(None);
             };
-            if alone.verdict == Verdict::AC && decided.is_none() {
-                kept_state_after = Some(run.earlier);
+            if alone.verdict == Verdict::AC {
                 // Judged first, in one process, the earlier cases
                 // reproduce the failure (a repeat of this case is it).
-                reproduce_after = earlier_inputs;
-                reproduce_after.retain(|input| *input != case.input);
-                reproduce_after.dedup();
+                let mut after = earlier_inputs;
+                after.retain(|input| *input != case.input);
+                after.dedup();
+                kept_state = Some((run.earlier, after));
             }
         }
-        if verdict != Verdict::AC && decided.is_none() && config.repeat > 1 {
-            failed_run = Some(n + 1);
-        }
         if decided.is_none() && (verdict != Verdict::AC || n + 1 == config.repeat.max(1)) {
-            // What it printed is kept for a case not accepted (`--keep`).
-            let output = if verdict == Verdict::AC {
-                String::new()
-            } else {
-                output
-            };
-            decided = Some((verdict, reason, details, output));
+            let (kept_state_after, reproduce_after) = kept_state.unzip();
+            decided = Some(Decided {
+                checked,
+                kept_state_after,
+                failed_run: (verdict != Verdict::AC && config.repeat > 1).then_some(n + 1),
+                reproduce_after: reproduce_after.unwrap_or_default(),
+            });
         }
         runs.push(run);
     }
-    let (verdict, reason, details, output) = decided.expect("at least one run");
+    let decided = decided.expect("at least one run");
+    judgement(config, data, checker, limits, &runs, decided).map(Some)
+}
+
+/// The judgement of a case from its runs and the one its verdict is
+/// taken from.
+fn judgement(
+    config: &JudgeConfig,
+    data: CaseData,
+    checker: CheckerKind,
+    limits: Limits,
+    runs: &[crate::runner::Run],
+    decided: Decided,
+) -> Result<Judgement, Unjudged> {
+    let Checked {
+        verdict,
+        reason,
+        details,
+        output,
+    } = decided.checked;
+    // What it printed is kept for a case not accepted (`--keep`).
+    let output = if verdict == Verdict::AC {
+        String::new()
+    } else {
+        output
+    };
     let run_times: Vec<Duration> = runs.iter().map(|r| r.time).collect();
     let first = &runs[0];
     let timed = first.puzzle_times.filter(|_| data.puzzles > 1);
-    let puzzle_times = timed.and_then(|t| t.spread);
     let slowest = match timed.and_then(|t| t.slowest) {
         Some((i, time)) => {
-            let mut puzzles = data.puzzles()?;
+            let mut puzzles = data.puzzles().map_err(unreadable)?;
             let mut nth = None;
             for _ in 0..=i {
-                nth = puzzles.next_line().transpose()?;
+                nth = puzzles.next_line().transpose().map_err(unreadable)?;
             }
             nth.map(|(line, _)| Slowest {
                 puzzle: i + 1,
@@ -523,21 +539,20 @@ fn judge_case(
         }
         None => None,
     };
-    Ok(Some(Judgement {
+    Ok(Judgement {
         verdict,
         reason,
-        kept_state_after,
-        failed_run: failed_run.map(|n| (n, config.repeat)),
+        kept_state_after: decided.kept_state_after,
+        failed_run: decided.failed_run.map(|n| (n, config.repeat)),
         details,
         format: data.format,
         checker,
         puzzles: data.puzzles,
         limits,
         time: Spread::of(&run_times).expect("at least one run").median,
-        puzzle_times,
+        puzzle_times: timed.and_then(|t| t.spread),
         puzzles_timed: timed.map_or(0, |t| t.count),
         slowest,
-        run_times,
         wall: first.wall,
         cpu: first.cpu,
         memory_kb: runs.iter().map(|r| r.memory_kb).max().unwrap_or(0),
@@ -548,8 +563,9 @@ fn judge_case(
         stderr: first.stderr.clone(),
         warnings: data.warnings,
         notes: first.notes.clone(),
-        reproduce_after,
-    }))
+        reproduce_after: decided.reproduce_after,
+        run_times,
+    })
 }
 
 #[cfg(test)]
@@ -559,7 +575,7 @@ mod tests {
 
     use super::*;
     use crate::board::{EXAMPLE, EXAMPLE_ANSWER};
-    use crate::case::{CaseData, Limits};
+    use crate::results::Fault;
     use crate::runner::process::Kill;
     use crate::runner::{End, Run};
 
@@ -677,7 +693,7 @@ mod tests {
                             format!("{} {}: {}{kept}", result.id, j.verdict, j.reason)
                         }
                     }
-                    CaseOutcome::Error(e) => format!("{} error: {}", result.id, e.message),
+                    CaseOutcome::Error(e) => format!("{} error: {e:?}", result.id),
                 },
                 Event::Finished { summary } => {
                     format!("finished {}/{}", summary.passed, summary.total)
@@ -700,7 +716,7 @@ mod tests {
 
     fn config(dir: &Path, jobs: usize) -> JudgeConfig {
         JudgeConfig {
-            paths: vec![dir.to_path_buf()],
+            suite: Arc::new(Suite::read(&[dir.to_path_buf()]).unwrap()),
             submission: Submission::Builtin {
                 solver: crate::solver::default_solver(),
                 exe: PathBuf::from("/nonexistent/never-started"),
@@ -747,37 +763,38 @@ mod tests {
             exec_error.kind(),
             crate::runner::sandbox::ProgramRefused(exec_error),
         ))
-        .context("failed to run `./prog`")
-        .context(JudgeFault);
-        let unjudged_run = unjudged(&refused);
-        assert_eq!(unjudged_run.fault, Fault::Submission);
+        .context("failed to run `./prog`");
         assert_eq!(
-            unjudged_run.message,
-            format!(
+            run_failed(refused),
+            Unjudged::Refused(format!(
                 "failed to run `./prog`: {}",
                 std::io::Error::from_raw_os_error(libc::ENOEXEC)
-            )
+            ))
         );
 
-        let lost =
-            anyhow::Error::new(std::io::Error::other("the spawner went away")).context(JudgeFault);
-        let unjudged_run = unjudged(&lost);
-        assert_eq!(unjudged_run.fault, Fault::Judge);
+        let lost = anyhow::Error::new(std::io::Error::other("the spawner went away"));
         assert_eq!(
-            unjudged_run.message,
-            "the judge failed while running the submission: the spawner went away"
+            run_failed(lost),
+            Unjudged::JudgeFailed("the spawner went away".into())
         );
         // The judge's own program missing, as when it was rebuilt mid-run,
         // is no fault of the submission's.
         let replaced = anyhow::Error::new(std::io::Error::from_raw_os_error(libc::ENOENT))
-            .context("failed to start the solver worker")
-            .context(JudgeFault);
-        assert_eq!(unjudged(&replaced).fault, Fault::Judge);
+            .context("failed to start the solver worker");
+        assert_eq!(run_failed(replaced).fault(), Fault::Judge);
+        // A case file found malformed as it streamed is the case's,
+        // whatever was running.
+        let malformed = anyhow::Error::new(case::Malformed("a.in:2:3: 'x' is not a cell".into()))
+            .context("failed to feed the submission");
+        assert_eq!(
+            run_failed(malformed),
+            Unjudged::Unreadable("a.in:2:3: 'x' is not a cell".into())
+        );
 
         // Outside a run (reading a case), a missing file is the case's.
         let missing = anyhow::Error::new(std::io::Error::from_raw_os_error(libc::ENOENT))
             .context("failed to read case input cases/a.in");
-        assert_eq!(unjudged(&missing).fault, Fault::Case);
+        assert_eq!(unreadable(missing).fault(), Fault::Case);
     }
 
     #[test]

@@ -24,6 +24,7 @@ pub mod fuzz;
 pub mod generate;
 pub mod hack;
 pub mod judge;
+pub mod practice;
 pub mod problem;
 pub mod reason;
 pub mod report;

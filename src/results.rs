@@ -95,11 +95,32 @@ pub enum CaseOutcome {
     Error(Unjudged),
 }
 
-/// Why a case could not be judged.
+/// Why a case could not be judged: whose fault it is, and what. The
+/// strings are what a file, the kernel or the runner said; the reporters
+/// put the words around them (`report::reason::unjudged`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Unjudged {
-    pub message: String,
-    pub fault: Fault,
+pub enum Unjudged {
+    /// A file of the case, or its `judge.toml`, could not be read: the
+    /// error, naming the file (and the line and column).
+    Unreadable(String),
+    /// The exact checker was asked for, and the case has no expected output.
+    NoExpected { input: PathBuf },
+    /// A puzzle of a case without an expected output has no solution, so
+    /// no answer could be right.
+    Unsolvable {
+        input: PathBuf,
+        line: usize,
+        /// Its number in the case, from 1.
+        puzzle: usize,
+    },
+    /// The kernel would not start the submission's program: what it said.
+    Refused(String),
+    /// The machine starved the run of CPU however often it was judged
+    /// again: the runner's account of it.
+    TooBusy(String),
+    /// The judge's own machinery failed while running the submission (its
+    /// spawner was killed, say): the error.
+    JudgeFailed(String),
 }
 
 /// Whose fault it is that a case could not be judged: what to do next
@@ -108,8 +129,8 @@ pub struct Unjudged {
 pub enum Fault {
     /// The case's files (or its `judge.toml`): fix them.
     Case,
-    /// The judge's own machinery failed while running the submission (its
-    /// spawner was killed, say): neither the case nor the submission.
+    /// The judge's own machinery, or a machine too busy to time the run:
+    /// neither the case nor the submission.
     Judge,
     /// The kernel would not start the submission's program (not a program
     /// for this machine, a script without `#!`, not readable): fix it.
@@ -117,10 +138,27 @@ pub enum Fault {
 }
 
 impl Unjudged {
-    pub fn case(message: impl Into<String>) -> Unjudged {
-        Unjudged {
-            message: message.into(),
-            fault: Fault::Case,
+    pub fn fault(&self) -> Fault {
+        match self {
+            Unjudged::Unreadable(_) | Unjudged::NoExpected { .. } | Unjudged::Unsolvable { .. } => {
+                Fault::Case
+            }
+            Unjudged::Refused(_) => Fault::Submission,
+            Unjudged::TooBusy(_) | Unjudged::JudgeFailed(_) => Fault::Judge,
+        }
+    }
+
+    /// The texts and paths it holds that came from outside the judge, for
+    /// a report to make them safe to show.
+    pub fn texts_mut(&mut self) -> (Vec<&mut String>, Vec<&mut PathBuf>) {
+        match self {
+            Unjudged::Unreadable(text)
+            | Unjudged::Refused(text)
+            | Unjudged::TooBusy(text)
+            | Unjudged::JudgeFailed(text) => (vec![text], Vec::new()),
+            Unjudged::NoExpected { input } | Unjudged::Unsolvable { input, .. } => {
+                (Vec::new(), vec![input])
+            }
         }
     }
 }

@@ -14,6 +14,7 @@ pub mod file;
 mod judge_toml;
 mod load;
 pub mod settings;
+mod suite;
 pub mod trust;
 
 use std::cmp::Ordering;
@@ -25,6 +26,7 @@ use walkdir::WalkDir;
 
 pub use load::{load, open, Boards, CaseData, Expected, Malformed, Text};
 pub use settings::{CheckerKind, Limits, Settings, SettingsCache, SETTINGS_FILE};
+pub use suite::{Listed, Suite};
 
 /// One case found on disk, not yet read.
 #[derive(Clone, Debug, PartialEq, Eq)]

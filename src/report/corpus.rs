@@ -31,7 +31,7 @@ mod tests {
     use super::*;
     use crate::corpus::Finding;
 
-    /// What `check` prints for a corpus with a note and two problems,
+    /// What `check` prints for a corpus with two notes and two problems,
     /// from the real checker: a suite under a temporary directory, shown
     /// relative to it.
     #[test]

@@ -584,7 +584,7 @@ impl<W: Write> HtmlReporter<W> {
             );
             match &r.outcome {
                 CaseOutcome::Error(e) => {
-                    let _ = writeln!(s, "<p>{}</p>", escape(&e.message));
+                    let _ = writeln!(s, "<p>{}</p>", escape(&super::reason::unjudged(e)));
                 }
                 CaseOutcome::Judged(j) => {
                     let _ = writeln!(s, "<p>{}</p>", escape(&super::reason::sentence(j)));

@@ -250,7 +250,8 @@ impl<W: Write> HumanReporter<W> {
         }
         match &result.outcome {
             CaseOutcome::Error(error) => {
-                let first = error.message.lines().next().unwrap_or_default().to_string();
+                let message = super::reason::unjudged(error);
+                let first = message.lines().next().unwrap_or_default().to_string();
                 self.wrapped(&" ".repeat(INDENT), &first, INDENT)?;
             }
             CaseOutcome::Judged(j) => {
@@ -280,8 +281,8 @@ impl<W: Write> HumanReporter<W> {
         }
         match &result.outcome {
             CaseOutcome::Error(error) => {
-                self.wrapped("  error:    ", &error.message, 12)?;
-                let what = match error.fault {
+                self.wrapped("  error:    ", &super::reason::unjudged(error), 12)?;
+                let what = match error.fault() {
                     Fault::Case => "fix the case files",
                     Fault::Judge => "the judge failed, not the case nor the submission; rerun it",
                     Fault::Submission => {

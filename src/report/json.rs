@@ -158,7 +158,7 @@ struct CaseJson<'a> {
     stdout: &'a str,
     /// The end of what the submission wrote to stderr.
     stderr: &'a str,
-    error: Option<&'a str>,
+    error: Option<String>,
     /// The case in the baseline (`--baseline`); `null` without one, or
     /// when the baseline does not hold the case.
     baseline: Option<BaselineCaseJson>,
@@ -199,8 +199,9 @@ impl<'a> CaseJson<'a> {
         };
         match &result.outcome {
             CaseOutcome::Error(error) => {
-                json.message = error.message.as_str().into();
-                json.error = Some(&error.message);
+                let message = super::reason::unjudged(error);
+                json.message = message.clone().into();
+                json.error = Some(message);
             }
             CaseOutcome::Judged(j) => {
                 json.verdict = Some(j.verdict);

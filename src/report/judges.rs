@@ -178,9 +178,9 @@ mod tests {
             problem,
             outcome: match verdict {
                 Some(v) => judged(v, crate::reason::fixtures::two_fives_in_row_one(), 1),
-                None => {
-                    crate::results::CaseOutcome::Error(crate::results::Unjudged::case("unreadable"))
-                }
+                None => crate::results::CaseOutcome::Error(crate::results::Unjudged::Unreadable(
+                    "unreadable".into(),
+                )),
             },
         }
     }

@@ -65,7 +65,9 @@ fn test_case(result: &CaseResult) -> (String, TestCase) {
         }
         CaseOutcome::Error(error) => {
             let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
-            status.set_type("ERROR").set_message(error.message.clone());
+            status
+                .set_type("ERROR")
+                .set_message(super::reason::unjudged(error));
             TestCase::new(name, status)
         }
     };

@@ -294,8 +294,8 @@ pub(crate) mod fixtures {
             input: PathBuf::from("cases/suite/broken.in"),
             expected: None,
             problem: Some(Problem::Acwing166),
-            outcome: CaseOutcome::Error(crate::results::Unjudged::case(
-                "cases/suite/broken.in:1:4: 'x' is not a cell",
+            outcome: CaseOutcome::Error(crate::results::Unjudged::Unreadable(
+                "cases/suite/broken.in:1:4: 'x' is not a cell".into(),
             )),
         });
         results

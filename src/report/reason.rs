@@ -7,7 +7,7 @@
 
 use crate::board::rules::Mistake;
 use crate::reason::{Answerer, KilledAt, Progress, Reason, Wrong, WrongAnswer, WrongAnswers};
-use crate::results::Judgement;
+use crate::results::{Judgement, Unjudged};
 use crate::words::{format_mb as mb, plural, whole_ms as ms};
 
 /// Why a case got its verdict, in full: the reason, and what the judge
@@ -25,6 +25,32 @@ pub fn sentence(j: &Judgement) -> String {
         said.push_str(&format!(" (run {n} of {of})"));
     }
     said
+}
+
+/// Why a case could not be judged, in full.
+pub fn unjudged(error: &Unjudged) -> String {
+    match error {
+        Unjudged::Unreadable(said) | Unjudged::Refused(said) | Unjudged::TooBusy(said) => {
+            said.clone()
+        }
+        Unjudged::JudgeFailed(said) => {
+            format!("the judge failed while running the submission: {said}")
+        }
+        Unjudged::NoExpected { input } => format!(
+            "{}: the exact checker needs an expected output beside the input; add one, or \
+             judge this case with `--checker sudoku`",
+            input.display()
+        ),
+        Unjudged::Unsolvable {
+            input,
+            line,
+            puzzle,
+        } => format!(
+            "{}:{line}: puzzle {puzzle} has no solution, so no answer can be right; fix the \
+             case (`sudoku-judge check` finds such faults)",
+            input.display()
+        ),
+    }
 }
 
 /// [`sentence`] in a few words, for the case's row.

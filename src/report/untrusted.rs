@@ -74,7 +74,11 @@ pub fn case_result(result: &CaseResult) -> CaseResult {
             j.notes.iter_mut().for_each(text);
             j.warnings.iter_mut().for_each(text);
         }
-        CaseOutcome::Error(error) => text(&mut error.message),
+        CaseOutcome::Error(error) => {
+            let (texts, paths) = error.texts_mut();
+            texts.into_iter().for_each(text);
+            paths.into_iter().for_each(path);
+        }
     }
     shown_result
 }

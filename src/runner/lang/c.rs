@@ -68,7 +68,9 @@ pub static SPEC: Spec = Spec {
         method: "solveSudoku",
         template: "void solveSudoku(char** board, int boardSize, int* boardColSize) {\n    \n}",
         gets: "the standard headers (`stdio.h`, `stdlib.h`, `string.h`, `stdbool.h`, `math.h`, ...) and `uthash.h` where installed; `char** board` of 9 rows, `boardSize` 9, `boardColSize` nine 9s; globals keep their values from board to board, as on LeetCode",
+        version: None,
     },
+    marks: r"(?m)^\s*#include\s*<std(io|lib)\.h>",
     self_test: "#include <stdio.h>\nint main(void) { char line[128]; if (fgets(line, sizeof line, stdin)) fputs(line, stdout); return 0; }\n",
     starter: Files {
         leetcode_file: "solution.c",

@@ -90,7 +90,15 @@ pub static SPEC: Spec = Spec {
         method: "SolveSudoku",
         template: "public class Solution {\n    public void SolveSudoku(char[][] board) {\n        \n    }\n}",
         gets: "`using System;`, `System.Collections.Generic`, `System.Linq` and `System.Text`; a fresh `Solution` per board",
+        version: Some("C# 13 on .NET"),
     },
+    // Java and C# share `public class Solution`, `char[][]` and most
+    // statements: each is told by what is its own. Java's `boolean`,
+    // `System.out`, `String[]` and camelCase `solveSudoku(char[][]`; C#'s
+    // `using System`, `Console`, `foreach`, `.Length`, `bool` and `string`
+    // (LeetCode's C# files have no `using`). A file only reaches the C#
+    // compiler with C#'s `SolveSudoku` or `Main`, so those tell nothing.
+    marks: r"(?m)^\s*using\s+System\b|\bConsole\.|\bforeach\s*\(|\.(?:Length|Count)\b|\bbool\b|\bstring\b",
     self_test: "public class Program { public static void Main() { System.Console.WriteLine(System.Console.ReadLine()); } }\n",
     starter: Files {
         leetcode_file: "Solution.cs",

@@ -127,7 +127,9 @@ pub static SPEC: Spec = Spec {
         method: "solveSudoku",
         template: "func solveSudoku(board [][]byte)  {\n    \n}",
         gets: "`package main` and the standard packages it uses without importing them (`sort`, `math`, `strings`, `strconv`, `container/heap`, ...); globals keep their values from board to board, as on LeetCode",
+        version: Some("Go 1.23"),
     },
+    marks: r"(?m)^package\s+main\b|\bfunc\s+\w+\s*\(",
     self_test: "package main\n\nimport (\n\t\"bufio\"\n\t\"fmt\"\n\t\"os\"\n)\n\nfunc main() {\n\tline, _ := bufio.NewReader(os.Stdin).ReadString('\\n')\n\tfmt.Print(line)\n}\n",
     starter: Files {
         leetcode_file: "solution.go",

@@ -120,7 +120,11 @@ pub static SPEC: Spec = Spec {
         method: "class Solution with solveSudoku",
         template: "class Solution {\n    public void solveSudoku(char[][] board) {\n        \n    }\n}",
         gets: "`import java.util.*;`; a fresh `Solution` per board",
+        version: None,
     },
+    // Java and C# share `public class Solution`, `char[][]` and most
+    // statements: each is told by what is its own (see csharp.rs).
+    marks: r"(?m)\bboolean\b|\bSystem\.out\.|^\s*import\s+java\.|\bString\s*\[\]|\bsolveSudoku\s*\(\s*char\s*\[\]\s*\[\]",
     self_test: "import java.util.Scanner;\npublic class Main { public static void main(String[] a) { System.out.println(new Scanner(System.in).nextLine()); } }\n",
     starter: Files {
         leetcode_file: "Solution.java",

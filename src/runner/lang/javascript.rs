@@ -86,7 +86,9 @@ pub static SPEC: Spec = Spec {
         method: "solveSudoku",
         template: "/**\n * @param {character[][]} board\n * @return {void} Do not return anything, modify board in-place instead.\n */\nvar solveSudoku = function(board) {\n    \n};",
         gets: "lodash as `_` where installed; the board as arrays of one-character strings; what the file keeps at its top level carries over from board to board, as on LeetCode",
+        version: None,
     },
+    marks: r"\bvar\s+solveSudoku\s*=\s*function\b|\bconsole\.log\s*\(|\brequire\s*\(",
     self_test: "const line = require('fs').readFileSync(0, 'utf8').split('\\n')[0];\nconsole.log(line);\n",
     starter: Files {
         leetcode_file: "solution.js",

@@ -96,7 +96,9 @@ pub static SPEC: Spec = Spec {
         method: "class Solution with solveSudoku",
         template: "class Solution {\n    fun solveSudoku(board: Array<CharArray>): Unit {\n        \n    }\n}",
         gets: "a fresh `Solution` per board",
+        version: Some("Kotlin 1.9"),
     },
+    marks: "",
     self_test: "fun main() {\n    println(readLine())\n}\n",
     starter: Files {
         leetcode_file: "Solution.kt",

@@ -118,6 +118,10 @@ pub struct Spec {
     pub out_of_memory: &'static [&'static str],
     /// How LeetCode offers problem 37 in this language.
     pub leetcode: LeetCode,
+    /// What only this language's files look like (a regex, empty for
+    /// none): looked for in a file that did not compile as the language
+    /// of its extension, to say which `--lang` judges it.
+    pub marks: &'static str,
     /// A program that echoes its first input line, to prove the toolchain
     /// works: `sudoku-judge doctor` builds it as a submission is built and
     /// judges it in the sandbox on a solved board, which the echo answers.
@@ -239,6 +243,9 @@ pub struct LeetCode {
     pub template: &'static str,
     /// What the driver gives a LeetCode-style file, for the README.
     pub gets: &'static str,
+    /// The version LeetCode runs, where it is known: what a file judged
+    /// here may meet there (the toolchains tested here are Debian's).
+    pub version: Option<&'static str>,
 }
 
 impl LeetCode {

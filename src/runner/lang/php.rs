@@ -83,7 +83,9 @@ pub static SPEC: Spec = Spec {
         method: "solveSudoku",
         template: "class Solution {\n\n    /**\n     * @param String[][] $board\n     * @return NULL\n     */\n    function solveSudoku(&$board) {\n        \n    }\n}",
         gets: "`<?php` when it has none; the board as arrays of one-character strings; a fresh `Solution` per board",
+        version: None,
     },
+    marks: "",
     self_test: "<?php\necho fgets(STDIN);\n",
     starter: Files {
         leetcode_file: "solution.php",

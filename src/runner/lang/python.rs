@@ -147,7 +147,9 @@ pub static SPEC: Spec = Spec {
         method: "class Solution with solveSudoku",
         template: "class Solution:\n    def solveSudoku(self, board: List[List[str]]) -> None:\n        \"\"\"\n        Do not return anything, modify board in-place instead.\n        \"\"\"\n        ",
         gets: "`from typing import *` and the modules LeetCode preloads (`collections`, `heapq`, `itertools`, `functools`, `math`, ...); a fresh `Solution()` per board",
+        version: None,
     },
+    marks: r"(?m)^\s*def\s+\w+\s*\([^)]*\)\s*(->[^:]*)?:\s*$|^\s*from\s+\w+\s+import\b",
     self_test: "print(input())\n",
     starter: Files {
         leetcode_file: "solution.py",

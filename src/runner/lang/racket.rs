@@ -90,7 +90,9 @@ pub static SPEC: Spec = Spec {
         method: "solve-sudoku",
         template: "(define/contract (solve-sudoku board)\n  (-> (listof (listof char?)) void?)\n  )",
         gets: "`#lang racket` with `data/gvector`, `data/queue`, `data/order` and `data/heap`; the board as a mutable vector of vectors of chars, as LeetCode's `(listof (listof char?))` cannot be changed in place (use `(vectorof (vectorof char?))` in the contract), or a solved board returned",
+        version: Some("Racket 8.15"),
     },
+    marks: "",
     self_test: "#lang racket\n(displayln (read-line))\n",
     starter: Files {
         leetcode_file: "solution.rkt",

@@ -61,7 +61,9 @@ pub static SPEC: Spec = Spec {
         method: "solve_sudoku",
         template: "# @param {Character[][]} board\n# @return {Void} Do not return anything, modify board in-place instead.\ndef solve_sudoku(board)\n    \nend",
         gets: "`require 'set'`; the board as arrays of one-character strings",
+        version: Some("Ruby 3.2"),
     },
+    marks: "",
     self_test: "puts gets\n",
     starter: Files {
         leetcode_file: "solution.rb",

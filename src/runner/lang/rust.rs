@@ -119,7 +119,9 @@ pub static SPEC: Spec = Spec {
         method: "solve_sudoku",
         template: "impl Solution {\n    pub fn solve_sudoku(board: &mut Vec<Vec<char>>) {\n        \n    }\n}",
         gets: "`struct Solution;` (the file is included as pasted)",
+        version: None,
     },
+    marks: r"\bimpl\s+Solution\b|\blet\s+mut\b|\bfn\s+main\s*\(\s*\)",
     self_test: "fn main() { let mut line = String::new(); std::io::stdin().read_line(&mut line).unwrap(); print!(\"{line}\"); }\n",
     starter: Files {
         leetcode_file: "solution.rs",

@@ -86,7 +86,9 @@ pub static SPEC: Spec = Spec {
         method: "object Solution with solveSudoku",
         template: "object Solution {\n    def solveSudoku(board: Array[Array[Char]]): Unit = {\n        \n    }\n}",
         gets: "nothing added; `object Solution` is one object, as on LeetCode, so what it keeps in its fields carries over from board to board",
+        version: Some("Scala 3.3"),
     },
+    marks: "",
     self_test: "object Main {\n  def main(args: Array[String]): Unit = println(scala.io.StdIn.readLine())\n}\n",
     starter: Files {
         leetcode_file: "Solution.scala",

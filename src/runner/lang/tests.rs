@@ -201,6 +201,26 @@ fn a_crash_is_explained_by_what_the_runtime_said_and_where() {
     assert_eq!(crash_cause("just some output", None, None), None);
 }
 
+/// A file that does not compile is looked at for another language's marks:
+/// each language's must be a regex, and a language's own self-test bears
+/// its marks, where it has any.
+#[test]
+fn every_languages_marks_are_a_regex_its_own_files_match() {
+    for language in Language::all() {
+        let spec = language.spec();
+        if spec.marks.is_empty() {
+            continue;
+        }
+        let marks = regex::Regex::new(spec.marks)
+            .unwrap_or_else(|e| panic!("{}'s marks are no regex: {e}", spec.id));
+        assert!(
+            marks.is_match(spec.leetcode.template) || marks.is_match(spec.self_test),
+            "{}'s marks match neither its template nor its self-test",
+            spec.id
+        );
+    }
+}
+
 #[test]
 fn the_readme_lists_every_language_as_declared() {
     let readme = include_str!("../../../README.md");

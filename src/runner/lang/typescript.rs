@@ -116,7 +116,9 @@ pub static SPEC: Spec = Spec {
         method: "solveSudoku",
         template: "/**\n Do not return anything, modify board in-place instead.\n */\nfunction solveSudoku(board: string[][]): void {\n\n};",
         gets: "as JavaScript (lodash as `_` where installed); a type error is CE, as on LeetCode",
+        version: Some("TypeScript 5.1"),
     },
+    marks: "",
     self_test: "const line: string = require('fs').readFileSync(0, 'utf8').split('\\n')[0];\nconsole.log(line);\n",
     starter: Files {
         leetcode_file: "solution.ts",

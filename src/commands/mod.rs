@@ -1,0 +1,249 @@
+//! One module a command, each with a short handler: the command line's
+//! arguments (`crate::cli`) become the library's configuration here, the
+//! library runs it, and the handler says how it went as an exit code.
+//! What several commands share (the submission, the limits, Ctrl-C, the
+//! sandbox's check) is in this file.
+
+mod new;
+mod rounds;
+mod test;
+mod tools;
+
+pub use new::new;
+pub use rounds::{hack, stress};
+pub use test::test;
+pub use tools::{
+    bench, cache, calibrate, cases, check, doctor, driver, gen, rate, solve, solvers, trust, worker,
+};
+
+use std::io;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::Context as _;
+
+use crate::cli::{InterfaceArg, SubmissionArgs};
+use sudoku_judge::case::settings;
+use sudoku_judge::case::CheckerKind;
+use sudoku_judge::case::{Settings, Suite};
+use sudoku_judge::practice::Submitted;
+use sudoku_judge::problem::Problem;
+use sudoku_judge::report::untrusted::{shell_path, shell_word};
+use sudoku_judge::runner::lang::launch::{Interface, Launch};
+use sudoku_judge::runner::lang::{self, BuildInfo};
+use sudoku_judge::runner::sandbox::{self, Protections};
+use sudoku_judge::runner::{process, spawner, Submission};
+use sudoku_judge::solver::{self, Solver};
+
+/// As shells report a command stopped by a signal: 128 + its number
+/// (130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP).
+pub(crate) fn interrupted_code() -> ExitCode {
+    let signal = process::interrupting_signal().unwrap_or(libc::SIGINT);
+    ExitCode::from(128 + u8::try_from(signal).unwrap_or(2))
+}
+
+pub(crate) fn pick_solver(name: Option<&str>) -> anyhow::Result<&'static Solver> {
+    name.map_or_else(|| Ok(solver::default_solver()), solver::find)
+}
+
+/// The submission the command line names.
+pub(crate) fn submitted(args: &SubmissionArgs) -> Submitted {
+    if let Some(command) = &args.cmd {
+        return Submitted::Command(command.clone());
+    }
+    match &args.submission {
+        Some(path) => Submitted::File {
+            path: path.clone(),
+            language: args.lang.map(|l| l.0),
+            interface: args.interface.map(|i| match i {
+                InterfaceArg::Leetcode => Interface::Function,
+                InterfaceArg::Program => Interface::Program,
+            }),
+        },
+        None => Submitted::Solver(args.solver.clone()),
+    }
+}
+
+/// The submission ready to judge, how it was built, and how to say it
+/// again in a rerun hint. `suite` says which problem every case is, if
+/// one is (a file that could be read either way is read as that judge
+/// reads it, and built as it builds), and the toolchains the suite names.
+pub(crate) fn submission(
+    submitted: &Submitted,
+    suite: impl FnOnce() -> anyhow::Result<(Option<Problem>, Vec<lang::Choice>)>,
+) -> anyhow::Result<(Submission, Option<BuildInfo>, String)> {
+    let (path, language, interface) = match submitted {
+        Submitted::Command(command) => {
+            let launch = Launch::command(command)?;
+            let again = format!("--cmd {}", shell_word(command.as_ref()));
+            return Ok((Submission::External(launch), None, again));
+        }
+        Submitted::Solver(name) => {
+            let solver = pick_solver(name.as_deref())?;
+            let exe = std::env::current_exe()
+                .context("cannot find this program's own binary to run solvers in")?;
+            let again = format!("--solver {}", solver.name);
+            return Ok((Submission::Builtin { solver, exe }, None, again));
+        }
+        Submitted::File {
+            path,
+            language,
+            interface,
+        } => (path, *language, *interface),
+    };
+    let mut rerun = format!("--submission {}", shell_path(path));
+    if let Some(language) = language {
+        rerun.push_str(&format!(" --lang {}", language.spec().id));
+    }
+    let (problem, toolchains) = suite()?;
+    let reading = match interface {
+        Some(Interface::Function) => {
+            rerun.push_str(" --interface leetcode");
+            lang::Reading::Forced(Interface::Function)
+        }
+        Some(Interface::Program) => {
+            rerun.push_str(" --interface program");
+            lang::Reading::Forced(Interface::Program)
+        }
+        None if problem == Some(Problem::Leetcode37) => lang::Reading::LeetCodeFirst,
+        None => lang::Reading::Detect,
+    };
+    let options = lang::Options {
+        reading,
+        problem,
+        toolchains,
+        announce: Some(Arc::new(|message: &str| eprintln!("{message}"))),
+    };
+    let mut built = lang::build_as(path, language, &options)?;
+    if language.is_none() {
+        if let Some(error) = built.info.error.as_mut() {
+            if let Some(hint) = other_language_hint(path, built.info.language) {
+                error.push_str(&format!("\n{hint}"));
+            }
+        }
+    }
+    let submission = match built.launch {
+        Some(launch) => Submission::External(launch),
+        None => Submission::NotCompiled {
+            label: path.display().to_string(),
+        },
+    };
+    Ok((submission, Some(built.info), rerun))
+}
+
+/// A hint for a file that did not compile as the language its extension
+/// names and bears the marks of another (a C++ program saved as
+/// `main.py`): which `--lang` judges it as that one.
+fn other_language_hint(path: &std::path::Path, language: lang::Language) -> Option<String> {
+    let source = std::fs::read_to_string(path).ok()?;
+    // Each language's marks are what another one's file would not have
+    // (see its `Spec::marks`).
+    let marked = |language: lang::Language| {
+        let marks = language.spec().marks;
+        !marks.is_empty() && regex::Regex::new(marks).is_ok_and(|r| r.is_match(&source))
+    };
+    if marked(language) {
+        return None;
+    }
+    let other = *lang::Language::all()
+        .iter()
+        .find(|&&other| other != language && marked(other))?;
+    let id = other.spec().id;
+    Some(format!(
+        "hint: {} looks like {other}, not {language}; if it is, judge it with --lang {id}, or \
+         give it the extension .{}",
+        path.display(),
+        other.spec().extensions[0]
+    ))
+}
+
+/// The problem every case under `paths` is judged as by its `judge.toml`,
+/// if they all are one.
+pub(crate) fn problem_of_every_case(paths: &[PathBuf]) -> Option<Problem> {
+    Suite::read(paths).ok()?.problem()
+}
+
+/// The width of the terminal stdout is, or `None` when it is not one (a
+/// pipe or a file gets whole lines).
+pub(crate) fn stdout_width() -> Option<usize> {
+    terminal_size::terminal_size_of(io::stdout()).map(|(width, _)| usize::from(width.0))
+}
+
+/// Ctrl-C, SIGTERM (how CI systems cancel a job) and SIGHUP stop the
+/// running submission (it has its own process group, so the terminal's
+/// signal does not reach it); the command then reports what it finished,
+/// and exits as a shell would say the signal stopped it. A second signal
+/// ends the judge at once.
+pub(crate) fn on_ctrl_c() -> anyhow::Result<()> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])
+        .context("failed to install the signal handlers")?;
+    std::thread::spawn(move || {
+        for signal in signals.forever() {
+            if process::interrupting_signal().is_some() {
+                std::process::exit(128 + signal);
+            }
+            process::interrupt(signal);
+        }
+    });
+    Ok(())
+}
+
+/// The sandbox's protections, checked against `--sandbox require`.
+pub(crate) fn sandbox() -> anyhow::Result<Option<Protections>> {
+    let Some(protections) = spawner::protections() else {
+        return Ok(None);
+    };
+    let protections = protections.context("failed to start the sandbox's spawner")?;
+    let missing = protections.missing();
+    if sandbox::mode() == sandbox::Mode::Require && !missing.is_empty() {
+        let list: Vec<String> = missing
+            .iter()
+            .map(|(name, why)| format!("{name}: {why}"))
+            .collect();
+        anyhow::bail!(
+            "--sandbox require, but the kernel refused {}; run as root, enable unprivileged \
+             user namespaces, or judge with --sandbox auto to go on without them",
+            list.join("; ")
+        );
+    }
+    Ok(Some(protections))
+}
+
+/// Settings from `--problem`, `--time-limit`, `--memory-limit` and
+/// `--checker`, as `judge.toml` would set them.
+pub(crate) fn flag_settings(
+    problem: Option<Problem>,
+    time: Option<&str>,
+    memory: Option<&str>,
+    checker: Option<CheckerKind>,
+) -> anyhow::Result<Settings> {
+    Ok(Settings {
+        problem,
+        time_limit: time
+            .map(settings::parse_duration)
+            .transpose()
+            .context("invalid --time-limit")?,
+        memory_limit_kb: memory
+            .map(settings::parse_memory_kb)
+            .transpose()
+            .context("invalid --memory-limit")?,
+        checker,
+        time_scale: None,
+        toolchain: Vec::new(),
+    })
+}
+
+/// ` --flag value` for each flag that has a value, to repeat a command;
+/// each value quoted for the shell.
+pub(crate) fn flags(pairs: &[(&str, Option<String>)]) -> String {
+    pairs
+        .iter()
+        .filter_map(|(flag, value)| {
+            value
+                .as_ref()
+                .map(|v| format!(" {flag} {}", shell_word(v.as_ref())))
+        })
+        .collect()
+}
