@@ -111,6 +111,9 @@ pub struct Checker<'a> {
     shown: String,
     /// Boards fed with [`Checker::feed_board`].
     boards_fed: usize,
+    /// The line an AcWing answer's rows are joined into, kept from board
+    /// to board: a case may hold a million.
+    joined: String,
     head: Head,
     /// The first line that is not an answer.
     unreadable: Option<ParseError>,
@@ -143,6 +146,7 @@ impl<'a> Checker<'a> {
             whole: Vec::new(),
             shown: String::new(),
             boards_fed: 0,
+            joined: String::new(),
             head: Head::default(),
             unreadable: None,
             answers: 0,
@@ -197,9 +201,12 @@ impl<'a> Checker<'a> {
         self.boards_fed += 1;
         if self.lines.is_some() {
             // An AcWing answer is its rows on one line.
-            let mut line: String = rows.iter().flatten().collect();
+            let mut line = std::mem::take(&mut self.joined);
+            line.clear();
+            line.extend(rows.iter().flatten());
             line.push('\n');
             self.feed(line.as_bytes());
+            self.joined = line;
             return;
         }
         let text = format::render_nth(self.format, n, rows);

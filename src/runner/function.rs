@@ -57,6 +57,9 @@ struct BoardsAhead<'b, 'c, 'a> {
     arrivals: Arrivals,
     charged: Duration,
     own: OwnOutput,
+    /// The rows of the last answer, kept from board to board: a case may
+    /// hold a million.
+    rows: Vec<Vec<char>>,
     /// A board that could not be read from the case: the harness's failure.
     failure: Option<anyhow::Error>,
 }
@@ -86,8 +89,17 @@ impl BoardsAhead<'_, '_, '_> {
             return;
         }
         let text = String::from_utf8_lossy(line);
-        let rows: Vec<Vec<char>> = text.split('/').map(|r| r.chars().collect()).collect();
+        let mut rows = std::mem::take(&mut self.rows);
+        rows.truncate(text.split('/').count());
+        for (n, part) in text.split('/').enumerate() {
+            match rows.get_mut(n) {
+                Some(row) => row.clear(),
+                None => rows.push(Vec::new()),
+            }
+            rows[n].extend(part.chars());
+        }
         self.checker.feed_board(&rows);
+        self.rows = rows;
         self.answered += 1;
     }
 }
@@ -215,6 +227,7 @@ pub fn run_function(
         arrivals: Arrivals::default(),
         charged: Duration::ZERO,
         own: OwnOutput::default(),
+        rows: Vec::new(),
         failure: None,
     };
     let served = current
