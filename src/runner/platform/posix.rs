@@ -71,7 +71,7 @@ impl Direct {
         Ok(try_wait4(self.pid())?.map(|(status, usage)| Reaped {
             status,
             cpu: timeval(usage.ru_utime) + timeval(usage.ru_stime),
-            max_rss_kb: u64::try_from(usage.ru_maxrss).unwrap_or(0),
+            max_rss_kb: max_rss_kb(usage.ru_maxrss, MAX_RSS_IN_BYTES),
             held_kb: 0,
             wall: None,
             oom_kills: 0,
@@ -86,6 +86,39 @@ impl Direct {
     }
 }
 
+/// Whether this system's `ru_maxrss` counts bytes: Apple's kernels do,
+/// Linux and the BSDs count KiB.
+const MAX_RSS_IN_BYTES: bool = cfg!(target_vendor = "apple");
+
+/// `ru_maxrss` in KiB, from a kernel that reports it in bytes or in KiB
+/// (rounded up: a run that touched any memory used some).
+pub(super) fn max_rss_kb(max_rss: libc::c_long, in_bytes: bool) -> u64 {
+    let raw = u64::try_from(max_rss).unwrap_or(0);
+    if in_bytes {
+        raw.div_ceil(1024)
+    } else {
+        raw
+    }
+}
+
 fn timeval(t: libc::timeval) -> Duration {
     Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn peak_memory_is_in_kib_whichever_unit_the_kernel_counts() {
+        // Linux: KiB as given.
+        assert_eq!(max_rss_kb(2048, false), 2048);
+        // macOS: bytes, rounded up to whole KiB.
+        assert_eq!(max_rss_kb(2048 * 1024, true), 2048);
+        assert_eq!(max_rss_kb(2048 * 1024 + 1, true), 2049);
+        assert_eq!(max_rss_kb(0, true), 0);
+        assert_eq!(max_rss_kb(-1, false), 0);
+        // This machine's own unit.
+        assert_eq!(MAX_RSS_IN_BYTES, cfg!(target_os = "macos"));
+    }
 }
