@@ -108,6 +108,74 @@ fn timeval(t: libc::timeval) -> Duration {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::runner::sandbox::Plan;
+    use crate::runner::sys::Rlimits;
+    use std::io::Read as _;
+    use std::path::Path;
+
+    /// Runs `script` with `sh` under `limits` in `dir`, as the macOS backend
+    /// runs a submission (without its profile): its stdout and its end.
+    fn run(script: &str, limits: Rlimits, dir: &Path) -> (String, Reaped, i32) {
+        let argv = ["sh".into(), "-c".into(), script.into()];
+        let plan = Plan {
+            cwd: dir.to_path_buf(),
+            ..Plan::default()
+        };
+        let launch = Launch {
+            program: Path::new("/bin/sh"),
+            argv: &argv,
+            env: &[],
+            plan: &plan,
+            limits,
+        };
+        let (read, write) = nix::unistd::pipe().unwrap();
+        let null = OwnedFd::from(std::fs::File::open("/dev/null").unwrap());
+        let direct = Direct::spawn(&launch, &[&null, &write, &write]).unwrap();
+        drop(write);
+        let mut out = String::new();
+        std::fs::File::from(read).read_to_string(&mut out).unwrap();
+        // Ended but not reaped, it keeps its group.
+        let group = nix::unistd::getpgid(Some(nix::unistd::Pid::from_raw(direct.pid())));
+        let reaped = loop {
+            if let Some(reaped) = direct.try_exit().unwrap() {
+                break reaped;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        let group = group.map_or(0, |g| g.as_raw());
+        assert_eq!(
+            group,
+            direct.pid(),
+            "a run leads a process group of its own"
+        );
+        (out, reaped, group)
+    }
+
+    #[test]
+    fn the_limits_a_run_shares_with_macos_hold_between_fork_and_exec() {
+        let dir = tempfile::tempdir().unwrap();
+        let limits = Rlimits {
+            cpu_seconds: Some(7),
+            file_size: Some(4096),
+            open_files: Some(32),
+            ..Rlimits::default()
+        };
+        let (out, reaped, _) = run(
+            "ulimit -t; ulimit -n; exec head -c 65536 /dev/zero > big",
+            limits,
+            dir.path(),
+        );
+        assert_eq!(out, "7\n32\n");
+        // Past RLIMIT_FSIZE the kernel stops the writer with SIGXFSZ, and
+        // the file holds no more than the limit.
+        assert!(libc::WIFSIGNALED(reaped.status), "{}", reaped.status);
+        assert_eq!(libc::WTERMSIG(reaped.status), libc::SIGXFSZ);
+        assert_eq!(
+            std::fs::metadata(dir.path().join("big")).unwrap().len(),
+            4096
+        );
+        assert!(reaped.max_rss_kb > 0);
+    }
 
     #[test]
     fn peak_memory_is_in_kib_whichever_unit_the_kernel_counts() {
