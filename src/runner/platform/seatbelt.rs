@@ -75,8 +75,9 @@ pub(crate) fn profile(access: &Access<'_>) -> io::Result<String> {
          (allow file-read-metadata)\n",
     );
     // Reads: the system's directories, the plan's paths, and what it may
-    // write.
-    text.push_str("(allow file-read*");
+    // write; and mapping code from them, which macOS asks of its own for
+    // every library and program (dyld's `mmap` with `PROT_EXEC`).
+    text.push_str("(allow file-read* file-map-executable");
     for dir in SYSTEM_READABLE {
         write_filter(&mut text, "subpath", Path::new(dir))?;
     }
@@ -240,7 +241,7 @@ mod tests {
         assert_eq!(literals, ["/dev/null", "/dev/zero", "/dev/dtracehelper"]);
         // What it reads is not what it may write.
         assert!(!subpaths.contains(&"/Users/ana/work/a.out"));
-        let reads = filters(rule(&text, "(allow file-read*"));
+        let reads = filters(rule(&text, "(allow file-read* file-map-executable"));
         assert!(reads.contains(&("subpath".into(), "/Users/ana/work/a.out".into())));
         assert!(reads.contains(&("subpath".into(), "/opt/homebrew".into())));
     }
