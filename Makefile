@@ -6,7 +6,7 @@
 CARGO ?= cargo
 BIN := target/release/sudoku-judge
 
-.PHONY: run test bench lint fmt build clean fuzz install
+.PHONY: run test bench lint fmt build clean fuzz install cross
 
 run: build
 	./$(BIN) test cases
@@ -39,6 +39,12 @@ fuzz:
 	for target in $(FUZZ_TARGETS); do \
 		RUSTC_BOOTSTRAP=1 $(CARGO) fuzz run $$target -- -max_total_time=$(FUZZ_SECONDS) || exit 1; \
 	done
+
+# Checks and lints the judge for macOS (x86_64 and Apple silicon) from
+# Linux, with Debian's rustc-web, rust-web-src, cargo-web and
+# rust-web-clippy: see .ci/cross. Nothing is run on macOS here.
+cross:
+	.ci/cross
 
 lint:
 	$(CARGO) fmt --check

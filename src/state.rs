@@ -62,7 +62,7 @@ pub enum Kind {
     Other,
 }
 
-fn kind_of(mode: u32) -> Kind {
+fn kind_of(mode: libc::mode_t) -> Kind {
     match mode & libc::S_IFMT {
         libc::S_IFREG => Kind::File,
         libc::S_IFDIR => Kind::Dir,

@@ -26,7 +26,7 @@ use crate::problem::Problem;
 use crate::results::{CaseOutcome, CaseResult, Fault, Judgement, Summary};
 use crate::runner::lang::launch::Interface;
 use crate::runner::lang::BuildInfo;
-use crate::runner::sandbox::{Layer, Mode as SandboxMode, Protections};
+use crate::runner::sandbox::{self, Layer, Mode as SandboxMode, Protections};
 use crate::verdict::Verdict;
 use crate::words::{format_kb, format_ms, one_or_many, plural, seconds};
 
@@ -719,6 +719,20 @@ fn sandbox_summary(p: &Protections) -> String {
     if p.mode == SandboxMode::Off {
         return "off (--sandbox off): submissions run unconfined".into();
     }
+    if let Some(seatbelt) = &p.seatbelt {
+        // macOS: the profile if it holds, then what macOS lacks, once.
+        let mut said = match seatbelt {
+            Layer::On => sandbox::MACOS_SEATBELT.to_string(),
+            _ => "MISSING Seatbelt (no /usr/bin/sandbox-exec): runs can reach the network \
+                  and write anywhere you can"
+                .to_string(),
+        };
+        said.push_str("; ");
+        said.push_str(sandbox::MACOS_HOLDS);
+        said.push_str("; ");
+        said.push_str(sandbox::MACOS_LACKS);
+        return said;
+    }
     let namespaces = [&p.processes, &p.filesystem, &p.network, &p.ipc];
     let mut holds = Vec::new();
     if namespaces.iter().all(|layer| layer.is_on()) {
@@ -916,6 +930,7 @@ mod tests {
             tasks: Layer::On,
             keyrings: Layer::On,
             user_namespace: true,
+            seatbelt: None,
         };
         let said = sandbox_summary(&protections);
         assert!(
@@ -937,6 +952,28 @@ mod tests {
             sandbox_summary(&protections),
             "namespaces (in a user namespace), cgroup v2 accounting, system-call filters"
         );
+    }
+
+    /// On macOS the header says what Seatbelt holds, and what macOS lacks
+    /// once, not a MISSING for each of Linux's layers.
+    #[test]
+    fn on_macos_the_summary_names_seatbelt_and_what_macos_lacks() {
+        let said = sandbox_summary(&Protections::macos(SandboxMode::Auto, Layer::On));
+        assert!(
+            said.starts_with("Seatbelt: no network, writes only"),
+            "{said}"
+        );
+        assert!(said.contains("RLIMIT_NOFILE"), "{said}");
+        assert!(said.contains("refuses RLIMIT_AS"), "{said}");
+        assert!(
+            !said.contains("MISSING") && !said.contains("namespace)"),
+            "{said}"
+        );
+        let said = sandbox_summary(&Protections::macos(
+            SandboxMode::Auto,
+            Layer::Missing("no /usr/bin/sandbox-exec".into()),
+        ));
+        assert!(said.starts_with("MISSING Seatbelt"), "{said}");
     }
 
     /// Every verdict's line, the failure blocks and the summary, in one

@@ -12,8 +12,12 @@ pub fn enable(_exe: PathBuf) {}
 
 pub fn let_idle_go() {}
 
-/// No spawner says which protections hold: `None`.
+/// Which protections hold: on macOS, the platform's (Seatbelt); else no
+/// spawner says, `None`.
 pub fn protections() -> Option<io::Result<Protections>> {
+    #[cfg(target_os = "macos")]
+    return Some(Ok(super::platform::protections()));
+    #[cfg(not(target_os = "macos"))]
     None
 }
 

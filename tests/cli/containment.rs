@@ -1041,11 +1041,13 @@ fn a_helper_killed_mid_run_is_named_and_the_run_goes_on() {
 }
 
 /// The description of the key [`keyrings_are_out_of_reach`] plants, as its
-/// fixtures look for it.
+/// fixtures look for it. Keyrings are Linux's: so are these.
+#[cfg(target_os = "linux")]
 const PLANTED_KEY: &str = "sudoku-judge-planted-key";
 
 /// Runs the judge with `args` in `dir`, in a session keyring of its own
 /// that holds [`PLANTED_KEY`], as a user's login session holds tokens.
+#[cfg(target_os = "linux")]
 fn judge_with_a_planted_key(dir: &Path, args: &[&str]) -> (i32, Value) {
     use std::os::unix::process::CommandExt as _;
     let mut command = Command::new(env!("CARGO_BIN_EXE_sudoku-judge"));
@@ -1092,6 +1094,7 @@ fn judge_with_a_planted_key(dir: &Path, args: &[&str]) -> (i32, Value) {
 /// token) is out of reach of a program and of a LeetCode-style file, and
 /// a key one run leaves is gone for the next.
 #[test]
+#[cfg(target_os = "linux")]
 fn keyrings_are_out_of_reach() {
     if !have(&["cc", "python3"], "keyrings") || !sandboxed("keyrings", &["keyrings"]) {
         return;

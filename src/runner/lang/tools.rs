@@ -284,13 +284,17 @@ fn chosen_program(
 /// versions compared as numbers; the plain name when it is the same
 /// program as the newest.
 fn newest_on_path(command: &str, versioned: bool) -> Option<Chosen> {
+    let path = search_path();
     if !versioned {
-        return which::which(command).ok().map(|program| Chosen {
-            program,
-            args: Vec::new(),
-            name: command.to_string(),
-            origin: "found on PATH".to_string(),
-        });
+        let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
+        return which::which_in(command, Some(&path), cwd)
+            .ok()
+            .map(|program| Chosen {
+                program,
+                args: Vec::new(),
+                name: command.to_string(),
+                origin: "found on PATH".to_string(),
+            });
     }
     let pattern = super::regex_of(&format!(
         r"^{}[-.]?(\d+(?:\.\d+)*)$",
@@ -298,7 +302,6 @@ fn newest_on_path(command: &str, versioned: bool) -> Option<Chosen> {
     ));
     let mut best: Option<(Vec<u64>, String, PathBuf)> = None;
     let mut plain: Option<PathBuf> = None;
-    let path = std::env::var_os("PATH").unwrap_or_default();
     for dir in std::env::split_paths(&path) {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
@@ -340,6 +343,37 @@ fn newest_on_path(command: &str, versioned: bool) -> Option<Chosen> {
         origin: "the newest on PATH".to_string(),
     })
 }
+
+/// Where toolchains are looked for: `PATH`, and on macOS Homebrew's
+/// prefixes after it (`/opt/homebrew/bin` on Apple silicon,
+/// `/usr/local/bin` on Intel), which a shell started from the Dock or an
+/// editor may not have on its `PATH`.
+fn search_path() -> std::ffi::OsString {
+    with_homebrew(
+        std::env::var_os("PATH").unwrap_or_default(),
+        cfg!(target_os = "macos"),
+    )
+}
+
+/// `path` with Homebrew's prefixes appended, where `macos`, unless it has
+/// them already.
+fn with_homebrew(path: std::ffi::OsString, macos: bool) -> std::ffi::OsString {
+    if !macos {
+        return path;
+    }
+    let mut dirs: Vec<PathBuf> = std::env::split_paths(&path)
+        .filter(|dir| !dir.as_os_str().is_empty())
+        .collect();
+    for prefix in HOMEBREW_BINS {
+        if !dirs.iter().any(|dir| dir == Path::new(prefix)) {
+            dirs.push(PathBuf::from(prefix));
+        }
+    }
+    std::env::join_paths(dirs).unwrap_or(path)
+}
+
+/// Homebrew's directories of programs: Apple silicon's, then Intel's.
+const HOMEBREW_BINS: [&str; 2] = ["/opt/homebrew/bin", "/usr/local/bin"];
 
 fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt as _;
@@ -554,6 +588,20 @@ mod tests {
         if let Some(home) = dirs::home_dir() {
             assert_eq!(installation(&home.join("bin/python3")), None);
         }
+    }
+
+    #[test]
+    fn on_macos_homebrew_is_searched_after_path() {
+        let path = std::ffi::OsString::from("/usr/bin:/usr/local/bin");
+        assert_eq!(with_homebrew(path.clone(), false), path);
+        assert_eq!(
+            with_homebrew(path, true),
+            std::ffi::OsString::from("/usr/bin:/usr/local/bin:/opt/homebrew/bin")
+        );
+        assert_eq!(
+            with_homebrew("".into(), true),
+            std::ffi::OsString::from("/opt/homebrew/bin:/usr/local/bin")
+        );
     }
 
     #[test]

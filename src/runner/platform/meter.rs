@@ -2,12 +2,17 @@
 //! submission's own process, the CPU time and memory of its whole run (its
 //! cgroup, else `/proc`, and the CPU time its init samples of every
 //! process), and how long the scheduler kept it waiting for a CPU
-//! (`/proc/PID/schedstat`).
+//! (`/proc/PID/schedstat`). On macOS, which has neither `/proc` nor a CPU
+//! clock of another process, the CPU time and resident memory of the
+//! process are asked of the kernel by pid (`sys::process_usage`).
 
 use std::time::{Duration, Instant};
 
 use nix::time::ClockId;
-use nix::unistd::{sysconf, Pid, SysconfVar};
+#[cfg(target_os = "linux")]
+use nix::unistd::Pid;
+#[cfg(not(target_os = "macos"))]
+use nix::unistd::{sysconf, SysconfVar};
 
 use super::RunMeters;
 #[cfg(target_os = "linux")]
@@ -37,6 +42,7 @@ pub struct Meter {
 impl Meter {
     /// A meter for a process whose start is still to be confirmed: it
     /// reads nothing until it is replaced.
+    #[cfg(target_os = "linux")]
     pub(super) fn pending() -> Meter {
         Meter {
             pid: -1,
@@ -53,7 +59,12 @@ impl Meter {
     /// A meter for the process `pid`, and for what a spawner that started
     /// it measures its run by, if any.
     pub(super) fn of(pid: i32, meters: Option<RunMeters>) -> Meter {
+        #[cfg(target_os = "linux")]
         let clock = ClockId::pid_cpu_clock_id(Pid::from_raw(pid)).ok();
+        // macOS has no CPU clock of another process: its usage is asked
+        // for by pid instead (`process_cpu`).
+        #[cfg(not(target_os = "linux"))]
+        let clock = None;
         #[cfg(target_os = "linux")]
         {
             let (cgroup, sampled) = meters.map_or((None, None), |m| (m.cgroup, m.sampled));
@@ -82,6 +93,10 @@ impl Meter {
     /// kernel's clock for it: exact to the nanosecond even while it runs,
     /// and out of the submission's reach. `None` once it is gone.
     pub fn process_cpu(&self) -> Option<Duration> {
+        #[cfg(target_os = "macos")]
+        if self.pid > 0 {
+            return crate::runner::sys::process_usage(self.pid).map(|usage| usage.cpu);
+        }
         let now = self.clock?.now().ok()?;
         Some(Duration::new(now.tv_sec() as u64, now.tv_nsec() as u32))
     }
@@ -197,8 +212,16 @@ fn proc_stat(pid: i32) -> Option<String> {
     Some(stat.get(stat.rfind(')')? + 2..)?.to_string())
 }
 
+/// What the kernel says of a running process on macOS, where there is no
+/// `/proc`: CPU time and resident memory.
+#[cfg(target_os = "macos")]
+fn proc_sample(pid: i32) -> Option<(Duration, u64)> {
+    crate::runner::sys::process_usage(pid).map(|usage| (usage.cpu, usage.resident_kb))
+}
+
 /// What `/proc/PID/stat` says of a running process: CPU time and resident
 /// memory. `None` once it is gone, or where there is no `/proc`.
+#[cfg(not(target_os = "macos"))]
 fn proc_sample(pid: i32) -> Option<(Duration, u64)> {
     let stat = proc_stat(pid)?;
     let fields: Vec<&str> = stat.split(' ').collect();

@@ -14,17 +14,29 @@
 //! - `linux`: a spawner (`runner::spawner`) that starts the run in the
 //!   sandbox (`runner::sandbox`): namespaces, cgroups, seccomp, `/proc`,
 //!   the spawner's socket protocol. Everything Linux-only is behind it.
+//! - `macos`: the POSIX run, with `RLIMIT_NOFILE`, in a scratch
+//!   directory of its own, under a Seatbelt profile (`seatbelt`, made as
+//!   text) that `/usr/bin/sandbox-exec` applies: no network, writes only
+//!   in its scratch. No memory cap, task limit or process namespace:
+//!   macOS has none.
 //! - [`meter`]: what the kernel says of a running process: its own CPU
 //!   clock, and on Linux the cgroup, `/proc` and what a run's init
 //!   samples.
 //!
-//! A macOS or Windows backend is one more file here: a variant of
-//! [`Child`] and the way its [`start`] makes it.
+//! A Windows backend would be one more file here: a variant of [`Child`]
+//! and the way its [`start`] makes it.
 
 #[cfg(target_os = "linux")]
 mod linux;
+#[cfg(target_os = "macos")]
+mod macos;
 mod meter;
 mod posix;
+#[cfg(any(target_os = "macos", test))]
+mod seatbelt;
+
+#[cfg(target_os = "macos")]
+pub(crate) use macos::protections;
 
 use std::ffi::OsString;
 use std::io;
@@ -57,9 +69,12 @@ type RunMeters = super::spawner::Meters;
 type RunMeters = ();
 
 /// The running process, however this system started it.
-#[expect(
-    clippy::large_enum_variant,
-    reason = "one per running process, never held in bulk; boxing the spawner buys nothing"
+#[cfg_attr(
+    target_os = "linux",
+    expect(
+        clippy::large_enum_variant,
+        reason = "one per running process, never held in bulk; boxing the spawner buys nothing"
+    )
 )]
 pub(crate) enum Child {
     /// Forked by this process, which waits for it.
@@ -68,6 +83,9 @@ pub(crate) enum Child {
     /// reports its end.
     #[cfg(target_os = "linux")]
     Spawned(linux::Spawned),
+    /// Forked by this process under a Seatbelt profile (macOS).
+    #[cfg(target_os = "macos")]
+    Seatbelted(macos::Seatbelted),
 }
 
 /// A process reaped, with what the kernel accounted of it: the raw
@@ -92,6 +110,8 @@ impl Child {
             Child::Direct(direct) => direct.exit_fd(),
             #[cfg(target_os = "linux")]
             Child::Spawned(spawned) => Some(spawned.exit_fd()),
+            #[cfg(target_os = "macos")]
+            Child::Seatbelted(run) => run.exit_fd(),
         }
     }
 
@@ -100,6 +120,8 @@ impl Child {
             Child::Direct(direct) => direct.kill(),
             #[cfg(target_os = "linux")]
             Child::Spawned(spawned) => spawned.kill(),
+            #[cfg(target_os = "macos")]
+            Child::Seatbelted(run) => run.kill(),
         }
     }
 
@@ -107,9 +129,13 @@ impl Child {
     /// where nothing else does (a spawner's run ends with its namespace or
     /// cgroup).
     pub(crate) fn kill_leftovers(&self) {
-        if let Child::Direct(direct) = self {
+        match self {
             // The leader is gone; anything it started goes with it.
-            direct.kill();
+            Child::Direct(direct) => direct.kill(),
+            #[cfg(target_os = "macos")]
+            Child::Seatbelted(run) => run.kill(),
+            #[cfg(target_os = "linux")]
+            Child::Spawned(_) => {}
         }
     }
 
@@ -119,6 +145,8 @@ impl Child {
     pub(crate) fn try_started(&mut self) -> io::Result<Option<Meter>> {
         match self {
             Child::Direct(_) => Ok(None),
+            #[cfg(target_os = "macos")]
+            Child::Seatbelted(_) => Ok(None),
             #[cfg(target_os = "linux")]
             Child::Spawned(spawned) => Ok(spawned
                 .try_started()?
@@ -132,6 +160,8 @@ impl Child {
             Child::Direct(direct) => direct.try_exit(),
             #[cfg(target_os = "linux")]
             Child::Spawned(spawned) => spawned.try_exit(),
+            #[cfg(target_os = "macos")]
+            Child::Seatbelted(run) => run.try_exit(),
         }
     }
 
@@ -143,6 +173,8 @@ impl Child {
             Child::Direct(direct) => direct.kill_and_wait(),
             #[cfg(target_os = "linux")]
             Child::Spawned(spawned) => spawned.release(ended),
+            #[cfg(target_os = "macos")]
+            Child::Seatbelted(run) => run.kill_and_wait(),
         }
         let _ = ended;
     }
@@ -164,6 +196,12 @@ pub(crate) fn start(
         return Ok((Child::Spawned(spawned), meter));
     }
     let _ = confirm;
+    #[cfg(target_os = "macos")]
+    if let Some(started) = macos::start(launch, stdio) {
+        let run = started?;
+        let meter = Meter::of(run.pid(), None);
+        return Ok((Child::Seatbelted(run), meter));
+    }
     let direct = posix::Direct::spawn(launch, stdio)?;
     let meter = Meter::of(direct.pid(), None);
     Ok((Child::Direct(direct), meter))

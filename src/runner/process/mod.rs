@@ -314,6 +314,7 @@ fn start_child(spec: &Spec, confirm: bool) -> io::Result<(Child, Pipes, Meter)> 
             address_space: spec.address_space_limit,
             tasks: None,
             file_size: spec.file_size_limit,
+            open_files: None,
         },
     };
     let (child, meter) = platform::start(&launch, &stdio, confirm)?;

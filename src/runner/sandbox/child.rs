@@ -55,7 +55,7 @@ pub(super) struct Exec<'a> {
     _vars: Vec<CString>,
     envp: Vec<*const libc::c_char>,
     cwd: CString,
-    limits: [(Resource, Option<u64>); 5],
+    limits: [(Resource, Option<u64>); 6],
     drop_to: Option<(libc::uid_t, libc::gid_t)>,
     /// Whether the run gets a session keyring of its own.
     new_keyring: bool,

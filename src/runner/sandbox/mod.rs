@@ -140,6 +140,10 @@ pub struct Protections {
     pub keyrings: Layer,
     /// The namespaces were made in a user namespace (the judge is not root).
     pub user_namespace: bool,
+    /// On macOS, the Seatbelt profile every run starts under, in place of
+    /// the layers above, which macOS does not have; `None` on Linux.
+    #[serde(default)]
+    pub seatbelt: Option<Layer>,
 }
 
 impl Protections {
@@ -157,12 +161,37 @@ impl Protections {
             tasks: Layer::Off,
             keyrings: Layer::Off,
             user_namespace: false,
+            seatbelt: None,
         }
     }
 
-    /// Every layer, named as the report names it.
-    pub fn layers(&self) -> [(&'static str, &Layer); 8] {
-        [
+    /// What holds on macOS: a Seatbelt profile (`seatbelt`), and none of
+    /// Linux's layers, which macOS lacks and the report names once.
+    pub fn macos(mode: Mode, seatbelt: Layer) -> Protections {
+        let none = || Layer::Missing("macOS has none".into());
+        Protections {
+            mode,
+            processes: none(),
+            filesystem: none(),
+            network: none(),
+            ipc: none(),
+            accounting: none(),
+            cgroup_version: None,
+            no_fork: none(),
+            tasks: none(),
+            keyrings: none(),
+            user_namespace: false,
+            seatbelt: Some(seatbelt),
+        }
+    }
+
+    /// Every layer this system could have, named as the report names it:
+    /// on macOS the Seatbelt profile alone.
+    pub fn layers(&self) -> Vec<(&'static str, &Layer)> {
+        if let Some(seatbelt) = &self.seatbelt {
+            return vec![("Seatbelt profile", seatbelt)];
+        }
+        vec![
             ("PID namespace", &self.processes),
             ("mount namespace", &self.filesystem),
             ("network namespace", &self.network),
@@ -187,6 +216,9 @@ impl Protections {
 
     /// How a run's CPU time and memory are measured, in a few words.
     pub fn accounting_summary(&self) -> String {
+        if self.seatbelt.is_some() {
+            return "rusage accounting of the processes waited for".into();
+        }
         match (&self.accounting, &self.cgroup_version) {
             (Layer::On, Some(version)) => format!("{version} accounting of every process"),
             // The init of a run's PID namespace reaps every process of
@@ -200,6 +232,23 @@ impl Protections {
         }
     }
 }
+
+/// What a run's Seatbelt profile holds it to on macOS (`platform::seatbelt`).
+pub const MACOS_SEATBELT: &str =
+    "Seatbelt: no network, writes only in the run's scratch directory (and a compiler's build \
+     directory)";
+
+/// What macOS holds every run to beside its Seatbelt profile.
+pub const MACOS_HOLDS: &str =
+    "a process group per run, killed as a group; RLIMIT_CPU, RLIMIT_FSIZE and RLIMIT_NOFILE";
+
+/// What macOS lacks, said once: no namespaces, cgroups or seccomp, so no
+/// memory cap while a run runs (macOS refuses RLIMIT_AS), no task limit,
+/// and no hold on a process that leaves its group.
+pub const MACOS_LACKS: &str =
+    "macOS has no namespaces, cgroups or seccomp: no memory limit while a run runs (macOS \
+     refuses RLIMIT_AS; the peak is its rusage at the end), no task limit, no scratch size \
+     limit, and a process that leaves its group outlives the run";
 
 /// A list as people write it: `a`, `a and b`, `a, b and c`.
 fn and_list(items: &[&str]) -> String {
@@ -219,6 +268,16 @@ impl fmt::Display for Protections {
                 "off (--sandbox off): submissions run unconfined, {}",
                 self.accounting_summary()
             );
+        }
+        if let Some(seatbelt) = &self.seatbelt {
+            if seatbelt.is_on() {
+                write!(f, "{MACOS_SEATBELT}; ")?;
+            }
+            write!(f, "{MACOS_HOLDS}; {}", self.accounting_summary())?;
+            if let Layer::Missing(why) = seatbelt {
+                write!(f, "; MISSING Seatbelt profile: {why}")?;
+            }
+            return write!(f, "; {MACOS_LACKS}");
         }
         let namespaces: Vec<&str> = [
             ("PID", &self.processes),
@@ -591,5 +650,22 @@ mod tests {
         assert!(protections
             .to_string()
             .starts_with("PID and IPC namespaces; rusage accounting of every process; "));
+    }
+
+    #[test]
+    fn on_macos_the_header_names_the_profile_and_what_macos_lacks_once() {
+        let protections = Protections::macos(Mode::Auto, Layer::On);
+        let said = protections.to_string();
+        assert!(said.starts_with("Seatbelt: no network, writes only in the run's scratch"));
+        assert!(said.contains("RLIMIT_CPU, RLIMIT_FSIZE and RLIMIT_NOFILE"));
+        assert_eq!(said.matches("macOS has no").count(), 1);
+        assert!(!said.contains("MISSING"));
+        assert!(protections.missing().is_empty());
+        assert_eq!(protections.layers().len(), 1);
+        let without = Protections::macos(Mode::Auto, Layer::Missing("no sandbox-exec".into()));
+        assert_eq!(without.missing(), [("Seatbelt profile", "no sandbox-exec")]);
+        let said = without.to_string();
+        assert!(!said.contains("Seatbelt: no network"));
+        assert!(said.contains("MISSING Seatbelt profile: no sandbox-exec"));
     }
 }

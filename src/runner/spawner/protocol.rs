@@ -111,6 +111,7 @@ mod tests {
                 address_space: None,
                 tasks: Some(264),
                 file_size: Some(1 << 20),
+                open_files: None,
             },
             plan: sandbox::Plan {
                 read_only: vec![PathBuf::from(std::ffi::OsStr::from_bytes(b"/x/\xff"))],

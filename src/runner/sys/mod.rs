@@ -9,12 +9,15 @@
 //! process between its clone and its exec (`sandbox::child`), which may
 //! not allocate and so makes raw calls of its own.
 //!
-//! This file holds the calls every Unix has; [`linux`] those only Linux
-//! has (namespaces, pidfds, `SCM_RIGHTS` sockets, memory files), re-exported
+//! This file holds the calls every Unix has; `linux` those only Linux
+//! has (namespaces, pidfds, `SCM_RIGHTS` sockets, memory files), and
+//! `macos` those only macOS has (a process's usage by pid), re-exported
 //! here so that callers name one module.
 
 #[cfg(target_os = "linux")]
 mod linux;
+#[cfg(target_os = "macos")]
+mod macos;
 
 use std::io;
 use std::os::fd::{AsRawFd, RawFd};
@@ -23,6 +26,8 @@ use serde::{Deserialize, Serialize};
 
 #[cfg(target_os = "linux")]
 pub(crate) use linux::*;
+#[cfg(target_os = "macos")]
+pub(crate) use macos::*;
 
 /// The type of a resource's number in `setrlimit(2)`.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
@@ -58,6 +63,10 @@ pub struct Rlimits {
     /// on the user's disk).
     #[serde(default)]
     pub file_size: Option<u64>,
+    /// `RLIMIT_NOFILE`: descriptors open at once (set where no sandbox
+    /// bounds a run otherwise: macOS).
+    #[serde(default)]
+    pub open_files: Option<u64>,
 }
 
 /// Sets the limits of a submission between fork and exec: no core dumps,
@@ -74,13 +83,14 @@ pub(crate) fn set_limits(limits: Rlimits) -> io::Result<()> {
 impl Rlimits {
     /// Each limit a submission is started under, by resource, in the
     /// order they are set: no core dumps, and the backstops asked for.
-    pub(crate) fn settings(&self) -> [(Resource, Option<u64>); 5] {
+    pub(crate) fn settings(&self) -> [(Resource, Option<u64>); 6] {
         [
             (libc::RLIMIT_CORE, Some(0)),
             (libc::RLIMIT_CPU, self.cpu_seconds),
             (libc::RLIMIT_AS, self.address_space),
             (libc::RLIMIT_NPROC, self.tasks),
             (libc::RLIMIT_FSIZE, self.file_size),
+            (libc::RLIMIT_NOFILE, self.open_files),
         ]
     }
 }
@@ -155,14 +165,18 @@ pub(crate) fn kill_group(pgid: i32) {
 
 /// Ends the calling process at once with `code`: no destructors, no
 /// `atexit` handlers, no buffers flushed, as a forked child that is not
-/// the program it copied must end.
+/// the program it copied must end. Only the spawner forks such children:
+/// Linux's.
+#[cfg(target_os = "linux")]
 pub(crate) fn exit_now(code: i32) -> ! {
     // SAFETY: _exit(2) takes no pointers and does not return.
     unsafe { libc::_exit(code) }
 }
 
 /// Gives the heap's free pages back to the system, so that a process
-/// forked from this one later does not start with a copy of them.
+/// forked from this one later does not start with a copy of them (a
+/// spawner, Linux's).
+#[cfg(target_os = "linux")]
 pub(crate) fn release_free_heap() {
     #[cfg(target_env = "gnu")]
     // SAFETY: malloc_trim only releases free heap pages.

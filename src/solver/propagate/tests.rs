@@ -3,9 +3,13 @@
 //! the SIMD kernels and the AVX-512 band rule against the plain loops.
 
 use super::bits::stack_rule;
-use super::kernels::{scalar, Portable};
+#[cfg(target_arch = "x86_64")]
+use super::kernels::scalar;
+use super::kernels::Portable;
 use super::paths::visit_portable;
-use super::tables::{permutations, ALL_MASKS, BAND, NINE, SPREAD};
+#[cfg(target_arch = "x86_64")]
+use super::tables::ALL_MASKS;
+use super::tables::{permutations, BAND, NINE, SPREAD};
 #[cfg(target_arch = "x86_64")]
 use super::x86::{avx2, Avx2};
 use super::*;
