@@ -92,32 +92,14 @@ pub fn decide(case: &CaseData, run: &Run, limits: &Limits, checked: Checked) -> 
         End::Killed(Kill::Interrupted) => return None,
         End::Normal | End::Panicked(_) | End::Crashed(_) => {}
     }
-    let answers_right = answers_verdict == Verdict::AC;
-    if run.time > limits.time {
-        let reason = Reason::OverTime {
-            time: run.time,
-            limit: limits.time,
-            answers_right,
+    if let Some((verdict, reason)) = over_limits(run, limits, answers_verdict == Verdict::AC) {
+        // What the answers were is worth showing beside a time, not
+        // beside memory.
+        let details = match verdict {
+            Verdict::TLE => answers_details,
+            _ => String::new(),
         };
-        return decided(Verdict::TLE, reason, answers_details);
-    }
-    if run.wall > limits.wall() {
-        let reason = Reason::OverWall {
-            wall: run.wall,
-            limit: limits.wall(),
-            factor: limits.wall_factor,
-            cpu: run.cpu,
-            answers_right,
-        };
-        return decided(Verdict::TLE, reason, answers_details);
-    }
-    if run.memory_kb > limits.memory_kb + run.memory_allowance_kb {
-        let reason = Reason::OverMemory {
-            memory_kb: run.memory_kb,
-            limit_kb: limits.memory_kb,
-            answers_right,
-        };
-        return decided(Verdict::MLE, reason, String::new());
+        return decided(verdict, reason, details);
     }
     match &run.end {
         End::Panicked(message) => {
@@ -137,6 +119,39 @@ pub fn decide(case: &CaseData, run: &Run, limits: &Limits, checked: Checked) -> 
         }
         _ => decided(answers_verdict, answers_reason, answers_details),
     }
+}
+
+/// The verdict of a run that ended by itself but past a limit: its CPU
+/// time, its wall time, its memory. `answers_right`: whether its answers,
+/// judged anyway, were all right, which the reason says.
+fn over_limits(run: &Run, limits: &Limits, answers_right: bool) -> Option<(Verdict, Reason)> {
+    if run.time > limits.time {
+        let reason = Reason::OverTime {
+            time: run.time,
+            limit: limits.time,
+            answers_right,
+        };
+        return Some((Verdict::TLE, reason));
+    }
+    if run.wall > limits.wall() {
+        let reason = Reason::OverWall {
+            wall: run.wall,
+            limit: limits.wall(),
+            factor: limits.wall_factor,
+            cpu: run.cpu,
+            answers_right,
+        };
+        return Some((Verdict::TLE, reason));
+    }
+    if run.memory_kb > limits.memory_kb + run.memory_allowance_kb {
+        let reason = Reason::OverMemory {
+            memory_kb: run.memory_kb,
+            limit_kb: limits.memory_kb,
+            answers_right,
+        };
+        return Some((Verdict::MLE, reason));
+    }
+    None
 }
 
 #[cfg(test)]

@@ -53,6 +53,13 @@ pub fn calibration(out: &mut dyn Write, suite: &Suite) -> io::Result<()> {
         plural(suite.runs.len(), "reference"),
         MEASURE
     )?;
+    table(out, suite)?;
+    references(out, suite)?;
+    conclusion(out, suite)
+}
+
+/// The time of each reference on each case, a column a reference.
+fn table(out: &mut dyn Write, suite: &Suite) -> io::Result<()> {
     let id_width = suite
         .case_ids
         .iter()
@@ -85,6 +92,12 @@ pub fn calibration(out: &mut dyn Write, suite: &Suite) -> io::Result<()> {
         }
         writeln!(out, "{}", line.trim_end())?;
     }
+    Ok(())
+}
+
+/// A line a reference: the real judge's verdict and this suite's, and
+/// whether the limit reproduces it.
+fn references(out: &mut dyn Write, suite: &Suite) -> io::Result<()> {
     let judge = judge_name(suite.problem);
     for run in &suite.runs {
         let real = run.reference.verdict.verdict();
@@ -116,6 +129,12 @@ pub fn calibration(out: &mut dyn Write, suite: &Suite) -> io::Result<()> {
             run.label
         )?;
     }
+    Ok(())
+}
+
+/// Whether the limit reproduces every real verdict, and if not, the
+/// limits and the `time_scale` that would.
+fn conclusion(out: &mut dyn Write, suite: &Suite) -> io::Result<()> {
     if suite.holds_with_margin() {
         return writeln!(
             out,

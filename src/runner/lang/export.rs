@@ -17,7 +17,7 @@ use std::time::Duration;
 use anyhow::{bail, Context as _};
 
 use super::launch::{Interface, Launch, ANSWERS_PATH, ANSWERS_VAR};
-use super::plan::{plan, runtime};
+use super::plan::{plan, runtime, Planned};
 use super::Language;
 use crate::case::Limits;
 
@@ -76,25 +76,7 @@ pub fn export(
             ..Default::default()
         },
     )?;
-    let out = std::path::absolute(out)
-        .with_context(|| format!("cannot make {} an absolute path", out.display()))?;
-    // The build that run.sh starts writes into the directory too (a
-    // binary, class files, compiled/), under names no list can foresee:
-    // only a new or empty directory is safe.
-    if let Some(first) = std::fs::read_dir(&out)
-        .ok()
-        .and_then(|mut entries| entries.next())
-        .and_then(Result::ok)
-    {
-        bail!(
-            "{} already holds {}, and `driver` never overwrites a file (nor does the build its \
-             run.sh starts there); export into a new or empty directory with another --out",
-            out.display(),
-            first.file_name().to_string_lossy()
-        );
-    }
-    std::fs::create_dir_all(&out).with_context(|| format!("failed to create {}", out.display()))?;
-
+    let out = new_directory(out)?;
     let dir_text = out.display().to_string();
     let mut vars: Vec<(&str, &str)> = planned
         .vars
@@ -134,6 +116,47 @@ pub fn export(
             .map(|(k, v)| (OsString::from(k), OsString::from(v))),
     );
 
+    let script = script(&planned, &compile_env, &env, &run_words);
+    let files = write_out(&out, &planned.files, boards, &script)?;
+    Ok(Exported {
+        script: out.join(SCRIPT),
+        files,
+        run: shell_line(run_words),
+        interface: planned.interface,
+    })
+}
+
+/// `out` made absolute and created, new or empty: the build that run.sh
+/// starts writes into the directory too (a binary, class files,
+/// compiled/), under names no list can foresee, so only such a directory
+/// is safe.
+fn new_directory(out: &Path) -> anyhow::Result<PathBuf> {
+    let out = std::path::absolute(out)
+        .with_context(|| format!("cannot make {} an absolute path", out.display()))?;
+    if let Some(first) = std::fs::read_dir(&out)
+        .ok()
+        .and_then(|mut entries| entries.next())
+        .and_then(Result::ok)
+    {
+        bail!(
+            "{} already holds {}, and `driver` never overwrites a file (nor does the build its \
+             run.sh starts there); export into a new or empty directory with another --out",
+            out.display(),
+            first.file_name().to_string_lossy()
+        );
+    }
+    std::fs::create_dir_all(&out).with_context(|| format!("failed to create {}", out.display()))?;
+    Ok(out)
+}
+
+/// The text of run.sh: what it is, how to use it, then the build's and
+/// the run's commands, each with its environment.
+fn script(
+    planned: &Planned,
+    compile_env: &[(OsString, OsString)],
+    env: &[(OsString, OsString)],
+    run_words: &[String],
+) -> String {
     let kind = match planned.interface {
         Interface::Function => "LeetCode-style file, inside its driver",
         Interface::Program => "program",
@@ -165,17 +188,27 @@ pub fn export(
         files = built.join(", "),
     );
     if let Some(compile) = &planned.compile {
-        let mut words = env_words(&compile_env);
+        let mut words = env_words(compile_env);
         words.extend(compile.iter().cloned());
         script.push_str(&shell_line(words));
         script.push('\n');
     }
-    let mut words = env_words(&env);
+    let mut words = env_words(env);
     words.extend(run_words.iter().cloned());
     script.push_str(&format!("{} 3>&1 < \"$input\"\n", shell_line(words)));
+    script
+}
 
-    // Each file is made anew: a name that appeared meanwhile (a link
-    // included) is an error, never written through.
+/// Writes the build's `files`, the `boards` and the `script` into `out`,
+/// each made anew: a name that appeared meanwhile (a link included) is an
+/// error, never written through. Returns the files written, the script
+/// last.
+fn write_out(
+    out: &Path,
+    built: &[(String, String)],
+    boards: &str,
+    script: &str,
+) -> anyhow::Result<Vec<PathBuf>> {
     let write_new = |target: &Path, text: &[u8]| -> anyhow::Result<()> {
         use std::io::Write as _;
         std::fs::OpenOptions::new()
@@ -186,7 +219,7 @@ pub fn export(
             .with_context(|| format!("failed to write {}", target.display()))
     };
     let mut files = Vec::new();
-    for (name, text) in &planned.files {
+    for (name, text) in built {
         let target = out.join(name);
         write_new(&target, text.as_bytes())?;
         files.push(target);
@@ -197,11 +230,6 @@ pub fn export(
     let script_path = out.join(SCRIPT);
     write_new(&script_path, script.as_bytes())?;
     std::fs::set_permissions(&script_path, std::fs::Permissions::from_mode(0o755))?;
-    files.push(script_path.clone());
-    Ok(Exported {
-        files,
-        script: script_path,
-        run: shell_line(run_words),
-        interface: planned.interface,
-    })
+    files.push(script_path);
+    Ok(files)
 }
