@@ -9,7 +9,7 @@ pub mod rules;
 
 use std::fmt;
 
-pub use format::{Format, LocatedBoard, ParseError, ParsedBoards};
+pub use format::Format;
 
 /// LeetCode 37's example puzzle as one AcWing line, '.' for a blank: the
 /// board that tests, examples and `driver`'s board.txt start from.

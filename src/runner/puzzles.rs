@@ -47,6 +47,7 @@ const EXACT: usize = 1024;
 
 impl PuzzleTimes {
     /// Records the next puzzle's time.
+    #[cfg(test)]
     pub fn record(&mut self, ns: u64) {
         self.record_at(self.count, ns);
     }
@@ -75,6 +76,7 @@ impl PuzzleTimes {
     }
 
     /// The time of every call together.
+    #[cfg(test)]
     pub fn total(&self) -> Duration {
         self.total
     }
@@ -83,15 +85,6 @@ impl PuzzleTimes {
     /// equals).
     pub fn slowest(&self) -> Option<(usize, Duration)> {
         self.slowest.map(|(i, ns)| (i, Duration::from_nanos(ns)))
-    }
-
-    /// What was measured, when every puzzle was: as [`Timed`] says it.
-    pub fn timed(&self) -> Option<Timed> {
-        Some(Timed {
-            spread: Some(self.spread()?),
-            count: self.count,
-            slowest: self.slowest(),
-        })
     }
 
     /// How many times were recorded.
@@ -231,12 +224,6 @@ impl<'a> PuzzleLines<'a> {
             trailer: Some(trailer),
             made: 0,
         }
-    }
-
-    /// How many puzzles have been made, once the trailer has: `None` while
-    /// more may come.
-    pub fn all_made(&self) -> Option<usize> {
-        self.trailer.is_none().then_some(self.made)
     }
 }
 

@@ -383,11 +383,6 @@ impl Process {
         &mut self.meter
     }
 
-    /// Whether it has ended.
-    pub fn has_ended(&self) -> bool {
-        self.ended.is_some()
-    }
-
     fn child(&mut self) -> &mut Child {
         self.child
             .as_mut()
