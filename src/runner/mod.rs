@@ -135,7 +135,7 @@ pub struct Run {
     pub puzzle_times: Option<Timed>,
     pub end: End,
     /// What a function submission printed itself (debug output), kept apart
-    /// from its answers as LeetCode does: its first [`crate::check::KEEP`]
+    /// from its answers as LeetCode does: its first `crate::check::KEEP`
     /// bytes. Empty for programs.
     pub stdout: String,
     /// How many lines it printed in all.
