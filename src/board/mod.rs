@@ -5,7 +5,7 @@
 //! digit 0 or 10, a board with 80 cells) cannot travel past the parser.
 
 pub mod format;
-pub mod rules;
+pub(crate) mod rules;
 
 use std::fmt;
 

@@ -3,8 +3,8 @@
 //! what it cost. Turning that into a verdict is the judge's job.
 
 pub mod builtin;
-pub mod external;
-pub mod function;
+pub(crate) mod external;
+pub(crate) mod function;
 pub mod lang;
 pub(crate) mod platform;
 pub mod process;

@@ -11,7 +11,7 @@
 //! ([`table`]), and a test keeps the two in step.
 //!
 //! How a file is built and cached is in [`build`], the compiler's run in
-//! [`compile`], and which programs a language's tools are in [`tools`].
+//! [`compile`], and which programs a language's tools are in `tools`.
 
 mod announce;
 mod build;
@@ -39,7 +39,7 @@ mod rust;
 mod scala;
 pub mod starter;
 pub mod table;
-pub mod tools;
+pub(crate) mod tools;
 mod typescript;
 
 use std::collections::HashMap;
