@@ -245,14 +245,6 @@ impl Baseline {
         Ok(baseline)
     }
 
-    pub fn len(&self) -> usize {
-        self.cases.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.cases.is_empty()
-    }
-
     /// The case set against its earlier run; `None` when the baseline
     /// does not hold it (a new case).
     pub fn compare(&self, result: &CaseResult) -> Option<Comparison> {
@@ -440,7 +432,7 @@ mod tests {
             {"id": "b", "verdict": null, "time_ms": null, "runs_ms": []}
         ]}"#;
         let baseline = Baseline::parse(text, "r.json").unwrap();
-        assert_eq!(baseline.len(), 2);
+        assert_eq!(baseline.cases.len(), 2);
         assert_eq!(baseline.cases["a"].verdict, Some(Verdict::AC));
         assert_eq!(
             baseline.cases["a"].time,

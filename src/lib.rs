@@ -3,7 +3,7 @@
 //!
 //! The data flows one way: the CLI builds a [`judge::JudgeConfig`], [`case`]
 //! discovers sorted cases and reads their settings, [`runner`] runs the
-//! submission on each, [`check`] judges its answers, [`decide`] turns the
+//! submission on each, `check` judges its answers, `decide` turns the
 //! run and the answers into a [`verdict::Verdict`], the judge gathers
 //! [`results`], and [`report`] renders the events. Only `main.rs` and
 //! `report` write to the terminal. A test below fails on an import cycle
@@ -16,9 +16,9 @@ pub mod bench;
 pub mod board;
 pub mod calibrate;
 pub mod case;
-pub mod check;
+pub(crate) mod check;
 pub mod corpus;
-pub mod decide;
+pub(crate) mod decide;
 pub mod doctor;
 pub mod fuzz;
 pub mod generate;
@@ -26,17 +26,17 @@ pub mod hack;
 pub mod judge;
 pub mod practice;
 pub mod problem;
-pub mod reason;
+pub(crate) mod reason;
 pub mod report;
 pub mod results;
 pub mod runner;
 pub mod shipped;
 pub mod solver;
-pub mod state;
-pub mod stats;
+pub(crate) mod state;
+pub(crate) mod stats;
 pub mod stress;
 pub mod verdict;
-pub mod watch;
+pub(crate) mod watch;
 pub mod words;
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! The practice loop of `test`: what a run judges and how it reports,
 //! decided once from the command line ([`TestPlan`]); the records it keeps
 //! where the user works for the next run (`--failed`, `--baseline last`,
-//! `--save-baseline`, in the judge's own directory, see [`crate::state`]);
+//! `--save-baseline`, in the judge's own directory, see `crate::state`);
 //! and `--watch`, which judges the plan again at each change.
 
 use std::io::{self, Write};

@@ -89,11 +89,6 @@ impl Dir {
         })
     }
 
-    /// Where it is, as named in messages.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
     /// What `name` is here, not following a link; `None` when absent.
     pub fn kind(&self, name: &str) -> io::Result<Option<Kind>> {
         match nix::sys::stat::fstatat(&self.fd, name, nix::fcntl::AtFlags::AT_SYMLINK_NOFOLLOW) {

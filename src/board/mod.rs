@@ -5,11 +5,11 @@
 //! digit 0 or 10, a board with 80 cells) cannot travel past the parser.
 
 pub mod format;
-pub mod rules;
+pub(crate) mod rules;
 
 use std::fmt;
 
-pub use format::{Format, LocatedBoard, ParseError, ParsedBoards};
+pub use format::Format;
 
 /// LeetCode 37's example puzzle as one AcWing line, '.' for a blank: the
 /// board that tests, examples and `driver`'s board.txt start from.

@@ -167,10 +167,6 @@ impl Fence {
         }
     }
 
-    pub fn root(&self) -> &Path {
-        &self.root
-    }
-
     /// Opens `path`, a file of the suite, for reading: `what` names its
     /// role in errors (`case input`, `expected output`). Refused: a file
     /// that is not a regular file, one that resolves outside the fence

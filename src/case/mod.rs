@@ -25,7 +25,7 @@ use anyhow::{bail, Context as _};
 use walkdir::WalkDir;
 
 pub use load::{load, open, Boards, CaseData, Expected, Malformed, Text};
-pub use settings::{CheckerKind, Limits, Settings, SettingsCache, SETTINGS_FILE};
+pub use settings::{CheckerKind, Limits, Settings, SettingsCache};
 pub use suite::{Listed, Suite};
 
 /// One case found on disk, not yet read.

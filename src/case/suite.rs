@@ -13,8 +13,6 @@ use crate::problem::Problem;
 /// The cases under the paths of a run, sorted, each with its settings.
 #[derive(Debug, Default)]
 pub struct Suite {
-    /// The paths named on the command line (or the default one).
-    pub paths: Vec<PathBuf>,
     pub cases: Vec<Listed>,
     /// Files that look like part of a case but are not judged.
     pub warnings: Vec<String>,
@@ -43,7 +41,6 @@ impl Suite {
             })
             .collect();
         Ok(Suite {
-            paths: paths.to_vec(),
             cases,
             warnings: found.warnings,
         })

@@ -83,11 +83,6 @@ impl LineSplitter {
             .extend_from_slice(&bytes[..bytes.len().min(room)]);
     }
 
-    /// Whether no unfinished line is held.
-    pub fn is_empty(&self) -> bool {
-        self.partial.is_empty()
-    }
-
     /// The last line, when the stream ended without a `\n`.
     pub fn rest(&mut self) -> Option<Vec<u8>> {
         Some(std::mem::take(&mut self.partial)).filter(|rest| !rest.is_empty())

@@ -26,7 +26,7 @@
 mod search;
 mod write;
 
-pub use search::{HardFor, Measure, FIENDISH_GOAL, HARDEST};
+pub use search::{HardFor, Measure, FIENDISH_GOAL};
 pub use write::{write_cases, write_cases_with, GenPlan, Layout, Written};
 
 use std::fmt;

@@ -47,8 +47,6 @@ pub enum Measure {
 }
 
 impl Measure {
-    pub const ALL: [Measure; 3] = [Measure::Backtrack, Measure::Mrv, Measure::Propagate];
-
     pub fn name(self) -> &'static str {
         match self {
             Measure::Backtrack => "backtrack",

@@ -48,7 +48,6 @@ pub struct GenPlan {
 #[derive(Clone, Debug)]
 pub struct Written {
     pub input: PathBuf,
-    pub expected: PathBuf,
     pub ratings: Vec<Rating>,
 }
 
@@ -201,7 +200,6 @@ pub fn write_cases_with(
         }
         let case = Written {
             input: plan.out.join(input),
-            expected: plan.out.join(expected),
             ratings: puzzles.into_iter().map(|p| p.rating).collect(),
         };
         on_case(&case);

@@ -4,7 +4,7 @@
 //! test runners do.
 //!
 //! On a terminal the table fits its width: the least important columns go
-//! first and long notes wrap under the case column (see [`layout`]). Off a
+//! first and long notes wrap under the case column (see `layout`). Off a
 //! terminal every line is whole, for scripts and logs. Colour marks the
 //! verdicts and the cells of grid diffs only, so everything stays readable
 //! without it.

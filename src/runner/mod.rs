@@ -3,8 +3,8 @@
 //! what it cost. Turning that into a verdict is the judge's job.
 
 pub mod builtin;
-pub mod external;
-pub mod function;
+pub(crate) mod external;
+pub(crate) mod function;
 pub mod lang;
 pub(crate) mod platform;
 pub mod process;
@@ -32,7 +32,7 @@ use crate::solver::Solver;
 use crate::case::Limits;
 use lang::launch::Interface;
 use process::Kill;
-pub use puzzles::{Arrivals, OwnOutput, OwnText, PuzzleLines, PuzzleTimes, Timed};
+pub use puzzles::{Arrivals, OwnOutput, OwnText, PuzzleLines, Timed};
 
 /// Processes and threads a run may have at once: enough for a JVM's or a
 /// compiler's, few enough to stop a fork bomb.
@@ -135,7 +135,7 @@ pub struct Run {
     pub puzzle_times: Option<Timed>,
     pub end: End,
     /// What a function submission printed itself (debug output), kept apart
-    /// from its answers as LeetCode does: its first [`crate::check::KEEP`]
+    /// from its answers as LeetCode does: its first `crate::check::KEEP`
     /// bytes. Empty for programs.
     pub stdout: String,
     /// How many lines it printed in all.
@@ -546,7 +546,7 @@ mod tests {
 
     #[test]
     fn puzzle_times_sum_exactly_and_spread_within_a_tenth_of_a_percent() {
-        let mut times = PuzzleTimes::default();
+        let mut times = puzzles::PuzzleTimes::default();
         assert_eq!(times.spread(), None);
         for ns in [3_000, 1_000, 2_000, 1_000_000, 4_000] {
             times.record(ns);

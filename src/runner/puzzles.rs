@@ -47,6 +47,7 @@ const EXACT: usize = 1024;
 
 impl PuzzleTimes {
     /// Records the next puzzle's time.
+    #[cfg(test)]
     pub fn record(&mut self, ns: u64) {
         self.record_at(self.count, ns);
     }
@@ -75,6 +76,7 @@ impl PuzzleTimes {
     }
 
     /// The time of every call together.
+    #[cfg(test)]
     pub fn total(&self) -> Duration {
         self.total
     }
@@ -83,15 +85,6 @@ impl PuzzleTimes {
     /// equals).
     pub fn slowest(&self) -> Option<(usize, Duration)> {
         self.slowest.map(|(i, ns)| (i, Duration::from_nanos(ns)))
-    }
-
-    /// What was measured, when every puzzle was: as [`Timed`] says it.
-    pub fn timed(&self) -> Option<Timed> {
-        Some(Timed {
-            spread: Some(self.spread()?),
-            count: self.count,
-            slowest: self.slowest(),
-        })
     }
 
     /// How many times were recorded.
@@ -232,12 +225,6 @@ impl<'a> PuzzleLines<'a> {
             made: 0,
         }
     }
-
-    /// How many puzzles have been made, once the trailer has: `None` while
-    /// more may come.
-    pub fn all_made(&self) -> Option<usize> {
-        self.trailer.is_none().then_some(self.made)
-    }
 }
 
 impl Read for PuzzleLines<'_> {
@@ -272,7 +259,7 @@ impl Read for PuzzleLines<'_> {
 }
 
 /// What a function submission printed itself: the first
-/// [`crate::check::KEEP`] bytes, how many lines in all, and its last line.
+/// `crate::check::KEEP` bytes, how many lines in all, and its last line.
 #[derive(Default)]
 pub struct OwnOutput {
     head: Head,
@@ -291,7 +278,7 @@ const LAST_LINE_BYTES: usize = 1024;
 
 /// What [`OwnOutput`] kept.
 pub struct OwnText {
-    /// The first [`crate::check::KEEP`] bytes.
+    /// The first `crate::check::KEEP` bytes.
     pub head: String,
     /// How many lines in all (a last one without a newline counts).
     pub lines: usize,

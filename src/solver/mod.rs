@@ -3,14 +3,14 @@
 //! is registered once in [`ALL`], which the CLI, the judge and the tests
 //! all read.
 
-pub mod backtrack;
-pub mod bitmask;
-pub mod faulty;
+pub(crate) mod backtrack;
+pub(crate) mod bitmask;
+pub(crate) mod faulty;
 pub mod mrv;
 #[expect(unsafe_code, reason = "SIMD intrinsics for the bit masks")]
-pub mod propagate;
+pub(crate) mod propagate;
 pub mod reference;
-pub mod singles;
+pub(crate) mod singles;
 
 /// LeetCode 37's Rust signature.
 pub type SolveFn = fn(&mut Vec<Vec<char>>);

@@ -11,7 +11,7 @@
 //! ([`table`]), and a test keeps the two in step.
 //!
 //! How a file is built and cached is in [`build`], the compiler's run in
-//! [`compile`], and which programs a language's tools are in [`tools`].
+//! [`compile`], and which programs a language's tools are in `tools`.
 
 mod announce;
 mod build;
@@ -39,7 +39,7 @@ mod rust;
 mod scala;
 pub mod starter;
 pub mod table;
-pub mod tools;
+pub(crate) mod tools;
 mod typescript;
 
 use std::collections::HashMap;
@@ -58,8 +58,7 @@ pub use build::{build, build_as, cache_root};
 pub use cache::user_config_path;
 pub use cause::{crash_cause, out_of_memory};
 pub use plan::Options;
-pub use tools::version;
-pub use tools::{Choice, ENVIRONMENT};
+pub use tools::Choice;
 
 /// Everything the judge knows about one language.
 pub struct Spec {
@@ -367,11 +366,6 @@ impl Language {
         ALL.iter()
             .copied()
             .find(|l| l.0.extensions.contains(&extension))
-    }
-
-    /// The flags sources are built with, as the judges build them.
-    pub fn flags(self) -> &'static [&'static str] {
-        self.0.flags
     }
 }
 

@@ -384,11 +384,6 @@ impl Process {
         &mut self.meter
     }
 
-    /// Whether it has ended.
-    pub fn has_ended(&self) -> bool {
-        self.ended.is_some()
-    }
-
     fn child(&mut self) -> &mut Child {
         self.child
             .as_mut()
