@@ -177,9 +177,18 @@ fn the_stress_time_sample_is_what_stress_prints() {
 /// `--repeat`: the book's sample row with the range of the runs' times.
 #[test]
 fn the_repeat_sample_is_what_test_prints() {
-    let run = run(&["test", "cases/acwing166/hard.in", "--repeat", "5"]);
+    let run = run(&[
+        "test",
+        "cases/acwing166/anti-backtracking.in",
+        "--repeat",
+        "5",
+    ]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-    assert_sample_of(&readme_sample("hard  5 runs: "), &run.stdout, sandbox_line);
+    assert_sample_of(
+        &readme_sample("anti-backtracking  5 runs: "),
+        &run.stdout,
+        sandbox_line,
+    );
 }
 
 /// `gen --hard-for` on a terminal: the book's sample of the progress line
