@@ -167,11 +167,9 @@ fn a_missing_baseline_says_what_to_do() {
     );
 }
 
-#[test]
-fn a_functions_slow_board_is_named_by_the_time_its_answer_took() {
-    if !have(&["python3"], "per-puzzle times of a function") {
-        return;
-    }
+/// The JSON report of `fixture` judged on a case of five puzzles, which
+/// it answers all right, its table row naming puzzle 3 as the slowest.
+fn judged_slow_on_puzzle_3(fixture_name: &str) -> Value {
     let dir = suite(5);
     let run = judge_in(
         dir.path(),
@@ -179,7 +177,7 @@ fn a_functions_slow_board_is_named_by_the_time_its_answer_took() {
             "test",
             "cases",
             "--submission",
-            &fixture("ac_leetcode_slow_on_board_3.py"),
+            &fixture(fixture_name),
             "--time-limit",
             "10s",
             "--json",
@@ -192,15 +190,24 @@ fn a_functions_slow_board_is_named_by_the_time_its_answer_took() {
         "{}",
         run.stdout
     );
-    let report: Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.path().join("report.json")).unwrap())
-            .unwrap();
+    serde_json::from_str(&std::fs::read_to_string(dir.path().join("report.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn a_functions_slow_board_is_named_by_the_time_its_answer_took() {
+    if !have(&["python3"], "per-puzzle times of a function") {
+        return;
+    }
+    let report = judged_slow_on_puzzle_3("ac_leetcode_slow_on_board_3.py");
     let case = &cases_of(&report)[0];
     let slowest_ms = case["slowest_puzzle"]["ms"].as_f64().unwrap();
     let time_ms = case["time_ms"].as_f64().unwrap();
+    // The clock is read as each answer arrives, a moment after the driver
+    // took up the next board: a board's time may lose a few milliseconds
+    // to the one after it, never more than the case's time in all.
     assert!(
-        (400.0..=time_ms).contains(&slowest_ms),
-        "the 0.4 s it spent, within the case's time: {case}"
+        (300.0..=time_ms).contains(&slowest_ms),
+        "about the 0.4 s it spent, within the case's time: {case}"
     );
 }
 
@@ -209,29 +216,7 @@ fn a_program_that_answers_as_it_goes_gets_per_puzzle_times() {
     if !have(&["python3"], "per-puzzle times") {
         return;
     }
-    let dir = suite(5);
-    let run = judge_in(
-        dir.path(),
-        &[
-            "test",
-            "cases",
-            "--submission",
-            &fixture("ac_slow_on_puzzle_3.py"),
-            "--time-limit",
-            "10s",
-            "--json",
-            "report.json",
-        ],
-    );
-    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-    assert!(
-        run.stdout.contains("slowest: puzzle 3, input line 3, "),
-        "{}",
-        run.stdout
-    );
-    let report: Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.path().join("report.json")).unwrap())
-            .unwrap();
+    let report = judged_slow_on_puzzle_3("ac_slow_on_puzzle_3.py");
     let case = &cases_of(&report)[0];
     assert_eq!(case["slowest_puzzle"]["puzzle"], 3, "{case}");
     assert_eq!(case["slowest_puzzle"]["line"], 3, "{case}");
