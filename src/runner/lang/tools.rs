@@ -375,9 +375,16 @@ fn with_homebrew(path: std::ffi::OsString, macos: bool) -> std::ffi::OsString {
 /// Homebrew's directories of programs: Apple silicon's, then Intel's.
 const HOMEBREW_BINS: [&str; 2] = ["/opt/homebrew/bin", "/usr/local/bin"];
 
+#[cfg(unix)]
 fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt as _;
     std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// Windows runs a file by its name (`.exe`), not by a mode bit.
+#[cfg(not(unix))]
+fn is_executable(path: &Path) -> bool {
+    path.is_file()
 }
 
 /// What makes a program the same program: its real path, size and
@@ -385,11 +392,12 @@ fn is_executable(path: &Path) -> bool {
 pub fn identity(program: &Path) -> String {
     let real = std::fs::canonicalize(program).unwrap_or_else(|_| program.to_path_buf());
     let (size, modified) = std::fs::metadata(&real).map_or((0, 0), |m| {
-        use std::os::unix::fs::MetadataExt as _;
-        (
-            m.size(),
-            m.mtime() as i128 * 1_000_000_000 + m.mtime_nsec() as i128,
-        )
+        let modified = m
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |since| since.as_nanos() as i128);
+        (m.len(), modified)
     });
     format!("{} {size} {modified}", real.display())
 }

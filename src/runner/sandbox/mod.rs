@@ -366,8 +366,7 @@ impl SpawnRequest {
         limits: crate::runner::sys::Rlimits,
         plan: Plan,
     ) -> SpawnRequest {
-        use std::os::unix::ffi::OsStrExt as _;
-        let wire = |s: &OsStr| s.as_bytes().to_vec();
+        let wire = |s: &OsStr| bytes::of(s);
         SpawnRequest {
             program: wire(program),
             argv: argv.iter().map(|a| wire(a)).collect(),
@@ -516,17 +515,41 @@ pub fn environment(cwd: &Path, path_dirs: &[PathBuf]) -> Vec<(OsString, OsString
 
 /// Serde for paths and OS strings as raw bytes: they need not be UTF-8.
 pub(crate) mod bytes {
-    use std::ffi::OsString;
-    use std::os::unix::ffi::{OsStrExt as _, OsStringExt as _};
+    use std::ffi::{OsStr, OsString};
 
     use serde::{Deserialize as _, Deserializer, Serializer};
 
+    /// The bytes of an OS string: on Unix its own; on Windows (where no
+    /// spawner reads them) their UTF-8, as nearly as it can be made.
+    #[cfg(unix)]
+    pub fn of(value: &OsStr) -> Vec<u8> {
+        use std::os::unix::ffi::OsStrExt as _;
+        value.as_bytes().to_vec()
+    }
+
+    #[cfg(not(unix))]
+    pub fn of(value: &OsStr) -> Vec<u8> {
+        value.to_string_lossy().into_owned().into_bytes()
+    }
+
+    /// The OS string of bytes made by [`of`].
+    #[cfg(unix)]
+    pub fn to_os(bytes: Vec<u8>) -> OsString {
+        use std::os::unix::ffi::OsStringExt as _;
+        OsString::from_vec(bytes)
+    }
+
+    #[cfg(not(unix))]
+    pub fn to_os(bytes: Vec<u8>) -> OsString {
+        OsString::from(String::from_utf8_lossy(&bytes).into_owned())
+    }
+
     pub fn serialize<S: Serializer>(value: &OsString, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_bytes(value.as_bytes())
+        s.serialize_bytes(&of(value))
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<OsString, D::Error> {
-        Ok(OsString::from_vec(Vec::<u8>::deserialize(d)?))
+        Ok(to_os(Vec::<u8>::deserialize(d)?))
     }
 }
 
@@ -545,19 +568,22 @@ pub(crate) mod path {
 }
 
 pub(crate) mod paths {
-    use std::os::unix::ffi::{OsStrExt as _, OsStringExt as _};
     use std::path::PathBuf;
 
     use serde::{Deserialize as _, Deserializer, Serializer};
 
     pub fn serialize<S: Serializer>(value: &[PathBuf], s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(value.iter().map(|p| serde_bytes(p.as_os_str().as_bytes())))
+        let all: Vec<Vec<u8>> = value
+            .iter()
+            .map(|p| super::bytes::of(p.as_os_str()))
+            .collect();
+        s.collect_seq(all.iter().map(|b| serde_bytes(b)))
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<PathBuf>, D::Error> {
         Ok(Vec::<Vec<u8>>::deserialize(d)?
             .into_iter()
-            .map(|b| PathBuf::from(std::ffi::OsString::from_vec(b)))
+            .map(|b| PathBuf::from(super::bytes::to_os(b)))
             .collect())
     }
 
