@@ -52,6 +52,8 @@ pub(crate) mod windows_plain;
 
 #[cfg(target_os = "macos")]
 pub(crate) use macos::protections;
+#[cfg(windows)]
+pub(crate) use windows::protections;
 
 use std::ffi::OsString;
 use std::io;
