@@ -355,13 +355,15 @@ mod tests {
             ),
         );
         #[cfg(windows)]
-        return PathBuf::from(std::os::windows::ffi::OsStringExt::from_wide(
-            &before
-                .encode_utf16()
-                .chain([0xd800])
-                .chain(".in".encode_utf16())
-                .collect::<Vec<u16>>(),
-        ));
+        return PathBuf::from(
+            <std::ffi::OsString as std::os::windows::ffi::OsStringExt>::from_wide(
+                &before
+                    .encode_utf16()
+                    .chain([0xd800])
+                    .chain(".in".encode_utf16())
+                    .collect::<Vec<u16>>(),
+            ),
+        );
     }
 
     #[test]
