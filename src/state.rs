@@ -322,14 +322,48 @@ impl ClassifyWords for serde_json::Error {
     }
 }
 
-#[cfg(all(test, unix))]
+#[cfg(test)]
 mod tests {
     use super::*;
-    use std::os::unix::ffi::OsStringExt as _;
-    use std::os::unix::fs::symlink;
 
     fn dir(path: &Path) -> Dir {
         Dir::open_given(path).unwrap()
+    }
+
+    /// A link at `at` to the file `target`.
+    fn link_file(target: &Path, at: &Path) {
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(target, at).unwrap();
+        #[cfg(windows)]
+        std::os::windows::fs::symlink_file(target, at).unwrap();
+    }
+
+    /// A link at `at` to the directory `target`.
+    fn link_dir(target: &Path, at: &Path) {
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(target, at).unwrap();
+        #[cfg(windows)]
+        std::os::windows::fs::symlink_dir(target, at).unwrap();
+    }
+
+    /// A name no UTF-8 text can hold.
+    fn not_unicode(before: &str) -> PathBuf {
+        #[cfg(unix)]
+        return PathBuf::from(
+            <std::ffi::OsString as std::os::unix::ffi::OsStringExt>::from_vec(
+                [before.as_bytes(), b"\xff.in"].concat(),
+            ),
+        );
+        #[cfg(windows)]
+        return PathBuf::from(
+            <std::ffi::OsString as std::os::windows::ffi::OsStringExt>::from_wide(
+                &before
+                    .encode_utf16()
+                    .chain([0xd800])
+                    .chain(".in".encode_utf16())
+                    .collect::<Vec<u16>>(),
+            ),
+        );
     }
 
     #[test]
@@ -339,7 +373,7 @@ mod tests {
         std::fs::write(&victim, "mine\n").unwrap();
         let state = tmp.path().join("state");
         std::fs::create_dir(&state).unwrap();
-        symlink(&victim, state.join("failed")).unwrap();
+        link_file(&victim, &state.join("failed"));
         let state = dir(&state);
         // Read: refused by name, nothing of the target.
         let error = state.read_own("failed").unwrap_err().to_string();
@@ -357,7 +391,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let elsewhere = tmp.path().join("elsewhere");
         std::fs::create_dir(&elsewhere).unwrap();
-        symlink(&elsewhere, tmp.path().join("baselines")).unwrap();
+        link_dir(&elsewhere, &tmp.path().join("baselines"));
         let top = dir(tmp.path());
         let error = top.subdir("baselines", true).unwrap_err().to_string();
         assert!(error.contains("baselines is a symbolic link"), "{error}");
@@ -384,9 +418,7 @@ mod tests {
     fn the_failed_record_is_data_that_no_name_can_break() {
         let tmp = tempfile::tempdir().unwrap();
         let here = tmp.path();
-        let odd = PathBuf::from(std::ffi::OsString::from_vec(
-            b"/cases/a\n$(touch PWN)\xff.in".to_vec(),
-        ));
+        let odd = not_unicode("/cases/a\n$(touch PWN)");
         let record = Failed {
             paths: vec![here.join("cases")],
             inputs: vec![here.join("cases/b.in"), odd.clone()],

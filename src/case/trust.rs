@@ -825,6 +825,7 @@ mod tests {
         assert_eq!(store.consent(&commented), Consent::Refused);
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_link_of_the_pack_led_elsewhere_voids_the_consent() {
         let tmp = tempfile::tempdir().unwrap();
@@ -858,7 +859,10 @@ mod tests {
         let planted = store.record_path(&real, &subject.digest);
         let target = tmp.path().join("target");
         std::fs::write(&target, "kept").unwrap();
+        #[cfg(unix)]
         std::os::unix::fs::symlink(&target, &planted).unwrap();
+        #[cfg(windows)]
+        std::os::windows::fs::symlink_file(&target, &planted).unwrap();
         // A link is no record: not allowed, and allowing writes nothing
         // through it.
         assert_eq!(store.consent(&subject), Consent::Refused);
@@ -869,7 +873,10 @@ mod tests {
         let linked = Store {
             dir: tmp.path().join("linked"),
         };
+        #[cfg(unix)]
         std::os::unix::fs::symlink(&store.dir, &linked.dir).unwrap();
+        #[cfg(windows)]
+        std::os::windows::fs::symlink_dir(&store.dir, &linked.dir).unwrap();
         let error = linked.allow(&subject).unwrap_err().to_string();
         assert!(error.contains("not a directory but a link"), "{error}");
     }

@@ -52,6 +52,8 @@ pub(crate) mod windows_plain;
 
 #[cfg(target_os = "macos")]
 pub(crate) use macos::protections;
+#[cfg(windows)]
+pub(crate) use windows::protections;
 
 use std::ffi::OsString;
 use std::io;
@@ -121,7 +123,7 @@ pub(crate) struct Launch<'a> {
 /// process itself: on Linux, the run's cgroup or what its init samples.
 #[cfg(target_os = "linux")]
 type RunMeters = super::spawner::Meters;
-#[cfg(not(target_os = "linux"))]
+#[cfg(all(unix, not(target_os = "linux")))]
 type RunMeters = ();
 
 /// The running process, however this system started it.

@@ -4,8 +4,8 @@
 //! (`PROC_THREAD_ATTRIBUTE_HANDLE_LIST`), put in a fresh job, then
 //! resumed, so that nothing it starts escapes the job. The job kills
 //! everything in it when the judge closes it (or kills it), holds the run
-//! to [`TASKS`](crate::runner::TASKS) processes at once and to its memory
-//! cap, with the CPU limit as a backstop behind the watchdog, and makes a
+//! to its plan's processes at once (one for a LeetCode-style file) and to
+//! its memory cap, with the CPU limit as a backstop behind the watchdog, and makes a
 //! crash end the process with its exception's code rather than a dialog.
 //! Its accounting gives the CPU time (user and kernel) and the peak
 //! memory of the whole run. What a job does not do (no network or
@@ -24,7 +24,18 @@ use super::windows_plain::{
     command_line, cpu_of, environment_block, job_memory_bytes, job_time_100ns, peak_kb,
 };
 use super::{Launch, Reaped};
+use crate::runner::sandbox::{self, Mode, Protections};
 use crate::runner::sys::{self, Job, JobLimits};
+
+/// What holds every run here: a Job Object, whatever `--sandbox` says
+/// (it is how a run is killed whole and accounted); with `--sandbox off`
+/// the header says the runs are unconfined.
+pub(crate) fn protections() -> Protections {
+    match sandbox::mode() {
+        Mode::Off => Protections::off(),
+        mode => Protections::windows(mode),
+    }
+}
 
 /// A run in a job of its own.
 pub(crate) struct Jobbed {
@@ -40,7 +51,13 @@ pub(crate) fn start(launch: &Launch<'_>, stdio: &[&OwnedHandle]) -> io::Result<(
     };
     sys::no_error_dialogs();
     let job = Arc::new(Job::new(&JobLimits {
-        processes: crate::runner::TASKS,
+        // A LeetCode-style file gets threads only, as Linux's filter
+        // holds it to: its job takes no second process.
+        processes: match launch.plan {
+            plan if plan.no_fork => 1,
+            plan if plan.tasks > 0 => plan.tasks,
+            _ => crate::runner::TASKS,
+        },
         memory_bytes: (launch.plan.memory_cap_kb > 0)
             .then(|| job_memory_bytes(launch.plan.memory_cap_kb)),
         cpu_100ns: launch

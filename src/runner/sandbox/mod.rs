@@ -144,6 +144,10 @@ pub struct Protections {
     /// the layers above, which macOS does not have; `None` on Linux.
     #[serde(default)]
     pub seatbelt: Option<Layer>,
+    /// On Windows, the Job Object every run starts in, in place of the
+    /// layers above, which Windows does not have; `None` elsewhere.
+    #[serde(default)]
+    pub job_object: Option<Layer>,
 }
 
 impl Protections {
@@ -162,6 +166,9 @@ impl Protections {
             keyrings: Layer::Off,
             user_namespace: false,
             seatbelt: None,
+            // A job holds every run on Windows, sandbox or not: it is how
+            // a run is killed whole and accounted.
+            job_object: cfg!(windows).then_some(Layer::Off),
         }
     }
 
@@ -182,6 +189,28 @@ impl Protections {
             keyrings: none(),
             user_namespace: false,
             seatbelt: Some(seatbelt),
+            job_object: None,
+        }
+    }
+
+    /// What holds on Windows: a Job Object per run, and none of Linux's
+    /// layers, which Windows lacks and the report names once.
+    pub fn windows(mode: Mode) -> Protections {
+        let none = || Layer::Missing("Windows has none".into());
+        Protections {
+            mode,
+            processes: none(),
+            filesystem: none(),
+            network: none(),
+            ipc: none(),
+            accounting: none(),
+            cgroup_version: None,
+            no_fork: none(),
+            tasks: none(),
+            keyrings: none(),
+            user_namespace: false,
+            seatbelt: None,
+            job_object: Some(Layer::On),
         }
     }
 
@@ -190,6 +219,9 @@ impl Protections {
     pub fn layers(&self) -> Vec<(&'static str, &Layer)> {
         if let Some(seatbelt) = &self.seatbelt {
             return vec![("Seatbelt profile", seatbelt)];
+        }
+        if let Some(job) = &self.job_object {
+            return vec![("Job Object", job)];
         }
         vec![
             ("PID namespace", &self.processes),
@@ -218,6 +250,9 @@ impl Protections {
     pub fn accounting_summary(&self) -> String {
         if self.seatbelt.is_some() {
             return "rusage accounting of the processes waited for".into();
+        }
+        if self.job_object.is_some() {
+            return WINDOWS_ACCOUNTING.into();
         }
         match (&self.accounting, &self.cgroup_version) {
             (Layer::On, Some(version)) => format!("{version} accounting of every process"),
@@ -250,6 +285,20 @@ pub const MACOS_LACKS: &str =
      refuses RLIMIT_AS; the peak is its rusage at the end), no task limit, no scratch size \
      limit, and a process that leaves its group outlives the run";
 
+/// What a run's Job Object holds it to on Windows (`platform::windows`).
+pub const WINDOWS_HOLDS: &str =
+    "a Job Object per run: its processes killed as one, at most 256 at once (one for a \
+     LeetCode-style file), its memory capped by the job";
+
+/// How Windows measures a run: its job's accounting.
+pub const WINDOWS_ACCOUNTING: &str =
+    "CPU time and peak memory from the job's accounting of every process";
+
+/// What Windows lacks, said once: a Job Object alone isolates nothing.
+pub const WINDOWS_LACKS: &str =
+    "a Job Object isolates nothing: no network or filesystem isolation (runs can reach the \
+     network and read and write wherever you can) and no system-call filter";
+
 /// A list as people write it: `a`, `a and b`, `a, b and c`.
 fn and_list(items: &[&str]) -> String {
     match items {
@@ -278,6 +327,9 @@ impl fmt::Display for Protections {
                 write!(f, "; MISSING Seatbelt profile: {why}")?;
             }
             return write!(f, "; {MACOS_LACKS}");
+        }
+        if self.job_object.is_some() {
+            return write!(f, "{WINDOWS_HOLDS}; {WINDOWS_ACCOUNTING}; {WINDOWS_LACKS}");
         }
         let namespaces: Vec<&str> = [
             ("PID", &self.processes),
@@ -693,5 +745,23 @@ mod tests {
         let said = without.to_string();
         assert!(!said.contains("Seatbelt: no network"));
         assert!(said.contains("MISSING Seatbelt profile: no sandbox-exec"));
+    }
+
+    #[test]
+    fn on_windows_the_header_names_the_job_object_and_what_it_lacks_once() {
+        let protections = Protections::windows(Mode::Auto);
+        let said = protections.to_string();
+        assert!(said.starts_with("a Job Object per run: its processes killed as one"));
+        assert!(said.contains("at most 256 at once"));
+        assert!(said.contains("CPU time and peak memory from the job's accounting"));
+        assert_eq!(said.matches("isolates nothing").count(), 1);
+        assert!(said.contains("network"));
+        assert!(said.contains("system-call filter"));
+        assert!(!said.contains("MISSING"));
+        assert!(!said.contains("namespace"));
+        assert!(protections.missing().is_empty(), "--sandbox require holds");
+        assert_eq!(protections.layers(), [("Job Object", &Layer::On)]);
+        // The number said is the one the job is given.
+        assert!(said.contains(&format!("at most {} at once", crate::runner::TASKS)));
     }
 }

@@ -154,7 +154,6 @@ pub(crate) struct JobLimits {
 pub(crate) struct JobAccounting {
     pub user_100ns: i64,
     pub kernel_100ns: i64,
-    pub active_processes: u32,
     pub peak_job_bytes: usize,
     pub peak_process_bytes: usize,
 }
@@ -206,7 +205,7 @@ impl Job {
         }
     }
 
-    /// Its CPU times, processes alive and peak memory so far.
+    /// Its CPU times and peak memory so far.
     pub(crate) fn accounting(&self) -> io::Result<JobAccounting> {
         let mut basic = JOBOBJECT_BASIC_ACCOUNTING_INFORMATION::default();
         let mut limits = JOBOBJECT_EXTENDED_LIMIT_INFORMATION::default();
@@ -230,7 +229,6 @@ impl Job {
         Ok(JobAccounting {
             user_100ns: basic.TotalUserTime,
             kernel_100ns: basic.TotalKernelTime,
-            active_processes: basic.ActiveProcesses,
             peak_job_bytes: limits.PeakJobMemoryUsed,
             peak_process_bytes: limits.PeakProcessMemoryUsed,
         })
@@ -241,7 +239,6 @@ impl Job {
 pub(crate) struct Created {
     pub process: OwnedHandle,
     pub thread: OwnedHandle,
-    pub pid: u32,
 }
 
 /// What [`create_suspended`] starts.
@@ -353,7 +350,6 @@ pub(crate) fn create_suspended(creation: &Creation<'_>) -> io::Result<Created> {
     Ok(Created {
         process: owned(process.hProcess)?,
         thread: owned(process.hThread)?,
-        pid: process.dwProcessId,
     })
 }
 
