@@ -30,7 +30,7 @@ fn main() -> ExitCode {
             // no success either: exit as a shell expects of a broken pipe.
             if error.chain().any(|e| {
                 e.downcast_ref::<io::Error>()
-                    .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+                    .is_some_and(commands::closed_pipe)
             }) {
                 return ExitCode::from(BROKEN_PIPE);
             }

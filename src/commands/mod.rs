@@ -45,6 +45,15 @@ pub(crate) const CLOSED_STDOUT: i32 = 13;
 #[cfg(unix)]
 const _: () = assert!(CLOSED_STDOUT == libc::SIGPIPE);
 
+/// Whether `error` says stdout (or another pipe) was closed by its
+/// reader. std calls it `BrokenPipe` (EPIPE; on Windows ERROR_NO_DATA and
+/// ERROR_BROKEN_PIPE); Wine reports such a write as
+/// ERROR_PIPE_NOT_CONNECTED (233), which std does not sort.
+pub(crate) fn closed_pipe(error: &io::Error) -> bool {
+    error.kind() == io::ErrorKind::BrokenPipe
+        || (cfg!(windows) && error.raw_os_error() == Some(233))
+}
+
 /// As shells report a command stopped by a signal: 128 + its number
 /// (130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP).
 pub(crate) fn interrupted_code() -> ExitCode {

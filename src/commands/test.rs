@@ -11,8 +11,8 @@ use std::sync::{Arc, Mutex};
 use anyhow::Context as _;
 
 use super::{
-    flag_settings, flags, interrupted_code, on_ctrl_c, sandbox, stdout_width, submission,
-    submitted, CLOSED_STDOUT,
+    closed_pipe, flag_settings, flags, interrupted_code, on_ctrl_c, sandbox, stdout_width,
+    submission, submitted, CLOSED_STDOUT,
 };
 use crate::cli::{CheckerArg, ProblemArg, TestArgs, TestFormat};
 use crate::HARNESS_ERROR;
@@ -185,7 +185,7 @@ impl Reporter for StopOnClosedPipe {
             return Ok(());
         }
         match self.0.report(event) {
-            Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {
+            Err(error) if closed_pipe(&error) => {
                 process::interrupt(CLOSED_STDOUT);
                 Ok(())
             }

@@ -17,6 +17,7 @@
 
 use std::io;
 use std::os::windows::io::OwnedHandle;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -70,8 +71,9 @@ pub(crate) fn start(launch: &Launch<'_>, stdio: &[&OwnedHandle]) -> io::Result<(
     for handle in [stdin, stdout, stderr] {
         sys::set_inheritable(handle, true)?;
     }
+    let program = with_exe(launch.program);
     let created = sys::create_suspended(&sys::Creation {
-        program: launch.program,
+        program: &program,
         command_line: &line,
         environment: &environment,
         cwd: launch
@@ -102,6 +104,18 @@ pub(crate) fn start(launch: &Launch<'_>, stdio: &[&OwnedHandle]) -> io::Result<(
     }
     sys::resume(&created.thread)?;
     Ok((run, Meter::of(job)))
+}
+
+/// `program`, or the same name with `.exe` where only that is there: a
+/// compiler told `-o main` writes `main.exe` (MinGW's gcc), and
+/// `CreateProcessW` adds no extension to the program it is given.
+fn with_exe(program: &Path) -> PathBuf {
+    let exe = program.with_extension("exe");
+    if program.extension().is_none() && !program.is_file() && exe.is_file() {
+        exe
+    } else {
+        program.to_path_buf()
+    }
 }
 
 impl Jobbed {

@@ -23,12 +23,15 @@
 //! - One thread does it all with `poll(2)`: feeding stdin, draining the
 //!   outputs, noticing the exit and the watchdog's rounds. A process that
 //!   never reads, or floods stderr, cannot stall it, and no helper thread
-//!   is left behind blocked on a pipe.
+//!   is left behind blocked on a pipe. On Windows, whose pipes cannot be
+//!   polled, a thread per pipe does the blocking reads and writes
+//!   (`threads`) and the same loop waits on them.
 //! - CPU time and peak memory come from the kernel's accounting of the run
 //!   (its cgroup, else `wait4`'s rusage), not from polling.
 //!
 //! Each part has a room of its own: [`serve`] the watchdog's loop,
-//! [`interrupts`] the user's Ctrl-C, [`streams`] the pipes. How the
+//! [`interrupts`] the user's Ctrl-C, [`streams`] the pipes (`threads` on
+//! Windows). How the
 //! process is started, stopped, reaped and measured is the platform's
 //! (`runner::platform`).
 
