@@ -13,6 +13,7 @@ use std::process::ExitCode;
 use clap::Parser as _;
 
 use cli::{Cli, ColorChoice, Command};
+use sudoku_judge::report::terminal;
 
 /// The harness could not do its job.
 const HARNESS_ERROR: u8 = 2;
@@ -29,7 +30,7 @@ fn main() -> ExitCode {
             // no success either: exit as a shell expects of a broken pipe.
             if error.chain().any(|e| {
                 e.downcast_ref::<io::Error>()
-                    .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+                    .is_some_and(commands::closed_pipe)
             }) {
                 return ExitCode::from(BROKEN_PIPE);
             }
@@ -47,12 +48,18 @@ fn main() -> ExitCode {
 fn run() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();
     let color = match cli.color {
-        ColorChoice::Always => true,
+        ColorChoice::Always => {
+            // A Windows console is asked to draw the colours rather than
+            // show them as text; elsewhere this does nothing.
+            let _ = terminal::stdout_draws_escapes();
+            true
+        }
         ColorChoice::Never => false,
         ColorChoice::Auto => {
             io::stdout().is_terminal()
                 && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
                 && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
+                && terminal::stdout_draws_escapes()
         }
     };
     sudoku_judge::runner::sandbox::configure(cli.sandbox.mode());

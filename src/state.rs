@@ -19,24 +19,35 @@
 //!   user; a file read from it must be the user's own too. Otherwise the
 //!   judge refuses, and says what to do.
 //!
+//! That is the Unix promise (`state/unix.rs`). Windows keeps what std lets
+//! it (`state/windows.rs`): a link or junction is refused and never
+//! written through, files are created new and renamed into place; names
+//! are reached by path, not descriptor, and owners are not checked.
+//!
 //! The record of failures ([`Failed`]) is data the judge reads back, one
 //! JSON document a line, so no case name can break a line or become a
 //! command.
 
 use std::collections::HashSet;
 use std::fs::File;
-use std::io::{self, Read as _};
-use std::os::fd::{AsFd, OwnedFd};
-use std::os::unix::ffi::{OsStrExt as _, OsStringExt as _};
-use std::os::unix::fs::MetadataExt as _;
+use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use anyhow::{bail, Context as _};
-use nix::errno::Errno;
-use nix::fcntl::OFlag;
-use nix::sys::stat::Mode;
 use serde::{Deserialize, Serialize};
+
+// How a directory is held and its names reached is each OS's own: by
+// descriptor on Unix; by path on Windows, which std gives no `openat`.
+#[cfg(unix)]
+#[path = "state/unix.rs"]
+mod os;
+#[cfg(windows)]
+#[path = "state/windows.rs"]
+mod os;
+
+use os::{dir_id, from_bytes, from_wide, path_bytes};
+pub use os::{state_dir, Dir, Pending};
 
 /// The judge's own directory, in the working directory.
 pub const STATE_DIR: &str = ".sudoku-judge";
@@ -44,63 +55,19 @@ pub const STATE_DIR: &str = ".sudoku-judge";
 /// The most the judge reads of one of its records.
 const MAX_RECORD_BYTES: u64 = 256 << 20;
 
-/// A directory opened without following a link to it: what is made and
-/// read in it is reached through its descriptor.
-#[derive(Debug)]
-pub struct Dir {
-    fd: OwnedFd,
-    /// How it is named in messages.
-    path: PathBuf,
-}
-
 /// What a name in a directory is, as seen without following it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
     File,
     Dir,
-    /// A symbolic link, a FIFO, a device, a socket.
+    /// A symbolic link (or a junction), a FIFO, a device, a socket.
     Other,
 }
 
-fn kind_of(mode: libc::mode_t) -> Kind {
-    match mode & libc::S_IFMT {
-        libc::S_IFREG => Kind::File,
-        libc::S_IFDIR => Kind::Dir,
-        _ => Kind::Other,
-    }
-}
-
 impl Dir {
-    /// Opens the directory `path` as the user named it (a link there is
-    /// followed: the user gave the path), made with its parents if
-    /// missing.
-    pub fn open_given(path: &Path) -> anyhow::Result<Dir> {
-        std::fs::create_dir_all(path)
-            .with_context(|| format!("failed to create {}", path.display()))?;
-        let fd = nix::fcntl::open(
-            path,
-            OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_CLOEXEC,
-            Mode::empty(),
-        )
-        .with_context(|| format!("failed to open {}", path.display()))?;
-        Ok(Dir {
-            fd,
-            path: path.to_path_buf(),
-        })
-    }
-
-    /// What `name` is here, not following a link; `None` when absent.
-    pub fn kind(&self, name: &str) -> io::Result<Option<Kind>> {
-        match nix::sys::stat::fstatat(&self.fd, name, nix::fcntl::AtFlags::AT_SYMLINK_NOFOLLOW) {
-            Ok(stat) => Ok(Some(kind_of(stat.st_mode))),
-            Err(Errno::ENOENT) => Ok(None),
-            Err(errno) => Err(errno.into()),
-        }
-    }
-
     /// The names here, sorted (listed by path: only names are read).
     pub fn names(&self) -> Vec<String> {
-        let mut names: Vec<String> = std::fs::read_dir(&self.path)
+        let mut names: Vec<String> = std::fs::read_dir(self.path())
             .into_iter()
             .flatten()
             .flatten()
@@ -108,55 +75,6 @@ impl Dir {
             .collect();
         names.sort();
         names
-    }
-
-    /// The directory `name` here, opened without following a link; made
-    /// (mode 0755, less the umask) when `create` and missing. `Ok(None)`
-    /// when missing and not `create`.
-    pub fn subdir(&self, name: &str, create: bool) -> anyhow::Result<Option<Dir>> {
-        let path = self.path.join(name);
-        let open = || {
-            nix::fcntl::openat(
-                &self.fd,
-                name,
-                OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC,
-                Mode::empty(),
-            )
-        };
-        let fd = match open() {
-            Ok(fd) => fd,
-            Err(Errno::ENOENT) if create => {
-                match nix::sys::stat::mkdirat(&self.fd, name, Mode::from_bits_truncate(0o755)) {
-                    Ok(()) | Err(Errno::EEXIST) => {}
-                    Err(errno) => {
-                        return Err(errno)
-                            .with_context(|| format!("failed to create {}", path.display()))
-                    }
-                }
-                open().map_err(|errno| self.refused_dir(name, errno))?
-            }
-            Err(Errno::ENOENT) => return Ok(None),
-            Err(errno) => return Err(self.refused_dir(name, errno)),
-        };
-        Ok(Some(Dir { fd, path }))
-    }
-
-    /// Makes the directory `name` here, which must not exist yet.
-    pub fn make_dir(&self, name: &str) -> io::Result<()> {
-        nix::sys::stat::mkdirat(&self.fd, name, Mode::from_bits_truncate(0o755))
-            .map_err(io::Error::from)
-    }
-
-    /// Creates the file `name` here, which must not exist yet (nor be a
-    /// link): nothing is ever written through a name that was there.
-    pub fn create_new(&self, name: &str) -> io::Result<File> {
-        let fd = nix::fcntl::openat(
-            &self.fd,
-            name,
-            OFlag::O_WRONLY | OFlag::O_CREAT | OFlag::O_EXCL | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC,
-            Mode::from_bits_truncate(0o644),
-        )?;
-        Ok(File::from(fd))
     }
 
     /// Writes `bytes` as the file `name` here, anew: a temporary file,
@@ -170,251 +88,106 @@ impl Dir {
             .with_context(|| format!("failed to write {}", pending.path().display()))?;
         pending.keep().map(drop)
     }
-
-    /// A file to become `name` here once [`Pending::keep`] is called; until
-    /// then a temporary file, removed if it is dropped.
-    pub fn pending(&self, name: &str) -> anyhow::Result<Pending> {
-        static COUNT: AtomicU64 = AtomicU64::new(0);
-        let temp = format!(
-            ".{name}.{}-{}-{:x}.tmp",
-            std::process::id(),
-            COUNT.fetch_add(1, Ordering::Relaxed),
-            rand::random::<u32>()
-        );
-        let file = self
-            .create_new(&temp)
-            .with_context(|| format!("failed to create a file in {}", self.path.display()))?;
-        Ok(Pending {
-            dir: self
-                .fd
-                .try_clone()
-                .context("failed to keep a directory open")?,
-            path: self.path.join(name),
-            temp,
-            name: name.to_string(),
-            file,
-            kept: false,
-        })
-    }
-
-    /// Reads the file `name` here, at most [`MAX_RECORD_BYTES`] of it,
-    /// never through a link; only a file of the user's own is read.
-    /// `Ok(None)` when it is missing.
-    pub fn read_own(&self, name: &str) -> anyhow::Result<Option<String>> {
-        let path = self.path.join(name);
-        let fd = match nix::fcntl::openat(
-            &self.fd,
-            name,
-            OFlag::O_RDONLY | OFlag::O_NOFOLLOW | OFlag::O_NONBLOCK | OFlag::O_CLOEXEC,
-            Mode::empty(),
-        ) {
-            Ok(fd) => fd,
-            Err(Errno::ENOENT) => return Ok(None),
-            Err(Errno::ELOOP) => bail!(
-                "{} is a symbolic link, not a record of the judge's, so it is not read; \
-                 remove it (`rm {}`)",
-                path.display(),
-                path.display()
-            ),
-            Err(errno) => {
-                return Err(errno).with_context(|| format!("failed to read {}", path.display()))
-            }
-        };
-        let file = File::from(fd);
-        let meta = file
-            .metadata()
-            .with_context(|| format!("failed to read {}", path.display()))?;
-        if !meta.is_file() {
-            bail!(
-                "{} is not a regular file, not a record of the judge's; remove it",
-                path.display()
-            );
-        }
-        let me = nix::unistd::geteuid().as_raw();
-        if meta.uid() != me {
-            bail!(
-                "{} belongs to uid {}, not to you (uid {me}), so it is not read: the judge \
-                 reads only records it wrote for you; remove it (`rm {}`)",
-                path.display(),
-                meta.uid(),
-                path.display()
-            );
-        }
-        let mut text = String::new();
-        file.take(MAX_RECORD_BYTES + 1)
-            .read_to_string(&mut text)
-            .with_context(|| format!("failed to read {}", path.display()))?;
-        if text.len() as u64 > MAX_RECORD_BYTES {
-            bail!(
-                "{} is larger than {} MiB, larger than any record the judge writes",
-                path.display(),
-                MAX_RECORD_BYTES >> 20
-            );
-        }
-        Ok(Some(text))
-    }
-
-    /// Removes `name` here: a directory with all it holds (links in it are
-    /// removed, never followed), or anything else itself.
-    pub fn remove(&self, name: &str) -> io::Result<()> {
-        match self.kind(name)? {
-            None => Ok(()),
-            // std's removal opens each level without following links.
-            Some(Kind::Dir) => std::fs::remove_dir_all(self.path.join(name)),
-            Some(_) => {
-                nix::unistd::unlinkat(&self.fd, name, nix::unistd::UnlinkatFlags::NoRemoveDir)
-                    .map_err(io::Error::from)
-            }
-        }
-    }
 }
 
-impl Dir {
-    /// Why `name` here, which should be a directory of the judge's, cannot
-    /// be opened as one.
-    fn refused_dir(&self, name: &str, errno: Errno) -> anyhow::Error {
-        let path = self.path.join(name);
-        // A link to a directory fails as "not a directory" under
-        // O_NOFOLLOW; say what it is.
-        let link = matches!(errno, Errno::ELOOP | Errno::ENOTDIR)
-            && nix::fcntl::readlinkat(&self.fd, name).is_ok();
-        refused_dir(&path, if link { Errno::ELOOP } else { errno })
+/// A fresh name for a file that is to become `name`: hidden, and unlike
+/// any other run's or this one's.
+fn temp_name(name: &str) -> String {
+    static COUNT: AtomicU64 = AtomicU64::new(0);
+    format!(
+        ".{name}.{}-{}-{:x}.tmp",
+        std::process::id(),
+        COUNT.fetch_add(1, Ordering::Relaxed),
+        rand::random::<u32>()
+    )
+}
+
+/// A record opened and checked, read whole: at most [`MAX_RECORD_BYTES`].
+fn read_capped(file: File, path: &Path) -> anyhow::Result<String> {
+    let mut text = String::new();
+    file.take(MAX_RECORD_BYTES + 1)
+        .read_to_string(&mut text)
+        .with_context(|| format!("failed to read {}", path.display()))?;
+    if text.len() as u64 > MAX_RECORD_BYTES {
+        bail!(
+            "{} is larger than {} MiB, larger than any record the judge writes",
+            path.display(),
+            MAX_RECORD_BYTES >> 20
+        );
     }
+    Ok(text)
+}
+
+/// The error for a record that is a link.
+fn link_not_read(path: &Path) -> anyhow::Error {
+    anyhow::anyhow!(
+        "{} is a symbolic link, not a record of the judge's, so it is not read; remove it \
+         (`rm {}`)",
+        path.display(),
+        path.display()
+    )
+}
+
+/// The error for a record that is neither a link nor a regular file.
+fn not_regular(path: &Path) -> anyhow::Error {
+    anyhow::anyhow!(
+        "{} is not a regular file, not a record of the judge's; remove it",
+        path.display()
+    )
+}
+
+/// Why a directory that should be the judge's own is not opened as one.
+enum Refused {
+    /// It is a symbolic link (or, on Windows, a junction).
+    Link,
+    NotDir,
+    Other(anyhow::Error),
 }
 
 /// Why a directory that should be the judge's own cannot be opened as one.
-fn refused_dir(path: &Path, errno: Errno) -> anyhow::Error {
-    match errno {
-        Errno::ELOOP => anyhow::anyhow!(
+fn refused_dir(path: &Path, why: Refused) -> anyhow::Error {
+    match why {
+        Refused::Link => anyhow::anyhow!(
             "{} is a symbolic link, and the judge writes its records only into a directory of \
              its own, never through a link (one shipped in a case pack could make it overwrite \
              a file of yours); remove the link (`rm {}`) and run again",
             path.display(),
             path.display()
         ),
-        Errno::ENOTDIR => anyhow::anyhow!(
+        Refused::NotDir => anyhow::anyhow!(
             "{} is not a directory, and the judge keeps its records in a directory of that \
              name; remove it (`rm {}`) and run again",
             path.display(),
             path.display()
         ),
-        errno => anyhow::Error::new(errno).context(format!("failed to open {}", path.display())),
+        Refused::Other(error) => error.context(format!("failed to open {}", path.display())),
     }
 }
 
-/// A file written under a temporary name, put in place by [`Self::keep`].
-#[derive(Debug)]
-pub struct Pending {
-    dir: OwnedFd,
-    path: PathBuf,
-    temp: String,
-    name: String,
-    file: File,
-    kept: bool,
-}
-
-impl Pending {
-    /// The file being written.
-    pub fn file(&self) -> &File {
-        &self.file
-    }
-
-    /// Where it goes, as named in messages.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
-    /// Puts it in place of whatever had its name; returns where.
-    pub fn keep(mut self) -> anyhow::Result<PathBuf> {
-        nix::fcntl::renameat(&self.dir, self.temp.as_str(), &self.dir, self.name.as_str())
-            .with_context(|| format!("failed to write {}", self.path.display()))?;
-        self.kept = true;
-        Ok(self.path.clone())
-    }
-}
-
-impl Drop for Pending {
-    fn drop(&mut self) {
-        if !self.kept {
-            let _ = nix::unistd::unlinkat(
-                self.dir.as_fd(),
-                self.temp.as_str(),
-                nix::unistd::UnlinkatFlags::NoRemoveDir,
-            );
-        }
-    }
-}
-
-/// `.sudoku-judge/` in the working directory, checked to be the user's
-/// own: made when `create` and missing; `Ok(None)` when missing and not
-/// `create`.
-pub fn state_dir(create: bool) -> anyhow::Result<Option<Dir>> {
-    let cwd = Dir {
-        fd: nix::fcntl::open(
-            ".",
-            OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_CLOEXEC,
-            Mode::empty(),
-        )
-        .context("failed to open the working directory")?,
-        path: PathBuf::new(),
-    };
-    let Some(dir) = cwd.subdir(STATE_DIR, create)? else {
-        return Ok(None);
-    };
-    ensure_own(&dir)?;
-    Ok(Some(dir))
-}
-
-/// Refuses a directory of the judge's records that another user owns or
-/// every user may write: their records could be planted.
-fn ensure_own(dir: &Dir) -> anyhow::Result<()> {
-    let stat = nix::sys::stat::fstat(&dir.fd)
-        .with_context(|| format!("failed to read {}", dir.path.display()))?;
-    let me = nix::unistd::geteuid().as_raw();
-    if stat.st_uid != me {
-        bail!(
-            "{} belongs to uid {}, not to you (uid {me}), and the judge keeps its records only \
-             in a directory of your own; remove it (`rm -r {}`), or judge from a directory of \
-             yours",
-            dir.path.display(),
-            stat.st_uid,
-            dir.path.display()
-        );
-    }
-    if stat.st_mode & 0o002 != 0 {
-        bail!(
-            "{} is writable by every user, so anyone could plant records in it; make it yours \
-             alone (`chmod o-w {}`) or remove it",
-            dir.path.display(),
-            dir.path.display()
-        );
-    }
-    Ok(())
-}
-
-/// A path as a record holds it: text when it is UTF-8, else its bytes,
-/// so that any name survives the round trip.
+/// A path as a record holds it: text when it is UTF-8, else its bytes
+/// (Unix) or UTF-16 units (Windows), so that any name survives the round
+/// trip on the OS that wrote it.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(untagged)]
 enum PathText {
     Text(String),
     Bytes { bytes: Vec<u8> },
+    Wide { wide: Vec<u16> },
 }
 
 impl PathText {
     fn of(path: &Path) -> PathText {
         match path.to_str() {
             Some(text) => PathText::Text(text.to_string()),
-            None => PathText::Bytes {
-                bytes: path.as_os_str().as_bytes().to_vec(),
-            },
+            None => path_bytes(path),
         }
     }
 
     fn path(self) -> PathBuf {
         match self {
             PathText::Text(text) => PathBuf::from(text),
-            PathText::Bytes { bytes } => PathBuf::from(std::ffi::OsString::from_vec(bytes)),
+            PathText::Bytes { bytes } => from_bytes(bytes),
+            PathText::Wide { wide } => from_wide(&wide),
         }
     }
 }
@@ -426,8 +199,8 @@ struct FailedHeader {
     /// What the file is, for a person who opens it.
     record: String,
     version: u32,
-    /// The directory the run was judged from, and its device and inode,
-    /// so that a record copied from elsewhere (shipped in a pack) is not
+    /// The directory the run was judged from, and its device and inode
+    /// (on Windows: 0 and its creation time), so that a record copied from elsewhere (shipped in a pack) is not
     /// taken for this directory's.
     dir: PathText,
     dir_id: (u64, u64),
@@ -453,13 +226,6 @@ pub struct Failed {
     pub paths: Vec<PathBuf>,
     /// The inputs of the cases not accepted, absolute.
     pub inputs: Vec<PathBuf>,
-}
-
-/// The device and inode of `dir`.
-fn dir_id(dir: &Path) -> anyhow::Result<(u64, u64)> {
-    let meta =
-        std::fs::metadata(dir).with_context(|| format!("failed to read {}", dir.display()))?;
-    Ok((meta.dev(), meta.ino()))
 }
 
 impl Failed {
@@ -559,10 +325,45 @@ impl ClassifyWords for serde_json::Error {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::os::unix::fs::symlink;
 
     fn dir(path: &Path) -> Dir {
         Dir::open_given(path).unwrap()
+    }
+
+    /// A link at `at` to the file `target`.
+    fn link_file(target: &Path, at: &Path) {
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(target, at).unwrap();
+        #[cfg(windows)]
+        std::os::windows::fs::symlink_file(target, at).unwrap();
+    }
+
+    /// A link at `at` to the directory `target`.
+    fn link_dir(target: &Path, at: &Path) {
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(target, at).unwrap();
+        #[cfg(windows)]
+        std::os::windows::fs::symlink_dir(target, at).unwrap();
+    }
+
+    /// A name no UTF-8 text can hold.
+    fn not_unicode(before: &str) -> PathBuf {
+        #[cfg(unix)]
+        return PathBuf::from(
+            <std::ffi::OsString as std::os::unix::ffi::OsStringExt>::from_vec(
+                [before.as_bytes(), b"\xff.in"].concat(),
+            ),
+        );
+        #[cfg(windows)]
+        return PathBuf::from(
+            <std::ffi::OsString as std::os::windows::ffi::OsStringExt>::from_wide(
+                &before
+                    .encode_utf16()
+                    .chain([0xd800])
+                    .chain(".in".encode_utf16())
+                    .collect::<Vec<u16>>(),
+            ),
+        );
     }
 
     #[test]
@@ -572,7 +373,7 @@ mod tests {
         std::fs::write(&victim, "mine\n").unwrap();
         let state = tmp.path().join("state");
         std::fs::create_dir(&state).unwrap();
-        symlink(&victim, state.join("failed")).unwrap();
+        link_file(&victim, &state.join("failed"));
         let state = dir(&state);
         // Read: refused by name, nothing of the target.
         let error = state.read_own("failed").unwrap_err().to_string();
@@ -590,7 +391,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let elsewhere = tmp.path().join("elsewhere");
         std::fs::create_dir(&elsewhere).unwrap();
-        symlink(&elsewhere, tmp.path().join("baselines")).unwrap();
+        link_dir(&elsewhere, &tmp.path().join("baselines"));
         let top = dir(tmp.path());
         let error = top.subdir("baselines", true).unwrap_err().to_string();
         assert!(error.contains("baselines is a symbolic link"), "{error}");
@@ -617,9 +418,7 @@ mod tests {
     fn the_failed_record_is_data_that_no_name_can_break() {
         let tmp = tempfile::tempdir().unwrap();
         let here = tmp.path();
-        let odd = PathBuf::from(std::ffi::OsString::from_vec(
-            b"/cases/a\n$(touch PWN)\xff.in".to_vec(),
-        ));
+        let odd = not_unicode("/cases/a\n$(touch PWN)");
         let record = Failed {
             paths: vec![here.join("cases")],
             inputs: vec![here.join("cases/b.in"), odd.clone()],

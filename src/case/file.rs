@@ -23,10 +23,16 @@
 //!   in meanwhile escapes it.
 //! - Whether the user running the judge owns a file is kept with it
 //!   ([`Opened::own`]): only then do error messages quote its bytes.
+//!
+//! On Windows std shows neither a file's owner nor its count of hard
+//! links, nor an inode: there the hard-link check is not made, every file
+//! counts as the user's own, and what was opened is matched to what the
+//! path led to by its creation and write times, size and attributes
+//! instead of its inode (the `os` functions at the end of this file;
+//! docs/security.md says so). The rest holds as on Unix.
 
 use std::fs::File;
 use std::io::{self, BufRead, Read};
-use std::os::unix::fs::{FileTypeExt as _, MetadataExt as _, OpenOptionsExt as _};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -49,7 +55,9 @@ pub fn follow_outside_links(follow: bool) {
 }
 
 /// What a file that is not a regular file is, in words.
+#[cfg(unix)]
 fn kind(file_type: std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt as _;
     if file_type.is_dir() {
         "a directory"
     } else if file_type.is_fifo() {
@@ -58,6 +66,16 @@ fn kind(file_type: std::fs::FileType) -> &'static str {
         "a socket"
     } else if file_type.is_block_device() || file_type.is_char_device() {
         "a device"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// What a file that is not a regular file is, in words.
+#[cfg(windows)]
+fn kind(file_type: std::fs::FileType) -> &'static str {
+    if file_type.is_dir() {
+        "a directory"
     } else {
         "not a regular file"
     }
@@ -82,9 +100,13 @@ pub fn ensure_regular(path: &Path, what: &str) -> anyhow::Result<()> {
 /// is not one.
 pub fn open_regular(path: &Path, what: &str) -> anyhow::Result<File> {
     ensure_regular(path, what)?;
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    // Opening a FIFO swapped in after the check must not wait for a
+    // writer. (Windows has no FIFO in a directory to open.)
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    let file = options
         .open(path)
         .with_context(|| format!("failed to read {what} {}", path.display()))?;
     let meta = file
@@ -152,18 +174,13 @@ pub struct Opened {
     pub own: bool,
 }
 
-/// The effective uid of the judge: whose files it may quote.
-pub fn running_uid() -> u32 {
-    nix::unistd::geteuid().as_raw()
-}
-
 impl Fence {
     /// The fence of `root`, as it is now.
     pub fn new(root: &Path) -> Fence {
         Fence {
             root: root.to_path_buf(),
             real_root: std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf()),
-            owner: std::fs::metadata(root).ok().map(|m| m.uid()),
+            owner: std::fs::metadata(root).ok().and_then(|m| os::owner(&m)),
         }
     }
 
@@ -187,16 +204,15 @@ impl Fence {
         let meta = file
             .metadata()
             .with_context(|| format!("failed to read {what} {}", path.display()))?;
-        if meta.nlink() > 1 && Some(meta.uid()) != self.owner {
+        if let Some(uid) = os::foreign_link(&meta, self.owner) {
             let owner = self
                 .owner
                 .map_or_else(|| "unknown".to_string(), |uid| format!("uid {uid}"));
             bail!(
-                "{what} {} is a hard link to a file of uid {}, not of {}'s owner ({owner}), so \
-                 it is not read: a suite may hold only its owner's files; copy the file into \
+                "{what} {} is a hard link to a file of uid {uid}, not of {}'s owner ({owner}), \
+                 so it is not read: a suite may hold only its owner's files; copy the file into \
                  the suite if it belongs there",
                 path.display(),
-                meta.uid(),
                 self.root.display(),
             );
         }
@@ -205,7 +221,7 @@ impl Fence {
             // suite: a link swapped in meanwhile leads elsewhere.
             let same = real
                 .and_then(|real| std::fs::metadata(real).ok())
-                .is_some_and(|seen| seen.dev() == meta.dev() && seen.ino() == meta.ino());
+                .is_some_and(|seen| os::same_file(&seen, &meta));
             if !same {
                 bail!(
                     "{what} {} changed while it was opened (a link swapped in?), so it is not \
@@ -216,7 +232,7 @@ impl Fence {
         }
         Ok(Opened {
             file,
-            own: meta.uid() == running_uid(),
+            own: os::runs_as_owner(&meta),
         })
     }
 }
@@ -339,6 +355,82 @@ impl<R: BufRead> BufRead for LineCapped<R> {
     }
 }
 
+/// What Unix shows of a file: its owner, hard links and inode.
+#[cfg(unix)]
+mod os {
+    use std::fs::Metadata;
+    use std::os::unix::fs::MetadataExt as _;
+
+    /// The effective uid of the judge: whose files it may quote.
+    pub fn running_uid() -> u32 {
+        nix::unistd::geteuid().as_raw()
+    }
+
+    /// The uid owning a file.
+    pub fn owner(meta: &Metadata) -> Option<u32> {
+        Some(meta.uid())
+    }
+
+    /// The owner of a file with other hard links that `owner` (the
+    /// suite's) does not own: a file the suite may not show.
+    pub fn foreign_link(meta: &Metadata, owner: Option<u32>) -> Option<u32> {
+        (meta.nlink() > 1 && Some(meta.uid()) != owner).then_some(meta.uid())
+    }
+
+    /// Whether the two are one file: the same device and inode.
+    pub fn same_file(a: &Metadata, b: &Metadata) -> bool {
+        a.dev() == b.dev() && a.ino() == b.ino()
+    }
+
+    /// Whether the user running the judge owns the file.
+    pub fn runs_as_owner(meta: &Metadata) -> bool {
+        meta.uid() == running_uid()
+    }
+}
+
+/// What std shows of a file on Windows: no owner, no count of hard links,
+/// no file index (those need `windows_by_handle`, not stable).
+#[cfg(windows)]
+mod os {
+    use std::fs::Metadata;
+    use std::os::windows::fs::MetadataExt as _;
+
+    /// Not shown: a suite has no owner to hold its files to.
+    pub fn owner(_: &Metadata) -> Option<u32> {
+        None
+    }
+
+    /// Not checked: the link count is not shown. (NTFS lets a user make a
+    /// hard link only to a file they may write, so a pack made elsewhere
+    /// cannot carry one to a file of this machine.)
+    pub fn foreign_link(_: &Metadata, _: Option<u32>) -> Option<u32> {
+        None
+    }
+
+    /// Whether the two are one file, as near as std shows: the same
+    /// creation and write times (100 ns ticks), size and attributes. A file
+    /// swapped in would have to match all four.
+    pub fn same_file(a: &Metadata, b: &Metadata) -> bool {
+        (
+            a.creation_time(),
+            a.last_write_time(),
+            a.file_size(),
+            a.file_attributes(),
+        ) == (
+            b.creation_time(),
+            b.last_write_time(),
+            b.file_size(),
+            b.file_attributes(),
+        )
+    }
+
+    /// Taken as yes: the owner is not shown, and a file that led outside
+    /// the suite is refused before this. Errors quote the suite's bytes.
+    pub fn runs_as_owner(_: &Metadata) -> bool {
+        true
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -375,6 +467,7 @@ mod tests {
         assert!(line.len() <= MAX_LINE_BYTES + 1);
     }
 
+    #[cfg(unix)]
     #[test]
     fn only_regular_files_are_opened() {
         let tmp = tempfile::tempdir().unwrap();
@@ -395,8 +488,10 @@ mod tests {
         assert!(err.contains("/dev/zero is a device"), "{err}");
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_hard_link_to_a_file_of_someone_else_is_refused_before_it_is_read() {
+        use super::os::running_uid;
         let tmp = tempfile::tempdir().unwrap();
         let suite = tmp.path().join("suite");
         std::fs::create_dir(&suite).unwrap();
@@ -429,6 +524,7 @@ mod tests {
         assert!(opened.own);
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_link_out_of_the_suite_is_refused_without_quoting_its_target() {
         let tmp = tempfile::tempdir().unwrap();

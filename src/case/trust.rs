@@ -24,7 +24,8 @@
 //! as direnv's.
 //!
 //! Records are data: one small JSON file per consent in the user's data
-//! directory (`~/.local/share/sudoku-judge/trust`), named by a hash of the
+//! directory (`~/.local/share/sudoku-judge/trust`; on Windows
+//! `%APPDATA%\sudoku-judge\trust`), named by a hash of the
 //! path and the digest, created with `O_EXCL` (so never through a link
 //! planted at its name), and read back only as a regular file, never
 //! through a link, of bounded size.
@@ -112,9 +113,9 @@ impl fmt::Display for Refused {
             } else {
                 "you have not allowed it"
             },
-            // Quoted for a shell; what it prints is escaped where it is
-            // shown (a path may hold control characters).
-            shell_words::quote(&dir.to_string_lossy())
+            // Quoted for the OS's shell; what it prints is escaped where
+            // it is shown (a path may hold control characters).
+            crate::report::untrusted::shell_path(dir)
         )
     }
 }
@@ -474,7 +475,8 @@ fn standing(record: &Record) -> Standing {
 }
 
 /// Where the user's records are: `$XDG_DATA_HOME/sudoku-judge/trust`
-/// (`~/.local/share/sudoku-judge/trust`).
+/// (`~/.local/share/sudoku-judge/trust`; on Windows
+/// `%APPDATA%\sudoku-judge\trust`).
 pub fn records_dir() -> anyhow::Result<PathBuf> {
     let data = dirs::data_dir().context(
         "this user has no data directory to keep consent in; set XDG_DATA_HOME (or HOME)",
@@ -499,10 +501,11 @@ impl Store {
 
     /// The record of `subject`'s content at its place: its name.
     fn record_path(&self, file: &Path, digest: &str) -> PathBuf {
-        use std::os::unix::ffi::OsStrExt as _;
         let mut hasher = Sha256::new();
         hasher.update(b"sudoku-judge trust record 1\n");
-        hasher.update(file.as_os_str().as_bytes());
+        // The bytes of the name as the OS has it (UTF-8 or WTF-8 on
+        // Windows): a key, never read back.
+        hasher.update(file.as_os_str().as_encoded_bytes());
         hasher.update(b"\n");
         hasher.update(digest.as_bytes());
         let key: String = hasher
@@ -533,12 +536,15 @@ impl Store {
     }
 
     /// The directory, made if need be: a directory of the user's own,
-    /// reached by no link at its last name.
+    /// reached by no link at its last name. (On Windows it is made with
+    /// the access list it inherits, in the user's profile, and its owner is
+    /// not checked: std does not show it.)
     fn ensure_dir(&self) -> anyhow::Result<()> {
-        use std::os::unix::fs::{DirBuilderExt as _, MetadataExt as _};
-        std::fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
+        let mut builder = std::fs::DirBuilder::new();
+        builder.recursive(true);
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        builder
             .create(&self.dir)
             .with_context(|| format!("failed to create {}", self.dir.display()))?;
         let meta = self
@@ -551,8 +557,9 @@ impl Store {
              of your own",
             self.dir.display()
         );
+        #[cfg(unix)]
         anyhow::ensure!(
-            meta.uid() == nix::unistd::Uid::effective().as_raw(),
+            std::os::unix::fs::MetadataExt::uid(&meta) == nix::unistd::Uid::effective().as_raw(),
             "{} belongs to another user; consent is kept only in a directory of your own",
             self.dir.display()
         );
@@ -661,12 +668,22 @@ impl Store {
 /// The record at `path`: a regular file, opened without following a link
 /// and without blocking, of bounded size.
 fn read_record(path: &Path) -> anyhow::Result<Record> {
-    use std::os::unix::fs::OpenOptionsExt as _;
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(
+        &mut options,
+        libc::O_NOFOLLOW | libc::O_NONBLOCK,
+    );
+    // FILE_FLAG_OPEN_REPARSE_POINT: a link is opened as itself, so it is
+    // no regular file below.
+    #[cfg(windows)]
+    std::os::windows::fs::OpenOptionsExt::custom_flags(&mut options, 0x0020_0000);
+    let file = options
         .open(path)
         .with_context(|| format!("failed to read {}", path.display()))?;
+    // A link opened as itself is not a file (Windows' `is_file` is false
+    // for a reparse point).
     anyhow::ensure!(
         file.metadata()?.is_file(),
         "{} is not a regular file",
@@ -808,6 +825,7 @@ mod tests {
         assert_eq!(store.consent(&commented), Consent::Refused);
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_link_of_the_pack_led_elsewhere_voids_the_consent() {
         let tmp = tempfile::tempdir().unwrap();
@@ -841,7 +859,10 @@ mod tests {
         let planted = store.record_path(&real, &subject.digest);
         let target = tmp.path().join("target");
         std::fs::write(&target, "kept").unwrap();
+        #[cfg(unix)]
         std::os::unix::fs::symlink(&target, &planted).unwrap();
+        #[cfg(windows)]
+        std::os::windows::fs::symlink_file(&target, &planted).unwrap();
         // A link is no record: not allowed, and allowing writes nothing
         // through it.
         assert_eq!(store.consent(&subject), Consent::Refused);
@@ -852,7 +873,10 @@ mod tests {
         let linked = Store {
             dir: tmp.path().join("linked"),
         };
+        #[cfg(unix)]
         std::os::unix::fs::symlink(&store.dir, &linked.dir).unwrap();
+        #[cfg(windows)]
+        std::os::windows::fs::symlink_dir(&store.dir, &linked.dir).unwrap();
         let error = linked.allow(&subject).unwrap_err().to_string();
         assert!(error.contains("not a directory but a link"), "{error}");
     }

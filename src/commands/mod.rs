@@ -36,6 +36,24 @@ use sudoku_judge::runner::sandbox::{self, Protections};
 use sudoku_judge::runner::{process, spawner, Submission};
 use sudoku_judge::solver::{self, Solver};
 
+/// What a closed stdout interrupts the judging with, as a signal's number
+/// would: SIGPIPE's on Linux and macOS, so the exit code is 141, as a shell
+/// gives a program a broken pipe killed. Windows has no SIGPIPE (a closed
+/// pipe is a write error there, as it is for every Rust program), and
+/// exits with 141 all the same.
+pub(crate) const CLOSED_STDOUT: i32 = 13;
+#[cfg(unix)]
+const _: () = assert!(CLOSED_STDOUT == libc::SIGPIPE);
+
+/// Whether `error` says stdout (or another pipe) was closed by its
+/// reader. std calls it `BrokenPipe` (EPIPE; on Windows ERROR_NO_DATA and
+/// ERROR_BROKEN_PIPE); Wine reports such a write as
+/// ERROR_PIPE_NOT_CONNECTED (233), which std does not sort.
+pub(crate) fn closed_pipe(error: &io::Error) -> bool {
+    error.kind() == io::ErrorKind::BrokenPipe
+        || (cfg!(windows) && error.raw_os_error() == Some(233))
+}
+
 /// As shells report a command stopped by a signal: 128 + its number
 /// (130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP).
 pub(crate) fn interrupted_code() -> ExitCode {
@@ -175,6 +193,7 @@ pub(crate) fn stdout_width() -> Option<usize> {
 /// signal does not reach it); the command then reports what it finished,
 /// and exits as a shell would say the signal stopped it. A second signal
 /// ends the judge at once.
+#[cfg(unix)]
 pub(crate) fn on_ctrl_c() -> anyhow::Result<()> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])
@@ -186,6 +205,37 @@ pub(crate) fn on_ctrl_c() -> anyhow::Result<()> {
             }
             process::interrupt(signal);
         }
+    });
+    Ok(())
+}
+
+/// Ctrl-C and Ctrl-Break stop the running submission; the command then
+/// reports what it finished and exits with 130, as on Unix after Ctrl-C.
+/// A second one ends the judge at once, with 130.
+///
+/// The C runtime passes the console's Ctrl-C and Ctrl-Break on as SIGINT
+/// and SIGBREAK, calling their handler on a thread the console starts.
+/// signal-hook's iterator is Unix-only, so the handler sets a flag that a
+/// thread of the judge's passes on within a few milliseconds. Closing the
+/// console window, logging off or shutting down are not passed on as
+/// signals: Windows ends the judge then, and the Job Object holding the
+/// running submission ends with it, without the reports.
+#[cfg(windows)]
+pub(crate) fn on_ctrl_c() -> anyhow::Result<()> {
+    use signal_hook::consts::{SIGBREAK, SIGINT};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let seen = Arc::new(AtomicBool::new(false));
+    for signal in [SIGINT, SIGBREAK] {
+        // In this order: a second signal finds the flag the first set.
+        signal_hook::flag::register_conditional_shutdown(signal, 128 + SIGINT, Arc::clone(&seen))
+            .and_then(|_| signal_hook::flag::register(signal, Arc::clone(&seen)))
+            .context("failed to install the Ctrl-C handler")?;
+    }
+    std::thread::spawn(move || {
+        while !seen.load(Ordering::SeqCst) {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        process::interrupt(SIGINT);
     });
     Ok(())
 }

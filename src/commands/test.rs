@@ -11,7 +11,8 @@ use std::sync::{Arc, Mutex};
 use anyhow::Context as _;
 
 use super::{
-    flag_settings, flags, interrupted_code, on_ctrl_c, sandbox, stdout_width, submission, submitted,
+    closed_pipe, flag_settings, flags, interrupted_code, on_ctrl_c, sandbox, stdout_width,
+    submission, submitted, CLOSED_STDOUT,
 };
 use crate::cli::{CheckerArg, ProblemArg, TestArgs, TestFormat};
 use crate::HARNESS_ERROR;
@@ -51,7 +52,7 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
     let (summary, _) = judge_once(&plan, baseline)?;
     // Stdout closed, even during the last lines: never a success, and a
     // failure seen so far is still one.
-    let closed = process::interrupting_signal() == Some(libc::SIGPIPE);
+    let closed = process::interrupting_signal() == Some(CLOSED_STDOUT);
     Ok(if closed && summary.failed > 0 {
         ExitCode::from(1)
     } else if closed || summary.interrupted {
@@ -180,12 +181,12 @@ struct StopOnClosedPipe(Box<dyn Reporter>);
 
 impl Reporter for StopOnClosedPipe {
     fn report(&mut self, event: report::Event<'_>) -> io::Result<()> {
-        if process::interrupting_signal() == Some(libc::SIGPIPE) {
+        if process::interrupting_signal() == Some(CLOSED_STDOUT) {
             return Ok(());
         }
         match self.0.report(event) {
-            Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {
-                process::interrupt(libc::SIGPIPE);
+            Err(error) if closed_pipe(&error) => {
+                process::interrupt(CLOSED_STDOUT);
                 Ok(())
             }
             other => other,

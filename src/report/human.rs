@@ -733,6 +733,15 @@ fn sandbox_summary(p: &Protections) -> String {
         said.push_str(sandbox::MACOS_LACKS);
         return said;
     }
+    if p.job_object.is_some() {
+        // Windows: the job, its accounting, then what a job lacks, once.
+        return format!(
+            "{}; {}; {}",
+            sandbox::WINDOWS_HOLDS,
+            sandbox::WINDOWS_ACCOUNTING,
+            sandbox::WINDOWS_LACKS
+        );
+    }
     let namespaces = [&p.processes, &p.filesystem, &p.network, &p.ipc];
     let mut holds = Vec::new();
     if namespaces.iter().all(|layer| layer.is_on()) {
@@ -931,6 +940,7 @@ mod tests {
             keyrings: Layer::On,
             user_namespace: true,
             seatbelt: None,
+            job_object: None,
         };
         let said = sandbox_summary(&protections);
         assert!(

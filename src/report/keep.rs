@@ -176,6 +176,14 @@ mod tests {
     use super::*;
     use crate::report::fixtures::{every_verdict, report_run};
 
+    /// A link at `at` to the file `target`.
+    fn link(target: &Path, at: &Path) {
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(target, at).unwrap();
+        #[cfg(windows)]
+        std::os::windows::fs::symlink_file(target, at).unwrap();
+    }
+
     #[test]
     fn keeps_each_case_not_accepted_and_never_a_users_file() {
         let root = tempfile::tempdir().unwrap();
@@ -215,7 +223,7 @@ mod tests {
         // ...links planted in it are removed, never followed...
         let victim = root.path().join("victim");
         std::fs::write(&victim, "mine\n").unwrap();
-        std::os::unix::fs::symlink(&victim, dir.join("suite__wa")).unwrap();
+        link(&victim, &dir.join("suite__wa"));
         let (mut keep, _) = KeepReporter::new(&dir).unwrap();
         report_run(&mut keep, &results);
         assert_eq!(std::fs::read_to_string(&victim).unwrap(), "mine\n");
@@ -223,8 +231,8 @@ mod tests {
         // ...a marker that is a link does not make a directory the judge's...
         let planted = root.path().join("planted");
         std::fs::create_dir(&planted).unwrap();
-        std::os::unix::fs::symlink(&victim, planted.join(MARKER)).unwrap();
-        std::os::unix::fs::symlink(&victim, planted.join("suite__wa")).unwrap();
+        link(&victim, &planted.join(MARKER));
+        link(&victim, &planted.join("suite__wa"));
         let error = KeepReporter::new(&planted).err().unwrap().to_string();
         assert!(error.contains("never overwritten"), "{error}");
         assert_eq!(std::fs::read_to_string(&victim).unwrap(), "mine\n");

@@ -29,6 +29,7 @@ pub(crate) mod reason;
 pub mod solvers;
 pub mod starter;
 pub mod stress;
+pub mod terminal;
 pub mod trust;
 pub mod untrusted;
 

@@ -175,6 +175,7 @@ impl Stderr {
 /// where nothing of the line goes. Not when stdout is a pipe (`| less`,
 /// `| cat`): what the pipe prints may land on the same terminal, and the
 /// line would be drawn into the middle of it.
+#[cfg(unix)]
 pub fn drawn() -> bool {
     use std::os::unix::fs::{FileTypeExt as _, MetadataExt as _};
     if !io::stderr().is_terminal() {
@@ -189,6 +190,17 @@ pub fn drawn() -> bool {
     }
     let kind = out.file_type();
     kind.is_file() || kind.is_char_device()
+}
+
+/// Whether a progress line may be drawn, on Windows: when stdout and
+/// stderr are both the console (a process has one), and it takes the
+/// line's escape sequences. Whether a redirected stdout is a file or a
+/// pipe, std does not tell, so then none is drawn.
+#[cfg(windows)]
+pub fn drawn() -> bool {
+    io::stderr().is_terminal()
+        && io::stdout().is_terminal()
+        && super::terminal::stderr_draws_escapes()
 }
 
 /// A draw target for any progress bar: stderr through `Stderr`, so a bar

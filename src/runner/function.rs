@@ -81,6 +81,7 @@ impl BoardsAhead<'_, '_, '_> {
     }
 
     fn answer(&mut self, line: &[u8]) {
+        let line = without_cr(line);
         if !self.ready {
             self.ready = line == b"ready";
             return;
@@ -316,5 +317,25 @@ fn ended(
     }
     if run.wall == Duration::ZERO {
         run.wall = finished.wall;
+    }
+}
+
+/// A driver's line without the CR a Windows C runtime writes before its
+/// newline (C, C++, Python and Ruby open the channel in text mode there).
+fn without_cr(line: &[u8]) -> &[u8] {
+    line.strip_suffix(b"\r").unwrap_or(line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_cr;
+
+    #[test]
+    fn a_line_ended_the_windows_way_is_the_same_line() {
+        assert_eq!(without_cr(b"ready\r"), b"ready");
+        assert_eq!(without_cr(b"ready"), b"ready");
+        assert_eq!(without_cr(b"123/456\r"), b"123/456");
+        // Only the one before the newline.
+        assert_eq!(without_cr(b"\r1\r\r"), b"\r1\r");
     }
 }

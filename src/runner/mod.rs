@@ -83,11 +83,13 @@ pub(crate) fn crash(exit: process::Exit, stderr: &str) -> String {
             "stack overflow ({})",
             match exit {
                 Exit::Signal(signal) => process::describe_signal(signal),
+                Exit::Exception(code) => format!("{code:#010X}"),
                 Exit::Code(code) => format!("exit code {code}"),
             }
         ),
         Exit::Code(code) => format!("exited with code {code}"),
         Exit::Signal(signal) => format!("killed by {}", process::describe_signal(signal)),
+        Exit::Exception(code) => format!("crashed with {}", process::describe_exception(code)),
     }
 }
 
@@ -541,6 +543,15 @@ mod tests {
         assert_eq!(
             crash(Exit::Code(134), overflow),
             "stack overflow (exit code 134)"
+        );
+        // Windows: an exception's code, in words.
+        assert_eq!(
+            crash(Exit::Exception(0xC000_00FD), ""),
+            "crashed with 0xC00000FD (stack overflow)"
+        );
+        assert_eq!(
+            crash(Exit::Exception(0xC000_00FD), overflow),
+            "stack overflow (0xC00000FD)"
         );
     }
 

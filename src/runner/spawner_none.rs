@@ -12,12 +12,12 @@ pub fn enable(_exe: PathBuf) {}
 
 pub fn let_idle_go() {}
 
-/// Which protections hold: on macOS, the platform's (Seatbelt); else no
-/// spawner says, `None`.
+/// Which protections hold: on macOS and Windows, the platform's (Seatbelt,
+/// a Job Object); else no spawner says, `None`.
 pub fn protections() -> Option<io::Result<Protections>> {
-    #[cfg(target_os = "macos")]
+    #[cfg(any(target_os = "macos", windows))]
     return Some(Ok(super::platform::protections()));
-    #[cfg(not(target_os = "macos"))]
+    #[cfg(not(any(target_os = "macos", windows)))]
     None
 }
 

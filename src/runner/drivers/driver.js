@@ -53,7 +53,10 @@ async function main() {
     process.stderr.write(`${name}: no function solveSudoku\n`);
     process.exit(2);
   }
-  const answers = fs.openSync(process.env.SUDOKU_JUDGE_ANSWERS, 'a');
+  // Windows: a named pipe, which takes write access, not append access
+  // (libuv opens 'a' with append access only).
+  const mode = process.platform === 'win32' ? fs.constants.O_WRONLY : 'a';
+  const answers = fs.openSync(process.env.SUDOKU_JUDGE_ANSWERS, mode);
   fs.writeSync(answers, 'ready\n');
   const input = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
   for await (const raw of input) {

@@ -338,7 +338,7 @@ impl Step<'_> {
 struct Scratch {
     path: PathBuf,
     /// Released when it is kept or removed.
-    lock: Option<nix::fcntl::Flock<std::fs::File>>,
+    lock: Option<cache::Held>,
 }
 
 impl Scratch {
@@ -365,9 +365,7 @@ impl Scratch {
             .tempdir_in(root)
             .with_context(|| format!("failed to create a build directory in {}", root.display()))?
             .keep();
-        let lock = std::fs::File::open(&path)
-            .ok()
-            .and_then(|dir| nix::fcntl::Flock::lock(dir, nix::fcntl::FlockArg::LockShared).ok());
+        let lock = cache::lock(&path, true);
         Ok(Scratch { path, lock })
     }
 
@@ -393,6 +391,7 @@ impl Drop for Scratch {
 
 /// Refuses a build cache that another user owns or every user may write:
 /// whoever can change a build there decides what is judged.
+#[cfg(unix)]
 fn ensure_own_cache(root: &Path) -> anyhow::Result<()> {
     use std::os::unix::fs::MetadataExt as _;
     let meta = std::fs::metadata(root)
@@ -410,6 +409,14 @@ fn ensure_own_cache(root: &Path) -> anyhow::Result<()> {
             }
         );
     }
+    Ok(())
+}
+
+/// Windows: a directory's owner and who may write to it are its access
+/// list's, which the judge does not read; the cache is under the user's
+/// own profile unless `SUDOKU_JUDGE_CACHE` says otherwise.
+#[cfg(not(unix))]
+fn ensure_own_cache(_root: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 

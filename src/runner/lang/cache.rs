@@ -15,17 +15,18 @@
 //! A build in use is never removed: a judge that uses one holds a shared
 //! `flock` on its directory until it exits ([`hold`]), and removal takes
 //! the lock exclusively, without waiting, skipping the builds it cannot
-//! lock. A build's last use is the modification time of its `.built`
+//! lock. (Windows cannot lock a directory: there the lock is on its
+//! `.built` file, with the same meaning.) A build's last use is the modification time of its `.built`
 //! file, touched at each use.
 
 use std::fs::File;
 use std::io;
-use std::os::unix::fs::MetadataExt as _;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, SystemTime};
 
 use anyhow::{bail, Context as _};
+#[cfg(unix)]
 use nix::fcntl::{Flock, FlockArg};
 use serde::Deserialize;
 use sha2::{Digest as _, Sha256};
@@ -191,6 +192,18 @@ pub fn size_words(bytes: u64) -> String {
     }
 }
 
+/// What a file's blocks take on disk, where the system says.
+#[cfg(unix)]
+fn blocks_bytes(meta: &std::fs::Metadata) -> u64 {
+    use std::os::unix::fs::MetadataExt as _;
+    meta.blocks() * 512
+}
+
+#[cfg(not(unix))]
+fn blocks_bytes(_meta: &std::fs::Metadata) -> u64 {
+    0
+}
+
 /// How much `path` takes on disk: each file and directory under it (links
 /// not followed) at its size or its blocks, whichever is more (a sparse
 /// file counts at its size, which a copy would make real), and at least
@@ -201,7 +214,7 @@ pub fn usage(path: &Path, stop_above: Option<u64>) -> u64 {
         let Ok(meta) = entry.metadata() else {
             continue;
         };
-        total = total.saturating_add(meta.len().max(meta.blocks() * 512).max(ENTRY_BYTES));
+        total = total.saturating_add(meta.len().max(blocks_bytes(&meta)).max(ENTRY_BYTES));
         if stop_above.is_some_and(|cap| total > cap) {
             break;
         }
@@ -217,13 +230,9 @@ pub fn remove_tree(path: &Path) -> io::Result<()> {
         Ok(()) => Ok(()),
         Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(()),
         Err(_) => {
-            use std::os::unix::fs::PermissionsExt as _;
             for entry in walkdir::WalkDir::new(path).into_iter().flatten() {
                 if entry.file_type().is_dir() {
-                    let _ = std::fs::set_permissions(
-                        entry.path(),
-                        std::fs::Permissions::from_mode(0o700),
-                    );
+                    make_writable(entry.path());
                 }
             }
             std::fs::remove_dir_all(path)
@@ -231,30 +240,85 @@ pub fn remove_tree(path: &Path) -> io::Result<()> {
     }
 }
 
-/// The builds this judge uses, held until it exits (see [`hold`]).
-static HELD: Mutex<Vec<Flock<File>>> = Mutex::new(Vec::new());
+/// Lets its owner write in the directory `dir`, and delete from it.
+fn make_writable(dir: &Path) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        let _ = std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700));
+    }
+    #[cfg(not(unix))]
+    if let Ok(meta) = std::fs::metadata(dir) {
+        let mut permissions = meta.permissions();
+        #[expect(
+            clippy::permissions_set_readonly_false,
+            reason = "only the owner's write is asked for, in a tree being removed"
+        )]
+        permissions.set_readonly(false);
+        let _ = std::fs::set_permissions(dir, permissions);
+    }
+}
 
-/// Opens the directory `dir` to lock it.
-fn open_dir(dir: &Path) -> io::Result<File> {
-    File::open(dir)
+/// A build locked: its directory on Unix (`flock`), its `.built` file
+/// on Windows, where a directory cannot be locked.
+#[cfg(unix)]
+pub(super) type Held = Flock<File>;
+#[cfg(not(unix))]
+pub(super) type Held = File;
+
+/// The builds this judge uses, held until it exits (see [`hold`]).
+static HELD: Mutex<Vec<Held>> = Mutex::new(Vec::new());
+
+/// Locks the build `dir`, shared (waiting for a removal to finish) or
+/// exclusive (not waiting): `None` when that cannot be had now.
+#[cfg(unix)]
+pub(super) fn lock(dir: &Path, shared: bool) -> Option<Held> {
+    let how = if shared {
+        FlockArg::LockShared
+    } else {
+        FlockArg::LockExclusiveNonblock
+    };
+    Flock::lock(File::open(dir).ok()?, how).ok()
+}
+
+#[cfg(not(unix))]
+pub(super) fn lock(dir: &Path, shared: bool) -> Option<Held> {
+    let file = File::open(dir.join(BUILT)).ok()?;
+    if shared {
+        file.lock_shared().ok()?;
+    } else {
+        file.try_lock().ok()?;
+    }
+    Some(file)
+}
+
+/// Whether the build `held` is what `dir` names now: a removal renames a
+/// build away before it deletes it.
+#[cfg(unix)]
+fn still_there(held: &Held, dir: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt as _;
+    match (held.metadata(), std::fs::metadata(dir)) {
+        (Ok(held), Ok(now)) => held.dev() == now.dev() && held.ino() == now.ino(),
+        _ => false,
+    }
+}
+
+/// Windows renames no directory with a file open in it: the build held is
+/// where it was.
+#[cfg(not(unix))]
+fn still_there(_held: &Held, dir: &Path) -> bool {
+    dir.is_dir()
 }
 
 /// Marks the finished build `dir` as in use by this judge until it exits,
 /// and as used now. False when it is gone, or was being removed (then it
 /// is built again).
 pub(super) fn hold(dir: &Path) -> bool {
-    let Ok(file) = open_dir(dir) else {
+    let Some(locked) = lock(dir, true) else {
         return false;
     };
-    let Ok(locked) = Flock::lock(file, FlockArg::LockShared) else {
-        return false;
-    };
-    // What was locked must be what the path names now: a removal renames
-    // a build away before it deletes it.
-    let same = match (locked.metadata(), std::fs::metadata(dir)) {
-        (Ok(held), Ok(now)) => held.dev() == now.dev() && held.ino() == now.ino(),
-        _ => false,
-    };
+    // What was locked must be what the path names now.
+    let same = still_there(&locked, dir);
     let built = dir.join(BUILT);
     if !same || !built.is_file() {
         return false;
@@ -269,8 +333,8 @@ pub(super) fn hold(dir: &Path) -> bool {
 }
 
 /// Locks `dir` for removal: `None` when a judge holds it (or it is gone).
-fn lock_for_removal(dir: &Path) -> Option<Flock<File>> {
-    Flock::lock(open_dir(dir).ok()?, FlockArg::LockExclusiveNonblock).ok()
+fn lock_for_removal(dir: &Path) -> Option<Held> {
+    lock(dir, false)
 }
 
 /// Removes `dir` if no judge holds it: renamed away under its lock (so a
@@ -282,6 +346,10 @@ fn remove_unheld(root: &Path, dir: &Path) -> bool {
     };
     let name = dir.file_name().unwrap_or_default().to_string_lossy();
     let away = root.join(format!(".removing-{name}-{:08x}", rand::random::<u32>()));
+    // Windows renames no directory with a file open in it: the lock (on a
+    // file inside) is let go first, and a judge that takes it meanwhile
+    // keeps the directory where it is.
+    let lock = cfg!(unix).then_some(lock);
     if std::fs::rename(dir, &away).is_err() {
         return false;
     }

@@ -69,8 +69,8 @@ pub(super) fn prepare(
     let lock_path = dir.with_extension("lock");
     let lock = std::fs::File::create(&lock_path)
         .with_context(|| format!("failed to create {}", lock_path.display()))?;
-    let _held = nix::fcntl::Flock::lock(lock, nix::fcntl::FlockArg::LockExclusive)
-        .map_err(|(_, e)| anyhow::anyhow!("failed to lock {}: {e}", lock_path.display()))?;
+    lock.lock()
+        .with_context(|| format!("failed to lock {}", lock_path.display()))?;
     if !filled.is_file() {
         fill(spec, toolchain, chosen, flags, announce, &dir, &flags_key)?;
     }

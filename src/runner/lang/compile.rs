@@ -193,7 +193,12 @@ pub(super) fn run_in_build_dir(
     let stdout = std::mem::take(&mut compiling.stdout);
     let mut message = String::from_utf8_lossy(&finished.stderr).into_owned();
     message.push_str(&String::from_utf8_lossy(&stdout));
-    let too_big = compiling.over || finished.exit == process::Exit::Signal(libc::SIGXFSZ);
+    // RLIMIT_FSIZE's signal: Windows has no such limit.
+    #[cfg(unix)]
+    let past_file_size = finished.exit == process::Exit::Signal(libc::SIGXFSZ);
+    #[cfg(not(unix))]
+    let past_file_size = false;
+    let too_big = compiling.over || past_file_size;
     if too_big {
         return Ok(Err(format!("{}\n{}", message.trim_end(), cap.exceeded())
             .trim_start()

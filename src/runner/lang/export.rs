@@ -10,7 +10,6 @@
 //! build that `run.sh` starts writes there too.
 
 use std::ffi::OsString;
-use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -229,7 +228,11 @@ fn write_out(
     files.push(board_path);
     let script_path = out.join(SCRIPT);
     write_new(&script_path, script.as_bytes())?;
-    std::fs::set_permissions(&script_path, std::fs::Permissions::from_mode(0o755))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(&script_path, std::fs::Permissions::from_mode(0o755))?;
+    }
     files.push(script_path);
     Ok(files)
 }

@@ -23,10 +23,7 @@ pub enum Interface {
     Function,
 }
 
-/// The environment variable that names a LeetCode driver's answer channel:
-/// a path the driver opens for writing, on every OS the same way, so that
-/// no driver needs to know how the judge made it.
-pub const ANSWERS_VAR: &str = "SUDOKU_JUDGE_ANSWERS";
+pub use crate::runner::process::ANSWERS_VAR;
 
 /// The answer channel's path on Unix: the pipe the process is given as
 /// fd 3, reopened through `/dev/fd` (which the sandbox's root links to

@@ -23,30 +23,88 @@
 //!   clock, and on Linux the cgroup, `/proc` and what a run's init
 //!   samples.
 //!
-//! A Windows backend would be one more file here: a variant of [`Child`]
-//! and the way its [`start`] makes it.
+//! - `windows`: a Job Object per run (kill on close, a process limit, a
+//!   job memory limit, CPU time and peak memory from the job's
+//!   accounting), the process created suspended with only its own pipes
+//!   inherited. Its figures are made in [`windows_plain`], which is plain
+//!   arithmetic, compiled and tested on every OS.
 
 #[cfg(target_os = "linux")]
 mod linux;
 #[cfg(target_os = "macos")]
 mod macos;
+#[cfg(unix)]
 mod meter;
+#[cfg(unix)]
 mod posix;
 #[cfg(any(target_os = "macos", test))]
 mod seatbelt;
+#[cfg(windows)]
+mod windows;
+#[cfg_attr(
+    not(any(windows, test)),
+    expect(
+        dead_code,
+        reason = "the Windows backend's figures, tested on every OS"
+    )
+)]
+pub(crate) mod windows_plain;
 
 #[cfg(target_os = "macos")]
 pub(crate) use macos::protections;
+#[cfg(windows)]
+pub(crate) use windows::protections;
 
 use std::ffi::OsString;
 use std::io;
+#[cfg(unix)]
 use std::os::fd::{OwnedFd, RawFd};
 use std::path::Path;
 use std::time::Duration;
 
 use super::sandbox::Plan;
 use super::sys::Rlimits;
+#[cfg(unix)]
 pub use meter::Meter;
+#[cfg(windows)]
+pub use windows::Meter;
+pub use windows_plain::describe_exception;
+
+/// The child's end of one of its pipes, as this system hands it over.
+#[cfg(unix)]
+pub(crate) type StdioEnd = OwnedFd;
+#[cfg(windows)]
+pub(crate) type StdioEnd = std::os::windows::io::OwnedHandle;
+
+/// What becomes readable when a process exits, where there is such a
+/// thing: a pidfd. Windows' process handle is waited on otherwise.
+#[cfg(unix)]
+pub(crate) type ExitFd = RawFd;
+#[cfg(windows)]
+pub(crate) type ExitFd = std::convert::Infallible;
+
+/// How the process ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    Code(i32),
+    /// A Unix signal ended it.
+    Signal(i32),
+    /// An exception ended it (Windows): its `NTSTATUS`, e.g. 0xC0000005.
+    Exception(u32),
+}
+
+/// How a process ended, from its status as its backend reaped it
+/// ([`Reaped::status`]).
+pub(crate) fn exit_of(status: i32) -> Exit {
+    #[cfg(unix)]
+    if libc::WIFSIGNALED(status) {
+        Exit::Signal(libc::WTERMSIG(status))
+    } else {
+        Exit::Code(libc::WEXITSTATUS(status))
+    }
+    #[cfg(windows)]
+    windows_plain::exit_of(status as u32)
+}
 
 /// What to start: the command, what it may see, and the limits the
 /// kernel holds it to.
@@ -65,7 +123,7 @@ pub(crate) struct Launch<'a> {
 /// process itself: on Linux, the run's cgroup or what its init samples.
 #[cfg(target_os = "linux")]
 type RunMeters = super::spawner::Meters;
-#[cfg(not(target_os = "linux"))]
+#[cfg(all(unix, not(target_os = "linux")))]
 type RunMeters = ();
 
 /// The running process, however this system started it.
@@ -78,6 +136,7 @@ type RunMeters = ();
 )]
 pub(crate) enum Child {
     /// Forked by this process, which waits for it.
+    #[cfg(unix)]
     Direct(posix::Direct),
     /// Started in the sandbox by a spawner, which stops it when asked and
     /// reports its end.
@@ -86,12 +145,15 @@ pub(crate) enum Child {
     /// Forked by this process under a Seatbelt profile (macOS).
     #[cfg(target_os = "macos")]
     Seatbelted(macos::Seatbelted),
+    /// Created by this process in a Job Object of its own (Windows).
+    #[cfg(windows)]
+    Jobbed(windows::Jobbed),
 }
 
 /// A process reaped, with what the kernel accounted of it: the raw
 /// material of the watchdog's report of a run.
 pub(crate) struct Reaped {
-    /// As `wait4` returns it.
+    /// As `wait4` returns it; on Windows, the exit code's bits.
     pub status: i32,
     pub cpu: Duration,
     pub max_rss_kb: u64,
@@ -105,9 +167,12 @@ pub(crate) struct Reaped {
 
 impl Child {
     /// Becomes readable when the process exits, if there is such a thing.
-    pub(crate) fn exit_fd(&self) -> Option<RawFd> {
+    pub(crate) fn exit_fd(&self) -> Option<ExitFd> {
         match self {
+            #[cfg(unix)]
             Child::Direct(direct) => direct.exit_fd(),
+            #[cfg(windows)]
+            Child::Jobbed(_) => None,
             #[cfg(target_os = "linux")]
             Child::Spawned(spawned) => Some(spawned.exit_fd()),
             #[cfg(target_os = "macos")]
@@ -117,7 +182,10 @@ impl Child {
 
     pub(crate) fn kill(&mut self) {
         match self {
+            #[cfg(unix)]
             Child::Direct(direct) => direct.kill(),
+            #[cfg(windows)]
+            Child::Jobbed(run) => run.kill(),
             #[cfg(target_os = "linux")]
             Child::Spawned(spawned) => spawned.kill(),
             #[cfg(target_os = "macos")]
@@ -131,7 +199,10 @@ impl Child {
     pub(crate) fn kill_leftovers(&self) {
         match self {
             // The leader is gone; anything it started goes with it.
+            #[cfg(unix)]
             Child::Direct(direct) => direct.kill(),
+            #[cfg(windows)]
+            Child::Jobbed(run) => run.kill(),
             #[cfg(target_os = "macos")]
             Child::Seatbelted(run) => run.kill(),
             #[cfg(target_os = "linux")]
@@ -144,7 +215,10 @@ impl Child {
     /// for a process whose start needed no confirming.
     pub(crate) fn try_started(&mut self) -> io::Result<Option<Meter>> {
         match self {
+            #[cfg(unix)]
             Child::Direct(_) => Ok(None),
+            #[cfg(windows)]
+            Child::Jobbed(_) => Ok(None),
             #[cfg(target_os = "macos")]
             Child::Seatbelted(_) => Ok(None),
             #[cfg(target_os = "linux")]
@@ -157,7 +231,10 @@ impl Child {
     /// Its end and what the kernel accounted of it, once it has exited.
     pub(crate) fn try_exit(&mut self) -> io::Result<Option<Reaped>> {
         match self {
+            #[cfg(unix)]
             Child::Direct(direct) => direct.try_exit(),
+            #[cfg(windows)]
+            Child::Jobbed(run) => run.try_exit(),
             #[cfg(target_os = "linux")]
             Child::Spawned(spawned) => spawned.try_exit(),
             #[cfg(target_os = "macos")]
@@ -170,7 +247,10 @@ impl Child {
     pub(crate) fn release(self, ended: bool) {
         match self {
             // The harness stopped early: leave nothing behind.
+            #[cfg(unix)]
             Child::Direct(direct) => direct.kill_and_wait(),
+            #[cfg(windows)]
+            Child::Jobbed(run) => run.kill_and_wait(),
             #[cfg(target_os = "linux")]
             Child::Spawned(spawned) => spawned.release(ended),
             #[cfg(target_os = "macos")]
@@ -187,7 +267,23 @@ impl Child {
 /// while the pipes are served.
 pub(crate) fn start(
     launch: &Launch<'_>,
-    stdio: &[&OwnedFd],
+    stdio: &[&StdioEnd],
+    confirm: bool,
+) -> io::Result<(Child, Meter)> {
+    #[cfg(windows)]
+    {
+        let _ = confirm;
+        let (run, meter) = windows::start(launch, stdio)?;
+        Ok((Child::Jobbed(run), meter))
+    }
+    #[cfg(unix)]
+    start_unix(launch, stdio, confirm)
+}
+
+#[cfg(unix)]
+fn start_unix(
+    launch: &Launch<'_>,
+    stdio: &[&StdioEnd],
     confirm: bool,
 ) -> io::Result<(Child, Meter)> {
     #[cfg(target_os = "linux")]

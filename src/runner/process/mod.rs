@@ -23,12 +23,15 @@
 //! - One thread does it all with `poll(2)`: feeding stdin, draining the
 //!   outputs, noticing the exit and the watchdog's rounds. A process that
 //!   never reads, or floods stderr, cannot stall it, and no helper thread
-//!   is left behind blocked on a pipe.
+//!   is left behind blocked on a pipe. On Windows, whose pipes cannot be
+//!   polled, a thread per pipe does the blocking reads and writes
+//!   (`threads`) and the same loop waits on them.
 //! - CPU time and peak memory come from the kernel's accounting of the run
 //!   (its cgroup, else `wait4`'s rusage), not from polling.
 //!
 //! Each part has a room of its own: [`serve`] the watchdog's loop,
-//! [`interrupts`] the user's Ctrl-C, [`streams`] the pipes. How the
+//! [`interrupts`] the user's Ctrl-C, [`streams`] the pipes (`threads` on
+//! Windows). How the
 //! process is started, stopped, reaped and measured is the platform's
 //! (`runner::platform`).
 
@@ -42,14 +45,22 @@ mod serve;
 mod streams;
 #[cfg(test)]
 mod tests;
+#[cfg(windows)]
+mod threads;
 
-pub use super::platform::Meter;
 use super::platform::{self, Child, Launch, Reaped};
+pub use super::platform::{Exit, Meter};
 use super::sandbox::Plan;
 use super::sys::Rlimits;
 pub use interrupts::{interrupt, interrupted, interrupting_signal, restart, restarting, resume};
 pub use streams::STDERR_HEAD;
-use streams::{pipe, set_nonblocking, Ends, Pipes};
+use streams::{Ends, Pipes};
+
+/// The environment variable that names a LeetCode driver's answer channel:
+/// a path the driver opens for writing, on every OS the same way, so that
+/// no driver needs to know how the judge made it (`/dev/fd/3` on Unix, a
+/// named pipe made for the run on Windows).
+pub const ANSWERS_VAR: &str = "SUDOKU_JUDGE_ANSWERS";
 
 /// What to run and within which bounds.
 pub struct Spec {
@@ -79,7 +90,9 @@ pub struct Spec {
     /// How much of the end of stderr to keep (its first [`STDERR_HEAD`]
     /// bytes are kept too).
     pub stderr_tail: usize,
-    /// Whether it gets an answer channel as fd 3 (a LeetCode driver's).
+    /// Whether it gets an answer channel (a LeetCode driver's): fd 3 on
+    /// Unix; on Windows a named pipe, whose path replaces [`ANSWERS_VAR`]'s
+    /// value in its environment.
     pub answers: bool,
 }
 
@@ -183,13 +196,6 @@ pub enum Kill {
     Interrupted,
 }
 
-/// How the process ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Exit {
-    Code(i32),
-    Signal(i32),
-}
-
 /// A finished process and what the kernel measured of it.
 #[derive(Debug)]
 pub struct Finished {
@@ -287,9 +293,24 @@ struct Bounds {
     stderr_tail: usize,
 }
 
+/// The limits the kernel holds `spec`'s process to.
+fn rlimits(spec: &Spec) -> Rlimits {
+    Rlimits {
+        cpu_seconds: spec
+            .cpu_limit
+            .map(|d| d.as_secs() + u64::from(d.subsec_nanos() > 0)),
+        address_space: spec.address_space_limit,
+        tasks: None,
+        file_size: spec.file_size_limit,
+        open_files: None,
+    }
+}
+
 /// Starts `spec` on pipes of its own: the process, the harness's ends of
 /// the pipes, and what measures it.
+#[cfg(unix)]
 fn start_child(spec: &Spec, confirm: bool) -> io::Result<(Child, Pipes, Meter)> {
+    use streams::{pipe, set_nonblocking};
     let (child_stdin, stdin) = pipe()?;
     let (stdout, child_stdout) = pipe()?;
     let (stderr, child_stderr) = pipe()?;
@@ -307,15 +328,7 @@ fn start_child(spec: &Spec, confirm: bool) -> io::Result<(Child, Pipes, Meter)> 
         argv: &spec.argv,
         env: &spec.env,
         plan: &spec.plan,
-        limits: Rlimits {
-            cpu_seconds: spec
-                .cpu_limit
-                .map(|d| d.as_secs() + u64::from(d.subsec_nanos() > 0)),
-            address_space: spec.address_space_limit,
-            tasks: None,
-            file_size: spec.file_size_limit,
-            open_files: None,
-        },
+        limits: rlimits(spec),
     };
     let (child, meter) = platform::start(&launch, &stdio, confirm)?;
     let pipes = Pipes {
@@ -323,6 +336,68 @@ fn start_child(spec: &Spec, confirm: bool) -> io::Result<(Child, Pipes, Meter)> 
         stdout: Some(stdout),
         stderr: Some(stderr),
         answers: answers.map(|(read, _)| read),
+    };
+    for fd in [&pipes.stdout, &pipes.stderr, &pipes.answers]
+        .into_iter()
+        .flatten()
+    {
+        set_nonblocking(fd)?;
+    }
+    if let Some(fd) = &pipes.stdin {
+        set_nonblocking(fd)?;
+    }
+    Ok((child, pipes, meter))
+}
+
+/// Starts `spec` on pipes of its own (Windows): the process, the
+/// harness's ends of the pipes, each served by a thread, and what
+/// measures it. A driver's answer channel is a named pipe made for this
+/// run, whose name its environment's [`ANSWERS_VAR`] gives in place of
+/// Unix's `/dev/fd/3`.
+///
+/// [`ANSWERS_VAR`]: crate::runner::lang::launch::ANSWERS_VAR
+#[cfg(windows)]
+fn start_child(spec: &Spec, _confirm: bool) -> io::Result<(Child, Pipes, Meter)> {
+    use crate::runner::sys::{answer_pipe, pipe};
+    use threads::{answer_pipe_name, Inbound, Outbound, Wake};
+    let (child_stdin, stdin) = pipe()?;
+    let (stdout, child_stdout) = pipe()?;
+    let (stderr, child_stderr) = pipe()?;
+    let mut env = spec.env.clone();
+    let answers = if spec.answers {
+        let name = answer_pipe_name();
+        let server = answer_pipe(&name)?;
+        env.retain(|(key, _)| !key.eq_ignore_ascii_case(ANSWERS_VAR));
+        env.push((ANSWERS_VAR.into(), name.clone()));
+        Some((server, name))
+    } else {
+        None
+    };
+    let launch = Launch {
+        program: &spec.program,
+        argv: &spec.argv,
+        env: &env,
+        plan: &spec.plan,
+        limits: rlimits(spec),
+    };
+    let wake = Wake::new();
+    let answers = answers
+        .map(|(server, name)| Inbound::spawn_named(server, name, &wake))
+        .transpose()?;
+    let (child, meter) = platform::start(
+        &launch,
+        &[&child_stdin, &child_stdout, &child_stderr],
+        false,
+    )?;
+    // The child has its own copies: with the judge's closed, a read sees
+    // the end when the child's are gone.
+    drop((child_stdin, child_stdout, child_stderr));
+    let pipes = Pipes {
+        stdin: Some(Outbound::spawn(stdin, &wake)?),
+        stdout: Some(Inbound::spawn(stdout, &wake)?),
+        stderr: Some(Inbound::spawn(stderr, &wake)?),
+        answers,
+        wake,
     };
     Ok((child, pipes, meter))
 }
@@ -349,12 +424,6 @@ impl Process {
     fn begin(spec: Spec, confirm: bool) -> io::Result<Process> {
         let started = Instant::now();
         let (child, pipes, meter) = start_child(&spec, confirm)?;
-        for fd in [&pipes.stdin, &pipes.stdout, &pipes.stderr, &pipes.answers]
-            .into_iter()
-            .flatten()
-        {
-            set_nonblocking(fd)?;
-        }
         Ok(Process {
             child: Some(child),
             pipes,
@@ -408,11 +477,7 @@ impl Process {
     /// The report of a process that has ended.
     fn finished(&mut self) -> Finished {
         let (end, noticed) = self.ended.as_ref().expect("it has ended");
-        let exit = if libc::WIFSIGNALED(end.status) {
-            Exit::Signal(libc::WTERMSIG(end.status))
-        } else {
-            Exit::Code(libc::WEXITSTATUS(end.status))
-        };
+        let exit = platform::exit_of(end.status);
         let mut killed = self.killed;
         // The kernel's memory cap stopped some of it: that is the memory
         // limit too, and the cause of whatever came after. Unless it had
@@ -463,8 +528,11 @@ impl Process {
         }
     }
 }
+pub use super::platform::describe_exception;
+
 /// The conventional name of a signal, with what it usually means for a
 /// submission, e.g. `SIGSEGV (segmentation fault)`.
+#[cfg(unix)]
 pub fn describe_signal(signal: i32) -> String {
     let (name, meaning) = match signal {
         libc::SIGSEGV => (
@@ -485,4 +553,10 @@ pub fn describe_signal(signal: i32) -> String {
         _ => return format!("signal {signal}"),
     };
     format!("{name} ({meaning})")
+}
+
+/// Windows has no signals that end a process: only a number to say.
+#[cfg(not(unix))]
+pub fn describe_signal(signal: i32) -> String {
+    format!("signal {signal}")
 }

@@ -1,18 +1,18 @@
-//! The watchdog: one thread that serves a running process with `poll(2)`,
-//! feeding its stdin, draining its outputs, noticing its start and its
-//! exit, and at every round deciding whether it must be stopped (the
-//! user's interruption, the wall-clock deadline, its conversation's word,
-//! its CPU time or memory). A process that never reads, or floods stderr,
+//! The watchdog: one thread that serves a running process with `poll(2)`
+//! (on Windows, waiting on its pipes' threads: `super::threads`), feeding
+//! its stdin, draining its outputs, noticing its start and its exit, and
+//! at every round deciding whether it must be stopped (the user's
+//! interruption, the wall-clock deadline, its conversation's word, its
+//! CPU time or memory). A process that never reads, or floods stderr,
 //! cannot stall it, and no helper thread is left behind blocked on a pipe.
 
 use std::io;
-use std::os::fd::{AsRawFd as _, RawFd};
 use std::time::{Duration, Instant};
 
 use super::interrupts::interrupted;
-use super::streams::{drain, write_some, Ends};
+use super::streams::{drain, readable, write_some, Ends, Ready};
 use super::{Conversation, Input, Kill, Process, Served};
-use crate::runner::sys::{poll, readable};
+use crate::runner::platform::ExitFd;
 
 /// How often the watchdog looks at the process's CPU time and memory.
 const WATCH_EVERY: Duration = Duration::from_millis(5);
@@ -27,7 +27,7 @@ const PIPE_GRACE: Duration = Duration::from_millis(500);
 /// Where one exchange stands, from one round of the loop to the next.
 struct Exchange {
     /// Readable when the process exits, if there is such a thing.
-    exit_fd: Option<RawFd>,
+    exit_fd: Option<ExitFd>,
     /// Bytes handed on so far, each within the output limit.
     stdout_bytes: usize,
     answer_bytes: usize,
@@ -35,14 +35,6 @@ struct Exchange {
     drain_until: Option<Instant>,
     /// When the watchdog next samples its CPU time and memory.
     next_sample: Instant,
-}
-
-/// Which of the descriptors watched by [`Process::wait`] are ready.
-struct Ready {
-    stdin: bool,
-    stdout: bool,
-    stderr: bool,
-    answers: bool,
 }
 
 impl Process {
@@ -212,27 +204,7 @@ impl Process {
     /// process has exited. `None` when a signal cut the wait short.
     fn wait(&self, now: Instant, exchange: &Exchange) -> io::Result<Option<Ready>> {
         let feeding = self.pipes.stdin.is_some() && self.pending_at < self.pending_end;
-        let mut fds = [libc::pollfd {
-            fd: -1,
-            events: 0,
-            revents: 0,
-        }; 5];
-        let watched = [
-            (self.pipes.stdin.as_ref().filter(|_| feeding), libc::POLLOUT),
-            (self.pipes.stdout.as_ref(), libc::POLLIN),
-            (self.pipes.stderr.as_ref(), libc::POLLIN),
-            (self.pipes.answers.as_ref(), libc::POLLIN),
-        ];
-        for (slot, (fd, events)) in fds.iter_mut().zip(watched) {
-            if let Some(fd) = fd {
-                slot.fd = fd.as_raw_fd();
-                slot.events = events;
-            }
-        }
-        if let Some(fd) = exchange.exit_fd.filter(|_| self.ended.is_none()) {
-            fds[4].fd = fd;
-            fds[4].events = libc::POLLIN;
-        }
+        let exit = exchange.exit_fd.filter(|_| self.ended.is_none());
         let wake = match exchange.drain_until {
             Some(until) => until,
             None => {
@@ -243,21 +215,8 @@ impl Process {
                 wake
             }
         };
-        let timeout_ms = wake
-            .saturating_duration_since(Instant::now())
-            .as_micros()
-            .div_ceil(1000);
-        match poll(&mut fds, timeout_ms as i32) {
-            Ok(_) => {}
-            Err(error) if error.kind() == io::ErrorKind::Interrupted => return Ok(None),
-            Err(error) => return Err(error),
-        }
-        Ok(Some(Ready {
-            stdin: fds[0].revents != 0,
-            stdout: fds[1].revents != 0,
-            stderr: fds[2].revents != 0,
-            answers: fds[3].revents != 0,
-        }))
+        let timeout = wake.saturating_duration_since(Instant::now());
+        self.pipes.wait(feeding, exit, timeout)
     }
 
     /// Moves what is ready: input into stdin, stdout and the answers to

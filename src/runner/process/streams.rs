@@ -1,13 +1,28 @@
 //! The pipes between the judge and the process: made closed-on-exec,
 //! served without blocking, stdout cut at its limit and of stderr its
-//! start and its end kept ([`Ends`]).
+//! start and its end kept ([`Ends`]). On Unix they are descriptors, made
+//! non-blocking and polled; on Windows each is served by a thread of its
+//! own (`super::threads`) and looks to the watchdog the same.
 
 use std::cell::RefCell;
 use std::io;
-use std::os::fd::OwnedFd;
+#[cfg(unix)]
+use std::os::fd::{AsRawFd as _, OwnedFd};
+use std::time::Duration;
 
+#[cfg(unix)]
 use nix::errno::Errno;
+#[cfg(unix)]
 use nix::fcntl::{fcntl, FcntlArg, OFlag};
+
+#[cfg(windows)]
+pub(crate) use super::threads::{Inbound, Outbound};
+/// The judge's end of a pipe it reads.
+#[cfg(unix)]
+pub(crate) type Inbound = OwnedFd;
+/// The judge's end of a pipe it writes.
+#[cfg(unix)]
+pub(crate) type Outbound = OwnedFd;
 
 /// Bytes moved per read or write.
 pub(super) const CHUNK: usize = 64 * 1024;
@@ -78,6 +93,7 @@ impl Ends {
     }
 }
 
+#[cfg(unix)]
 pub(super) fn set_nonblocking(fd: &OwnedFd) -> io::Result<()> {
     let flags = OFlag::from_bits_retain(fcntl(fd, FcntlArg::F_GETFL)?);
     fcntl(fd, FcntlArg::F_SETFL(flags | OFlag::O_NONBLOCK))?;
@@ -86,6 +102,7 @@ pub(super) fn set_nonblocking(fd: &OwnedFd) -> io::Result<()> {
 
 /// One step of `read(2)` or `write(2)` on a non-blocking descriptor:
 /// `Ok(None)` when it would block.
+#[cfg(unix)]
 fn transfer(result: nix::Result<usize>) -> io::Result<Option<usize>> {
     match result {
         Ok(n) => Ok(Some(n)),
@@ -94,12 +111,36 @@ fn transfer(result: nix::Result<usize>) -> io::Result<Option<usize>> {
     }
 }
 
-pub(super) fn read_some(fd: &OwnedFd, buf: &mut [u8]) -> io::Result<Option<usize>> {
+#[cfg(unix)]
+pub(super) fn read_some(fd: &Inbound, buf: &mut [u8]) -> io::Result<Option<usize>> {
     transfer(nix::unistd::read(fd, buf))
 }
 
-pub(super) fn write_some(fd: &OwnedFd, buf: &[u8]) -> io::Result<Option<usize>> {
+#[cfg(unix)]
+pub(super) fn write_some(fd: &Outbound, buf: &[u8]) -> io::Result<Option<usize>> {
     transfer(nix::unistd::write(fd, buf))
+}
+
+#[cfg(windows)]
+pub(super) fn read_some(pipe: &Inbound, buf: &mut [u8]) -> io::Result<Option<usize>> {
+    pipe.read_some(buf)
+}
+
+#[cfg(windows)]
+pub(super) fn write_some(pipe: &Outbound, buf: &[u8]) -> io::Result<Option<usize>> {
+    pipe.write_some(buf)
+}
+
+/// Whether a read of `pipe` would not block: something is there, or its
+/// other end has closed.
+#[cfg(unix)]
+pub(super) fn readable(pipe: &Inbound) -> bool {
+    crate::runner::sys::readable(pipe)
+}
+
+#[cfg(windows)]
+pub(super) fn readable(pipe: &Inbound) -> bool {
+    pipe.ready()
 }
 
 /// A pipe: (read end, write end), both closed on exec.
@@ -109,7 +150,7 @@ pub(super) fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
 }
 
 /// A pipe: (read end, write end), both closed on exec.
-#[cfg(not(target_os = "linux"))]
+#[cfg(all(unix, not(target_os = "linux")))]
 pub(super) fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
     use nix::fcntl::FdFlag;
     let pair = nix::unistd::pipe()?;
@@ -121,16 +162,99 @@ pub(super) fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
 
 /// The descriptors the harness keeps: its ends of the pipes.
 pub(super) struct Pipes {
-    pub stdin: Option<OwnedFd>,
-    pub stdout: Option<OwnedFd>,
-    pub stderr: Option<OwnedFd>,
-    pub answers: Option<OwnedFd>,
+    pub stdin: Option<Outbound>,
+    pub stdout: Option<Inbound>,
+    pub stderr: Option<Inbound>,
+    pub answers: Option<Inbound>,
+    /// What the pipes' threads poke.
+    #[cfg(windows)]
+    pub wake: super::threads::Wake,
+}
+
+/// Which pipes (and the exit) are ready after [`Pipes::wait`].
+pub(super) struct Ready {
+    pub stdin: bool,
+    pub stdout: bool,
+    pub stderr: bool,
+    pub answers: bool,
+}
+
+impl Pipes {
+    /// Waits at most `timeout` until stdin (when `feeding`) can be
+    /// written, an output pipe read, or `exit` (a pidfd) is readable.
+    /// `None` when a signal cut the wait short.
+    #[cfg(unix)]
+    pub(super) fn wait(
+        &self,
+        feeding: bool,
+        exit: Option<std::os::fd::RawFd>,
+        timeout: Duration,
+    ) -> io::Result<Option<Ready>> {
+        let mut fds = [libc::pollfd {
+            fd: -1,
+            events: 0,
+            revents: 0,
+        }; 5];
+        let watched = [
+            (self.stdin.as_ref().filter(|_| feeding), libc::POLLOUT),
+            (self.stdout.as_ref(), libc::POLLIN),
+            (self.stderr.as_ref(), libc::POLLIN),
+            (self.answers.as_ref(), libc::POLLIN),
+        ];
+        for (slot, (fd, events)) in fds.iter_mut().zip(watched) {
+            if let Some(fd) = fd {
+                slot.fd = fd.as_raw_fd();
+                slot.events = events;
+            }
+        }
+        if let Some(fd) = exit {
+            fds[4].fd = fd;
+            fds[4].events = libc::POLLIN;
+        }
+        let timeout_ms = timeout.as_micros().div_ceil(1000);
+        match crate::runner::sys::poll(&mut fds, timeout_ms as i32) {
+            Ok(_) => {}
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => return Ok(None),
+            Err(error) => return Err(error),
+        }
+        Ok(Some(Ready {
+            stdin: fds[0].revents != 0,
+            stdout: fds[1].revents != 0,
+            stderr: fds[2].revents != 0,
+            answers: fds[3].revents != 0,
+        }))
+    }
+
+    /// Windows: what is ready now, or after waiting at most `timeout` for
+    /// a pipe's thread to say something changed. A process's exit is
+    /// asked of its handle by the watchdog's rounds.
+    #[cfg(windows)]
+    pub(super) fn wait(
+        &self,
+        feeding: bool,
+        exit: Option<std::convert::Infallible>,
+        timeout: Duration,
+    ) -> io::Result<Option<Ready>> {
+        let _ = exit;
+        let ready = || Ready {
+            stdin: feeding && self.stdin.as_ref().is_some_and(Outbound::ready),
+            stdout: self.stdout.as_ref().is_some_and(Inbound::ready),
+            stderr: self.stderr.as_ref().is_some_and(Inbound::ready),
+            answers: self.answers.as_ref().is_some_and(Inbound::ready),
+        };
+        let now = ready();
+        if now.stdin || now.stdout || now.stderr || now.answers {
+            return Ok(Some(now));
+        }
+        self.wake.wait(timeout);
+        Ok(Some(ready()))
+    }
 }
 
 /// Reads what is ready on `slot` and hands it on, within `limit` bytes in
 /// all: `true` when it passed the limit (and the stream is dropped).
 pub(super) fn drain(
-    slot: &mut Option<OwnedFd>,
+    slot: &mut Option<Inbound>,
     chunk: &mut [u8],
     counted: &mut usize,
     limit: usize,

@@ -144,6 +144,10 @@ pub struct Protections {
     /// the layers above, which macOS does not have; `None` on Linux.
     #[serde(default)]
     pub seatbelt: Option<Layer>,
+    /// On Windows, the Job Object every run starts in, in place of the
+    /// layers above, which Windows does not have; `None` elsewhere.
+    #[serde(default)]
+    pub job_object: Option<Layer>,
 }
 
 impl Protections {
@@ -162,6 +166,9 @@ impl Protections {
             keyrings: Layer::Off,
             user_namespace: false,
             seatbelt: None,
+            // A job holds every run on Windows, sandbox or not: it is how
+            // a run is killed whole and accounted.
+            job_object: cfg!(windows).then_some(Layer::Off),
         }
     }
 
@@ -182,6 +189,28 @@ impl Protections {
             keyrings: none(),
             user_namespace: false,
             seatbelt: Some(seatbelt),
+            job_object: None,
+        }
+    }
+
+    /// What holds on Windows: a Job Object per run, and none of Linux's
+    /// layers, which Windows lacks and the report names once.
+    pub fn windows(mode: Mode) -> Protections {
+        let none = || Layer::Missing("Windows has none".into());
+        Protections {
+            mode,
+            processes: none(),
+            filesystem: none(),
+            network: none(),
+            ipc: none(),
+            accounting: none(),
+            cgroup_version: None,
+            no_fork: none(),
+            tasks: none(),
+            keyrings: none(),
+            user_namespace: false,
+            seatbelt: None,
+            job_object: Some(Layer::On),
         }
     }
 
@@ -190,6 +219,9 @@ impl Protections {
     pub fn layers(&self) -> Vec<(&'static str, &Layer)> {
         if let Some(seatbelt) = &self.seatbelt {
             return vec![("Seatbelt profile", seatbelt)];
+        }
+        if let Some(job) = &self.job_object {
+            return vec![("Job Object", job)];
         }
         vec![
             ("PID namespace", &self.processes),
@@ -218,6 +250,9 @@ impl Protections {
     pub fn accounting_summary(&self) -> String {
         if self.seatbelt.is_some() {
             return "rusage accounting of the processes waited for".into();
+        }
+        if self.job_object.is_some() {
+            return WINDOWS_ACCOUNTING.into();
         }
         match (&self.accounting, &self.cgroup_version) {
             (Layer::On, Some(version)) => format!("{version} accounting of every process"),
@@ -250,6 +285,20 @@ pub const MACOS_LACKS: &str =
      refuses RLIMIT_AS; the peak is its rusage at the end), no task limit, no scratch size \
      limit, and a process that leaves its group outlives the run";
 
+/// What a run's Job Object holds it to on Windows (`platform::windows`).
+pub const WINDOWS_HOLDS: &str =
+    "a Job Object per run: its processes killed as one, at most 256 at once (one for a \
+     LeetCode-style file), its memory capped by the job";
+
+/// How Windows measures a run: its job's accounting.
+pub const WINDOWS_ACCOUNTING: &str =
+    "CPU time and peak memory from the job's accounting of every process";
+
+/// What Windows lacks, said once: a Job Object alone isolates nothing.
+pub const WINDOWS_LACKS: &str =
+    "a Job Object isolates nothing: no network or filesystem isolation (runs can reach the \
+     network and read and write wherever you can) and no system-call filter";
+
 /// A list as people write it: `a`, `a and b`, `a, b and c`.
 fn and_list(items: &[&str]) -> String {
     match items {
@@ -278,6 +327,9 @@ impl fmt::Display for Protections {
                 write!(f, "; MISSING Seatbelt profile: {why}")?;
             }
             return write!(f, "; {MACOS_LACKS}");
+        }
+        if self.job_object.is_some() {
+            return write!(f, "{WINDOWS_HOLDS}; {WINDOWS_ACCOUNTING}; {WINDOWS_LACKS}");
         }
         let namespaces: Vec<&str> = [
             ("PID", &self.processes),
@@ -366,8 +418,7 @@ impl SpawnRequest {
         limits: crate::runner::sys::Rlimits,
         plan: Plan,
     ) -> SpawnRequest {
-        use std::os::unix::ffi::OsStrExt as _;
-        let wire = |s: &OsStr| s.as_bytes().to_vec();
+        let wire = |s: &OsStr| bytes::of(s);
         SpawnRequest {
             program: wire(program),
             argv: argv.iter().map(|a| wire(a)).collect(),
@@ -516,17 +567,41 @@ pub fn environment(cwd: &Path, path_dirs: &[PathBuf]) -> Vec<(OsString, OsString
 
 /// Serde for paths and OS strings as raw bytes: they need not be UTF-8.
 pub(crate) mod bytes {
-    use std::ffi::OsString;
-    use std::os::unix::ffi::{OsStrExt as _, OsStringExt as _};
+    use std::ffi::{OsStr, OsString};
 
     use serde::{Deserialize as _, Deserializer, Serializer};
 
+    /// The bytes of an OS string: on Unix its own; on Windows (where no
+    /// spawner reads them) their UTF-8, as nearly as it can be made.
+    #[cfg(unix)]
+    pub fn of(value: &OsStr) -> Vec<u8> {
+        use std::os::unix::ffi::OsStrExt as _;
+        value.as_bytes().to_vec()
+    }
+
+    #[cfg(not(unix))]
+    pub fn of(value: &OsStr) -> Vec<u8> {
+        value.to_string_lossy().into_owned().into_bytes()
+    }
+
+    /// The OS string of bytes made by [`of`].
+    #[cfg(unix)]
+    pub fn to_os(bytes: Vec<u8>) -> OsString {
+        use std::os::unix::ffi::OsStringExt as _;
+        OsString::from_vec(bytes)
+    }
+
+    #[cfg(not(unix))]
+    pub fn to_os(bytes: Vec<u8>) -> OsString {
+        OsString::from(String::from_utf8_lossy(&bytes).into_owned())
+    }
+
     pub fn serialize<S: Serializer>(value: &OsString, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_bytes(value.as_bytes())
+        s.serialize_bytes(&of(value))
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<OsString, D::Error> {
-        Ok(OsString::from_vec(Vec::<u8>::deserialize(d)?))
+        Ok(to_os(Vec::<u8>::deserialize(d)?))
     }
 }
 
@@ -545,19 +620,22 @@ pub(crate) mod path {
 }
 
 pub(crate) mod paths {
-    use std::os::unix::ffi::{OsStrExt as _, OsStringExt as _};
     use std::path::PathBuf;
 
     use serde::{Deserialize as _, Deserializer, Serializer};
 
     pub fn serialize<S: Serializer>(value: &[PathBuf], s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(value.iter().map(|p| serde_bytes(p.as_os_str().as_bytes())))
+        let all: Vec<Vec<u8>> = value
+            .iter()
+            .map(|p| super::bytes::of(p.as_os_str()))
+            .collect();
+        s.collect_seq(all.iter().map(|b| serde_bytes(b)))
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<PathBuf>, D::Error> {
         Ok(Vec::<Vec<u8>>::deserialize(d)?
             .into_iter()
-            .map(|b| PathBuf::from(std::ffi::OsString::from_vec(b)))
+            .map(|b| PathBuf::from(super::bytes::to_os(b)))
             .collect())
     }
 
@@ -667,5 +745,23 @@ mod tests {
         let said = without.to_string();
         assert!(!said.contains("Seatbelt: no network"));
         assert!(said.contains("MISSING Seatbelt profile: no sandbox-exec"));
+    }
+
+    #[test]
+    fn on_windows_the_header_names_the_job_object_and_what_it_lacks_once() {
+        let protections = Protections::windows(Mode::Auto);
+        let said = protections.to_string();
+        assert!(said.starts_with("a Job Object per run: its processes killed as one"));
+        assert!(said.contains("at most 256 at once"));
+        assert!(said.contains("CPU time and peak memory from the job's accounting"));
+        assert_eq!(said.matches("isolates nothing").count(), 1);
+        assert!(said.contains("network"));
+        assert!(said.contains("system-call filter"));
+        assert!(!said.contains("MISSING"));
+        assert!(!said.contains("namespace"));
+        assert!(protections.missing().is_empty(), "--sandbox require holds");
+        assert_eq!(protections.layers(), [("Job Object", &Layer::On)]);
+        // The number said is the one the job is given.
+        assert!(said.contains(&format!("at most {} at once", crate::runner::TASKS)));
     }
 }

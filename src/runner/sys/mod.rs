@@ -10,16 +10,21 @@
 //! not allocate and so makes raw calls of its own.
 //!
 //! This file holds the calls every Unix has; `linux` those only Linux
-//! has (namespaces, pidfds, `SCM_RIGHTS` sockets, memory files), and
-//! `macos` those only macOS has (a process's usage by pid), re-exported
-//! here so that callers name one module.
+//! has (namespaces, pidfds, `SCM_RIGHTS` sockets, memory files),
+//! `macos` those only macOS has (a process's usage by pid), and `windows`
+//! Windows' (Job Objects, processes created with a handle list, named
+//! pipes), re-exported here so that callers name one module.
 
 #[cfg(target_os = "linux")]
 mod linux;
 #[cfg(target_os = "macos")]
 mod macos;
+#[cfg(windows)]
+mod windows;
 
+#[cfg(unix)]
 use std::io;
+#[cfg(unix)]
 use std::os::fd::{AsRawFd, RawFd};
 
 use serde::{Deserialize, Serialize};
@@ -28,13 +33,16 @@ use serde::{Deserialize, Serialize};
 pub(crate) use linux::*;
 #[cfg(target_os = "macos")]
 pub(crate) use macos::*;
+#[cfg(windows)]
+pub(crate) use windows::*;
 
 /// The type of a resource's number in `setrlimit(2)`.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 pub(crate) type Resource = libc::__rlimit_resource_t;
-#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+#[cfg(all(unix, not(all(target_os = "linux", target_env = "gnu"))))]
 pub(crate) type Resource = libc::c_int;
 
+#[cfg(unix)]
 fn set_limit(resource: Resource, value: u64) -> io::Result<()> {
     let limit = libc::rlimit {
         rlim_cur: value,
@@ -48,7 +56,8 @@ fn set_limit(resource: Resource, value: u64) -> io::Result<()> {
     }
 }
 
-/// Limits set in the child between fork and exec.
+/// Limits set in the child between fork and exec (on Windows, the CPU
+/// limit becomes its job's).
 #[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
 pub struct Rlimits {
     /// `RLIMIT_CPU`, whole seconds.
@@ -71,6 +80,7 @@ pub struct Rlimits {
 
 /// Sets the limits of a submission between fork and exec: no core dumps,
 /// and the CPU, address-space and file-size backstops.
+#[cfg(unix)]
 pub(crate) fn set_limits(limits: Rlimits) -> io::Result<()> {
     for (resource, value) in limits.settings() {
         if let Some(value) = value {
@@ -80,6 +90,7 @@ pub(crate) fn set_limits(limits: Rlimits) -> io::Result<()> {
     Ok(())
 }
 
+#[cfg(unix)]
 impl Rlimits {
     /// Each limit a submission is started under, by resource, in the
     /// order they are set: no core dumps, and the backstops asked for.
@@ -96,11 +107,12 @@ impl Rlimits {
 }
 
 /// Without pidfds, an exit is noticed by looking.
-#[cfg(not(target_os = "linux"))]
+#[cfg(all(unix, not(target_os = "linux")))]
 pub(crate) fn pidfd_open(_pid: i32) -> Option<std::os::fd::OwnedFd> {
     None
 }
 
+#[cfg(unix)]
 /// `wait4(2)` for the child `pid` (-1: any child), blocking or only
 /// looking: the pid that ended, its status as `wait(2)` gives it, and its
 /// resource usage (its own and that of the children it waited for).
@@ -126,12 +138,14 @@ pub(crate) fn wait4(pid: i32, block: bool) -> io::Result<Option<(i32, i32, libc:
     }
 }
 
+#[cfg(unix)]
 /// [`wait4`] for `pid` without blocking: its status and its own resource
 /// usage once it has exited.
 pub(crate) fn try_wait4(pid: i32) -> io::Result<Option<(i32, libc::rusage)>> {
     Ok(wait4(pid, false)?.map(|(_, status, usage)| (status, usage)))
 }
 
+#[cfg(unix)]
 /// `poll(2)` on `fds` for at most `timeout_ms` (negative: no bound);
 /// descriptors given as -1 are skipped. How many are ready; an error of
 /// kind `Interrupted` when a signal cut the wait short.
@@ -145,6 +159,7 @@ pub(crate) fn poll(fds: &mut [libc::pollfd], timeout_ms: i32) -> io::Result<usiz
     Ok(ready as usize)
 }
 
+#[cfg(unix)]
 /// Whether `fd` has something to read now, or its other end has closed:
 /// a read would not block.
 pub(crate) fn readable(fd: &impl AsRawFd) -> bool {
@@ -156,6 +171,7 @@ pub(crate) fn readable(fd: &impl AsRawFd) -> bool {
     poll(&mut ready, 0).is_ok_and(|n| n > 0) && ready[0].revents != 0
 }
 
+#[cfg(unix)]
 /// Kills the process group `pgid`: a process that leads one, and
 /// everything it started that did not leave it.
 pub(crate) fn kill_group(pgid: i32) {
@@ -185,6 +201,7 @@ pub(crate) fn release_free_heap() {
     }
 }
 
+#[cfg(unix)]
 /// Sets `command` up to run, between its fork and its exec, with
 /// `answers` as its fd 3 (if given) and under `limits`.
 pub(crate) fn limit_between_fork_and_exec(
