@@ -213,31 +213,21 @@ pub(crate) fn on_ctrl_c() -> anyhow::Result<()> {
 /// reports what it finished and exits with 130, as on Unix after Ctrl-C.
 /// A second one ends the judge at once, with 130.
 ///
-/// The C runtime passes the console's Ctrl-C and Ctrl-Break on as SIGINT
-/// and SIGBREAK, calling their handler on a thread the console starts.
-/// signal-hook's iterator is Unix-only, so the handler sets a flag that a
-/// thread of the judge's passes on within a few milliseconds. Closing the
-/// console window, logging off or shutting down are not passed on as
-/// signals: Windows ends the judge then, and the Job Object holding the
-/// running submission ends with it, without the reports.
+/// `ctrlc` takes the console's events (SetConsoleCtrlHandler) and calls
+/// this handler on a thread of its own for each. Closing the console
+/// window, logging off or shutting down reach it too, but Windows ends the
+/// judge as soon as the console's handler returns, so the reports are not
+/// written then; the Job Object holding the running submission ends with
+/// the judge.
 #[cfg(windows)]
 pub(crate) fn on_ctrl_c() -> anyhow::Result<()> {
-    use signal_hook::consts::{SIGBREAK, SIGINT};
-    use std::sync::atomic::{AtomicBool, Ordering};
-    let seen = Arc::new(AtomicBool::new(false));
-    for signal in [SIGINT, SIGBREAK] {
-        // In this order: a second signal finds the flag the first set.
-        signal_hook::flag::register_conditional_shutdown(signal, 128 + SIGINT, Arc::clone(&seen))
-            .and_then(|_| signal_hook::flag::register(signal, Arc::clone(&seen)))
-            .context("failed to install the Ctrl-C handler")?;
-    }
-    std::thread::spawn(move || {
-        while !seen.load(Ordering::SeqCst) {
-            std::thread::sleep(std::time::Duration::from_millis(10));
+    ctrlc::set_handler(|| {
+        if process::interrupting_signal().is_some() {
+            std::process::exit(128 + libc::SIGINT);
         }
-        process::interrupt(SIGINT);
-    });
-    Ok(())
+        process::interrupt(libc::SIGINT);
+    })
+    .context("failed to install the Ctrl-C handler")
 }
 
 /// The sandbox's protections, checked against `--sandbox require`.
