@@ -19,20 +19,19 @@
 //! `.built` file, with the same meaning.) A build's last use is the modification time of its `.built`
 //! file, touched at each use.
 
-use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::time::{Duration, SystemTime};
 
 use anyhow::{bail, Context as _};
-#[cfg(unix)]
-use nix::fcntl::{Flock, FlockArg};
 use serde::Deserialize;
 use sha2::{Digest as _, Sha256};
 
 /// What marks a build directory as finished; its modification time is the
 /// build's last use.
+pub(super) use super::held::{hold, lock, Held};
+use super::held::{lock_for_removal, remove_unheld};
+
 pub(super) const BUILT: &str = ".built";
 
 /// The cache's cap when none is set: builds are a few MB each (a Kotlin
@@ -259,104 +258,6 @@ fn make_writable(dir: &Path) {
     }
 }
 
-/// A build locked: its directory on Unix (`flock`), its `.built` file
-/// on Windows, where a directory cannot be locked.
-#[cfg(unix)]
-pub(super) type Held = Flock<File>;
-#[cfg(not(unix))]
-pub(super) type Held = File;
-
-/// The builds this judge uses, held until it exits (see [`hold`]).
-static HELD: Mutex<Vec<Held>> = Mutex::new(Vec::new());
-
-/// Locks the build `dir`, shared (waiting for a removal to finish) or
-/// exclusive (not waiting): `None` when that cannot be had now.
-#[cfg(unix)]
-pub(super) fn lock(dir: &Path, shared: bool) -> Option<Held> {
-    let how = if shared {
-        FlockArg::LockShared
-    } else {
-        FlockArg::LockExclusiveNonblock
-    };
-    Flock::lock(File::open(dir).ok()?, how).ok()
-}
-
-#[cfg(not(unix))]
-pub(super) fn lock(dir: &Path, shared: bool) -> Option<Held> {
-    let file = File::open(dir.join(BUILT)).ok()?;
-    if shared {
-        file.lock_shared().ok()?;
-    } else {
-        file.try_lock().ok()?;
-    }
-    Some(file)
-}
-
-/// Whether the build `held` is what `dir` names now: a removal renames a
-/// build away before it deletes it.
-#[cfg(unix)]
-fn still_there(held: &Held, dir: &Path) -> bool {
-    use std::os::unix::fs::MetadataExt as _;
-    match (held.metadata(), std::fs::metadata(dir)) {
-        (Ok(held), Ok(now)) => held.dev() == now.dev() && held.ino() == now.ino(),
-        _ => false,
-    }
-}
-
-/// Windows renames no directory with a file open in it: the build held is
-/// where it was.
-#[cfg(not(unix))]
-fn still_there(_held: &Held, dir: &Path) -> bool {
-    dir.is_dir()
-}
-
-/// Marks the finished build `dir` as in use by this judge until it exits,
-/// and as used now. False when it is gone, or was being removed (then it
-/// is built again).
-pub(super) fn hold(dir: &Path) -> bool {
-    let Some(locked) = lock(dir, true) else {
-        return false;
-    };
-    // What was locked must be what the path names now.
-    let same = still_there(&locked, dir);
-    let built = dir.join(BUILT);
-    if !same || !built.is_file() {
-        return false;
-    }
-    if let Ok(marker) = File::options().write(true).open(&built) {
-        let _ = marker.set_modified(SystemTime::now());
-    }
-    HELD.lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-        .push(locked);
-    true
-}
-
-/// Locks `dir` for removal: `None` when a judge holds it (or it is gone).
-fn lock_for_removal(dir: &Path) -> Option<Held> {
-    lock(dir, false)
-}
-
-/// Removes `dir` if no judge holds it: renamed away under its lock (so a
-/// judge that opens it meanwhile finds it gone), then deleted. Whether it
-/// was removed.
-fn remove_unheld(root: &Path, dir: &Path) -> bool {
-    let Some(lock) = lock_for_removal(dir) else {
-        return false;
-    };
-    let name = dir.file_name().unwrap_or_default().to_string_lossy();
-    let away = root.join(format!(".removing-{name}-{:08x}", rand::random::<u32>()));
-    // Windows renames no directory with a file open in it: the lock (on a
-    // file inside) is let go first, and a judge that takes it meanwhile
-    // keeps the directory where it is.
-    let lock = cfg!(unix).then_some(lock);
-    if std::fs::rename(dir, &away).is_err() {
-        return false;
-    }
-    drop(lock);
-    remove_tree(&away).is_ok()
-}
-
 /// What the cache root holds, one entry each.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
@@ -544,6 +445,8 @@ pub fn summary() -> anyhow::Result<Summary> {
 
 #[cfg(test)]
 mod tests {
+    use std::fs::File;
+
     use super::*;
 
     fn build(root: &Path, name: &str, bytes: usize, used_secs_ago: u64) -> PathBuf {
