@@ -4,6 +4,10 @@
 //! non-blocking and polled; on Windows each is served by a thread of its
 //! own (`super::threads`) and looks to the watchdog the same.
 
+// rust-clippy#17566: on targets whose thread locals are emulated (Windows
+// with mingw) the lint fires on initialisers that are already `const`.
+#![cfg_attr(windows, allow(clippy::missing_const_for_thread_local))]
+
 use std::cell::RefCell;
 use std::io;
 #[cfg(unix)]
