@@ -29,10 +29,8 @@ use sha2::{Digest as _, Sha256};
 
 /// What marks a build directory as finished; its modification time is the
 /// build's last use.
-pub(super) use super::held::{hold, lock, Held};
+pub(super) use super::held::{hold, lock, remove_tree, Held, BUILT};
 use super::held::{lock_for_removal, remove_unheld};
-
-pub(super) const BUILT: &str = ".built";
 
 /// The cache's cap when none is set: builds are a few MB each (a Kotlin
 /// or Rust build the largest), so this keeps hundreds.
@@ -219,43 +217,6 @@ pub fn usage(path: &Path, stop_above: Option<u64>) -> u64 {
         }
     }
     total
-}
-
-/// Removes the tree at `path`, making its directories writable where a
-/// compiler left them read-only (Go's module cache does). Nothing is
-/// followed out of it.
-pub fn remove_tree(path: &Path) -> io::Result<()> {
-    match std::fs::remove_dir_all(path) {
-        Ok(()) => Ok(()),
-        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(()),
-        Err(_) => {
-            for entry in walkdir::WalkDir::new(path).into_iter().flatten() {
-                if entry.file_type().is_dir() {
-                    make_writable(entry.path());
-                }
-            }
-            std::fs::remove_dir_all(path)
-        }
-    }
-}
-
-/// Lets its owner write in the directory `dir`, and delete from it.
-fn make_writable(dir: &Path) {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt as _;
-        let _ = std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700));
-    }
-    #[cfg(not(unix))]
-    if let Ok(meta) = std::fs::metadata(dir) {
-        let mut permissions = meta.permissions();
-        #[expect(
-            clippy::permissions_set_readonly_false,
-            reason = "only the owner's write is asked for, in a tree being removed"
-        )]
-        permissions.set_readonly(false);
-        let _ = std::fs::set_permissions(dir, permissions);
-    }
 }
 
 /// What the cache root holds, one entry each.

@@ -5,7 +5,19 @@
 
 use std::path::{Path, PathBuf};
 
-use super::tools::Chosen;
+/// A tool of a language as chosen: the program, the name it is shown by,
+/// and why it was taken.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Chosen {
+    pub program: PathBuf,
+    /// Arguments that come first in each of its commands: `c++` of
+    /// `zig c++`.
+    pub args: Vec<String>,
+    /// As a user would type it: `g++`, `clang++-19`.
+    pub name: String,
+    /// `the newest on PATH`, `CXX`, a file's path.
+    pub origin: String,
+}
 
 /// The newest `command` on `PATH`: `g++-14` over `g++-12` over `g++`,
 /// versions compared as numbers; the plain name when it is the same

@@ -6,6 +6,7 @@
 //! the build's `.built` file, with the same meaning.
 
 use std::fs::File;
+use std::io;
 use std::path::Path;
 use std::sync::Mutex;
 use std::time::SystemTime;
@@ -13,7 +14,7 @@ use std::time::SystemTime;
 #[cfg(unix)]
 use nix::fcntl::{Flock, FlockArg};
 
-use super::cache::{remove_tree, BUILT};
+pub(super) const BUILT: &str = ".built";
 
 /// A build locked: its directory on Unix (`flock`), its `.built` file
 /// on Windows, where a directory cannot be locked.
@@ -111,4 +112,41 @@ pub(super) fn remove_unheld(root: &Path, dir: &Path) -> bool {
     }
     drop(lock);
     remove_tree(&away).is_ok()
+}
+
+/// Removes the tree at `path`, making its directories writable where a
+/// compiler left them read-only (Go's module cache does). Nothing is
+/// followed out of it.
+pub(super) fn remove_tree(path: &Path) -> io::Result<()> {
+    match std::fs::remove_dir_all(path) {
+        Ok(()) => Ok(()),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(_) => {
+            for entry in walkdir::WalkDir::new(path).into_iter().flatten() {
+                if entry.file_type().is_dir() {
+                    make_writable(entry.path());
+                }
+            }
+            std::fs::remove_dir_all(path)
+        }
+    }
+}
+
+/// Lets its owner write in the directory `dir`, and delete from it.
+fn make_writable(dir: &Path) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        let _ = std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700));
+    }
+    #[cfg(not(unix))]
+    if let Ok(meta) = std::fs::metadata(dir) {
+        let mut permissions = meta.permissions();
+        #[expect(
+            clippy::permissions_set_readonly_false,
+            reason = "only the owner's write is asked for, in a tree being removed"
+        )]
+        permissions.set_readonly(false);
+        let _ = std::fs::set_permissions(dir, permissions);
+    }
 }

@@ -31,6 +31,7 @@ use serde::Deserialize;
 use sha2::{Digest as _, Sha256};
 
 use super::cache::user_config_path;
+pub use super::found::Chosen;
 use super::{found, Language, Toolchain, ALL};
 
 pub use crate::case::settings::Choice;
@@ -143,20 +144,6 @@ fn environment_choices() -> Vec<Choice> {
         }
     }
     choices
-}
-
-/// A tool of a language as chosen: the program, the name it is shown by,
-/// and why it was taken.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Chosen {
-    pub program: PathBuf,
-    /// Arguments that come first in each of its commands: `c++` of
-    /// `zig c++`.
-    pub args: Vec<String>,
-    /// As a user would type it: `g++`, `clang++-19`.
-    pub name: String,
-    /// `the newest on PATH`, `CXX`, a file's path.
-    pub origin: String,
 }
 
 /// Finds a language's tools as the user chose them (`suite` first, from

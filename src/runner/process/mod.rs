@@ -53,6 +53,9 @@ pub use super::platform::{Exit, Meter};
 use super::sandbox::Plan;
 use super::sys::Rlimits;
 pub use interrupts::{interrupt, interrupted, interrupting_signal, restart, restarting, resume};
+/// Bytes moved per read or write.
+const CHUNK: usize = 64 * 1024;
+
 pub use streams::STDERR_HEAD;
 use streams::{Ends, Pipes};
 

@@ -21,15 +21,14 @@ use nix::fcntl::{fcntl, FcntlArg, OFlag};
 
 #[cfg(windows)]
 pub(crate) use super::threads::{Inbound, Outbound};
+use super::CHUNK;
+
 /// The judge's end of a pipe it reads.
 #[cfg(unix)]
 pub(crate) type Inbound = OwnedFd;
 /// The judge's end of a pipe it writes.
 #[cfg(unix)]
 pub(crate) type Outbound = OwnedFd;
-
-/// Bytes moved per read or write.
-pub(super) const CHUNK: usize = 64 * 1024;
 
 thread_local! {
     /// [`CHUNK`]-byte buffers that ended processes gave back. A job thread

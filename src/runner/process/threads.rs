@@ -29,7 +29,7 @@ use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::streams::CHUNK;
+use super::CHUNK;
 
 /// What the watchdog waits on: a poke from any pipe's thread.
 pub(super) struct Wake {
