@@ -26,6 +26,7 @@ pub mod hack;
 pub mod judge;
 pub mod practice;
 pub mod problem;
+pub(crate) mod quote;
 pub(crate) mod reason;
 pub mod report;
 pub mod results;

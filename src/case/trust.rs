@@ -115,7 +115,7 @@ impl fmt::Display for Refused {
             },
             // Quoted for the OS's shell; what it prints is escaped where
             // it is shown (a path may hold control characters).
-            crate::report::untrusted::shell_path(dir)
+            crate::quote::shell_path(dir)
         )
     }
 }

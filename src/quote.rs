@@ -1,0 +1,147 @@
+//! Commands the judge prints (`rerun:`, a hint's recheck, `reproduce:`),
+//! quoted for the shell of the OS: POSIX shells on Unix; on Windows
+//! PowerShell, in a form that cmd also reads as one argument and that
+//! runs nothing in either ([`powershell_word`]). Below every room that
+//! prints a command, the reports and the suites' consent hints alike.
+
+use std::ffi::OsStr;
+use std::path::Path;
+
+/// Whether `c` is a control character that is escaped when shown.
+pub(crate) fn is_control(c: char) -> bool {
+    (c.is_control() && c != '\n' && c != '\t') || ('\u{80}'..='\u{9f}').contains(&c)
+}
+
+/// One argument of a command the judge prints, quoted so that pasted into
+/// the OS's shell it is that argument and nothing more: see
+/// [`posix_word`] and [`powershell_word`].
+pub fn shell_word(arg: &OsStr) -> String {
+    #[cfg(unix)]
+    return posix_word(std::os::unix::ffi::OsStrExt::as_bytes(arg));
+    // A name that is not valid UTF-16 (an unpaired surrogate) is shown
+    // with U+FFFD: it names no other file that way than it would anyway.
+    #[cfg(windows)]
+    return powershell_word(&arg.to_string_lossy());
+}
+
+/// `bytes` quoted for a POSIX shell. An argument with a control character
+/// (or bytes that are not UTF-8) is written as a `printf` of octal
+/// escapes, so the command holds none itself.
+#[cfg_attr(
+    all(windows, not(test)),
+    expect(dead_code, reason = "Unix quotes with it; tested on every OS")
+)]
+fn posix_word(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(text) if !text.chars().any(|c| c.is_control() || is_control(c)) => {
+            shell_words::quote(text).into_owned()
+        }
+        _ => {
+            let mut format = String::new();
+            for &b in bytes {
+                match b {
+                    b'\\' => format.push_str("\\\\"),
+                    b'%' => format.push_str("%%"),
+                    b'\'' => format.push_str("'\\''"),
+                    0x20..=0x7e => format.push(b as char),
+                    _ => format.push_str(&format!("\\{b:03o}")),
+                }
+            }
+            format!("\"$(printf '{format}')\"")
+        }
+    }
+}
+
+/// `text` quoted for PowerShell (Windows' shell), in a form cmd reads as
+/// one argument too. A word of letters, digits and `_-./\\:+=` only is
+/// left as it is. Any other is put in double quotes, the one quoting both
+/// shells have, with what each would act on inside them made inert: a
+/// `"` is doubled (both read `""` there as one `"`, and cmd stays inside
+/// the quotes, so no `&` or `|` after it is a command), PowerShell's `$`,
+/// backtick and typographic double quotes are escaped with a backtick, a
+/// control character is written `$([char]0xNN)`, and backslashes before a
+/// quote are doubled as programs' argument parsing wants. cmd then reads
+/// a name with `$`, a backtick or a control character with the escapes in
+/// it, and expands `%VAR%`: a different argument there, never a command.
+#[cfg_attr(
+    all(unix, not(test)),
+    expect(dead_code, reason = "Windows quotes with it; tested on every OS")
+)]
+fn powershell_word(text: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_-./\\:+=".contains(c);
+    if !text.is_empty() && text.chars().all(plain) {
+        return text.to_string();
+    }
+    let mut word = String::from("\"");
+    // Backslashes not yet written: doubled if a quote follows.
+    let mut backslashes = 0;
+    for c in text.chars() {
+        if c == '\\' {
+            backslashes += 1;
+            continue;
+        }
+        word.push_str(&"\\".repeat(if c == '"' {
+            2 * backslashes
+        } else {
+            backslashes
+        }));
+        backslashes = 0;
+        match c {
+            '"' => word.push_str("\"\""),
+            '$' | '`' | '\u{201c}' | '\u{201d}' | '\u{201e}' => {
+                word.push('`');
+                word.push(c);
+            }
+            c if c.is_control() || is_control(c) => {
+                word.push_str(&format!("$([char]0x{:02x})", c as u32));
+            }
+            c => word.push(c),
+        }
+    }
+    // The closing quote follows them.
+    word.push_str(&"\\".repeat(2 * backslashes));
+    word.push('"');
+    word
+}
+
+/// [`shell_word`] of a path.
+pub fn shell_path(path: &Path) -> String {
+    shell_word(path.as_os_str())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shell_words_are_quoted_and_hold_no_control_character() {
+        let word = |s: &str| posix_word(s.as_bytes());
+        assert_eq!(word("cases/a.in"), "cases/a.in");
+        assert_eq!(word("nm/$(touch PWN2).in"), "'nm/$(touch PWN2).in'");
+        let hostile = word("a\x1b[2J'%\\b.in");
+        assert_eq!(hostile, "\"$(printf 'a\\033[2J'\\''%%\\\\b.in')\"");
+        assert!(!hostile.chars().any(|c| c.is_control()));
+    }
+
+    #[test]
+    fn windows_words_are_one_argument_and_run_nothing() {
+        let word = powershell_word;
+        assert_eq!(word(r"cases\acwing166\a.in"), r"cases\acwing166\a.in");
+        assert_eq!(word("C:/x/a.cpp"), "C:/x/a.cpp");
+        assert_eq!(word(""), "\"\"");
+        assert_eq!(word(r"C:\My Cases\a.in"), r#""C:\My Cases\a.in""#);
+        // What runs a command in cmd stays inside the quotes.
+        assert_eq!(word("a & calc"), r#""a & calc""#);
+        assert_eq!(word(r#"a" & calc & ""#), r#""a"" & calc & """"#);
+        // PowerShell's subexpressions and escapes are escaped.
+        assert_eq!(word("$(calc).in"), r#""`$(calc).in""#);
+        assert_eq!(word("a`\u{201c}b"), "\"a```\u{201c}b\"");
+        // No control character is in the line.
+        let hostile = word("a\x1b[2J\nb");
+        assert_eq!(hostile, r#""a$([char]0x1b)[2J$([char]0x0a)b""#);
+        assert!(!hostile.chars().any(|c| c.is_control()));
+        // A backslash before the closing quote is doubled, so the quote
+        // still closes for the program's argument parsing.
+        assert_eq!(word(r"C:\My Cases\"), r#""C:\My Cases\\""#);
+    }
+}
