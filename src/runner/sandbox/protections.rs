@@ -90,28 +90,24 @@ impl Protections {
     /// What holds on macOS: a Seatbelt profile (`seatbelt`), and none of
     /// Linux's layers, which macOS lacks and the report names once.
     pub fn macos(mode: Mode, seatbelt: Layer) -> Protections {
-        let none = || Layer::Missing("macOS has none".into());
         Protections {
-            mode,
-            processes: none(),
-            filesystem: none(),
-            network: none(),
-            ipc: none(),
-            accounting: none(),
-            cgroup_version: None,
-            no_fork: none(),
-            tasks: none(),
-            keyrings: none(),
-            user_namespace: false,
             seatbelt: Some(seatbelt),
-            job_object: None,
+            ..Protections::without_linux_layers(mode, "macOS has none")
         }
     }
 
     /// What holds on Windows: a Job Object per run, and none of Linux's
     /// layers, which Windows lacks and the report names once.
     pub fn windows(mode: Mode) -> Protections {
-        let none = || Layer::Missing("Windows has none".into());
+        Protections {
+            job_object: Some(Layer::On),
+            ..Protections::without_linux_layers(mode, "Windows has none")
+        }
+    }
+
+    /// Every one of Linux's layers missing, for `why`, and no other OS's.
+    fn without_linux_layers(mode: Mode, why: &str) -> Protections {
+        let none = || Layer::Missing(why.into());
         Protections {
             mode,
             processes: none(),
@@ -125,7 +121,7 @@ impl Protections {
             keyrings: none(),
             user_namespace: false,
             seatbelt: None,
-            job_object: Some(Layer::On),
+            job_object: None,
         }
     }
 
