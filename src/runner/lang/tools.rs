@@ -247,7 +247,7 @@ fn chosen_program(
     if !first {
         return Ok(None);
     }
-    let words = shell_words::split(&choice.value).unwrap_or_default();
+    let words = super::launch::command_words(&choice.value).unwrap_or_default();
     let (program, args) = match words.split_first() {
         Some((program, args)) if !args.is_empty() && !path.exists() => {
             (program.clone(), args.to_vec())
