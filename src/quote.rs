@@ -1,8 +1,11 @@
 //! Commands the judge prints (`rerun:`, a hint's recheck, `reproduce:`),
 //! quoted for the shell of the OS: POSIX shells on Unix; on Windows
 //! PowerShell, in a form that cmd also reads as one argument and that
-//! runs nothing in either ([`powershell_word`]). Below every room that
-//! prints a command, the reports and the suites' consent hints alike.
+//! runs nothing in either ([`powershell_word`]); and command lines the
+//! user or a suite gives (`--cmd`, a `[toolchain]` value) split into words
+//! by the same OS's rules ([`command_words`]). Below every room that
+//! prints or splits a command: the runner, the suites' consent and the
+//! reports take one rule from here.
 
 use std::ffi::OsStr;
 use std::path::Path;
@@ -109,6 +112,82 @@ pub fn shell_path(path: &Path) -> String {
     shell_word(path.as_os_str())
 }
 
+/// The words of a command line (`--cmd`, a `[toolchain]` value, `CXX`),
+/// split as this OS's shell would:
+/// POSIX quoting on Unix (`'…'`, `"…"`, `\`), and on Windows the rules
+/// programs there split their command lines by, so that a backslash in
+/// `C:\Users\Ana Lee\a.exe` stays a backslash.
+pub fn command_words(line: &str) -> anyhow::Result<Vec<String>> {
+    if cfg!(windows) {
+        Ok(windows_words(line))
+    } else {
+        Ok(shell_words::split(line)?)
+    }
+}
+
+/// Whether a command word (or a `[toolchain]` value) is a path rather
+/// than a name to look up on `PATH`: it has a directory in it (on Windows
+/// `\` or a drive's `C:` too).
+pub fn names_a_path(word: &str) -> bool {
+    word.contains('/') || (cfg!(windows) && (word.contains('\\') || word.contains(':')))
+}
+
+/// Splits a command line as the Windows C runtime splits `argv`:
+/// whitespace between words, `"…"` groups (`""` inside a group is one
+/// quote), and backslashes literal unless a quote follows them: then
+/// each pair is one backslash, and an odd one out makes the quote
+/// literal. A plain function, so that it is tested on every OS.
+pub fn windows_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                let mut backslashes = 1;
+                while chars.peek() == Some(&'\\') {
+                    chars.next();
+                    backslashes += 1;
+                }
+                in_word = true;
+                if chars.peek() == Some(&'"') {
+                    word.extend(std::iter::repeat_n('\\', backslashes / 2));
+                    if backslashes % 2 == 1 {
+                        word.push('"');
+                        chars.next();
+                    }
+                } else {
+                    word.extend(std::iter::repeat_n('\\', backslashes));
+                }
+            }
+            '"' if quoted && chars.peek() == Some(&'"') => {
+                chars.next();
+                word.push('"');
+            }
+            '"' => {
+                quoted = !quoted;
+                in_word = true;
+            }
+            c if c.is_whitespace() && !quoted => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            c => {
+                word.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if in_word {
+        words.push(word);
+    }
+    words
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -143,5 +222,26 @@ mod tests {
         // A backslash before the closing quote is doubled, so the quote
         // still closes for the program's argument parsing.
         assert_eq!(word(r"C:\My Cases\"), r#""C:\My Cases\\""#);
+    }
+
+    #[test]
+    fn a_windows_command_line_keeps_its_backslashes_and_groups_by_quotes() {
+        assert_eq!(
+            windows_words(r#""C:\Users\Ana Lee\a.exe" --fast  C:\in\x.txt"#),
+            [r"C:\Users\Ana Lee\a.exe", "--fast", r"C:\in\x.txt"]
+        );
+        assert_eq!(windows_words(r#"py sol.py"#), ["py", "sol.py"]);
+        // Backslashes before a quote: pairs halve, an odd one makes the
+        // quote literal.
+        assert_eq!(windows_words(r#"a\\"b c" d\"e"#), [r"a\b c", r#"d"e"#]);
+        assert_eq!(windows_words(r#""say ""hi""" """#), [r#"say "hi""#, ""]);
+        assert!(windows_words("   ").is_empty());
+    }
+
+    #[test]
+    fn a_path_is_told_from_a_name_on_path() {
+        assert!(names_a_path("./a.out"));
+        assert!(!names_a_path("python3"));
+        assert_eq!(names_a_path(r"C:\a.exe"), cfg!(windows));
     }
 }

@@ -153,7 +153,7 @@ impl Watched {
 /// an `sh -c` script). A program found on `PATH` is a tool, not the user's
 /// build, and is not watched.
 pub fn command_files(command: &str, cwd: &Path) -> Vec<PathBuf> {
-    let Ok(words) = crate::runner::lang::launch::command_words(command) else {
+    let Ok(words) = crate::quote::command_words(command) else {
         return Vec::new();
     };
     let mut files: Vec<PathBuf> = Vec::new();
@@ -164,7 +164,7 @@ pub fn command_files(command: &str, cwd: &Path) -> Vec<PathBuf> {
     };
     for (i, word) in words.iter().enumerate() {
         if i == 0 {
-            if crate::runner::lang::launch::names_a_path(word) {
+            if crate::quote::names_a_path(word) {
                 add(cwd.join(word));
             }
             continue;

@@ -410,7 +410,7 @@ fn choices(
             let language = language.into_inner();
             // A path is taken from the file's directory; a bare name is
             // found on `PATH`. The language is checked where it is used.
-            let value = if value.contains('/') {
+            let value = if crate::quote::names_a_path(&value) {
                 dir.join(&value).display().to_string()
             } else {
                 value

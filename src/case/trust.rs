@@ -48,6 +48,7 @@ use sha2::{Digest as _, Sha256};
 
 use super::judge_toml;
 pub use super::judge_toml::{Kind, Named};
+use crate::quote::{command_words, names_a_path};
 
 /// A `judge.toml` that names programs, as the user is asked to allow it.
 #[derive(Clone, Debug)]
@@ -138,18 +139,20 @@ pub fn check(subject: &Subject, named: &Named) -> anyhow::Result<Consent> {
 }
 
 /// The program a `[toolchain]` value names by path, as the judge takes
-/// it (`runner::lang::tools`): a value with a `/` is a path from the
-/// file's directory `dir`, and one that is no file there is a program
-/// with words after it (`bin/zig c++`). `None` for a name found on `PATH`.
+/// it (`runner::lang::tools`), by the same rules: a value with a
+/// directory in it ([`names_a_path`]: on Windows a `\` too) is a path from
+/// the file's directory `dir`, and one that is no file there is a program
+/// with words after it (`bin/zig c++`), split as the OS splits a command
+/// line. `None` for a name found on `PATH`.
 pub fn toolchain_path(dir: &Path, value: &str) -> Option<PathBuf> {
-    if !value.contains('/') {
+    if !names_a_path(value) {
         return None;
     }
     let joined = dir.join(value);
     if joined.symlink_metadata().is_ok() {
         return Some(joined);
     }
-    let words = shell_words::split(&joined.to_string_lossy()).ok()?;
+    let words = command_words(&joined.to_string_lossy()).ok()?;
     words.first().map(PathBuf::from)
 }
 
@@ -354,7 +357,7 @@ fn shipped_digest(suite: &str, settings: &[u8]) -> Result<String, String> {
     for n in &named {
         let name = match &n.kind {
             Kind::Reference { file } => slashed(Path::new(file)),
-            Kind::Toolchain { value, .. } if !value.contains('/') => continue,
+            Kind::Toolchain { value, .. } if !names_a_path(value) => continue,
             Kind::Toolchain { value, .. } => slashed(Path::new(value)),
         };
         let wanted = format!("{suite}/{name}");
@@ -823,6 +826,29 @@ mod tests {
             1
         );
         assert_eq!(store.consent(&commented), Consent::Refused);
+    }
+
+    #[test]
+    fn a_toolchain_path_is_told_and_split_as_the_judge_takes_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        std::fs::create_dir_all(dir.join("bin")).unwrap();
+        std::fs::write(dir.join("bin/gcc"), "").unwrap();
+        // A file of the suite, and a program of it with words after it.
+        assert_eq!(toolchain_path(dir, "bin/gcc"), Some(dir.join("bin/gcc")));
+        assert_eq!(
+            toolchain_path(dir, "bin/zig c++"),
+            Some(dir.join("bin/zig"))
+        );
+        // A name is found on PATH: nothing of the suite to hash.
+        assert_eq!(toolchain_path(dir, "g++"), None);
+        // Windows' own separator names a path there, as it does for the
+        // judge when it runs the toolchain, so the file is in the digest.
+        assert_eq!(
+            toolchain_path(dir, r"bin\gcc").is_some(),
+            cfg!(windows),
+            "a value with a backslash is a path on Windows only"
+        );
     }
 
     #[cfg(unix)]

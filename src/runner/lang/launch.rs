@@ -13,81 +13,6 @@ use super::{Language, SourceName};
 use crate::case::Limits;
 use crate::runner::{plan, process, sandbox};
 
-/// The words of a `--cmd` command line, split as this OS's shell would:
-/// POSIX quoting on Unix (`'…'`, `"…"`, `\`), and on Windows the rules
-/// programs there split their command lines by, so that a backslash in
-/// `C:\Users\Ana Lee\a.exe` stays a backslash.
-pub fn command_words(line: &str) -> anyhow::Result<Vec<String>> {
-    if cfg!(windows) {
-        Ok(windows_words(line))
-    } else {
-        Ok(shell_words::split(line)?)
-    }
-}
-
-/// Whether a `--cmd` word is a path rather than a name to look up on
-/// `PATH`: it has a directory in it (on Windows `\` or a drive's `C:`
-/// too).
-pub fn names_a_path(word: &str) -> bool {
-    word.contains('/') || (cfg!(windows) && (word.contains('\\') || word.contains(':')))
-}
-
-/// Splits a command line as the Windows C runtime splits `argv`:
-/// whitespace between words, `"…"` groups (`""` inside a group is one
-/// quote), and backslashes literal unless a quote follows them: then
-/// each pair is one backslash, and an odd one out makes the quote
-/// literal. A plain function, so that it is tested on every OS.
-pub fn windows_words(line: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut in_word = false;
-    let mut quoted = false;
-    let mut chars = line.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => {
-                let mut backslashes = 1;
-                while chars.peek() == Some(&'\\') {
-                    chars.next();
-                    backslashes += 1;
-                }
-                in_word = true;
-                if chars.peek() == Some(&'"') {
-                    word.extend(std::iter::repeat_n('\\', backslashes / 2));
-                    if backslashes % 2 == 1 {
-                        word.push('"');
-                        chars.next();
-                    }
-                } else {
-                    word.extend(std::iter::repeat_n('\\', backslashes));
-                }
-            }
-            '"' if quoted && chars.peek() == Some(&'"') => {
-                chars.next();
-                word.push('"');
-            }
-            '"' => {
-                quoted = !quoted;
-                in_word = true;
-            }
-            c if c.is_whitespace() && !quoted => {
-                if in_word {
-                    words.push(std::mem::take(&mut word));
-                    in_word = false;
-                }
-            }
-            c => {
-                word.push(c);
-                in_word = true;
-            }
-        }
-    }
-    if in_word {
-        words.push(word);
-    }
-    words
-}
-
 /// How a submission talks to the judge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Interface {
@@ -155,13 +80,13 @@ impl Launch {
     /// run without a shell. Its program is found now (on `PATH`, or as a
     /// path), once, rather than failing on every case.
     pub fn command(command_line: &str) -> anyhow::Result<Launch> {
-        let words = command_words(command_line)
+        let words = crate::quote::command_words(command_line)
             .with_context(|| format!("cannot split the command `{command_line}` into words"))?;
         let Some(first) = words.first() else {
             anyhow::bail!("--cmd is empty; give the command that runs your program");
         };
         let cwd = std::env::current_dir().context("cannot read the working directory")?;
-        let program = if names_a_path(first) {
+        let program = if crate::quote::names_a_path(first) {
             let path = cwd.join(first);
             anyhow::ensure!(
                 path.is_file(),
@@ -275,26 +200,5 @@ mod tests {
         let missing = Launch::command("./no-such-program").unwrap_err();
         assert!(missing.to_string().contains("does not exist"), "{missing}");
         assert!(Launch::command("  ").is_err());
-    }
-
-    #[test]
-    fn a_windows_command_line_keeps_its_backslashes_and_groups_by_quotes() {
-        assert_eq!(
-            windows_words(r#""C:\Users\Ana Lee\a.exe" --fast  C:\in\x.txt"#),
-            [r"C:\Users\Ana Lee\a.exe", "--fast", r"C:\in\x.txt"]
-        );
-        assert_eq!(windows_words(r#"py sol.py"#), ["py", "sol.py"]);
-        // Backslashes before a quote: pairs halve, an odd one makes the
-        // quote literal.
-        assert_eq!(windows_words(r#"a\\"b c" d\"e"#), [r"a\b c", r#"d"e"#]);
-        assert_eq!(windows_words(r#""say ""hi""" """#), [r#"say "hi""#, ""]);
-        assert!(windows_words("   ").is_empty());
-    }
-
-    #[test]
-    fn a_path_is_told_from_a_name_on_path() {
-        assert!(names_a_path("./a.out"));
-        assert!(!names_a_path("python3"));
-        assert_eq!(names_a_path(r"C:\a.exe"), cfg!(windows));
     }
 }

@@ -83,7 +83,7 @@ pub fn choice(
     file: &Path,
     at: (usize, usize),
 ) -> anyhow::Result<Choice> {
-    let value = if value.contains('/') {
+    let value = if crate::quote::names_a_path(&value) {
         dir.join(&value).display().to_string()
     } else {
         value
@@ -173,7 +173,9 @@ pub(super) fn find_tools(language: Language, suite: &[Choice]) -> anyhow::Result
         .map(|(i, tool)| {
             for choice in &choices {
                 if let Some((program, args)) = chosen_program(choice, tool.command, i == 0)? {
-                    let name = if choice.value.contains('/') && !Path::new(&choice.value).is_dir() {
+                    let name = if crate::quote::names_a_path(&choice.value)
+                        && !Path::new(&choice.value).is_dir()
+                    {
                         std::iter::once(program.display().to_string())
                             .chain(args.iter().cloned())
                             .collect::<Vec<_>>()
@@ -247,7 +249,7 @@ fn chosen_program(
     if !first {
         return Ok(None);
     }
-    let words = super::launch::command_words(&choice.value).unwrap_or_default();
+    let words = crate::quote::command_words(&choice.value).unwrap_or_default();
     let (program, args) = match words.split_first() {
         Some((program, args)) if !args.is_empty() && !path.exists() => {
             (program.clone(), args.to_vec())
@@ -263,7 +265,7 @@ fn chosen_program(
                 choice.origin,
                 Language::find(&choice.language).map_or(choice.language.as_str(), |l| l.0.name),
                 choice.value,
-                if choice.value.contains('/') {
+                if crate::quote::names_a_path(&choice.value) {
                     ""
                 } else {
                     " on PATH"
