@@ -243,9 +243,10 @@ pub(crate) fn sandbox() -> anyhow::Result<Option<Protections>> {
             .map(|(name, why)| format!("{name}: {why}"))
             .collect();
         anyhow::bail!(
-            "--sandbox require, but the kernel refused {}; run as root, enable unprivileged \
-             user namespaces, or judge with --sandbox auto to go on without them",
-            list.join("; ")
+            "--sandbox require, but the kernel refused {}; {}, or judge with --sandbox auto to \
+             go on without them",
+            list.join("; "),
+            protections.remedy()
         );
     }
     Ok(Some(protections))

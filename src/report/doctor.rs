@@ -46,9 +46,9 @@ pub fn human(out: &mut dyn Write, checkup: &Checkup) -> io::Result<()> {
         let names: Vec<&str> = refused.iter().map(|(name, _)| *name).collect();
         writeln!(
             out,
-            "--sandbox require, but the kernel refuses {}; run as root or enable unprivileged \
-             user namespaces",
-            names.join(", ")
+            "--sandbox require, but the kernel refuses {}; {}",
+            names.join(", "),
+            checkup.sandbox.protections.remedy()
         )?;
     }
     let passed = checkup

@@ -976,6 +976,11 @@ fn without_root_the_sandbox_uses_a_user_namespace_and_says_what_is_missing() {
         stderr.contains("--sandbox require, but the kernel refused cgroup accounting"),
         "{stderr}"
     );
+    assert!(
+        stderr.contains("enable unprivileged user namespaces")
+            && stderr.contains("or judge with --sandbox auto to go on without them"),
+        "{stderr}"
+    );
 }
 
 #[test]

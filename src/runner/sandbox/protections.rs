@@ -157,6 +157,22 @@ impl Protections {
             .collect()
     }
 
+    /// What a user can do when `--sandbox require` finds layers missing,
+    /// for this system's layers: Linux's need root or user namespaces;
+    /// macOS's one needs `sandbox-exec`; a Job Object is refused only by
+    /// a job the judge itself runs in that does not allow nested jobs.
+    pub fn remedy(&self) -> &'static str {
+        if self.seatbelt.is_some() {
+            "check that /usr/bin/sandbox-exec runs (it is part of macOS)"
+        } else if self.job_object.is_some() {
+            "run the judge outside the job that holds it (some CI services and terminals run \
+             everything in a Job Object that allows none inside it)"
+        } else {
+            "run as root, or enable unprivileged user namespaces (sysctl \
+             kernel.unprivileged_userns_clone=1, or the distribution's AppArmor setting)"
+        }
+    }
+
     /// How a run's CPU time and memory are measured, in a few words.
     pub fn accounting_summary(&self) -> String {
         if self.seatbelt.is_some() {
@@ -339,6 +355,8 @@ mod tests {
         let said = without.to_string();
         assert!(!said.contains("Seatbelt: no network"));
         assert!(said.contains("MISSING Seatbelt profile: no sandbox-exec"));
+        assert!(without.remedy().contains("sandbox-exec"));
+        assert!(!without.remedy().contains("namespace"));
     }
 
     #[test]
@@ -355,6 +373,7 @@ mod tests {
         assert!(!said.contains("namespace"));
         assert!(protections.missing().is_empty(), "--sandbox require holds");
         assert_eq!(protections.layers(), [("Job Object", &Layer::On)]);
+        assert!(!protections.remedy().contains("namespace"));
         // The number said is the one the job is given.
         assert!(said.contains(&format!("at most {} at once", crate::runner::TASKS)));
     }
