@@ -141,7 +141,7 @@ mod tests {
 
     /// Where a finding points, relative to `base` when it is under it.
     fn relative(place: &str, base: &Path) -> String {
-        let prefix = format!("{}/", base.display());
+        let prefix = format!("{}{}", base.display(), std::path::MAIN_SEPARATOR);
         place.strip_prefix(&prefix).unwrap_or(place).to_string()
     }
 
@@ -193,8 +193,8 @@ mod tests {
                 (
                     "faults.in:4".to_string(),
                     format!(
-                        "puzzle 4 is the same as the one at {}/faults.in:1",
-                        tmp.path().display()
+                        "puzzle 4 is the same as the one at {}:1",
+                        tmp.path().join("faults.in").display()
                     )
                 ),
             ]

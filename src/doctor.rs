@@ -348,6 +348,7 @@ mod tests {
         assert!(!board.has_conflict());
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_missing_layer_fails_only_under_sandbox_require() {
         let mut protections = Protections::off();
@@ -366,6 +367,7 @@ mod tests {
         );
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_missing_cgroup_says_why() {
         let mut protections = Protections::off();

@@ -51,7 +51,11 @@ mod tests {
         findings(&mut out, &report).unwrap();
         let text = String::from_utf8(out)
             .unwrap()
-            .replace(&format!("{}/", dir.path().display()), "");
+            .replace(
+                &format!("{}{}", dir.path().display(), std::path::MAIN_SEPARATOR),
+                "",
+            )
+            .replace('\\', "/");
         assert!(text.ends_with(" problems\n"), "{text}");
         insta::assert_snapshot!(text);
     }

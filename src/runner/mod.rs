@@ -533,6 +533,7 @@ mod tests {
         assert_eq!((text.lines, text.last_line), (2, None), "all of it is kept");
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_crash_is_said_alike_for_every_kind_of_submission() {
         use process::Exit;

@@ -275,6 +275,7 @@ mod tests {
         assert!(!found.iter().any(|d| d.to_string_lossy().contains("Python")));
     }
 
+    #[cfg(unix)]
     #[test]
     fn on_macos_homebrew_is_searched_after_path() {
         let path = std::ffi::OsString::from("/usr/bin:/usr/local/bin");

@@ -16,8 +16,8 @@ use nix::fcntl::{Flock, FlockArg};
 
 pub(super) const BUILT: &str = ".built";
 
-/// A build locked: its directory on Unix (`flock`), its `.built` file
-/// on Windows, where a directory cannot be locked.
+/// A build locked: its directory on Unix (`flock`), on Windows, where a
+/// directory cannot be locked, a file in it that stands for it ([`LOCK`]).
 #[cfg(unix)]
 pub(super) type Held = Flock<File>;
 #[cfg(not(unix))]
@@ -38,9 +38,22 @@ pub(super) fn lock(dir: &Path, shared: bool) -> Option<Held> {
     Flock::lock(File::open(dir).ok()?, how).ok()
 }
 
+/// The file that stands for its directory in a lock on Windows, made by
+/// the first to lock it: a build under way holds it from the start, as
+/// its directory is held on Unix, so a build a judge left unfinished when
+/// it was killed is told from one going on, and removed.
+#[cfg(not(unix))]
+const LOCK: &str = ".lock";
+
 #[cfg(not(unix))]
 pub(super) fn lock(dir: &Path, shared: bool) -> Option<Held> {
-    let file = File::open(dir.join(BUILT)).ok()?;
+    let file = File::options()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(dir.join(LOCK))
+        .ok()?;
     if shared {
         file.lock_shared().ok()?;
     } else {

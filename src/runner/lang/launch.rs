@@ -177,7 +177,8 @@ impl Launch {
     }
 }
 
-#[cfg(test)]
+// These tests run Unix programs or read Unix paths.
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
 

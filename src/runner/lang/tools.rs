@@ -464,7 +464,8 @@ pub fn toolchain(
     }
 }
 
-#[cfg(test)]
+// These tests run Unix programs or read Unix paths.
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
 

@@ -266,6 +266,7 @@ mod tests {
         assert_eq!(quoted(r#"a"b\c"#), r#""a\"b\\c""#);
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_path_that_cannot_be_spelled_exactly_is_refused() {
         use std::os::unix::ffi::OsStrExt as _;

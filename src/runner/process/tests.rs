@@ -148,6 +148,7 @@ fn output_reaches_the_callback_while_the_process_runs() {
     assert_eq!(talk.seen, b"early\n");
 }
 
+#[cfg(unix)]
 #[test]
 fn a_sleeper_and_its_children_are_killed_at_the_deadline() {
     // The background child keeps stdout open; killing the group closes it.

@@ -375,7 +375,8 @@ pub(crate) mod paths {
     }
 }
 
-#[cfg(test)]
+// These tests run Unix programs or read Unix paths.
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
 

@@ -303,6 +303,7 @@ impl fmt::Display for Protections {
 mod tests {
     use super::*;
 
+    #[cfg(unix)]
     #[test]
     fn the_header_names_what_is_missing_and_why() {
         let mut protections = Protections::off();
