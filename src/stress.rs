@@ -622,11 +622,19 @@ mod tests {
         })
     }
 
-    fn failing(verdict: Verdict) -> Failing {
-        Failing {
+    /// Shrinks `input`, which first failed with `verdict`, judging each
+    /// smaller input with `judge`.
+    fn shrunk(
+        input: &[Pair],
+        verdict: Verdict,
+        budget: usize,
+        mut judge: impl FnMut(&[Pair]) -> anyhow::Result<Option<Judged>>,
+    ) -> Shrunk {
+        let failing = Failing {
             verdict,
             reason: said("the first failure"),
-        }
+        };
+        shrink(input.to_vec(), failing, budget, &mut judge, &mut Quiet).unwrap()
     }
 
     #[test]
@@ -635,7 +643,7 @@ mod tests {
         let culprit = input[1].1;
         // A fake submission that gets puzzle 2 wrong while it has fewer
         // than 60 givens, and everything else right.
-        let mut judge = |candidate: &[Pair]| -> anyhow::Result<Option<Judged>> {
+        let judge = |candidate: &[Pair]| -> anyhow::Result<Option<Judged>> {
             Ok(match candidate.iter().find(|(_, s)| *s == culprit) {
                 Some((p, _)) if p.filled() < 60 => judged(
                     Verdict::WA,
@@ -644,14 +652,7 @@ mod tests {
                 _ => judged(Verdict::AC, Reason::Accepted),
             })
         };
-        let shrunk = shrink(
-            input.clone(),
-            failing(Verdict::WA),
-            10_000,
-            &mut judge,
-            &mut Quiet,
-        )
-        .unwrap();
+        let shrunk = shrunk(&input, Verdict::WA, 10_000, judge);
         assert_eq!(shrunk.puzzles.len(), 1);
         let (puzzle, solution) = shrunk.puzzles[0];
         assert_eq!(solution, culprit);
@@ -672,17 +673,10 @@ mod tests {
     fn a_failure_of_another_kind_is_not_kept() {
         let input = pairs(2);
         // Any smaller input gets a WA, never the TLE being shrunk.
-        let mut judge = |_: &[Pair]| -> anyhow::Result<Option<Judged>> {
+        let judge = |_: &[Pair]| -> anyhow::Result<Option<Judged>> {
             Ok(judged(Verdict::WA, said("a wrong answer")))
         };
-        let shrunk = shrink(
-            input.clone(),
-            failing(Verdict::TLE),
-            10_000,
-            &mut judge,
-            &mut Quiet,
-        )
-        .unwrap();
+        let shrunk = shrunk(&input, Verdict::TLE, 10_000, judge);
         assert_eq!(shrunk.puzzles, input);
         assert_eq!(shrunk.reason, said("the first failure"));
         assert!(shrunk.runs > 2);
@@ -694,21 +688,14 @@ mod tests {
         let calls = Counter::new(0);
         // The first smaller input fails as the original did; then the user
         // presses Ctrl-C during the next run.
-        let mut judge = |_: &[Pair]| -> anyhow::Result<Option<Judged>> {
+        let judge = |_: &[Pair]| -> anyhow::Result<Option<Judged>> {
             calls.set(calls.get() + 1);
             Ok(match calls.get() {
                 1 => judged(Verdict::TLE, said("the second failure")),
                 _ => None,
             })
         };
-        let shrunk = shrink(
-            input.clone(),
-            failing(Verdict::TLE),
-            10_000,
-            &mut judge,
-            &mut Quiet,
-        )
-        .unwrap();
+        let shrunk = shrunk(&input, Verdict::TLE, 10_000, judge);
         assert_eq!(calls.get(), 2, "no run after the interrupted one");
         assert_eq!(shrunk.runs, 2);
         assert_eq!(
@@ -722,17 +709,10 @@ mod tests {
     #[test]
     fn shrinking_stops_at_its_budget() {
         let input = pairs(3);
-        let mut judge = |_: &[Pair]| -> anyhow::Result<Option<Judged>> {
+        let judge = |_: &[Pair]| -> anyhow::Result<Option<Judged>> {
             Ok(judged(Verdict::AC, Reason::Accepted))
         };
-        let shrunk = shrink(
-            input.clone(),
-            failing(Verdict::RE),
-            4,
-            &mut judge,
-            &mut Quiet,
-        )
-        .unwrap();
+        let shrunk = shrunk(&input, Verdict::RE, 4, judge);
         assert_eq!(shrunk.runs, 4);
         assert_eq!(shrunk.puzzles, input);
     }
