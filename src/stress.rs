@@ -398,7 +398,8 @@ pub fn run(config: &StressConfig, progress: &mut dyn Progress) -> anyhow::Result
             reason,
         } = shrink(
             puzzles,
-            Failing { verdict, reason },
+            verdict,
+            reason,
             config.shrink_runs,
             &mut |candidate| judge_input(&config.submission, &limits, candidate),
             progress,
@@ -436,12 +437,6 @@ pub fn run(config: &StressConfig, progress: &mut dyn Progress) -> anyhow::Result
     })
 }
 
-/// How an input failed: the verdict a smaller one must get too, and why.
-struct Failing {
-    verdict: Verdict,
-    reason: Reason,
-}
-
 /// What one try of a smaller input said.
 enum Try {
     /// It fails the same way, for this reason: keep it.
@@ -456,21 +451,18 @@ enum Try {
 /// Tests give a fake submission here.
 type Judge<'a> = dyn FnMut(&[Pair]) -> anyhow::Result<Option<Judged>> + 'a;
 
-/// Shrinks `puzzles`, which fail as `failing` says, while they keep failing
-/// with the same verdict, within `budget` runs of `judge`. Returns the
+/// Shrinks `puzzles`, which fail with `verdict` for `reason`, while they
+/// keep failing with that verdict, within `budget` runs of `judge`. Returns the
 /// smallest input found, the runs spent and its reason. An interrupted run
 /// is no verdict: shrinking stops at the last input that did fail.
 fn shrink(
     mut puzzles: Vec<Pair>,
-    failing: Failing,
+    verdict: Verdict,
+    mut reason: Reason,
     budget: usize,
     judge: &mut Judge<'_>,
     progress: &mut dyn Progress,
 ) -> anyhow::Result<Shrunk> {
-    let Failing {
-        verdict,
-        mut reason,
-    } = failing;
     let mut runs = 0;
     let mut still_fails = |candidate: &[Pair], runs: &mut usize| -> anyhow::Result<Try> {
         if *runs >= budget || process::interrupted() {
@@ -484,66 +476,56 @@ fn shrink(
         })
     };
 
-    // Fewer puzzles: drop one at a time while it keeps failing.
-    let mut i = 0;
-    while puzzles.len() > 1 && i < puzzles.len() {
-        progress.shrinking(runs, puzzles.len(), givens(&puzzles));
-        let mut fewer = puzzles.clone();
-        fewer.remove(i);
-        match still_fails(&fewer, &mut runs)? {
-            Try::Fails(r) => {
-                puzzles = fewer;
-                reason = r;
-            }
-            Try::Differs => i += 1,
-            Try::Stop => {
-                return Ok(Shrunk {
-                    puzzles,
-                    runs,
-                    reason,
-                })
+    // Out of tries, the input as far as it got is the answer.
+    'tries: {
+        // Fewer puzzles: drop one at a time while it keeps failing.
+        let mut i = 0;
+        while puzzles.len() > 1 && i < puzzles.len() {
+            progress.shrinking(runs, puzzles.len(), givens(&puzzles));
+            let mut fewer = puzzles.clone();
+            fewer.remove(i);
+            match still_fails(&fewer, &mut runs)? {
+                Try::Fails(r) => {
+                    puzzles = fewer;
+                    reason = r;
+                }
+                Try::Differs => i += 1,
+                Try::Stop => break 'tries,
             }
         }
-    }
 
-    // More givens: add back solution digits in halving chunks.
-    for n in 0..puzzles.len() {
-        let blanks: Vec<Cell> = Cell::all()
-            .filter(|&c| puzzles[n].0.get(c).is_none())
-            .collect();
-        let mut pending = blanks;
-        let mut chunk = pending.len().div_ceil(2).max(1);
-        while !pending.is_empty() {
-            progress.shrinking(runs, puzzles.len(), givens(&puzzles));
-            let mut rest = Vec::new();
-            let mut progressed = false;
-            for group in pending.chunks(chunk) {
-                let mut candidate = puzzles.clone();
-                let (puzzle, solution) = &mut candidate[n];
-                for &cell in group {
-                    puzzle.set(cell, solution.get(cell));
-                }
-                match still_fails(&candidate, &mut runs)? {
-                    Try::Fails(r) => {
-                        puzzles = candidate;
-                        reason = r;
-                        progressed = true;
+        // More givens: add back solution digits in halving chunks.
+        for n in 0..puzzles.len() {
+            let mut pending: Vec<Cell> = Cell::all()
+                .filter(|&c| puzzles[n].0.get(c).is_none())
+                .collect();
+            let mut chunk = pending.len().div_ceil(2).max(1);
+            while !pending.is_empty() {
+                progress.shrinking(runs, puzzles.len(), givens(&puzzles));
+                let mut rest = Vec::new();
+                let mut progressed = false;
+                for group in pending.chunks(chunk) {
+                    let mut candidate = puzzles.clone();
+                    let (puzzle, solution) = &mut candidate[n];
+                    for &cell in group {
+                        puzzle.set(cell, solution.get(cell));
                     }
-                    Try::Differs => rest.extend_from_slice(group),
-                    Try::Stop => {
-                        return Ok(Shrunk {
-                            puzzles,
-                            runs,
-                            reason,
-                        })
+                    match still_fails(&candidate, &mut runs)? {
+                        Try::Fails(r) => {
+                            puzzles = candidate;
+                            reason = r;
+                            progressed = true;
+                        }
+                        Try::Differs => rest.extend_from_slice(group),
+                        Try::Stop => break 'tries,
                     }
                 }
+                pending = rest;
+                if chunk == 1 && !progressed {
+                    break;
+                }
+                chunk = chunk.div_ceil(2).max(1);
             }
-            pending = rest;
-            if chunk == 1 && !progressed {
-                break;
-            }
-            chunk = chunk.div_ceil(2).max(1);
         }
     }
     Ok(Shrunk {
@@ -630,11 +612,16 @@ mod tests {
         budget: usize,
         mut judge: impl FnMut(&[Pair]) -> anyhow::Result<Option<Judged>>,
     ) -> Shrunk {
-        let failing = Failing {
+        let first = said("the first failure");
+        shrink(
+            input.to_vec(),
             verdict,
-            reason: said("the first failure"),
-        };
-        shrink(input.to_vec(), failing, budget, &mut judge, &mut Quiet).unwrap()
+            first,
+            budget,
+            &mut judge,
+            &mut Quiet,
+        )
+        .unwrap()
     }
 
     #[test]
