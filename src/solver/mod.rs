@@ -22,8 +22,6 @@ pub struct Nodes {
     pub count: u64,
     /// The search stopped at its cap: the puzzle needs more than `count`.
     pub capped: bool,
-    /// It found a solution (always, for a puzzle with one, unless capped).
-    pub solved: bool,
 }
 
 impl std::fmt::Display for Nodes {
@@ -67,7 +65,6 @@ impl Budget {
         Nodes {
             count: self.nodes,
             capped: !solved && self.nodes >= self.cap,
-            solved,
         }
     }
 }
