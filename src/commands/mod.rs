@@ -61,6 +61,15 @@ pub(crate) fn interrupted_code() -> ExitCode {
     ExitCode::from(128 + u8::try_from(signal).unwrap_or(2))
 }
 
+/// Exit code 1 when what the command checked failed, else 0.
+pub(crate) fn failed_if(failed: bool) -> ExitCode {
+    if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
 pub(crate) fn pick_solver(name: Option<&str>) -> anyhow::Result<&'static Solver> {
     name.map_or_else(|| Ok(solver::default_solver()), solver::find)
 }
