@@ -23,9 +23,8 @@ use std::sync::Arc;
 
 use anyhow::Context as _;
 
-use crate::cli::{InterfaceArg, SubmissionArgs};
+use crate::cli::{CheckerArg, InterfaceArg, LimitArgs, ProblemArg, SubmissionArgs};
 use sudoku_judge::case::settings;
-use sudoku_judge::case::CheckerKind;
 use sudoku_judge::case::{Settings, Suite};
 use sudoku_judge::practice::Submitted;
 use sudoku_judge::problem::Problem;
@@ -263,22 +262,24 @@ pub(crate) fn sandbox() -> anyhow::Result<Option<Protections>> {
 /// Settings from `--problem`, `--time-limit`, `--memory-limit` and
 /// `--checker`, as `judge.toml` would set them.
 pub(crate) fn flag_settings(
-    problem: Option<Problem>,
-    time: Option<&str>,
-    memory: Option<&str>,
-    checker: Option<CheckerKind>,
+    limits: &LimitArgs,
+    checker: Option<CheckerArg>,
 ) -> anyhow::Result<Settings> {
     Ok(Settings {
-        problem,
-        time_limit: time
+        problem: limits.problem.map(ProblemArg::problem),
+        time_limit: limits
+            .time_limit
+            .as_deref()
             .map(settings::parse_duration)
             .transpose()
             .context("invalid --time-limit")?,
-        memory_limit_kb: memory
+        memory_limit_kb: limits
+            .memory_limit
+            .as_deref()
             .map(settings::parse_memory_kb)
             .transpose()
             .context("invalid --memory-limit")?,
-        checker,
+        checker: checker.map(CheckerArg::kind),
         time_scale: None,
         toolchain: Vec::new(),
     })

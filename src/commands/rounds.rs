@@ -118,13 +118,7 @@ fn compiled(
 
 /// The limits of `stress` and `hack`, and the flags that say them again.
 fn limits_of(args: &LimitArgs) -> anyhow::Result<(Limits, String)> {
-    let limits = flag_settings(
-        args.problem.map(ProblemArg::problem),
-        args.time_limit.as_deref(),
-        args.memory_limit.as_deref(),
-        None,
-    )?
-    .limits();
+    let limits = flag_settings(args, None)?.limits();
     let again = flags(&[
         (
             "--problem",

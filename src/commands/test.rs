@@ -14,7 +14,7 @@ use super::{
     closed_pipe, flag_settings, flags, interrupted_code, on_ctrl_c, sandbox, stdout_width,
     submission, submitted, CLOSED_STDOUT,
 };
-use crate::cli::{CheckerArg, ProblemArg, TestArgs, TestFormat};
+use crate::cli::{TestArgs, TestFormat};
 use crate::HARNESS_ERROR;
 use sudoku_judge::baseline::{self, Baseline};
 use sudoku_judge::case::{settings, Suite};
@@ -69,12 +69,7 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
 /// `test`'s arguments as the plan the library judges, with the run to
 /// compare with (`--baseline`); `None` for `--failed` when nothing failed.
 fn plan(args: TestArgs, color: bool) -> anyhow::Result<Option<(TestPlan, Option<Arc<Baseline>>)>> {
-    let mut overrides = flag_settings(
-        args.limits.problem.map(ProblemArg::problem),
-        args.limits.time_limit.as_deref(),
-        args.limits.memory_limit.as_deref(),
-        args.checker.map(CheckerArg::kind),
-    )?;
+    let mut overrides = flag_settings(&args.limits, args.checker)?;
     overrides.time_scale = args
         .time_scale
         .map(settings::TimeScale::new)
