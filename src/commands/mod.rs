@@ -285,6 +285,19 @@ pub(crate) fn flag_settings(
     })
 }
 
+/// `--problem`, `--time-limit` and `--memory-limit` as they were given,
+/// to repeat a command.
+pub(crate) fn limit_flags(limits: &LimitArgs) -> String {
+    flags(&[
+        (
+            "--problem",
+            limits.problem.map(|p| p.problem().name().to_string()),
+        ),
+        ("--time-limit", limits.time_limit.clone()),
+        ("--memory-limit", limits.memory_limit.clone()),
+    ])
+}
+
 /// ` --flag value` for each flag that has a value, to repeat a command;
 /// each value quoted for the shell.
 pub(crate) fn flags(pairs: &[(&str, Option<String>)]) -> String {

@@ -11,8 +11,8 @@ use std::sync::{Arc, Mutex};
 use anyhow::Context as _;
 
 use super::{
-    closed_pipe, flag_settings, flags, interrupted_code, on_ctrl_c, sandbox, stdout_width,
-    submission, submitted, CLOSED_STDOUT,
+    closed_pipe, flag_settings, flags, interrupted_code, limit_flags, on_ctrl_c, sandbox,
+    stdout_width, submission, submitted, CLOSED_STDOUT,
 };
 use crate::cli::{TestArgs, TestFormat};
 use crate::HARNESS_ERROR;
@@ -411,19 +411,14 @@ fn default_cases(filters: &[String]) -> anyhow::Result<PathBuf> {
 /// command that judges it again must give them: `--problem` picks the
 /// build and the checker, the limits and `--checker` the verdict.
 fn judging_flags(args: &TestArgs) -> String {
-    let mut again = flags(&[
-        (
-            "--problem",
-            args.limits.problem.map(|p| p.problem().name().to_string()),
-        ),
-        ("--time-limit", args.limits.time_limit.clone()),
-        ("--memory-limit", args.limits.memory_limit.clone()),
-        (
-            "--checker",
-            args.checker.map(|c| c.kind().name().to_string()),
-        ),
-        ("--time-scale", args.time_scale.map(|f| f.to_string())),
-    ]);
+    let mut again = limit_flags(&args.limits)
+        + &flags(&[
+            (
+                "--checker",
+                args.checker.map(|c| c.kind().name().to_string()),
+            ),
+            ("--time-scale", args.time_scale.map(|f| f.to_string())),
+        ]);
     if args.fresh_process {
         again.push_str(" --fresh-process");
     }
