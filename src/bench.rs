@@ -229,21 +229,25 @@ mod tests {
     use crate::board::EXAMPLE;
     use crate::solver;
 
-    #[test]
-    fn dataset_files_with_comments_are_read() {
+    /// `solver` measured over a data set file holding `text`, with how
+    /// many puzzles were read from it.
+    fn measured(text: &str, solver: &solver::Solver) -> (usize, Measurement) {
         let tmp = tempfile::tempdir().unwrap();
         let path = tmp.path().join("set.txt");
-        std::fs::write(&path, format!("# a comment\n{EXAMPLE}\n\n")).unwrap();
+        std::fs::write(&path, text).unwrap();
         let set = read_puzzles(&path, None).unwrap();
-        assert_eq!(set.puzzles.len(), 1);
-        let m = builtin(
-            solver::default_solver(),
-            &set,
-            Rounds {
-                warmup: 1,
-                measured: 3,
-            },
-        );
+        let rounds = Rounds {
+            warmup: 1,
+            measured: 3,
+        };
+        (set.puzzles.len(), builtin(solver, &set, rounds))
+    }
+
+    #[test]
+    fn dataset_files_with_comments_are_read() {
+        let text = format!("# a comment\n{EXAMPLE}\n\n");
+        let (puzzles, m) = measured(&text, solver::default_solver());
+        assert_eq!(puzzles, 1);
         assert_eq!(m.wrong, 0);
         let (min, median, max) = m.us_per_puzzle.unwrap();
         assert!(min <= median && median <= max);
@@ -251,19 +255,8 @@ mod tests {
 
     #[test]
     fn a_wrong_solver_gets_no_time() {
-        let tmp = tempfile::tempdir().unwrap();
-        let path = tmp.path().join("set.txt");
-        std::fs::write(&path, format!("{EXAMPLE}\n")).unwrap();
-        let set = read_puzzles(&path, None).unwrap();
         let wrong = solver::find("faulty-wrong-digit").unwrap();
-        let m = builtin(
-            wrong,
-            &set,
-            Rounds {
-                warmup: 1,
-                measured: 3,
-            },
-        );
+        let (_, m) = measured(&format!("{EXAMPLE}\n"), wrong);
         assert_eq!(
             (m.wrong, m.first_wrong, m.us_per_puzzle),
             (1, Some(1), None)

@@ -5,7 +5,7 @@
 //! goes on with the others.
 
 use std::collections::{BTreeMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
@@ -123,7 +123,7 @@ impl Selection {
             .filter(|l| {
                 self.only
                     .as_ref()
-                    .is_none_or(|only| only.contains(&absolute(&l.case.input)))
+                    .is_none_or(|only| only.contains(&case::absolute(&l.case.input)))
             })
             .collect();
         if kept.is_empty() && !self.filters.is_empty() {
@@ -146,12 +146,6 @@ impl Selection {
         }
         Ok(kept)
     }
-}
-
-/// `path` made absolute without touching the file system beyond the
-/// current directory, so the same case compares equal across runs.
-pub fn absolute(path: &Path) -> PathBuf {
-    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
 /// Parses `K/N` for `--partition`.

@@ -12,8 +12,8 @@ use std::time::Duration;
 use anyhow::Context as _;
 
 use crate::baseline::Baseline;
-use crate::case::Settings;
-use crate::judge::{self, Selection};
+use crate::case::{absolute, Settings};
+use crate::judge::Selection;
 use crate::report::notices;
 use crate::report::untrusted::shell_path;
 use crate::results::Summary;
@@ -399,8 +399,8 @@ pub fn recorded_paths(failed: &state::Failed) -> anyhow::Result<Vec<PathBuf>> {
 pub fn remember_failed(paths: &[PathBuf], inputs: &[PathBuf]) -> anyhow::Result<()> {
     let here = std::env::current_dir().context("cannot read the working directory")?;
     let record = state::Failed {
-        paths: paths.iter().map(|p| judge::absolute(p)).collect(),
-        inputs: inputs.iter().map(|p| judge::absolute(p)).collect(),
+        paths: paths.iter().map(|p| absolute(p)).collect(),
+        inputs: inputs.iter().map(|p| absolute(p)).collect(),
     };
     let dir = records(false, true)?.expect("made when missing");
     dir.write(FAILED, record.to_text(&here)?.as_bytes())

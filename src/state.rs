@@ -258,7 +258,7 @@ impl Failed {
                  `sudoku-judge test` here to record one anew",
                 name.display(),
                 error.column(),
-                error.classify_words(),
+                in_words(&error),
             )
         };
         let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
@@ -307,18 +307,12 @@ impl Failed {
 }
 
 /// Words for what serde_json found wrong.
-trait ClassifyWords {
-    fn classify_words(&self) -> String;
-}
-
-impl ClassifyWords for serde_json::Error {
-    fn classify_words(&self) -> String {
-        // serde_json's message ends with its own " at line L column C".
-        let message = self.to_string();
-        match message.rfind(" at line ") {
-            Some(at) => message[..at].to_string(),
-            None => message,
-        }
+fn in_words(error: &serde_json::Error) -> String {
+    // serde_json's message ends with its own " at line L column C".
+    let message = error.to_string();
+    match message.rfind(" at line ") {
+        Some(at) => message[..at].to_string(),
+        None => message,
     }
 }
 

@@ -398,7 +398,8 @@ pub fn run(config: &StressConfig, progress: &mut dyn Progress) -> anyhow::Result
             reason,
         } = shrink(
             puzzles,
-            Failing { verdict, reason },
+            verdict,
+            reason,
             config.shrink_runs,
             &mut |candidate| judge_input(&config.submission, &limits, candidate),
             progress,
@@ -436,12 +437,6 @@ pub fn run(config: &StressConfig, progress: &mut dyn Progress) -> anyhow::Result
     })
 }
 
-/// How an input failed: the verdict a smaller one must get too, and why.
-struct Failing {
-    verdict: Verdict,
-    reason: Reason,
-}
-
 /// What one try of a smaller input said.
 enum Try {
     /// It fails the same way, for this reason: keep it.
@@ -456,21 +451,18 @@ enum Try {
 /// Tests give a fake submission here.
 type Judge<'a> = dyn FnMut(&[Pair]) -> anyhow::Result<Option<Judged>> + 'a;
 
-/// Shrinks `puzzles`, which fail as `failing` says, while they keep failing
-/// with the same verdict, within `budget` runs of `judge`. Returns the
+/// Shrinks `puzzles`, which fail with `verdict` for `reason`, while they
+/// keep failing with that verdict, within `budget` runs of `judge`. Returns the
 /// smallest input found, the runs spent and its reason. An interrupted run
 /// is no verdict: shrinking stops at the last input that did fail.
 fn shrink(
     mut puzzles: Vec<Pair>,
-    failing: Failing,
+    verdict: Verdict,
+    mut reason: Reason,
     budget: usize,
     judge: &mut Judge<'_>,
     progress: &mut dyn Progress,
 ) -> anyhow::Result<Shrunk> {
-    let Failing {
-        verdict,
-        mut reason,
-    } = failing;
     let mut runs = 0;
     let mut still_fails = |candidate: &[Pair], runs: &mut usize| -> anyhow::Result<Try> {
         if *runs >= budget || process::interrupted() {
@@ -484,66 +476,56 @@ fn shrink(
         })
     };
 
-    // Fewer puzzles: drop one at a time while it keeps failing.
-    let mut i = 0;
-    while puzzles.len() > 1 && i < puzzles.len() {
-        progress.shrinking(runs, puzzles.len(), givens(&puzzles));
-        let mut fewer = puzzles.clone();
-        fewer.remove(i);
-        match still_fails(&fewer, &mut runs)? {
-            Try::Fails(r) => {
-                puzzles = fewer;
-                reason = r;
-            }
-            Try::Differs => i += 1,
-            Try::Stop => {
-                return Ok(Shrunk {
-                    puzzles,
-                    runs,
-                    reason,
-                })
+    // Out of tries, the input as far as it got is the answer.
+    'tries: {
+        // Fewer puzzles: drop one at a time while it keeps failing.
+        let mut i = 0;
+        while puzzles.len() > 1 && i < puzzles.len() {
+            progress.shrinking(runs, puzzles.len(), givens(&puzzles));
+            let mut fewer = puzzles.clone();
+            fewer.remove(i);
+            match still_fails(&fewer, &mut runs)? {
+                Try::Fails(r) => {
+                    puzzles = fewer;
+                    reason = r;
+                }
+                Try::Differs => i += 1,
+                Try::Stop => break 'tries,
             }
         }
-    }
 
-    // More givens: add back solution digits in halving chunks.
-    for n in 0..puzzles.len() {
-        let blanks: Vec<Cell> = Cell::all()
-            .filter(|&c| puzzles[n].0.get(c).is_none())
-            .collect();
-        let mut pending = blanks;
-        let mut chunk = pending.len().div_ceil(2).max(1);
-        while !pending.is_empty() {
-            progress.shrinking(runs, puzzles.len(), givens(&puzzles));
-            let mut rest = Vec::new();
-            let mut progressed = false;
-            for group in pending.chunks(chunk) {
-                let mut candidate = puzzles.clone();
-                let (puzzle, solution) = &mut candidate[n];
-                for &cell in group {
-                    puzzle.set(cell, solution.get(cell));
-                }
-                match still_fails(&candidate, &mut runs)? {
-                    Try::Fails(r) => {
-                        puzzles = candidate;
-                        reason = r;
-                        progressed = true;
+        // More givens: add back solution digits in halving chunks.
+        for n in 0..puzzles.len() {
+            let mut pending: Vec<Cell> = Cell::all()
+                .filter(|&c| puzzles[n].0.get(c).is_none())
+                .collect();
+            let mut chunk = pending.len().div_ceil(2).max(1);
+            while !pending.is_empty() {
+                progress.shrinking(runs, puzzles.len(), givens(&puzzles));
+                let mut rest = Vec::new();
+                let mut progressed = false;
+                for group in pending.chunks(chunk) {
+                    let mut candidate = puzzles.clone();
+                    let (puzzle, solution) = &mut candidate[n];
+                    for &cell in group {
+                        puzzle.set(cell, solution.get(cell));
                     }
-                    Try::Differs => rest.extend_from_slice(group),
-                    Try::Stop => {
-                        return Ok(Shrunk {
-                            puzzles,
-                            runs,
-                            reason,
-                        })
+                    match still_fails(&candidate, &mut runs)? {
+                        Try::Fails(r) => {
+                            puzzles = candidate;
+                            reason = r;
+                            progressed = true;
+                        }
+                        Try::Differs => rest.extend_from_slice(group),
+                        Try::Stop => break 'tries,
                     }
                 }
+                pending = rest;
+                if chunk == 1 && !progressed {
+                    break;
+                }
+                chunk = chunk.div_ceil(2).max(1);
             }
-            pending = rest;
-            if chunk == 1 && !progressed {
-                break;
-            }
-            chunk = chunk.div_ceil(2).max(1);
         }
     }
     Ok(Shrunk {
@@ -622,11 +604,24 @@ mod tests {
         })
     }
 
-    fn failing(verdict: Verdict) -> Failing {
-        Failing {
+    /// Shrinks `input`, which first failed with `verdict`, judging each
+    /// smaller input with `judge`.
+    fn shrunk(
+        input: &[Pair],
+        verdict: Verdict,
+        budget: usize,
+        mut judge: impl FnMut(&[Pair]) -> anyhow::Result<Option<Judged>>,
+    ) -> Shrunk {
+        let first = said("the first failure");
+        shrink(
+            input.to_vec(),
             verdict,
-            reason: said("the first failure"),
-        }
+            first,
+            budget,
+            &mut judge,
+            &mut Quiet,
+        )
+        .unwrap()
     }
 
     #[test]
@@ -635,7 +630,7 @@ mod tests {
         let culprit = input[1].1;
         // A fake submission that gets puzzle 2 wrong while it has fewer
         // than 60 givens, and everything else right.
-        let mut judge = |candidate: &[Pair]| -> anyhow::Result<Option<Judged>> {
+        let judge = |candidate: &[Pair]| -> anyhow::Result<Option<Judged>> {
             Ok(match candidate.iter().find(|(_, s)| *s == culprit) {
                 Some((p, _)) if p.filled() < 60 => judged(
                     Verdict::WA,
@@ -644,14 +639,7 @@ mod tests {
                 _ => judged(Verdict::AC, Reason::Accepted),
             })
         };
-        let shrunk = shrink(
-            input.clone(),
-            failing(Verdict::WA),
-            10_000,
-            &mut judge,
-            &mut Quiet,
-        )
-        .unwrap();
+        let shrunk = shrunk(&input, Verdict::WA, 10_000, judge);
         assert_eq!(shrunk.puzzles.len(), 1);
         let (puzzle, solution) = shrunk.puzzles[0];
         assert_eq!(solution, culprit);
@@ -672,17 +660,10 @@ mod tests {
     fn a_failure_of_another_kind_is_not_kept() {
         let input = pairs(2);
         // Any smaller input gets a WA, never the TLE being shrunk.
-        let mut judge = |_: &[Pair]| -> anyhow::Result<Option<Judged>> {
+        let judge = |_: &[Pair]| -> anyhow::Result<Option<Judged>> {
             Ok(judged(Verdict::WA, said("a wrong answer")))
         };
-        let shrunk = shrink(
-            input.clone(),
-            failing(Verdict::TLE),
-            10_000,
-            &mut judge,
-            &mut Quiet,
-        )
-        .unwrap();
+        let shrunk = shrunk(&input, Verdict::TLE, 10_000, judge);
         assert_eq!(shrunk.puzzles, input);
         assert_eq!(shrunk.reason, said("the first failure"));
         assert!(shrunk.runs > 2);
@@ -694,21 +675,14 @@ mod tests {
         let calls = Counter::new(0);
         // The first smaller input fails as the original did; then the user
         // presses Ctrl-C during the next run.
-        let mut judge = |_: &[Pair]| -> anyhow::Result<Option<Judged>> {
+        let judge = |_: &[Pair]| -> anyhow::Result<Option<Judged>> {
             calls.set(calls.get() + 1);
             Ok(match calls.get() {
                 1 => judged(Verdict::TLE, said("the second failure")),
                 _ => None,
             })
         };
-        let shrunk = shrink(
-            input.clone(),
-            failing(Verdict::TLE),
-            10_000,
-            &mut judge,
-            &mut Quiet,
-        )
-        .unwrap();
+        let shrunk = shrunk(&input, Verdict::TLE, 10_000, judge);
         assert_eq!(calls.get(), 2, "no run after the interrupted one");
         assert_eq!(shrunk.runs, 2);
         assert_eq!(
@@ -722,17 +696,10 @@ mod tests {
     #[test]
     fn shrinking_stops_at_its_budget() {
         let input = pairs(3);
-        let mut judge = |_: &[Pair]| -> anyhow::Result<Option<Judged>> {
+        let judge = |_: &[Pair]| -> anyhow::Result<Option<Judged>> {
             Ok(judged(Verdict::AC, Reason::Accepted))
         };
-        let shrunk = shrink(
-            input.clone(),
-            failing(Verdict::RE),
-            4,
-            &mut judge,
-            &mut Quiet,
-        )
-        .unwrap();
+        let shrunk = shrunk(&input, Verdict::RE, 4, judge);
         assert_eq!(shrunk.runs, 4);
         assert_eq!(shrunk.puzzles, input);
     }

@@ -14,6 +14,8 @@ use std::time::Duration;
 use anyhow::Context as _;
 use notify::{EventKind, RecommendedWatcher, RecursiveMode, Watcher as _};
 
+use crate::case::absolute;
+
 /// Changes closer together than this are one change (an editor's save is
 /// several file system events): the watch loop waits this long after the
 /// first before it judges.
@@ -34,7 +36,6 @@ pub struct Watched {
 
 impl Watched {
     pub fn new(files: &[PathBuf], cases: &[PathBuf], ignore: &[PathBuf]) -> Watched {
-        let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
         Watched {
             files: files.iter().map(|f| absolute(f)).collect(),
             roots: cases

@@ -65,14 +65,6 @@ impl Case {
     /// suite, so that `cases/leetcode37/example1` keeps
     /// `cases/leetcode37/judge.toml`. No `judge.toml` above it is read.
     pub fn settings_top(&self) -> PathBuf {
-        let absolute = |path: &Path| {
-            let path = if path.as_os_str().is_empty() {
-                Path::new(".")
-            } else {
-                path
-            };
-            std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
-        };
         let (root, suite) = (absolute(&self.root), absolute(self.suite()));
         if root.starts_with(&suite) {
             suite
@@ -318,6 +310,18 @@ pub fn write_new(path: &Path, text: &str) -> anyhow::Result<()> {
         })?;
     file.write_all(text.as_bytes())
         .with_context(|| format!("failed to write {}", path.display()))
+}
+
+/// `path` made absolute against the working directory (`.` for an empty
+/// one), without resolving links: names compare as the user gave
+/// them, and the same case compares equal across runs.
+pub fn absolute(path: &Path) -> PathBuf {
+    let path = if path.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        path
+    };
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
 #[cfg(test)]

@@ -452,18 +452,6 @@ fn settings_of(file: File) -> anyhow::Result<Settings> {
     })
 }
 
-/// `path` made absolute against the working directory (`.` for an empty
-/// one), without resolving links: the search compares names, as the user
-/// gave them.
-fn absolute(path: &Path) -> PathBuf {
-    let path = if path.as_os_str().is_empty() {
-        Path::new(".")
-    } else {
-        path
-    };
-    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
-}
-
 /// Reads each directory's `judge.toml` once per run.
 #[derive(Debug, Default)]
 pub struct SettingsCache {
@@ -482,7 +470,7 @@ impl SettingsCache {
     /// [`super::Case::settings_top`]), nearest first; `dir`'s alone when it
     /// is not below `top`.
     pub fn for_dir(&mut self, dir: &Path, top: &Path) -> anyhow::Result<Settings> {
-        let (dir, top) = (absolute(dir), absolute(top));
+        let (dir, top) = (super::absolute(dir), super::absolute(top));
         let key = (dir.clone(), top.clone());
         if let Some(found) = self.by_dir.get(&key) {
             return Ok(found.clone());

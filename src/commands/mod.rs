@@ -23,9 +23,8 @@ use std::sync::Arc;
 
 use anyhow::Context as _;
 
-use crate::cli::{InterfaceArg, SubmissionArgs};
+use crate::cli::{CheckerArg, InterfaceArg, LimitArgs, ProblemArg, SubmissionArgs};
 use sudoku_judge::case::settings;
-use sudoku_judge::case::CheckerKind;
 use sudoku_judge::case::{Settings, Suite};
 use sudoku_judge::practice::Submitted;
 use sudoku_judge::problem::Problem;
@@ -59,6 +58,15 @@ pub(crate) fn closed_pipe(error: &io::Error) -> bool {
 pub(crate) fn interrupted_code() -> ExitCode {
     let signal = process::interrupting_signal().unwrap_or(libc::SIGINT);
     ExitCode::from(128 + u8::try_from(signal).unwrap_or(2))
+}
+
+/// Exit code 1 when what the command checked failed, else 0.
+pub(crate) fn failed_if(failed: bool) -> ExitCode {
+    if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 pub(crate) fn pick_solver(name: Option<&str>) -> anyhow::Result<&'static Solver> {
@@ -255,25 +263,40 @@ pub(crate) fn sandbox() -> anyhow::Result<Option<Protections>> {
 /// Settings from `--problem`, `--time-limit`, `--memory-limit` and
 /// `--checker`, as `judge.toml` would set them.
 pub(crate) fn flag_settings(
-    problem: Option<Problem>,
-    time: Option<&str>,
-    memory: Option<&str>,
-    checker: Option<CheckerKind>,
+    limits: &LimitArgs,
+    checker: Option<CheckerArg>,
 ) -> anyhow::Result<Settings> {
     Ok(Settings {
-        problem,
-        time_limit: time
+        problem: limits.problem.map(ProblemArg::problem),
+        time_limit: limits
+            .time_limit
+            .as_deref()
             .map(settings::parse_duration)
             .transpose()
             .context("invalid --time-limit")?,
-        memory_limit_kb: memory
+        memory_limit_kb: limits
+            .memory_limit
+            .as_deref()
             .map(settings::parse_memory_kb)
             .transpose()
             .context("invalid --memory-limit")?,
-        checker,
+        checker: checker.map(CheckerArg::kind),
         time_scale: None,
         toolchain: Vec::new(),
     })
+}
+
+/// `--problem`, `--time-limit` and `--memory-limit` as they were given,
+/// to repeat a command.
+pub(crate) fn limit_flags(limits: &LimitArgs) -> String {
+    flags(&[
+        (
+            "--problem",
+            limits.problem.map(|p| p.problem().name().to_string()),
+        ),
+        ("--time-limit", limits.time_limit.clone()),
+        ("--memory-limit", limits.memory_limit.clone()),
+    ])
 }
 
 /// ` --flag value` for each flag that has a value, to repeat a command;

@@ -11,7 +11,6 @@ use anyhow::Context as _;
 
 use crate::cli::{GradeArg, HackArgs, LimitArgs, ProblemArg, StressArgs, SubmissionArgs};
 use sudoku_judge::case::settings;
-use sudoku_judge::case::Limits;
 use sudoku_judge::generate::Target;
 use sudoku_judge::hack;
 use sudoku_judge::report::progress;
@@ -24,7 +23,9 @@ use sudoku_judge::verdict::Verdict;
 
 use crate::HARNESS_ERROR;
 
-use super::{flag_settings, flags, interrupted_code, on_ctrl_c, sandbox, submission, submitted};
+use super::{
+    flag_settings, flags, interrupted_code, limit_flags, on_ctrl_c, sandbox, submission, submitted,
+};
 
 struct StressProgress {
     bar: indicatif::ProgressBar,
@@ -116,26 +117,6 @@ fn compiled(
     Ok(Some((submission, rerun)))
 }
 
-/// The limits of `stress` and `hack`, and the flags that say them again.
-fn limits_of(args: &LimitArgs) -> anyhow::Result<(Limits, String)> {
-    let limits = flag_settings(
-        args.problem.map(ProblemArg::problem),
-        args.time_limit.as_deref(),
-        args.memory_limit.as_deref(),
-        None,
-    )?
-    .limits();
-    let again = flags(&[
-        (
-            "--problem",
-            args.problem.map(|p| p.problem().name().to_string()),
-        ),
-        ("--time-limit", args.time_limit.clone()),
-        ("--memory-limit", args.memory_limit.clone()),
-    ]);
-    Ok((limits, again))
-}
-
 /// The rounds of `stress` when neither `--rounds` nor `--time` is given.
 const DEFAULT_ROUNDS: u64 = 1000;
 
@@ -144,7 +125,7 @@ pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
     let Some((submission, rerun)) = compiled(&args.submission, &args.limits, &args.save)? else {
         return Ok(ExitCode::from(1));
     };
-    let (limits, limits_again) = limits_of(&args.limits)?;
+    let limits = flag_settings(&args.limits, None)?.limits();
     let brute = match &args.brute {
         Some(path) => {
             let options = lang::Options {
@@ -188,7 +169,7 @@ pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
                 .as_ref()
                 .map(|b| b.to_string_lossy().into_owned()),
         ),
-    ]) + &limits_again;
+    ]) + &limit_flags(&args.limits);
     let config = stress::StressConfig {
         submission,
         seed: args.seed,
@@ -266,7 +247,7 @@ pub fn hack(args: HackArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(1));
     };
     let budget = hack::parse_budget(&args.budget).context("invalid --budget")?;
-    let (limits, limits_again) = limits_of(&args.limits)?;
+    let limits = flag_settings(&args.limits, None)?.limits();
     let config = hack::HackConfig {
         submission,
         seed: args.seed,
@@ -287,7 +268,7 @@ pub fn hack(args: HackArgs) -> anyhow::Result<ExitCode> {
         &mut io::stdout().lock(),
         &outcome,
         config.limits.time,
-        &format!("{rerun}{limits_again}"),
+        &format!("{rerun}{}", limit_flags(&args.limits)),
     )?;
     Ok(match outcome {
         hack::HackOutcome::Interrupted { .. } => interrupted_code(),

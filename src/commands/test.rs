@@ -11,10 +11,10 @@ use std::sync::{Arc, Mutex};
 use anyhow::Context as _;
 
 use super::{
-    closed_pipe, flag_settings, flags, interrupted_code, on_ctrl_c, sandbox, stdout_width,
-    submission, submitted, CLOSED_STDOUT,
+    closed_pipe, flag_settings, flags, interrupted_code, limit_flags, on_ctrl_c, sandbox,
+    stdout_width, submission, submitted, CLOSED_STDOUT,
 };
-use crate::cli::{CheckerArg, ProblemArg, TestArgs, TestFormat};
+use crate::cli::{TestArgs, TestFormat};
 use crate::HARNESS_ERROR;
 use sudoku_judge::baseline::{self, Baseline};
 use sudoku_judge::case::{settings, Suite};
@@ -69,12 +69,7 @@ pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
 /// `test`'s arguments as the plan the library judges, with the run to
 /// compare with (`--baseline`); `None` for `--failed` when nothing failed.
 fn plan(args: TestArgs, color: bool) -> anyhow::Result<Option<(TestPlan, Option<Arc<Baseline>>)>> {
-    let mut overrides = flag_settings(
-        args.limits.problem.map(ProblemArg::problem),
-        args.limits.time_limit.as_deref(),
-        args.limits.memory_limit.as_deref(),
-        args.checker.map(CheckerArg::kind),
-    )?;
+    let mut overrides = flag_settings(&args.limits, args.checker)?;
     overrides.time_scale = args
         .time_scale
         .map(settings::TimeScale::new)
@@ -416,19 +411,14 @@ fn default_cases(filters: &[String]) -> anyhow::Result<PathBuf> {
 /// command that judges it again must give them: `--problem` picks the
 /// build and the checker, the limits and `--checker` the verdict.
 fn judging_flags(args: &TestArgs) -> String {
-    let mut again = flags(&[
-        (
-            "--problem",
-            args.limits.problem.map(|p| p.problem().name().to_string()),
-        ),
-        ("--time-limit", args.limits.time_limit.clone()),
-        ("--memory-limit", args.limits.memory_limit.clone()),
-        (
-            "--checker",
-            args.checker.map(|c| c.kind().name().to_string()),
-        ),
-        ("--time-scale", args.time_scale.map(|f| f.to_string())),
-    ]);
+    let mut again = limit_flags(&args.limits)
+        + &flags(&[
+            (
+                "--checker",
+                args.checker.map(|c| c.kind().name().to_string()),
+            ),
+            ("--time-scale", args.time_scale.map(|f| f.to_string())),
+        ]);
     if args.fresh_process {
         again.push_str(" --fresh-process");
     }

@@ -29,7 +29,7 @@ use sudoku_judge::runner::sandbox::Protections;
 use sudoku_judge::runner::{builtin, process, spawner};
 use sudoku_judge::solver::{self, Solver};
 
-use super::{interrupted_code, on_ctrl_c, pick_solver, sandbox, stdout_width};
+use super::{failed_if, interrupted_code, on_ctrl_c, pick_solver, sandbox, stdout_width};
 
 pub fn cases(out: Option<&std::path::Path>) -> anyhow::Result<ExitCode> {
     let mut stdout = io::stdout().lock();
@@ -88,11 +88,7 @@ pub fn solve(name: Option<&str>) -> anyhow::Result<ExitCode> {
     }
     out.flush()?;
     drop(out);
-    Ok(if unsolved > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(failed_if(unsolved > 0))
 }
 
 /// LeetCode's example board, the default of `driver`'s board.txt.
@@ -176,11 +172,7 @@ pub fn doctor(args: &DoctorArgs) -> anyhow::Result<ExitCode> {
     let failed = checkup.failed().next().is_some()
         || (args.require_all && checkup.not_found().next().is_some())
         || !checkup.refused().is_empty();
-    Ok(if failed {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(failed_if(failed))
 }
 
 /// `sudoku-judge cache [clear]`: the build cache, shown or cleared.
@@ -318,11 +310,7 @@ pub fn rate(args: &RateArgs) -> anyhow::Result<ExitCode> {
     }
     bar.finish_and_clear();
     report::rate::table(&mut io::stdout().lock(), &rated, args.max_nodes)?;
-    Ok(if rated.iter().any(|r| r.rating.grade.is_none()) {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(failed_if(rated.iter().any(|r| r.rating.grade.is_none())))
 }
 
 pub fn calibrate(suites: &[PathBuf], time_scale: Option<f64>) -> anyhow::Result<ExitCode> {
@@ -384,11 +372,7 @@ pub fn calibrate(suites: &[PathBuf], time_scale: Option<f64>) -> anyhow::Result<
         all_hold &= suite.holds_with_margin();
     }
     bar.finish_and_clear();
-    Ok(if all_hold {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    Ok(failed_if(!all_hold))
 }
 
 /// `sudoku-judge trust`: allows what the judge.toml files under each path
@@ -424,11 +408,7 @@ pub fn check(paths: &[PathBuf]) -> anyhow::Result<ExitCode> {
     let report = corpus::check(paths)?;
     report::corpus::findings(&mut io::stdout().lock(), &report)?;
     let problems = report.problems();
-    Ok(if problems > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(failed_if(problems > 0))
 }
 
 pub fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
@@ -480,9 +460,5 @@ pub fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
         ReportFormat::Json => report::bench::json(&mut out, &results, rounds, path)?,
         ReportFormat::Table => report::bench::table(&mut out, &results, rounds, path)?,
     }
-    Ok(if results.iter().any(|m| m.wrong > 0) {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(failed_if(results.iter().any(|m| m.wrong > 0)))
 }

@@ -70,14 +70,10 @@ impl Measure {
         match self {
             Measure::Backtrack => bitmask::count_nodes(cells, cap),
             Measure::Mrv => mrv::count_nodes(cells, cap),
-            Measure::Propagate => {
-                let outcome = graded_search(cells, 2);
-                Nodes {
-                    count: outcome.guesses,
-                    capped: false,
-                    solved: outcome.solutions > 0,
-                }
-            }
+            Measure::Propagate => Nodes {
+                count: graded_search(cells, 2).guesses,
+                capped: false,
+            },
         }
     }
 }

@@ -28,14 +28,8 @@ pub fn solve_sudoku(board: &mut Vec<Vec<char>>) {
 /// The nodes (digits placed) this search needs to reach its first solution
 /// of `cells` (row-major, 0 = empty), stopping once it has placed `cap`.
 pub fn count_nodes(cells: &[u8; 81], cap: u64) -> Nodes {
-    let mut board: Vec<Vec<char>> = cells
-        .chunks_exact(9)
-        .map(|row| {
-            row.iter()
-                .map(|&d| if d == 0 { '.' } else { char::from(b'0' + d) })
-                .collect()
-        })
-        .collect();
+    let mut board = vec![vec!['.'; 9]; 9];
+    super::write_cells(&mut board, cells);
     if !well_formed(&board) || !givens_consistent(&board) {
         return Nodes::default();
     }

@@ -22,8 +22,6 @@ pub struct Nodes {
     pub count: u64,
     /// The search stopped at its cap: the puzzle needs more than `count`.
     pub capped: bool,
-    /// It found a solution (always, for a puzzle with one, unless capped).
-    pub solved: bool,
 }
 
 impl std::fmt::Display for Nodes {
@@ -67,7 +65,6 @@ impl Budget {
         Nodes {
             count: self.nodes,
             capped: !solved && self.nodes >= self.cap,
-            solved,
         }
     }
 }
@@ -192,6 +189,74 @@ pub(crate) fn read_cells(board: &[Vec<char>]) -> Option<[u8; 81]> {
     (!bad).then_some(cells)
 }
 
+/// Bit `d - 1` stands for digit `d`.
+pub(crate) fn bit(d: u8) -> u16 {
+    1 << (d - 1)
+}
+
+/// Cells (0 = empty) with bitmasks of the digits used in each row, column
+/// and box, so testing a digit is three bit tests instead of a board scan:
+/// the state the bitmask solvers search on.
+pub(crate) struct Masks {
+    pub(crate) cells: [u8; 81],
+    rows: [u16; 9],
+    cols: [u16; 9],
+    boxes: [u16; 9],
+}
+
+impl Masks {
+    /// `None` if a cell is above 9 or two givens share a row, column or box.
+    pub(crate) fn new(cells: [u8; 81]) -> Option<Self> {
+        let mut masks = Masks {
+            cells: [0; 81],
+            rows: [0; 9],
+            cols: [0; 9],
+            boxes: [0; 9],
+        };
+        for (pos, &d) in cells.iter().enumerate() {
+            if d > 9 {
+                return None;
+            }
+            if d != 0 {
+                if masks.used(pos) & bit(d) != 0 {
+                    return None;
+                }
+                masks.set(pos, d);
+            }
+        }
+        Some(masks)
+    }
+
+    /// The digits already in the row, column and box of `pos`.
+    pub(crate) fn used(&self, pos: usize) -> u16 {
+        let (r, c) = (pos / 9, pos % 9);
+        self.rows[r] | self.cols[c] | self.boxes[r / 3 * 3 + c / 3]
+    }
+
+    /// The digits `pos` can still take.
+    pub(crate) fn candidates(&self, pos: usize) -> u16 {
+        !self.used(pos) & 0x1FF
+    }
+
+    /// XOR makes the same call place and remove `d`.
+    fn toggle(&mut self, pos: usize, d: u8) {
+        let (r, c) = (pos / 9, pos % 9);
+        self.rows[r] ^= bit(d);
+        self.cols[c] ^= bit(d);
+        self.boxes[r / 3 * 3 + c / 3] ^= bit(d);
+    }
+
+    pub(crate) fn set(&mut self, pos: usize, d: u8) {
+        self.toggle(pos, d);
+        self.cells[pos] = d;
+    }
+
+    pub(crate) fn clear(&mut self, pos: usize) {
+        self.toggle(pos, self.cells[pos]);
+        self.cells[pos] = 0;
+    }
+}
+
 /// Writes solved cells back into LeetCode's board.
 pub(crate) fn write_cells(board: &mut [Vec<char>], cells: &[u8; 81]) {
     for (row, cells) in board.iter_mut().zip(cells.chunks_exact(9)) {
@@ -278,6 +343,22 @@ mod tests {
             let mut short = vec![vec!['.'; 9]; 8];
             (solver.solve)(&mut short);
             assert_eq!(short, vec![vec!['.'; 9]; 8], "{}", solver.name);
+        }
+    }
+
+    #[test]
+    fn every_solver_fills_a_board_with_two_solutions() {
+        // r2c8=4, r2c9=8, r7c8=8, r7c9=4 in the answer: the two columns share
+        // a stack, so swapping 4 and 8 in all four cells is also a solution.
+        let mut open: Vec<char> = ANSWER.chars().collect();
+        for pos in [16, 17, 61, 62] {
+            open[pos] = '.';
+        }
+        let open: String = open.into_iter().collect();
+        let puzzle = Board::from_rows(&rows(&open)).unwrap();
+        for solver in sound() {
+            let board = Board::from_rows(&solve(solver, &open)).unwrap();
+            assert!(board.solves(&puzzle), "{}", solver.name);
         }
     }
 

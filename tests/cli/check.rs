@@ -3,7 +3,7 @@
 use std::fs;
 
 use sudoku_judge::case;
-use sudoku_judge::solver::mrv::count_solutions;
+use sudoku_judge::solver::reference::count_solutions;
 
 use super::{manifest_dir, run, run_in};
 
