@@ -27,6 +27,7 @@ use crate::results::{CaseOutcome, CaseResult, Fault, Judgement, Summary};
 use crate::runner::lang::launch::Interface;
 use crate::runner::lang::BuildInfo;
 use crate::runner::sandbox::{self, Layer, Mode as SandboxMode, Protections};
+use crate::stats::Spread;
 use crate::verdict::Verdict;
 use crate::words::{format_kb, format_ms, one_or_many, plural, seconds};
 
@@ -215,11 +216,7 @@ impl<W: Write> HumanReporter<W> {
                 let comparison = baseline.compare(result);
                 self.tally.add(comparison.as_ref());
                 let change = comparison.map_or_else(|| "new".to_string(), |c| c.describe());
-                match (change.is_empty(), note.is_empty()) {
-                    (true, _) => note,
-                    (false, true) => change,
-                    (false, false) => format!("{change}; {note}"),
-                }
+                joined(&change, &note)
             }
             None => note,
         };
@@ -493,13 +490,13 @@ impl<W: Write> HumanReporter<W> {
         let cut = j.stdout_last_line.is_some();
         if total <= SHOWN && !cut {
             for line in &kept {
-                writeln!(self.out, "{indent}{}", shorten(line, 200))?;
+                writeln!(self.out, "{indent}{}", reason::cut(line, 200))?;
             }
             return Ok(());
         }
         let shown = kept.len().min(SHOWN - 1);
         for line in &kept[..shown] {
-            writeln!(self.out, "{indent}{}", shorten(line, 200))?;
+            writeln!(self.out, "{indent}{}", reason::cut(line, 200))?;
         }
         let mut more = format!(
             "{indent}... {}",
@@ -514,7 +511,7 @@ impl<W: Write> HumanReporter<W> {
         writeln!(self.out, "{more}")?;
         let last = j.stdout_last_line.as_deref().or(kept.last().copied());
         if let Some(last) = last {
-            writeln!(self.out, "{indent}{}", shorten(last, 200))?;
+            writeln!(self.out, "{indent}{}", reason::cut(last, 200))?;
         }
         Ok(())
     }
@@ -539,7 +536,7 @@ impl<W: Write> HumanReporter<W> {
         const SHOWN: usize = 20;
         let lines: Vec<&str> = text.lines().collect();
         for line in lines.iter().take(SHOWN) {
-            writeln!(self.out, "{indent}{}", shorten(line, 200))?;
+            writeln!(self.out, "{indent}{}", reason::cut(line, 200))?;
         }
         if lines.len() > SHOWN {
             writeln!(self.out, "{indent}... {} more lines", lines.len() - SHOWN)?;
@@ -626,13 +623,14 @@ impl<W: Write> HumanReporter<W> {
 /// For a case run several times (`--repeat`): how many, and the range of
 /// the charged times, whose median the time column shows.
 fn runs_note(j: &Judgement) -> Option<String> {
-    let spread = crate::stats::Spread::of(&j.run_times).filter(|_| j.run_times.len() > 1)?;
-    Some(format!(
-        "{} runs: {}–{}",
-        j.run_times.len(),
-        format_ms(spread.min).trim_end_matches(" ms"),
-        format_ms(spread.max)
-    ))
+    let spread = Spread::of(&j.run_times).filter(|_| j.run_times.len() > 1)?;
+    Some(format!("{} runs: {}", j.run_times.len(), range(spread)))
+}
+
+/// The fastest to the slowest of a spread, `12.00–21.00 ms`.
+fn range(spread: Spread) -> String {
+    let min = format_ms(spread.min);
+    format!("{}–{}", min.trim_end_matches(" ms"), format_ms(spread.max))
 }
 
 /// Two parts of a note, either of which may be empty.
@@ -663,9 +661,8 @@ fn puzzles_note(j: &Judgement) -> String {
                 _ => "each".to_string(),
             };
             format!(
-                "{n} puzzles, {each} {}–{} (median {})",
-                format_ms(spread.min).trim_end_matches(" ms"),
-                format_ms(spread.max),
+                "{n} puzzles, {each} {} (median {})",
+                range(spread),
                 format_ms(spread.median)
             )
         }
@@ -800,15 +797,6 @@ fn interface_note(problem: Problem, interface: Interface) -> Option<String> {
             problem.name()
         )),
         _ => None,
-    }
-}
-
-fn shorten(text: &str, width: usize) -> String {
-    if text.chars().count() <= width {
-        text.to_string()
-    } else {
-        let cut: String = text.chars().take(width - 1).collect();
-        format!("{cut}…")
     }
 }
 
