@@ -364,13 +364,10 @@ fn cell_value(c: char) -> Result<Option<Digit>, ()> {
 /// A character quoted, escaped where it is not plainly printable (a
 /// control, a bidirectional override).
 fn describe(c: char) -> String {
-    if c == '\0' {
-        return "a NUL byte ('\\0')".to_string();
-    }
-    if c == '\'' {
-        "\"'\"".to_string()
-    } else {
-        format!("{c:?}")
+    match c {
+        '\0' => "a NUL byte ('\\0')".to_string(),
+        '\'' => "\"'\"".to_string(),
+        c => format!("{c:?}"),
     }
 }
 

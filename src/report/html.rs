@@ -186,18 +186,9 @@ const OVER: f64 = 1.2;
 /// A case name shortened to fit the chart's label column.
 fn label(id: &str) -> String {
     const MAX: usize = 36;
-    if id.chars().count() <= MAX {
-        id.to_string()
-    } else {
-        let tail: String = id
-            .chars()
-            .rev()
-            .take(MAX - 1)
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect();
-        format!("…{tail}")
+    match id.chars().count() {
+        n if n <= MAX => id.to_string(),
+        n => format!("…{}", id.chars().skip(n + 1 - MAX).collect::<String>()),
     }
 }
 
