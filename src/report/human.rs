@@ -331,14 +331,7 @@ impl<W: Write> HumanReporter<W> {
                         one_or_many(more as u64, "answer", "answers")
                     )?;
                 }
-                if !j.stdout.is_empty() {
-                    writeln!(self.out, "  its own stdout (not part of the answers):")?;
-                    self.own_stdout(j, "    ")?;
-                }
-                if !j.stderr.trim().is_empty() && !j.details.contains(j.stderr.trim_end()) {
-                    writeln!(self.out, "  stderr (the end of it):")?;
-                    self.excerpt(&j.stderr, "    ")?;
-                }
+                self.printed(j, "  ", "    ")?;
                 let options = if self.rerun_options.is_empty() {
                     String::new()
                 } else {
@@ -516,17 +509,21 @@ impl<W: Write> HumanReporter<W> {
         Ok(())
     }
 
-    /// Under an accepted case's row, what it printed besides its answers
-    /// (`--show-output`), as its failure block would show it.
-    fn shown_output(&mut self, j: &Judgement) -> io::Result<()> {
-        const UNDER: &str = "          ";
+    /// What a case printed besides its answers, its legends indented by
+    /// `legend` and the text by `text`: its own stdout, and the end of its
+    /// stderr unless the details show it already. In a failure's block,
+    /// and under an accepted case's row with `--show-output`.
+    fn printed(&mut self, j: &Judgement, legend: &str, text: &str) -> io::Result<()> {
         if !j.stdout.is_empty() {
-            writeln!(self.out, "      its own stdout (not part of the answers):")?;
-            self.own_stdout(j, UNDER)?;
+            writeln!(
+                self.out,
+                "{legend}its own stdout (not part of the answers):"
+            )?;
+            self.own_stdout(j, text)?;
         }
-        if !j.stderr.trim().is_empty() {
-            writeln!(self.out, "      stderr (the end of it):")?;
-            self.excerpt(&j.stderr, UNDER)?;
+        if !j.stderr.trim().is_empty() && !j.details.contains(j.stderr.trim_end()) {
+            writeln!(self.out, "{legend}stderr (the end of it):")?;
+            self.excerpt(&j.stderr, text)?;
         }
         Ok(())
     }
@@ -857,7 +854,7 @@ impl<W: Write> Reporter for HumanReporter<W> {
                 self.case_line(result)?;
                 if let CaseOutcome::Judged(j) = &result.outcome {
                     if self.show_output && result.passed() {
-                        self.shown_output(j)?;
+                        self.printed(j, "      ", "          ")?;
                     }
                 }
                 self.out.flush()?;
@@ -906,6 +903,17 @@ mod tests {
     use crate::report::fixtures::{every_verdict, judged, report_run};
     use std::path::PathBuf;
     use std::time::Duration;
+
+    /// A whole run of `results` as the table renders it, `width` columns
+    /// wide, with the hints' options `--solver mrv`.
+    fn rendered(results: &[CaseResult], width: Option<usize>) -> String {
+        let mut out = Vec::new();
+        report_run(
+            &mut HumanReporter::new(&mut out, false, "--solver mrv").with_width(width),
+            results,
+        );
+        String::from_utf8(out).unwrap()
+    }
 
     /// As an ordinary user without a cgroup: the header says what is
     /// missing in words, with what to do, and none of the kernel's errno.
@@ -978,13 +986,7 @@ mod tests {
     /// snapshot. Timings are fixed in the fixture, never measured.
     #[test]
     fn renders_every_verdict() {
-        let results = every_verdict();
-        let mut out = Vec::new();
-        report_run(
-            &mut HumanReporter::new(&mut out, false, "--solver mrv"),
-            &results,
-        );
-        let text = String::from_utf8(out).unwrap();
+        let text = rendered(&every_verdict(), None);
         assert!(text.ends_with("\n1 passed, 8 failed\n"), "{text}");
         insta::assert_snapshot!(text);
     }
@@ -993,13 +995,7 @@ mod tests {
     /// room, long notes wrap under the case column, and no line is wider.
     #[test]
     fn renders_every_verdict_at_80_columns() {
-        let results = every_verdict();
-        let mut out = Vec::new();
-        report_run(
-            &mut HumanReporter::new(&mut out, false, "--solver mrv").with_width(Some(80)),
-            &results,
-        );
-        let text = String::from_utf8(out).unwrap();
+        let text = rendered(&every_verdict(), Some(80));
         // Commands are never split, so they can be copied whole.
         for line in text.lines().filter(|l| !l.contains("sudoku-judge test")) {
             assert!(line.chars().count() <= 80, "{line}");
@@ -1022,12 +1018,7 @@ mod tests {
             }
         }
         for width in [None, Some(80), Some(60)] {
-            let mut out = Vec::new();
-            report_run(
-                &mut HumanReporter::new(&mut out, false, "--solver mrv").with_width(width),
-                &results,
-            );
-            let text = String::from_utf8(out).unwrap();
+            let text = rendered(&results, width);
             let row = |id: &str| {
                 text.lines()
                     .find(|l| l.contains(id))
@@ -1079,12 +1070,7 @@ mod tests {
                 result
             })
             .collect();
-        let mut out = Vec::new();
-        report_run(
-            &mut HumanReporter::new(&mut out, false, "--solver mrv").with_width(Some(60)),
-            &results,
-        );
-        let text = String::from_utf8(out).unwrap();
+        let text = rendered(&results, Some(60));
         let grid_lines: Vec<&str> = text
             .lines()
             .filter(|l| l.trim_start().starts_with(['|', '+']))
@@ -1098,12 +1084,7 @@ mod tests {
         assert!(text.lines().any(|l| l.trim() == "expected"), "{text}");
         assert!(text.lines().any(|l| l.trim() == "your answer"), "{text}");
         // At 80 columns they stay side by side.
-        let mut wide = Vec::new();
-        report_run(
-            &mut HumanReporter::new(&mut wide, false, "--solver mrv").with_width(Some(80)),
-            &results,
-        );
-        let wide = String::from_utf8(wide).unwrap();
+        let wide = rendered(&results, Some(80));
         assert!(
             wide.lines()
                 .any(|l| l.trim().chars().count() == 65 && l.trim().starts_with('|')),
