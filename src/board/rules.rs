@@ -95,12 +95,18 @@ fn all_cells(line: &[u8]) -> bool {
         .fold(true, |ok, &b| ok & (b == b'.' || b.wrapping_sub(b'0') <= 9))
 }
 
+/// Whether `line` is the plain form of an AcWing line: its 81 cells, each
+/// `1`–`9`, `.` or `0`, and nothing else.
+pub fn is_cells_line(line: &[u8]) -> bool {
+    line.len() == 81 && all_cells(line)
+}
+
 /// Whether `line` is a puzzle as an AcWing line writes it, read byte by
 /// byte: 81 cells, each `1`–`9`, `.` or `0`, and no given twice in a unit.
 /// The quick question asked of every line of a big case; a line it turns
 /// down goes to the parser, which says what is wrong with it.
 pub fn is_puzzle_line(line: &[u8]) -> bool {
-    if line.len() != 81 || !all_cells(line) {
+    if !is_cells_line(line) {
         return false;
     }
     let (mut rows, mut cols, mut boxes) = ([0u16; 9], [0u16; 9], [0u16; 9]);
