@@ -254,7 +254,7 @@ impl<'a> Checker<'a> {
             return false;
         };
         let cells = raw.trim_ascii_end();
-        let plain = cells.len() == 81 && cells.iter().all(|&b| b == b'.' || b.is_ascii_digit());
+        let plain = rules::is_cells_line(cells);
         if self.unreadable.is_some() || !plain || !rules.take_plain() {
             return false;
         }
@@ -411,9 +411,7 @@ fn extra_lines(case: &CaseData, format: Format, output: &str) -> anyhow::Result<
         }
         .trim_end();
         match <&[u8; 81]>::try_from(text.as_bytes()) {
-            Ok(cells) if cells.iter().all(|&b| b == b'.' || b.is_ascii_digit()) => {
-                answers.push(board_of(cells))
-            }
+            Ok(cells) if rules::is_cells_line(cells) => answers.push(board_of(cells)),
             _ if text.is_empty() => {}
             _ => extra.push((n + 1, text)),
         }
@@ -456,12 +454,17 @@ fn line_diff(
     Ok(details)
 }
 
-/// How the n-th answer is named: by its puzzle's place when there are several.
-fn puzzle_label(case: &CaseData, n: usize, line: usize) -> String {
-    if case.puzzles == 1 {
-        "the answer".to_string()
-    } else {
-        format!("puzzle {} (input line {line})", n + 1)
+/// The place of the `n`-th answer (from 0) in a case of several puzzles:
+/// its puzzle's number (from 1) and input `line`; `None` for a case of one.
+fn place(case: &CaseData, n: usize, line: usize) -> Option<(usize, usize)> {
+    (case.puzzles > 1).then_some((n + 1, line))
+}
+
+/// How an answer is named: by its puzzle's [`place`] when there are several.
+fn label(place: Option<(usize, usize)>) -> String {
+    match place {
+        None => "the answer".to_string(),
+        Some((n, line)) => format!("puzzle {n} (input line {line})"),
     }
 }
 
@@ -585,6 +588,16 @@ impl<'a> SudokuTally<'a> {
         }
     }
 
+    /// The expected output holds `answers` answers, not one per puzzle.
+    fn miscounted(&self, answers: usize) -> anyhow::Error {
+        malformed(format!(
+            "{} has {} for {}",
+            self.expected_path(),
+            plural(answers, "answer"),
+            plural(self.case.puzzles, "puzzle"),
+        ))
+    }
+
     /// The next puzzle and its expected answer, which is proven to solve it.
     fn next_pair(&mut self) -> anyhow::Result<Pair> {
         let (line, puzzle) = match self.puzzles.next_line() {
@@ -599,14 +612,7 @@ impl<'a> SudokuTally<'a> {
             None => None,
             Some(expected) => match expected.next_line() {
                 Some(read) => Some(read?),
-                None => {
-                    return Err(malformed(format!(
-                        "{} has {} for {}",
-                        self.expected_path(),
-                        plural(n, "answer"),
-                        plural(self.case.puzzles, "puzzle"),
-                    )))
-                }
+                None => return Err(self.miscounted(n)),
             },
         };
         if let Some((want_line, want)) = &want {
@@ -664,9 +670,9 @@ impl<'a> SudokuTally<'a> {
         }
         let want = pair.want.map(|(_, want)| board_of(&want));
         let found = mistakes(&puzzle, answer);
-        let label = puzzle_label(self.case, n, pair.line);
+        let place = place(self.case, n, pair.line);
         self.shown.push(WrongAnswer {
-            puzzle: (self.case.puzzles > 1).then_some((n + 1, pair.line)),
+            puzzle: place,
             unchanged,
             // Dozens of empty cells say less than that nothing was filled
             // in: an unchanged answer is said as that.
@@ -676,7 +682,7 @@ impl<'a> SudokuTally<'a> {
             Some(want) => ("expected", want, differing(want, answer)),
             None => ("puzzle", &puzzle, to_blame(&puzzle, answer, &found)),
         };
-        self.details.push_str(&format!("{label}:\n"));
+        self.details.push_str(&format!("{}:\n", label(place)));
         self.details.push_str(&diff::grids(
             left_title,
             left,
@@ -706,12 +712,7 @@ impl<'a> SudokuTally<'a> {
             answers += 1;
         }
         if answers != self.case.puzzles {
-            return Err(malformed(format!(
-                "{} has {} for {}",
-                self.expected_path(),
-                plural(answers, "answer"),
-                plural(self.case.puzzles, "puzzle"),
-            )));
+            return Err(self.miscounted(answers));
         }
         Ok(())
     }
@@ -866,8 +867,7 @@ struct ExactTally<'a> {
 
 /// An answer that is not the expected one, to draw.
 struct Differing {
-    label: String,
-    /// Its puzzle's number (from 1) and input line, in a case of several.
+    /// Its [`place`].
     place: Option<(usize, usize)>,
     puzzle: Board,
     want: Board,
@@ -940,8 +940,7 @@ impl<'a> ExactTally<'a> {
         self.unchanged += usize::from(puzzle == *answer && want != *answer);
         if want != *answer && self.differing.len() < SHOWN {
             self.differing.push(Differing {
-                label: puzzle_label(self.case, n, line),
-                place: (self.case.puzzles > 1).then_some((n + 1, line)),
+                place: place(self.case, n, line),
                 puzzle,
                 want,
                 got: *answer,
@@ -1006,7 +1005,7 @@ impl<'a> ExactTally<'a> {
         {
             let mut out = String::new();
             for d in &self.differing {
-                out.push_str(&format!("{}:\n", d.label));
+                out.push_str(&format!("{}:\n", label(d.place)));
                 out.push_str(&diff::grids(
                     "expected",
                     &d.want,
