@@ -325,6 +325,12 @@ pub fn acwing_input(boards: &[Board]) -> String {
     out
 }
 
+/// The puzzle on one AcWing `line`, which must be one.
+#[cfg(test)]
+pub(crate) fn puzzle(line: &str) -> Board {
+    parse(line, Format::AcWing, Mode::Puzzles).unwrap().boards[0].board
+}
+
 /// A board as it is read, with where each cell was written.
 struct RawBoard {
     board: Board,

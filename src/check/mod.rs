@@ -63,12 +63,9 @@ mod tests {
     const ANSWER: &str = crate::board::EXAMPLE_ANSWER;
 
     fn case(format: Format, expected: Option<&str>) -> CaseData {
-        let puzzle = format::parse(PUZZLE, Format::AcWing, Mode::Puzzles)
-            .unwrap()
-            .into_boards();
         let input = match format {
             Format::AcWing => format!("{PUZZLE}\nend\n"),
-            _ => format::render_boards(format, &puzzle),
+            _ => format::render_boards(format, &[format::puzzle(PUZZLE)]),
         };
         let expected = expected.map(|text| Expected {
             text: Text::Memory(text.into()),
@@ -145,10 +142,7 @@ mod tests {
 
     /// A case of `n` copies of the example, as an AcWing input.
     fn copies(n: usize) -> CaseData {
-        let puzzle = format::parse(PUZZLE, Format::AcWing, Mode::Puzzles)
-            .unwrap()
-            .into_boards();
-        let puzzles: Vec<_> = std::iter::repeat_n(puzzle[0], n).collect();
+        let puzzles: Vec<_> = std::iter::repeat_n(format::puzzle(PUZZLE), n).collect();
         CaseData::in_memory(&puzzles, None)
     }
 
@@ -450,10 +444,7 @@ mod tests {
         let mut short = right.clone();
         short[4].pop();
         let blank = rows(PUZZLE);
-        let puzzle = format::parse(PUZZLE, Format::AcWing, Mode::Puzzles)
-            .unwrap()
-            .into_boards();
-        let puzzles = [puzzle[0], puzzle[0]];
+        let puzzles = [format::puzzle(PUZZLE); 2];
         for format in [
             Format::LeetCode,
             Format::Grid { spaced: false },

@@ -828,14 +828,8 @@ mod tests {
 
     #[test]
     fn a_drawn_grid_pair_becomes_two_grids_with_givens_and_wrong_cells() {
-        use crate::board::{format, Format, EXAMPLE, EXAMPLE_ANSWER};
-        let line = |text: &str| {
-            format::parse(text, Format::AcWing, format::Mode::Puzzles)
-                .unwrap()
-                .boards[0]
-                .board
-        };
-        let (puzzle, answer) = (line(EXAMPLE), line(EXAMPLE_ANSWER));
+        use crate::board::{format::puzzle, EXAMPLE, EXAMPLE_ANSWER};
+        let (puzzle, answer) = (puzzle(EXAMPLE), puzzle(EXAMPLE_ANSWER));
         let mut wrong = answer;
         let cell = crate::board::Cell::new(0, 2);
         wrong.set(cell, crate::board::Digit::new(5));

@@ -93,15 +93,11 @@ pub fn table(out: &mut dyn Write, rated: &[Rated], max_nodes: u64) -> io::Result
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::format::{self, Mode};
-    use crate::board::{Format, EXAMPLE};
+    use crate::board::format;
+    use crate::board::EXAMPLE;
 
     fn rated(place: &str, line: &str, max_nodes: u64) -> Rated {
-        let board = format::parse(line, Format::AcWing, Mode::Puzzles)
-            .unwrap()
-            .boards[0]
-            .board;
-        Rated::of(place.into(), &board, max_nodes)
+        Rated::of(place.into(), &format::puzzle(line), max_nodes)
     }
 
     /// The LeetCode example, a 17-given puzzle whose node counts stop at
