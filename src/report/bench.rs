@@ -58,7 +58,7 @@ pub fn table(
         results.iter().map(cells).unzip();
     rows.insert(0, HEADERS.map(String::from).to_vec());
     // Names are left-aligned, numbers right-aligned.
-    let lines = super::layout::aligned(&rows, 2);
+    let lines = super::layout::aligned(&rows, &[0, 1]);
     writeln!(out, "{}", lines[0])?;
     for (line, note) in lines[1..].iter().zip(&notes) {
         match note {

@@ -55,7 +55,7 @@ fn table(out: &mut dyn Write, suite: &Suite) -> io::Result<()> {
             .map(|run| run.cases.get(i).map_or_else(String::new, cell));
         rows.push(std::iter::once(id.clone()).chain(times).collect());
     }
-    for line in super::layout::aligned(&rows, 1) {
+    for line in super::layout::aligned(&rows, &[0]) {
         writeln!(out, "{line}")?;
     }
     Ok(())

@@ -149,9 +149,9 @@ pub fn wrap_lines(
 }
 
 /// `rows` as lines of a table: each column as wide as its widest cell,
-/// two spaces between columns, the first `left` columns aligned left and
-/// the rest right (numbers), and no spaces at the end of a line.
-pub fn aligned(rows: &[Vec<String>], left: usize) -> Vec<String> {
+/// two spaces between columns, the columns numbered in `left` aligned left
+/// and the rest right (numbers), and no spaces at the end of a line.
+pub fn aligned(rows: &[Vec<String>], left: &[usize]) -> Vec<String> {
     let mut widths: Vec<usize> = Vec::new();
     for row in rows {
         widths.resize(widths.len().max(row.len()), 0);
@@ -161,7 +161,7 @@ pub fn aligned(rows: &[Vec<String>], left: usize) -> Vec<String> {
     }
     let line = |row: &Vec<String>| {
         let cells: Vec<String> = (row.iter().zip(&widths).enumerate())
-            .map(|(i, (cell, &w))| match i < left {
+            .map(|(i, (cell, &w))| match left.contains(&i) {
                 true => format!("{cell:<w$}"),
                 false => format!("{cell:>w$}"),
             })
