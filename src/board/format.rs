@@ -437,10 +437,7 @@ fn acwing_line(number: usize, line: &str, mode: Mode) -> Result<AcWingLine, Pars
     // general path below finds and names what is wrong with any other line.
     if let Ok(bytes) = <&[u8; 81]>::try_from(line.as_bytes()) {
         if super::rules::is_cells_line(bytes) {
-            let cells = bytes.map(|b| if b == b'.' { 0 } else { b - b'0' });
-            if let Some(board) = Board::from_bytes(&cells) {
-                return Ok(AcWingLine::Puzzle(board));
-            }
+            return Ok(AcWingLine::Puzzle(super::rules::line_board(bytes)));
         }
     }
     let mut board = Board::EMPTY;

@@ -411,7 +411,7 @@ fn extra_lines(case: &CaseData, format: Format, output: &str) -> anyhow::Result<
         }
         .trim_end();
         match <&[u8; 81]>::try_from(text.as_bytes()) {
-            Ok(cells) if rules::is_cells_line(cells) => answers.push(board_of(cells)),
+            Ok(cells) if rules::is_cells_line(cells) => answers.push(rules::line_board(cells)),
             _ if text.is_empty() => {}
             _ => extra.push((n + 1, text)),
         }
@@ -560,12 +560,6 @@ struct Pair {
     want: Option<(usize, [u8; 81])>,
 }
 
-/// The board of a line of 81 cells, each `.`, `0` (blanks) or a digit.
-fn board_of(cells: &[u8; 81]) -> Board {
-    let bytes = cells.map(|b| if b == b'.' { 0 } else { b.wrapping_sub(b'0') });
-    Board::from_bytes(&bytes).expect("cells are blanks or digits")
-}
-
 impl<'a> SudokuTally<'a> {
     fn new(case: &'a CaseData) -> anyhow::Result<Self> {
         Ok(SudokuTally {
@@ -617,7 +611,7 @@ impl<'a> SudokuTally<'a> {
         };
         if let Some((want_line, want)) = &want {
             if !rules::line_solves(&puzzle, want) {
-                let why = mistakes(&board_of(&puzzle), &board_of(want))
+                let why = mistakes(&rules::line_board(&puzzle), &rules::line_board(want))
                     .first()
                     .map(ToString::to_string)
                     .unwrap_or_default();
@@ -645,7 +639,7 @@ impl<'a> SudokuTally<'a> {
         {
             return Ok(());
         }
-        self.wrong_answer(n, &pair, &board_of(answer));
+        self.wrong_answer(n, &pair, &rules::line_board(answer));
         Ok(())
     }
 
@@ -654,7 +648,7 @@ impl<'a> SudokuTally<'a> {
             return Ok(());
         }
         let pair = self.next_pair()?;
-        if !answer.solves(&board_of(&pair.puzzle)) {
+        if !answer.solves(&rules::line_board(&pair.puzzle)) {
             self.wrong_answer(n, &pair, answer);
         }
         Ok(())
@@ -662,13 +656,13 @@ impl<'a> SudokuTally<'a> {
 
     fn wrong_answer(&mut self, n: usize, pair: &Pair, answer: &Board) {
         self.wrong += 1;
-        let puzzle = board_of(&pair.puzzle);
+        let puzzle = rules::line_board(&pair.puzzle);
         let unchanged = *answer == puzzle;
         self.unchanged += usize::from(unchanged);
         if self.wrong > SHOWN {
             return;
         }
-        let want = pair.want.map(|(_, want)| board_of(&want));
+        let want = pair.want.map(|(_, want)| rules::line_board(&want));
         let found = mistakes(&puzzle, answer);
         let place = place(self.case, n, pair.line);
         self.shown.push(WrongAnswer {
