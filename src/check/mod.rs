@@ -279,12 +279,7 @@ mod tests {
     #[test]
     fn right_answers_in_the_wrong_format_are_a_presentation_error() {
         let sudoku = case(Format::AcWing, Some(ANSWER));
-        let grid = format::render_boards(
-            Format::Grid { spaced: true },
-            &format::parse(ANSWER, Format::AcWing, Mode::Answers)
-                .unwrap()
-                .into_boards(),
-        );
+        let grid = format::render_boards(Format::Grid { spaced: true }, &[format::puzzle(ANSWER)]);
         let result = check(CheckerKind::Sudoku, &sudoku, &grid);
         assert_eq!(result.verdict, Verdict::PE);
         assert_eq!(

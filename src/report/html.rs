@@ -24,7 +24,7 @@ use crate::check::diff::{self, CellKind, RowPart};
 use crate::results::{CaseOutcome, CaseResult, Judgement, Summary};
 use crate::runner::sandbox::Protections;
 use crate::verdict::Verdict;
-use crate::words::{format_mb, format_ms, plural};
+use crate::words::{format_mb, format_ms, plural, seconds};
 
 /// The machine the run was judged on, for the header: times mean little
 /// without it.
@@ -143,10 +143,9 @@ fn badge(verdict: Option<Verdict>) -> String {
 
 /// A time as the table shows it; seconds from 1 s.
 fn time(d: Duration) -> String {
-    if d >= Duration::from_secs(1) {
-        format!("{:.2} s", d.as_secs_f64())
-    } else {
-        format_ms(d)
+    match d >= Duration::from_secs(1) {
+        true => seconds(d, 2),
+        false => format_ms(d),
     }
 }
 
