@@ -715,17 +715,18 @@ fn sandbox_summary(p: &Protections) -> String {
     }
     if let Some(seatbelt) = &p.seatbelt {
         // macOS: the profile if it holds, then what macOS lacks, once.
-        let mut said = match seatbelt {
-            Layer::On => sandbox::MACOS_SEATBELT.to_string(),
-            _ => "MISSING Seatbelt (no /usr/bin/sandbox-exec): runs can reach the network \
-                  and write anywhere you can"
-                .to_string(),
+        let profile = match seatbelt {
+            Layer::On => sandbox::MACOS_SEATBELT,
+            _ => {
+                "MISSING Seatbelt (no /usr/bin/sandbox-exec): runs can reach the network and \
+                  write anywhere you can"
+            }
         };
-        said.push_str("; ");
-        said.push_str(sandbox::MACOS_HOLDS);
-        said.push_str("; ");
-        said.push_str(sandbox::MACOS_LACKS);
-        return said;
+        return format!(
+            "{profile}; {}; {}",
+            sandbox::MACOS_HOLDS,
+            sandbox::MACOS_LACKS
+        );
     }
     if p.job_object.is_some() {
         // Windows: the job, its accounting, then what a job lacks, once.
