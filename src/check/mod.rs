@@ -427,10 +427,7 @@ mod tests {
 
     #[test]
     fn a_functions_boards_are_judged_as_the_text_they_print() {
-        let rows = |line: &str| -> Vec<Vec<char>> {
-            let cells: Vec<char> = line.chars().collect();
-            cells.chunks(9).map(<[char]>::to_vec).collect()
-        };
+        let rows = |line: &str| format::puzzle(line).to_rows();
         let right = rows(ANSWER);
         let mut wrong = right.clone();
         wrong[8][8] = if wrong[8][8] == '9' { '1' } else { '9' };
@@ -491,15 +488,7 @@ mod tests {
 
     #[test]
     fn a_program_answers_a_leetcode_case_in_acwing_lines() {
-        let literal = format::render(
-            Format::LeetCode,
-            &[ANSWER
-                .chars()
-                .collect::<Vec<_>>()
-                .chunks(9)
-                .map(<[char]>::to_vec)
-                .collect()],
-        );
+        let literal = format::render_boards(Format::LeetCode, &[format::puzzle(ANSWER)]);
         let leetcode = case(Format::LeetCode, Some(&literal));
         for kind in [CheckerKind::Sudoku, CheckerKind::Exact] {
             let ok = check(kind, &leetcode, &format!("{ANSWER}\n"));
