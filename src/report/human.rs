@@ -1176,16 +1176,7 @@ mod tests {
                 )
             })
             .collect();
-        let mut out = Vec::new();
-        let mut reporter = HumanReporter::new(&mut out, false, "");
-        for result in &results {
-            reporter.report(Event::CaseFinished(result)).unwrap();
-        }
-        let summary = Summary::of(&results, Duration::from_millis(5));
-        reporter
-            .report(Event::Finished { summary: &summary })
-            .unwrap();
-        let text = String::from_utf8(out).unwrap();
+        let text = rendered(&results, None);
         assert_eq!(text.matches("  verdict:  Wrong Answer").count(), DESCRIBED);
         assert!(
             text.contains("... and 3 more failures, on their lines above"),

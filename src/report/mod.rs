@@ -263,14 +263,12 @@ pub(crate) mod fixtures {
             .iter()
             .map(|&v| {
                 let (reason, ms) = real_reason(v);
+                let name = v.code().to_lowercase();
                 CaseResult {
-                    id: format!("suite/{}", v.code().to_lowercase()),
+                    id: format!("suite/{name}"),
                     suite: PathBuf::from("cases/suite"),
-                    input: PathBuf::from(format!("cases/suite/{}.in", v.code().to_lowercase())),
-                    expected: Some(PathBuf::from(format!(
-                        "cases/suite/{}.out",
-                        v.code().to_lowercase()
-                    ))),
+                    input: PathBuf::from(format!("cases/suite/{name}.in")),
+                    expected: Some(PathBuf::from(format!("cases/suite/{name}.out"))),
                     problem: Some(Problem::Acwing166),
                     outcome: match judged(v, reason, ms) {
                         // The peak the MLE's reason names.
