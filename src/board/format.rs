@@ -15,7 +15,7 @@
 
 use std::fmt;
 
-use super::{Board, Cell, Digit};
+use super::{Board, Cell, Conflict, Digit};
 use crate::words::plural;
 
 /// How a case's boards are written; answers are printed the same way.
@@ -134,6 +134,19 @@ impl ParseError {
         }
     }
 
+    /// Puzzle `puzzle` (from 1) gives a digit twice in a unit: `conflict`.
+    fn breaks_rules(line: usize, column: usize, puzzle: usize, conflict: &Conflict) -> Self {
+        Self::quoting(
+            line,
+            column,
+            format!("the givens of puzzle {puzzle} break the rules: {conflict}"),
+            format!(
+                "the givens of puzzle {puzzle} break the rules: a digit given twice in a row, \
+                 column or box"
+            ),
+        )
+    }
+
     /// What was wrong, quoting the text only when `quote`.
     pub fn message(&self, quote: bool) -> &str {
         match &self.unquoted {
@@ -222,16 +235,7 @@ pub fn parse(text: &str, format: Format, mode: Mode) -> Result<ParsedBoards, Par
         for (n, board) in raw.iter().enumerate() {
             if let Some(conflict) = board.board.conflicts().first() {
                 let (line, column) = board.positions[conflict.second.index()];
-                return Err(ParseError::quoting(
-                    line,
-                    column,
-                    format!("the givens of puzzle {} break the rules: {conflict}", n + 1),
-                    format!(
-                        "the givens of puzzle {} break the rules: a digit given twice in a row, \
-                         column or box",
-                        n + 1
-                    ),
-                ));
+                return Err(ParseError::breaks_rules(line, column, n + 1, conflict));
             }
         }
     }
@@ -321,6 +325,12 @@ pub fn acwing_input(boards: &[Board]) -> String {
     out
 }
 
+/// The puzzle on one AcWing `line`, which must be one.
+#[cfg(test)]
+pub(crate) fn puzzle(line: &str) -> Board {
+    parse(line, Format::AcWing, Mode::Puzzles).unwrap().boards[0].board
+}
+
 /// A board as it is read, with where each cell was written.
 struct RawBoard {
     board: Board,
@@ -364,13 +374,10 @@ fn cell_value(c: char) -> Result<Option<Digit>, ()> {
 /// A character quoted, escaped where it is not plainly printable (a
 /// control, a bidirectional override).
 fn describe(c: char) -> String {
-    if c == '\0' {
-        return "a NUL byte ('\\0')".to_string();
-    }
-    if c == '\'' {
-        "\"'\"".to_string()
-    } else {
-        format!("{c:?}")
+    match c {
+        '\0' => "a NUL byte ('\\0')".to_string(),
+        '\'' => "\"'\"".to_string(),
+        c => format!("{c:?}"),
     }
 }
 
@@ -429,11 +436,8 @@ fn acwing_line(number: usize, line: &str, mode: Mode) -> Result<AcWingLine, Pars
     // The common case, 81 cells and nothing else, read byte by byte; the
     // general path below finds and names what is wrong with any other line.
     if let Ok(bytes) = <&[u8; 81]>::try_from(line.as_bytes()) {
-        if bytes.iter().all(|&b| b == b'.' || b.is_ascii_digit()) {
-            let cells = bytes.map(|b| if b == b'.' { 0 } else { b - b'0' });
-            if let Some(board) = Board::from_bytes(&cells) {
-                return Ok(AcWingLine::Puzzle(board));
-            }
+        if super::rules::is_cells_line(bytes) {
+            return Ok(AcWingLine::Puzzle(super::rules::line_board(bytes)));
         }
     }
     let mut board = Board::EMPTY;
@@ -578,18 +582,12 @@ impl AcWingLines {
         self.boards += 1;
         if self.mode == Mode::Puzzles && board.has_conflict() {
             if let Some(conflict) = board.conflicts().first() {
-                return Err(ParseError::quoting(
+                let column = conflict.second.index() + 1;
+                return Err(ParseError::breaks_rules(
                     number,
-                    conflict.second.index() + 1,
-                    format!(
-                        "the givens of puzzle {} break the rules: {conflict}",
-                        self.boards
-                    ),
-                    format!(
-                        "the givens of puzzle {} break the rules: a digit given twice in a row, \
-                         column or box",
-                        self.boards
-                    ),
+                    column,
+                    self.boards,
+                    conflict,
                 ));
             }
         }
@@ -689,19 +687,8 @@ impl<R: std::io::BufRead> AcWingReader<R> {
     pub fn count(mut self) -> Result<(usize, Vec<String>), ParseError> {
         let mut boards = 0;
         while !self.lines.is_done() {
-            self.buf.clear();
-            match self.input.read_until(b'\n', &mut self.buf) {
-                Ok(0) => break,
-                Ok(_) => {}
-                Err(e) => {
-                    let number = self.lines.line() + 1;
-                    return Err(match e.kind() {
-                        std::io::ErrorKind::InvalidData => {
-                            ParseError::new(number, 1, e.to_string())
-                        }
-                        _ => ParseError::new(number, 1, format!("the line cannot be read: {e}")),
-                    });
-                }
+            if !self.read_line()? {
+                break;
             }
             // A line that starts with a cell is neither blank nor `end`,
             // whatever follows; one that is not UTF-8 text counts as a
@@ -742,34 +729,37 @@ impl<R: std::io::BufRead> AcWingReader<R> {
         item
     }
 
+    /// Reads the next line into `buf`: false at the end of the input.
+    fn read_line(&mut self) -> Result<bool, ParseError> {
+        self.buf.clear();
+        self.input
+            .read_until(b'\n', &mut self.buf)
+            .map(|n| n > 0)
+            .map_err(|e| {
+                let number = self.lines.line() + 1;
+                match e.kind() {
+                    // A line too long for any board says so itself.
+                    std::io::ErrorKind::InvalidData => ParseError::new(number, 1, e.to_string()),
+                    _ => ParseError::new(number, 1, format!("the line cannot be read: {e}")),
+                }
+            })
+    }
+
     /// Reads up to the next board. `plain`: a line in the plain form is
     /// given as it is.
     fn advance(&mut self, plain: bool) -> Option<Result<(usize, Read), ParseError>> {
         while !self.lines.is_done() {
             let number = self.lines.line() + 1;
-            self.buf.clear();
-            match self.input.read_until(b'\n', &mut self.buf) {
-                Ok(0) => break,
-                Ok(_) => {}
-                // A line too long for any board says so itself.
-                Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
-                    return Some(Err(ParseError::new(number, 1, e.to_string())))
-                }
-                Err(e) => {
-                    return Some(Err(ParseError::new(
-                        number,
-                        1,
-                        format!("the line cannot be read: {e}"),
-                    )))
-                }
+            match self.read_line() {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(e) => return Some(Err(e)),
             }
             if plain {
                 let cells = self.buf.trim_ascii_end();
                 let is_plain = match self.lines.mode {
                     Mode::Puzzles => super::rules::is_puzzle_line(cells),
-                    Mode::Answers => {
-                        cells.len() == 81 && cells.iter().all(|&b| b == b'.' || b.is_ascii_digit())
-                    }
+                    Mode::Answers => super::rules::is_cells_line(cells),
                 };
                 if is_plain && self.lines.take_plain() {
                     let cells = cells.try_into().expect("a plain line has 81 cells");

@@ -95,12 +95,24 @@ fn all_cells(line: &[u8]) -> bool {
         .fold(true, |ok, &b| ok & (b == b'.' || b.wrapping_sub(b'0') <= 9))
 }
 
+/// Whether `line` is the plain form of an AcWing line: its 81 cells, each
+/// `1`–`9`, `.` or `0`, and nothing else.
+pub fn is_cells_line(line: &[u8]) -> bool {
+    line.len() == 81 && all_cells(line)
+}
+
+/// The board of a line in the plain form (see [`is_cells_line`]).
+pub fn line_board(cells: &[u8; 81]) -> Board {
+    let bytes = cells.map(|b| if b == b'.' { 0 } else { b.wrapping_sub(b'0') });
+    Board::from_bytes(&bytes).expect("cells are blanks or digits")
+}
+
 /// Whether `line` is a puzzle as an AcWing line writes it, read byte by
 /// byte: 81 cells, each `1`–`9`, `.` or `0`, and no given twice in a unit.
 /// The quick question asked of every line of a big case; a line it turns
 /// down goes to the parser, which says what is wrong with it.
 pub fn is_puzzle_line(line: &[u8]) -> bool {
-    if line.len() != 81 || !all_cells(line) {
+    if !is_cells_line(line) {
         return false;
     }
     let (mut rows, mut cols, mut boxes) = ([0u16; 9], [0u16; 9], [0u16; 9]);
@@ -177,13 +189,7 @@ mod tests {
     #[test]
     fn a_line_solves_its_puzzle_exactly_when_its_board_does() {
         let puzzle = line(EXAMPLE);
-        let board = |bytes: &[u8]| -> Board {
-            let mut cells = [0u8; 81];
-            for (cell, &b) in cells.iter_mut().zip(bytes) {
-                *cell = if b.is_ascii_digit() { b - b'0' } else { 0 };
-            }
-            Board::from_bytes(&cells).unwrap()
-        };
+        let board = |bytes: &[u8]| line_board(bytes.try_into().unwrap());
         let right = EXAMPLE_ANSWER.as_bytes();
         let mut swapped = right.to_vec();
         swapped.swap(79, 80);

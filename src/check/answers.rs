@@ -254,7 +254,7 @@ impl<'a> Checker<'a> {
             return false;
         };
         let cells = raw.trim_ascii_end();
-        let plain = cells.len() == 81 && cells.iter().all(|&b| b == b'.' || b.is_ascii_digit());
+        let plain = rules::is_cells_line(cells);
         if self.unreadable.is_some() || !plain || !rules.take_plain() {
             return false;
         }
@@ -411,9 +411,7 @@ fn extra_lines(case: &CaseData, format: Format, output: &str) -> anyhow::Result<
         }
         .trim_end();
         match <&[u8; 81]>::try_from(text.as_bytes()) {
-            Ok(cells) if cells.iter().all(|&b| b == b'.' || b.is_ascii_digit()) => {
-                answers.push(board_of(cells))
-            }
+            Ok(cells) if rules::is_cells_line(cells) => answers.push(rules::line_board(cells)),
             _ if text.is_empty() => {}
             _ => extra.push((n + 1, text)),
         }
@@ -456,12 +454,17 @@ fn line_diff(
     Ok(details)
 }
 
-/// How the n-th answer is named: by its puzzle's place when there are several.
-fn puzzle_label(case: &CaseData, n: usize, line: usize) -> String {
-    if case.puzzles == 1 {
-        "the answer".to_string()
-    } else {
-        format!("puzzle {} (input line {line})", n + 1)
+/// The place of the `n`-th answer (from 0) in a case of several puzzles:
+/// its puzzle's number (from 1) and input `line`; `None` for a case of one.
+fn place(case: &CaseData, n: usize, line: usize) -> Option<(usize, usize)> {
+    (case.puzzles > 1).then_some((n + 1, line))
+}
+
+/// How an answer is named: by its puzzle's [`place`] when there are several.
+fn label(place: Option<(usize, usize)>) -> String {
+    match place {
+        None => "the answer".to_string(),
+        Some((n, line)) => format!("puzzle {n} (input line {line})"),
     }
 }
 
@@ -557,12 +560,6 @@ struct Pair {
     want: Option<(usize, [u8; 81])>,
 }
 
-/// The board of a line of 81 cells, each `.`, `0` (blanks) or a digit.
-fn board_of(cells: &[u8; 81]) -> Board {
-    let bytes = cells.map(|b| if b == b'.' { 0 } else { b.wrapping_sub(b'0') });
-    Board::from_bytes(&bytes).expect("cells are blanks or digits")
-}
-
 impl<'a> SudokuTally<'a> {
     fn new(case: &'a CaseData) -> anyhow::Result<Self> {
         Ok(SudokuTally {
@@ -585,6 +582,16 @@ impl<'a> SudokuTally<'a> {
         }
     }
 
+    /// The expected output holds `answers` answers, not one per puzzle.
+    fn miscounted(&self, answers: usize) -> anyhow::Error {
+        malformed(format!(
+            "{} has {} for {}",
+            self.expected_path(),
+            plural(answers, "answer"),
+            plural(self.case.puzzles, "puzzle"),
+        ))
+    }
+
     /// The next puzzle and its expected answer, which is proven to solve it.
     fn next_pair(&mut self) -> anyhow::Result<Pair> {
         let (line, puzzle) = match self.puzzles.next_line() {
@@ -599,19 +606,12 @@ impl<'a> SudokuTally<'a> {
             None => None,
             Some(expected) => match expected.next_line() {
                 Some(read) => Some(read?),
-                None => {
-                    return Err(malformed(format!(
-                        "{} has {} for {}",
-                        self.expected_path(),
-                        plural(n, "answer"),
-                        plural(self.case.puzzles, "puzzle"),
-                    )))
-                }
+                None => return Err(self.miscounted(n)),
             },
         };
         if let Some((want_line, want)) = &want {
             if !rules::line_solves(&puzzle, want) {
-                let why = mistakes(&board_of(&puzzle), &board_of(want))
+                let why = mistakes(&rules::line_board(&puzzle), &rules::line_board(want))
                     .first()
                     .map(ToString::to_string)
                     .unwrap_or_default();
@@ -639,7 +639,7 @@ impl<'a> SudokuTally<'a> {
         {
             return Ok(());
         }
-        self.wrong_answer(n, &pair, &board_of(answer));
+        self.wrong_answer(n, &pair, &rules::line_board(answer));
         Ok(())
     }
 
@@ -648,7 +648,7 @@ impl<'a> SudokuTally<'a> {
             return Ok(());
         }
         let pair = self.next_pair()?;
-        if !answer.solves(&board_of(&pair.puzzle)) {
+        if !answer.solves(&rules::line_board(&pair.puzzle)) {
             self.wrong_answer(n, &pair, answer);
         }
         Ok(())
@@ -656,17 +656,17 @@ impl<'a> SudokuTally<'a> {
 
     fn wrong_answer(&mut self, n: usize, pair: &Pair, answer: &Board) {
         self.wrong += 1;
-        let puzzle = board_of(&pair.puzzle);
+        let puzzle = rules::line_board(&pair.puzzle);
         let unchanged = *answer == puzzle;
         self.unchanged += usize::from(unchanged);
         if self.wrong > SHOWN {
             return;
         }
-        let want = pair.want.map(|(_, want)| board_of(&want));
+        let want = pair.want.map(|(_, want)| rules::line_board(&want));
         let found = mistakes(&puzzle, answer);
-        let label = puzzle_label(self.case, n, pair.line);
+        let place = place(self.case, n, pair.line);
         self.shown.push(WrongAnswer {
-            puzzle: (self.case.puzzles > 1).then_some((n + 1, pair.line)),
+            puzzle: place,
             unchanged,
             // Dozens of empty cells say less than that nothing was filled
             // in: an unchanged answer is said as that.
@@ -676,7 +676,7 @@ impl<'a> SudokuTally<'a> {
             Some(want) => ("expected", want, differing(want, answer)),
             None => ("puzzle", &puzzle, to_blame(&puzzle, answer, &found)),
         };
-        self.details.push_str(&format!("{label}:\n"));
+        self.details.push_str(&format!("{}:\n", label(place)));
         self.details.push_str(&diff::grids(
             left_title,
             left,
@@ -706,12 +706,7 @@ impl<'a> SudokuTally<'a> {
             answers += 1;
         }
         if answers != self.case.puzzles {
-            return Err(malformed(format!(
-                "{} has {} for {}",
-                self.expected_path(),
-                plural(answers, "answer"),
-                plural(self.case.puzzles, "puzzle"),
-            )));
+            return Err(self.miscounted(answers));
         }
         Ok(())
     }
@@ -866,8 +861,7 @@ struct ExactTally<'a> {
 
 /// An answer that is not the expected one, to draw.
 struct Differing {
-    label: String,
-    /// Its puzzle's number (from 1) and input line, in a case of several.
+    /// Its [`place`].
     place: Option<(usize, usize)>,
     puzzle: Board,
     want: Board,
@@ -940,8 +934,7 @@ impl<'a> ExactTally<'a> {
         self.unchanged += usize::from(puzzle == *answer && want != *answer);
         if want != *answer && self.differing.len() < SHOWN {
             self.differing.push(Differing {
-                label: puzzle_label(self.case, n, line),
-                place: (self.case.puzzles > 1).then_some((n + 1, line)),
+                place: place(self.case, n, line),
                 puzzle,
                 want,
                 got: *answer,
@@ -1006,7 +999,7 @@ impl<'a> ExactTally<'a> {
         {
             let mut out = String::new();
             for d in &self.differing {
-                out.push_str(&format!("{}:\n", d.label));
+                out.push_str(&format!("{}:\n", label(d.place)));
                 out.push_str(&diff::grids(
                     "expected",
                     &d.want,

@@ -63,12 +63,9 @@ mod tests {
     const ANSWER: &str = crate::board::EXAMPLE_ANSWER;
 
     fn case(format: Format, expected: Option<&str>) -> CaseData {
-        let puzzle = format::parse(PUZZLE, Format::AcWing, Mode::Puzzles)
-            .unwrap()
-            .into_boards();
         let input = match format {
             Format::AcWing => format!("{PUZZLE}\nend\n"),
-            _ => format::render_boards(format, &puzzle),
+            _ => format::render_boards(format, &[format::puzzle(PUZZLE)]),
         };
         let expected = expected.map(|text| Expected {
             text: Text::Memory(text.into()),
@@ -83,8 +80,13 @@ mod tests {
         }
     }
 
+    /// Checks AcWing answers in `output`, as [`check_as`] does.
+    fn check(kind: CheckerKind, case: &CaseData, output: &str) -> Checked {
+        check_as(kind, case, output, Format::AcWing)
+    }
+
     /// Checks `output` as a runner hands it over: in small pieces.
-    fn check(kind: CheckerKind, case: &CaseData, output: &str, format: Format) -> Checked {
+    fn check_as(kind: CheckerKind, case: &CaseData, output: &str, format: Format) -> Checked {
         let mut checker = Checker::new(kind, case, format).unwrap();
         for piece in output.as_bytes().chunks(7) {
             checker.feed(piece);
@@ -102,19 +104,13 @@ mod tests {
     fn accepts_any_valid_solution() {
         let sudoku = case(Format::AcWing, Some(ANSWER));
         assert_eq!(
-            check(
-                CheckerKind::Sudoku,
-                &sudoku,
-                &format!("{ANSWER}\n"),
-                Format::AcWing
-            )
-            .verdict,
+            check(CheckerKind::Sudoku, &sudoku, &format!("{ANSWER}\n")).verdict,
             Verdict::AC
         );
         // Without an expected file the rules alone decide.
         let bare = case(Format::AcWing, None);
         assert_eq!(
-            check(CheckerKind::Sudoku, &bare, ANSWER, Format::AcWing).verdict,
+            check(CheckerKind::Sudoku, &bare, ANSWER).verdict,
             Verdict::AC
         );
     }
@@ -122,37 +118,22 @@ mod tests {
     #[test]
     fn says_why_an_answer_is_wrong() {
         let sudoku = case(Format::AcWing, Some(ANSWER));
-        let changed = check(
-            CheckerKind::Sudoku,
-            &sudoku,
-            &with(ANSWER, 0, '1'),
-            Format::AcWing,
-        );
+        let changed = check(CheckerKind::Sudoku, &sudoku, &with(ANSWER, 0, '1'));
         assert_eq!(changed.verdict, Verdict::WA);
         assert_eq!(
             changed.reason.sentence(),
             "the answer: r1c1 was given as 5, the answer has 1; row 1 has two 1s (r1c1 and r1c8); \
              column 1 has two 1s (r1c1 and r3c1); and 1 more"
         );
-        let empty = check(
-            CheckerKind::Sudoku,
-            &sudoku,
-            &with(ANSWER, 2, '.'),
-            Format::AcWing,
-        );
+        let empty = check(CheckerKind::Sudoku, &sudoku, &with(ANSWER, 2, '.'));
         assert_eq!(empty.reason.sentence(), "the answer: r1c3 is empty");
-        let broken = check(
-            CheckerKind::Sudoku,
-            &sudoku,
-            &with(ANSWER, 2, '5'),
-            Format::AcWing,
-        );
+        let broken = check(CheckerKind::Sudoku, &sudoku, &with(ANSWER, 2, '5'));
         assert!(broken
             .reason
             .sentence()
             .starts_with("the answer: row 1 has two 5s (r1c1 and r1c3)"));
         assert!(broken.details.contains("[5]"), "{}", broken.details);
-        let none = check(CheckerKind::Sudoku, &sudoku, "", Format::AcWing);
+        let none = check(CheckerKind::Sudoku, &sudoku, "");
         assert_eq!(
             none.reason.sentence(),
             "expected 1 answer (one per puzzle), got 0"
@@ -161,10 +142,7 @@ mod tests {
 
     /// A case of `n` copies of the example, as an AcWing input.
     fn copies(n: usize) -> CaseData {
-        let puzzle = format::parse(PUZZLE, Format::AcWing, Mode::Puzzles)
-            .unwrap()
-            .into_boards();
-        let puzzles: Vec<_> = std::iter::repeat_n(puzzle[0], n).collect();
+        let puzzles: Vec<_> = std::iter::repeat_n(format::puzzle(PUZZLE), n).collect();
         CaseData::in_memory(&puzzles, None)
     }
 
@@ -256,12 +234,7 @@ mod tests {
             (Some(ANSWER), "grid_against_the_expected_answer"),
             (None, "grid_against_the_rules"),
         ] {
-            let result = check(
-                CheckerKind::Sudoku,
-                &case(Format::AcWing, expected),
-                &wrong,
-                Format::AcWing,
-            );
+            let result = check(CheckerKind::Sudoku, &case(Format::AcWing, expected), &wrong);
             assert_eq!(
                 answer_row(&result.details, 0),
                 "|*5 *3 [5]| 6 *7  8 | 9  1  2 |"
@@ -277,7 +250,7 @@ mod tests {
     #[test]
     fn unreadable_output_gets_a_line_diff() {
         let sudoku = case(Format::AcWing, Some(ANSWER));
-        let result = check(CheckerKind::Sudoku, &sudoku, "hello\n", Format::AcWing);
+        let result = check(CheckerKind::Sudoku, &sudoku, "hello\n");
         assert_eq!(result.verdict, Verdict::WA);
         assert!(result
             .reason
@@ -294,7 +267,6 @@ mod tests {
             CheckerKind::Sudoku,
             &sudoku,
             &format!("{}\n", spaced.trim_end()),
-            Format::AcWing,
         );
         assert_eq!(result.verdict, Verdict::WA);
         assert_eq!(
@@ -307,13 +279,8 @@ mod tests {
     #[test]
     fn right_answers_in_the_wrong_format_are_a_presentation_error() {
         let sudoku = case(Format::AcWing, Some(ANSWER));
-        let grid = format::render_boards(
-            Format::Grid { spaced: true },
-            &format::parse(ANSWER, Format::AcWing, Mode::Answers)
-                .unwrap()
-                .into_boards(),
-        );
-        let result = check(CheckerKind::Sudoku, &sudoku, &grid, Format::AcWing);
+        let grid = format::render_boards(Format::Grid { spaced: true }, &[format::puzzle(ANSWER)]);
+        let result = check(CheckerKind::Sudoku, &sudoku, &grid);
         assert_eq!(result.verdict, Verdict::PE);
         assert_eq!(
             result.reason.sentence(),
@@ -324,42 +291,22 @@ mod tests {
     #[test]
     fn exact_ignores_crlf_and_trailing_space_only() {
         let exact = case(Format::AcWing, Some(&format!("{ANSWER}\n")));
-        let ok = check(
-            CheckerKind::Exact,
-            &exact,
-            &format!("{ANSWER}  \r\n\n"),
-            Format::AcWing,
-        );
+        let ok = check(CheckerKind::Exact, &exact, &format!("{ANSWER}  \r\n\n"));
         assert_eq!(ok.verdict, Verdict::AC);
-        let wrong = check(
-            CheckerKind::Exact,
-            &exact,
-            &with(ANSWER, 80, '8'),
-            Format::AcWing,
-        );
+        let wrong = check(CheckerKind::Exact, &exact, &with(ANSWER, 80, '8'));
         assert_eq!(wrong.verdict, Verdict::WA);
         assert_eq!(
             wrong.reason.sentence(),
             "line 1 differs from the expected output"
         );
         assert!(wrong.details.contains("[8]"), "{}", wrong.details);
-        let twice = check(
-            CheckerKind::Exact,
-            &exact,
-            &format!("{ANSWER}\n{ANSWER}\n"),
-            Format::AcWing,
-        );
+        let twice = check(CheckerKind::Exact, &exact, &format!("{ANSWER}\n{ANSWER}\n"));
         assert_eq!(
             twice.reason.sentence(),
             "the output has 2 lines; the expected output has 1"
         );
         // A right answer with a line of debugging: that line is named.
-        let extra = check(
-            CheckerKind::Exact,
-            &exact,
-            &format!("{ANSWER}\nextra\n"),
-            Format::AcWing,
-        );
+        let extra = check(CheckerKind::Exact, &exact, &format!("{ANSWER}\nextra\n"));
         assert_eq!(extra.verdict, Verdict::WA);
         assert!(
             extra
@@ -412,7 +359,7 @@ mod tests {
         let case = streamed(&[&puzzle, PUZZLE], &[&expected, ANSWER]);
         for answers in [[&expected, ANSWER], [&other, ANSWER]] {
             let output = format!("{}\n{}\n", answers[0], answers[1]);
-            let result = check(CheckerKind::Sudoku, &case, &output, Format::AcWing);
+            let result = check(CheckerKind::Sudoku, &case, &output);
             assert_eq!(result.verdict, Verdict::AC, "{}", result.reason.sentence());
         }
         // Neither solution, though it differs from the expected answer
@@ -424,7 +371,6 @@ mod tests {
             CheckerKind::Sudoku,
             &case,
             &format!("{neither}\n{ANSWER}\n"),
-            Format::AcWing,
         );
         assert_eq!(result.verdict, Verdict::WA);
         assert!(
@@ -481,10 +427,7 @@ mod tests {
 
     #[test]
     fn a_functions_boards_are_judged_as_the_text_they_print() {
-        let rows = |line: &str| -> Vec<Vec<char>> {
-            let cells: Vec<char> = line.chars().collect();
-            cells.chunks(9).map(<[char]>::to_vec).collect()
-        };
+        let rows = |line: &str| format::puzzle(line).to_rows();
         let right = rows(ANSWER);
         let mut wrong = right.clone();
         wrong[8][8] = if wrong[8][8] == '9' { '1' } else { '9' };
@@ -493,10 +436,7 @@ mod tests {
         let mut short = right.clone();
         short[4].pop();
         let blank = rows(PUZZLE);
-        let puzzle = format::parse(PUZZLE, Format::AcWing, Mode::Puzzles)
-            .unwrap()
-            .into_boards();
-        let puzzles = [puzzle[0], puzzle[0]];
+        let puzzles = [format::puzzle(PUZZLE); 2];
         for format in [
             Format::LeetCode,
             Format::Grid { spaced: false },
@@ -531,7 +471,7 @@ mod tests {
                     answers.iter().for_each(|rows| checker.feed_board(rows));
                     let by_board = checker.finish().unwrap();
                     let boards: Vec<Vec<Vec<char>>> = answers.map(Vec::clone).to_vec();
-                    let by_text = check(kind, &case, &format::render(format, &boards), format);
+                    let by_text = check_as(kind, &case, &format::render(format, &boards), format);
                     let said = |c: &Checked| {
                         (
                             c.verdict,
@@ -548,18 +488,10 @@ mod tests {
 
     #[test]
     fn a_program_answers_a_leetcode_case_in_acwing_lines() {
-        let literal = format::render(
-            Format::LeetCode,
-            &[ANSWER
-                .chars()
-                .collect::<Vec<_>>()
-                .chunks(9)
-                .map(<[char]>::to_vec)
-                .collect()],
-        );
+        let literal = format::render_boards(Format::LeetCode, &[format::puzzle(ANSWER)]);
         let leetcode = case(Format::LeetCode, Some(&literal));
         for kind in [CheckerKind::Sudoku, CheckerKind::Exact] {
-            let ok = check(kind, &leetcode, &format!("{ANSWER}\n"), Format::AcWing);
+            let ok = check(kind, &leetcode, &format!("{ANSWER}\n"));
             assert_eq!(
                 ok.verdict,
                 Verdict::AC,
@@ -567,7 +499,7 @@ mod tests {
                 ok.reason.sentence()
             );
         }
-        let literal_back = check(CheckerKind::Sudoku, &leetcode, &literal, Format::AcWing);
+        let literal_back = check(CheckerKind::Sudoku, &leetcode, &literal);
         assert_eq!(
             literal_back.verdict,
             Verdict::PE,

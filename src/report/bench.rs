@@ -54,36 +54,16 @@ pub fn table(
     rounds: Rounds,
     path: CodePath,
 ) -> io::Result<()> {
-    let rows: Vec<(Vec<String>, Option<String>)> = results.iter().map(cells).collect();
-    let mut widths = HEADERS.map(|h| h.chars().count());
-    for (cells, _) in &rows {
-        for (width, cell) in widths.iter_mut().zip(cells) {
-            *width = (*width).max(cell.chars().count());
-        }
-    }
-    let line = |cells: &[String]| -> String {
-        let mut text = String::new();
-        for (i, (cell, &width)) in cells.iter().zip(&widths).enumerate() {
-            let pad = " ".repeat(width.saturating_sub(cell.chars().count()));
-            if i > 0 {
-                text.push_str("  ");
-            }
-            // Names are left-aligned, numbers right-aligned.
-            if i < 2 {
-                text.push_str(cell);
-                text.push_str(&pad);
-            } else {
-                text.push_str(&pad);
-                text.push_str(cell);
-            }
-        }
-        text.trim_end().to_string()
-    };
-    writeln!(out, "{}", line(&HEADERS.map(String::from)))?;
-    for (cells, note) in &rows {
+    let (mut rows, notes): (Vec<Vec<String>>, Vec<Option<String>>) =
+        results.iter().map(cells).unzip();
+    rows.insert(0, HEADERS.map(String::from).to_vec());
+    // Names are left-aligned, numbers right-aligned.
+    let lines = super::layout::aligned(&rows, &[0, 1]);
+    writeln!(out, "{}", lines[0])?;
+    for (line, note) in lines[1..].iter().zip(&notes) {
         match note {
-            None => writeln!(out, "{}", line(cells))?,
-            Some(note) => writeln!(out, "{}  {note}", line(cells))?,
+            None => writeln!(out, "{line}")?,
+            Some(note) => writeln!(out, "{line}  {note}")?,
         }
     }
     writeln!(

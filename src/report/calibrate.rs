@@ -4,17 +4,11 @@
 //! would.
 
 use std::io::{self, Write};
-use std::time::Duration;
 
 use crate::calibrate::{Measured, Suite, MARGIN, MEASURE};
 use crate::case::settings::{self, RealVerdict};
-use crate::problem::Problem;
 use crate::verdict::Verdict;
-use crate::words::plural;
-
-fn ms(d: Duration) -> String {
-    crate::words::format_ms(d)
-}
+use crate::words::{format_ms as ms, plural};
 
 /// One cell of the table: the time, and the verdict when it is not AC.
 fn cell(m: &Measured) -> String {
@@ -23,15 +17,6 @@ fn cell(m: &Measured) -> String {
         (Some(_), true) => format!("TLE >{}", ms(m.time)),
         (Some(Verdict::AC), false) => ms(m.time),
         (Some(v), false) => format!("{v} {}", ms(m.time)),
-    }
-}
-
-fn judge_name(problem: Option<Problem>) -> &'static str {
-    match problem {
-        Some(Problem::Leetcode37) => "LeetCode",
-        Some(Problem::Acwing166) => "AcWing",
-        Some(Problem::Poj3074) => "POJ",
-        None => "the real judge",
     }
 }
 
@@ -60,37 +45,18 @@ pub fn calibration(out: &mut dyn Write, suite: &Suite) -> io::Result<()> {
 
 /// The time of each reference on each case, a column a reference.
 fn table(out: &mut dyn Write, suite: &Suite) -> io::Result<()> {
-    let id_width = suite
-        .case_ids
-        .iter()
-        .map(|id| id.chars().count())
-        .max()
-        .unwrap_or(4)
-        .max(4);
-    let widths: Vec<usize> = suite
-        .runs
-        .iter()
-        .map(|r| {
-            r.cases
-                .iter()
-                .map(|c| cell(c).chars().count())
-                .chain([r.label.chars().count()])
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let mut header = format!("{:<id_width$}", "case");
-    for (run, w) in suite.runs.iter().zip(&widths) {
-        header.push_str(&format!("  {:>w$}", run.label));
-    }
-    writeln!(out, "{}", header.trim_end())?;
+    let header =
+        std::iter::once("case".to_string()).chain(suite.runs.iter().map(|r| r.label.clone()));
+    let mut rows = vec![header.collect::<Vec<_>>()];
     for (i, id) in suite.case_ids.iter().enumerate() {
-        let mut line = format!("{id:<id_width$}");
-        for (run, w) in suite.runs.iter().zip(&widths) {
-            let text = run.cases.get(i).map_or_else(String::new, cell);
-            line.push_str(&format!("  {text:>w$}"));
-        }
-        writeln!(out, "{}", line.trim_end())?;
+        let times = suite
+            .runs
+            .iter()
+            .map(|run| run.cases.get(i).map_or_else(String::new, cell));
+        rows.push(std::iter::once(id.clone()).chain(times).collect());
+    }
+    for line in super::layout::aligned(&rows, &[0]) {
+        writeln!(out, "{line}")?;
     }
     Ok(())
 }
@@ -98,7 +64,9 @@ fn table(out: &mut dyn Write, suite: &Suite) -> io::Result<()> {
 /// A line a reference: the real judge's verdict and this suite's, and
 /// whether the limit reproduces it.
 fn references(out: &mut dyn Write, suite: &Suite) -> io::Result<()> {
-    let judge = judge_name(suite.problem);
+    let judge = suite
+        .problem
+        .map_or("the real judge", |p| super::judges::judge(p).0);
     for run in &suite.runs {
         let real = run.reference.verdict.verdict();
         let here = run.verdict().map_or("ERROR".to_string(), |v| v.to_string());

@@ -53,26 +53,19 @@ pub fn interrupted(out: &mut dyn Write) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::format::{self, Mode};
-    use crate::board::{Board, Format, EXAMPLE};
+    use crate::board::format;
+    use crate::board::{Format, EXAMPLE};
     use crate::generate::{self, Layout, Target};
     use std::path::PathBuf;
-
-    fn board(line: &str) -> Board {
-        format::parse(line, Format::AcWing, Mode::Puzzles)
-            .unwrap()
-            .boards[0]
-            .board
-    }
 
     /// Two cases rated by the reference search: the easy LeetCode example,
     /// and a 17-given puzzle of the AcWing sample with the example.
     #[test]
     fn lists_each_case_with_its_grades_then_the_totals() {
-        let hard = board(
+        let hard = format::puzzle(
             "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
         );
-        let easy = board(EXAMPLE);
+        let easy = format::puzzle(EXAMPLE);
         let plan = generate::GenPlan {
             seed: 7,
             files: 2,

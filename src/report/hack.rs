@@ -157,25 +157,16 @@ mod tests {
             improved_line(10, best, "mutated round 7's input")
         )
         .unwrap();
-        let failed = HackOutcome::Failed(found(
-            Verdict::TLE,
-            fixtures::killed_at_the_cpu_limit(Duration::from_millis(1000)),
-            1000,
-        ));
-        outcome(&mut out, &failed, limit, again).unwrap();
-        let wrong = HackOutcome::Failed(found(Verdict::WA, fixtures::two_fives_in_row_one(), 40));
-        outcome(&mut out, &wrong, limit, again).unwrap();
-        let survived = HackOutcome::Survived(found(Verdict::AC, Reason::Accepted, 733));
-        outcome(&mut out, &survived, limit, again).unwrap();
-        let close = HackOutcome::Survived(found(Verdict::AC, Reason::Accepted, 1210));
-        outcome(&mut out, &close, limit, again).unwrap();
-        outcome(
-            &mut out,
-            &HackOutcome::Interrupted { rounds: 8 },
-            limit,
-            again,
-        )
-        .unwrap();
+        let cpu_limit = fixtures::killed_at_the_cpu_limit(Duration::from_millis(1000));
+        for ended in [
+            HackOutcome::Failed(found(Verdict::TLE, cpu_limit, 1000)),
+            HackOutcome::Failed(found(Verdict::WA, fixtures::two_fives_in_row_one(), 40)),
+            HackOutcome::Survived(found(Verdict::AC, Reason::Accepted, 733)),
+            HackOutcome::Survived(found(Verdict::AC, Reason::Accepted, 1210)),
+            HackOutcome::Interrupted { rounds: 8 },
+        ] {
+            outcome(&mut out, &ended, limit, again).unwrap();
+        }
         let text = String::from_utf8(out).unwrap();
         assert!(
             text.contains("took 733 ms of the 1000 ms limit (round 12)\n"),

@@ -24,7 +24,7 @@ use crate::check::diff::{self, CellKind, RowPart};
 use crate::results::{CaseOutcome, CaseResult, Judgement, Summary};
 use crate::runner::sandbox::Protections;
 use crate::verdict::Verdict;
-use crate::words::{format_mb, format_ms, plural};
+use crate::words::{format_mb, format_ms, plural, seconds};
 
 /// The machine the run was judged on, for the header: times mean little
 /// without it.
@@ -143,10 +143,9 @@ fn badge(verdict: Option<Verdict>) -> String {
 
 /// A time as the table shows it; seconds from 1 s.
 fn time(d: Duration) -> String {
-    if d >= Duration::from_secs(1) {
-        format!("{:.2} s", d.as_secs_f64())
-    } else {
-        format_ms(d)
+    match d >= Duration::from_secs(1) {
+        true => seconds(d, 2),
+        false => format_ms(d),
     }
 }
 
@@ -186,18 +185,9 @@ const OVER: f64 = 1.2;
 /// A case name shortened to fit the chart's label column.
 fn label(id: &str) -> String {
     const MAX: usize = 36;
-    if id.chars().count() <= MAX {
-        id.to_string()
-    } else {
-        let tail: String = id
-            .chars()
-            .rev()
-            .take(MAX - 1)
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect();
-        format!("…{tail}")
+    match id.chars().count() {
+        n if n <= MAX => id.to_string(),
+        n => format!("…{}", id.chars().skip(n + 1 - MAX).collect::<String>()),
     }
 }
 
@@ -837,14 +827,8 @@ mod tests {
 
     #[test]
     fn a_drawn_grid_pair_becomes_two_grids_with_givens_and_wrong_cells() {
-        use crate::board::{format, Format, EXAMPLE, EXAMPLE_ANSWER};
-        let line = |text: &str| {
-            format::parse(text, Format::AcWing, format::Mode::Puzzles)
-                .unwrap()
-                .boards[0]
-                .board
-        };
-        let (puzzle, answer) = (line(EXAMPLE), line(EXAMPLE_ANSWER));
+        use crate::board::{format::puzzle, EXAMPLE, EXAMPLE_ANSWER};
+        let (puzzle, answer) = (puzzle(EXAMPLE), puzzle(EXAMPLE_ANSWER));
         let mut wrong = answer;
         let cell = crate::board::Cell::new(0, 2);
         wrong.set(cell, crate::board::Digit::new(5));

@@ -27,6 +27,7 @@ use crate::results::{CaseOutcome, CaseResult, Fault, Judgement, Summary};
 use crate::runner::lang::launch::Interface;
 use crate::runner::lang::BuildInfo;
 use crate::runner::sandbox::{self, Layer, Mode as SandboxMode, Protections};
+use crate::stats::Spread;
 use crate::verdict::Verdict;
 use crate::words::{format_kb, format_ms, one_or_many, plural, seconds};
 
@@ -215,11 +216,7 @@ impl<W: Write> HumanReporter<W> {
                 let comparison = baseline.compare(result);
                 self.tally.add(comparison.as_ref());
                 let change = comparison.map_or_else(|| "new".to_string(), |c| c.describe());
-                match (change.is_empty(), note.is_empty()) {
-                    (true, _) => note,
-                    (false, true) => change,
-                    (false, false) => format!("{change}; {note}"),
-                }
+                joined(&change, &note)
             }
             None => note,
         };
@@ -334,14 +331,7 @@ impl<W: Write> HumanReporter<W> {
                         one_or_many(more as u64, "answer", "answers")
                     )?;
                 }
-                if !j.stdout.is_empty() {
-                    writeln!(self.out, "  its own stdout (not part of the answers):")?;
-                    self.own_stdout(j, "    ")?;
-                }
-                if !j.stderr.trim().is_empty() && !j.details.contains(j.stderr.trim_end()) {
-                    writeln!(self.out, "  stderr (the end of it):")?;
-                    self.excerpt(&j.stderr, "    ")?;
-                }
+                self.printed(j, "  ", "    ")?;
                 let options = if self.rerun_options.is_empty() {
                     String::new()
                 } else {
@@ -493,13 +483,13 @@ impl<W: Write> HumanReporter<W> {
         let cut = j.stdout_last_line.is_some();
         if total <= SHOWN && !cut {
             for line in &kept {
-                writeln!(self.out, "{indent}{}", shorten(line, 200))?;
+                writeln!(self.out, "{indent}{}", reason::cut(line, 200))?;
             }
             return Ok(());
         }
         let shown = kept.len().min(SHOWN - 1);
         for line in &kept[..shown] {
-            writeln!(self.out, "{indent}{}", shorten(line, 200))?;
+            writeln!(self.out, "{indent}{}", reason::cut(line, 200))?;
         }
         let mut more = format!(
             "{indent}... {}",
@@ -514,22 +504,26 @@ impl<W: Write> HumanReporter<W> {
         writeln!(self.out, "{more}")?;
         let last = j.stdout_last_line.as_deref().or(kept.last().copied());
         if let Some(last) = last {
-            writeln!(self.out, "{indent}{}", shorten(last, 200))?;
+            writeln!(self.out, "{indent}{}", reason::cut(last, 200))?;
         }
         Ok(())
     }
 
-    /// Under an accepted case's row, what it printed besides its answers
-    /// (`--show-output`), as its failure block would show it.
-    fn shown_output(&mut self, j: &Judgement) -> io::Result<()> {
-        const UNDER: &str = "          ";
+    /// What a case printed besides its answers, its legends indented by
+    /// `legend` and the text by `text`: its own stdout, and the end of its
+    /// stderr unless the details show it already. In a failure's block,
+    /// and under an accepted case's row with `--show-output`.
+    fn printed(&mut self, j: &Judgement, legend: &str, text: &str) -> io::Result<()> {
         if !j.stdout.is_empty() {
-            writeln!(self.out, "      its own stdout (not part of the answers):")?;
-            self.own_stdout(j, UNDER)?;
+            writeln!(
+                self.out,
+                "{legend}its own stdout (not part of the answers):"
+            )?;
+            self.own_stdout(j, text)?;
         }
-        if !j.stderr.trim().is_empty() {
-            writeln!(self.out, "      stderr (the end of it):")?;
-            self.excerpt(&j.stderr, UNDER)?;
+        if !j.stderr.trim().is_empty() && !j.details.contains(j.stderr.trim_end()) {
+            writeln!(self.out, "{legend}stderr (the end of it):")?;
+            self.excerpt(&j.stderr, text)?;
         }
         Ok(())
     }
@@ -539,7 +533,7 @@ impl<W: Write> HumanReporter<W> {
         const SHOWN: usize = 20;
         let lines: Vec<&str> = text.lines().collect();
         for line in lines.iter().take(SHOWN) {
-            writeln!(self.out, "{indent}{}", shorten(line, 200))?;
+            writeln!(self.out, "{indent}{}", reason::cut(line, 200))?;
         }
         if lines.len() > SHOWN {
             writeln!(self.out, "{indent}... {} more lines", lines.len() - SHOWN)?;
@@ -626,13 +620,14 @@ impl<W: Write> HumanReporter<W> {
 /// For a case run several times (`--repeat`): how many, and the range of
 /// the charged times, whose median the time column shows.
 fn runs_note(j: &Judgement) -> Option<String> {
-    let spread = crate::stats::Spread::of(&j.run_times).filter(|_| j.run_times.len() > 1)?;
-    Some(format!(
-        "{} runs: {}–{}",
-        j.run_times.len(),
-        format_ms(spread.min).trim_end_matches(" ms"),
-        format_ms(spread.max)
-    ))
+    let spread = Spread::of(&j.run_times).filter(|_| j.run_times.len() > 1)?;
+    Some(format!("{} runs: {}", j.run_times.len(), range(spread)))
+}
+
+/// The fastest to the slowest of a spread, `12.00–21.00 ms`.
+fn range(spread: Spread) -> String {
+    let min = format_ms(spread.min);
+    format!("{}–{}", min.trim_end_matches(" ms"), format_ms(spread.max))
 }
 
 /// Two parts of a note, either of which may be empty.
@@ -663,9 +658,8 @@ fn puzzles_note(j: &Judgement) -> String {
                 _ => "each".to_string(),
             };
             format!(
-                "{n} puzzles, {each} {}–{} (median {})",
-                format_ms(spread.min).trim_end_matches(" ms"),
-                format_ms(spread.max),
+                "{n} puzzles, {each} {} (median {})",
+                range(spread),
                 format_ms(spread.median)
             )
         }
@@ -721,17 +715,18 @@ fn sandbox_summary(p: &Protections) -> String {
     }
     if let Some(seatbelt) = &p.seatbelt {
         // macOS: the profile if it holds, then what macOS lacks, once.
-        let mut said = match seatbelt {
-            Layer::On => sandbox::MACOS_SEATBELT.to_string(),
-            _ => "MISSING Seatbelt (no /usr/bin/sandbox-exec): runs can reach the network \
-                  and write anywhere you can"
-                .to_string(),
+        let profile = match seatbelt {
+            Layer::On => sandbox::MACOS_SEATBELT,
+            _ => {
+                "MISSING Seatbelt (no /usr/bin/sandbox-exec): runs can reach the network and \
+                  write anywhere you can"
+            }
         };
-        said.push_str("; ");
-        said.push_str(sandbox::MACOS_HOLDS);
-        said.push_str("; ");
-        said.push_str(sandbox::MACOS_LACKS);
-        return said;
+        return format!(
+            "{profile}; {}; {}",
+            sandbox::MACOS_HOLDS,
+            sandbox::MACOS_LACKS
+        );
     }
     if p.job_object.is_some() {
         // Windows: the job, its accounting, then what a job lacks, once.
@@ -803,15 +798,6 @@ fn interface_note(problem: Problem, interface: Interface) -> Option<String> {
     }
 }
 
-fn shorten(text: &str, width: usize) -> String {
-    if text.chars().count() <= width {
-        text.to_string()
-    } else {
-        let cut: String = text.chars().take(width - 1).collect();
-        format!("{cut}…")
-    }
-}
-
 impl<W: Write> Reporter for HumanReporter<W> {
     fn report(&mut self, event: Event<'_>) -> io::Result<()> {
         match event {
@@ -869,7 +855,7 @@ impl<W: Write> Reporter for HumanReporter<W> {
                 self.case_line(result)?;
                 if let CaseOutcome::Judged(j) = &result.outcome {
                     if self.show_output && result.passed() {
-                        self.shown_output(j)?;
+                        self.printed(j, "      ", "          ")?;
                     }
                 }
                 self.out.flush()?;
@@ -918,6 +904,17 @@ mod tests {
     use crate::report::fixtures::{every_verdict, judged, report_run};
     use std::path::PathBuf;
     use std::time::Duration;
+
+    /// A whole run of `results` as the table renders it, `width` columns
+    /// wide, with the hints' options `--solver mrv`.
+    fn rendered(results: &[CaseResult], width: Option<usize>) -> String {
+        let mut out = Vec::new();
+        report_run(
+            &mut HumanReporter::new(&mut out, false, "--solver mrv").with_width(width),
+            results,
+        );
+        String::from_utf8(out).unwrap()
+    }
 
     /// As an ordinary user without a cgroup: the header says what is
     /// missing in words, with what to do, and none of the kernel's errno.
@@ -990,13 +987,7 @@ mod tests {
     /// snapshot. Timings are fixed in the fixture, never measured.
     #[test]
     fn renders_every_verdict() {
-        let results = every_verdict();
-        let mut out = Vec::new();
-        report_run(
-            &mut HumanReporter::new(&mut out, false, "--solver mrv"),
-            &results,
-        );
-        let text = String::from_utf8(out).unwrap();
+        let text = rendered(&every_verdict(), None);
         assert!(text.ends_with("\n1 passed, 8 failed\n"), "{text}");
         insta::assert_snapshot!(text);
     }
@@ -1005,13 +996,7 @@ mod tests {
     /// room, long notes wrap under the case column, and no line is wider.
     #[test]
     fn renders_every_verdict_at_80_columns() {
-        let results = every_verdict();
-        let mut out = Vec::new();
-        report_run(
-            &mut HumanReporter::new(&mut out, false, "--solver mrv").with_width(Some(80)),
-            &results,
-        );
-        let text = String::from_utf8(out).unwrap();
+        let text = rendered(&every_verdict(), Some(80));
         // Commands are never split, so they can be copied whole.
         for line in text.lines().filter(|l| !l.contains("sudoku-judge test")) {
             assert!(line.chars().count() <= 80, "{line}");
@@ -1034,12 +1019,7 @@ mod tests {
             }
         }
         for width in [None, Some(80), Some(60)] {
-            let mut out = Vec::new();
-            report_run(
-                &mut HumanReporter::new(&mut out, false, "--solver mrv").with_width(width),
-                &results,
-            );
-            let text = String::from_utf8(out).unwrap();
+            let text = rendered(&results, width);
             let row = |id: &str| {
                 text.lines()
                     .find(|l| l.contains(id))
@@ -1091,12 +1071,7 @@ mod tests {
                 result
             })
             .collect();
-        let mut out = Vec::new();
-        report_run(
-            &mut HumanReporter::new(&mut out, false, "--solver mrv").with_width(Some(60)),
-            &results,
-        );
-        let text = String::from_utf8(out).unwrap();
+        let text = rendered(&results, Some(60));
         let grid_lines: Vec<&str> = text
             .lines()
             .filter(|l| l.trim_start().starts_with(['|', '+']))
@@ -1110,12 +1085,7 @@ mod tests {
         assert!(text.lines().any(|l| l.trim() == "expected"), "{text}");
         assert!(text.lines().any(|l| l.trim() == "your answer"), "{text}");
         // At 80 columns they stay side by side.
-        let mut wide = Vec::new();
-        report_run(
-            &mut HumanReporter::new(&mut wide, false, "--solver mrv").with_width(Some(80)),
-            &results,
-        );
-        let wide = String::from_utf8(wide).unwrap();
+        let wide = rendered(&results, Some(80));
         assert!(
             wide.lines()
                 .any(|l| l.trim().chars().count() == 65 && l.trim().starts_with('|')),
@@ -1206,16 +1176,7 @@ mod tests {
                 )
             })
             .collect();
-        let mut out = Vec::new();
-        let mut reporter = HumanReporter::new(&mut out, false, "");
-        for result in &results {
-            reporter.report(Event::CaseFinished(result)).unwrap();
-        }
-        let summary = Summary::of(&results, Duration::from_millis(5));
-        reporter
-            .report(Event::Finished { summary: &summary })
-            .unwrap();
-        let text = String::from_utf8(out).unwrap();
+        let text = rendered(&results, None);
         assert_eq!(text.matches("  verdict:  Wrong Answer").count(), DESCRIBED);
         assert!(
             text.contains("... and 3 more failures, on their lines above"),

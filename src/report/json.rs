@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+use super::untrusted::{self, shown, shown_path};
 use super::{Event, Reporter};
 use crate::baseline::{Baseline, Comparison, Tally, Trend};
 use crate::results::{CaseOutcome, CaseResult};
@@ -118,7 +119,7 @@ struct SlowestJson {
     ms: f64,
 }
 
-#[derive(Serialize)]
+#[derive(Default, Serialize)]
 struct CaseJson<'a> {
     id: &'a str,
     path: String,
@@ -170,32 +171,7 @@ impl<'a> CaseJson<'a> {
             id: &result.id,
             path: result.input.display().to_string(),
             expected_path: result.expected.as_ref().map(|p| p.display().to_string()),
-            verdict: None,
-            message: "".into(),
-            short_message: String::new(),
-            reason: None,
-            kept_state_after: None,
-            details: "",
-            time_ms: None,
-            time_limit_ms: None,
-            limit_percent: None,
-            runs_ms: Vec::new(),
-            puzzles: None,
-            puzzle_ms: None,
-            puzzles_timed: None,
-            slowest_puzzle: None,
-            wall_ms: None,
-            cpu_ms: None,
-            memory_kb: None,
-            memory_limit_kb: None,
-            format: None,
-            checker: None,
-            warnings: &[],
-            notes: &[],
-            stdout: "",
-            stderr: "",
-            error: None,
-            baseline: None,
+            ..CaseJson::default()
         };
         match &result.outcome {
             CaseOutcome::Error(error) => {
@@ -264,33 +240,27 @@ struct ToolJson {
 impl BuildJson {
     fn of(build: &BuildInfo) -> Self {
         BuildJson {
-            source: super::untrusted::shown_path(&build.source),
+            source: shown_path(&build.source),
             language: build.language.to_string(),
             interface: match build.interface {
                 Interface::Program => "program",
                 Interface::Function => "leetcode",
             },
-            command: super::untrusted::shown(&build.command).into_owned(),
+            command: shown(&build.command).into_owned(),
             cached: build.cached,
             time_ms: millis(build.time),
-            error: build
-                .error
-                .as_deref()
-                .map(|e| super::untrusted::shown(e).into_owned()),
+            error: build.error.as_deref().map(|e| shown(e).into_owned()),
             toolchain: build
                 .toolchain
                 .iter()
                 .map(|t| ToolJson {
-                    name: super::untrusted::shown(&t.name).into_owned(),
-                    program: super::untrusted::shown_path(&t.program),
-                    version: super::untrusted::shown(&t.version).into_owned(),
-                    origin: super::untrusted::shown(&t.origin).into_owned(),
+                    name: shown(&t.name).into_owned(),
+                    program: shown_path(&t.program),
+                    version: shown(&t.version).into_owned(),
+                    origin: shown(&t.origin).into_owned(),
                 })
                 .collect(),
-            short_of: build
-                .short_of
-                .as_deref()
-                .map(|s| super::untrusted::shown(s).into_owned()),
+            short_of: build.short_of.as_deref().map(|s| shown(s).into_owned()),
         }
     }
 }
@@ -326,13 +296,13 @@ impl<W: Write> Reporter for JsonReporter<W> {
                 write!(
                     self.out,
                     "{{\n  \"submission\": {},\n  \"build\": {},\n  \"sandbox\": {},\n  \"warnings\": {},\n  \"cases\": [",
-                    serde_json::to_string(&super::untrusted::shown(submission))?,
+                    serde_json::to_string(&shown(submission))?,
                     nested(&build.map(BuildJson::of), 2)?,
                     nested(&sandbox, 2)?,
                     nested(
                         &warnings
                             .iter()
-                            .map(|w| super::untrusted::shown(w))
+                            .map(|w| shown(w))
                             .collect::<Vec<_>>(),
                         2
                     )?,
@@ -340,8 +310,8 @@ impl<W: Write> Reporter for JsonReporter<W> {
             }
             Event::CaseFinished(result) => {
                 let separator = if self.cases == 0 { "" } else { "," };
-                let shown = super::untrusted::case_result(result);
-                let mut json = CaseJson::of(&shown);
+                let case = untrusted::case_result(result);
+                let mut json = CaseJson::of(&case);
                 if let Some(baseline) = &self.baseline {
                     let comparison = baseline.compare(result);
                     self.tally.add(comparison.as_ref());
@@ -359,11 +329,7 @@ impl<W: Write> Reporter for JsonReporter<W> {
                     total: summary.total,
                     elapsed_ms: millis(summary.elapsed),
                     charged_ms: millis(summary.charged),
-                    not_run: summary
-                        .not_run
-                        .iter()
-                        .map(|case| super::untrusted::shown(&case.id))
-                        .collect(),
+                    not_run: summary.not_run.iter().map(|case| shown(&case.id)).collect(),
                     baseline: self.baseline.as_ref().map(|b| ChangesJson {
                         source: &b.source,
                         fixed: self.tally.fixed,

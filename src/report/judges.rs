@@ -101,7 +101,7 @@ fn wrong_kind(problem: Problem, submitted: Interface) -> &'static str {
 }
 
 /// The judge's name, and what it calls one of its tests.
-fn judge(problem: Problem) -> (&'static str, &'static str) {
+pub(super) fn judge(problem: Problem) -> (&'static str, &'static str) {
     match problem {
         Problem::Leetcode37 => ("LeetCode", "testcase"),
         Problem::Acwing166 => ("AcWing", "test"),

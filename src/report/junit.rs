@@ -6,6 +6,7 @@
 //! in seconds. Written when the run finishes, including an interrupted run.
 
 use std::io;
+use std::path::Path;
 
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 
@@ -34,21 +35,23 @@ impl<W: io::Write> JunitReporter<W> {
     }
 }
 
-/// A case's suite (its suite directory, as found) and its name within it.
-fn suite_and_name(result: &CaseResult) -> (String, String) {
-    let name = result
-        .id
-        .rsplit_once('/')
-        .map_or(result.id.as_str(), |(_, name)| name);
-    (result.suite.display().to_string(), name.to_string())
+/// A case's name within its suite: its id's last part.
+fn name(id: &str) -> &str {
+    id.rsplit_once('/').map_or(id, |(_, name)| name)
+}
+
+/// A testcase of `status` named for case `id`, in its suite (its suite
+/// directory, as found), with the suite's name.
+fn placed(id: &str, suite: &Path, status: TestCaseStatus) -> (String, TestCase) {
+    let suite = suite.display().to_string();
+    let mut case = TestCase::new(name(id), status);
+    case.set_classname(suite.clone());
+    (suite, case)
 }
 
 fn test_case(result: &CaseResult) -> (String, TestCase) {
-    let (suite, name) = suite_and_name(result);
-    let mut case = match &result.outcome {
-        CaseOutcome::Judged(j) if j.verdict == Verdict::AC => {
-            TestCase::new(name, TestCaseStatus::success())
-        }
+    let status = match &result.outcome {
+        CaseOutcome::Judged(j) if j.verdict == Verdict::AC => TestCaseStatus::success(),
         CaseOutcome::Judged(j) => {
             let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
             status.set_type(j.verdict.code()).set_message(format!(
@@ -61,17 +64,17 @@ fn test_case(result: &CaseResult) -> (String, TestCase) {
                 text.push_str(&j.details);
             }
             status.set_description(text);
-            TestCase::new(name, status)
+            status
         }
         CaseOutcome::Error(error) => {
             let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
             status
                 .set_type("ERROR")
                 .set_message(super::reason::unjudged(error));
-            TestCase::new(name, status)
+            status
         }
     };
-    case.set_classname(suite.clone());
+    let (suite, mut case) = placed(&result.id, &result.suite, status);
     if let CaseOutcome::Judged(j) = &result.outcome {
         case.set_time(j.wall);
         if !j.stdout.is_empty() {
@@ -108,19 +111,12 @@ impl<W> JunitReporter<W> {
 
 /// A case `--fail-fast` left unjudged, skipped after `stopped_at`.
 fn not_run(case: &NotRun, stopped_at: Option<&str>) -> (String, TestCase) {
-    let suite = case.suite.display().to_string();
-    let name = case
-        .id
-        .rsplit_once('/')
-        .map_or(case.id.as_str(), |(_, name)| name);
     let mut status = TestCaseStatus::skipped();
     status.set_message(match stopped_at {
         Some(id) => format!("not run: --fail-fast stopped at {id}"),
         None => "not run: --fail-fast stopped the run".to_string(),
     });
-    let mut test_case = TestCase::new(name, status);
-    test_case.set_classname(suite.clone());
-    (suite, test_case)
+    placed(&case.id, &case.suite, status)
 }
 
 impl<W: io::Write> Reporter for JunitReporter<W> {
@@ -206,7 +202,7 @@ mod tests {
         assert_eq!(attributes(&xml, "testsuites", "time"), ["1.500"]);
         assert_eq!(attributes(&xml, "testsuite", "name"), ["cases/suite"]);
 
-        let names: Vec<String> = results.iter().map(|r| suite_and_name(r).1).collect();
+        let names: Vec<String> = results.iter().map(|r| name(&r.id).to_string()).collect();
         assert_eq!(attributes(&xml, "testcase", "name"), names);
         assert!(attributes(&xml, "testcase", "classname")
             .iter()

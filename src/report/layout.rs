@@ -1,5 +1,7 @@
 //! Fitting the report to the terminal: which columns of the table there is
-//! room for, and text wrapped at word boundaries under a hanging indent.
+//! room for, and text wrapped at word boundaries under a hanging indent;
+//! and the plain tables of other commands, their columns as wide as their
+//! widest cells.
 //!
 //! A width of `None` means the report does not go to a terminal (a pipe, a
 //! file): every column is kept and no line is wrapped or cut, so what a
@@ -144,6 +146,29 @@ pub fn wrap_lines(
         .map(|(text, _)| text)
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// `rows` as lines of a table: each column as wide as its widest cell,
+/// two spaces between columns, the columns numbered in `left` aligned left
+/// and the rest right (numbers), and no spaces at the end of a line.
+pub fn aligned(rows: &[Vec<String>], left: &[usize]) -> Vec<String> {
+    let mut widths: Vec<usize> = Vec::new();
+    for row in rows {
+        widths.resize(widths.len().max(row.len()), 0);
+        for (width, cell) in widths.iter_mut().zip(row) {
+            *width = (*width).max(cell.chars().count());
+        }
+    }
+    let line = |row: &Vec<String>| {
+        let cells: Vec<String> = (row.iter().zip(&widths).enumerate())
+            .map(|(i, (cell, &w))| match left.contains(&i) {
+                true => format!("{cell:<w$}"),
+                false => format!("{cell:>w$}"),
+            })
+            .collect();
+        cells.join("  ").trim_end().to_string()
+    };
+    rows.iter().map(line).collect()
 }
 
 #[cfg(test)]

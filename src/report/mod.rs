@@ -198,18 +198,12 @@ pub(crate) mod fixtures {
     /// case (two puzzles, 1 s, 64 MB), and the time it was charged: the
     /// snapshot shows the judge's own words.
     fn real_reason(verdict: Verdict) -> (Reason, u64) {
-        use crate::board::{format, Board, EXAMPLE, EXAMPLE_ANSWER};
+        use crate::board::{format, EXAMPLE, EXAMPLE_ANSWER};
         use crate::check::Checker;
         use crate::runner::process::Kill;
         use crate::runner::{End, Run};
 
-        let line = |text: &str| -> Board {
-            format::parse(text, Format::AcWing, format::Mode::Puzzles)
-                .unwrap()
-                .boards[0]
-                .board
-        };
-        let (puzzle, answer) = (line(EXAMPLE), line(EXAMPLE_ANSWER));
+        let (puzzle, answer) = (format::puzzle(EXAMPLE), format::puzzle(EXAMPLE_ANSWER));
         let case = crate::case::CaseData::in_memory(&[puzzle, puzzle], Some(&[answer, answer]));
         let right = format::render_boards(Format::AcWing, &[answer, answer]);
         let output = match verdict {
@@ -269,14 +263,12 @@ pub(crate) mod fixtures {
             .iter()
             .map(|&v| {
                 let (reason, ms) = real_reason(v);
+                let name = v.code().to_lowercase();
                 CaseResult {
-                    id: format!("suite/{}", v.code().to_lowercase()),
+                    id: format!("suite/{name}"),
                     suite: PathBuf::from("cases/suite"),
-                    input: PathBuf::from(format!("cases/suite/{}.in", v.code().to_lowercase())),
-                    expected: Some(PathBuf::from(format!(
-                        "cases/suite/{}.out",
-                        v.code().to_lowercase()
-                    ))),
+                    input: PathBuf::from(format!("cases/suite/{name}.in")),
+                    expected: Some(PathBuf::from(format!("cases/suite/{name}.out"))),
                     problem: Some(Problem::Acwing166),
                     outcome: match judged(v, reason, ms) {
                         // The peak the MLE's reason names.

@@ -11,7 +11,7 @@
 
 use std::io::{self, IsTerminal as _, Write as _};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle, TermLike};
@@ -46,18 +46,22 @@ impl Status {
         })
     }
 
+    /// The time left as the line says it, after a `, `: `, eta 42s`, or
+    /// `, eta <1s` for under a second; empty before it can be estimated.
+    fn eta_text(&self) -> String {
+        match self.eta() {
+            Some(eta) if eta < Duration::from_secs(1) => ", eta <1s".to_string(),
+            Some(eta) => format!(", eta {}", short(eta)),
+            None => String::new(),
+        }
+    }
+
     /// The line, at most `width - MARGIN` characters: the bar and the
     /// words give way, least needed first, before the counts do.
     pub fn line(&self, width: usize) -> String {
         let room = width.saturating_sub(MARGIN);
         let cases = format!("{}/{} cases", self.done, self.total);
-        let time = match self.eta() {
-            Some(eta) if eta < Duration::from_secs(1) => {
-                format!("{}, eta <1s", short(self.elapsed))
-            }
-            Some(eta) => format!("{}, eta {}", short(self.elapsed), short(eta)),
-            None => short(self.elapsed),
-        };
+        let time = format!("{}{}", short(self.elapsed), self.eta_text());
         let failed = self.failed;
         let answered = crate::words::plural(self.answered, "puzzle");
         // Richest first; the bar goes before any count does.
@@ -118,11 +122,7 @@ pub fn eta_key(state: &ProgressState, out: &mut dyn std::fmt::Write) {
         failed: 0,
         elapsed: state.elapsed(),
     };
-    let _ = match status.eta() {
-        Some(eta) if eta < Duration::from_secs(1) => out.write_str(", eta <1s"),
-        Some(eta) => write!(out, ", eta {}", short(eta)),
-        None => Ok(()),
-    };
+    let _ = out.write_str(&status.eta_text());
 }
 
 /// A duration as the line shows it: `42s`, `3m07s`, `1h05m`.
@@ -153,11 +153,13 @@ struct Stderr {
 }
 
 impl Stderr {
+    fn buffer(&self) -> io::Result<MutexGuard<'_, Vec<u8>>> {
+        (self.buffer.lock())
+            .map_err(|_| io::Error::other("the progress line's buffer was poisoned"))
+    }
+
     fn push(&self, bytes: &[u8]) -> io::Result<()> {
-        self.buffer
-            .lock()
-            .map_err(|_| io::Error::other("the progress line's buffer was poisoned"))?
-            .extend_from_slice(bytes);
+        self.buffer()?.extend_from_slice(bytes);
         Ok(())
     }
 
@@ -214,51 +216,49 @@ pub fn stderr_target() -> ProgressDrawTarget {
 /// terminal; hidden otherwise, so nothing of it reaches a pipe or a log.
 /// Its message is cut to fit the terminal, so the line never wraps.
 pub fn bar(len: u64, what: &str) -> ProgressBar {
-    if !drawn() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(Some(len), stderr_target());
-    bar.set_style(
-        ProgressStyle::with_template("{prefix} [{bar:20}] {pos}/{len} ({elapsed}{eta}) {wide_msg}")
-            .expect("a valid template")
-            .with_key("eta", eta_key)
-            .progress_chars("=> "),
-    );
-    bar.set_prefix(what.to_string());
-    bar
+    drawn_bar(
+        Some(len),
+        what,
+        "{prefix} [{bar:20}] {pos}/{len} ({elapsed}{eta}) {wide_msg}",
+        false,
+    )
 }
 
 /// As [`bar`], without the bar itself, leaving the message room: for
 /// steps that each take long enough to say how far one has got. It is
 /// redrawn as the time passes, not only as steps end.
 pub fn counter(len: u64, what: &str) -> ProgressBar {
-    if !drawn() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(Some(len), stderr_target());
-    bar.set_style(
-        ProgressStyle::with_template("{prefix} {pos}/{len} ({elapsed}{eta}) {wide_msg}")
-            .expect("a valid template")
-            .with_key("eta", eta_key),
-    );
-    bar.set_prefix(what.to_string());
-    bar.enable_steady_tick(Duration::from_millis(200));
-    bar
+    drawn_bar(
+        Some(len),
+        what,
+        "{prefix} {pos}/{len} ({elapsed}{eta}) {wide_msg}",
+        true,
+    )
 }
 
 /// A spinner with a message, for work of unknown length; hidden off a
 /// terminal, like [`bar`].
 pub fn spinner(what: &str) -> ProgressBar {
+    drawn_bar(None, what, "{spinner} {prefix} {msg} ({elapsed})", true)
+}
+
+/// A bar of `template` prefixed with `what` when one may be drawn (see
+/// [`drawn`]), redrawn as the time passes when `steady`; hidden otherwise.
+fn drawn_bar(len: Option<u64>, what: &str, template: &str, steady: bool) -> ProgressBar {
     if !drawn() {
         return ProgressBar::hidden();
     }
-    let bar = ProgressBar::with_draw_target(None, stderr_target());
+    let bar = ProgressBar::with_draw_target(len, stderr_target());
     bar.set_style(
-        ProgressStyle::with_template("{spinner} {prefix} {msg} ({elapsed})")
-            .expect("a valid template"),
+        ProgressStyle::with_template(template)
+            .expect("a valid template")
+            .with_key("eta", eta_key)
+            .progress_chars("=> "),
     );
     bar.set_prefix(what.to_string());
-    bar.enable_steady_tick(Duration::from_millis(200));
+    if steady {
+        bar.enable_steady_tick(Duration::from_millis(200));
+    }
     bar
 }
 
@@ -305,12 +305,7 @@ impl TermLike for Stderr {
     }
 
     fn flush(&self) -> io::Result<()> {
-        let bytes = std::mem::take(
-            &mut *self
-                .buffer
-                .lock()
-                .map_err(|_| io::Error::other("the progress line's buffer was poisoned"))?,
-        );
+        let bytes = std::mem::take(&mut *self.buffer()?);
         let mut stderr = io::stderr().lock();
         stderr.write_all(&bytes)?;
         stderr.flush()

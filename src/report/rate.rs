@@ -36,29 +36,13 @@ fn cells(r: &Rated) -> [String; 7] {
 
 /// Writes the table; `max_nodes` is where the node counts were stopped.
 pub fn table(out: &mut dyn Write, rated: &[Rated], max_nodes: u64) -> io::Result<()> {
-    let header = HEADER.map(String::from);
-    let rows: Vec<[String; 7]> = rated.iter().map(cells).collect();
-    let widths: Vec<usize> = (0..header.len())
-        .map(|i| {
-            std::iter::once(&header)
-                .chain(&rows)
-                .map(|r| r[i].chars().count())
-                .max()
-                .unwrap_or(0)
-        })
+    let header = HEADER.map(String::from).to_vec();
+    let rows: Vec<Vec<String>> = std::iter::once(header)
+        .chain(rated.iter().map(|r| cells(r).to_vec()))
         .collect();
-    for row in std::iter::once(&header).chain(&rows) {
-        // The puzzle and its grade read left to right; numbers line up right.
-        let cells: Vec<String> = row
-            .iter()
-            .zip(&widths)
-            .enumerate()
-            .map(|(i, (cell, &w))| match i {
-                0 | 4 => format!("{cell:<w$}"),
-                _ => format!("{cell:>w$}"),
-            })
-            .collect();
-        writeln!(out, "{}", cells.join("  ").trim_end())?;
+    // The puzzle and its grade read left to right; numbers line up right.
+    for line in super::layout::aligned(&rows, &[0, 4]) {
+        writeln!(out, "{line}")?;
     }
     if rated.len() > 1 {
         let n = rated.len() as f64;
@@ -93,15 +77,11 @@ pub fn table(out: &mut dyn Write, rated: &[Rated], max_nodes: u64) -> io::Result
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::format::{self, Mode};
-    use crate::board::{Format, EXAMPLE};
+    use crate::board::format;
+    use crate::board::EXAMPLE;
 
     fn rated(place: &str, line: &str, max_nodes: u64) -> Rated {
-        let board = format::parse(line, Format::AcWing, Mode::Puzzles)
-            .unwrap()
-            .boards[0]
-            .board;
-        Rated::of(place.into(), &board, max_nodes)
+        Rated::of(place.into(), &format::puzzle(line), max_nodes)
     }
 
     /// The LeetCode example, a 17-given puzzle whose node counts stop at

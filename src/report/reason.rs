@@ -562,7 +562,7 @@ fn mistakes_short(found: &[Mistake]) -> String {
 }
 
 /// `text` cut to at most `width` characters, with `…` where it was cut.
-fn cut(text: &str, width: usize) -> String {
+pub(crate) fn cut(text: &str, width: usize) -> String {
     if text.chars().count() <= width {
         text.to_string()
     } else {

@@ -212,35 +212,12 @@ mod tests {
         writeln!(out, "{}", shrinking_message(37, 1, 24)).unwrap();
         let rerun = "--submission main.cpp";
         let same = " --puzzles 5 --time-limit 1s";
-        let passed = StressOutcome::Passed {
-            rounds: 1000,
-            elapsed: Duration::from_millis(12_340),
-            on_time: false,
-            close_calls: 0,
+        let passed = |rounds, elapsed_ms, on_time, close_calls| StressOutcome::Passed {
+            rounds,
+            elapsed: Duration::from_millis(elapsed_ms),
+            on_time,
+            close_calls,
         };
-        outcome(&mut out, &passed, 40, rerun, same).unwrap();
-        let on_time = StressOutcome::Passed {
-            rounds: 2470,
-            elapsed: Duration::from_millis(8_003),
-            on_time: true,
-            close_calls: 0,
-        };
-        outcome(&mut out, &on_time, 40, rerun, same).unwrap();
-        let close = StressOutcome::Passed {
-            rounds: 200,
-            elapsed: Duration::from_millis(95_100),
-            on_time: false,
-            close_calls: 2,
-        };
-        outcome(&mut out, &close, 40, rerun, same).unwrap();
-        outcome(
-            &mut out,
-            &StressOutcome::Interrupted { rounds: 17 },
-            40,
-            rerun,
-            same,
-        )
-        .unwrap();
         let failed = StressOutcome::Failed(Box::new(Failure {
             round: 6,
             round_seed: 46,
@@ -254,7 +231,15 @@ mod tests {
             input: PathBuf::from("stress-cases/stress-46.in"),
             expected: PathBuf::from("stress-cases/stress-46.out"),
         }));
-        outcome(&mut out, &failed, 40, rerun, same).unwrap();
+        for ended in [
+            passed(1000, 12_340, false, 0),
+            passed(2470, 8_003, true, 0),
+            passed(200, 95_100, false, 2),
+            StressOutcome::Interrupted { rounds: 17 },
+            failed,
+        ] {
+            outcome(&mut out, &ended, 40, rerun, same).unwrap();
+        }
         let text = String::from_utf8(out).unwrap();
         assert!(text.contains("(seeds 40..1040)"), "{text}");
         assert!(

@@ -27,6 +27,18 @@ fn named_line(out: &mut dyn Write, named: &Named, dir: &Path) -> io::Result<()> 
     )
 }
 
+/// The programs a file in `dir` names, a line each, and the files hashed
+/// with it.
+fn programs(out: &mut dyn Write, named: &[Named], hashed: &[String], dir: &Path) -> io::Result<()> {
+    for named in named {
+        named_line(out, named, dir)?;
+    }
+    if !hashed.is_empty() {
+        writeln!(out, "  hashed with it: {}", shown(&hashed.join(", ")))?;
+    }
+    Ok(())
+}
+
 /// A `judge.toml` under a path given to `trust` that names no program:
 /// nothing of it needs consent.
 pub fn nothing_to_allow(out: &mut dyn Write, file: &Path) -> io::Result<()> {
@@ -62,17 +74,7 @@ pub fn allowed(out: &mut dyn Write, subject: &Subject, allowed: &Allowed) -> io:
         )?,
     }
     let dir = subject.file.parent().unwrap_or(Path::new("."));
-    for named in &subject.named {
-        named_line(out, named, dir)?;
-    }
-    if !subject.hashed.is_empty() {
-        let hashed: Vec<String> = subject
-            .hashed
-            .iter()
-            .map(|f| shown(f).into_owned())
-            .collect();
-        writeln!(out, "  hashed with it: {}", hashed.join(", "))?;
-    }
+    programs(out, &subject.named, &subject.hashed, dir)?;
     if matches!(allowed, Allowed::Recorded { .. } | Allowed::Already) {
         writeln!(
             out,
@@ -130,16 +132,7 @@ pub fn list(out: &mut dyn Write, records: &[(Record, Standing)], dir: &Path) -> 
         };
         writeln!(out, "{}  {now} (allowed {when})", shown_path(&record.file))?;
         let dir = record.file.parent().unwrap_or(Path::new("."));
-        for named in &record.named {
-            named_line(out, named, dir)?;
-        }
-        if !record.hashed.is_empty() {
-            writeln!(
-                out,
-                "  hashed with it: {}",
-                shown(&record.hashed.join(", "))
-            )?;
-        }
+        programs(out, &record.named, &record.hashed, dir)?;
     }
     writeln!(
         out,
