@@ -186,13 +186,7 @@ pub static SPEC: Spec = Spec {
         function: r"\bsolveSudoku\s*\(",
         script: false,
     },
-    program: Build {
-        files: &[("@NAME@", "@SOURCE@")],
-        source_as: "@NAME@",
-        compile: &["@TOOL0@", "@FLAGS@", "-o", "main", "@NAME@"],
-        shown: true,
-        run: Run::Exec(&["@DIR@/main"]),
-    },
+    program: super::NATIVE_PROGRAM,
     // The judge's prelude, then the submission with its own line numbers,
     // then the driver.
     function: Build {

@@ -34,20 +34,8 @@ pub static SPEC: Spec = Spec {
     name: "Kotlin",
     extensions: &["kt"],
     tools: &[
-        Tool {
-            command: "kotlinc",
-            package: "kotlin",
-            version_args: &["-version"],
-            alternatives: &[],
-            versioned: false,
-        },
-        Tool {
-            command: "java",
-            package: "default-jre-headless",
-            version_args: &["-version"],
-            alternatives: &[],
-            versioned: false,
-        },
+        Tool::new("kotlinc", "kotlin", &["-version"]),
+        Tool::new("java", "default-jre-headless", &["-version"]),
     ],
     tested: "kotlinc 1.3, OpenJDK 17",
     resolve: super::resolve_links,

@@ -178,6 +178,23 @@ pub struct Tool {
     pub versioned: bool,
 }
 
+impl Tool {
+    /// A tool with no alternatives, installed under one name.
+    pub const fn new(
+        command: &'static str,
+        package: &'static str,
+        version_args: &'static [&'static str],
+    ) -> Tool {
+        Tool {
+            command,
+            package,
+            version_args,
+            alternatives: &[],
+            versioned: false,
+        }
+    }
+}
+
 /// How a file shows which kind of submission it is. Comments are removed
 /// first, so a comment saying "no main()" does not make a program.
 pub struct Detect {
@@ -223,6 +240,15 @@ pub struct Build {
     pub shown: bool,
     pub run: Run,
 }
+
+/// A program compiled from the user's file alone into `main` (C++, Rust).
+const NATIVE_PROGRAM: Build = Build {
+    files: &[("@NAME@", "@SOURCE@")],
+    source_as: "@NAME@",
+    compile: &["@TOOL0@", "@FLAGS@", "-o", "main", "@NAME@"],
+    shown: true,
+    run: Run::Exec(&["@DIR@/main"]),
+};
 
 /// How a build starts.
 pub enum Run {

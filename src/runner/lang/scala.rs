@@ -24,20 +24,8 @@ pub static SPEC: Spec = Spec {
     name: "Scala",
     extensions: &["scala"],
     tools: &[
-        Tool {
-            command: "scalac",
-            package: "scala",
-            version_args: &["-version"],
-            alternatives: &[],
-            versioned: false,
-        },
-        Tool {
-            command: "java",
-            package: "default-jre-headless",
-            version_args: &["-version"],
-            alternatives: &[],
-            versioned: false,
-        },
+        Tool::new("scalac", "scala", &["-version"]),
+        Tool::new("java", "default-jre-headless", &["-version"]),
     ],
     tested: "Scala 2.11, OpenJDK 17",
     resolve: super::resolve_links,

@@ -43,20 +43,8 @@ pub static SPEC: Spec = Spec {
     name: "TypeScript",
     extensions: &["ts"],
     tools: &[
-        Tool {
-            command: "tsc",
-            package: "node-typescript",
-            version_args: &["--version"],
-            alternatives: &[],
-            versioned: false,
-        },
-        Tool {
-            command: "node",
-            package: "nodejs",
-            version_args: &["--version"],
-            alternatives: &[],
-            versioned: false,
-        },
+        Tool::new("tsc", "node-typescript", &["--version"]),
+        Tool::new("node", "nodejs", &["--version"]),
     ],
     tested: "tsc 4.8 (Debian) and 5 (npm, in CI), Node.js 20",
     resolve,
