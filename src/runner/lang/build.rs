@@ -20,8 +20,7 @@ use sha2::{Digest as _, Sha256};
 use super::announce::Announce;
 use super::announce::{announce_after, announced};
 use super::cache::key as cache_key;
-use super::compile::{run_compiler, SizeCap};
-use super::launch::Interface;
+use super::compile::{run_compiler, SizeCap, COMPILE_CPU};
 use super::plan::{plan, Options, Planned};
 use super::{
     cache, caches, needs, tools, BuildInfo, Built, Language, SourceName, Spec, Toolchain, UsedTool,
@@ -84,9 +83,7 @@ pub fn build_as(
         files,
         compile,
         shown,
-        source_name,
         toolchain,
-        recipe,
         flags,
         notes,
         judge,
@@ -151,19 +148,8 @@ pub fn build_as(
     let sources = cache::usage(scratch.path(), None);
     info.cached = false;
     let started = Instant::now();
-    if let Some(argv) = &compile {
-        let step = Step {
-            spec,
-            language,
-            interface,
-            toolchain,
-            chosen,
-            flags,
-            shown: recipe.shown,
-            source_name,
-            files,
-        };
-        let compiled = step.compile(argv, scratch.path(), &limits, announce, &mut info);
+    if let Some(argv) = compile {
+        let compiled = compile_in(&planned, argv, scratch.path(), &limits, announce, &mut info);
         info.time = started.elapsed();
         if !compiled? {
             return Ok(Built { launch: None, info });
@@ -233,104 +219,89 @@ fn identify(
     used
 }
 
-/// What the compile step of a build needs of its plan.
-struct Step<'p> {
-    spec: &'static Spec,
-    language: Language,
-    interface: Interface,
-    toolchain: &'p Toolchain,
-    chosen: &'p [tools::Chosen],
-    flags: &'static [&'static str],
-    /// Whether the step is a compiler's (else a script's syntax check).
-    shown: bool,
-    source_name: &'p SourceName,
-    files: &'p [(String, String)],
-}
-
-impl Step<'_> {
-    /// Runs `argv` in `dir` under the build's size cap. False when the
-    /// compiler rejected the file: its message and what it tells are in
-    /// `info`.
-    fn compile(
-        &self,
-        argv: &[String],
-        dir: &Path,
-        limits: &cache::Limits,
-        announce: Option<&Announce>,
-        info: &mut BuildInfo,
-    ) -> anyhow::Result<bool> {
-        let Step {
-            spec,
-            language,
-            interface,
-            toolchain,
-            chosen,
-            flags,
-            source_name,
-            files,
-            ..
-        } = *self;
-        // Every language's build step is said here alone: a compiler's, or
-        // a script's syntax check.
-        let doing = if self.shown {
-            "compiling"
-        } else {
-            "checking the syntax of"
-        };
-        let mut env: Vec<(&str, String)> = spec
-            .compile_env
-            .iter()
-            .map(|(k, v)| (*k, v.to_string()))
-            .collect();
-        let own_cache = dir.join(".compiler-cache");
-        if !toolchain.caches.is_empty() {
-            caches::prepare(spec, toolchain, &chosen[0], flags, announce, &own_cache)?;
-            let own = own_cache.display().to_string();
-            env.extend(
-                toolchain
-                    .caches
-                    .iter()
-                    .map(|variable| (*variable, own.clone())),
-            );
-        }
-        let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
-        let compiling = announce_after(announce, format!("{doing} {} ...", source_name.name));
-        let cap = SizeCap {
-            before: cache::usage(dir, None),
-            bytes: limits.build_bytes,
-        };
-        let finished = run_compiler(argv, dir, toolchain, &env, language.is_native(), cap);
-        announced(compiling);
-        // What the compiler kept for itself is not part of the build.
-        if own_cache.exists() {
-            let _ = std::fs::remove_dir_all(&own_cache);
-        }
-        let Err(message) = finished? else {
-            return Ok(true);
-        };
-        let message = normalize(message.trim_end(), dir, source_name);
-        // The user's code is the file it is built as, or (a LeetCode file
-        // behind its driver) inside one of the build's files.
-        let source = files
-            .iter()
-            .find(|(file, _)| *file == source_name.built_as)
-            .map_or_else(
-                || files.iter().map(|(_, text)| text.as_str()).collect(),
-                |(_, text)| text.clone(),
-            );
-        if let Some(why) = info
-            .toolchain
-            .first()
-            .and_then(|compiler| needs::explain(spec, &source, &message, compiler))
-        {
-            info.notes.push(why);
-        }
-        if let Some(why) = needs::written_for(spec, interface, flags, &message) {
-            info.notes.push(why);
-        }
-        info.error = Some(message);
-        Ok(false)
+/// Runs `argv`, the compile of `planned`, in `dir` under the build's size
+/// cap. False when the compiler rejected the file: its message and what it
+/// tells are in `info`.
+fn compile_in(
+    planned: &Planned,
+    argv: &[String],
+    dir: &Path,
+    limits: &cache::Limits,
+    announce: Option<&Announce>,
+    info: &mut BuildInfo,
+) -> anyhow::Result<bool> {
+    let Planned {
+        spec,
+        language,
+        interface,
+        toolchain,
+        chosen,
+        flags,
+        source_name,
+        files,
+        ..
+    } = planned;
+    // Every language's build step is said here alone: a compiler's, or
+    // a script's syntax check.
+    let doing = if planned.recipe.shown {
+        "compiling"
+    } else {
+        "checking the syntax of"
+    };
+    let mut env: Vec<(&str, String)> = spec
+        .compile_env
+        .iter()
+        .map(|(k, v)| (*k, v.to_string()))
+        .collect();
+    let own_cache = dir.join(".compiler-cache");
+    if !toolchain.caches.is_empty() {
+        caches::prepare(spec, toolchain, &chosen[0], flags, announce, &own_cache)?;
+        let own = own_cache.display().to_string();
+        env.extend(
+            toolchain
+                .caches
+                .iter()
+                .map(|variable| (*variable, own.clone())),
+        );
     }
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let compiling = announce_after(announce, format!("{doing} {} ...", source_name.name));
+    let cap = SizeCap {
+        before: cache::usage(dir, None),
+        bytes: limits.build_bytes,
+    };
+    let native = language.is_native();
+    let finished = run_compiler(argv, dir, toolchain, &env, native, COMPILE_CPU, cap);
+    announced(compiling);
+    // What the compiler kept for itself is not part of the build.
+    if own_cache.exists() {
+        let _ = std::fs::remove_dir_all(&own_cache);
+    }
+    let Err(message) = finished? else {
+        return Ok(true);
+    };
+    let message = normalize(message.trim_end(), dir, source_name);
+    // The user's code is the file it is built as, or (a LeetCode file
+    // behind its driver) inside one of the build's files.
+    let source = files
+        .iter()
+        .find(|(file, _)| *file == source_name.built_as)
+        .map_or_else(
+            || files.iter().map(|(_, text)| text.as_str()).collect(),
+            |(_, text)| text.clone(),
+        );
+    if let Some(why) = info
+        .toolchain
+        .first()
+        .and_then(|compiler| needs::explain(spec, &source, &message, compiler))
+    {
+        info.notes.push(why);
+    }
+    if let Some(why) = needs::written_for(spec, *interface, flags, &message) {
+        info.notes.push(why);
+    }
+    info.error = Some(message);
+    Ok(false)
 }
 
 /// A build being made, under a name of its own in the cache: held (so no

@@ -126,7 +126,7 @@ fn fill(
         before: 0,
         bytes: super::cache::Limits::current()?.total_bytes,
     };
-    let built = super::compile::run_in_build_dir(
+    let built = super::compile::run_compiler(
         &argv,
         scratch.path(),
         toolchain,

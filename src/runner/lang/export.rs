@@ -16,7 +16,7 @@ use std::time::Duration;
 use anyhow::{bail, Context as _};
 
 use super::launch::{Interface, Launch, ANSWERS_PATH, ANSWERS_VAR};
-use super::plan::{plan, runtime, Planned};
+use super::plan::{plan, Planned};
 use super::Language;
 use crate::case::Limits;
 
@@ -76,17 +76,10 @@ pub fn export(
         },
     )?;
     let out = new_directory(out)?;
-    let dir_text = out.display().to_string();
-    let mut vars: Vec<(&str, &str)> = planned
-        .vars
-        .iter()
-        .map(|(k, v)| (k.as_str(), v.as_str()))
-        .collect();
-    vars.push(("@DIR@", &dir_text));
     let launch = Launch {
         label: String::new(),
         interface: planned.interface,
-        runtime: runtime(&planned.recipe.run, planned.flags, &vars),
+        runtime: planned.runtime(&out),
         language: Some(planned.language),
         source: None,
         read_only: Vec::new(),

@@ -30,7 +30,7 @@ use anyhow::Context as _;
 use serde::Deserialize;
 use sha2::{Digest as _, Sha256};
 
-use super::cache::user_config_path;
+use super::cache::user_config;
 pub use super::found::Chosen;
 use super::{found, Language, Toolchain, ALL};
 
@@ -50,15 +50,8 @@ struct UserConfig {
 
 /// The choices of the user's `config.toml`, none without one.
 fn user_choices() -> anyhow::Result<Vec<Choice>> {
-    let Some(path) = user_config_path() else {
+    let Some((path, text)) = user_config()? else {
         return Ok(Vec::new());
-    };
-    let text = match std::fs::read_to_string(&path) {
-        Ok(text) => text,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(error) => {
-            return Err(error).with_context(|| format!("failed to read {}", path.display()))
-        }
     };
     let config: UserConfig = toml::from_str(&text)
         .map_err(crate::case::settings::toml_error)
