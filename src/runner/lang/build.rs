@@ -22,9 +22,7 @@ use super::announce::{announce_after, announced};
 use super::cache::key as cache_key;
 use super::compile::{run_compiler, SizeCap, COMPILE_CPU};
 use super::plan::{plan, Options, Planned};
-use super::{
-    cache, caches, needs, tools, BuildInfo, Built, Language, SourceName, Spec, Toolchain, UsedTool,
-};
+use super::{cache, caches, needs, tools, BuildInfo, Built, Language, SourceName, UsedTool};
 
 /// Where builds are cached: `$SUDOKU_JUDGE_CACHE`, else the user's cache
 /// directory (`~/.cache/sudoku-judge` on Linux).
@@ -74,55 +72,39 @@ pub fn build_as(
 ) -> anyhow::Result<Built> {
     let planned = plan(path, language, options)?;
     let launch = |dir: &Path| planned.launch(path, dir);
-    let Planned {
-        language,
-        spec,
-        interface,
-        name,
-        class,
-        files,
-        compile,
-        shown,
-        toolchain,
-        flags,
-        notes,
-        judge,
-        chosen,
-        ..
-    } = &planned;
-    let (language, interface, flags) = (*language, *interface, *flags);
 
     // The build is named by everything that makes it.
     let mut hasher = Sha256::new();
-    hasher.update(format!("{} {interface:?}\n{name}\n{class}\n", spec.id));
-    for arg in compile.iter().flatten() {
+    hasher.update(format!(
+        "{} {:?}\n{}\n{}\n",
+        planned.spec.id, planned.interface, planned.name, planned.class
+    ));
+    for arg in planned.compile.iter().flatten() {
         hasher.update(format!("{arg}\n"));
     }
     let announce = options.announce.as_ref();
-    let used = identify(spec, toolchain, chosen, announce, &mut hasher);
-    for (file, text) in files {
+    let used = identify(&planned, announce, &mut hasher);
+    for (file, text) in &planned.files {
         hasher.update(format!("\n--- {file} {}\n", text.len()));
         hasher.update(text);
     }
     let hash = cache_key(hasher, 10);
     let root = cache_root();
-    let dir = root.join(format!("{}-{hash}", name.replace('.', "-")));
+    let dir = root.join(format!("{}-{hash}", planned.name.replace('.', "-")));
     let mut info = BuildInfo {
         source: path.to_path_buf(),
-        language,
-        interface,
-        command: shown.clone(),
+        language: planned.language,
+        interface: planned.interface,
+        command: planned.shown.clone(),
         cached: true,
         time: Duration::ZERO,
         error: None,
-        notes: notes.clone(),
-        short_of: None,
+        notes: planned.notes.clone(),
+        short_of: used.first().and_then(|compiler| {
+            needs::short_of(planned.spec, compiler, planned.flags, planned.judge)
+        }),
         toolchain: used,
     };
-    info.short_of = info
-        .toolchain
-        .first()
-        .and_then(|compiler| needs::short_of(spec, compiler, flags, judge));
     if root.exists() {
         ensure_own_cache(&root)?;
     }
@@ -140,7 +122,7 @@ pub fn build_as(
         .with_context(|| format!("failed to create the build cache {}", root.display()))?;
     ensure_own_cache(&root)?;
     let scratch = Scratch::new(&root)?;
-    for (file, text) in files {
+    for (file, text) in &planned.files {
         std::fs::write(scratch.path().join(file), text)
             .with_context(|| format!("failed to write {file} into the build directory"))?;
     }
@@ -148,7 +130,7 @@ pub fn build_as(
     let sources = cache::usage(scratch.path(), None);
     info.cached = false;
     let started = Instant::now();
-    if let Some(argv) = compile {
+    if let Some(argv) = &planned.compile {
         let compiled = compile_in(&planned, argv, scratch.path(), &limits, announce, &mut info);
         info.time = started.elapsed();
         if !compiled? {
@@ -178,13 +160,13 @@ pub fn build_as(
 /// The tools a build uses, each with its version, added to `hasher`: a
 /// compiler is known by its identity, and its version is asked once per
 /// identity, which can take seconds (kotlinc runs on a JVM).
-fn identify(
-    spec: &Spec,
-    toolchain: &Toolchain,
-    chosen: &[tools::Chosen],
-    announce: Option<&Announce>,
-    hasher: &mut Sha256,
-) -> Vec<UsedTool> {
+fn identify(planned: &Planned, announce: Option<&Announce>, hasher: &mut Sha256) -> Vec<UsedTool> {
+    let Planned {
+        spec,
+        toolchain,
+        chosen,
+        ..
+    } = planned;
     let unknown = spec
         .tools
         .iter()

@@ -298,33 +298,24 @@ pub fn entries(root: &Path) -> Vec<Entry> {
 pub fn trim(root: &Path, limits: &Limits) -> u64 {
     let entries = entries(root);
     let mut total: u64 = entries.iter().map(|e| e.bytes).sum();
-    let mut removed = 0;
-    // A build left by a judge that was killed is held by no one.
-    for entry in entries
-        .iter()
-        .filter(|e| e.kind == EntryKind::Unfinished && !e.in_use)
-    {
-        if entry.name.starts_with(".filling-") {
-            // A compiler cache being filled holds no lock of this kind.
-            continue;
-        }
-        if remove_unheld(root, &root.join(&entry.name)) {
-            total = total.saturating_sub(entry.bytes);
-            removed += entry.bytes;
-        }
-    }
+    // A build left by a judge that was killed is held by no one; a
+    // compiler cache being filled holds no lock of this kind.
+    let unfinished = entries.iter().filter(|e| {
+        e.kind == EntryKind::Unfinished && !e.in_use && !e.name.starts_with(".filling-")
+    });
     let mut builds: Vec<&Entry> = entries
         .iter()
         .filter(|e| e.kind == EntryKind::Build && !e.in_use)
         .collect();
     builds.sort_by_key(|e| e.used);
-    for build in builds {
-        if total <= limits.total_bytes {
+    let mut removed = 0;
+    for entry in unfinished.chain(builds) {
+        if entry.kind == EntryKind::Build && total <= limits.total_bytes {
             break;
         }
-        if remove_unheld(root, &root.join(&build.name)) {
-            total = total.saturating_sub(build.bytes);
-            removed += build.bytes;
+        if remove_unheld(root, &root.join(&entry.name)) {
+            total = total.saturating_sub(entry.bytes);
+            removed += entry.bytes;
         }
     }
     removed

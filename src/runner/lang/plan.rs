@@ -151,9 +151,8 @@ pub(super) fn plan(
     options: &Options,
 ) -> anyhow::Result<Planned> {
     let reading = options.reading;
-    let language = match language.or_else(|| Language::from_path(path)) {
-        Some(language) => language,
-        None => bail!("{}", unknown_language(path)),
+    let Some(language) = language.or_else(|| Language::from_path(path)) else {
+        bail!("{}", unknown_language(path))
     };
     let spec = language.0;
     let source = std::fs::read_to_string(path)
@@ -227,14 +226,14 @@ pub(super) fn plan(
                 .iter()
                 .map(|(file, text)| (file.to_string(), text.to_string())),
         );
-    }
-    if let Some((profile, problem)) = profile.and_then(|p| Some((p, p.problem?))) {
-        notes.push(format!(
-            "built for {} with {}: {}",
-            problem.name(),
-            flags.join(" "),
-            profile.why
-        ));
+        if let Some(problem) = profile.problem {
+            notes.push(format!(
+                "built for {} with {}: {}",
+                problem.name(),
+                flags.join(" "),
+                profile.why
+            ));
+        }
     }
     let (compile, shown) = compile_line(recipe, flags, &vars, &chosen);
     let vars = vars
