@@ -123,15 +123,15 @@ pub fn build_as(
     ensure_own_cache(&root)?;
     let scratch = Scratch::new(&root)?;
     for (file, text) in &planned.files {
-        std::fs::write(scratch.path().join(file), text)
+        std::fs::write(scratch.path.join(file), text)
             .with_context(|| format!("failed to write {file} into the build directory"))?;
     }
     // What the judge put there, before the compiler adds to it.
-    let sources = cache::usage(scratch.path(), None);
+    let sources = cache::usage(&scratch.path, None);
     info.cached = false;
     let started = Instant::now();
     if let Some(argv) = &planned.compile {
-        let compiled = compile_in(&planned, argv, scratch.path(), &limits, announce, &mut info);
+        let compiled = compile_in(&planned, argv, &scratch.path, &limits, announce, &mut info);
         info.time = started.elapsed();
         if !compiled? {
             return Ok(Built { launch: None, info });
@@ -142,7 +142,7 @@ pub fn build_as(
         before: sources,
         bytes: limits.build_bytes,
     };
-    if cache::usage(scratch.path(), Some(sources.saturating_add(cap.bytes)))
+    if cache::usage(&scratch.path, Some(sources.saturating_add(cap.bytes)))
         > sources.saturating_add(cap.bytes)
     {
         info.time = started.elapsed();
@@ -298,7 +298,7 @@ impl Scratch {
     /// Marks the build done and moves it to `dir`, held there: a build of
     /// the same thing another run put there meanwhile is used instead.
     fn store(self, dir: &Path) -> anyhow::Result<()> {
-        std::fs::write(self.path().join(cache::BUILT), "")?;
+        std::fs::write(self.path.join(cache::BUILT), "")?;
         let built = self.keep();
         if std::fs::rename(&built, dir).is_err() {
             let _ = cache::remove_tree(&built);
@@ -320,10 +320,6 @@ impl Scratch {
             .keep();
         let lock = cache::lock(&path, true);
         Ok(Scratch { path, lock })
-    }
-
-    fn path(&self) -> &Path {
-        &self.path
     }
 
     /// Keeps it: its path, no longer removed.

@@ -45,13 +45,14 @@ fn shell_line(words: impl IntoIterator<Item = String>) -> String {
         .join(" ")
 }
 
+/// `env -i` and the variables of `env`: a command's environment, alone.
 fn env_words(env: &[(OsString, OsString)]) -> Vec<String> {
-    std::iter::once("env".to_string())
-        .chain(std::iter::once("-i".to_string()))
-        .chain(
-            env.iter()
-                .map(|(k, v)| format!("{}={}", k.to_string_lossy(), v.to_string_lossy())),
-        )
+    let variables = env
+        .iter()
+        .map(|(k, v)| format!("{}={}", k.to_string_lossy(), v.to_string_lossy()));
+    ["env".to_string(), "-i".to_string()]
+        .into_iter()
+        .chain(variables)
         .collect()
 }
 
