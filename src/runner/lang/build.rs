@@ -214,7 +214,6 @@ fn compile_in(
 ) -> anyhow::Result<bool> {
     let Planned {
         spec,
-        language,
         interface,
         toolchain,
         chosen,
@@ -252,8 +251,7 @@ fn compile_in(
         before: cache::usage(dir, None),
         bytes: limits.build_bytes,
     };
-    let native = language.is_native();
-    let finished = run_compiler(argv, dir, toolchain, &env, native, COMPILE_CPU, cap);
+    let finished = run_compiler(argv, dir, toolchain, &env, spec.native, COMPILE_CPU, cap);
     announced(compiling);
     // What the compiler kept for itself is not part of the build.
     if own_cache.exists() {

@@ -44,10 +44,10 @@ pub mod table;
 pub(crate) mod tools;
 mod typescript;
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, OnceLock};
+use std::sync::Mutex;
 use std::time::Duration;
 
 use regex::Regex;
@@ -399,11 +399,8 @@ impl Language {
 
 /// A compiled pattern of a declaration, compiled once.
 fn regex(pattern: &'static str) -> Regex {
-    static CACHE: OnceLock<Mutex<HashMap<&'static str, Regex>>> = OnceLock::new();
-    let mut cache = CACHE
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
+    static CACHE: Mutex<BTreeMap<&'static str, Regex>> = Mutex::new(BTreeMap::new());
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
     cache
         .entry(pattern)
         .or_insert_with(|| Regex::new(pattern).expect("a valid pattern"))
