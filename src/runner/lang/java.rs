@@ -14,21 +14,6 @@ pub(super) fn main_class(source: &str, _name: &str) -> Option<String> {
         .map(|c| c[1].to_string())
 }
 
-/// A JVM's uncaught exception, for every language that runs on one.
-pub(super) const EXCEPTION: [Cause; 1] = [Cause {
-    pattern: r#"(?m)^Exception in thread "[^"]*" (?P<what>.*)$"#,
-    says: "threw $what",
-}];
-
-/// The JVM's words for running out of heap, in Java, Kotlin and Scala.
-pub(super) const OUT_OF_MEMORY: [&str; 1] = ["java.lang.OutOfMemoryError"];
-
-/// A JVM stack frame: `at Solution.solveSudoku(Solution.java:5)`.
-pub(super) const FRAME: Frame = Frame {
-    pattern: r"(?m)^\s*at [^\s(]+\((?P<file>[^:()]+):(?P<line>\d+)\)",
-    innermost_last: false,
-};
-
 pub static SPEC: Spec = Spec {
     id: "java",
     aliases: &[],
@@ -91,9 +76,18 @@ pub static SPEC: Spec = Spec {
     compile_env: &[],
     native: false,
     runtime_kb: 0,
-    causes: &EXCEPTION,
-    frame: Some(FRAME),
-    out_of_memory: &OUT_OF_MEMORY,
+    // The JVM's uncaught exception, its stack frame (`at
+    // Solution.solveSudoku(Solution.java:5)`) and its words for running
+    // out of heap, for every language that runs on it (Kotlin, Scala).
+    causes: &[Cause {
+        pattern: r#"(?m)^Exception in thread "[^"]*" (?P<what>.*)$"#,
+        says: "threw $what",
+    }],
+    frame: Some(Frame {
+        pattern: r"(?m)^\s*at [^\s(]+\((?P<file>[^:()]+):(?P<line>\d+)\)",
+        innermost_last: false,
+    }),
+    out_of_memory: &["java.lang.OutOfMemoryError"],
     leetcode: LeetCode {
         method: "class Solution with solveSudoku",
         template: "class Solution {\n    public void solveSudoku(char[][] board) {\n        \n    }\n}",

@@ -38,7 +38,6 @@ pub static SPEC: Spec = Spec {
         Tool::new("java", "default-jre-headless", &["-version"]),
     ],
     tested: "kotlinc 1.3, OpenJDK 17",
-    resolve: super::resolve_links,
     flags: &[],
     flags_why: "its defaults; run as Java is, with the Kotlin standard library",
     profiles: &[],
@@ -75,11 +74,6 @@ pub static SPEC: Spec = Spec {
     prepare: None,
     driver: include_str!("../drivers/driver.kt"),
     compile_env: &[],
-    native: false,
-    runtime_kb: 0,
-    causes: &java::EXCEPTION,
-    frame: Some(java::FRAME),
-    out_of_memory: &java::OUT_OF_MEMORY,
     leetcode: LeetCode {
         method: "class Solution with solveSudoku",
         template: "class Solution {\n    fun solveSudoku(board: Array<CharArray>): Unit {\n        \n    }\n}",
@@ -113,4 +107,7 @@ fun main() {
 }
 "#,
     },
+    // Run on the JVM as Java is: its tools resolved, its memory counted
+    // and its crashes read as Java's.
+    ..java::SPEC
 };

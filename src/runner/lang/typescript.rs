@@ -93,13 +93,7 @@ pub static SPEC: Spec = Spec {
     },
     entry: None,
     prepare: None,
-    driver: include_str!("../drivers/driver.js"),
     compile_env: &[],
-    native: false,
-    runtime_kb: 48 << 10,
-    causes: &javascript::EXCEPTION,
-    frame: Some(javascript::FRAME),
-    out_of_memory: &javascript::OUT_OF_MEMORY,
     leetcode: LeetCode {
         method: "solveSudoku",
         template: "/**\n Do not return anything, modify board in-place instead.\n */\nfunction solveSudoku(board: string[][]): void {\n\n};",
@@ -131,4 +125,7 @@ for (const raw of require('fs').readFileSync(0, 'utf8').split('\n')) {
 process.stdout.write(out.join(''));
 "#,
     },
+    // Run on Node.js as JavaScript is, with its driver: its memory counted
+    // and its crashes read as JavaScript's.
+    ..javascript::SPEC
 };
