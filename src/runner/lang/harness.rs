@@ -424,11 +424,9 @@ int main() {
         assert!(!cut.source.contains("new Solution"), "{}", cut.source);
         assert!(cut.notes[0].contains("lines 6–10"), "{:?}", cut.notes);
         // Nothing after the class: nothing said.
-        assert!(cut_notes_of("<?php\nclass Solution {\n}\n").is_empty());
-    }
-
-    fn cut_notes_of(php: &str) -> Vec<String> {
-        cut("php", php).notes
+        assert!(self::cut("php", "<?php\nclass Solution {\n}\n")
+            .notes
+            .is_empty());
     }
 
     #[test]
