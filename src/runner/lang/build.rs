@@ -216,7 +216,6 @@ fn compile_in(
         spec,
         interface,
         toolchain,
-        chosen,
         flags,
         source_name,
         files,
@@ -236,7 +235,7 @@ fn compile_in(
         .collect();
     let own_cache = dir.join(".compiler-cache");
     if !toolchain.caches.is_empty() {
-        caches::prepare(spec, toolchain, &chosen[0], flags, announce, &own_cache)?;
+        caches::prepare(planned, announce, &own_cache)?;
         let own = own_cache.display().to_string();
         env.extend(
             toolchain

@@ -6,9 +6,11 @@
 //! file of its own beside this one (its extensions, toolchain, flags, the
 //! files and commands that build and start it, what its runtime says when
 //! it crashes, the LeetCode template it takes), plus its driver in
-//! `drivers/`. Nothing else in the judge asks which language it runs; the
-//! README's table of languages is made from the same declarations
-//! ([`table`]), and a test keeps the two in step.
+//! `drivers/`; one that runs as another does (Kotlin as Java) takes what
+//! it does not say from that language's spec. Nothing else in the judge
+//! asks which language it runs; the README's table of languages is made
+//! from the same declarations ([`table`]), and a test keeps the two in
+//! step.
 //!
 //! How a file is built and cached is in [`build`], the compiler's run in
 //! [`compile`], and which programs a language's tools are in `tools`.
