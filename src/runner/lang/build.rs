@@ -142,9 +142,8 @@ pub fn build_as(
         before: sources,
         bytes: limits.build_bytes,
     };
-    if cache::usage(&scratch.path, Some(sources.saturating_add(cap.bytes)))
-        > sources.saturating_add(cap.bytes)
-    {
+    let bound = sources.saturating_add(cap.bytes);
+    if cache::usage(&scratch.path, Some(bound)) > bound {
         info.time = started.elapsed();
         info.error = Some(cap.exceeded());
         return Ok(Built { launch: None, info });
@@ -167,26 +166,19 @@ fn identify(planned: &Planned, announce: Option<&Announce>, hasher: &mut Sha256)
         chosen,
         ..
     } = planned;
-    let unknown = spec
-        .tools
-        .iter()
-        .zip(&toolchain.programs)
-        .zip(chosen)
-        .find(|((tool, program), chosen)| {
-            !tools::version_known(program, &version_args(chosen, tool))
-        })
-        .map(|(found, _)| found);
-    let asking = unknown.and_then(|(tool, _)| {
-        announce_after(
-            announce,
-            format!(
-                "asking {} its version (once per compiler) ...",
-                tool.command
-            ),
-        )
+    let each = || spec.tools.iter().zip(&toolchain.programs).zip(chosen);
+    let unknown = each().find(|((tool, program), chosen)| {
+        !tools::version_known(program, &version_args(chosen, tool))
+    });
+    let asking = unknown.and_then(|((tool, _), _)| {
+        let asking = format!(
+            "asking {} its version (once per compiler) ...",
+            tool.command
+        );
+        announce_after(announce, asking)
     });
     let mut used = Vec::new();
-    for ((tool, program), chosen) in spec.tools.iter().zip(&toolchain.programs).zip(chosen) {
+    for ((tool, program), chosen) in each() {
         let version = tools::version(program, &version_args(chosen, tool), toolchain);
         hasher.update(tools::identity(program));
         hasher.update(&version);

@@ -157,15 +157,8 @@ pub(super) fn run_compiler(
     cpu: Duration,
     cap: SizeCap,
 ) -> anyhow::Result<Result<(), String>> {
-    let (mut spec, accounted) = contained(
-        argv,
-        dir,
-        vec![dir.to_path_buf()],
-        toolchain,
-        env,
-        native,
-        cpu,
-    );
+    let writable = vec![dir.to_path_buf()];
+    let (mut spec, accounted) = contained(argv, dir, writable, toolchain, env, native, cpu);
     // One byte over the cap, so that a file stopped at the limit is also
     // seen to pass it, whatever the compiler makes of the error.
     spec.file_size_limit = Some(cap.bytes.saturating_add(1));
