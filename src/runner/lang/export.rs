@@ -11,7 +11,6 @@
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use anyhow::{bail, Context as _};
 
@@ -19,6 +18,7 @@ use super::launch::{Interface, Launch, ANSWERS_PATH, ANSWERS_VAR};
 use super::plan::{plan, Planned};
 use super::Language;
 use crate::case::Limits;
+use crate::problem::{DEFAULT_MEMORY_LIMIT_KB, DEFAULT_TIME_LIMIT};
 
 /// What [`export`] wrote.
 pub struct Exported {
@@ -67,15 +67,12 @@ pub fn export(
     out: &Path,
     boards: &str,
 ) -> anyhow::Result<Exported> {
-    let planned = plan(
-        path,
-        language,
-        &super::Options {
-            reading,
-            toolchains,
-            ..Default::default()
-        },
-    )?;
+    let options = super::Options {
+        reading,
+        toolchains,
+        ..Default::default()
+    };
+    let planned = plan(path, language, &options)?;
     let out = new_directory(out)?;
     let launch = Launch {
         label: String::new(),
@@ -87,8 +84,8 @@ pub fn export(
     };
     // The JVM's heap and stack are set from the limits: the defaults'.
     let limits = Limits {
-        time: Duration::from_secs(1),
-        memory_kb: 256 << 10,
+        time: DEFAULT_TIME_LIMIT,
+        memory_kb: DEFAULT_MEMORY_LIMIT_KB,
         wall_factor: 2,
     };
     let (_, argv) = launch.command_for(&limits);
@@ -100,14 +97,12 @@ pub fn export(
     if planned.interface == Interface::Function {
         env.push((ANSWERS_VAR.into(), ANSWERS_PATH.into()));
     }
-    let mut compile_env = env.clone();
-    compile_env.extend(
-        planned
-            .spec
-            .compile_env
-            .iter()
-            .map(|(k, v)| (OsString::from(k), OsString::from(v))),
-    );
+    let own = planned
+        .spec
+        .compile_env
+        .iter()
+        .map(|(k, v)| (OsString::from(k), OsString::from(v)));
+    let compile_env: Vec<_> = env.iter().cloned().chain(own).collect();
 
     let script = script(&planned, &compile_env, &env, &run_words);
     let files = write_out(&out, &planned.files, boards, &script)?;
