@@ -20,12 +20,9 @@ use sha2::{Digest as _, Sha256};
 use super::announce::Announce;
 use super::announce::{announce_after, announced};
 use super::cache::key as cache_key;
-use super::compile::{run_compiler, SizeCap};
-use super::launch::Interface;
+use super::compile::{run_compiler, SizeCap, COMPILE_CPU};
 use super::plan::{plan, Options, Planned};
-use super::{
-    cache, caches, needs, tools, BuildInfo, Built, Language, SourceName, Spec, Toolchain, UsedTool,
-};
+use super::{cache, caches, needs, tools, BuildInfo, Built, Language, SourceName, UsedTool};
 
 /// Where builds are cached: `$SUDOKU_JUDGE_CACHE`, else the user's cache
 /// directory (`~/.cache/sudoku-judge` on Linux).
@@ -75,57 +72,39 @@ pub fn build_as(
 ) -> anyhow::Result<Built> {
     let planned = plan(path, language, options)?;
     let launch = |dir: &Path| planned.launch(path, dir);
-    let Planned {
-        language,
-        spec,
-        interface,
-        name,
-        class,
-        files,
-        compile,
-        shown,
-        source_name,
-        toolchain,
-        recipe,
-        flags,
-        notes,
-        judge,
-        chosen,
-        ..
-    } = &planned;
-    let (language, interface, flags) = (*language, *interface, *flags);
 
     // The build is named by everything that makes it.
     let mut hasher = Sha256::new();
-    hasher.update(format!("{} {interface:?}\n{name}\n{class}\n", spec.id));
-    for arg in compile.iter().flatten() {
+    hasher.update(format!(
+        "{} {:?}\n{}\n{}\n",
+        planned.spec.id, planned.interface, planned.name, planned.class
+    ));
+    for arg in planned.compile.iter().flatten() {
         hasher.update(format!("{arg}\n"));
     }
     let announce = options.announce.as_ref();
-    let used = identify(spec, toolchain, chosen, announce, &mut hasher);
-    for (file, text) in files {
+    let used = identify(&planned, announce, &mut hasher);
+    for (file, text) in &planned.files {
         hasher.update(format!("\n--- {file} {}\n", text.len()));
         hasher.update(text);
     }
     let hash = cache_key(hasher, 10);
     let root = cache_root();
-    let dir = root.join(format!("{}-{hash}", name.replace('.', "-")));
+    let dir = root.join(format!("{}-{hash}", planned.name.replace('.', "-")));
     let mut info = BuildInfo {
         source: path.to_path_buf(),
-        language,
-        interface,
-        command: shown.clone(),
+        language: planned.language,
+        interface: planned.interface,
+        command: planned.shown.clone(),
         cached: true,
         time: Duration::ZERO,
         error: None,
-        notes: notes.clone(),
-        short_of: None,
+        notes: planned.notes.clone(),
+        short_of: used.first().and_then(|compiler| {
+            needs::short_of(planned.spec, compiler, planned.flags, planned.judge)
+        }),
         toolchain: used,
     };
-    info.short_of = info
-        .toolchain
-        .first()
-        .and_then(|compiler| needs::short_of(spec, compiler, flags, judge));
     if root.exists() {
         ensure_own_cache(&root)?;
     }
@@ -143,27 +122,16 @@ pub fn build_as(
         .with_context(|| format!("failed to create the build cache {}", root.display()))?;
     ensure_own_cache(&root)?;
     let scratch = Scratch::new(&root)?;
-    for (file, text) in files {
-        std::fs::write(scratch.path().join(file), text)
+    for (file, text) in &planned.files {
+        std::fs::write(scratch.path.join(file), text)
             .with_context(|| format!("failed to write {file} into the build directory"))?;
     }
     // What the judge put there, before the compiler adds to it.
-    let sources = cache::usage(scratch.path(), None);
+    let sources = cache::usage(&scratch.path, None);
     info.cached = false;
     let started = Instant::now();
-    if let Some(argv) = &compile {
-        let step = Step {
-            spec,
-            language,
-            interface,
-            toolchain,
-            chosen,
-            flags,
-            shown: recipe.shown,
-            source_name,
-            files,
-        };
-        let compiled = step.compile(argv, scratch.path(), &limits, announce, &mut info);
+    if let Some(argv) = &planned.compile {
+        let compiled = compile_in(&planned, argv, &scratch.path, &limits, announce, &mut info);
         info.time = started.elapsed();
         if !compiled? {
             return Ok(Built { launch: None, info });
@@ -174,9 +142,8 @@ pub fn build_as(
         before: sources,
         bytes: limits.build_bytes,
     };
-    if cache::usage(scratch.path(), Some(sources.saturating_add(cap.bytes)))
-        > sources.saturating_add(cap.bytes)
-    {
+    let bound = sources.saturating_add(cap.bytes);
+    if cache::usage(&scratch.path, Some(bound)) > bound {
         info.time = started.elapsed();
         info.error = Some(cap.exceeded());
         return Ok(Built { launch: None, info });
@@ -192,33 +159,26 @@ pub fn build_as(
 /// The tools a build uses, each with its version, added to `hasher`: a
 /// compiler is known by its identity, and its version is asked once per
 /// identity, which can take seconds (kotlinc runs on a JVM).
-fn identify(
-    spec: &Spec,
-    toolchain: &Toolchain,
-    chosen: &[tools::Chosen],
-    announce: Option<&Announce>,
-    hasher: &mut Sha256,
-) -> Vec<UsedTool> {
-    let unknown = spec
-        .tools
-        .iter()
-        .zip(&toolchain.programs)
-        .zip(chosen)
-        .find(|((tool, program), chosen)| {
-            !tools::version_known(program, &version_args(chosen, tool))
-        })
-        .map(|(found, _)| found);
-    let asking = unknown.and_then(|(tool, _)| {
-        announce_after(
-            announce,
-            format!(
-                "asking {} its version (once per compiler) ...",
-                tool.command
-            ),
-        )
+fn identify(planned: &Planned, announce: Option<&Announce>, hasher: &mut Sha256) -> Vec<UsedTool> {
+    let Planned {
+        spec,
+        toolchain,
+        chosen,
+        ..
+    } = planned;
+    let each = || spec.tools.iter().zip(&toolchain.programs).zip(chosen);
+    let unknown = each().find(|((tool, program), chosen)| {
+        !tools::version_known(program, &version_args(chosen, tool))
+    });
+    let asking = unknown.and_then(|((tool, _), _)| {
+        let asking = format!(
+            "asking {} its version (once per compiler) ...",
+            tool.command
+        );
+        announce_after(announce, asking)
     });
     let mut used = Vec::new();
-    for ((tool, program), chosen) in spec.tools.iter().zip(&toolchain.programs).zip(chosen) {
+    for ((tool, program), chosen) in each() {
         let version = tools::version(program, &version_args(chosen, tool), toolchain);
         hasher.update(tools::identity(program));
         hasher.update(&version);
@@ -233,104 +193,86 @@ fn identify(
     used
 }
 
-/// What the compile step of a build needs of its plan.
-struct Step<'p> {
-    spec: &'static Spec,
-    language: Language,
-    interface: Interface,
-    toolchain: &'p Toolchain,
-    chosen: &'p [tools::Chosen],
-    flags: &'static [&'static str],
-    /// Whether the step is a compiler's (else a script's syntax check).
-    shown: bool,
-    source_name: &'p SourceName,
-    files: &'p [(String, String)],
-}
-
-impl Step<'_> {
-    /// Runs `argv` in `dir` under the build's size cap. False when the
-    /// compiler rejected the file: its message and what it tells are in
-    /// `info`.
-    fn compile(
-        &self,
-        argv: &[String],
-        dir: &Path,
-        limits: &cache::Limits,
-        announce: Option<&Announce>,
-        info: &mut BuildInfo,
-    ) -> anyhow::Result<bool> {
-        let Step {
-            spec,
-            language,
-            interface,
-            toolchain,
-            chosen,
-            flags,
-            source_name,
-            files,
-            ..
-        } = *self;
-        // Every language's build step is said here alone: a compiler's, or
-        // a script's syntax check.
-        let doing = if self.shown {
-            "compiling"
-        } else {
-            "checking the syntax of"
-        };
-        let mut env: Vec<(&str, String)> = spec
-            .compile_env
-            .iter()
-            .map(|(k, v)| (*k, v.to_string()))
-            .collect();
-        let own_cache = dir.join(".compiler-cache");
-        if !toolchain.caches.is_empty() {
-            caches::prepare(spec, toolchain, &chosen[0], flags, announce, &own_cache)?;
-            let own = own_cache.display().to_string();
-            env.extend(
-                toolchain
-                    .caches
-                    .iter()
-                    .map(|variable| (*variable, own.clone())),
-            );
-        }
-        let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
-        let compiling = announce_after(announce, format!("{doing} {} ...", source_name.name));
-        let cap = SizeCap {
-            before: cache::usage(dir, None),
-            bytes: limits.build_bytes,
-        };
-        let finished = run_compiler(argv, dir, toolchain, &env, language.is_native(), cap);
-        announced(compiling);
-        // What the compiler kept for itself is not part of the build.
-        if own_cache.exists() {
-            let _ = std::fs::remove_dir_all(&own_cache);
-        }
-        let Err(message) = finished? else {
-            return Ok(true);
-        };
-        let message = normalize(message.trim_end(), dir, source_name);
-        // The user's code is the file it is built as, or (a LeetCode file
-        // behind its driver) inside one of the build's files.
-        let source = files
-            .iter()
-            .find(|(file, _)| *file == source_name.built_as)
-            .map_or_else(
-                || files.iter().map(|(_, text)| text.as_str()).collect(),
-                |(_, text)| text.clone(),
-            );
-        if let Some(why) = info
-            .toolchain
-            .first()
-            .and_then(|compiler| needs::explain(spec, &source, &message, compiler))
-        {
-            info.notes.push(why);
-        }
-        if let Some(why) = needs::written_for(spec, interface, flags, &message) {
-            info.notes.push(why);
-        }
-        info.error = Some(message);
-        Ok(false)
+/// Runs `argv`, the compile of `planned`, in `dir` under the build's size
+/// cap. False when the compiler rejected the file: its message and what it
+/// tells are in `info`.
+fn compile_in(
+    planned: &Planned,
+    argv: &[String],
+    dir: &Path,
+    limits: &cache::Limits,
+    announce: Option<&Announce>,
+    info: &mut BuildInfo,
+) -> anyhow::Result<bool> {
+    let Planned {
+        spec,
+        interface,
+        toolchain,
+        flags,
+        source_name,
+        files,
+        ..
+    } = planned;
+    // Every language's build step is said here alone: a compiler's, or
+    // a script's syntax check.
+    let doing = if planned.recipe.shown {
+        "compiling"
+    } else {
+        "checking the syntax of"
+    };
+    let mut env: Vec<(&str, String)> = spec
+        .compile_env
+        .iter()
+        .map(|(k, v)| (*k, v.to_string()))
+        .collect();
+    let own_cache = dir.join(".compiler-cache");
+    if !toolchain.caches.is_empty() {
+        caches::prepare(planned, announce, &own_cache)?;
+        let own = own_cache.display().to_string();
+        env.extend(
+            toolchain
+                .caches
+                .iter()
+                .map(|variable| (*variable, own.clone())),
+        );
     }
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let compiling = announce_after(announce, format!("{doing} {} ...", source_name.name));
+    let cap = SizeCap {
+        before: cache::usage(dir, None),
+        bytes: limits.build_bytes,
+    };
+    let finished = run_compiler(argv, dir, toolchain, &env, spec.native, COMPILE_CPU, cap);
+    announced(compiling);
+    // What the compiler kept for itself is not part of the build.
+    if own_cache.exists() {
+        let _ = std::fs::remove_dir_all(&own_cache);
+    }
+    let Err(message) = finished? else {
+        return Ok(true);
+    };
+    let message = normalize(message.trim_end(), dir, source_name);
+    // The user's code is the file it is built as, or (a LeetCode file
+    // behind its driver) inside one of the build's files.
+    let source = files
+        .iter()
+        .find(|(file, _)| *file == source_name.built_as)
+        .map_or_else(
+            || files.iter().map(|(_, text)| text.as_str()).collect(),
+            |(_, text)| text.clone(),
+        );
+    if let Some(why) = info
+        .toolchain
+        .first()
+        .and_then(|compiler| needs::explain(spec, &source, &message, compiler))
+    {
+        info.notes.push(why);
+    }
+    if let Some(why) = needs::written_for(spec, *interface, flags, &message) {
+        info.notes.push(why);
+    }
+    info.error = Some(message);
+    Ok(false)
 }
 
 /// A build being made, under a name of its own in the cache: held (so no
@@ -345,7 +287,7 @@ impl Scratch {
     /// Marks the build done and moves it to `dir`, held there: a build of
     /// the same thing another run put there meanwhile is used instead.
     fn store(self, dir: &Path) -> anyhow::Result<()> {
-        std::fs::write(self.path().join(cache::BUILT), "")?;
+        std::fs::write(self.path.join(cache::BUILT), "")?;
         let built = self.keep();
         if std::fs::rename(&built, dir).is_err() {
             let _ = cache::remove_tree(&built);
@@ -367,10 +309,6 @@ impl Scratch {
             .keep();
         let lock = cache::lock(&path, true);
         Ok(Scratch { path, lock })
-    }
-
-    fn path(&self) -> &Path {
-        &self.path
     }
 
     /// Keeps it: its path, no longer removed.

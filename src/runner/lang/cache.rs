@@ -27,8 +27,6 @@ use anyhow::{bail, Context as _};
 use serde::Deserialize;
 use sha2::{Digest as _, Sha256};
 
-/// What marks a build directory as finished; its modification time is the
-/// build's last use.
 pub(super) use super::held::{hold, lock, remove_tree, Held, BUILT};
 use super::held::{lock_for_removal, remove_unheld};
 
@@ -110,33 +108,29 @@ pub fn user_config_path() -> Option<PathBuf> {
     dirs::config_dir().map(|dir| dir.join("sudoku-judge").join("config.toml"))
 }
 
+/// The user's configuration file and its text, `None` when there is none.
+pub(super) fn user_config() -> anyhow::Result<Option<(PathBuf, String)>> {
+    let Some(path) = user_config_path() else {
+        return Ok(None);
+    };
+    match std::fs::read_to_string(&path) {
+        Ok(text) => Ok(Some((path, text))),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(error) => Err(error).with_context(|| format!("failed to read {}", path.display())),
+    }
+}
+
 impl Limits {
     /// The caps: each from its environment variable, else the user's
     /// `config.toml` (`[cache]`), else the default.
     pub fn current() -> anyhow::Result<Limits> {
-        let config_path = user_config_path();
-        let config: Config = match config_path
-            .as_ref()
-            .map(std::fs::read_to_string)
-            .transpose()
-        {
-            Ok(Some(text)) => toml::from_str(&text)
+        let config: Config = match user_config()? {
+            Some((path, text)) => toml::from_str(&text)
                 .map_err(crate::case::settings::toml_error)
-                .with_context(|| {
-                    format!("invalid {}", config_path.as_ref().expect("read").display())
-                })?,
-            Ok(None) => Config::default(),
-            Err(error) if error.kind() == io::ErrorKind::NotFound => Config::default(),
-            Err(error) => {
-                return Err(error).with_context(|| {
-                    format!(
-                        "failed to read {}",
-                        config_path.as_ref().expect("read").display()
-                    )
-                })
-            }
+                .with_context(|| format!("invalid {}", path.display()))?,
+            None => Config::default(),
         };
-        let config_name = config_path.map_or_else(
+        let config_name = user_config_path().map_or_else(
             || "config.toml".to_string(),
             |path| path.display().to_string(),
         );
@@ -304,33 +298,24 @@ pub fn entries(root: &Path) -> Vec<Entry> {
 pub fn trim(root: &Path, limits: &Limits) -> u64 {
     let entries = entries(root);
     let mut total: u64 = entries.iter().map(|e| e.bytes).sum();
-    let mut removed = 0;
-    // A build left by a judge that was killed is held by no one.
-    for entry in entries
-        .iter()
-        .filter(|e| e.kind == EntryKind::Unfinished && !e.in_use)
-    {
-        if entry.name.starts_with(".filling-") {
-            // A compiler cache being filled holds no lock of this kind.
-            continue;
-        }
-        if remove_unheld(root, &root.join(&entry.name)) {
-            total = total.saturating_sub(entry.bytes);
-            removed += entry.bytes;
-        }
-    }
+    // A build left by a judge that was killed is held by no one; a
+    // compiler cache being filled holds no lock of this kind.
+    let unfinished = entries.iter().filter(|e| {
+        e.kind == EntryKind::Unfinished && !e.in_use && !e.name.starts_with(".filling-")
+    });
     let mut builds: Vec<&Entry> = entries
         .iter()
         .filter(|e| e.kind == EntryKind::Build && !e.in_use)
         .collect();
     builds.sort_by_key(|e| e.used);
-    for build in builds {
-        if total <= limits.total_bytes {
+    let mut removed = 0;
+    for entry in unfinished.chain(builds) {
+        if entry.kind == EntryKind::Build && total <= limits.total_bytes {
             break;
         }
-        if remove_unheld(root, &root.join(&build.name)) {
-            total = total.saturating_sub(build.bytes);
-            removed += build.bytes;
+        if remove_unheld(root, &root.join(&entry.name)) {
+            total = total.saturating_sub(entry.bytes);
+            removed += entry.bytes;
         }
     }
     removed

@@ -26,7 +26,8 @@ use sha2::{Digest as _, Sha256};
 
 use super::announce::{announce_after, announced, Announce};
 use super::cache::key as cache_key;
-use super::{tools, Spec, Toolchain};
+use super::plan::Planned;
+use super::tools;
 
 /// The CPU time a cache's first fill may take: zig's libc++ took about 2
 /// minutes of CPU on the machine it was measured on, 3 to 5 minutes of
@@ -42,23 +43,20 @@ fn short_hash(parts: &[&str]) -> String {
     cache_key(hasher, 8)
 }
 
-/// Makes `into` (a compile's own cache) a copy of the filled cache of
-/// `toolchain`'s compiler for `flags`, filling that first, if it is not
-/// yet, by building `spec`'s self-test as `chosen` builds.
+/// Makes `into` (a compile's own cache) a copy of the filled cache of the
+/// compiler `planned` builds with, for its flags, filling that first, if
+/// it is not yet, by building its language's self-test as it builds.
 pub(super) fn prepare(
-    spec: &Spec,
-    toolchain: &Toolchain,
-    chosen: &tools::Chosen,
-    flags: &[&str],
+    planned: &Planned,
     announce: Option<&Announce>,
     into: &Path,
 ) -> anyhow::Result<()> {
-    let program = &toolchain.programs[0];
-    let identity = tools::identity(program);
+    let identity = tools::identity(&planned.toolchain.programs[0]);
     let dir = super::cache_root()
         .join(".compiler-caches")
         .join(short_hash(&[&identity]));
-    let flags_key = short_hash(&[&chosen.args.join(" "), &flags.join(" ")]);
+    let chosen_args = planned.chosen[0].args.join(" ");
+    let flags_key = short_hash(&[&chosen_args, &planned.flags.join(" ")]);
     let filled = dir.join(format!(".filled-{flags_key}"));
     let parent = dir.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(parent)
@@ -72,7 +70,7 @@ pub(super) fn prepare(
     lock.lock()
         .with_context(|| format!("failed to lock {}", lock_path.display()))?;
     if !filled.is_file() {
-        fill(spec, toolchain, chosen, flags, announce, &dir, &flags_key)?;
+        fill(planned, announce, &dir, &flags_key)?;
     }
     copy(&dir, into)
 }
@@ -81,14 +79,19 @@ pub(super) fn prepare(
 /// compile of the self-test whose build directory holds a copy of the
 /// cache as it is, which replaces it when the compile succeeds.
 fn fill(
-    spec: &Spec,
-    toolchain: &Toolchain,
-    chosen: &tools::Chosen,
-    flags: &[&str],
+    planned: &Planned,
     announce: Option<&Announce>,
     dir: &Path,
     flags_key: &str,
 ) -> anyhow::Result<()> {
+    let Planned {
+        spec,
+        toolchain,
+        chosen,
+        flags,
+        ..
+    } = planned;
+    let chosen = &chosen[0];
     let scratch = tempfile::Builder::new()
         .prefix(".filling-")
         .tempdir_in(super::cache_root())
@@ -126,7 +129,7 @@ fn fill(
         before: 0,
         bytes: super::cache::Limits::current()?.total_bytes,
     };
-    let built = super::compile::run_in_build_dir(
+    let built = super::compile::run_compiler(
         &argv,
         scratch.path(),
         toolchain,

@@ -15,6 +15,7 @@ pub struct Cause {
 
 /// A stack frame in a runtime's report, with groups `file` and `line` (and
 /// `column`, if it says one).
+#[derive(Clone, Copy)]
 pub struct Frame {
     pub pattern: &'static str,
     /// Whether the innermost call comes last (Python) rather than first.

@@ -20,7 +20,7 @@ use crate::runner::{process, sandbox, spawner, TASKS};
 /// this much memory: a build that hangs or balloons (a huge template
 /// instantiation, `#include "/dev/zero"`) is a compile error saying which
 /// limit it passed.
-const COMPILE_CPU: Duration = Duration::from_secs(30);
+pub(super) const COMPILE_CPU: Duration = Duration::from_secs(30);
 const COMPILE_MEMORY_KB: u64 = 1 << 20;
 
 /// What a build directory may grow by while its compiler runs, and how
@@ -143,23 +143,12 @@ fn contained(
 /// Runs a compiler in the sandbox, in `dir`: `Ok(Err(message))` when it
 /// rejected the source or passed a limit. `native`: the compiler is a
 /// native program (gcc, rustc), not a JVM's, which reserves far more
-/// address space than it uses. `cap`: what it may write into `dir`; no
-/// file it writes may be larger (`RLIMIT_FSIZE`), and the directory is
-/// watched as it compiles, the compiler stopped once it passes the cap.
+/// address space than it uses. `cpu`: its CPU time, [`COMPILE_CPU`] but
+/// for a compiler's cache of its own, which takes longer to fill (see
+/// `caches`). `cap`: what it may write into `dir`; no file it writes may
+/// be larger (`RLIMIT_FSIZE`), and the directory is watched as it
+/// compiles, the compiler stopped once it passes the cap.
 pub(super) fn run_compiler(
-    argv: &[String],
-    dir: &Path,
-    toolchain: &Toolchain,
-    env: &[(&str, &str)],
-    native: bool,
-    cap: SizeCap,
-) -> anyhow::Result<Result<(), String>> {
-    run_in_build_dir(argv, dir, toolchain, env, native, COMPILE_CPU, cap)
-}
-
-/// [`run_compiler`], held to `cpu` of CPU time: a compiler's cache of its
-/// own takes longer to fill than a compile may (see `caches`).
-pub(super) fn run_in_build_dir(
     argv: &[String],
     dir: &Path,
     toolchain: &Toolchain,
@@ -168,15 +157,8 @@ pub(super) fn run_in_build_dir(
     cpu: Duration,
     cap: SizeCap,
 ) -> anyhow::Result<Result<(), String>> {
-    let (mut spec, accounted) = contained(
-        argv,
-        dir,
-        vec![dir.to_path_buf()],
-        toolchain,
-        env,
-        native,
-        cpu,
-    );
+    let writable = vec![dir.to_path_buf()];
+    let (mut spec, accounted) = contained(argv, dir, writable, toolchain, env, native, cpu);
     // One byte over the cap, so that a file stopped at the limit is also
     // seen to pass it, whatever the compiler makes of the error.
     spec.file_size_limit = Some(cap.bytes.saturating_add(1));

@@ -6,18 +6,6 @@ use super::starter::Files;
 use super::{Build, Comments, Detect, Interface, LeetCode, Profile, Run, Sign, Spec, Tool};
 use crate::problem::Problem;
 
-/// The C++ runtime's last words before `abort()`.
-pub(super) const TERMINATE: [Cause; 2] = [
-    Cause {
-        pattern: r"(?m)^(?P<head>terminate called after throwing .*)\n\s*what\(\):\s*(?P<what>.*)$",
-        says: "$head: $what",
-    },
-    Cause {
-        pattern: r"(?m)^terminate called after throwing .*$",
-        says: "$0",
-    },
-];
-
 /// What a LeetCode-style file is built in: every standard header, as
 /// LeetCode gives them. libstdc++ (g++, and LeetCode's clang) has them all
 /// in `<bits/stdc++.h>`; libc++ (zig's clang) has no such header, so they
@@ -186,13 +174,7 @@ pub static SPEC: Spec = Spec {
         function: r"\bsolveSudoku\s*\(",
         script: false,
     },
-    program: Build {
-        files: &[("@NAME@", "@SOURCE@")],
-        source_as: "@NAME@",
-        compile: &["@TOOL0@", "@FLAGS@", "-o", "main", "@NAME@"],
-        shown: true,
-        run: Run::Exec(&["@DIR@/main"]),
-    },
+    program: super::NATIVE_PROGRAM,
     // The judge's prelude, then the submission with its own line numbers,
     // then the driver.
     function: Build {
@@ -208,7 +190,17 @@ pub static SPEC: Spec = Spec {
     compile_env: &[],
     native: true,
     runtime_kb: 0,
-    causes: &TERMINATE,
+    // The C++ runtime's last words before `abort()`.
+    causes: &[
+        Cause {
+            pattern: r"(?m)^(?P<head>terminate called after throwing .*)\n\s*what\(\):\s*(?P<what>.*)$",
+            says: "$head: $what",
+        },
+        Cause {
+            pattern: r"(?m)^terminate called after throwing .*$",
+            says: "$0",
+        },
+    ],
     frame: None,
     out_of_memory: &["std::bad_alloc"],
     leetcode: LeetCode {

@@ -24,20 +24,8 @@ pub static SPEC: Spec = Spec {
     name: "C#",
     extensions: &["cs"],
     tools: &[
-        Tool {
-            command: "mcs",
-            package: "mono-mcs",
-            version_args: &["--version"],
-            alternatives: &[],
-            versioned: false,
-        },
-        Tool {
-            command: "mono",
-            package: "mono-runtime",
-            version_args: &["--version"],
-            alternatives: &[],
-            versioned: false,
-        },
+        Tool::new("mcs", "mono-mcs", &["--version"]),
+        Tool::new("mono", "mono-runtime", &["--version"]),
     ],
     tested: "Mono 6.8 (mcs)",
     resolve: super::resolve_links,

@@ -11,14 +11,14 @@
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use anyhow::{bail, Context as _};
 
 use super::launch::{Interface, Launch, ANSWERS_PATH, ANSWERS_VAR};
-use super::plan::{plan, runtime, Planned};
+use super::plan::{plan, Planned};
 use super::Language;
 use crate::case::Limits;
+use crate::problem::{DEFAULT_MEMORY_LIMIT_KB, DEFAULT_TIME_LIMIT};
 
 /// What [`export`] wrote.
 pub struct Exported {
@@ -45,13 +45,14 @@ fn shell_line(words: impl IntoIterator<Item = String>) -> String {
         .join(" ")
 }
 
+/// `env -i` and the variables of `env`: a command's environment, alone.
 fn env_words(env: &[(OsString, OsString)]) -> Vec<String> {
-    std::iter::once("env".to_string())
-        .chain(std::iter::once("-i".to_string()))
-        .chain(
-            env.iter()
-                .map(|(k, v)| format!("{}={}", k.to_string_lossy(), v.to_string_lossy())),
-        )
+    let variables = env
+        .iter()
+        .map(|(k, v)| format!("{}={}", k.to_string_lossy(), v.to_string_lossy()));
+    ["env".to_string(), "-i".to_string()]
+        .into_iter()
+        .chain(variables)
         .collect()
 }
 
@@ -66,35 +67,25 @@ pub fn export(
     out: &Path,
     boards: &str,
 ) -> anyhow::Result<Exported> {
-    let planned = plan(
-        path,
-        language,
-        &super::Options {
-            reading,
-            toolchains,
-            ..Default::default()
-        },
-    )?;
+    let options = super::Options {
+        reading,
+        toolchains,
+        ..Default::default()
+    };
+    let planned = plan(path, language, &options)?;
     let out = new_directory(out)?;
-    let dir_text = out.display().to_string();
-    let mut vars: Vec<(&str, &str)> = planned
-        .vars
-        .iter()
-        .map(|(k, v)| (k.as_str(), v.as_str()))
-        .collect();
-    vars.push(("@DIR@", &dir_text));
     let launch = Launch {
         label: String::new(),
         interface: planned.interface,
-        runtime: runtime(&planned.recipe.run, planned.flags, &vars),
+        runtime: planned.runtime(&out),
         language: Some(planned.language),
         source: None,
         read_only: Vec::new(),
     };
     // The JVM's heap and stack are set from the limits: the defaults'.
     let limits = Limits {
-        time: Duration::from_secs(1),
-        memory_kb: 256 << 10,
+        time: DEFAULT_TIME_LIMIT,
+        memory_kb: DEFAULT_MEMORY_LIMIT_KB,
         wall_factor: 2,
     };
     let (_, argv) = launch.command_for(&limits);
@@ -106,14 +97,12 @@ pub fn export(
     if planned.interface == Interface::Function {
         env.push((ANSWERS_VAR.into(), ANSWERS_PATH.into()));
     }
-    let mut compile_env = env.clone();
-    compile_env.extend(
-        planned
-            .spec
-            .compile_env
-            .iter()
-            .map(|(k, v)| (OsString::from(k), OsString::from(v))),
-    );
+    let own = planned
+        .spec
+        .compile_env
+        .iter()
+        .map(|(k, v)| (OsString::from(k), OsString::from(v)));
+    let compile_env: Vec<_> = env.iter().cloned().chain(own).collect();
 
     let script = script(&planned, &compile_env, &env, &run_words);
     let files = write_out(&out, &planned.files, boards, &script)?;

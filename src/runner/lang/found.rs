@@ -3,6 +3,7 @@
 //! installers put them on Windows (MSYS2, the JDKs, Go, Node.js, ...) and
 //! Homebrew's prefixes on macOS, after `PATH`.
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 /// A tool of a language as chosen: the program, the name it is shown by,
@@ -90,7 +91,7 @@ pub(super) fn newest_on_path(command: &str, versioned: bool) -> Option<Chosen> {
 /// editor may not have on its `PATH`; on Windows the usual install
 /// directories after it ([`WINDOWS_DIRS`]), which installers often leave
 /// off `PATH`.
-fn search_path() -> std::ffi::OsString {
+fn search_path() -> OsString {
     let path = with_homebrew(
         std::env::var_os("PATH").unwrap_or_default(),
         cfg!(target_os = "macos"),
@@ -98,15 +99,21 @@ fn search_path() -> std::ffi::OsString {
     if !cfg!(windows) {
         return path;
     }
-    let mut dirs: Vec<PathBuf> = std::env::split_paths(&path)
+    let installed = windows_dirs(&|name| std::env::var_os(name).map(PathBuf::from));
+    appended(path, installed.into_iter().filter(|dir| dir.is_dir()))
+}
+
+/// `path` with `dirs` after it, each unless it is on it already.
+fn appended(path: OsString, dirs: impl IntoIterator<Item = PathBuf>) -> OsString {
+    let mut all: Vec<PathBuf> = std::env::split_paths(&path)
         .filter(|dir| !dir.as_os_str().is_empty())
         .collect();
-    for dir in windows_dirs(&|name| std::env::var_os(name).map(PathBuf::from)) {
-        if dir.is_dir() && !dirs.contains(&dir) {
-            dirs.push(dir);
+    for dir in dirs {
+        if !all.contains(&dir) {
+            all.push(dir);
         }
     }
-    std::env::join_paths(dirs).unwrap_or(path)
+    std::env::join_paths(all).unwrap_or(path)
 }
 
 /// A program's name without Windows' `.exe` (`g++-14.exe` is `g++-14`),
@@ -198,19 +205,11 @@ fn windows_dirs(var: &dyn Fn(&str) -> Option<PathBuf>) -> Vec<PathBuf> {
 
 /// `path` with Homebrew's prefixes appended, where `macos`, unless it has
 /// them already.
-fn with_homebrew(path: std::ffi::OsString, macos: bool) -> std::ffi::OsString {
+fn with_homebrew(path: OsString, macos: bool) -> OsString {
     if !macos {
         return path;
     }
-    let mut dirs: Vec<PathBuf> = std::env::split_paths(&path)
-        .filter(|dir| !dir.as_os_str().is_empty())
-        .collect();
-    for prefix in HOMEBREW_BINS {
-        if !dirs.iter().any(|dir| dir == Path::new(prefix)) {
-            dirs.push(PathBuf::from(prefix));
-        }
-    }
-    std::env::join_paths(dirs).unwrap_or(path)
+    appended(path, HOMEBREW_BINS.map(PathBuf::from))
 }
 
 /// Homebrew's directories of programs: Apple silicon's, then Intel's.
@@ -278,15 +277,15 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn on_macos_homebrew_is_searched_after_path() {
-        let path = std::ffi::OsString::from("/usr/bin:/usr/local/bin");
+        let path = OsString::from("/usr/bin:/usr/local/bin");
         assert_eq!(with_homebrew(path.clone(), false), path);
         assert_eq!(
             with_homebrew(path, true),
-            std::ffi::OsString::from("/usr/bin:/usr/local/bin:/opt/homebrew/bin")
+            OsString::from("/usr/bin:/usr/local/bin:/opt/homebrew/bin")
         );
         assert_eq!(
             with_homebrew("".into(), true),
-            std::ffi::OsString::from("/opt/homebrew/bin:/usr/local/bin")
+            OsString::from("/opt/homebrew/bin:/usr/local/bin")
         );
     }
 }

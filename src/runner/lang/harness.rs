@@ -34,7 +34,7 @@ pub struct Submitted {
 pub fn leetcode_part(language: Language, source: &str, name: &str) -> Submitted {
     let mut notes = Vec::new();
     let mut text = source.as_bytes().to_vec();
-    if let Some((first, last)) = marked(&text) {
+    if let Some((first, last)) = marked(source) {
         let line = |at: usize| text[..at].iter().filter(|&&b| b == b'\n').count() + 1;
         let (from, to) = (line(first), line(last).saturating_sub(1).max(line(first)));
         blank(&mut text, 0, first);
@@ -82,23 +82,13 @@ pub fn leetcode_part(language: Language, source: &str, name: &str) -> Submitted 
 
 /// Where the marked code starts (the line after `@lc code=start`) and
 /// where it ends (the start of the line holding `@lc code=end`).
-fn marked(text: &[u8]) -> Option<(usize, usize)> {
-    let find = |from: usize, what: &str| {
-        text[from..]
-            .windows(what.len())
-            .position(|w| w == what.as_bytes())
-            .map(|at| from + at)
-    };
-    let start = find(0, START)?;
-    let end = find(start, END)?;
+fn marked(text: &str) -> Option<(usize, usize)> {
+    let start = text.find(START)?;
+    let end = start + text[start..].find(END)?;
     let after_start = text[start..]
-        .iter()
-        .position(|&b| b == b'\n')
+        .find('\n')
         .map_or(text.len(), |at| start + at + 1);
-    let end_line = text[..end]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |at| at + 1);
+    let end_line = text[..end].rfind('\n').map_or(0, |at| at + 1);
     (after_start <= end_line).then_some((after_start, end_line))
 }
 
@@ -434,11 +424,9 @@ int main() {
         assert!(!cut.source.contains("new Solution"), "{}", cut.source);
         assert!(cut.notes[0].contains("lines 6–10"), "{:?}", cut.notes);
         // Nothing after the class: nothing said.
-        assert!(cut_notes_of("<?php\nclass Solution {\n}\n").is_empty());
-    }
-
-    fn cut_notes_of(php: &str) -> Vec<String> {
-        cut("php", php).notes
+        assert!(self::cut("php", "<?php\nclass Solution {\n}\n")
+            .notes
+            .is_empty());
     }
 
     #[test]

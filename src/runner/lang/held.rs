@@ -14,6 +14,8 @@ use std::time::SystemTime;
 #[cfg(unix)]
 use nix::fcntl::{Flock, FlockArg};
 
+/// What marks a build directory as finished; its modification time is the
+/// build's last use.
 pub(super) const BUILT: &str = ".built";
 
 /// A build locked: its directory on Unix (`flock`), on Windows, where a

@@ -1,10 +1,6 @@
 //! Java: LeetCode's `class Solution` with `solveSudoku(char[][] board)`,
 //! and programs whose public class has `main`.
 
-use std::sync::OnceLock;
-
-use regex::Regex;
-
 use super::cause::{Cause, Frame};
 use super::starter::Files;
 use super::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
@@ -12,32 +8,11 @@ use super::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
 /// The class a program's file declares public (its entry point), else the
 /// first class.
 pub(super) fn main_class(source: &str, _name: &str) -> Option<String> {
-    static PUBLIC: OnceLock<Regex> = OnceLock::new();
-    static ANY: OnceLock<Regex> = OnceLock::new();
-    let public = PUBLIC.get_or_init(|| {
-        Regex::new(r"\bpublic\s+(?:final\s+)?class\s+(\w+)").expect("a valid pattern")
-    });
-    let any = ANY.get_or_init(|| Regex::new(r"\bclass\s+(\w+)").expect("a valid pattern"));
-    public
+    super::regex(r"\bpublic\s+(?:final\s+)?class\s+(\w+)")
         .captures(source)
-        .or_else(|| any.captures(source))
+        .or_else(|| super::regex(r"\bclass\s+(\w+)").captures(source))
         .map(|c| c[1].to_string())
 }
-
-/// A JVM's uncaught exception, for every language that runs on one.
-pub(super) const EXCEPTION: [Cause; 1] = [Cause {
-    pattern: r#"(?m)^Exception in thread "[^"]*" (?P<what>.*)$"#,
-    says: "threw $what",
-}];
-
-/// A JVM stack frame: `at Solution.solveSudoku(Solution.java:5)`.
-/// The JVM's words for running out of heap, in Java, Kotlin and Scala.
-pub(super) const OUT_OF_MEMORY: [&str; 1] = ["java.lang.OutOfMemoryError"];
-
-pub(super) const FRAME: Frame = Frame {
-    pattern: r"(?m)^\s*at [^\s(]+\((?P<file>[^:()]+):(?P<line>\d+)\)",
-    innermost_last: false,
-};
 
 pub static SPEC: Spec = Spec {
     id: "java",
@@ -45,20 +20,8 @@ pub static SPEC: Spec = Spec {
     name: "Java",
     extensions: &["java"],
     tools: &[
-        Tool {
-            command: "javac",
-            package: "default-jdk-headless",
-            version_args: &["-version"],
-            alternatives: &[],
-            versioned: false,
-        },
-        Tool {
-            command: "java",
-            package: "default-jdk-headless",
-            version_args: &["-version"],
-            alternatives: &[],
-            versioned: false,
-        },
+        Tool::new("javac", "default-jdk-headless", &["-version"]),
+        Tool::new("java", "default-jdk-headless", &["-version"]),
     ],
     tested: "OpenJDK 17",
     resolve: super::resolve_links,
@@ -113,9 +76,18 @@ pub static SPEC: Spec = Spec {
     compile_env: &[],
     native: false,
     runtime_kb: 0,
-    causes: &EXCEPTION,
-    frame: Some(FRAME),
-    out_of_memory: &OUT_OF_MEMORY,
+    // The JVM's uncaught exception, its stack frame (`at
+    // Solution.solveSudoku(Solution.java:5)`) and its words for running
+    // out of heap, for every language that runs on it (Kotlin, Scala).
+    causes: &[Cause {
+        pattern: r#"(?m)^Exception in thread "[^"]*" (?P<what>.*)$"#,
+        says: "threw $what",
+    }],
+    frame: Some(Frame {
+        pattern: r"(?m)^\s*at [^\s(]+\((?P<file>[^:()]+):(?P<line>\d+)\)",
+        innermost_last: false,
+    }),
+    out_of_memory: &["java.lang.OutOfMemoryError"],
     leetcode: LeetCode {
         method: "class Solution with solveSudoku",
         template: "class Solution {\n    public void solveSudoku(char[][] board) {\n        \n    }\n}",

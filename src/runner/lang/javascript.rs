@@ -5,42 +5,15 @@ use super::cause::{Cause, Frame};
 use super::starter::Files;
 use super::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
 
-/// An uncaught exception as Node reports it: the error's line, then its
-/// stack.
-pub(super) const EXCEPTION: [Cause; 2] = [
-    Cause {
-        pattern: r"(?m)^(?P<what>[\w.$]*(?:Error|Exception)\b.*)\n\s+at ",
-        says: "threw $what",
-    },
-    Cause {
-        pattern: r"(?m)^Uncaught (?P<what>.*)$",
-        says: "threw $what",
-    },
-];
-
-/// A V8 stack frame: `at solveSudoku (/path/sol.js:3:11)`.
-pub(super) const FRAME: Frame = Frame {
-    pattern: r"(?m)^\s+at (?:.*?\()?(?P<file>[^\s():]+):(?P<line>\d+):(?P<column>\d+)\)?\s*$",
-    innermost_last: false,
-};
-
 /// What a script does to read stdin: then it is a program.
 pub(super) const READS_STDIN: &str = r#"\bprocess\.stdin\b|readFileSync\(\s*(?:0|['"]/dev/stdin['"])|require\(\s*['"](?:node:)?readline['"]\s*\)"#;
-
-pub(super) const OUT_OF_MEMORY: [&str; 2] = ["JavaScript heap out of memory", "Reached heap limit"];
 
 pub static SPEC: Spec = Spec {
     id: "javascript",
     aliases: &["js", "node"],
     name: "JavaScript",
     extensions: &["js", "cjs"],
-    tools: &[Tool {
-        command: "node",
-        package: "nodejs",
-        version_args: &["--version"],
-        alternatives: &[],
-        versioned: false,
-    }],
+    tools: &[Tool::new("node", "nodejs", &["--version"])],
     tested: "Node.js 20",
     resolve: super::resolve_links,
     flags: &["--harmony"],
@@ -79,9 +52,23 @@ pub static SPEC: Spec = Spec {
     compile_env: &[],
     native: false,
     runtime_kb: 48 << 10,
-    causes: &EXCEPTION,
-    frame: Some(FRAME),
-    out_of_memory: &OUT_OF_MEMORY,
+    // An uncaught exception as Node reports it (the error's line, then its
+    // stack), and a V8 stack frame: `at solveSudoku (/path/sol.js:3:11)`.
+    causes: &[
+        Cause {
+            pattern: r"(?m)^(?P<what>[\w.$]*(?:Error|Exception)\b.*)\n\s+at ",
+            says: "threw $what",
+        },
+        Cause {
+            pattern: r"(?m)^Uncaught (?P<what>.*)$",
+            says: "threw $what",
+        },
+    ],
+    frame: Some(Frame {
+        pattern: r"(?m)^\s+at (?:.*?\()?(?P<file>[^\s():]+):(?P<line>\d+):(?P<column>\d+)\)?\s*$",
+        innermost_last: false,
+    }),
+    out_of_memory: &["JavaScript heap out of memory", "Reached heap limit"],
     leetcode: LeetCode {
         method: "solveSudoku",
         template: "/**\n * @param {character[][]} board\n * @return {void} Do not return anything, modify board in-place instead.\n */\nvar solveSudoku = function(board) {\n    \n};",

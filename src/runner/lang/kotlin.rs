@@ -34,23 +34,10 @@ pub static SPEC: Spec = Spec {
     name: "Kotlin",
     extensions: &["kt"],
     tools: &[
-        Tool {
-            command: "kotlinc",
-            package: "kotlin",
-            version_args: &["-version"],
-            alternatives: &[],
-            versioned: false,
-        },
-        Tool {
-            command: "java",
-            package: "default-jre-headless",
-            version_args: &["-version"],
-            alternatives: &[],
-            versioned: false,
-        },
+        Tool::new("kotlinc", "kotlin", &["-version"]),
+        Tool::new("java", "default-jre-headless", &["-version"]),
     ],
     tested: "kotlinc 1.3, OpenJDK 17",
-    resolve: super::resolve_links,
     flags: &[],
     flags_why: "its defaults; run as Java is, with the Kotlin standard library",
     profiles: &[],
@@ -87,11 +74,6 @@ pub static SPEC: Spec = Spec {
     prepare: None,
     driver: include_str!("../drivers/driver.kt"),
     compile_env: &[],
-    native: false,
-    runtime_kb: 0,
-    causes: &java::EXCEPTION,
-    frame: Some(java::FRAME),
-    out_of_memory: &java::OUT_OF_MEMORY,
     leetcode: LeetCode {
         method: "class Solution with solveSudoku",
         template: "class Solution {\n    fun solveSudoku(board: Array<CharArray>): Unit {\n        \n    }\n}",
@@ -125,4 +107,7 @@ fun main() {
 }
 "#,
     },
+    // Run on the JVM as Java is: its tools resolved, its memory counted
+    // and its crashes read as Java's.
+    ..java::SPEC
 };

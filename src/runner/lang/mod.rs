@@ -6,9 +6,11 @@
 //! file of its own beside this one (its extensions, toolchain, flags, the
 //! files and commands that build and start it, what its runtime says when
 //! it crashes, the LeetCode template it takes), plus its driver in
-//! `drivers/`. Nothing else in the judge asks which language it runs; the
-//! README's table of languages is made from the same declarations
-//! ([`table`]), and a test keeps the two in step.
+//! `drivers/`; one that runs as another does (Kotlin as Java) takes what
+//! it does not say from that language's spec. Nothing else in the judge
+//! asks which language it runs; the README's table of languages is made
+//! from the same declarations ([`table`]), and a test keeps the two in
+//! step.
 //!
 //! How a file is built and cached is in [`build`], the compiler's run in
 //! [`compile`], and which programs a language's tools are in `tools`.
@@ -44,10 +46,10 @@ pub mod table;
 pub(crate) mod tools;
 mod typescript;
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, OnceLock};
+use std::sync::Mutex;
 use std::time::Duration;
 
 use regex::Regex;
@@ -178,6 +180,23 @@ pub struct Tool {
     pub versioned: bool,
 }
 
+impl Tool {
+    /// A tool with no alternatives, installed under one name.
+    pub const fn new(
+        command: &'static str,
+        package: &'static str,
+        version_args: &'static [&'static str],
+    ) -> Tool {
+        Tool {
+            command,
+            package,
+            version_args,
+            alternatives: &[],
+            versioned: false,
+        }
+    }
+}
+
 /// How a file shows which kind of submission it is. Comments are removed
 /// first, so a comment saying "no main()" does not make a program.
 pub struct Detect {
@@ -223,6 +242,15 @@ pub struct Build {
     pub shown: bool,
     pub run: Run,
 }
+
+/// A program compiled from the user's file alone into `main` (C++, Rust).
+const NATIVE_PROGRAM: Build = Build {
+    files: &[("@NAME@", "@SOURCE@")],
+    source_as: "@NAME@",
+    compile: &["@TOOL0@", "@FLAGS@", "-o", "main", "@NAME@"],
+    shown: true,
+    run: Run::Exec(&["@DIR@/main"]),
+};
 
 /// How a build starts.
 pub enum Run {
@@ -373,11 +401,8 @@ impl Language {
 
 /// A compiled pattern of a declaration, compiled once.
 fn regex(pattern: &'static str) -> Regex {
-    static CACHE: OnceLock<Mutex<HashMap<&'static str, Regex>>> = OnceLock::new();
-    let mut cache = CACHE
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
+    static CACHE: Mutex<BTreeMap<&'static str, Regex>> = Mutex::new(BTreeMap::new());
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
     cache
         .entry(pattern)
         .or_insert_with(|| Regex::new(pattern).expect("a valid pattern"))

@@ -112,8 +112,8 @@ pub(super) struct Planned {
 }
 
 impl Planned {
-    /// How to start the build of `path`, made in `dir`.
-    pub(super) fn launch(&self, path: &Path, dir: &Path) -> Launch {
+    /// How the build starts, made in `dir`.
+    pub(super) fn runtime(&self, dir: &Path) -> Runtime {
         let dir_text = dir.display().to_string();
         let mut vars: Vec<(&str, &str)> = self
             .vars
@@ -121,6 +121,11 @@ impl Planned {
             .map(|(k, v)| (k.as_str(), v.as_str()))
             .collect();
         vars.push(("@DIR@", &dir_text));
+        runtime(&self.recipe.run, self.flags, &vars)
+    }
+
+    /// How to start the build of `path`, made in `dir`.
+    pub(super) fn launch(&self, path: &Path, dir: &Path) -> Launch {
         let kind = match self.interface {
             Interface::Program => "program",
             Interface::Function => "LeetCode-style",
@@ -128,7 +133,7 @@ impl Planned {
         Launch {
             label: format!("{} ({} {kind})", path.display(), self.language),
             interface: self.interface,
-            runtime: runtime(&self.recipe.run, self.flags, &vars),
+            runtime: self.runtime(dir),
             language: Some(self.language),
             source: Some(self.source_name.clone()),
             read_only: std::iter::once(dir.to_path_buf())
@@ -146,9 +151,8 @@ pub(super) fn plan(
     options: &Options,
 ) -> anyhow::Result<Planned> {
     let reading = options.reading;
-    let language = match language.or_else(|| Language::from_path(path)) {
-        Some(language) => language,
-        None => bail!("{}", unknown_language(path)),
+    let Some(language) = language.or_else(|| Language::from_path(path)) else {
+        bail!("{}", unknown_language(path))
     };
     let spec = language.0;
     let source = std::fs::read_to_string(path)
@@ -222,14 +226,14 @@ pub(super) fn plan(
                 .iter()
                 .map(|(file, text)| (file.to_string(), text.to_string())),
         );
-    }
-    if let Some((profile, problem)) = profile.and_then(|p| Some((p, p.problem?))) {
-        notes.push(format!(
-            "built for {} with {}: {}",
-            problem.name(),
-            flags.join(" "),
-            profile.why
-        ));
+        if let Some(problem) = profile.problem {
+            notes.push(format!(
+                "built for {} with {}: {}",
+                problem.name(),
+                flags.join(" "),
+                profile.why
+            ));
+        }
     }
     let (compile, shown) = compile_line(recipe, flags, &vars, &chosen);
     let vars = vars
@@ -400,7 +404,7 @@ fn unknown_language(path: &Path) -> String {
 }
 
 /// How a build starts, its placeholders filled.
-pub(super) fn runtime(run: &Run, flags: &[&str], vars: &[(&str, &str)]) -> Runtime {
+fn runtime(run: &Run, flags: &[&str], vars: &[(&str, &str)]) -> Runtime {
     match run {
         Run::Exec(argv) => {
             let argv = command(argv, flags, vars);

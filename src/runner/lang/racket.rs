@@ -30,13 +30,7 @@ pub static SPEC: Spec = Spec {
     // and has no version of its own to say: builds run `raco make` through
     // `racket` itself, so the one tool asked its version is the one that
     // compiles and runs, and a `[toolchain] racket = ...` sets both.
-    tools: &[Tool {
-        command: "racket",
-        package: "racket",
-        version_args: &["--version"],
-        alternatives: &[],
-        versioned: false,
-    }],
+    tools: &[Tool::new("racket", "racket", &["--version"])],
     tested: "Racket 8.7 CS",
     resolve: super::resolve_links,
     flags: &[],

@@ -69,13 +69,7 @@ pub static SPEC: Spec = Spec {
     aliases: &["rs"],
     name: "Rust",
     extensions: &["rs"],
-    tools: &[Tool {
-        command: "rustc",
-        package: "rustc",
-        version_args: &["--version"],
-        alternatives: &[],
-        versioned: false,
-    }],
+    tools: &[Tool::new("rustc", "rustc", &["--version"])],
     tested: "rustc 1.95",
     resolve,
     flags: &["--edition", "2021", "-O"],
@@ -88,13 +82,7 @@ pub static SPEC: Spec = Spec {
         function: r"\bfn\s+solve_sudoku\b",
         script: false,
     },
-    program: Build {
-        files: &[("@NAME@", "@SOURCE@")],
-        source_as: "@NAME@",
-        compile: &["@TOOL0@", "@FLAGS@", "-o", "main", "@NAME@"],
-        shown: true,
-        run: Run::Exec(&["@DIR@/main"]),
-    },
+    program: super::NATIVE_PROGRAM,
     // The driver includes the submission as pasted.
     function: Build {
         files: &[("@NAME@", "@SOURCE@"), ("driver.rs", "@DRIVER@")],

@@ -24,23 +24,10 @@ pub static SPEC: Spec = Spec {
     name: "Scala",
     extensions: &["scala"],
     tools: &[
-        Tool {
-            command: "scalac",
-            package: "scala",
-            version_args: &["-version"],
-            alternatives: &[],
-            versioned: false,
-        },
-        Tool {
-            command: "java",
-            package: "default-jre-headless",
-            version_args: &["-version"],
-            alternatives: &[],
-            versioned: false,
-        },
+        Tool::new("scalac", "scala", &["-version"]),
+        Tool::new("java", "default-jre-headless", &["-version"]),
     ],
     tested: "Scala 2.11, OpenJDK 17",
-    resolve: super::resolve_links,
     flags: &[],
     flags_why: "its defaults; run as Java is, with the Scala library",
     profiles: &[],
@@ -77,11 +64,6 @@ pub static SPEC: Spec = Spec {
     prepare: None,
     driver: include_str!("../drivers/driver.scala"),
     compile_env: &[],
-    native: false,
-    runtime_kb: 0,
-    causes: &java::EXCEPTION,
-    frame: Some(java::FRAME),
-    out_of_memory: &java::OUT_OF_MEMORY,
     leetcode: LeetCode {
         method: "object Solution with solveSudoku",
         template: "object Solution {\n    def solveSudoku(board: Array[Array[Char]]): Unit = {\n        \n    }\n}",
@@ -113,4 +95,7 @@ pub static SPEC: Spec = Spec {
 }
 "#,
     },
+    // Run on the JVM as Java is: its tools resolved, its memory counted
+    // and its crashes read as Java's.
+    ..java::SPEC
 };

@@ -30,7 +30,7 @@ use anyhow::Context as _;
 use serde::Deserialize;
 use sha2::{Digest as _, Sha256};
 
-use super::cache::user_config_path;
+use super::cache::user_config;
 pub use super::found::Chosen;
 use super::{found, Language, Toolchain, ALL};
 
@@ -50,15 +50,8 @@ struct UserConfig {
 
 /// The choices of the user's `config.toml`, none without one.
 fn user_choices() -> anyhow::Result<Vec<Choice>> {
-    let Some(path) = user_config_path() else {
+    let Some((path, text)) = user_config()? else {
         return Ok(Vec::new());
-    };
-    let text = match std::fs::read_to_string(&path) {
-        Ok(text) => text,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(error) => {
-            return Err(error).with_context(|| format!("failed to read {}", path.display()))
-        }
     };
     let config: UserConfig = toml::from_str(&text)
         .map_err(crate::case::settings::toml_error)
@@ -116,20 +109,19 @@ fn known_language(choice: &Choice) -> anyhow::Result<()> {
     )
 }
 
-/// The environment variables that name a toolchain, as build tools use
-/// them: the variable, the languages it is for, and whether it names a
-/// directory (a home) rather than a program.
-pub const ENVIRONMENT: [(&str, &[&str], bool); 5] = [
-    ("CXX", &["cpp"], false),
-    ("CC", &["c"], false),
-    ("RUSTC", &["rust"], false),
-    ("JAVA_HOME", &["java", "kotlin", "scala"], true),
-    ("GOROOT", &["go"], true),
+/// The environment variables that name a toolchain (a program, or a home
+/// directory), as build tools use them, and the languages each is for.
+const ENVIRONMENT: [(&str, &[&str]); 5] = [
+    ("CXX", &["cpp"]),
+    ("CC", &["c"]),
+    ("RUSTC", &["rust"]),
+    ("JAVA_HOME", &["java", "kotlin", "scala"]),
+    ("GOROOT", &["go"]),
 ];
 
 fn environment_choices() -> Vec<Choice> {
     let mut choices = Vec::new();
-    for (variable, languages, _) in ENVIRONMENT {
+    for (variable, languages) in ENVIRONMENT {
         let Some(value) = std::env::var_os(variable).filter(|v| !v.is_empty()) else {
             continue;
         };
@@ -173,15 +165,13 @@ pub(super) fn find_tools(language: Language, suite: &[Choice]) -> anyhow::Result
         .map(|(i, tool)| {
             for choice in &choices {
                 if let Some((program, args)) = chosen_program(choice, tool.command, i == 0)? {
-                    let name = if crate::quote::names_a_path(&choice.value)
-                        && !Path::new(&choice.value).is_dir()
-                    {
+                    let name = if Path::new(&choice.value).is_dir() {
+                        program.display().to_string()
+                    } else if crate::quote::names_a_path(&choice.value) {
                         std::iter::once(program.display().to_string())
                             .chain(args.iter().cloned())
                             .collect::<Vec<_>>()
                             .join(" ")
-                    } else if Path::new(&choice.value).is_dir() {
-                        program.display().to_string()
                     } else {
                         choice.value.clone()
                     };
@@ -300,14 +290,11 @@ pub fn version(tool: &Path, args: &[&str], toolchain: &Toolchain) -> String {
     let answer = ask_version(tool, args, toolchain);
     // A cache that cannot be written only costs the question next time.
     if let Some(dir) = kept.parent().filter(|_| !answer.is_empty()) {
-        if std::fs::create_dir_all(dir).is_ok() {
-            if let Ok(mut file) = tempfile::NamedTempFile::new_in(dir) {
-                use std::io::Write as _;
-                if file.write_all(answer.as_bytes()).is_ok() {
-                    let _ = file.persist(&kept);
-                }
-            }
-        }
+        let _ = std::fs::create_dir_all(dir).and_then(|()| {
+            let file = tempfile::NamedTempFile::new_in(dir)?;
+            std::fs::write(file.path(), &answer)?;
+            file.persist(&kept).map(drop).map_err(Into::into)
+        });
     }
     answer
 }
@@ -355,9 +342,7 @@ fn ask_version(tool: &Path, args: &[&str], toolchain: &Toolchain) -> String {
 /// Whether a line a tool printed names its version: it holds a version
 /// number and is not a warning.
 pub fn names_a_version(line: &str) -> bool {
-    static NUMBER: std::sync::LazyLock<regex::Regex> =
-        std::sync::LazyLock::new(|| regex::Regex::new(r"\d+\.\d+").expect("a valid pattern"));
-    NUMBER.is_match(line) && !line.to_lowercase().contains("warning")
+    super::regex(r"\d+\.\d+").is_match(line) && !line.to_lowercase().contains("warning")
 }
 
 /// The output of `program args...`, trimmed, when it succeeds; for asking

@@ -43,20 +43,8 @@ pub static SPEC: Spec = Spec {
     name: "TypeScript",
     extensions: &["ts"],
     tools: &[
-        Tool {
-            command: "tsc",
-            package: "node-typescript",
-            version_args: &["--version"],
-            alternatives: &[],
-            versioned: false,
-        },
-        Tool {
-            command: "node",
-            package: "nodejs",
-            version_args: &["--version"],
-            alternatives: &[],
-            versioned: false,
-        },
+        Tool::new("tsc", "node-typescript", &["--version"]),
+        Tool::new("node", "nodejs", &["--version"]),
     ],
     tested: "tsc 4.8 (Debian) and 5 (npm, in CI), Node.js 20",
     resolve,
@@ -105,13 +93,7 @@ pub static SPEC: Spec = Spec {
     },
     entry: None,
     prepare: None,
-    driver: include_str!("../drivers/driver.js"),
     compile_env: &[],
-    native: false,
-    runtime_kb: 48 << 10,
-    causes: &javascript::EXCEPTION,
-    frame: Some(javascript::FRAME),
-    out_of_memory: &javascript::OUT_OF_MEMORY,
     leetcode: LeetCode {
         method: "solveSudoku",
         template: "/**\n Do not return anything, modify board in-place instead.\n */\nfunction solveSudoku(board: string[][]): void {\n\n};",
@@ -143,4 +125,7 @@ for (const raw of require('fs').readFileSync(0, 'utf8').split('\n')) {
 process.stdout.write(out.join(''));
 "#,
     },
+    // Run on Node.js as JavaScript is, with its driver: its memory counted
+    // and its crashes read as JavaScript's.
+    ..javascript::SPEC
 };
