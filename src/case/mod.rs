@@ -450,7 +450,7 @@ mod tests {
         let lost_answer = Path::new("d").join("expected.txt");
         assert!(warnings[0].contains(&format!("{} has no input beside it", lost_answer.display())));
         assert!(warnings[1].contains("lost.ans has no input beside it"));
-        let lost = root.join("s/lost.in");
+        let lost = root.join("s").join("lost.in");
         assert!(
             warnings[2].ends_with(&format!("its input would be {}", lost.display())),
             "{warnings:?}"

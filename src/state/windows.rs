@@ -18,7 +18,7 @@
 use std::fs::{File, OpenOptions};
 use std::io;
 use std::os::windows::ffi::{OsStrExt as _, OsStringExt as _};
-use std::os::windows::fs::{FileTypeExt as _, MetadataExt as _, OpenOptionsExt as _};
+use std::os::windows::fs::{FileTypeExt as _, OpenOptionsExt as _};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
@@ -248,9 +248,14 @@ pub fn state_dir(create: bool) -> anyhow::Result<Option<Dir>> {
 /// file index). A record copied from another directory was written where
 /// that directory's creation time was, to the tick.
 pub(super) fn dir_id(dir: &Path) -> anyhow::Result<(u64, u64)> {
-    let meta =
-        std::fs::metadata(dir).with_context(|| format!("failed to read {}", dir.display()))?;
-    Ok((0, meta.creation_time()))
+    // A directory is opened as a handle only with backup semantics.
+    const FILE_FLAG_BACKUP_SEMANTICS: u32 = 0x0200_0000;
+    OpenOptions::new()
+        .read(true)
+        .custom_flags(FILE_FLAG_BACKUP_SEMANTICS)
+        .open(dir)
+        .and_then(|opened| crate::runner::sys::file_identity(&opened))
+        .with_context(|| format!("failed to read {}", dir.display()))
 }
 
 /// A path that is not valid Unicode (an unpaired surrogate), as a record

@@ -20,7 +20,10 @@ use windows_sys::Win32::Foundation::{
     SetHandleInformation, ERROR_PIPE_CONNECTED, HANDLE, HANDLE_FLAG_INHERIT, INVALID_HANDLE_VALUE,
     WAIT_OBJECT_0, WAIT_TIMEOUT,
 };
-use windows_sys::Win32::Storage::FileSystem::{FILE_FLAG_FIRST_PIPE_INSTANCE, PIPE_ACCESS_INBOUND};
+use windows_sys::Win32::Storage::FileSystem::{
+    GetFileInformationByHandle, BY_HANDLE_FILE_INFORMATION, FILE_FLAG_FIRST_PIPE_INSTANCE,
+    PIPE_ACCESS_INBOUND,
+};
 use windows_sys::Win32::System::Diagnostics::Debug::{
     SetErrorMode, SEM_FAILCRITICALERRORS, SEM_NOGPFAULTERRORBOX, SEM_NOOPENFILEERRORBOX,
 };
@@ -51,6 +54,17 @@ fn check(ok: i32) -> io::Result<()> {
     } else {
         Err(io::Error::last_os_error())
     }
+}
+
+/// What makes a file or a directory the one it is, as a device and an
+/// inode do on Unix: its volume's serial number and its index there.
+pub(crate) fn file_identity(file: &std::fs::File) -> io::Result<(u64, u64)> {
+    let mut info = BY_HANDLE_FILE_INFORMATION::default();
+    // SAFETY: the handle is an open file's, for the call; info is a live
+    // out-struct.
+    check(unsafe { GetFileInformationByHandle(file.as_raw_handle(), &mut info) })?;
+    let index = (u64::from(info.nFileIndexHigh) << 32) | u64::from(info.nFileIndexLow);
+    Ok((u64::from(info.dwVolumeSerialNumber), index))
 }
 
 /// A handle just returned, owned; the last error when it is null or
