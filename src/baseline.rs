@@ -16,6 +16,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use anyhow::Context as _;
+use serde::Serialize;
 
 use crate::results::{CaseOutcome, CaseResult, Event, Reporter};
 use crate::verdict::Verdict;
@@ -256,7 +257,7 @@ impl Baseline {
 }
 
 /// The changes of a whole run, for its summary.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Tally {
     pub fixed: usize,
     pub broken: usize,

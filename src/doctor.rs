@@ -205,11 +205,7 @@ fn judges(language: Language) -> Vec<JudgeVersion> {
     judges.extend(spec.profiles.iter().map(|profile| JudgeVersion {
         // A profile of every problem builds LeetCode-style files, as
         // LeetCode does.
-        judge: match profile.problem {
-            None | Some(Problem::Leetcode37) => "LeetCode",
-            Some(Problem::Acwing166) => "AcWing",
-            Some(Problem::Poj3074) => "POJ",
-        },
+        judge: profile.problem.unwrap_or(Problem::Leetcode37).judge(),
         version: profile.why.to_string(),
     }));
     judges

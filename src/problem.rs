@@ -31,6 +31,15 @@ impl Problem {
         }
     }
 
+    /// The judge's name, as its users know it: "AcWing would say ...".
+    pub fn judge(self) -> &'static str {
+        match self {
+            Problem::Leetcode37 => "LeetCode",
+            Problem::Acwing166 => "AcWing",
+            Problem::Poj3074 => "POJ",
+        }
+    }
+
     /// Time limit for one input file.
     pub fn time_limit(self) -> Duration {
         // LeetCode publishes no limit; 1 s per board is generous for Sudoku.

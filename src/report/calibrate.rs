@@ -7,6 +7,7 @@ use std::io::{self, Write};
 
 use crate::calibrate::{Measured, Suite, MARGIN, MEASURE};
 use crate::case::settings::{self, RealVerdict};
+use crate::problem::Problem;
 use crate::verdict::Verdict;
 use crate::words::{format_ms as ms, plural};
 
@@ -64,9 +65,7 @@ fn table(out: &mut dyn Write, suite: &Suite) -> io::Result<()> {
 /// A line a reference: the real judge's verdict and this suite's, and
 /// whether the limit reproduces it.
 fn references(out: &mut dyn Write, suite: &Suite) -> io::Result<()> {
-    let judge = suite
-        .problem
-        .map_or("the real judge", |p| super::judges::judge(p).0);
+    let judge = suite.problem.map_or("the real judge", Problem::judge);
     for run in &suite.runs {
         let real = run.reference.verdict.verdict();
         let here = run.verdict().map_or("ERROR".to_string(), |v| v.to_string());

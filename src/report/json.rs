@@ -74,12 +74,8 @@ impl BaselineCaseJson {
 #[derive(Serialize)]
 struct ChangesJson<'a> {
     source: &'a str,
-    fixed: usize,
-    broken: usize,
-    faster: usize,
-    slower: usize,
-    unchanged: usize,
-    new: usize,
+    #[serde(flatten)]
+    tally: Tally,
 }
 
 /// `value` pretty-printed, its lines after the first indented by `indent`
@@ -332,12 +328,7 @@ impl<W: Write> Reporter for JsonReporter<W> {
                     not_run: summary.not_run.iter().map(|case| shown(&case.id)).collect(),
                     baseline: self.baseline.as_ref().map(|b| ChangesJson {
                         source: &b.source,
-                        fixed: self.tally.fixed,
-                        broken: self.tally.broken,
-                        faster: self.tally.faster,
-                        slower: self.tally.slower,
-                        unchanged: self.tally.unchanged,
-                        new: self.tally.new,
+                        tally: self.tally,
                     }),
                 };
                 let totals = nested(&totals, 0)?;

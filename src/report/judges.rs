@@ -100,15 +100,6 @@ fn wrong_kind(problem: Problem, submitted: Interface) -> &'static str {
     }
 }
 
-/// The judge's name, and what it calls one of its tests.
-pub(super) fn judge(problem: Problem) -> (&'static str, &'static str) {
-    match problem {
-        Problem::Leetcode37 => ("LeetCode", "testcase"),
-        Problem::Acwing166 => ("AcWing", "test"),
-        Problem::Poj3074 => ("POJ", "test"),
-    }
-}
-
 /// A verdict as the judge names it. Every one of them says "Compile
 /// Error"; only POJ has a Presentation Error (right answers laid out
 /// another way), which the others count as a Wrong Answer.
@@ -123,7 +114,12 @@ fn verdict_name(problem: Problem, verdict: Verdict) -> &'static str {
 
 impl Tally {
     fn line(&self) -> String {
-        let (judge, test) = judge(self.problem);
+        let judge = self.problem.judge();
+        // What the judge calls one of its tests.
+        let test = match self.problem {
+            Problem::Leetcode37 => "testcase",
+            Problem::Acwing166 | Problem::Poj3074 => "test",
+        };
         let of = |n: usize| format!("{test} {n} of {}", self.tests);
         if let Some(submitted) = self.wrong_kind {
             return format!(

@@ -16,7 +16,6 @@
 use std::path::Path;
 
 use super::{regex, without_comments, Interface, Spec, UsedTool};
-use crate::problem::Problem;
 
 /// A language feature that older compilers reject.
 pub struct Need {
@@ -110,11 +109,7 @@ pub fn written_for(
         .filter(|profile| profile.interface == interface && profile.flags != flags)
         .find_map(|profile| {
             let problem = profile.problem?;
-            let judge = match problem {
-                Problem::Leetcode37 => "LeetCode",
-                Problem::Acwing166 => "AcWing",
-                Problem::Poj3074 => "POJ",
-            };
+            let judge = problem.judge();
             profile.signs.iter().find_map(|sign| {
                 let found = regex(sign.message).captures(message)?;
                 let mut said = String::new();

@@ -241,10 +241,10 @@ pub(super) fn plan(
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
     let judge = match (interface, options.problem) {
-        (Interface::Function, _) | (_, Some(Problem::Leetcode37)) => "LeetCode",
-        (Interface::Program, Some(Problem::Poj3074)) => "POJ",
-        (Interface::Program, _) => "AcWing",
-    };
+        (Interface::Function, _) => Problem::Leetcode37,
+        (Interface::Program, problem) => problem.unwrap_or(Problem::Acwing166),
+    }
+    .judge();
     Ok(Planned {
         language,
         spec,
