@@ -3,7 +3,8 @@
 //! take the lock exclusively, without waiting, skipping the builds they
 //! cannot lock ([`remove_unheld`]). On Unix the lock is a `flock` on the
 //! build's directory; Windows cannot lock a directory, so there it is on
-//! the build's `.built` file, with the same meaning.
+//! a `.lock` file in it, made by the first to lock it, with the same
+//! meaning (a build under way holds it from the start).
 
 use std::fs::File;
 use std::io;
