@@ -249,7 +249,7 @@ impl Baseline {
     /// The case set against its earlier run; `None` when the baseline
     /// does not hold it (a new case).
     pub fn compare(&self, result: &CaseResult) -> Option<Comparison> {
-        let before = self.cases.get(&result.id)?.clone();
+        let before = self.cases.get(result.id.as_raw())?.clone();
         let now = earlier_of(result);
         let trend = trend(&before, &now);
         Some(Comparison { before, now, trend })
@@ -326,7 +326,9 @@ impl Reporter for Recorder {
     fn report(&mut self, event: Event<'_>) -> std::io::Result<()> {
         if let Event::CaseFinished(result) = event {
             let mut baseline = self.into.lock().unwrap_or_else(|e| e.into_inner());
-            baseline.cases.insert(result.id.clone(), earlier_of(result));
+            baseline
+                .cases
+                .insert(result.id.as_raw().to_string(), earlier_of(result));
         }
         Ok(())
     }

@@ -69,7 +69,8 @@ pub struct Rounds {
 #[derive(Clone, Debug)]
 pub struct Measurement {
     pub solver: String,
-    pub file: PathBuf,
+    /// The puzzle file, named by the user or found in a pack.
+    pub file: crate::outside::OutsidePath,
     pub puzzles: usize,
     /// Microseconds per puzzle: (min, median, max) over the rounds.
     pub us_per_puzzle: Option<(f64, f64, f64)>,
@@ -117,7 +118,7 @@ pub fn builtin(solver: &Solver, set: &PuzzleSet, rounds: Rounds) -> Measurement 
     });
     let mut measurement = Measurement {
         solver: solver.name.to_string(),
-        file: set.path.clone(),
+        file: set.path.as_path().into(),
         puzzles: set.puzzles.len(),
         us_per_puzzle: None,
         guesses_per_puzzle,
@@ -202,7 +203,7 @@ pub fn command(launch: &Launch, set: &PuzzleSet, rounds: Rounds) -> anyhow::Resu
     let (wrong, first_wrong) = (wrong_puzzles.len(), wrong_puzzles.first().copied());
     let mut measurement = Measurement {
         solver: format!("`{name}`"),
-        file: set.path.clone(),
+        file: set.path.as_path().into(),
         puzzles: set.puzzles.len(),
         us_per_puzzle: None,
         guesses_per_puzzle: None,

@@ -16,7 +16,7 @@
 //! range of limits that would, as a `time_scale` factor for this machine.
 
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -25,6 +25,7 @@ use anyhow::Context as _;
 use crate::case::settings::{self, RealVerdict, Reference};
 use crate::case::{Settings, SettingsCache};
 use crate::judge;
+use crate::outside::{Outside, OutsidePath};
 use crate::problem::Problem;
 use crate::results::{CaseOutcome, CaseResult, Event, Reporter};
 use crate::runner::lang;
@@ -70,7 +71,8 @@ impl Measured {
 #[derive(Clone, Debug)]
 pub struct Run {
     pub reference: Reference,
-    pub label: String,
+    /// The reference's file name, from the suite.
+    pub label: Outside,
     /// In case order.
     pub cases: Vec<Measured>,
 }
@@ -106,8 +108,8 @@ impl Run {
 /// What calibrating one suite found.
 #[derive(Clone, Debug)]
 pub struct Suite {
-    pub dir: PathBuf,
-    pub case_ids: Vec<String>,
+    pub dir: OutsidePath,
+    pub case_ids: Vec<Outside>,
     /// The suite's time limit (the first case's, scaled) and its scale.
     pub limit: Duration,
     pub time_scale: f64,
@@ -184,7 +186,7 @@ fn round2(x: f64) -> f64 {
 /// Collects what the judge reports of each case.
 struct Collect<'a> {
     cases: Vec<CaseResult>,
-    progress: &'a mut dyn FnMut(&str),
+    progress: &'a mut dyn FnMut(&Outside),
 }
 
 impl Reporter for Collect<'_> {
@@ -205,7 +207,7 @@ pub fn suite(
     dir: &Path,
     overrides: &Settings,
     sandbox: Option<&Protections>,
-    progress: &mut dyn FnMut(&str),
+    progress: &mut dyn FnMut(&Outside),
 ) -> anyhow::Result<Suite> {
     let references = settings::references(dir)?;
     anyhow::ensure!(
@@ -229,7 +231,7 @@ pub fn suite(
     let longest = limits.iter().map(|l| l.time).max().unwrap_or_default();
     let mut runs = Vec::with_capacity(references.len());
     for reference in references {
-        progress(&format!("building {}", reference.file.display()));
+        progress(&format!("building {}", reference.file.display()).into());
         let built = lang::build(&reference.file, None)
             .with_context(|| format!("failed to build {}", reference.file.display()))?;
         let launch = built.launch.with_context(|| {
@@ -243,7 +245,9 @@ pub fn suite(
         let label = reference
             .file
             .file_name()
-            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+            .map_or_else(Outside::default, |n| {
+                n.to_string_lossy().into_owned().into()
+            });
         let config = judge::JudgeConfig {
             suite: Arc::clone(&cases),
             submission,
@@ -263,7 +267,7 @@ pub fn suite(
             fresh_process: false,
             fail_fast: false,
         };
-        progress(&format!("judging {label}"));
+        progress(&format!("judging {}", label.as_raw()).into());
         let mut collect = Collect {
             cases: Vec::new(),
             progress: &mut *progress,
@@ -295,8 +299,12 @@ pub fn suite(
         });
     }
     Ok(Suite {
-        dir: dir.to_path_buf(),
-        case_ids: cases.cases.iter().map(|c| c.case.id.clone()).collect(),
+        dir: dir.into(),
+        case_ids: cases
+            .cases
+            .iter()
+            .map(|c| c.case.id.as_str().into())
+            .collect(),
         limit: own.limits().time,
         time_scale: own.time_scale.map_or(1.0, |t| t.factor()),
         problem: own.problem,
@@ -314,7 +322,7 @@ pub(crate) mod examples {
     pub fn run(verdict: RealVerdict, ms: &[u64], stopped: bool) -> Run {
         Run {
             reference: Reference {
-                file: PathBuf::from("r.cpp"),
+                file: std::path::PathBuf::from("r.cpp"),
                 verdict,
             },
             label: "r.cpp".into(),
@@ -337,7 +345,7 @@ pub(crate) mod examples {
     /// AcWing's two cases `a` and `b` at a limit of 1 s, judged by `runs`.
     pub fn suite(runs: Vec<Run>) -> Suite {
         Suite {
-            dir: PathBuf::from("cases/acwing166"),
+            dir: std::path::PathBuf::from("cases/acwing166").into(),
             case_ids: vec!["a".into(), "b".into()],
             limit: Duration::from_secs(1),
             time_scale: 1.0,

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use crate::case::{self, Case};
+use crate::outside::Outside;
 use crate::solver::reference::count_solutions;
 
 /// Solutions are counted this far, so "how many" has an answer.
@@ -15,8 +16,9 @@ pub const COUNT_LIMIT: usize = 1000;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finding {
     /// Where, as `path:line`; empty when the message names the place.
-    pub place: String,
-    pub message: String,
+    pub place: Outside,
+    /// What was found, naming or quoting a file of the corpus.
+    pub message: Outside,
     /// A problem fails the check; a note only informs.
     pub problem: bool,
 }
@@ -37,8 +39,8 @@ impl CorpusCheck {
 
 fn problem(place: String, message: String) -> Finding {
     Finding {
-        place,
-        message,
+        place: place.into(),
+        message: message.into(),
         problem: true,
     }
 }
@@ -54,8 +56,8 @@ pub fn check(paths: &[PathBuf]) -> anyhow::Result<CorpusCheck> {
     report
         .findings
         .extend(found.warnings.into_iter().map(|message| Finding {
-            place: String::new(),
-            message,
+            place: Outside::default(),
+            message: message.into(),
             problem: false,
         }));
     // Suite → puzzle line → where it was first seen.
@@ -81,14 +83,14 @@ pub fn check(paths: &[PathBuf]) -> anyhow::Result<CorpusCheck> {
         };
         for warning in &data.warnings {
             report.findings.push(Finding {
-                place: case.input.display().to_string(),
-                message: warning.clone(),
+                place: case.input.display().to_string().into(),
+                message: warning.as_str().into(),
                 problem: false,
             });
         }
         if case.expected.is_none() {
             report.findings.push(Finding {
-                place: case.input.display().to_string(),
+                place: case.input.display().to_string().into(),
                 message: "no expected output beside it: answers are judged by the rules alone"
                     .into(),
                 problem: false,
@@ -180,7 +182,12 @@ mod tests {
             .findings
             .iter()
             .filter(|f| f.problem)
-            .map(|f| (relative(&f.place, tmp.path()), f.message.clone()))
+            .map(|f| {
+                (
+                    relative(f.place.as_raw(), tmp.path()),
+                    f.message.as_raw().to_string(),
+                )
+            })
             .collect();
         assert_eq!(
             found,
@@ -203,7 +210,7 @@ mod tests {
         assert!(report
             .findings
             .iter()
-            .any(|f| !f.problem && f.message.contains("no expected output")));
+            .any(|f| !f.problem && f.message.as_raw().contains("no expected output")));
     }
 
     #[test]
@@ -217,7 +224,7 @@ mod tests {
             &format!("{}\n{SAMPLE_ANSWER}\n", SAMPLE_ANSWER.replacen('4', "1", 1)),
         );
         let report = check(&[tmp.path().to_path_buf()]).unwrap();
-        let messages: Vec<&str> = report.findings.iter().map(|f| f.message.as_str()).collect();
+        let messages: Vec<&str> = report.findings.iter().map(|f| f.message.as_raw()).collect();
         assert!(
             messages
                 .iter()

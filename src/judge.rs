@@ -16,6 +16,7 @@ use crate::case::CheckerKind;
 use crate::case::{self, Case, CaseData, Limits, Listed, Settings, Suite};
 use crate::check::{Checked, Checker};
 use crate::decide::decide;
+use crate::outside::{Outside, OutsidePath};
 use crate::problem::Problem;
 use crate::results::{
     CaseOutcome, CaseResult, Event, Judgement, NotRun, Reporter, Slowest, Summary, Unjudged,
@@ -62,8 +63,8 @@ fn unreadable(error: anyhow::Error) -> Unjudged {
         .chain()
         .find_map(|e| e.downcast_ref::<case::Malformed>())
     {
-        Some(malformed) => Unjudged::Unreadable(malformed.to_string()),
-        None => Unjudged::Unreadable(format!("{error:#}")),
+        Some(malformed) => Unjudged::Unreadable(malformed.to_string().into()),
+        None => Unjudged::Unreadable(format!("{error:#}").into()),
     }
 }
 
@@ -78,8 +79,8 @@ fn run_failed(error: anyhow::Error) -> Unjudged {
     let malformed = error.chain().any(|e| e.is::<case::Malformed>());
     match (malformed, refused) {
         (true, _) => unreadable(error),
-        (false, true) => Unjudged::Refused(format!("{error:#}")),
-        (false, false) => Unjudged::JudgeFailed(format!("{error:#}")),
+        (false, true) => Unjudged::Refused(format!("{error:#}").into()),
+        (false, false) => Unjudged::JudgeFailed(format!("{error:#}").into()),
     }
 }
 
@@ -232,7 +233,7 @@ fn run_through<E: Execute>(
         .iter()
         .map(|l| match &l.settings {
             Ok(settings) => Ok(config.overrides.clone().or(settings)),
-            Err(error) => Err(Unjudged::Unreadable(error.clone())),
+            Err(error) => Err(Unjudged::Unreadable(error.as_str().into())),
         })
         .collect();
     let problem_of = |i: usize| settings[i].as_ref().ok().and_then(|s| s.problem);
@@ -290,10 +291,10 @@ fn run_through<E: Execute>(
                 };
                 let case = &cases[reported];
                 let result = CaseResult {
-                    id: case.id.clone(),
-                    suite: case.suite().to_path_buf(),
-                    input: case.input.clone(),
-                    expected: case.expected.clone(),
+                    id: case.id.as_str().into(),
+                    suite: case.suite().into(),
+                    input: case.input.as_path().into(),
+                    expected: case.expected.as_deref().map(OutsidePath::from),
                     problem: problem_of(reported),
                     outcome,
                 };
@@ -317,8 +318,8 @@ fn run_through<E: Execute>(
             .iter()
             .copied()
             .map(|c| NotRun {
-                id: c.id.clone(),
-                suite: c.suite().to_path_buf(),
+                id: c.id.as_str().into(),
+                suite: c.suite().into(),
             })
             .collect();
     }
@@ -350,7 +351,7 @@ fn read_case(
     .map_err(unreadable)?;
     if checker == CheckerKind::Exact && data.expected.is_none() {
         return Err(Unjudged::NoExpected {
-            input: case.input.clone(),
+            input: case.input.as_path().into(),
         });
     }
     // An expected file proves its puzzles solvable; without one, a puzzle
@@ -360,7 +361,7 @@ fn read_case(
             let (line, puzzle) = puzzle.map_err(unreadable)?;
             if count_solutions(&puzzle.to_bytes(), 1) == 0 {
                 return Err(Unjudged::Unsolvable {
-                    input: case.input.clone(),
+                    input: case.input.as_path().into(),
                     line,
                     puzzle: n + 1,
                 });
@@ -442,7 +443,7 @@ fn judge_case(
         let (run, answers, patient) = match (ran, unchecked) {
             (_, Some(unchecked)) => return Err(unchecked),
             (Err(error), None) => return Err(run_failed(error)),
-            (Ok(ran), None) => ran.map_err(Unjudged::TooBusy)?,
+            (Ok(ran), None) => ran.map_err(|busy| Unjudged::TooBusy(busy.into()))?,
         };
         let before = history.len().saturating_sub(run.earlier);
         let earlier_inputs = history.split_off(before);
@@ -538,7 +539,7 @@ fn judgement(
         reason,
         kept_state_after: decided.kept_state_after,
         failed_run: decided.failed_run.map(|n| (n, config.repeat)),
-        details,
+        details: details.into(),
         format: data.format,
         checker,
         puzzles: data.puzzles,
@@ -550,14 +551,18 @@ fn judgement(
         wall: first.wall,
         cpu: first.cpu,
         memory_kb: runs.iter().map(|r| r.memory_kb).max().unwrap_or(0),
-        output,
-        stdout: first.stdout.clone(),
+        output: output.into(),
+        stdout: first.stdout.as_str().into(),
         stdout_lines: first.stdout_lines,
-        stdout_last_line: first.stdout_last_line.clone(),
-        stderr: first.stderr.clone(),
-        warnings: data.warnings,
-        notes: first.notes.clone(),
-        reproduce_after: decided.reproduce_after,
+        stdout_last_line: first.stdout_last_line.as_deref().map(Outside::from),
+        stderr: first.stderr.as_str().into(),
+        warnings: data.warnings.into_iter().map(Outside::from).collect(),
+        notes: first.notes.iter().map(|n| n.as_str().into()).collect(),
+        reproduce_after: decided
+            .reproduce_after
+            .into_iter()
+            .map(OutsidePath::from)
+            .collect(),
         run_times,
     })
 }
@@ -674,20 +679,28 @@ mod tests {
                             let after: Vec<_> = j
                                 .reproduce_after
                                 .iter()
-                                .map(|p| p.file_stem().unwrap().to_str().unwrap())
+                                .map(|p| p.as_raw().file_stem().unwrap().to_str().unwrap())
                                 .collect();
-                            self.1
-                                .push(format!("{} after {}", result.id, after.join(" ")));
+                            self.1.push(format!(
+                                "{} after {}",
+                                result.id.as_raw(),
+                                after.join(" ")
+                            ));
                         }
                         {
                             let kept = j
                                 .kept_state_after
                                 .map(|n| format!("; keeps state: fails after {n}"))
                                 .unwrap_or_default();
-                            format!("{} {}: {}{kept}", result.id, j.verdict, j.reason)
+                            format!(
+                                "{} {}: {}{kept}",
+                                result.id.as_raw(),
+                                j.verdict,
+                                j.reason.sentence()
+                            )
                         }
                     }
-                    CaseOutcome::Error(e) => format!("{} error: {e:?}", result.id),
+                    CaseOutcome::Error(e) => format!("{} error: {e:?}", result.id.as_raw()),
                 },
                 Event::Finished { summary } => {
                     format!("finished {}/{}", summary.passed, summary.total)
@@ -760,10 +773,13 @@ mod tests {
         .context("failed to run `./prog`");
         assert_eq!(
             run_failed(refused),
-            Unjudged::Refused(format!(
-                "failed to run `./prog`: {}",
-                std::io::Error::from_raw_os_error(libc::ENOEXEC)
-            ))
+            Unjudged::Refused(
+                format!(
+                    "failed to run `./prog`: {}",
+                    std::io::Error::from_raw_os_error(libc::ENOEXEC)
+                )
+                .into()
+            )
         );
 
         let lost = anyhow::Error::new(std::io::Error::other("the spawner went away"));

@@ -24,6 +24,7 @@ pub mod fuzz;
 pub mod generate;
 pub mod hack;
 pub mod judge;
+pub mod outside;
 pub mod practice;
 pub mod problem;
 pub(crate) mod quote;

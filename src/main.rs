@@ -38,7 +38,7 @@ fn main() -> ExitCode {
             let message = format!("{error:#}");
             eprintln!(
                 "error: {}",
-                sudoku_judge::report::untrusted::shown(&message)
+                sudoku_judge::outside::Outside::new(message).terminal()
             );
             ExitCode::from(HARNESS_ERROR)
         }

@@ -27,13 +27,17 @@ pub fn shell_word(arg: &OsStr) -> String {
     return powershell_word(&arg.to_string_lossy());
 }
 
+/// `text` quoted for a POSIX shell whatever the OS: for a script run with
+/// `sh` (the `run.sh` that `driver` writes). See [`posix_word`].
+pub(crate) fn sh_word(text: &str) -> String {
+    posix_word(text.as_bytes())
+}
+
 /// `bytes` quoted for a POSIX shell. An argument with a control character
 /// (or bytes that are not UTF-8) is written as a `printf` of octal
-/// escapes, so the command holds none itself.
-#[cfg_attr(
-    all(windows, not(test)),
-    expect(dead_code, reason = "Unix quotes with it; tested on every OS")
-)]
+/// escapes, so the command holds none itself: the word is one line, safe
+/// in a comment too. (The command substitution drops newlines at the end
+/// of such a word: a name that ends in one is named without it.)
 fn posix_word(bytes: &[u8]) -> String {
     match std::str::from_utf8(bytes) {
         Ok(text) if !text.chars().any(|c| c.is_control() || is_control(c)) => {
@@ -41,8 +45,10 @@ fn posix_word(bytes: &[u8]) -> String {
         }
         _ => {
             let mut format = String::new();
-            for &b in bytes {
+            for (i, &b) in bytes.iter().enumerate() {
                 match b {
+                    // A format that starts with `-` would be read as an option.
+                    b'-' if i == 0 => format.push_str("\\055"),
                     b'\\' => format.push_str("\\\\"),
                     b'%' => format.push_str("%%"),
                     b'\'' => format.push_str("'\\''"),

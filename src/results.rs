@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use crate::board::Format;
 use crate::case::{CheckerKind, Limits};
+use crate::outside::{Outside, OutsidePath};
 use crate::problem::Problem;
 use crate::reason::Reason;
 use crate::runner::lang::launch::Interface;
@@ -28,8 +29,8 @@ pub struct Judgement {
     pub kept_state_after: Option<usize>,
     /// With `--repeat`, the run that failed and how many there were.
     pub failed_run: Option<(usize, usize)>,
-    /// Grid or line diffs, plain text.
-    pub details: String,
+    /// Grid or line diffs, plain text, with the submission's answers in them.
+    pub details: Outside,
     pub format: Format,
     pub checker: CheckerKind,
     pub puzzles: usize,
@@ -51,24 +52,24 @@ pub struct Judgement {
     pub memory_kb: u64,
     /// How it was run, when worth saying (e.g. that its process was
     /// started anew, with the solution's state reset).
-    pub notes: Vec<String>,
+    pub notes: Vec<Outside>,
     /// The answers as the submission gave them (a LeetCode-style file's
     /// in the case's format), their first 64 KB; only for a case not
     /// accepted.
-    pub output: String,
+    pub output: Outside,
     /// What a LeetCode-style submission printed itself, kept apart from
     /// its answers (its first 64 KB).
-    pub stdout: String,
+    pub stdout: Outside,
     /// How many lines it printed.
     pub stdout_lines: usize,
     /// When `stdout` is not all it printed: its last line.
-    pub stdout_last_line: Option<String>,
-    pub stderr: String,
-    pub warnings: Vec<String>,
+    pub stdout_last_line: Option<Outside>,
+    pub stderr: Outside,
+    pub warnings: Vec<Outside>,
     /// When it failed only after earlier cases in its process (it passes
     /// alone), their inputs, in order: judged before it in one process,
     /// they reproduce the failure.
-    pub reproduce_after: Vec<PathBuf>,
+    pub reproduce_after: Vec<OutsidePath>,
 }
 
 /// The slowest puzzle of a case: where to look when a case is slow.
@@ -102,25 +103,25 @@ pub enum CaseOutcome {
 pub enum Unjudged {
     /// A file of the case, or its `judge.toml`, could not be read: the
     /// error, naming the file (and the line and column).
-    Unreadable(String),
+    Unreadable(Outside),
     /// The exact checker was asked for, and the case has no expected output.
-    NoExpected { input: PathBuf },
+    NoExpected { input: OutsidePath },
     /// A puzzle of a case without an expected output has no solution, so
     /// no answer could be right.
     Unsolvable {
-        input: PathBuf,
+        input: OutsidePath,
         line: usize,
         /// Its number in the case, from 1.
         puzzle: usize,
     },
     /// The kernel would not start the submission's program: what it said.
-    Refused(String),
+    Refused(Outside),
     /// The machine starved the run of CPU however often it was judged
     /// again: the runner's account of it.
-    TooBusy(String),
+    TooBusy(Outside),
     /// The judge's own machinery failed while running the submission (its
     /// spawner was killed, say): the error.
-    JudgeFailed(String),
+    JudgeFailed(Outside),
 }
 
 /// Whose fault it is that a case could not be judged: what to do next
@@ -147,30 +148,16 @@ impl Unjudged {
             Unjudged::TooBusy(_) | Unjudged::JudgeFailed(_) => Fault::Judge,
         }
     }
-
-    /// The texts and paths it holds that came from outside the judge, for
-    /// a report to make them safe to show.
-    pub fn texts_mut(&mut self) -> (Vec<&mut String>, Vec<&mut PathBuf>) {
-        match self {
-            Unjudged::Unreadable(text)
-            | Unjudged::Refused(text)
-            | Unjudged::TooBusy(text)
-            | Unjudged::JudgeFailed(text) => (vec![text], Vec::new()),
-            Unjudged::NoExpected { input } | Unjudged::Unsolvable { input, .. } => {
-                (Vec::new(), vec![input])
-            }
-        }
-    }
 }
 
 /// What happened to one case.
 #[derive(Clone, Debug)]
 pub struct CaseResult {
-    pub id: String,
+    pub id: Outside,
     /// The directory of cases it belongs to.
-    pub suite: PathBuf,
-    pub input: PathBuf,
-    pub expected: Option<PathBuf>,
+    pub suite: OutsidePath,
+    pub input: OutsidePath,
+    pub expected: Option<OutsidePath>,
     /// The problem it is judged as, from `--problem` or a `judge.toml`.
     pub problem: Option<Problem>,
     pub outcome: CaseOutcome,
@@ -214,9 +201,9 @@ pub struct Summary {
 /// A case `--fail-fast` left unjudged.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct NotRun {
-    pub id: String,
+    pub id: Outside,
     /// The directory of cases it belongs to, as [`CaseResult::suite`].
-    pub suite: PathBuf,
+    pub suite: OutsidePath,
 }
 
 impl Summary {
@@ -241,7 +228,7 @@ impl Summary {
         } else {
             self.failed += 1;
             self.errors += usize::from(result.verdict().is_none());
-            self.not_accepted.push(result.input.clone());
+            self.not_accepted.push(result.input.as_raw().to_path_buf());
         }
     }
 

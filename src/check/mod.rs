@@ -313,7 +313,7 @@ mod tests {
                 .reason
                 .sentence()
                 .starts_with("the answer is right, but the output has 1 other line besides"),
-            "{}",
+            "{:?}",
             extra.reason
         );
         let no_expected = case(Format::AcWing, None);

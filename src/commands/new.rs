@@ -7,9 +7,9 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 
 use crate::cli::NewArgs;
+use sudoku_judge::outside::shell_path;
 use sudoku_judge::problem::Problem;
 use sudoku_judge::report::starter;
-use sudoku_judge::report::untrusted::shell_path;
 use sudoku_judge::runner::lang;
 use sudoku_judge::runner::lang::launch::Interface;
 

@@ -21,6 +21,7 @@ use sudoku_judge::case::settings;
 use sudoku_judge::case::{Settings, Suite};
 use sudoku_judge::corpus;
 use sudoku_judge::generate;
+use sudoku_judge::outside::{Outside, OutsidePath};
 use sudoku_judge::report::progress;
 use sudoku_judge::report::{self, notices};
 use sudoku_judge::runner::lang;
@@ -299,7 +300,11 @@ pub fn rate(args: &RateArgs) -> anyhow::Result<ExitCode> {
     let mut rated = Vec::new();
     for (name, parsed) in &parsed {
         for puzzle in &parsed.boards {
-            bar.set_message(format!("{name}:{}", puzzle.line));
+            bar.set_message(
+                Outside::new(format!("{name}:{}", puzzle.line))
+                    .terminal()
+                    .to_string(),
+            );
             rated.push(generate::Rated::of(
                 format!("{name}:{}", puzzle.line),
                 &puzzle.board,
@@ -358,7 +363,7 @@ pub fn calibrate(suites: &[PathBuf], time_scale: Option<f64>) -> anyhow::Result<
         anyhow::ensure!(dir.is_dir(), "{} is not a suite directory", dir.display());
         let suite =
             sudoku_judge::calibrate::suite(dir, &overrides, protections.as_ref(), &mut |what| {
-                bar.set_message(what.to_string())
+                bar.set_message(what.terminal().to_string())
             })?;
         if process::interrupted() {
             return Ok(interrupted_code());
@@ -443,12 +448,20 @@ pub fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
     let mut results = Vec::with_capacity(jobs);
     for set in &sets {
         for solver in &solvers {
-            progress.set_message(format!("{} on {}", solver.name, set.path.display()));
+            progress.set_message(format!(
+                "{} on {}",
+                solver.name,
+                OutsidePath::new(&set.path).terminal()
+            ));
             results.push(bench::builtin(solver, set, rounds));
             progress.inc(1);
         }
         if let Some(launch) = &command {
-            progress.set_message(format!("{} on {}", launch.label, set.path.display()));
+            progress.set_message(format!(
+                "{} on {}",
+                launch.label,
+                OutsidePath::new(&set.path).terminal()
+            ));
             results.push(bench::command(launch, set, rounds)?);
             progress.inc(1);
         }

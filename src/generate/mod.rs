@@ -123,7 +123,7 @@ pub fn rate(puzzle: &Board) -> Rating {
 #[derive(Clone, Debug)]
 pub struct Rated {
     /// Where the puzzle is, as `file:line`.
-    pub place: String,
+    pub place: crate::outside::Outside,
     pub rating: Rating,
     pub backtrack: crate::solver::Nodes,
     pub mrv: crate::solver::Nodes,
@@ -136,7 +136,7 @@ impl Rated {
     pub fn of(place: String, puzzle: &Board, max_nodes: u64) -> Rated {
         let cells = puzzle.to_bytes();
         Rated {
-            place,
+            place: place.into(),
             rating: rate(puzzle),
             backtrack: crate::solver::backtrack::count_nodes(&cells, max_nodes),
             mrv: crate::solver::mrv::count_nodes(&cells, max_nodes),

@@ -21,10 +21,13 @@ const HEADERS: [&str; 7] = [
 /// The cells of one row, as text; a disqualified solver's row ends in a
 /// note instead of timings.
 fn cells(m: &Measurement) -> (Vec<String>, Option<String>) {
-    let file = m.file.file_name().map_or_else(
-        || m.file.display().to_string(),
-        |n| n.to_string_lossy().into_owned(),
-    );
+    let file = m
+        .file
+        .file_name()
+        .as_ref()
+        .unwrap_or(&m.file)
+        .terminal()
+        .to_string();
     let mut cells = vec![file, m.solver.clone(), m.puzzles.to_string()];
     match m.us_per_puzzle {
         Some((min, median, max)) => {
@@ -93,7 +96,7 @@ pub fn json(
         .iter()
         .map(|m| {
             serde_json::json!({
-                "file": m.file.display().to_string(),
+                "file": m.file,
                 "solver": m.solver,
                 "puzzles": m.puzzles,
                 "us_per_puzzle": m.us_per_puzzle.map(|(min, median, max)| serde_json::json!({
@@ -125,7 +128,7 @@ mod tests {
     fn measured(solver: &str, file: &str, us: Option<f64>) -> Measurement {
         Measurement {
             solver: solver.into(),
-            file: PathBuf::from(file),
+            file: PathBuf::from(file).into(),
             puzzles: 20,
             us_per_puzzle: us.map(|us| (us * 0.9, us, us * 1.2)),
             guesses_per_puzzle: (solver == "propagate").then_some(0.1),

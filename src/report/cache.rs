@@ -5,7 +5,7 @@
 use std::io::{self, Write};
 use std::path::Path;
 
-use super::untrusted::{shown, shown_path};
+use crate::outside::{Outside, OutsidePath};
 use crate::runner::lang::cache::{
     ago, size_words, Cleared, EntryKind, Summary, BUILD_VARIABLE, TOTAL_VARIABLE,
 };
@@ -19,13 +19,13 @@ pub fn summary(out: &mut dyn Write, summary: &Summary) -> io::Result<()> {
         if from == "the default" {
             format!("the default; {set_by} sets it")
         } else {
-            format!("set by {}", shown(from))
+            format!("set by {}", Outside::new(from).terminal())
         }
     };
     writeln!(
         out,
         "build cache: {} ({})",
-        shown_path(&summary.root),
+        OutsidePath::new(&summary.root).terminal(),
         from(summary.root_from, "SUDOKU_JUDGE_CACHE")
     )?;
     writeln!(
@@ -69,7 +69,7 @@ pub fn summary(out: &mut dyn Write, summary: &Summary) -> io::Result<()> {
                 out,
                 "  {:>9}  {}  {used}{in_use}",
                 size_words(build.bytes),
-                shown(&build.name)
+                Outside::new(&build.name).terminal()
             )?;
         }
     }
@@ -102,7 +102,7 @@ pub fn cleared(out: &mut dyn Write, root: &Path, cleared: &Cleared) -> io::Resul
         out,
         "removed {} from {}: {}",
         plural(cleared.entries, "item"),
-        shown_path(root),
+        OutsidePath::new(root).terminal(),
         size_words(cleared.bytes)
     )?;
     if cleared.in_use > 0 {

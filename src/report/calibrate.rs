@@ -7,6 +7,7 @@ use std::io::{self, Write};
 
 use crate::calibrate::{Measured, Suite, MARGIN, MEASURE};
 use crate::case::settings::{self, RealVerdict};
+use crate::outside::OutsidePath;
 use crate::problem::Problem;
 use crate::verdict::Verdict;
 use crate::words::{format_ms as ms, plural};
@@ -33,7 +34,7 @@ pub fn calibration(out: &mut dyn Write, suite: &Suite) -> io::Result<()> {
     writeln!(
         out,
         "{}: time limit {}{scale}, {}, {}, each case measured up to {:.1}x the limit",
-        suite.dir.display(),
+        suite.dir.terminal(),
         ms(suite.limit),
         plural(suite.case_ids.len(), "case"),
         plural(suite.runs.len(), "reference"),
@@ -46,15 +47,19 @@ pub fn calibration(out: &mut dyn Write, suite: &Suite) -> io::Result<()> {
 
 /// The time of each reference on each case, a column a reference.
 fn table(out: &mut dyn Write, suite: &Suite) -> io::Result<()> {
-    let header =
-        std::iter::once("case".to_string()).chain(suite.runs.iter().map(|r| r.label.clone()));
+    let header = std::iter::once("case".to_string())
+        .chain(suite.runs.iter().map(|r| r.label.terminal().to_string()));
     let mut rows = vec![header.collect::<Vec<_>>()];
     for (i, id) in suite.case_ids.iter().enumerate() {
         let times = suite
             .runs
             .iter()
             .map(|run| run.cases.get(i).map_or_else(String::new, cell));
-        rows.push(std::iter::once(id.clone()).chain(times).collect());
+        rows.push(
+            std::iter::once(id.terminal().to_string())
+                .chain(times)
+                .collect(),
+        );
     }
     for line in super::layout::aligned(&rows, &[0]) {
         writeln!(out, "{line}")?;
@@ -93,7 +98,7 @@ fn references(out: &mut dyn Write, suite: &Suite) -> io::Result<()> {
         writeln!(
             out,
             "{}: {judge} says {real}, this suite {here}; slowest case {share} ({need}): {conclusion}",
-            run.label
+            run.label.terminal()
         )?;
     }
     Ok(())
@@ -106,7 +111,7 @@ fn conclusion(out: &mut dyn Write, suite: &Suite) -> io::Result<()> {
         return writeln!(
             out,
             "{}: the {} limit reproduces every real verdict, with a factor of {MARGIN:.0} to spare",
-            suite.dir.display(),
+            suite.dir.terminal(),
             ms(suite.limit)
         );
     }
@@ -118,7 +123,7 @@ fn conclusion(out: &mut dyn Write, suite: &Suite) -> io::Result<()> {
     writeln!(
         out,
         "{}: the {} limit {verdict}",
-        suite.dir.display(),
+        suite.dir.terminal(),
         ms(suite.limit)
     )?;
     let (window, with_margin) = match suite.window(true) {
@@ -148,7 +153,7 @@ fn conclusion(out: &mut dyn Write, suite: &Suite) -> io::Result<()> {
         } else {
             ", though without the margin"
         },
-        suite.dir.join(settings::SETTINGS_FILE).display()
+        OutsidePath::new(suite.dir.as_raw().join(settings::SETTINGS_FILE)).terminal()
     )
 }
 

@@ -9,9 +9,10 @@ use crate::words::plural;
 pub fn findings(out: &mut dyn Write, report: &CorpusCheck) -> io::Result<()> {
     for finding in &report.findings {
         let kind = if finding.problem { "" } else { "note: " };
-        match finding.place.as_str() {
-            "" => writeln!(out, "{kind}{}", finding.message)?,
-            place => writeln!(out, "{place}: {kind}{}", finding.message)?,
+        let message = finding.message.terminal();
+        match &finding.place {
+            place if place.is_empty() => writeln!(out, "{kind}{message}")?,
+            place => writeln!(out, "{}: {kind}{message}", place.terminal())?,
         }
     }
     let problems = match report.problems() {

@@ -3,8 +3,8 @@
 
 use std::io::{self, Write};
 
-use super::untrusted::{shown, shown_path};
 use crate::doctor::{Checkup, LanguageCheck, SelfTest};
+use crate::outside::{Outside, OutsidePath};
 use crate::words::plural;
 
 /// Tool names are padded to this width, so paths line up.
@@ -22,8 +22,12 @@ pub fn human(out: &mut dyn Write, checkup: &Checkup) -> io::Result<()> {
         language_block(out, language)?;
     }
     let sandbox = &checkup.sandbox;
-    writeln!(out, "sandbox: {}", shown(&sandbox.summary))?;
-    writeln!(out, "cgroup: {}", shown(&sandbox.cgroup))?;
+    writeln!(
+        out,
+        "sandbox: {}",
+        Outside::new(&sandbox.summary).terminal()
+    )?;
+    writeln!(out, "cgroup: {}", Outside::new(&sandbox.cgroup).terminal())?;
     let missing: Vec<&str> = sandbox
         .layers
         .iter()
@@ -100,16 +104,15 @@ fn language_block(out: &mut dyn Write, language: &LanguageCheck) -> io::Result<(
         match &tool.path {
             None => writeln!(out, "  {name} not on PATH")?,
             Some(path) => {
-                let runs_as = tool
-                    .runs_as
-                    .as_deref()
-                    .map_or_else(String::new, |p| format!(" -> {}", shown_path(p)));
+                let runs_as = tool.runs_as.as_deref().map_or_else(String::new, |p| {
+                    format!(" -> {}", OutsidePath::new(p).terminal())
+                });
                 let version = tool.version.as_deref().unwrap_or("version unknown");
                 writeln!(
                     out,
                     "  {name} {}{runs_as}: {}",
-                    shown_path(path),
-                    shown(version)
+                    OutsidePath::new(path).terminal(),
+                    Outside::new(version).terminal()
                 )?;
             }
         }
@@ -121,7 +124,7 @@ fn language_block(out: &mut dyn Write, language: &LanguageCheck) -> io::Result<(
     writeln!(out, "{versions}")?;
     if let SelfTest::Failed { message, .. } = &language.self_test {
         for line in message.lines().filter(|l| !l.trim().is_empty()).take(12) {
-            writeln!(out, "  | {}", shown(line))?;
+            writeln!(out, "  | {}", Outside::new(line).terminal())?;
         }
     }
     Ok(())

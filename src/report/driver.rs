@@ -1,9 +1,12 @@
 //! What `driver` says of the program it wrote out: its files, and how to
-//! build, run and debug it.
+//! build, run and debug it. The files are named after the user's file,
+//! which may come from anywhere: they are shown escaped, and quoted in the
+//! commands to paste.
 
 use std::io::{self, Write};
 use std::path::Path;
 
+use crate::outside::{Outside, OutsidePath};
 use crate::runner::lang::export::Exported;
 use crate::runner::lang::launch::Interface;
 
@@ -15,10 +18,14 @@ pub fn exported(
     dir: &Path,
     here: &Path,
 ) -> io::Result<()> {
-    let shown = |p: &Path| p.strip_prefix(here).unwrap_or(p).display().to_string();
-    let names: Vec<String> = exported.files.iter().map(|p| shown(p)).collect();
+    let relative = |p: &Path| OutsidePath::new(p.strip_prefix(here).unwrap_or(p));
+    let names: Vec<String> = exported
+        .files
+        .iter()
+        .map(|p| relative(p).terminal().to_string())
+        .collect();
     writeln!(out, "wrote {}", names.join(", "))?;
-    let script = shown(&exported.script);
+    let script = relative(&exported.script).shell();
     writeln!(out, "build and run it on board.txt: sh {script}")?;
     writeln!(
         out,
@@ -34,7 +41,7 @@ pub fn exported(
     writeln!(
         out,
         "to debug: start `{}` under your debugger, its input from {}/board.txt{answers}",
-        exported.run,
-        shown(dir)
+        Outside::new(&exported.run).terminal(),
+        relative(dir).terminal()
     )
 }

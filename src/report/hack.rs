@@ -1,11 +1,11 @@
 //! What `hack` says: the line that opens a search, its progress, and what
 //! it found, with the command that judges the saved input again.
 
-use super::untrusted::{shell_path, shown, shown_path};
 use std::io::{self, Write};
 use std::time::Duration;
 
 use crate::hack::{HackConfig, HackOutcome};
+use crate::outside::{Outside, OutsidePath};
 use crate::stress;
 use crate::verdict::Verdict;
 use crate::words::{plural, seconds, whole_ms};
@@ -66,7 +66,7 @@ pub fn outcome(
                 found.verdict,
                 found.round,
                 seconds(found.elapsed, 1),
-                shown(&found.reason.sentence())
+                Outside::new(&found.reason.sentence()).terminal()
             )?;
             found
         }
@@ -95,13 +95,13 @@ pub fn outcome(
     writeln!(
         out,
         "saved:     {} with {}",
-        shown_path(&found.input),
-        shown_path(&found.expected)
+        OutsidePath::new(&found.input).terminal(),
+        OutsidePath::new(&found.expected).terminal()
     )?;
     writeln!(
         out,
         "reproduce: sudoku-judge test {} {reproduce}",
-        shell_path(&found.input)
+        crate::outside::shell_path(&found.input)
     )
 }
 

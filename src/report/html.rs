@@ -9,7 +9,7 @@
 //! The grids are read back from the judge's own text drawing with
 //! `diff::grid_row_parts`, as the terminal's colouring does, so the page
 //! cannot disagree with the table. Everything a case or a submission wrote
-//! goes through [`untrusted`] and then [`escape`]: a case named
+//! is [`Outside`] text, shown with [`Outside::html`]: a case named
 //! `<script>` is shown, never run. Written when the run finishes, an
 //! interrupted run included.
 
@@ -18,9 +18,10 @@ use std::io::{self, Write};
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{untrusted, Event, Reporter};
+use super::{Event, Reporter};
 use crate::baseline::{Baseline, Comparison, Trend};
 use crate::check::diff::{self, CellKind, RowPart};
+use crate::outside::Outside;
 use crate::results::{CaseOutcome, CaseResult, Judgement, Summary};
 use crate::runner::sandbox::Protections;
 use crate::verdict::Verdict;
@@ -111,8 +112,8 @@ impl<W: Write> HtmlReporter<W> {
     }
 }
 
-/// `text` safe in HTML text and in a quoted attribute. It has been through
-/// [`untrusted::shown`] when it came from a case or a submission.
+/// The judge's own `text` safe in HTML text and in a quoted attribute;
+/// text from a case or a submission is shown with [`Outside::html`].
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -201,9 +202,9 @@ impl<W: Write> HtmlReporter<W> {
         warnings: &[String],
     ) {
         self.header = Header {
-            submission: untrusted::shown(submission).into_owned(),
+            submission: Outside::new(submission).terminal().to_string(),
             toolchain: build.map(|b| {
-                let command = untrusted::shown(&b.command);
+                let command = Outside::new(&b.command).terminal().to_string();
                 let how = if b.cached {
                     "a cached build".to_string()
                 } else {
@@ -222,7 +223,7 @@ impl<W: Write> HtmlReporter<W> {
                 .collect(),
             warnings: warnings
                 .iter()
-                .map(|w| untrusted::shown(w).into_owned())
+                .map(|w| Outside::new(w).terminal().to_string())
                 .collect(),
         };
     }
@@ -361,11 +362,11 @@ impl<W: Write> HtmlReporter<W> {
                 "<g class=\"case v-{}\" data-case=\"{}\"><title>{}</title>\
                  <text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>",
                 class(r.verdict()),
-                escape(&r.id),
-                escape(&r.id),
+                r.id.html(),
+                r.id.html(),
                 LABEL_X - 8.0,
                 y + 15.0,
-                escape(&label(&r.id))
+                Outside::new(label(r.id.as_raw())).html()
             );
             match &r.outcome {
                 CaseOutcome::Judged(j) => {
@@ -468,7 +469,7 @@ impl<W: Write> HtmlReporter<W> {
                 s,
                 "<tr><td>{}</td><td>{svg}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
                  <td class=\"num\">{}</td><td class=\"slowest-puzzle\">{}</td></tr>",
-                escape(&result.id),
+                result.id.html(),
                 format_ms(spread.min),
                 format_ms(spread.median),
                 format_ms(spread.max),
@@ -499,7 +500,7 @@ impl<W: Write> HtmlReporter<W> {
              first, then changed times; the grey bar is before, the coloured one now, on each case's own scale.</p>\n\
              <table>\n<thead><tr><th>case</th><th>before</th><th>now</th><th></th>\
              <th>before</th><th>now</th><th>change</th></tr></thead>\n<tbody>\n",
-            escape(&untrusted::shown(&baseline.source))
+            Outside::new(&baseline.source).html()
         );
         for row in rows {
             let now_time = match &row.result.outcome {
@@ -537,7 +538,7 @@ impl<W: Write> HtmlReporter<W> {
                  viewBox=\"0 0 160 18\">{}{}</svg></td><td class=\"num\">{}</td>\
                  <td class=\"num\">{}</td><td>{}</td></tr>",
                 class(row.result.verdict()),
-                escape(&row.result.id),
+                row.result.id.html(),
                 badge(row.result.verdict()),
                 bar("before", 1, before_time),
                 bar("bar", 10, now_time),
@@ -568,22 +569,22 @@ impl<W: Write> HtmlReporter<W> {
                 s,
                 "<div class=\"failure v-{}\" data-case=\"{}\">\n<h3>{} {}</h3>\n",
                 class(r.verdict()),
-                escape(&r.id),
+                r.id.html(),
                 badge(r.verdict()),
-                escape(&r.id)
+                r.id.html()
             );
             match &r.outcome {
                 CaseOutcome::Error(e) => {
-                    let _ = writeln!(s, "<p>{}</p>", escape(&super::reason::unjudged(e)));
+                    let _ = writeln!(s, "<p>{}</p>", super::reason::unjudged(e).html());
                 }
                 CaseOutcome::Judged(j) => {
-                    let _ = writeln!(s, "<p>{}</p>", escape(&super::reason::sentence(j)));
-                    s.push_str(&details(&j.details));
+                    let _ = writeln!(s, "<p>{}</p>", super::reason::sentence(j).html());
+                    s.push_str(&details(&j.details.terminal().to_string()));
                     if !j.stderr.is_empty() {
                         let _ = writeln!(
                             s,
                             "<p class=\"legend\">its stderr:</p><pre>{}</pre>",
-                            escape(&j.stderr)
+                            j.stderr.html()
                         );
                     }
                 }
@@ -605,7 +606,9 @@ impl<W: Write> HtmlReporter<W> {
             .iter()
             .filter(|r| r.result.passed())
             .filter_map(|r| match &r.result.outcome {
-                CaseOutcome::Judged(j) if !j.stdout.is_empty() || !j.stderr.trim().is_empty() => {
+                CaseOutcome::Judged(j)
+                    if !j.stdout.is_empty() || !j.stderr.as_raw().trim().is_empty() =>
+                {
                     Some((&r.result, &**j))
                 }
                 _ => None,
@@ -619,18 +622,18 @@ impl<W: Write> HtmlReporter<W> {
             let _ = writeln!(
                 s,
                 "<div class=\"output\" data-case=\"{}\">\n<h3>{}</h3>",
-                escape(&r.id),
-                escape(&r.id)
+                r.id.html(),
+                r.id.html()
             );
             for (legend, text) in [
                 ("its own stdout (not part of the answers):", &j.stdout),
                 ("its stderr:", &j.stderr),
             ] {
-                if !text.trim().is_empty() {
+                if !text.as_raw().trim().is_empty() {
                     let _ = writeln!(
                         s,
                         "<p class=\"legend\">{legend}</p><pre>{}</pre>",
-                        escape(text)
+                        text.html()
                     );
                 }
             }
@@ -761,7 +764,7 @@ impl<W: Write> Reporter for HtmlReporter<W> {
             Event::CaseFinished(result) => {
                 let comparison = self.baseline.as_ref().and_then(|b| b.compare(result));
                 self.rows.push(Row {
-                    result: untrusted::case_result(result),
+                    result: result.clone(),
                     comparison,
                 });
             }

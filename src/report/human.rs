@@ -10,7 +10,6 @@
 //! without it.
 
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anstyle::{AnsiColor, Style};
@@ -18,10 +17,10 @@ use anstyle::{AnsiColor, Style};
 use super::judges::JudgeSays;
 use super::layout::{self, Cells, Columns};
 use super::reason;
-use super::untrusted::{self, shell_path, shown, shown_path};
 use super::{Event, Reporter};
 use crate::baseline::{Baseline, Tally};
 use crate::check::diff::{self, CellKind, RowPart};
+use crate::outside::{Outside, OutsidePath};
 use crate::problem::Problem;
 use crate::results::{CaseOutcome, CaseResult, Fault, Judgement, Summary};
 use crate::runner::lang::launch::Interface;
@@ -41,7 +40,7 @@ pub struct HumanReporter<W> {
     rerun_options: String,
     /// The failures described under the table, at most [`DESCRIBED`], as
     /// shown, each with its input's own path for the commands.
-    failures: Vec<(CaseResult, PathBuf)>,
+    failures: Vec<CaseResult>,
     /// Failures beyond those.
     more_failures: usize,
     judges: JudgeSays,
@@ -185,7 +184,9 @@ impl<W: Write> HumanReporter<W> {
         let (time, percent, cpu, wall, memory);
         let (cells, note) = match &result.outcome {
             CaseOutcome::Error(_) => (dashes, String::new()),
-            CaseOutcome::Judged(j) if j.verdict == Verdict::CE => (dashes, reason::sentence(j)),
+            CaseOutcome::Judged(j) if j.verdict == Verdict::CE => {
+                (dashes, reason::sentence(j).terminal().to_string())
+            }
             CaseOutcome::Judged(j) => {
                 time = format_ms(j.time);
                 percent = format!("{:.0}%", j.limit_percent().min(999.0));
@@ -197,8 +198,8 @@ impl<W: Write> HumanReporter<W> {
                 let note = match (j.verdict == Verdict::AC, runs_note(j)) {
                     (true, None) => accepted_note(j),
                     (true, Some(runs)) => joined(&runs, &accepted_note(j)),
-                    (false, None) => reason::short(j),
-                    (false, Some(runs)) => joined(&reason::short(j), &runs),
+                    (false, None) => reason::short(j).terminal().to_string(),
+                    (false, Some(runs)) => joined(&reason::short(j).terminal().to_string(), &runs),
                 };
                 let cells = Cells {
                     time: &time,
@@ -220,8 +221,9 @@ impl<W: Write> HumanReporter<W> {
             }
             None => note,
         };
-        let row = format!("{code}{}  {}", self.columns.cells(&cells), result.id);
-        let row_width = self.columns.id_column() + result.id.chars().count();
+        let id = result.id.terminal().to_string();
+        let row = format!("{code}{}  {id}", self.columns.cells(&cells));
+        let row_width = self.columns.id_column() + id.chars().count();
         // A compile error is the submission's, the same for every case.
         let note = match result.verdict() {
             Some(Verdict::CE) => "compile error, message at the end".into(),
@@ -247,38 +249,39 @@ impl<W: Write> HumanReporter<W> {
         }
         match &result.outcome {
             CaseOutcome::Error(error) => {
-                let message = super::reason::unjudged(error);
+                let message = super::reason::unjudged(error).terminal().to_string();
                 let first = message.lines().next().unwrap_or_default().to_string();
                 self.wrapped(&" ".repeat(INDENT), &first, INDENT)?;
             }
             CaseOutcome::Judged(j) => {
                 for note in &j.notes {
-                    self.wrapped("      note: ", note, INDENT + 6)?;
+                    self.wrapped("      note: ", &note.terminal().to_string(), INDENT + 6)?;
                 }
                 for warning in &j.warnings {
-                    self.wrapped("      warning: ", warning, INDENT + 9)?;
+                    let warning = warning.terminal().to_string();
+                    self.wrapped("      warning: ", &warning, INDENT + 9)?;
                 }
             }
         }
         Ok(())
     }
 
-    /// A failure's block; `result` as shown, `input` its input's own path
-    /// for the commands to paste.
-    fn failure(&mut self, result: &CaseResult, input: &Path) -> io::Result<()> {
+    /// A failure's block, with the commands to paste.
+    fn failure(&mut self, result: &CaseResult) -> io::Result<()> {
         let verdict = result.verdict();
         let code = self.paint(
             Self::verdict_style(verdict),
             verdict.map_or("ERROR", Verdict::code),
         );
-        writeln!(self.out, "{code} {}", result.id)?;
-        writeln!(self.out, "  input:    {}", result.input.display())?;
+        writeln!(self.out, "{code} {}", result.id.terminal())?;
+        writeln!(self.out, "  input:    {}", result.input.terminal())?;
         if let Some(expected) = &result.expected {
-            writeln!(self.out, "  expected: {}", expected.display())?;
+            writeln!(self.out, "  expected: {}", expected.terminal())?;
         }
         match &result.outcome {
             CaseOutcome::Error(error) => {
-                self.wrapped("  error:    ", &super::reason::unjudged(error), 12)?;
+                let error_text = super::reason::unjudged(error).terminal().to_string();
+                self.wrapped("  error:    ", &error_text, 12)?;
                 let what = match error.fault() {
                     Fault::Case => "fix the case files",
                     Fault::Judge => "the judge failed, not the case nor the submission; rerun it",
@@ -291,12 +294,13 @@ impl<W: Write> HumanReporter<W> {
                 writeln!(
                     self.out,
                     "  hint:     {what}; `sudoku-judge test {}` rechecks this case alone",
-                    shell_path(input)
+                    result.input.shell()
                 )?;
             }
             CaseOutcome::Judged(j) => {
                 writeln!(self.out, "  verdict:  {}", j.verdict.name())?;
-                self.wrapped("  why:      ", &reason::sentence(j), 12)?;
+                let why = reason::sentence(j).terminal().to_string();
+                self.wrapped("  why:      ", &why, 12)?;
                 writeln!(
                     self.out,
                     "  measured: {} of {} ({:.0}%), cpu {}, memory {} of {}",
@@ -311,9 +315,10 @@ impl<W: Write> HumanReporter<W> {
                 // terminal: one above the other there.
                 // One wrong answer's grids tell what is wrong; the others
                 // are under --verbose, in the JSON and the HTML report.
+                let details = j.details.terminal().to_string();
                 let (details, more) = match self.verbose {
-                    true => (j.details.clone(), 0),
-                    false => first_grids(&j.details),
+                    true => (details, 0),
+                    false => first_grids(&details),
                 };
                 let details = match self.width {
                     Some(width) if width < diff::SIDE_BY_SIDE_COLUMNS => diff::stacked(&details),
@@ -342,12 +347,12 @@ impl<W: Write> HumanReporter<W> {
                 let after: String = j
                     .reproduce_after
                     .iter()
-                    .map(|earlier| format!("{} ", shell_path(earlier)))
+                    .map(|earlier| format!("{} ", earlier.shell()))
                     .collect();
                 writeln!(
                     self.out,
                     "  rerun:    sudoku-judge test {after}{}{options}",
-                    shell_path(input)
+                    result.input.shell()
                 )?;
             }
         }
@@ -410,10 +415,10 @@ impl<W: Write> HumanReporter<W> {
 
     /// How the submission was built: once, above the table.
     fn build(&mut self, build: &BuildInfo) -> io::Result<()> {
-        let source = shown_path(&build.source);
-        let command = shown(&build.command);
+        let source = OutsidePath::new(&build.source).terminal().to_string();
+        let command = Outside::new(&build.command).terminal().to_string();
         for note in &build.notes {
-            self.wrapped("note: ", &shown(note), INDENT)?;
+            self.wrapped("note: ", &Outside::new(note).terminal().to_string(), INDENT)?;
         }
         match (&build.error, build.command.is_empty(), build.cached) {
             (Some(error), _, _) => {
@@ -423,7 +428,7 @@ impl<W: Write> HumanReporter<W> {
                 if !build.command.is_empty() {
                     block.push_str(&format!("  $ {command}\n"));
                 }
-                for line in shown(error).lines() {
+                for line in Outside::new(error).terminal().to_string().lines() {
                     block.push_str(&format!("  {line}\n"));
                 }
                 self.compile_error = Some(block);
@@ -465,10 +470,15 @@ impl<W: Write> HumanReporter<W> {
                 },
                 tool.origin
             );
-            self.wrapped("toolchain: ", &shown(&line), INDENT)?;
+            self.wrapped(
+                "toolchain: ",
+                &Outside::new(line).terminal().to_string(),
+                INDENT,
+            )?;
         }
         if let Some(short_of) = &build.short_of {
-            self.wrapped("toolchain: ", &shown(short_of), INDENT)?;
+            let short_of = Outside::new(short_of).terminal().to_string();
+            self.wrapped("toolchain: ", &short_of, INDENT)?;
         }
         Ok(())
     }
@@ -478,7 +488,8 @@ impl<W: Write> HumanReporter<W> {
     /// kept only the start of it, that it was cut there.
     fn own_stdout(&mut self, j: &Judgement, indent: &str) -> io::Result<()> {
         const SHOWN: usize = 20;
-        let kept: Vec<&str> = j.stdout.lines().collect();
+        let stdout = j.stdout.terminal().to_string();
+        let kept: Vec<&str> = stdout.lines().collect();
         let total = j.stdout_lines.max(kept.len());
         let cut = j.stdout_last_line.is_some();
         if total <= SHOWN && !cut {
@@ -502,9 +513,12 @@ impl<W: Write> HumanReporter<W> {
             ));
         }
         writeln!(self.out, "{more}")?;
-        let last = j.stdout_last_line.as_deref().or(kept.last().copied());
+        let last = match &j.stdout_last_line {
+            Some(last) => Some(last.terminal().to_string()),
+            None => kept.last().map(|line| line.to_string()),
+        };
         if let Some(last) = last {
-            writeln!(self.out, "{indent}{}", reason::cut(last, 200))?;
+            writeln!(self.out, "{indent}{}", reason::cut(&last, 200))?;
         }
         Ok(())
     }
@@ -521,9 +535,10 @@ impl<W: Write> HumanReporter<W> {
             )?;
             self.own_stdout(j, text)?;
         }
-        if !j.stderr.trim().is_empty() && !j.details.contains(j.stderr.trim_end()) {
+        let (stderr, details) = (j.stderr.as_raw(), j.details.as_raw());
+        if !stderr.trim().is_empty() && !details.contains(stderr.trim_end()) {
             writeln!(self.out, "{legend}stderr (the end of it):")?;
-            self.excerpt(&j.stderr, text)?;
+            self.excerpt(&j.stderr.terminal().to_string(), text)?;
         }
         Ok(())
     }
@@ -565,7 +580,7 @@ impl<W: Write> HumanReporter<W> {
                 .not_run
                 .iter()
                 .take(NAMED)
-                .map(|case| shown(&case.id).into_owned())
+                .map(|case| case.id.terminal().to_string())
                 .collect();
             if summary.not_run.len() > NAMED {
                 names.push(format!("and {} more", summary.not_run.len() - NAMED));
@@ -822,7 +837,7 @@ impl<W: Write> Reporter for HumanReporter<W> {
                     self.held_header = Some(self.paint(Style::new().dimmed(), &header));
                     return Ok(());
                 }
-                let submission = &shown(submission);
+                let submission = &Outside::new(submission).terminal().to_string();
                 self.header(cases, submission, jobs, time_scales, problems, interface)?;
                 if let Some(sandbox) = sandbox {
                     let said = match self.verbose {
@@ -832,13 +847,16 @@ impl<W: Write> Reporter for HumanReporter<W> {
                     self.wrapped("sandbox: ", &said, INDENT)?;
                 }
                 for warning in warnings {
-                    self.wrapped("warning: ", &shown(warning), INDENT)?;
+                    self.wrapped(
+                        "warning: ",
+                        &Outside::new(warning).terminal().to_string(),
+                        INDENT,
+                    )?;
                 }
                 let header = self.columns.header();
                 writeln!(self.out, "{}", self.paint(Style::new().dimmed(), &header))?;
             }
-            Event::CaseFinished(raw) => {
-                let result = &untrusted::case_result(raw);
+            Event::CaseFinished(result) => {
                 self.judges.case(result);
                 if self.quiet && result.passed() {
                     return Ok(());
@@ -863,7 +881,7 @@ impl<W: Write> Reporter for HumanReporter<W> {
                 // once, at the end. `--quiet` shows the rows alone.
                 if !result.passed() && result.verdict() != Some(Verdict::CE) && !self.quiet {
                     if self.failures.len() < DESCRIBED {
-                        self.failures.push((result.clone(), raw.input.clone()));
+                        self.failures.push(result.clone());
                     } else {
                         self.more_failures += 1;
                     }
@@ -873,8 +891,8 @@ impl<W: Write> Reporter for HumanReporter<W> {
                 let failures = std::mem::take(&mut self.failures);
                 if !failures.is_empty() {
                     writeln!(self.out, "\nfailures:\n")?;
-                    for (result, input) in &failures {
-                        self.failure(result, input)?;
+                    for result in &failures {
+                        self.failure(result)?;
                     }
                     if self.more_failures > 0 {
                         writeln!(
@@ -1065,7 +1083,8 @@ mod tests {
                             "puzzle 1 (input line 1):\n{}{}",
                             diff::example(),
                             diff::GRID_LEGEND
-                        );
+                        )
+                        .into();
                     }
                 }
                 result
@@ -1189,8 +1208,8 @@ mod tests {
     fn case(id: &str, outcome: CaseOutcome) -> CaseResult {
         CaseResult {
             id: id.into(),
-            suite: PathBuf::from("."),
-            input: PathBuf::from(format!("{id}.in")),
+            suite: PathBuf::from(".").into(),
+            input: PathBuf::from(format!("{id}.in")).into(),
             expected: None,
             problem: None,
             outcome,
@@ -1205,7 +1224,7 @@ mod tests {
             1,
         );
         if let CaseOutcome::Judged(j) = &mut outcome {
-            j.details = crate::check::diff::example();
+            j.details = crate::check::diff::example().into();
         }
         let result = case("a", outcome);
         let render = |color| {

@@ -7,9 +7,9 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::untrusted::{self, shown, shown_path};
 use super::{Event, Reporter};
 use crate::baseline::{Baseline, Comparison, Tally, Trend};
+use crate::outside::{Outside, OutsidePath};
 use crate::results::{CaseOutcome, CaseResult};
 use crate::runner::lang::launch::Interface;
 use crate::runner::lang::BuildInfo;
@@ -117,22 +117,22 @@ struct SlowestJson {
 
 #[derive(Default, Serialize)]
 struct CaseJson<'a> {
-    id: &'a str,
-    path: String,
-    expected_path: Option<String>,
+    id: Outside,
+    path: OutsidePath,
+    expected_path: Option<OutsidePath>,
     /// `null` when the case could not be judged; `error` says why.
     verdict: Option<Verdict>,
     /// Why, in a sentence, as the failure's block says it.
-    message: std::borrow::Cow<'a, str>,
+    message: Outside,
     /// Why, in a few words, as the case's row says it.
-    short_message: String,
+    short_message: Outside,
     /// Why, as data: `kind` and its fields (see `reason.rs`); `null` for a
     /// case that could not be judged.
-    reason: Option<&'a crate::reason::Reason>,
+    reason: Option<crate::reason::Reason>,
     /// It fails after this many earlier cases in its process, and passes
     /// alone: it keeps state between tests.
     kept_state_after: Option<usize>,
-    details: &'a str,
+    details: Outside,
     time_ms: Option<f64>,
     time_limit_ms: Option<f64>,
     limit_percent: Option<f64>,
@@ -149,13 +149,13 @@ struct CaseJson<'a> {
     memory_limit_kb: Option<u64>,
     format: Option<&'static str>,
     checker: Option<&'static str>,
-    warnings: &'a [String],
-    notes: &'a [String],
+    warnings: &'a [Outside],
+    notes: &'a [Outside],
     /// What a LeetCode-style submission printed itself.
-    stdout: &'a str,
+    stdout: Outside,
     /// The end of what the submission wrote to stderr.
-    stderr: &'a str,
-    error: Option<String>,
+    stderr: Outside,
+    error: Option<Outside>,
     /// The case in the baseline (`--baseline`); `null` without one, or
     /// when the baseline does not hold the case.
     baseline: Option<BaselineCaseJson>,
@@ -164,24 +164,30 @@ struct CaseJson<'a> {
 impl<'a> CaseJson<'a> {
     fn of(result: &'a CaseResult) -> Self {
         let mut json = CaseJson {
-            id: &result.id,
-            path: result.input.display().to_string(),
-            expected_path: result.expected.as_ref().map(|p| p.display().to_string()),
+            id: result.id.clone(),
+            path: result.input.clone(),
+            expected_path: result.expected.clone(),
             ..CaseJson::default()
         };
         match &result.outcome {
             CaseOutcome::Error(error) => {
                 let message = super::reason::unjudged(error);
-                json.message = message.clone().into();
+                json.message = message.clone();
                 json.error = Some(message);
             }
             CaseOutcome::Judged(j) => {
                 json.verdict = Some(j.verdict);
-                json.message = super::reason::sentence(j).into();
+                json.message = super::reason::sentence(j);
                 json.short_message = super::reason::short(j);
-                json.reason = Some(&j.reason);
+                // Its fields hold what the run said: escaped as the
+                // other texts are.
+                let mut reason = j.reason.clone();
+                for text in reason.texts_mut() {
+                    *text = Outside::new(&*text).terminal().to_string();
+                }
+                json.reason = Some(reason);
                 json.kept_state_after = j.kept_state_after;
-                json.details = &j.details;
+                json.details = j.details.clone();
                 json.time_ms = Some(millis(j.time));
                 json.time_limit_ms = Some(millis(j.limits.time));
                 json.limit_percent = Some((j.limit_percent() * 10.0).round() / 10.0);
@@ -202,8 +208,8 @@ impl<'a> CaseJson<'a> {
                 json.checker = Some(j.checker.name());
                 json.warnings = &j.warnings;
                 json.notes = &j.notes;
-                json.stdout = &j.stdout;
-                json.stderr = &j.stderr;
+                json.stdout = j.stdout.clone();
+                json.stderr = j.stderr.clone();
             }
         }
         json
@@ -212,51 +218,51 @@ impl<'a> CaseJson<'a> {
 
 #[derive(Clone, Debug, Serialize)]
 struct BuildJson {
-    source: String,
+    source: OutsidePath,
     language: String,
     interface: &'static str,
-    command: String,
+    command: Outside,
     cached: bool,
     time_ms: f64,
-    error: Option<String>,
+    error: Option<Outside>,
     /// The tools used: as named, their program, version and why taken.
     toolchain: Vec<ToolJson>,
     /// What the compiler lacks of the standard the judge builds with.
-    short_of: Option<String>,
+    short_of: Option<Outside>,
 }
 
 #[derive(Clone, Debug, Serialize)]
 struct ToolJson {
-    name: String,
-    program: String,
-    version: String,
-    origin: String,
+    name: Outside,
+    program: OutsidePath,
+    version: Outside,
+    origin: Outside,
 }
 
 impl BuildJson {
     fn of(build: &BuildInfo) -> Self {
         BuildJson {
-            source: shown_path(&build.source),
+            source: OutsidePath::new(&build.source),
             language: build.language.to_string(),
             interface: match build.interface {
                 Interface::Program => "program",
                 Interface::Function => "leetcode",
             },
-            command: shown(&build.command).into_owned(),
+            command: Outside::new(&build.command),
             cached: build.cached,
             time_ms: millis(build.time),
-            error: build.error.as_deref().map(|e| shown(e).into_owned()),
+            error: build.error.as_deref().map(Outside::from),
             toolchain: build
                 .toolchain
                 .iter()
                 .map(|t| ToolJson {
-                    name: shown(&t.name).into_owned(),
-                    program: shown_path(&t.program),
-                    version: shown(&t.version).into_owned(),
-                    origin: shown(&t.origin).into_owned(),
+                    name: Outside::new(&t.name),
+                    program: OutsidePath::new(&t.program),
+                    version: Outside::new(&t.version),
+                    origin: Outside::new(&t.origin),
                 })
                 .collect(),
-            short_of: build.short_of.as_deref().map(|s| shown(s).into_owned()),
+            short_of: build.short_of.as_deref().map(Outside::from),
         }
     }
 }
@@ -274,7 +280,7 @@ struct TotalsJson<'a> {
     charged_ms: f64,
     /// The cases not run after the first one not accepted
     /// (`--fail-fast`), by id.
-    not_run: Vec<std::borrow::Cow<'a, str>>,
+    not_run: Vec<&'a Outside>,
     /// The changes since the baseline (`--baseline`), or `null`.
     baseline: Option<ChangesJson<'a>>,
 }
@@ -292,13 +298,13 @@ impl<W: Write> Reporter for JsonReporter<W> {
                 write!(
                     self.out,
                     "{{\n  \"submission\": {},\n  \"build\": {},\n  \"sandbox\": {},\n  \"warnings\": {},\n  \"cases\": [",
-                    serde_json::to_string(&shown(submission))?,
+                    serde_json::to_string(&Outside::new(submission))?,
                     nested(&build.map(BuildJson::of), 2)?,
                     nested(&sandbox, 2)?,
                     nested(
                         &warnings
                             .iter()
-                            .map(|w| shown(w))
+                            .map(Outside::new)
                             .collect::<Vec<_>>(),
                         2
                     )?,
@@ -306,8 +312,7 @@ impl<W: Write> Reporter for JsonReporter<W> {
             }
             Event::CaseFinished(result) => {
                 let separator = if self.cases == 0 { "" } else { "," };
-                let case = untrusted::case_result(result);
-                let mut json = CaseJson::of(&case);
+                let mut json = CaseJson::of(result);
                 if let Some(baseline) = &self.baseline {
                     let comparison = baseline.compare(result);
                     self.tally.add(comparison.as_ref());
@@ -325,7 +330,7 @@ impl<W: Write> Reporter for JsonReporter<W> {
                     total: summary.total,
                     elapsed_ms: millis(summary.elapsed),
                     charged_ms: millis(summary.charged),
-                    not_run: summary.not_run.iter().map(|case| shown(&case.id)).collect(),
+                    not_run: summary.not_run.iter().map(|case| &case.id).collect(),
                     baseline: self.baseline.as_ref().map(|b| ChangesJson {
                         source: &b.source,
                         tally: self.tally,

@@ -9,6 +9,7 @@
 //! problem are its cases in this run, in the run's (sorted) order, so after
 //! a filter or `--failed` the numbers count the cases judged here.
 
+use crate::outside::Outside;
 use crate::problem::Problem;
 use crate::results::CaseResult;
 use crate::runner::lang::launch::Interface;
@@ -25,7 +26,7 @@ struct Tally {
     judged: usize,
     /// The test number (from 1), id and verdict (`None`: could not be
     /// judged) of the first one not accepted.
-    first: Option<(usize, String, Option<Verdict>)>,
+    first: Option<(usize, Outside, Option<Verdict>)>,
     /// The user's submission answers as this judge never runs one: it
     /// would not compile there, whatever the driver here made of it.
     wrong_kind: Option<Interface>,
@@ -130,14 +131,16 @@ impl Tally {
         match &self.first {
             Some((_, _, Some(Verdict::CE))) => format!("{judge} would say: Compile Error"),
             Some((n, id, Some(verdict))) => format!(
-                "{judge} would say: {} on {} ({id})",
+                "{judge} would say: {} on {} ({})",
                 verdict_name(self.problem, *verdict),
-                of(*n)
+                of(*n),
+                id.terminal()
             ),
             Some((n, id, None)) => {
                 format!(
-                    "{judge}: cannot tell, {} ({id}) could not be judged",
-                    of(*n)
+                    "{judge}: cannot tell, {} ({}) could not be judged",
+                    of(*n),
+                    id.terminal()
                 )
             }
             None if self.judged < self.tests => format!(
@@ -168,8 +171,8 @@ mod tests {
     fn case(id: &str, problem: Option<Problem>, verdict: Option<Verdict>) -> CaseResult {
         CaseResult {
             id: id.into(),
-            suite: PathBuf::from("cases"),
-            input: PathBuf::from(format!("{id}.in")),
+            suite: PathBuf::from("cases").into(),
+            input: PathBuf::from(format!("{id}.in")).into(),
             expected: None,
             problem,
             outcome: match verdict {

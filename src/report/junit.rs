@@ -4,31 +4,34 @@
 //! case that could not be judged is an `<error>`; a case `--fail-fast`
 //! left unjudged is `<skipped>`, saying where the run stopped. Times are
 //! in seconds. Written when the run finishes, including an interrupted run.
-
-use std::io;
-use std::path::Path;
+//!
+//! Every text from a case or a submission goes in as [`Outside::xml`]:
+//! the XML of any names and output is well-formed XML 1.0, which CI
+//! viewers insist on (one U+FFFE in a stderr and they drop the file).
 
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
+use std::io;
 
 use super::{Event, Reporter};
+use crate::outside::{Outside, OutsidePath};
 use crate::results::{CaseOutcome, CaseResult, NotRun};
 use crate::verdict::Verdict;
 
 pub struct JunitReporter<W> {
     out: Option<W>,
-    submission: String,
+    submission: Outside,
     /// Each case as it is judged, in its suite: the XML is written at the
     /// end, when every suite's totals are known.
     suites: Vec<TestSuite>,
     /// The last case not accepted: where `--fail-fast` stopped.
-    last_failed: Option<String>,
+    last_failed: Option<Outside>,
 }
 
 impl<W: io::Write> JunitReporter<W> {
     pub fn new(out: W) -> Self {
         Self {
             out: Some(out),
-            submission: String::new(),
+            submission: Outside::default(),
             suites: Vec::new(),
             last_failed: None,
         }
@@ -36,15 +39,16 @@ impl<W: io::Write> JunitReporter<W> {
 }
 
 /// A case's name within its suite: its id's last part.
-fn name(id: &str) -> &str {
-    id.rsplit_once('/').map_or(id, |(_, name)| name)
+fn name(id: &Outside) -> Outside {
+    let id = id.as_raw();
+    id.rsplit_once('/').map_or(id, |(_, name)| name).into()
 }
 
 /// A testcase of `status` named for case `id`, in its suite (its suite
 /// directory, as found), with the suite's name.
-fn placed(id: &str, suite: &Path, status: TestCaseStatus) -> (String, TestCase) {
-    let suite = suite.display().to_string();
-    let mut case = TestCase::new(name(id), status);
+fn placed(id: &Outside, suite: &OutsidePath, status: TestCaseStatus) -> (String, TestCase) {
+    let suite = suite.xml().to_string();
+    let mut case = TestCase::new(name(id).xml().to_string(), status);
     case.set_classname(suite.clone());
     (suite, case)
 }
@@ -54,14 +58,15 @@ fn test_case(result: &CaseResult) -> (String, TestCase) {
         CaseOutcome::Judged(j) if j.verdict == Verdict::AC => TestCaseStatus::success(),
         CaseOutcome::Judged(j) => {
             let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+            let sentence = super::reason::sentence(j);
             status.set_type(j.verdict.code()).set_message(format!(
                 "{}: {}",
                 j.verdict.code(),
-                super::reason::sentence(j)
+                sentence.xml()
             ));
-            let mut text = format!("{}: {}\n", j.verdict.name(), super::reason::sentence(j));
+            let mut text = format!("{}: {}\n", j.verdict.name(), sentence.xml());
             if !j.details.is_empty() {
-                text.push_str(&j.details);
+                text.push_str(&j.details.xml().to_string());
             }
             status.set_description(text);
             status
@@ -70,7 +75,7 @@ fn test_case(result: &CaseResult) -> (String, TestCase) {
             let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
             status
                 .set_type("ERROR")
-                .set_message(super::reason::unjudged(error));
+                .set_message(super::reason::unjudged(error).xml().to_string());
             status
         }
     };
@@ -78,10 +83,10 @@ fn test_case(result: &CaseResult) -> (String, TestCase) {
     if let CaseOutcome::Judged(j) = &result.outcome {
         case.set_time(j.wall);
         if !j.stdout.is_empty() {
-            case.set_system_out(j.stdout.clone());
+            case.set_system_out(j.stdout.xml().to_string());
         }
         if !j.stderr.is_empty() {
-            case.set_system_err(j.stderr.clone());
+            case.set_system_err(j.stderr.xml().to_string());
         }
     }
     (suite, case)
@@ -110,10 +115,10 @@ impl<W> JunitReporter<W> {
 }
 
 /// A case `--fail-fast` left unjudged, skipped after `stopped_at`.
-fn not_run(case: &NotRun, stopped_at: Option<&str>) -> (String, TestCase) {
+fn not_run(case: &NotRun, stopped_at: Option<&Outside>) -> (String, TestCase) {
     let mut status = TestCaseStatus::skipped();
     status.set_message(match stopped_at {
-        Some(id) => format!("not run: --fail-fast stopped at {id}"),
+        Some(id) => format!("not run: --fail-fast stopped at {}", id.xml()),
         None => "not run: --fail-fast stopped the run".to_string(),
     });
     placed(&case.id, &case.suite, status)
@@ -122,29 +127,21 @@ fn not_run(case: &NotRun, stopped_at: Option<&str>) -> (String, TestCase) {
 impl<W: io::Write> Reporter for JunitReporter<W> {
     fn report(&mut self, event: Event<'_>) -> io::Result<()> {
         match event {
-            Event::Started { submission, .. } => {
-                self.submission = super::untrusted::shown(submission).into_owned()
-            }
+            Event::Started { submission, .. } => self.submission = submission.into(),
             Event::CaseFinished(result) => {
-                // XML cannot hold most control characters at all.
-                let shown = super::untrusted::case_result(result);
-                if !shown.passed() {
-                    self.last_failed = Some(shown.id.clone());
+                if !result.passed() {
+                    self.last_failed = Some(result.id.clone());
                 }
-                let (suite, case) = test_case(&shown);
+                let (suite, case) = test_case(result);
                 self.add(suite, case);
             }
             Event::Finished { summary } => {
                 let stopped_at = self.last_failed.take();
                 for case in &summary.not_run {
-                    let case = NotRun {
-                        id: super::untrusted::shown(&case.id).into_owned(),
-                        suite: super::untrusted::shown_path(&case.suite).into(),
-                    };
-                    let (suite, test_case) = not_run(&case, stopped_at.as_deref());
+                    let (suite, test_case) = not_run(case, stopped_at.as_ref());
                     self.add(suite, test_case);
                 }
-                let mut report = Report::new(format!("sudoku-judge: {}", self.submission));
+                let mut report = Report::new(format!("sudoku-judge: {}", self.submission.xml()));
                 report.set_time(summary.elapsed);
                 let mut suites = std::mem::take(&mut self.suites);
                 for suite in &mut suites {
@@ -202,7 +199,10 @@ mod tests {
         assert_eq!(attributes(&xml, "testsuites", "time"), ["1.500"]);
         assert_eq!(attributes(&xml, "testsuite", "name"), ["cases/suite"]);
 
-        let names: Vec<String> = results.iter().map(|r| name(&r.id).to_string()).collect();
+        let names: Vec<String> = results
+            .iter()
+            .map(|r| name(&r.id).as_raw().to_string())
+            .collect();
         assert_eq!(attributes(&xml, "testcase", "name"), names);
         assert!(attributes(&xml, "testcase", "classname")
             .iter()
@@ -236,8 +236,8 @@ mod tests {
         let mut results = every_verdict();
         results.truncate(3);
         for result in &mut results[1..] {
-            result.suite = PathBuf::from("cases/other");
-            result.id = result.id.replace("suite/", "other/");
+            result.suite = PathBuf::from("cases/other").into();
+            result.id = result.id.as_raw().replace("suite/", "other/").into();
         }
         let xml = render(&results);
         assert_eq!(

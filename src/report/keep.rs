@@ -118,13 +118,13 @@ impl KeepReporter {
         if j.verdict == Verdict::AC || j.verdict == Verdict::CE {
             return Ok(());
         }
-        let dir = self.case_dir(&result.id)?;
+        let dir = self.case_dir(result.id.as_raw())?;
         let write =
             |name: &str, bytes: &[u8]| -> io::Result<()> { dir.create_new(name)?.write_all(bytes) };
         // The case's files, read as the judge read them: never a hard
         // link to someone else's file, nor a link out of its suite. One
         // that may not be read is left out, and verdict.txt says why.
-        let fence = Fence::new(&result.suite);
+        let fence = Fence::new(result.suite.as_raw());
         let mut left_out = String::new();
         let mut copy = |from: &Path| -> io::Result<()> {
             let Some(name) = from.file_name().and_then(|n| n.to_str()) else {
@@ -138,22 +138,24 @@ impl KeepReporter {
                 }
             }
         };
-        copy(&result.input)?;
+        copy(result.input.as_raw())?;
         if let Some(expected) = &result.expected {
-            copy(expected)?;
+            copy(expected.as_raw())?;
         }
-        write("output.txt", j.output.as_bytes())?;
-        write("stderr.txt", j.stderr.as_bytes())?;
+        // What the submission gave back is kept as it is, to diff or feed
+        // on; the words about it are shown escaped.
+        write("output.txt", j.output.as_raw().as_bytes())?;
+        write("stderr.txt", j.stderr.as_raw().as_bytes())?;
         if !j.stdout.is_empty() {
-            write("stdout.txt", j.stdout.as_bytes())?;
+            write("stdout.txt", j.stdout.as_raw().as_bytes())?;
         }
         write(
             "verdict.txt",
             format!(
                 "{} {}\n{}\n{left_out}",
                 j.verdict.code(),
-                result.id,
-                super::reason::sentence(j)
+                result.id.terminal(),
+                super::reason::sentence(j).terminal()
             )
             .as_bytes(),
         )?;
@@ -195,10 +197,10 @@ mod tests {
         std::fs::create_dir_all(&cases).unwrap();
         let mut results = every_verdict();
         for result in &mut results {
-            let name = result.input.file_name().unwrap().to_owned();
-            result.input = cases.join(name);
-            result.suite = cases.clone();
-            std::fs::write(&result.input, "puzzle\n").unwrap();
+            let name = result.input.as_raw().file_name().unwrap().to_owned();
+            result.input = cases.join(name).into();
+            result.suite = cases.clone().into();
+            std::fs::write(result.input.as_raw(), "puzzle\n").unwrap();
             result.expected = None;
         }
         let dir = root.path().join("kept");

@@ -31,7 +31,6 @@ pub mod starter;
 pub mod stress;
 pub mod terminal;
 pub mod trust;
-pub mod untrusted;
 
 use std::io;
 
@@ -85,6 +84,7 @@ pub(crate) mod fixtures {
 
     use crate::board::Format;
     use crate::case::{CheckerKind, Limits};
+    use crate::outside::Outside;
     use crate::problem::Problem;
     use crate::reason::Reason;
     use crate::results::{CaseOutcome, CaseResult, Judgement};
@@ -99,9 +99,9 @@ pub(crate) mod fixtures {
             kept_state_after: None,
             failed_run: None,
             details: if verdict == Verdict::WA {
-                "the answer:\n  (grid diff here)\n".to_string()
+                "the answer:\n  (grid diff here)\n".into()
             } else {
-                String::new()
+                Outside::default()
             },
             format: Format::AcWing,
             checker: CheckerKind::Sudoku,
@@ -128,22 +128,22 @@ pub(crate) mod fixtures {
             cpu: Duration::from_millis(time_ms),
             memory_kb: 2150,
             output: if verdict == Verdict::AC {
-                String::new()
+                Outside::default()
             } else {
                 "534678912672195348198342567859761423426853791713924856961537284287419635345286171\n"
-                    .to_string()
+                    .into()
             },
             stdout: if verdict == Verdict::AC {
-                "debug: 64 blanks\n".to_string()
+                "debug: 64 blanks\n".into()
             } else {
-                String::new()
+                Outside::default()
             },
             stdout_lines: usize::from(verdict == Verdict::AC),
             stdout_last_line: None,
             stderr: if verdict == Verdict::RE {
-                "thread 'main' panicked at sol.rs:6:14:\nindex out of bounds\n".to_string()
+                "thread 'main' panicked at sol.rs:6:14:\nindex out of bounds\n".into()
             } else {
-                String::new()
+                Outside::default()
             },
             notes: if verdict == Verdict::RE {
                 vec!["a new process from here, with the solution's state reset: the last one ended with the case before (killed at the time limit)".into()]
@@ -265,10 +265,10 @@ pub(crate) mod fixtures {
                 let (reason, ms) = real_reason(v);
                 let name = v.code().to_lowercase();
                 CaseResult {
-                    id: format!("suite/{name}"),
-                    suite: PathBuf::from("cases/suite"),
-                    input: PathBuf::from(format!("cases/suite/{name}.in")),
-                    expected: Some(PathBuf::from(format!("cases/suite/{name}.out"))),
+                    id: format!("suite/{name}").into(),
+                    suite: PathBuf::from("cases/suite").into(),
+                    input: PathBuf::from(format!("cases/suite/{name}.in")).into(),
+                    expected: Some(PathBuf::from(format!("cases/suite/{name}.out")).into()),
                     problem: Some(Problem::Acwing166),
                     outcome: match judged(v, reason, ms) {
                         // The peak the MLE's reason names.
@@ -283,8 +283,8 @@ pub(crate) mod fixtures {
             .collect();
         results.push(CaseResult {
             id: "suite/broken".into(),
-            suite: PathBuf::from("cases/suite"),
-            input: PathBuf::from("cases/suite/broken.in"),
+            suite: PathBuf::from("cases/suite").into(),
+            input: PathBuf::from("cases/suite/broken.in").into(),
             expected: None,
             problem: Some(Problem::Acwing166),
             outcome: CaseOutcome::Error(crate::results::Unjudged::Unreadable(

@@ -6,18 +6,27 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use super::untrusted::{shown, shown_path};
+use crate::outside::{Outside, OutsidePath};
 use crate::words::{one_or_many, plural};
 
 /// Something went wrong that is no reason to fail the command; `lost` says
 /// what the user will miss.
 pub fn warning(out: &mut dyn Write, error: &anyhow::Error, lost: &str) -> io::Result<()> {
-    writeln!(out, "warning: {}; {lost}", shown(&format!("{error:#}")))
+    writeln!(
+        out,
+        "warning: {}; {lost}",
+        Outside::new(&format!("{error:#}")).terminal()
+    )
 }
 
 /// A problem in what was read from `source`, that did not stop the command.
 pub fn read_warning(out: &mut dyn Write, source: &str, warning: &str) -> io::Result<()> {
-    writeln!(out, "warning: {}: {}", shown(source), shown(warning))
+    writeln!(
+        out,
+        "warning: {}: {}",
+        Outside::new(source).terminal(),
+        Outside::new(warning).terminal()
+    )
 }
 
 /// `test` with no path where there is no `cases/`: the shipped suites are
@@ -32,7 +41,7 @@ pub fn shipped_cases(out: &mut dyn Write, dir: &Path, filters: &[String]) -> io:
         "note: no cases/ here, so judging {what} ({}), written out in {}; \
          `sudoku-judge cases --out DIR` copies them to edit",
         crate::shipped::suites().join(", "),
-        shown_path(dir)
+        OutsidePath::new(dir).terminal()
     )
 }
 
@@ -66,8 +75,8 @@ pub fn shipped_written(out: &mut dyn Write, dir: &Path, files: usize) -> io::Res
         out,
         "wrote {} of the shipped suites into {}; next: sudoku-judge test {}",
         plural(files, "file"),
-        shown_path(dir),
-        super::untrusted::shell_path(dir)
+        OutsidePath::new(dir).terminal(),
+        crate::outside::shell_path(dir)
     )
 }
 
@@ -86,7 +95,7 @@ pub fn kept(out: &mut dyn Write, cases: usize, dir: &Path) -> io::Result<()> {
         "kept what {} not accepted {} given and gave back in {}/",
         plural(cases, "case"),
         one_or_many(cases as u64, "was", "were"),
-        shown_path(dir)
+        OutsidePath::new(dir).terminal()
     )
 }
 
@@ -95,7 +104,7 @@ pub fn baseline_saved(out: &mut dyn Write, name: &str, path: &Path) -> io::Resul
     writeln!(
         out,
         "saved this run as baseline {name} ({}); compare with it by --baseline {name}",
-        shown_path(path)
+        OutsidePath::new(path).terminal()
     )
 }
 
@@ -104,14 +113,19 @@ pub fn html_written(out: &mut dyn Write, path: &Path) -> io::Result<()> {
     writeln!(
         out,
         "wrote the HTML report to {}; open it in a browser",
-        shown_path(path)
+        OutsidePath::new(path).terminal()
     )
 }
 
 /// A submission of `stress` or `hack` (`what`: its source, or "the brute
 /// force SOURCE") that did not compile, with the compiler's message.
 pub fn did_not_compile(out: &mut dyn Write, what: &str, message: &str) -> io::Result<()> {
-    writeln!(out, "{} did not compile:\n{}", shown(what), shown(message))
+    writeln!(
+        out,
+        "{} did not compile:\n{}",
+        Outside::new(what).terminal(),
+        Outside::new(message).terminal()
+    )
 }
 
 /// `solve` found no solution for puzzle `n` (from 0), at `line` of its input.
@@ -127,7 +141,11 @@ pub fn unsolved(out: &mut dyn Write, n: usize, line: usize) -> io::Result<()> {
 /// `why` (none for the first round).
 pub fn watch_round(out: &mut dyn Write, round: u64, why: Option<&str>) -> io::Result<()> {
     match why {
-        Some(why) => writeln!(out, "watch: run {round}, after a change to {}", shown(why)),
+        Some(why) => writeln!(
+            out,
+            "watch: run {round}, after a change to {}",
+            Outside::new(why).terminal()
+        ),
         None => writeln!(
             out,
             "watch: run {round}; judging again whenever the submission, a case or a \
@@ -151,7 +169,11 @@ pub fn watch_waiting(out: &mut dyn Write) -> io::Result<()> {
 /// A round of the watch that could not judge (a submission that does not
 /// build, a case gone for a moment); the watch waits for the next change.
 pub fn watch_error(out: &mut dyn Write, error: &anyhow::Error) -> io::Result<()> {
-    writeln!(out, "error: {}", shown(&format!("{error:#}")))
+    writeln!(
+        out,
+        "error: {}",
+        Outside::new(&format!("{error:#}")).terminal()
+    )
 }
 
 /// The files whose change started a round, shown relative to `here`: up to

@@ -24,7 +24,7 @@ fn cells(r: &Rated) -> [String; 7] {
         n => format!("{n}+"),
     };
     [
-        r.place.clone(),
+        r.place.terminal().to_string(),
         r.rating.givens.to_string(),
         solutions,
         r.rating.guesses.to_string(),

@@ -4,15 +4,20 @@
 //! beside the case's name (`changed 3 given cells (r2c6 3→1, …)`,
 //! `row 4 repeats 7`). The checker and the verdict rules decide; only
 //! this module writes their words.
+//!
+//! The words hold what a submission printed and the cases' names, so a
+//! case's reason is [`Outside`] text: each report escapes it for its
+//! medium.
 
 use crate::board::rules::Mistake;
+use crate::outside::Outside;
 use crate::reason::{Answerer, KilledAt, Progress, Reason, Wrong, WrongAnswer, WrongAnswers};
 use crate::results::{Judgement, Unjudged};
 use crate::words::{format_mb as mb, plural, whole_ms as ms};
 
 /// Why a case got its verdict, in full: the reason, and what the judge
 /// learnt from running it again (alone, or `--repeat`).
-pub fn sentence(j: &Judgement) -> String {
+pub fn sentence(j: &Judgement) -> Outside {
     let mut said = j.reason.sentence();
     if let Some(earlier) = j.kept_state_after {
         said.push_str(&format!(
@@ -24,22 +29,25 @@ pub fn sentence(j: &Judgement) -> String {
     if let Some((n, of)) = j.failed_run {
         said.push_str(&format!(" (run {n} of {of})"));
     }
-    said
+    said.into()
 }
 
 /// Why a case could not be judged, in full.
-pub fn unjudged(error: &Unjudged) -> String {
-    match error {
+pub fn unjudged(error: &Unjudged) -> Outside {
+    let said = match error {
         Unjudged::Unreadable(said) | Unjudged::Refused(said) | Unjudged::TooBusy(said) => {
-            said.clone()
+            return said.clone()
         }
         Unjudged::JudgeFailed(said) => {
-            format!("the judge failed while running the submission: {said}")
+            format!(
+                "the judge failed while running the submission: {}",
+                said.as_raw()
+            )
         }
         Unjudged::NoExpected { input } => format!(
             "{}: the exact checker needs an expected output beside the input; add one, or \
              judge this case with `--checker sudoku`",
-            input.display()
+            input.as_raw().display()
         ),
         Unjudged::Unsolvable {
             input,
@@ -48,13 +56,14 @@ pub fn unjudged(error: &Unjudged) -> String {
         } => format!(
             "{}:{line}: puzzle {puzzle} has no solution, so no answer can be right; fix the \
              case (`sudoku-judge check` finds such faults)",
-            input.display()
+            input.as_raw().display()
         ),
-    }
+    };
+    said.into()
 }
 
 /// [`sentence`] in a few words, for the case's row.
-pub fn short(j: &Judgement) -> String {
+pub fn short(j: &Judgement) -> Outside {
     let mut said = j.reason.short();
     if let Some(earlier) = j.kept_state_after {
         said.push_str(&format!(
@@ -65,7 +74,7 @@ pub fn short(j: &Judgement) -> String {
     if let Some((n, of)) = j.failed_run {
         said.push_str(&format!(" (run {n} of {of})"));
     }
-    said
+    said.into()
 }
 
 /// At most this many mistakes of one answer are spelled out in a sentence.
@@ -199,12 +208,6 @@ impl Reason {
             }
             Reason::Wrong(wrong) => wrong_short(wrong),
         }
-    }
-}
-
-impl std::fmt::Display for Reason {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.sentence())
     }
 }
 
@@ -589,16 +592,16 @@ mod tests {
         j.kept_state_after = Some(2);
         j.failed_run = Some((2, 5));
         assert!(
-            sentence(&j).ends_with(
+            sentence(&j).as_raw().ends_with(
                 "; it passes alone, and fails after 2 earlier cases: the solution keeps state \
                  between tests (a global or static not reset), as LeetCode would find on Submit \
                  (run 2 of 5)"
             ),
-            "{}",
+            "{:?}",
             sentence(&j)
         );
         assert_eq!(
-            short(&j),
+            short(&j).as_raw(),
             "puzzle 2: row 1 repeats 5; passes alone, fails after 2 earlier cases (run 2 of 5)"
         );
     }

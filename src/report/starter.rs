@@ -4,7 +4,7 @@
 use std::io::{self, Write};
 use std::path::Path;
 
-use super::untrusted::shown_path;
+use crate::outside::OutsidePath;
 use crate::problem::Problem;
 use crate::runner::lang::launch::Interface;
 use crate::runner::lang::Language;
@@ -34,7 +34,7 @@ pub struct Written<'a> {
 }
 
 pub fn wrote(out: &mut dyn Write, written: &Written<'_>) -> io::Result<()> {
-    let path = shown_path(written.path);
+    let path = OutsidePath::new(written.path).terminal().to_string();
     let language = written.language;
     let function = language.spec().leetcode.function();
     let (what, until) = match written.interface {

@@ -1,10 +1,10 @@
 //! What `stress` says: the line that opens a run, its progress, and how it
 //! ended, with the commands that rerun and reproduce a failure.
 
-use super::untrusted::{shell_path, shown, shown_path};
 use std::io::{self, Write};
 use std::time::Duration;
 
+use crate::outside::{Outside, OutsidePath};
 use crate::stress::{StressConfig, StressOutcome};
 use crate::words::{plural, seconds, whole_ms};
 
@@ -122,7 +122,7 @@ pub fn outcome(
                 "round {} failed with {}: {}",
                 f.round + 1,
                 f.verdict,
-                shown(&f.reason.sentence())
+                Outside::new(&f.reason.sentence()).terminal()
             )?;
             writeln!(
                 out,
@@ -136,13 +136,13 @@ pub fn outcome(
             writeln!(
                 out,
                 "saved:     {} with {}",
-                shown_path(&f.input),
-                shown_path(&f.expected)
+                OutsidePath::new(&f.input).terminal(),
+                OutsidePath::new(&f.expected).terminal()
             )?;
             writeln!(
                 out,
                 "rerun:     sudoku-judge test {} {rerun}",
-                shell_path(&f.input)
+                crate::outside::shell_path(&f.input)
             )?;
             writeln!(
                 out,

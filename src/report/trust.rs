@@ -5,8 +5,8 @@
 use std::io::{self, Write};
 use std::path::Path;
 
-use super::untrusted::{shell_path, shown, shown_path};
 use crate::case::trust::{Allowed, Kind, Named, Record, Standing, Subject};
+use crate::outside::{Outside, OutsidePath};
 use crate::words::plural;
 
 /// One named program, on a line of its own under its file.
@@ -23,7 +23,7 @@ fn named_line(out: &mut dyn Write, named: &Named, dir: &Path) -> io::Result<()> 
     writeln!(
         out,
         "  line {line}, column {column}: {}  ({what})",
-        shown(&named.to_string())
+        Outside::new(&named.to_string()).terminal()
     )
 }
 
@@ -34,7 +34,11 @@ fn programs(out: &mut dyn Write, named: &[Named], hashed: &[String], dir: &Path)
         named_line(out, named, dir)?;
     }
     if !hashed.is_empty() {
-        writeln!(out, "  hashed with it: {}", shown(&hashed.join(", ")))?;
+        writeln!(
+            out,
+            "  hashed with it: {}",
+            Outside::new(&hashed.join(", ")).terminal()
+        )?;
     }
     Ok(())
 }
@@ -45,13 +49,13 @@ pub fn nothing_to_allow(out: &mut dyn Write, file: &Path) -> io::Result<()> {
     writeln!(
         out,
         "{} names no program (no [toolchain], no [[reference]]): nothing to allow",
-        shown_path(file)
+        OutsidePath::new(file).terminal()
     )
 }
 
 /// What `trust` allowed for `subject`.
 pub fn allowed(out: &mut dyn Write, subject: &Subject, allowed: &Allowed) -> io::Result<()> {
-    let file = shown_path(&subject.file);
+    let file = OutsidePath::new(&subject.file).terminal().to_string();
     let digest = &subject.digest[..16.min(subject.digest.len())];
     match allowed {
         Allowed::Shipped => writeln!(
@@ -85,7 +89,7 @@ pub fn allowed(out: &mut dyn Write, subject: &Subject, allowed: &Allowed) -> io:
             } else {
                 " or to a file hashed with it"
             },
-            shell_path(dir)
+            crate::outside::shell_path(dir)
         )?;
     }
     Ok(())
@@ -97,14 +101,14 @@ pub fn revoked(out: &mut dyn Write, path: &Path, records: &[Record]) -> io::Resu
         return writeln!(
             out,
             "nothing under {} was allowed; nothing to take back",
-            shown_path(path)
+            OutsidePath::new(path).terminal()
         );
     }
     for record in records {
         writeln!(
             out,
             "took back the consent to {}: its programs no longer run",
-            shown_path(&record.file)
+            OutsidePath::new(&record.file).terminal()
         )?;
     }
     Ok(())
@@ -117,7 +121,7 @@ pub fn list(out: &mut dyn Write, records: &[(Record, Standing)], dir: &Path) -> 
             out,
             "no suite is allowed to run programs (records are kept in {}); the suites \
              sudoku-judge ships need none",
-            shown_path(dir)
+            OutsidePath::new(dir).terminal()
         );
     }
     for (record, standing) in records {
@@ -130,7 +134,11 @@ pub fn list(out: &mut dyn Write, records: &[(Record, Standing)], dir: &Path) -> 
             Standing::Gone => "gone",
             Standing::Unreadable => "unreadable now: its programs do not run",
         };
-        writeln!(out, "{}  {now} (allowed {when})", shown_path(&record.file))?;
+        writeln!(
+            out,
+            "{}  {now} (allowed {when})",
+            OutsidePath::new(&record.file).terminal()
+        )?;
         let dir = record.file.parent().unwrap_or(Path::new("."));
         programs(out, &record.named, &record.hashed, dir)?;
     }
@@ -138,6 +146,6 @@ pub fn list(out: &mut dyn Write, records: &[(Record, Standing)], dir: &Path) -> 
         out,
         "{} allowed, kept in {}",
         plural(records.len(), "file"),
-        shown_path(dir)
+        OutsidePath::new(dir).terminal()
     )
 }

@@ -1101,3 +1101,291 @@ fn a_reference_runs_only_once_its_suite_is_allowed_and_shipped_suites_are() {
         listed.stdout
     );
 }
+
+/// File names a pack may hold to take over the terminal that shows them:
+/// one retitles the window (OSC 0, ended by BEL), one clears the screen.
+const RETITLE: &str = "\x1b]0;pwned\x07";
+const CLEAR: &str = "\x1b[2J";
+
+/// A pack of two cases named [`RETITLE`] and [`CLEAR`], the same puzzle
+/// in both and no expected outputs, so that `check` names both files (a
+/// note each, and a duplicate naming the other).
+fn pack_of_hostile_names(dir: &Path) -> std::path::PathBuf {
+    let pack = dir.join("pack");
+    let case = format!("{PUZZLE}\nend\n");
+    write(&pack, &format!("{RETITLE}.in"), &case);
+    write(&pack, &format!("{CLEAR}.in"), &case);
+    pack
+}
+
+/// Whether `text` holds either hostile name as it is, rather than escaped.
+fn holds_a_raw_name(text: &str) -> bool {
+    text.contains(RETITLE) || text.contains(CLEAR) || text.contains("\x1b]0;")
+}
+
+/// `check` is the tool for vetting a pack, `rate` and `bench` read one's
+/// puzzles: each prints the pack's file names, and a name that is an
+/// escape sequence would retitle or clear the terminal, so that `check`
+/// could be made to look clean. Holding means no ESC byte reaches stdout
+/// or stderr (nor a progress line on a terminal), and each name is shown
+/// as the characters it is made of.
+#[test]
+fn a_packs_file_names_are_shown_escaped_by_check_rate_and_bench() {
+    let tmp = tempfile::tempdir().unwrap();
+    let pack = pack_of_hostile_names(tmp.path());
+    let retitle_file = pack.join(format!("{RETITLE}.in"));
+    let runs = [
+        ("check", vec!["check", pack.to_str().unwrap()]),
+        ("rate", vec!["rate", pack.to_str().unwrap()]),
+        (
+            "bench",
+            vec![
+                "bench",
+                retitle_file.to_str().unwrap(),
+                "--rounds",
+                "1",
+                "--warmup",
+                "1",
+            ],
+        ),
+        (
+            "bench --format json",
+            vec![
+                "bench",
+                retitle_file.to_str().unwrap(),
+                "--rounds",
+                "1",
+                "--warmup",
+                "1",
+                "--format",
+                "json",
+            ],
+        ),
+    ];
+    for (what, args) in &runs {
+        let run = run_in(tmp.path(), args, "");
+        assert!(
+            run.code == 0 || run.code == 1,
+            "{what}: {}{}",
+            run.stdout,
+            run.stderr
+        );
+        for text in [&run.stdout, &run.stderr] {
+            assert!(!text.contains('\x1b'), "{what}: {text:?}");
+            assert!(!has_control(text), "{what}: {text:?}");
+        }
+        // The name is there, as the characters it is made of.
+        let shown = "\\x1b]0;pwned\\x07";
+        if what.contains("json") {
+            // In JSON too, the name reads back escaped.
+            let value: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+            let file = value["results"][0]["file"].as_str().unwrap();
+            assert!(file.ends_with(&format!("{shown}.in")), "{what}: {file:?}");
+        } else {
+            assert!(run.stdout.contains(shown), "{what}: {}", run.stdout);
+        }
+    }
+    // `check` names both files, and the duplicate's message names the other.
+    let check = run_in(tmp.path(), &["check", pack.to_str().unwrap()], "");
+    assert!(check.stdout.contains("\\x1b[2J.in"), "{}", check.stdout);
+    // On a terminal, the progress lines of `rate` and `bench` too.
+    for args in [&runs[1].1, &runs[2].1] {
+        let Some(screen) = super::on_terminal_with(100, args, None, &[]) else {
+            return;
+        };
+        assert!(!holds_a_raw_name(&screen), "{args:?}: {screen:?}");
+        assert!(
+            screen.contains("\\x1b]0;pwned\\x07"),
+            "{args:?}: {screen:?}"
+        );
+    }
+}
+
+/// `calibrate` prints each case's name in its table and its progress line.
+/// A pack that copies the shipped acwing166 `judge.toml` and references
+/// byte for byte is calibrated without asking consent; a case of it named
+/// as an escape sequence must not reach the terminal as one. Holding means
+/// the table names the case escaped, in a pipe and on a terminal, and no
+/// ESC of the name is written.
+#[test]
+fn calibrate_shows_a_packs_case_names_escaped() {
+    if !super::have(&["g++"], "calibrate of a hostile pack") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let pack = tmp.path().join("acwing166");
+    let shipped = manifest_dir().join("cases/acwing166");
+    for file in [
+        "judge.toml",
+        "references/tle_naive_dfs.cpp",
+        "references/ac_fewest_candidates.cpp",
+    ] {
+        fs::create_dir_all(pack.join(file).parent().unwrap()).unwrap();
+        fs::copy(shipped.join(file), pack.join(file)).unwrap();
+    }
+    fs::copy(
+        shipped.join("sample.in"),
+        pack.join(format!("{RETITLE}.in")),
+    )
+    .unwrap();
+    fs::copy(
+        shipped.join("sample.out"),
+        pack.join(format!("{RETITLE}.out")),
+    )
+    .unwrap();
+    let data = tmp.path().join("data");
+    let run = run_in_env(
+        tmp.path(),
+        &["calibrate", pack.to_str().unwrap()],
+        "",
+        &[
+            ("XDG_DATA_HOME", &data),
+            ("SUDOKU_JUDGE_CACHE", &super::build_cache()),
+        ],
+    );
+    assert_ne!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    for text in [&run.stdout, &run.stderr] {
+        assert!(!text.contains('\x1b'), "{text:?}");
+    }
+    assert!(
+        run.stdout.contains("\\x1b]0;pwned\\x07"),
+        "the table names the case: {}",
+        run.stdout
+    );
+    let Some(screen) = super::on_terminal_with(
+        100,
+        &["calibrate", pack.to_str().unwrap()],
+        None,
+        &[("XDG_DATA_HOME", &data)],
+    ) else {
+        return;
+    };
+    assert!(!holds_a_raw_name(&screen), "{screen:?}");
+    assert!(screen.contains("\\x1b]0;pwned\\x07"), "{screen:?}");
+}
+
+/// CI's test reporters drop a whole JUnit file that is not XML 1.0, and
+/// XML 1.0 cannot hold U+FFFE, U+FFFF nor most C0 controls, not even as
+/// character references. A suite, a case name and a program's stderr
+/// carry them. Holding means the report validates against the JUnit
+/// schema with xmllint, and shows them escaped (`\u{fffe}`).
+#[test]
+fn a_junit_report_is_xml_whatever_the_names_and_output_hold() {
+    if !super::have(&["xmllint"], "JUnit of hostile names") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let suite = tmp.path().join("s\u{fffe}");
+    write(
+        &suite,
+        "n\u{fffe}\u{ffff}\x01.in",
+        &format!("{PUZZLE}\nend\n"),
+    );
+    write(&suite, "ok\u{ffff}.in", &format!("{PUZZLE}\nend\n"));
+    let junit = tmp.path().join("report.xml");
+    // Fails with U+FFFE, U+FFFF and a C0 control on stderr.
+    let program = "sh -c 'printf \"\\357\\277\\276 \\357\\277\\277 \\001\\n\" >&2; exit 3'";
+    let run = super::judge_with(&[
+        "test",
+        suite.to_str().unwrap(),
+        "--cmd",
+        program,
+        "--junit",
+        junit.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let xml = fs::read_to_string(&junit).unwrap();
+    assert!(!xml.contains(['\u{fffe}', '\u{ffff}', '\x01']), "{xml:?}");
+    assert!(xml.contains("n\\u{fffe}\\u{ffff}\\x01"), "the case: {xml}");
+    assert!(xml.contains("s\\u{fffe}"), "the suite: {xml}");
+    assert!(
+        xml.contains("<system-err>\\u{fffe} \\u{ffff} \\x01"),
+        "the stderr: {xml}"
+    );
+    let schema = manifest_dir().join("tests/fixtures/junit.xsd");
+    let checked = Command::new("xmllint")
+        .args(["--noout", "--schema"])
+        .arg(&schema)
+        .arg(&junit)
+        .output()
+        .unwrap();
+    assert!(
+        checked.status.success(),
+        "{}",
+        String::from_utf8_lossy(&checked.stderr)
+    );
+    // xmllint is a real check: the character itself makes it fail.
+    let raw = tmp.path().join("raw.xml");
+    fs::write(&raw, xml.replacen("\\u{fffe}", "\u{fffe}", 1)).unwrap();
+    let refused = Command::new("xmllint")
+        .arg("--noout")
+        .arg(&raw)
+        .output()
+        .unwrap();
+    assert!(!refused.status.success(), "xmllint took U+FFFE");
+}
+
+/// `driver` writes `run.sh`, which the judge says to run with `sh`, outside
+/// any sandbox. Its comment and commands name the user's file, and a file
+/// named `s<newline>touch X<newline>#.py` would end the comment and run
+/// `touch X`. Holding means `sh -n` reads the script, running it creates
+/// no `X`, and no line of it holds the name raw.
+#[test]
+fn a_file_name_never_becomes_a_command_of_the_exported_run_sh() {
+    if !super::have(&["python3"], "driver of a hostile name") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let name = "s\ntouch X\n#.py";
+    let source = tmp.path().join(name);
+    fs::copy(
+        manifest_dir().join("tests/fixtures/submissions/ac_leetcode.py"),
+        &source,
+    )
+    .unwrap();
+    let out = tmp.path().join("out");
+    let run = run_in(
+        tmp.path(),
+        &[
+            "driver",
+            source.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        !has_control(&run.stdout.replace('\n', "")),
+        "{:?}",
+        run.stdout
+    );
+    let script = out.join("run.sh");
+    let text = fs::read_to_string(&script).unwrap();
+    assert!(
+        !text.lines().any(|line| line == "touch X" || line == "#.py"),
+        "{text}"
+    );
+    let checked = Command::new("sh").arg("-n").arg(&script).output().unwrap();
+    assert!(checked.status.success(), "{checked:?}\n{text}");
+    let ran = Command::new("sh")
+        .arg(&script)
+        .current_dir(tmp.path())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let made: Vec<_> = walkdir::WalkDir::new(tmp.path())
+        .into_iter()
+        .flatten()
+        .filter(|e| e.file_name() == "X")
+        .map(walkdir::DirEntry::into_path)
+        .collect();
+    assert!(made.is_empty(), "run.sh ran `touch X`: {made:?}\n{text}");
+    // It still does its work: the program answers the example board.
+    assert!(
+        ran.status.success(),
+        "{}\n{}",
+        String::from_utf8_lossy(&ran.stderr),
+        text
+    );
+}

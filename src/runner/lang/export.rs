@@ -36,11 +36,13 @@ pub const SCRIPT: &str = "run.sh";
 /// The boards the script runs on by default.
 pub const BOARDS: &str = "board.txt";
 
-/// A command line as `sh` reads it.
+/// A command line as `sh` reads it. Each word is quoted, a name from
+/// outside (the user's file may be called `s<newline>touch X<newline>#.py`)
+/// too: no word holds a control character, so none ends the line.
 fn shell_line(words: impl IntoIterator<Item = String>) -> String {
     words
         .into_iter()
-        .map(|w| shell_words::quote(&w).into_owned())
+        .map(|w| crate::quote::sh_word(&w))
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -149,7 +151,13 @@ fn script(
         Interface::Function => "LeetCode-style file, inside its driver",
         Interface::Program => "program",
     };
-    let built: Vec<&str> = planned.files.iter().map(|(n, _)| n.as_str()).collect();
+    // The file's names are quoted even in the comment: a name with a
+    // newline would end it, and the rest of the name would be a command.
+    let built: Vec<String> = planned
+        .files
+        .iter()
+        .map(|(n, _)| crate::quote::sh_word(n))
+        .collect();
     let mut script = format!(
         "#!/bin/sh\n\
          # What sudoku-judge runs to judge {name} ({language} {kind}): {files},\n\
@@ -171,7 +179,7 @@ fn script(
          input=${{1:-$here/{BOARDS}}}\n\
          case \"$input\" in /*) ;; *) input=\"$PWD/$input\" ;; esac\n\
          cd \"$here\"\n",
-        name = planned.name,
+        name = crate::quote::sh_word(&planned.name),
         language = planned.language,
         files = built.join(", "),
     );
