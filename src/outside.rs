@@ -22,7 +22,7 @@
 //! - [`Outside::html`]: as for a terminal, then `&`, `<`, `>` and both
 //!   quotes as entities, for text and attribute values alike.
 //! - [`Outside::shell`]: one word of a command, quoted for the OS's shell
-//!   by [`crate::quote`]; on one line and free of control characters, so
+//!   by `crate::quote`; on one line and free of control characters, so
 //!   it is safe in a script's comment too.
 //! - JSON: both types serialise as their terminal form. serde_json
 //!   escapes the C0 controls but writes DEL and the C1 controls as they
@@ -37,7 +37,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use crate::quote::is_control;
-/// Quoting for the shell, for the binary's commands: see [`crate::quote`].
+/// Quoting for the shell, for the binary's commands: see `crate::quote`.
 pub use crate::quote::{shell_path, shell_word};
 
 /// A string from a pack or a submission. See the module's doc for the
@@ -102,7 +102,7 @@ impl Outside {
         Escaped::new(&self.0, Medium::Html)
     }
 
-    /// One word of a shell command: see [`crate::quote::shell_word`].
+    /// One word of a shell command: see `crate::quote::shell_word`.
     pub fn shell(&self) -> String {
         crate::quote::shell_word(std::ffi::OsStr::new(&self.0))
     }
@@ -163,7 +163,7 @@ impl OutsidePath {
         Escaped::of_path(&self.0, Medium::Html)
     }
 
-    /// One word of a shell command: see [`crate::quote::shell_path`].
+    /// One word of a shell command: see `crate::quote::shell_path`.
     pub fn shell(&self) -> String {
         crate::quote::shell_path(&self.0)
     }
@@ -212,10 +212,9 @@ fn escaped_in(c: char, medium: Medium) -> bool {
 impl fmt::Display for Escaped<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let text: &str = &self.text;
-        let plain = |c: char| {
-            !escaped_in(c, self.medium)
-                && !(self.medium == Medium::Html && matches!(c, '&' | '<' | '>' | '"' | '\''))
-        };
+        let markup =
+            |c: char| self.medium == Medium::Html && matches!(c, '&' | '<' | '>' | '"' | '\'');
+        let plain = |c: char| !(escaped_in(c, self.medium) || markup(c));
         // Runs of plain characters are written at once.
         let mut start = 0;
         for (at, c) in text.char_indices() {
@@ -240,8 +239,6 @@ impl fmt::Display for Escaped<'_> {
 
 #[cfg(test)]
 mod tests {
-    use std::ffi::OsString;
-
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
@@ -418,6 +415,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn the_shell_form_is_one_word_that_runs_nothing() {
+        use std::ffi::OsString;
         use std::os::unix::ffi::{OsStrExt, OsStringExt};
         if std::process::Command::new("sh")
             .arg("-c")
@@ -500,6 +498,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn a_path_not_unicode_is_shown_lossily_and_escaped() {
+        use std::ffi::OsString;
         use std::os::unix::ffi::OsStringExt;
         let path = OutsidePath::new(OsString::from_vec(b"s/\xff\x1b[2J.in".to_vec()));
         assert_eq!(path.terminal().to_string(), "s/\u{fffd}\\x1b[2J.in");

@@ -139,7 +139,13 @@ pub(crate) fn submission(
         reading,
         problem,
         toolchains,
-        announce: Some(Arc::new(|message: &str| eprintln!("{message}"))),
+        announce: Some(Arc::new(|message: &str| {
+            // It names the file being built, which may be a pack's.
+            eprintln!(
+                "{}",
+                sudoku_judge::outside::Outside::new(message).terminal()
+            )
+        })),
     };
     let mut built = lang::build_as(path, language, &options)?;
     if language.is_none() {

@@ -129,7 +129,13 @@ pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
     let brute = match &args.brute {
         Some(path) => {
             let options = lang::Options {
-                announce: Some(Arc::new(|message: &str| eprintln!("{message}"))),
+                announce: Some(Arc::new(|message: &str| {
+                    // It names the file being built, which may be a pack's.
+                    eprintln!(
+                        "{}",
+                        sudoku_judge::outside::Outside::new(message).terminal()
+                    )
+                })),
                 ..lang::Options::default()
             };
             let built = lang::build_as(path, None, &options)?;

@@ -66,7 +66,7 @@ pub fn outcome(
                 found.verdict,
                 found.round,
                 seconds(found.elapsed, 1),
-                Outside::new(&found.reason.sentence()).terminal()
+                Outside::new(found.reason.sentence()).terminal()
             )?;
             found
         }

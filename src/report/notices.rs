@@ -15,7 +15,7 @@ pub fn warning(out: &mut dyn Write, error: &anyhow::Error, lost: &str) -> io::Re
     writeln!(
         out,
         "warning: {}; {lost}",
-        Outside::new(&format!("{error:#}")).terminal()
+        Outside::new(format!("{error:#}")).terminal()
     )
 }
 
@@ -172,7 +172,7 @@ pub fn watch_error(out: &mut dyn Write, error: &anyhow::Error) -> io::Result<()>
     writeln!(
         out,
         "error: {}",
-        Outside::new(&format!("{error:#}")).terminal()
+        Outside::new(format!("{error:#}")).terminal()
     )
 }
 

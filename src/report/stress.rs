@@ -122,7 +122,7 @@ pub fn outcome(
                 "round {} failed with {}: {}",
                 f.round + 1,
                 f.verdict,
-                Outside::new(&f.reason.sentence()).terminal()
+                Outside::new(f.reason.sentence()).terminal()
             )?;
             writeln!(
                 out,

@@ -23,7 +23,7 @@ fn named_line(out: &mut dyn Write, named: &Named, dir: &Path) -> io::Result<()> 
     writeln!(
         out,
         "  line {line}, column {column}: {}  ({what})",
-        Outside::new(&named.to_string()).terminal()
+        Outside::new(named.to_string()).terminal()
     )
 }
 
@@ -37,7 +37,7 @@ fn programs(out: &mut dyn Write, named: &[Named], hashed: &[String], dir: &Path)
         writeln!(
             out,
             "  hashed with it: {}",
-            Outside::new(&hashed.join(", ")).terminal()
+            Outside::new(hashed.join(", ")).terminal()
         )?;
     }
     Ok(())
