@@ -195,13 +195,19 @@ fn report_start(
         .collect();
     time_scales.sort_by(f64::total_cmp);
     time_scales.dedup();
+    let warnings: Vec<Outside> = config
+        .suite
+        .warnings
+        .iter()
+        .map(|w| w.as_str().into())
+        .collect();
     reporter.report(Event::Started {
         cases: settings.len(),
         submission: &config.submission.label(),
         build: config.build.as_ref(),
         jobs,
         sandbox: config.sandbox.as_ref(),
-        warnings: &config.suite.warnings,
+        warnings: &warnings,
         problems: &problems,
         interface: match &config.submission {
             Submission::NotCompiled { .. } => None,

@@ -258,7 +258,7 @@ pub enum Event<'a> {
         /// The protections runs get, when submissions run in a sandbox.
         sandbox: Option<&'a crate::runner::sandbox::Protections>,
         /// Files that look like part of a case but are not judged.
-        warnings: &'a [String],
+        warnings: &'a [Outside],
         /// The problems the cases are judged as (from `--problem` or a
         /// `judge.toml`), each once with its number of cases, in case order.
         problems: &'a [(Problem, usize)],

@@ -199,7 +199,7 @@ impl<W: Write> HtmlReporter<W> {
         build: Option<&crate::runner::lang::BuildInfo>,
         sandbox: Option<&Protections>,
         problems: &[(crate::problem::Problem, usize)],
-        warnings: &[String],
+        warnings: &[Outside],
     ) {
         self.header = Header {
             submission: Outside::new(submission).terminal().to_string(),
@@ -221,10 +221,7 @@ impl<W: Write> HtmlReporter<W> {
                 .iter()
                 .map(|(p, n)| format!("{} ({})", p.name(), plural(*n, "case")))
                 .collect(),
-            warnings: warnings
-                .iter()
-                .map(|w| Outside::new(w).terminal().to_string())
-                .collect(),
+            warnings: warnings.iter().map(|w| w.terminal().to_string()).collect(),
         };
     }
 

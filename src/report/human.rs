@@ -847,11 +847,7 @@ impl<W: Write> Reporter for HumanReporter<W> {
                     self.wrapped("sandbox: ", &said, INDENT)?;
                 }
                 for warning in warnings {
-                    self.wrapped(
-                        "warning: ",
-                        &Outside::new(warning).terminal().to_string(),
-                        INDENT,
-                    )?;
+                    self.wrapped("warning: ", &warning.terminal().to_string(), INDENT)?;
                 }
                 let header = self.columns.header();
                 writeln!(self.out, "{}", self.paint(Style::new().dimmed(), &header))?;

@@ -302,10 +302,7 @@ impl<W: Write> Reporter for JsonReporter<W> {
                     nested(&build.map(BuildJson::of), 2)?,
                     nested(&sandbox, 2)?,
                     nested(
-                        &warnings
-                            .iter()
-                            .map(Outside::new)
-                            .collect::<Vec<_>>(),
+                        &warnings,
                         2
                     )?,
                 )?;
