@@ -36,26 +36,36 @@ struct Tally {
 }
 
 /// The suites a line counts: the first part of its cases' ids
-/// (`leetcode37` of `leetcode37/example1`), in the order met. Cases named
-/// by their own path have none.
+/// (`leetcode37` of `leetcode37/example1`), in the order met. A case found
+/// directly under the path given (`example1` of `cases/leetcode37`) is of
+/// the suite the user named: then the ids' first parts are subdirectories
+/// of it, not suites, and none is named.
 #[derive(Debug, Default)]
-struct Suites(Vec<String>);
+struct Suites {
+    names: Vec<String>,
+    under_the_path_given: bool,
+}
 
 impl Suites {
     fn add(&mut self, id: &str) {
-        if let Some((suite, _)) = id.split_once('/') {
-            if !self.0.iter().any(|s| s == suite) {
-                self.0.push(suite.to_string());
+        match id.split_once('/') {
+            Some((suite, _)) if !self.names.iter().any(|s| s == suite) => {
+                self.names.push(suite.to_string());
             }
+            Some(_) => {}
+            None => self.under_the_path_given = true,
         }
     }
 
     /// `leetcode37, mine and 2 more`; empty for none.
     fn named(&self) -> String {
         const NAMED: usize = 3;
-        let mut names: Vec<String> = self.0.iter().take(NAMED).cloned().collect();
-        if self.0.len() > NAMED {
-            names.push(format!("{} more", self.0.len() - NAMED));
+        if self.under_the_path_given {
+            return String::new();
+        }
+        let mut names: Vec<String> = self.names.iter().take(NAMED).cloned().collect();
+        if self.names.len() > NAMED {
+            names.push(format!("{} more", self.names.len() - NAMED));
         }
         match names.split_last() {
             None => String::new(),
@@ -421,6 +431,16 @@ mod tests {
                 "no judge speaks for the other 3 cases (leetcode37-hard), of no problem \
                  (`problem` in a judge.toml): 1 passed, 2 failed"
             ]
+        );
+        // `test cases/leetcode37`: its cases are the suite named, and
+        // `generated/` is a directory of it, not a suite.
+        let named = [
+            case("example1", leetcode, Some(Verdict::AC)),
+            case("generated/easy-001", leetcode, Some(Verdict::AC)),
+        ];
+        assert_eq!(
+            says(&[(Problem::Leetcode37, 2)], &named),
+            ["LeetCode would say: Accepted, 2 / 2 testcases passed"]
         );
     }
 }

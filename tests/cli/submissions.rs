@@ -367,7 +367,7 @@ fn failing_programs_get_their_verdicts() {
             "PE",
             "the answers are right but printed in grid format; they should be in acwing format",
         ),
-        ("tle_endless_loop.cpp", "TLE", "over the 1000 ms limit"),
+        ("tle_endless_loop.cpp", "TLE", "the 1000 ms limit"),
         (
             "re_segfault.cpp",
             "RE",
