@@ -87,7 +87,8 @@ fn run_failed(error: anyhow::Error) -> Unjudged {
 #[derive(Clone, Debug, Default)]
 pub struct Selection {
     /// Names, substrings or globs (`*`, `?`, `[...]`) of case ids; a case
-    /// is kept when any picks it (see [`picks`]). Empty keeps all.
+    /// is kept when any picks it: the name of a suite or case picks it
+    /// alone, other text every id holding it. Empty keeps all.
     pub filters: Vec<String>,
     /// Only these inputs (e.g. the cases that failed last time).
     pub only: Option<HashSet<PathBuf>>,
