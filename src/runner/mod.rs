@@ -367,7 +367,7 @@ impl<'s> Runner<'s> {
             // a rerun of a starved run): "the case before" could be none.
             self.reset = Some(format!(
                 "a new process from here, with the solution's state reset: the run before \
-                 ended the last one ({})",
+                 ended its process ({})",
                 run.end.in_words()
             ));
         }
