@@ -435,9 +435,10 @@ pub enum CacheAction {
 )]
 pub struct TestArgs {
     /// Suite directories, case directories or case files to judge; an
-    /// argument that is not a path picks cases by id under cases/, as a
-    /// substring (`acwing166/hard`) or a glob (`leetcode37/*`)
-    /// [default: cases].
+    /// argument that is not a path picks cases by id under cases/: the
+    /// name of a suite or a case picks it alone (`leetcode37` is not
+    /// `leetcode37-hard`), a glob picks what it matches (`leetcode37*`),
+    /// and any other text every id holding it (`hard`) [default: cases].
     #[arg(value_name = "PATH|FILTER")]
     pub paths: Vec<String>,
 
@@ -495,9 +496,10 @@ pub struct TestArgs {
 
     /// Say everything: the toolchain and the sandbox in full on every run
     /// (by default the toolchain is named when a build is made, and the
-    /// sandbox in a few words), the grids of every wrong answer of a case
-    /// (by default the first's), and how --baseline decides that a time
-    /// changed.
+    /// sandbox in a few words), every failure in full (by default the
+    /// first three, and a line for each other), the grids of every wrong
+    /// answer of a case (by default the first's), and how --baseline
+    /// decides that a time changed.
     #[arg(long, short = 'v')]
     pub verbose: bool,
 

@@ -41,6 +41,7 @@ pub fn decide(case: &CaseData, run: &Run, limits: &Limits, checked: Checked) -> 
             && run.answered == 0
             && case.puzzles > 1
             && matches!(run.end, End::Killed(_)),
+        buffering: run.buffering,
         forks_refused: run.fork_refusals,
     };
     let killed = |at| Reason::Killed { at, progress };
@@ -250,7 +251,7 @@ mod tests {
         assert!(
             judged.reason.sentence().starts_with(
                 "killed after 2100 ms of wall time (CPU 0 ms), over the 1000 ms limit; 0 of 2 \
-                 puzzles answered (its output may be buffered"
+                 puzzles answered (if its output is buffered"
             ),
             "{}",
             judged.reason.sentence()
@@ -270,8 +271,9 @@ mod tests {
         (cpu.answered, cpu.time, cpu.fork_refusals) = (1, Duration::from_millis(1001), 3);
         assert_eq!(
             decided(&cpu, wrong(Verdict::WA)).reason.sentence(),
-            "killed after 1001 ms of CPU time, over the 1000 ms limit; 1 of 2 puzzles answered; \
-             3 forks refused: it reached the limit of 256 processes and threads"
+            "killed at the 1000 ms limit, with 1001 ms of CPU time charged by the time it \
+             stopped; 1 of 2 puzzles answered; 3 forks refused: it reached the limit of 256 \
+             processes and threads"
         );
 
         let startup = decided(&run(End::Killed(Kill::Startup)), right());

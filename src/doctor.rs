@@ -225,16 +225,20 @@ fn check_language(language: Language) -> LanguageCheck {
         .cloned()
         .collect::<Option<Vec<PathBuf>>>()
         .map(|found| (spec.resolve)(found));
+    // Asked of the programs that do the work, as a build asks them: a
+    // version manager's proxy (rustup's `rustc`) may not answer in the
+    // sandbox, and the report's header shows the build's answer.
     let tools: Vec<ToolCheck> = spec
         .tools
         .iter()
         .zip(paths)
-        .map(|(tool, path)| ToolCheck {
+        .enumerate()
+        .map(|(i, (tool, path))| ToolCheck {
             command: tool.command,
             package: tool.package,
-            version: path
-                .as_deref()
-                .and_then(|p| version_of(p, tool.version_args, resolved.as_ref())),
+            version: resolved
+                .as_ref()
+                .and_then(|toolchain| version_of(tool, i, toolchain)),
             path,
             runs_as: None,
         })
@@ -259,17 +263,13 @@ fn check_language(language: Language) -> LanguageCheck {
     check
 }
 
-/// The line of what `tool args` prints that names its version, as the
-/// build cache keeps it (asked once per compiler, in the sandbox, seeing
-/// the tool and what its `toolchain` shows); `None` when no line does
-/// (raco prints none).
-fn version_of(tool: &Path, args: &[&str], toolchain: Option<&Toolchain>) -> Option<String> {
-    let view = lang::tools::toolchain(
-        vec![tool.to_path_buf()],
-        toolchain.map_or_else(Vec::new, |t| t.read_only.clone()),
-        toolchain.map_or_else(Vec::new, |t| t.path_dirs.clone()),
-    );
-    Some(lang::tools::version(tool, args, &view)).filter(|line| lang::tools::names_a_version(line))
+/// The line that names the version of the `i`-th tool of `toolchain`, as
+/// a build asks it ([`lang::tool_version`]) and keeps it in the build
+/// cache; `None` when no line does (raco prints none).
+fn version_of(tool: &lang::Tool, i: usize, toolchain: &Toolchain) -> Option<String> {
+    let program = toolchain.programs.get(i)?;
+    Some(lang::tool_version(tool, program, &[], toolchain))
+        .filter(|line| lang::tools::names_a_version(line))
 }
 
 /// Builds the language's self-test program in a scratch directory, as a

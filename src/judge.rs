@@ -87,8 +87,9 @@ fn run_failed(error: anyhow::Error) -> Unjudged {
 /// Which of the discovered cases to judge.
 #[derive(Clone, Debug, Default)]
 pub struct Selection {
-    /// Substrings or globs (`*`, `?`, `[...]`) of case ids; a case is kept
-    /// when any matches. Empty keeps all.
+    /// Names, substrings or globs (`*`, `?`, `[...]`) of case ids; a case
+    /// is kept when any picks it: the name of a suite or case picks it
+    /// alone, other text every id holding it. Empty keeps all.
     pub filters: Vec<String>,
     /// Only these inputs (e.g. the cases that failed last time).
     pub only: Option<HashSet<PathBuf>>,
@@ -101,7 +102,8 @@ impl Selection {
     /// The cases to judge, in their sorted order.
     pub fn apply<'a>(&self, cases: &'a [Listed]) -> anyhow::Result<Vec<&'a Listed>> {
         let mut globs = globset::GlobSetBuilder::new();
-        let mut substrings = Vec::new();
+        let mut names = Vec::new();
+        let ids: Vec<&str> = cases.iter().map(|l| l.case.id.as_str()).collect();
         for filter in &self.filters {
             if filter.contains(['*', '?', '[']) {
                 globs.add(
@@ -109,7 +111,7 @@ impl Selection {
                         .with_context(|| format!("`{filter}` is not a valid glob"))?,
                 );
             } else {
-                substrings.push(filter.as_str());
+                names.push(Name::of(filter, &ids));
             }
         }
         let globs = globs.build()?;
@@ -118,7 +120,7 @@ impl Selection {
             .iter()
             .filter(|l| {
                 self.filters.is_empty()
-                    || substrings.iter().any(|s| l.case.id.contains(s))
+                    || names.iter().any(|name| name.picks(&l.case.id))
                     || globs.is_match(&l.case.id)
             })
             .filter(|l| {
@@ -147,6 +149,42 @@ impl Selection {
         }
         Ok(kept)
     }
+}
+
+/// A filter without glob characters. The name of a suite or a case picks
+/// that suite or case alone (`leetcode37` is not `leetcode37-hard`); a
+/// filter that names none of them picks every id it is a substring of
+/// (`hard` picks `acwing166/hard` and `leetcode37-hard/...`).
+enum Name<'f> {
+    /// The case of this id, and the cases under it: `leetcode37` picks
+    /// `leetcode37/example1`.
+    Exact(&'f str),
+    Substring(&'f str),
+}
+
+impl<'f> Name<'f> {
+    fn of(filter: &'f str, ids: &[&str]) -> Name<'f> {
+        let name = filter.trim_end_matches('/');
+        match ids.iter().any(|id| under(id, name)) {
+            true => Name::Exact(name),
+            false => Name::Substring(filter),
+        }
+    }
+
+    fn picks(&self, id: &str) -> bool {
+        match self {
+            Name::Exact(name) => under(id, name),
+            Name::Substring(part) => id.contains(part),
+        }
+    }
+}
+
+/// Whether `id` is the case `name`, or a case in the directory `name`.
+fn under(id: &str, name: &str) -> bool {
+    !name.is_empty()
+        && id
+            .strip_prefix(name)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
 }
 
 /// Parses `K/N` for `--partition`.
@@ -811,6 +849,64 @@ mod tests {
         let missing = anyhow::Error::new(std::io::Error::from_raw_os_error(libc::ENOENT))
             .context("failed to read case input cases/a.in");
         assert_eq!(unreadable(missing).fault(), Fault::Case);
+    }
+
+    /// The ids `filters` pick from the shipped suites' kind of ids.
+    fn picked(filters: &[&str]) -> anyhow::Result<Vec<String>> {
+        let listed: Vec<Listed> = [
+            "acwing166/hard",
+            "acwing166/hardest",
+            "leetcode37/example1",
+            "leetcode37/generated/g1",
+            "leetcode37-hard/example1-few-givens",
+        ]
+        .iter()
+        .map(|id| Listed {
+            case: case::Case {
+                id: id.to_string(),
+                root: PathBuf::from("cases"),
+                input: PathBuf::from(format!("cases/{id}.in")),
+                expected: None,
+            },
+            settings: Err(String::new()),
+        })
+        .collect();
+        let selection = Selection {
+            filters: filters.iter().map(|f| f.to_string()).collect(),
+            ..Selection::default()
+        };
+        Ok(selection
+            .apply(&listed)?
+            .iter()
+            .map(|l| l.case.id.clone())
+            .collect())
+    }
+
+    #[test]
+    fn a_suites_name_picks_that_suite_and_a_part_of_a_name_picks_every_id_holding_it() {
+        assert_eq!(
+            picked(&["leetcode37"]).unwrap(),
+            ["leetcode37/example1", "leetcode37/generated/g1"]
+        );
+        assert_eq!(picked(&["leetcode37/"]).unwrap().len(), 2);
+        assert_eq!(picked(&["acwing166/hard"]).unwrap(), ["acwing166/hard"]);
+        assert_eq!(
+            picked(&["leetcode37/generated"]).unwrap(),
+            ["leetcode37/generated/g1"]
+        );
+        // Named by no suite or case: a substring of ids.
+        assert_eq!(
+            picked(&["hard"]).unwrap(),
+            [
+                "acwing166/hard",
+                "acwing166/hardest",
+                "leetcode37-hard/example1-few-givens"
+            ]
+        );
+        assert_eq!(picked(&["leetcode3"]).unwrap().len(), 3);
+        assert_eq!(picked(&["leetcode37*"]).unwrap().len(), 3);
+        assert_eq!(picked(&["leetcode37", "leetcode37-hard"]).unwrap().len(), 3);
+        assert!(picked(&["nothing"]).is_err());
     }
 
     #[test]

@@ -123,8 +123,26 @@ pub struct Progress {
     /// A program killed before it printed anything, on a case of several
     /// puzzles: what it answered may have died in its output buffer.
     pub maybe_buffered: bool,
+    /// The program's language, and how its runtime writes stdout: what
+    /// the words on `maybe_buffered` say (`None`: a `--cmd`, a function).
+    #[serde(skip)]
+    pub buffering: Option<(&'static str, Stdout)>,
     /// Forks the kernel refused at the task limit.
     pub forks_refused: u64,
+}
+
+/// How a language's runtime writes a program's stdout into a pipe (each
+/// language declares its own, beside its other traits): a program killed
+/// at a limit loses what its runtime still held.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stdout {
+    /// Held until a block fills or the program flushes it; how to flush,
+    /// in the language's words.
+    Buffered { flush: &'static str },
+    /// Written at every line (or every write): what reached the judge is
+    /// all it printed, but what it held in a buffer of its own, such as
+    /// this one.
+    Lines { own_buffer: &'static str },
 }
 
 /// What is wrong with the answers of a run that ended within its limits.

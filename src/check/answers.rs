@@ -639,7 +639,7 @@ impl<'a> SudokuTally<'a> {
         {
             return Ok(());
         }
-        self.wrong_answer(n, &pair, &rules::line_board(answer));
+        self.wrong_answer(n, &pair, &rules::line_board(answer), Some(answer));
         Ok(())
     }
 
@@ -649,12 +649,13 @@ impl<'a> SudokuTally<'a> {
         }
         let pair = self.next_pair()?;
         if !answer.solves(&rules::line_board(&pair.puzzle)) {
-            self.wrong_answer(n, &pair, answer);
+            self.wrong_answer(n, &pair, answer, None);
         }
         Ok(())
     }
 
-    fn wrong_answer(&mut self, n: usize, pair: &Pair, answer: &Board) {
+    /// A wrong answer, `printed` as its line of cells when it was one.
+    fn wrong_answer(&mut self, n: usize, pair: &Pair, answer: &Board, printed: Option<&[u8; 81]>) {
         self.wrong += 1;
         let puzzle = rules::line_board(&pair.puzzle);
         let unchanged = *answer == puzzle;
@@ -677,14 +678,19 @@ impl<'a> SudokuTally<'a> {
             None => ("puzzle", &puzzle, to_blame(&puzzle, answer, &found)),
         };
         self.details.push_str(&format!("{}:\n", label(place)));
-        self.details.push_str(&diff::grids(
+        self.details.push_str(&diff::grids_as_printed(
             left_title,
             left,
             "your answer",
             answer,
+            printed,
             &puzzle,
             &marked,
         ));
+        if printed.is_some_and(|cells| cells.contains(&b'0')) {
+            self.details
+                .push_str("  [0]: a 0 was printed there, which is no digit: it reads as a blank\n");
+        }
     }
 
     /// Reads what the answers left of the case, checking it: the puzzles

@@ -50,11 +50,17 @@ fn grid_row(
     row: usize,
     givens: Option<&Board>,
     marked: Option<&[bool; 81]>,
+    printed: Option<&[u8; 81]>,
 ) -> String {
     let mut line = String::from("|");
     for col in 0..9 {
         let cell = Cell::new(row, col);
-        let value = board.get(cell).map_or('.', |d| d.to_char());
+        // A blank as it was printed: `0` is shown as a `0`, not as a `.`.
+        let blank = printed
+            .map(|p| p[cell.index()])
+            .filter(|&b| b == b'0')
+            .map_or('.', char::from);
+        let value = board.get(cell).map_or(blank, |d| d.to_char());
         if marked.is_some_and(|m| m[cell.index()]) {
             let _ = write!(line, "[{value}]");
         } else if givens.is_some_and(|g| g.get(cell).is_some()) {
@@ -80,6 +86,20 @@ pub fn grids(
     puzzle: &Board,
     marked: &[bool; 81],
 ) -> String {
+    grids_as_printed(left_title, left, right_title, right, None, puzzle, marked)
+}
+
+/// [`grids`], with the blanks of `right` drawn as `printed` has them: an
+/// answer printed with a `0` shows the `0`, which reads as a blank.
+pub fn grids_as_printed(
+    left_title: &str,
+    left: &Board,
+    right_title: &str,
+    right: &Board,
+    printed: Option<&[u8; 81]>,
+    puzzle: &Board,
+    marked: &[bool; 81],
+) -> String {
     const RULE: &str = "+---------+---------+---------+";
     let width = RULE.len();
     let left_givens = (left != puzzle).then_some(puzzle);
@@ -91,8 +111,8 @@ pub fn grids(
         let _ = writeln!(
             out,
             "  {}   {}",
-            grid_row(left, row, left_givens, None),
-            grid_row(right, row, Some(puzzle), Some(marked))
+            grid_row(left, row, left_givens, None, None),
+            grid_row(right, row, Some(puzzle), Some(marked), printed)
         );
     }
     let _ = writeln!(out, "  {RULE}   {RULE}");
@@ -187,7 +207,7 @@ fn row_parts<'a>(row: &'a str, parts: &mut Vec<RowPart<'a>>) -> Option<()> {
             let text = &row[start + 1 + cell * 3..start + 4 + cell * 3];
             let bytes = text.as_bytes();
             let value = bytes[1];
-            if !(value == b'.' || (b'1'..=b'9').contains(&value)) {
+            if !(value == b'.' || value.is_ascii_digit()) {
                 return None;
             }
             let kind = match (bytes[0], bytes[2]) {
@@ -315,6 +335,33 @@ mod tests {
             text.contains("  | 4  .  . | .  .  . | .  .  . |   |*4  . [5]|"),
             "{text}"
         );
+    }
+
+    /// A `0` the program printed is drawn as printed, marked, and reads
+    /// back as the cell it is.
+    #[test]
+    fn a_blank_printed_as_0_is_drawn_as_0() {
+        let (puzzle, mut answer, mut marked) = example_boards();
+        answer.set(Cell::new(0, 0), None);
+        marked[0] = true;
+        let mut printed = [b'.'; 81];
+        printed[0] = b'0';
+        let text = grids_as_printed(
+            "expected",
+            &puzzle,
+            "your answer",
+            &answer,
+            Some(&printed),
+            &puzzle,
+            &marked,
+        );
+        let row = text.lines().nth(2).unwrap();
+        assert!(
+            row.ends_with("|   |[0] . [5]| .  .  . | .  .  . |"),
+            "{row}"
+        );
+        let parts = grid_row_parts(row).unwrap();
+        assert!(parts.contains(&RowPart::Cell(CellKind::Marked, "[0]")));
     }
 
     #[test]

@@ -223,6 +223,32 @@ mod tests {
         line.split("   ").nth(1).unwrap()
     }
 
+    /// A `0` where a digit should be is drawn as the `0` printed, marked,
+    /// with a word on what it reads as; a `.` stays a `.`.
+    #[test]
+    fn a_0_printed_in_an_answer_is_shown_as_printed() {
+        for expected in [Some(ANSWER), None] {
+            let case = case(Format::AcWing, expected);
+            let zero = check(CheckerKind::Sudoku, &case, &with(ANSWER, 2, '0'));
+            assert_eq!(
+                answer_row(&zero.details, 0),
+                "|*5 *3 [0]| 6 *7  8 | 9  1  2 |"
+            );
+            assert!(
+                zero.details
+                    .contains("[0]: a 0 was printed there, which is no digit"),
+                "{}",
+                zero.details
+            );
+            let dot = check(CheckerKind::Sudoku, &case, &with(ANSWER, 2, '.'));
+            assert_eq!(
+                answer_row(&dot.details, 0),
+                "|*5 *3 [.]| 6 *7  8 | 9  1  2 |"
+            );
+            assert!(!dot.details.contains("[0]"), "{}", dot.details);
+        }
+    }
+
     #[test]
     fn a_duplicate_marks_the_wrong_cell_not_the_right_one() {
         // r1c3 should be 4; a 5 there clashes with the given 5 in r1c1 and

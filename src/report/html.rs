@@ -174,6 +174,7 @@ table.grid{border:2px solid #1d2330}table.grid td{width:22px;height:22px;padding
 table.grid td:nth-child(3n){border-right:2px solid #1d2330}table.grid tr:nth-child(3n) td{border-bottom:2px solid #1d2330}
 td.given{font-weight:700;background:#e8ebf1}td.wrong{background:#ffcdd2;color:#b71c1c;font-weight:700;outline:2px solid #c62828;outline-offset:-3px}
 .legend{font-size:.85em;color:#5b6475}
+.heading{margin:.6em 0 .2em;font-weight:600}
 ";
 
 /// Width of the case names in the time chart, and where the bars start.
@@ -655,10 +656,22 @@ fn details(details: &str) -> String {
     let mut out = String::new();
     let mut text: Vec<&str> = Vec::new();
     let mut pair: Option<GridPair> = None;
-    let flush_text = |text: &mut Vec<&str>, out: &mut String| {
-        let body = text.join("\n");
+    // Text is a box of its own; the lines that only title the grids after
+    // them (`the answer:`, `puzzle 2 (input line 2):`) are their heading,
+    // not a box that would stand empty above them.
+    let flush_text = |text: &mut Vec<&str>, out: &mut String, grids_follow: bool| {
+        let heading = text.len()
+            - text
+                .iter()
+                .rev()
+                .take_while(|line| grids_follow && line.trim_end().ends_with(':'))
+                .count();
+        let body = text[..heading].join("\n");
         if !body.trim().is_empty() {
             let _ = writeln!(out, "<pre>{}</pre>", escape(&body));
+        }
+        for line in &text[heading..] {
+            let _ = writeln!(out, "<p class=\"heading\">{}</p>", escape(line.trim()));
         }
         text.clear();
     };
@@ -685,7 +698,7 @@ fn details(details: &str) -> String {
             if pair.is_none() {
                 // The line before the first rule holds the two titles.
                 let titles = text.pop().unwrap_or_default();
-                flush_text(&mut text, &mut out);
+                flush_text(&mut text, &mut out, true);
                 let chars: Vec<char> = titles.chars().collect();
                 let cut = 2 + 31 + 3;
                 let left: String = chars.iter().take(cut).collect();
@@ -706,7 +719,7 @@ fn details(details: &str) -> String {
     if let Some(p) = pair.take() {
         out.push_str(&grid_pair(&p));
     }
-    flush_text(&mut text, &mut out);
+    flush_text(&mut text, &mut out, false);
     out
 }
 
@@ -846,7 +859,20 @@ mod tests {
             html.contains("<figcaption>your answer</figcaption>"),
             "{html}"
         );
-        assert!(html.starts_with("<pre>puzzle 1:</pre>"), "{html}");
+        // The lines that title the grids are their heading: no box of
+        // their own, which would stand empty above them.
+        assert!(
+            html.starts_with("<p class=\"heading\">puzzle 1:</p>\n<div class=\"grids\">"),
+            "{html}"
+        );
         assert!(html.ends_with("<pre>after</pre>\n"), "{html}");
+        let answer = details(&format!("why it failed\nthe answer:\n{drawn}"));
+        assert!(
+            answer.starts_with(
+                "<pre>why it failed</pre>\n<p class=\"heading\">the answer:</p>\n<div"
+            ),
+            "{answer}"
+        );
+        assert!(!answer.contains("<pre>the answer:"), "{answer}");
     }
 }

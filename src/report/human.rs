@@ -67,9 +67,13 @@ pub struct HumanReporter<W> {
     compile_error_row: bool,
 }
 
-/// At most this many failures are described in full under the table; the
-/// rest are on their lines in the table, and in the JSON and JUnit reports.
+/// At most this many failures are described under the table; the rest are
+/// on their lines in the table, and in the JSON and JUnit reports.
 const DESCRIBED: usize = 50;
+
+/// Of those, this many are described in full (with `--verbose`, all): a
+/// person reads the first few; each other one gets a line.
+const IN_FULL: usize = 3;
 
 /// On a terminal, a case's note takes at most this many lines; the full
 /// reason is under the table.
@@ -357,6 +361,24 @@ impl<W: Write> HumanReporter<W> {
             }
         }
         writeln!(self.out)
+    }
+
+    /// A failure in one line, after those described in full: its verdict,
+    /// its id and its reason in a few words.
+    fn failure_line(&mut self, result: &CaseResult) -> io::Result<()> {
+        let verdict = result.verdict();
+        let code = self.paint(
+            Self::verdict_style(verdict),
+            verdict.map_or("ERROR", Verdict::code),
+        );
+        let why = match &result.outcome {
+            CaseOutcome::Judged(j) => reason::short(j).terminal().to_string(),
+            CaseOutcome::Error(error) => {
+                let message = super::reason::unjudged(error).terminal().to_string();
+                message.lines().next().unwrap_or_default().to_string()
+            }
+        };
+        self.wrapped(&format!("{code} {}: ", result.id.terminal()), &why, INDENT)
     }
 
     /// A line of a failure's details, its grid cells coloured when colour
@@ -887,8 +909,24 @@ impl<W: Write> Reporter for HumanReporter<W> {
                 let failures = std::mem::take(&mut self.failures);
                 if !failures.is_empty() {
                     writeln!(self.out, "\nfailures:\n")?;
-                    for result in &failures {
+                    let in_full = if self.verbose {
+                        failures.len()
+                    } else {
+                        IN_FULL
+                    };
+                    for result in failures.iter().take(in_full) {
                         self.failure(result)?;
+                    }
+                    let rest = &failures[in_full.min(failures.len())..];
+                    for result in rest {
+                        self.failure_line(result)?;
+                    }
+                    if !rest.is_empty() {
+                        writeln!(
+                            self.out,
+                            "  (the first {in_full} are described in full above; --verbose \
+                             describes every one)\n"
+                        )?;
                     }
                     if self.more_failures > 0 {
                         writeln!(
@@ -1008,9 +1046,17 @@ mod tests {
 
     /// The same run on a terminal 80 columns wide: `cpu` and `wall` make
     /// room, long notes wrap under the case column, and no line is wider.
+    /// With `--verbose`, so that every verdict's block is drawn in full.
     #[test]
     fn renders_every_verdict_at_80_columns() {
-        let text = rendered(&every_verdict(), Some(80));
+        let mut out = Vec::new();
+        report_run(
+            &mut HumanReporter::new(&mut out, false, "--solver mrv")
+                .with_width(Some(80))
+                .with_verbose(true),
+            &every_verdict(),
+        );
+        let text = String::from_utf8(out).unwrap();
         // Commands are never split, so they can be copied whole.
         for line in text.lines().filter(|l| !l.contains("sudoku-judge test")) {
             assert!(line.chars().count() <= 80, "{line}");
@@ -1192,12 +1238,41 @@ mod tests {
             })
             .collect();
         let text = rendered(&results, None);
-        assert_eq!(text.matches("  verdict:  Wrong Answer").count(), DESCRIBED);
+        // The first few in full, a line for each other one.
+        assert_eq!(text.matches("  verdict:  Wrong Answer").count(), IN_FULL);
+        let CaseOutcome::Judged(j) = &results[0].outcome else {
+            panic!("judged")
+        };
+        let short = reason::short(j).terminal().to_string();
+        let lines: Vec<&str> = text
+            .lines()
+            .filter(|l| l.starts_with("WA c") && l.ends_with(&format!(": {short}")))
+            .collect();
+        assert_eq!(lines.len(), DESCRIBED - IN_FULL, "{text}");
+        assert_eq!(lines[0], format!("WA c3: {short}"));
+        assert!(
+            text.contains(
+                "(the first 3 are described in full above; --verbose describes every one)"
+            ),
+            "{text}"
+        );
         assert!(
             text.contains("... and 3 more failures, on their lines above"),
             "{text}"
         );
         assert!(text.ends_with("0 passed, 53 failed\n"), "{text}");
+        // --verbose: every one in full.
+        let mut out = Vec::new();
+        report_run(
+            &mut HumanReporter::new(&mut out, false, "").with_verbose(true),
+            &results,
+        );
+        let verbose = String::from_utf8(out).unwrap();
+        assert_eq!(
+            verbose.matches("  verdict:  Wrong Answer").count(),
+            DESCRIBED
+        );
+        assert!(!verbose.contains("described in full above"), "{verbose}");
     }
 
     /// A case of `outcome` with no expected file and no problem.

@@ -5,9 +5,12 @@
 //! of 11 (acwing166/hard)`.
 //!
 //! A problem is known from `--problem` or a `judge.toml`; cases without one
-//! get no line, since no judge is known to speak for them. The tests of a
-//! problem are its cases in this run, in the run's (sorted) order, so after
-//! a filter or `--failed` the numbers count the cases judged here.
+//! get no judge's line, since no judge is known to speak for them. The
+//! tests of a problem are its cases in this run, in the run's (sorted)
+//! order, so after a filter or `--failed` the numbers count the cases
+//! judged here. Each line names the suites it counted, and the cases no
+//! judge speaks for get a line of their own beside them, so that a judge's
+//! "Accepted" never stands unexplained above failures it did not count.
 
 use crate::outside::Outside;
 use crate::problem::Problem;
@@ -30,12 +33,65 @@ struct Tally {
     /// The user's submission answers as this judge never runs one: it
     /// would not compile there, whatever the driver here made of it.
     wrong_kind: Option<Interface>,
+    suites: Suites,
+}
+
+/// The suites a line counts: the first part of its cases' ids
+/// (`leetcode37` of `leetcode37/example1`), in the order met. A case found
+/// directly under the path given (`example1` of `cases/leetcode37`) is of
+/// the suite the user named: then the ids' first parts are subdirectories
+/// of it, not suites, and none is named.
+#[derive(Debug, Default)]
+struct Suites {
+    /// As a terminal shows them: they come from the ids, a pack's names.
+    names: Vec<String>,
+    under_the_path_given: bool,
+}
+
+impl Suites {
+    fn add(&mut self, id: &Outside) {
+        match id.as_raw().split_once('/') {
+            Some((suite, _)) => {
+                let suite = Outside::new(suite).terminal().to_string();
+                if !self.names.contains(&suite) {
+                    self.names.push(suite);
+                }
+            }
+            None => self.under_the_path_given = true,
+        }
+    }
+
+    /// `leetcode37, mine and 2 more`; empty for none.
+    fn named(&self) -> String {
+        const NAMED: usize = 3;
+        if self.under_the_path_given {
+            return String::new();
+        }
+        let mut names: Vec<String> = self.names.iter().take(NAMED).cloned().collect();
+        if self.names.len() > NAMED {
+            names.push(format!("{} more", self.names.len() - NAMED));
+        }
+        match names.split_last() {
+            None => String::new(),
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        }
+    }
+}
+
+/// The cases of no known problem: how many, and how many passed.
+#[derive(Debug, Default)]
+struct Unclaimed {
+    cases: usize,
+    passed: usize,
+    suites: Suites,
 }
 
 /// Follows a run case by case and says what each problem's judge would.
 #[derive(Debug, Default)]
 pub struct JudgeSays {
     tallies: Vec<Tally>,
+    unclaimed: Unclaimed,
 }
 
 impl JudgeSays {
@@ -52,8 +108,10 @@ impl JudgeSays {
                     judged: 0,
                     first: None,
                     wrong_kind: submitted.filter(|&i| i != interface_of(problem)),
+                    suites: Suites::default(),
                 })
                 .collect(),
+            unclaimed: Unclaimed::default(),
         }
     }
 
@@ -63,17 +121,43 @@ impl JudgeSays {
             .iter_mut()
             .find(|t| Some(t.problem) == result.problem)
         else {
+            self.unclaimed.cases += 1;
+            self.unclaimed.passed += usize::from(result.passed());
+            self.unclaimed.suites.add(&result.id);
             return;
         };
         tally.judged += 1;
+        tally.suites.add(&result.id);
         if tally.first.is_none() && !result.passed() {
             tally.first = Some((tally.judged, result.id.clone(), result.verdict()));
         }
     }
 
-    /// One line per problem, in the order the problems were met.
+    /// One line per problem, in the order the problems were met, then one
+    /// for the cases of none, when some judge spoke.
     pub fn lines(&self) -> Vec<String> {
-        self.tallies.iter().map(Tally::line).collect()
+        let mut lines: Vec<String> = self.tallies.iter().map(Tally::line).collect();
+        let Unclaimed {
+            cases,
+            passed,
+            ref suites,
+        } = self.unclaimed;
+        if !lines.is_empty() && cases > 0 {
+            let suites = match suites.named() {
+                named if named.is_empty() => String::new(),
+                named => format!(" ({named})"),
+            };
+            let other = match cases {
+                1 => "the other case".to_string(),
+                n => format!("the other {n} cases"),
+            };
+            lines.push(format!(
+                "no judge speaks for {other}{suites}, of no problem (`problem` in a \
+                 judge.toml): {passed} passed, {} failed",
+                cases - passed
+            ));
+        }
+        lines
     }
 }
 
@@ -115,7 +199,11 @@ fn verdict_name(problem: Problem, verdict: Verdict) -> &'static str {
 
 impl Tally {
     fn line(&self) -> String {
-        let judge = self.problem.judge();
+        // The judge, and the suites it speaks of: `LeetCode (leetcode37)`.
+        let judge = match self.suites.named() {
+            suites if suites.is_empty() => self.problem.judge().to_string(),
+            suites => format!("{} ({suites})", self.problem.judge()),
+        };
         // What the judge calls one of its tests.
         let test = match self.problem {
             Problem::Leetcode37 => "testcase",
@@ -210,8 +298,10 @@ mod tests {
                 &results
             ),
             [
-                "AcWing would say: Wrong Answer on test 2 of 3 (acwing166/grid)",
-                "LeetCode would say: Accepted, 2 / 2 testcases passed",
+                "AcWing (acwing166) would say: Wrong Answer on test 2 of 3 (acwing166/grid)",
+                "LeetCode (leetcode37) would say: Accepted, 2 / 2 testcases passed",
+                "no judge speaks for the other case (mine), of no problem (`problem` in a \
+                 judge.toml): 0 passed, 1 failed",
             ]
         );
         let poj = Some(Problem::Poj3074);
@@ -269,7 +359,7 @@ mod tests {
         };
         let class = said(Some(Interface::Function));
         assert!(
-            class[0].starts_with("AcWing would say: Compile Error ("),
+            class[0].starts_with("AcWing (acwing166) would say: Compile Error ("),
             "{class:?}"
         );
         assert!(
@@ -278,23 +368,23 @@ mod tests {
         );
         assert_eq!(
             class[1],
-            "LeetCode would say: Accepted, 1 / 1 testcases passed"
+            "LeetCode (leetcode37) would say: Accepted, 1 / 1 testcases passed"
         );
         let program = said(Some(Interface::Program));
         assert_eq!(
             program[0],
-            "AcWing would say: Accepted, the one test passed"
+            "AcWing (acwing166) would say: Accepted, the one test passed"
         );
         assert!(
-            program[1].starts_with("LeetCode would say: Compile Error ("),
+            program[1].starts_with("LeetCode (leetcode37) would say: Compile Error ("),
             "{program:?}"
         );
         // A built-in solver is no file a judge is sent: judged as it ran.
         assert_eq!(
             said(None),
             [
-                "AcWing would say: Accepted, the one test passed",
-                "LeetCode would say: Accepted, 1 / 1 testcases passed"
+                "AcWing (acwing166) would say: Accepted, the one test passed",
+                "LeetCode (leetcode37) would say: Accepted, 1 / 1 testcases passed"
             ]
         );
     }
@@ -320,5 +410,43 @@ mod tests {
             ["AcWing: cannot tell, the run stopped after 1 of 3 tests, all accepted"]
         );
         assert!(says(&[], &[case("a", None, Some(Verdict::WA))]).is_empty());
+    }
+
+    /// A fresh clone's `cases/`: LeetCode speaks for `leetcode37` alone,
+    /// and the harder suite beside it, of no problem, is counted on its
+    /// own line, so the two add up to the run's `N passed, M failed`.
+    #[test]
+    fn each_line_names_what_it_counted_and_the_cases_of_no_problem_are_counted_apart() {
+        let leetcode = Some(Problem::Leetcode37);
+        let mut results = vec![
+            case("leetcode37/example1", leetcode, Some(Verdict::AC)),
+            case("leetcode37/multiline", leetcode, Some(Verdict::AC)),
+        ];
+        results.extend(["a", "b", "c"].map(|name| {
+            let verdict = if name == "a" {
+                Verdict::AC
+            } else {
+                Verdict::TLE
+            };
+            case(&format!("leetcode37-hard/{name}"), None, Some(verdict))
+        }));
+        assert_eq!(
+            says(&[(Problem::Leetcode37, 2)], &results),
+            [
+                "LeetCode (leetcode37) would say: Accepted, 2 / 2 testcases passed",
+                "no judge speaks for the other 3 cases (leetcode37-hard), of no problem \
+                 (`problem` in a judge.toml): 1 passed, 2 failed"
+            ]
+        );
+        // `test cases/leetcode37`: its cases are the suite named, and
+        // `generated/` is a directory of it, not a suite.
+        let named = [
+            case("example1", leetcode, Some(Verdict::AC)),
+            case("generated/easy-001", leetcode, Some(Verdict::AC)),
+        ];
+        assert_eq!(
+            says(&[(Problem::Leetcode37, 2)], &named),
+            ["LeetCode would say: Accepted, 2 / 2 testcases passed"]
+        );
     }
 }

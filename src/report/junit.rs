@@ -47,10 +47,26 @@ fn name(id: &Outside) -> Outside {
 /// A testcase of `status` named for case `id`, in its suite (its suite
 /// directory, as found), with the suite's name.
 fn placed(id: &Outside, suite: &OutsidePath, status: TestCaseStatus) -> (String, TestCase) {
-    let suite = suite.xml().to_string();
+    let suite = suite_name(suite);
     let mut case = TestCase::new(name(id).xml().to_string(), status);
     case.set_classname(suite.clone());
     (suite, case)
+}
+
+/// A suite's directory as the case ids are named, relative to the
+/// working directory: a suite found by an absolute path under it (the
+/// record of `--failed` keeps such paths) is named as if found from here.
+fn suite_name(suite: &OutsidePath) -> String {
+    let here = std::env::current_dir().ok();
+    let suite = suite.as_raw();
+    match here
+        .as_deref()
+        .and_then(|here| suite.strip_prefix(here).ok())
+    {
+        Some(relative) if relative.as_os_str().is_empty() => ".".to_string(),
+        Some(relative) => OutsidePath::new(relative).xml().to_string(),
+        None => OutsidePath::new(suite).xml().to_string(),
+    }
 }
 
 fn test_case(result: &CaseResult) -> (String, TestCase) {
@@ -249,6 +265,26 @@ mod tests {
         assert_eq!(
             attributes(&xml, "testcase", "classname"),
             ["cases/suite", "cases/other", "cases/other"]
+        );
+    }
+
+    /// `--failed` reruns cases by the absolute paths it recorded: their
+    /// suites are named from the working directory, as their ids are.
+    #[test]
+    fn a_suite_found_by_an_absolute_path_here_is_named_from_here() {
+        let mut results = every_verdict();
+        results.truncate(2);
+        let here = std::env::current_dir().unwrap();
+        results[0].suite = OutsidePath::new(here.join("cases/suite"));
+        results[1].suite = OutsidePath::new("/elsewhere/cases");
+        let xml = render(&results);
+        assert_eq!(
+            attributes(&xml, "testsuite", "name"),
+            ["cases/suite", "/elsewhere/cases"]
+        );
+        assert_eq!(
+            attributes(&xml, "testcase", "classname"),
+            ["cases/suite", "/elsewhere/cases"]
         );
     }
 

@@ -146,7 +146,7 @@ pub(crate) mod fixtures {
                 Outside::default()
             },
             notes: if verdict == Verdict::RE {
-                vec!["a new process from here, with the solution's state reset: the last one ended with the case before (killed at the time limit)".into()]
+                vec!["a new process from here, with the solution's state reset: the run before ended its process (killed at the time limit)".into()]
             } else {
                 vec![]
             },

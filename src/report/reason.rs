@@ -9,10 +9,15 @@
 //! case's reason is [`Outside`] text: each report escapes it for its
 //! medium.
 
+use std::time::Duration;
+
 use crate::board::rules::Mistake;
 use crate::outside::Outside;
-use crate::reason::{Answerer, KilledAt, Progress, Reason, Wrong, WrongAnswer, WrongAnswers};
+use crate::reason::{
+    Answerer, KilledAt, Progress, Reason, Stdout, Wrong, WrongAnswer, WrongAnswers,
+};
 use crate::results::{Judgement, Unjudged};
+
 use crate::words::{format_mb as mb, plural, whole_ms as ms};
 
 /// Why a case got its verdict, in full: the reason, and what the judge
@@ -161,10 +166,25 @@ impl Reason {
                     KilledAt::Wall { wall, cpu, .. } => {
                         format!("killed at {} of wall time (cpu {})", ms(*wall), ms(*cpu))
                     }
-                    KilledAt::Cpu { limit, .. } => format!("killed at {} of CPU", ms(*limit)),
+                    // The row's columns show what was charged: a figure
+                    // past the limit is said to be one.
+                    KilledAt::Cpu { time, limit } if shown_over(*time, *limit) => {
+                        format!("killed at the {} limit, {} charged", ms(*limit), ms(*time))
+                    }
+                    KilledAt::Cpu { limit, .. } => {
+                        format!("killed at the {} CPU limit", ms(*limit))
+                    }
                     KilledAt::Startup { seconds } => {
                         return format!("its runtime took over {seconds} s to start");
                     }
+                    KilledAt::Memory {
+                        memory_kb,
+                        limit_kb,
+                    } if mb(*memory_kb) != mb(*limit_kb) && memory_kb > limit_kb => format!(
+                        "killed at the {} limit, {} in use",
+                        mb(*limit_kb),
+                        mb(*memory_kb)
+                    ),
                     KilledAt::Memory { limit_kb, .. } => {
                         format!("killed at the {} memory limit", mb(*limit_kb))
                     }
@@ -211,6 +231,12 @@ impl Reason {
     }
 }
 
+/// Whether `time`, in whole milliseconds as shown, is past `limit`.
+fn shown_over(time: Duration, limit: Duration) -> bool {
+    let shown = |d: Duration| (d.as_secs_f64() * 1000.0).round();
+    shown(time) > shown(limit)
+}
+
 fn answers(right: bool) -> &'static str {
     if right {
         "the answers were right"
@@ -228,10 +254,16 @@ fn killed(at: &KilledAt, progress: &Progress) -> String {
             ms(*cpu),
             ms(*limit),
         ),
-        KilledAt::Cpu { time, limit } => format!(
-            "killed after {} of CPU time, over the {} limit; {answered}{forks}",
-            ms(*time),
+        KilledAt::Cpu { time, limit } if shown_over(*time, *limit) => format!(
+            "killed at the {} limit, with {} of CPU time charged by the time it stopped; \
+             {answered}{forks}",
             ms(*limit),
+            ms(*time),
+        ),
+        KilledAt::Cpu { time, limit } => format!(
+            "killed at the {} limit, with {} of CPU time charged; {answered}{forks}",
+            ms(*limit),
+            ms(*time),
         ),
         KilledAt::Startup { seconds } => format!(
             "killed before its first board: starting the runtime and loading the solution took \
@@ -278,13 +310,23 @@ fn answered(progress: &Progress) -> String {
         )
     };
     // A program killed before it printed anything may well have answered:
-    // into a buffer that died with it.
+    // into a buffer that died with it, its runtime's or its own.
     if progress.maybe_buffered {
-        said.push_str(
-            " (its output may be buffered: what is printed but not flushed is lost when a \
-             program is killed; flush after each answer, e.g. with endl or fflush(stdout), to \
-             see how far it got)",
-        );
+        said.push_str(&match progress.buffering {
+            Some((language, Stdout::Buffered { flush })) => format!(
+                " (its output may be buffered: {language} holds what a program prints into a \
+                 pipe until its buffer fills, and a killed program's buffer is lost; flush \
+                 after each answer, with {flush}, to see how far it got)"
+            ),
+            Some((language, Stdout::Lines { own_buffer })) => format!(
+                " (nothing reached the judge: {language} writes each line as it is printed, so \
+                 only answers held in a buffer of its own, such as {own_buffer}, would be lost \
+                 when it is killed)"
+            ),
+            None => " (if its output is buffered, what is printed but not flushed is lost \
+                     when a program is killed; flush after each answer to see how far it got)"
+                .to_string(),
+        });
     }
     said
 }
@@ -659,12 +701,71 @@ mod tests {
         assert_eq!(empty.short(), "12 cells left empty");
     }
 
+    /// A program killed before its first answer line, in `language`.
+    fn killed_silent(language: Option<&str>) -> String {
+        let buffering = language.map(|id| {
+            let spec = crate::runner::lang::Language::find(id).unwrap().spec();
+            (spec.name, spec.stdout)
+        });
+        let progress = Progress {
+            answered: 0,
+            puzzles: 10,
+            maybe_buffered: true,
+            buffering,
+            forks_refused: 0,
+        };
+        let limit = Duration::from_millis(1000);
+        Reason::Killed {
+            at: KilledAt::Cpu { time: limit, limit },
+            progress,
+        }
+        .sentence()
+    }
+
+    /// Each runtime as it writes into a pipe: C, C++, Python, Ruby and
+    /// Racket hold a block, and are told how to flush in their own words;
+    /// Rust, Java, Go, C#, Node and PHP write each line, so a silent run
+    /// answered nothing but into a buffer of the program's own.
+    #[test]
+    fn the_buffer_hint_speaks_of_the_programs_own_runtime() {
+        let python = killed_silent(Some("python"));
+        assert!(
+            python.contains("flush after each answer, with print(..., flush=True)"),
+            "{python}"
+        );
+        assert!(!python.contains("endl"), "{python}");
+        let cpp = killed_silent(Some("cpp"));
+        assert!(
+            cpp.contains("with endl, or fflush(stdout) after printf"),
+            "{cpp}"
+        );
+        let ruby = killed_silent(Some("ruby"));
+        assert!(ruby.contains("$stdout.flush"), "{ruby}");
+        for (id, own) in [
+            ("rust", "a BufWriter"),
+            ("java", "a PrintWriter"),
+            ("go", "bufio"),
+        ] {
+            let said = killed_silent(Some(id));
+            assert!(said.contains("nothing reached the judge"), "{said}");
+            assert!(said.contains(own), "{said}");
+            assert!(
+                !said.contains("may be buffered") && !said.contains("endl"),
+                "{said}"
+            );
+        }
+        let command = killed_silent(None);
+        assert!(command.contains("if its output is buffered"), "{command}");
+        assert!(!command.contains("endl"), "{command}");
+    }
+
     #[test]
     fn a_short_reason_fits_a_row_whatever_the_sentence() {
         let progress = Progress {
             answered: 3,
             puzzles: 10,
             maybe_buffered: true,
+            buffering: None,
             forks_refused: 0,
         };
         let killed = Reason::Killed {
@@ -674,7 +775,10 @@ mod tests {
             },
             progress,
         };
-        assert_eq!(killed.short(), "killed at 1000 ms of CPU; 3 of 10 answered");
+        assert_eq!(
+            killed.short(),
+            "killed at the 1000 ms limit, 1003 ms charged; 3 of 10 answered"
+        );
         assert!(killed.sentence().contains("flush after each answer"));
         let debug = Reason::Wrong(Wrong::ExtraLines {
             answers: 2,

@@ -210,6 +210,7 @@ pub fn run_program(
         puzzle_times,
         cpu_wait: finished.cpu_wait,
         program: true,
+        buffering: launch.language.map(|l| (l.spec().name, l.spec().stdout)),
         end: end_of(launch, &finished, &stderr),
         stderr,
         ..Run::new(End::Normal)

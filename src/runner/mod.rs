@@ -158,6 +158,9 @@ pub struct Run {
     /// buffer that dies with it when it is killed; not a function whose
     /// answers the judge takes one call at a time.
     pub program: bool,
+    /// For a program in a known language: the language, and how its
+    /// runtime writes stdout into a pipe.
+    pub buffering: Option<(&'static str, lang::Stdout)>,
 }
 
 /// How many times a run starved of CPU by a busy machine is run again
@@ -360,9 +363,11 @@ impl<'s> Runner<'s> {
         if self.fresh {
             self.end_session();
         } else if self.session.is_none() && self.submission.is_function() {
+            // The run before may have been this very case's (`--repeat`,
+            // a rerun of a starved run): "the case before" could be none.
             self.reset = Some(format!(
-                "a new process from here, with the solution's state reset: the last one ended \
-                 with the case before ({})",
+                "a new process from here, with the solution's state reset: the run before \
+                 ended its process ({})",
                 run.end.in_words()
             ));
         }
@@ -464,6 +469,7 @@ impl Run {
             notes: Vec::new(),
             cpu_wait: None,
             program: false,
+            buffering: None,
         }
     }
 

@@ -264,7 +264,7 @@ fn children_the_kernel_reaps_are_charged_and_held_to_the_limit() {
     let case = &cases_of(&report)[0];
     let charged = case["time_ms"].as_f64().unwrap();
     if message.contains(&format!(
-        "killed after {} ms of CPU time",
+        "with {} ms of CPU time charged",
         charged.round() as u64
     )) {
         // Stopped while it ran, at the CPU limit: the children's time

@@ -211,3 +211,43 @@ fn racket_says_its_version() {
     let run = run_with(dir.path(), &["doctor", "--lang", "racket"], "", &[]);
     assert!(!run.stdout.contains("version unknown"), "{}", run.stdout);
 }
+
+/// rustup's `rustc` is a proxy that does not answer in the sandbox:
+/// `doctor` asks the toolchain's own compiler, as a build does, and says
+/// the version the report's header says.
+#[test]
+fn rustc_says_the_version_a_builds_header_says() {
+    if !have(&["rustc"], "rustc_says_the_version_a_builds_header_says") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let run = run_with(dir.path(), &["doctor", "--json", "--lang", "rust"], "", &[]);
+    let report = json(&run.stdout);
+    let version = report["languages"][0]["tools"][0]["version"]
+        .as_str()
+        .unwrap_or_else(|| panic!("rustc says no version: {report}"))
+        .to_string();
+    assert!(version.starts_with("rustc 1."), "{version}");
+    let text = run_with(dir.path(), &["doctor", "--lang", "rust"], "", &[]);
+    assert!(!text.stdout.contains("version unknown"), "{}", text.stdout);
+    assert!(text.stdout.contains(&version), "{}", text.stdout);
+    super::write(dir.path(), "a.in", &format!("{}\nend\n", super::PUZZLE));
+    super::write(
+        dir.path(),
+        "main.rs",
+        "fn main() { for line in std::io::stdin().lines() { println!(\"{}\", line.unwrap()); } }\n",
+    );
+    let judged = run_with(
+        dir.path(),
+        &["test", "a.in", "--submission", "main.rs", "--verbose"],
+        "",
+        &[],
+    );
+    assert!(
+        judged
+            .stdout
+            .contains(&format!("toolchain: Rust rustc: {version} (")),
+        "{}",
+        judged.stdout
+    );
+}

@@ -309,7 +309,13 @@ fn a_language_not_judged_says_why_and_what_to_do() {
     assert!(
         run.stderr
             .contains("is Swift, which sudoku-judge does not judge")
-            && run.stderr.contains("--cmd"),
+            && run
+                .stderr
+                .contains("A LeetCode-style class Solution cannot be judged")
+            && run.stderr.contains("`swiftc -O main.swift -o main`")
+            && run
+                .stderr
+                .contains("`sudoku-judge test acwing166 --cmd ./main`"),
         "{}",
         run.stderr
     );

@@ -120,8 +120,8 @@ fn a_built_in_solver_killed_on_time_names_the_cpu_it_used_and_no_flushing() {
     // A built-in solver is charged as a function is: the CPU time its
     // process spent on the boards, which the message names.
     let said: f64 = message
-        .strip_prefix("killed after ")
-        .and_then(|rest| rest.split_once(" ms of CPU time"))
+        .split_once(", with ")
+        .and_then(|(_, rest)| rest.split_once(" ms of CPU time charged"))
         .and_then(|(ms, _)| ms.parse().ok())
         .unwrap_or_else(|| panic!("the CPU time it was charged: {message}"));
     let charged = case["time_ms"].as_f64().unwrap();

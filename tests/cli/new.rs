@@ -262,6 +262,56 @@ fn it_says_what_it_wrote_and_the_command_to_judge_it() {
     );
 }
 
+/// Where there is no cases/, `new` names the shipped suite of the problem,
+/// and the command it gives judges that suite alone (`leetcode37`, not
+/// `leetcode37-hard` beside it): what LeetCode would say counts the cases
+/// the last line counts.
+#[test]
+fn the_command_new_gives_judges_the_problems_suite_alone() {
+    if !have(&["python3"], "the command new gives") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let wrote = run_here(dir.path(), &["new", "--lang", "python"]);
+    assert_eq!(wrote.code, 0, "{}", wrote.stderr);
+    let next = wrote
+        .stdout
+        .lines()
+        .find_map(|line| line.strip_prefix("next: "))
+        .unwrap_or_else(|| panic!("no next: line in\n{}", wrote.stdout));
+    assert_eq!(
+        next,
+        "sudoku-judge test leetcode37 --submission solution.py"
+    );
+    let args: Vec<&str> = next.split_whitespace().skip(1).collect();
+    let judged = run_here(dir.path(), &args);
+    assert_eq!(judged.code, 1, "{}{}", judged.stdout, judged.stderr);
+    let table = &judged.stdout;
+    let cases: usize = table
+        .lines()
+        .find_map(|line| line.strip_prefix("judging "))
+        .and_then(|rest| rest.split_once(' '))
+        .and_then(|(n, _)| n.parse().ok())
+        .unwrap_or_else(|| panic!("no `judging N cases` line in\n{table}"));
+    let shipped = sudoku_judge::shipped::files()
+        .iter()
+        .filter(|(path, _)| path.starts_with("leetcode37"))
+        .filter(|(path, _)| path.file_name().is_some_and(|n| n == "input.txt"))
+        .count();
+    assert_eq!(cases, shipped, "{table}");
+    assert!(!table.contains("leetcode37-hard"), "{table}");
+    assert!(
+        table.contains(&format!(
+            "\nLeetCode (leetcode37) would say: Wrong Answer on testcase 1 of {cases} ("
+        )),
+        "{table}"
+    );
+    assert!(
+        table.ends_with(&format!("\n0 passed, {cases} failed\n")),
+        "{table}"
+    );
+}
+
 #[test]
 fn the_problem_of_every_case_under_cases_is_the_default() {
     let dir = tempfile::tempdir().unwrap();

@@ -96,9 +96,51 @@ fn a_program_killed_before_its_buffered_answers_show_is_told_to_flush() {
     let message = case["message"].as_str().unwrap();
     assert!(message.contains("0 of 2 puzzles answered"), "{message}");
     assert!(
-        message.contains("its output may be buffered") && message.contains("fflush(stdout)"),
+        message.contains("if its output is buffered") && message.contains("flush after each"),
         "{message}"
     );
+}
+
+/// Python holds what `print` writes into a pipe: a script killed with its
+/// answers in that buffer is told how to flush in Python, never in C++'s
+/// words.
+#[test]
+fn a_python_script_killed_with_its_answers_in_its_buffer_is_told_to_flush_in_python() {
+    if !have(&["python3"], "Python's buffered stdout") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "a.in", &format!("{PUZZLE}\n{PUZZLE}\nend\n"));
+    write(
+        dir.path(),
+        "main.py",
+        "import sys\nfor line in sys.stdin:\n    print(line.strip())\nwhile True:\n    pass\n",
+    );
+    let run = run_in(
+        dir.path(),
+        &[
+            "test",
+            "a.in",
+            "--submission",
+            "main.py",
+            "--time-limit",
+            "200ms",
+            "--format",
+            "json",
+        ],
+        "",
+    );
+    let report = run.json();
+    let case = &cases_of(&report)[0];
+    assert_eq!(case["verdict"], "TLE", "{report}");
+    let message = case["message"].as_str().unwrap();
+    assert!(message.contains("0 of 2 puzzles answered"), "{message}");
+    assert!(
+        message.contains("Python 3 holds what a program prints into a pipe")
+            && message.contains("with print(..., flush=True)"),
+        "{message}"
+    );
+    assert!(!message.contains("endl"), "{message}");
 }
 
 #[test]

@@ -122,11 +122,12 @@ fn after_a_crash_the_next_cases_get_a_new_process_and_say_so() {
     );
     let after = &cases_of(&report)[2];
     let notes = after["notes"].as_array().unwrap();
+    // Said of the run before, which a rerun of one case has too: never of
+    // "the case before", which it has not.
     assert!(
-        notes.iter().any(|n| n
-            .as_str()
-            .unwrap()
-            .contains("a new process from here, with the solution's state reset")),
+        notes.iter().any(|n| n.as_str().unwrap()
+            == "a new process from here, with the solution's state reset: the run before \
+                ended its process (it crashed)"),
         "{after}"
     );
     assert!(cases_of(&report)[0]["notes"].as_array().unwrap().is_empty());

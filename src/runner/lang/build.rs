@@ -179,7 +179,7 @@ fn identify(planned: &Planned, announce: Option<&Announce>, hasher: &mut Sha256)
     });
     let mut used = Vec::new();
     for ((tool, program), chosen) in each() {
-        let version = tools::version(program, &version_args(chosen, tool), toolchain);
+        let version = tool_version(tool, program, &chosen.args, toolchain);
         hasher.update(tools::identity(program));
         hasher.update(&version);
         used.push(UsedTool {
@@ -356,6 +356,25 @@ fn ensure_own_cache(root: &Path) -> anyhow::Result<()> {
 #[cfg(not(unix))]
 fn ensure_own_cache(_root: &Path) -> anyhow::Result<()> {
     Ok(())
+}
+
+/// What `tool` says its version is, as a build records it and the report's
+/// header shows it, and as `doctor` shows it: asked of `program`, the one
+/// that does the work (the toolchain's own `rustc`, not rustup's proxy),
+/// with the `words` chosen after it (`c++` of `zig c++`), in the sandbox,
+/// seeing `toolchain`. One question for both, so they cannot disagree.
+pub(crate) fn tool_version(
+    tool: &super::Tool,
+    program: &Path,
+    words: &[String],
+    toolchain: &super::Toolchain,
+) -> String {
+    let args: Vec<&str> = words
+        .iter()
+        .map(String::as_str)
+        .chain(tool.version_args.iter().copied())
+        .collect();
+    tools::version(program, &args, toolchain)
 }
 
 /// What makes `tool` say its version: the words chosen after the program

@@ -3,7 +3,7 @@
 
 use super::cause::Cause;
 use super::starter::Files;
-use super::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
+use super::{Build, Comments, Detect, LeetCode, Run, Spec, Stdout, Tool};
 
 /// The headers LeetCode includes for C ("most standard library headers"),
 /// and uthash where it is installed, then the submission with its own line
@@ -71,6 +71,8 @@ pub static SPEC: Spec = Spec {
         version: None,
     },
     marks: r"(?m)^\s*#include\s*<std(io|lib)\.h>",
+    // C's stdio holds what is written into a pipe until its buffer fills.
+    stdout: Stdout::Buffered { flush: "fflush(stdout)" },
     self_test: "#include <stdio.h>\nint main(void) { char line[128]; if (fgets(line, sizeof line, stdin)) fputs(line, stdout); return 0; }\n",
     starter: Files {
         leetcode_file: "solution.c",

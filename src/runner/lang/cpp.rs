@@ -3,7 +3,7 @@
 
 use super::cause::Cause;
 use super::starter::Files;
-use super::{Build, Comments, Detect, Interface, LeetCode, Profile, Run, Sign, Spec, Tool};
+use super::{Build, Comments, Detect, Interface, LeetCode, Profile, Run, Sign, Spec, Stdout, Tool};
 use crate::problem::Problem;
 
 /// What a LeetCode-style file is built in: every standard header, as
@@ -210,6 +210,10 @@ pub static SPEC: Spec = Spec {
         version: None,
     },
     marks: r"(?m)^\s*#include\s*[<\x22]|\bstd::|\busing\s+namespace\b|\bcout\s*<<|\bcin\s*>>",
+    // cout and printf write through stdio, which holds what is written into a pipe until its buffer fills.
+    stdout: Stdout::Buffered {
+        flush: "endl, or fflush(stdout) after printf",
+    },
     self_test: "#include <iostream>\n#include <string>\nint main() { std::string line; std::getline(std::cin, line); std::cout << line << '\\n'; }\n",
     starter: Files {
         leetcode_file: "solution.cpp",

@@ -3,7 +3,7 @@
 
 use super::cause::{Cause, Frame};
 use super::starter::Files;
-use super::{Build, Comments, Detect, Interface, LeetCode, Run, Spec, Tool};
+use super::{Build, Comments, Detect, Interface, LeetCode, Run, Spec, Stdout, Tool};
 
 /// LeetCode's C# files use the common namespaces without `using` them:
 /// they come first, on the file's first line, so its line numbers stay (a
@@ -87,6 +87,10 @@ pub static SPEC: Spec = Spec {
     // (LeetCode's C# files have no `using`). A file only reaches the C#
     // compiler with C#'s `SolveSudoku` or `Main`, so those tell nothing.
     marks: r"(?m)^\s*using\s+System\b|\bConsole\.|\bforeach\s*\(|\.(?:Length|Count)\b|\bbool\b|\bstring\b",
+    // Console.Out flushes every write (AutoFlush).
+    stdout: Stdout::Lines {
+        own_buffer: "a StreamWriter or a StringBuilder printed at the end",
+    },
     self_test: "public class Program { public static void Main() { System.Console.WriteLine(System.Console.ReadLine()); } }\n",
     starter: Files {
         leetcode_file: "Solution.cs",

@@ -2,7 +2,7 @@
 
 use super::cause::{Cause, Frame};
 use super::starter::Files;
-use super::{Build, Comments, Detect, Interface, LeetCode, Run, Spec, Tool};
+use super::{Build, Comments, Detect, Interface, LeetCode, Run, Spec, Stdout, Tool};
 
 /// Standard packages LeetCode's Go files use without importing them, with
 /// a name each exports (so an import the file turns out not to use still
@@ -124,6 +124,10 @@ pub static SPEC: Spec = Spec {
         version: Some("Go 1.23"),
     },
     marks: r"(?m)^package\s+main\b|\bfunc\s+\w+\s*\(",
+    // os.Stdout is not buffered: every Print is a write.
+    stdout: Stdout::Lines {
+        own_buffer: "a bufio.Writer",
+    },
     self_test: "package main\n\nimport (\n\t\"bufio\"\n\t\"fmt\"\n\t\"os\"\n)\n\nfunc main() {\n\tline, _ := bufio.NewReader(os.Stdin).ReadString('\\n')\n\tfmt.Print(line)\n}\n",
     starter: Files {
         leetcode_file: "solution.go",

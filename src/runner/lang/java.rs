@@ -3,7 +3,7 @@
 
 use super::cause::{Cause, Frame};
 use super::starter::Files;
-use super::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
+use super::{Build, Comments, Detect, LeetCode, Run, Spec, Stdout, Tool};
 
 /// The class a program's file declares public (its entry point), else the
 /// first class.
@@ -97,6 +97,10 @@ pub static SPEC: Spec = Spec {
     // Java and C# share `public class Solution`, `char[][]` and most
     // statements: each is told by what is its own (see csharp.rs).
     marks: r"(?m)\bboolean\b|\bSystem\.out\.|^\s*import\s+java\.|\bString\s*\[\]|\bsolveSudoku\s*\(\s*char\s*\[\]\s*\[\]",
+    // System.out flushes at every println (Kotlin's and Scala's println are its).
+    stdout: Stdout::Lines {
+        own_buffer: "a PrintWriter, a BufferedWriter or a StringBuilder printed at the end",
+    },
     self_test: "import java.util.Scanner;\npublic class Main { public static void main(String[] a) { System.out.println(new Scanner(System.in).nextLine()); } }\n",
     starter: Files {
         leetcode_file: "Solution.java",

@@ -3,7 +3,7 @@
 
 use super::cause::{Cause, Frame};
 use super::starter::Files;
-use super::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
+use super::{Build, Comments, Detect, LeetCode, Run, Spec, Stdout, Tool};
 
 /// What a script does to read stdin: then it is a program.
 pub(super) const READS_STDIN: &str = r#"\bprocess\.stdin\b|readFileSync\(\s*(?:0|['"]/dev/stdin['"])|require\(\s*['"](?:node:)?readline['"]\s*\)"#;
@@ -76,6 +76,10 @@ pub static SPEC: Spec = Spec {
         version: None,
     },
     marks: r"\bvar\s+solveSudoku\s*=\s*function\b|\bconsole\.log\s*\(|\brequire\s*\(",
+    // Node writes to a pipe at once, synchronously, on Linux and macOS.
+    stdout: Stdout::Lines {
+        own_buffer: "answers joined and printed at the end",
+    },
     self_test: "const line = require('fs').readFileSync(0, 'utf8').split('\\n')[0];\nconsole.log(line);\n",
     starter: Files {
         leetcode_file: "solution.js",

@@ -58,6 +58,8 @@ use crate::problem::Problem;
 use launch::{Interface, Launch};
 use tools::{ask, resolve_compiler, resolve_links, toolchain};
 
+pub use crate::reason::Stdout;
+pub(crate) use build::tool_version;
 pub use build::{build, build_as, cache_root};
 pub use cache::user_config_path;
 pub use cause::{crash_cause, out_of_memory};
@@ -125,6 +127,9 @@ pub struct Spec {
     /// none): looked for in a file that did not compile as the language
     /// of its extension, to say which `--lang` judges it.
     pub marks: &'static str,
+    /// How its runtime writes a program's stdout into a pipe, as the judge
+    /// gives it one: what a killed program printed last may be lost.
+    pub stdout: Stdout,
     /// A program that echoes its first input line, to prove the toolchain
     /// works: `sudoku-judge doctor` builds it as a submission is built and
     /// judges it in the sandbox on a solved board, which the echo answers.
@@ -326,14 +331,20 @@ pub const NOT_JUDGED: [(&str, &[&str], &str); 2] = [
     (
         "Swift",
         &["swift"],
-        "no Swift toolchain can be installed from Debian 12, npm or PyPI, so none was tested; \
-         build your program yourself and judge it with --cmd",
+        "no Swift toolchain can be installed from Debian 12, npm or PyPI, so none was tested. \
+         A LeetCode-style class Solution cannot be judged: it has no main, and the judge has \
+         no driver to call it. A program with a main that reads the puzzles on stdin can be, \
+         with your own toolchain: `swiftc -O main.swift -o main`, then `sudoku-judge test \
+         acwing166 --cmd ./main`",
     ),
     (
         "Dart",
         &["dart"],
-        "no Dart SDK can be installed from Debian 12, npm or PyPI, so none was tested; \
-         build your program yourself and judge it with --cmd",
+        "no Dart SDK can be installed from Debian 12, npm or PyPI, so none was tested. \
+         A LeetCode-style class Solution cannot be judged: it has no main, and the judge has \
+         no driver to call it. A program with a main that reads the puzzles on stdin can be, \
+         with your own SDK: `dart compile exe main.dart -o main`, then `sudoku-judge test \
+         acwing166 --cmd ./main`",
     ),
 ];
 

@@ -3,7 +3,7 @@
 
 use super::cause::{Cause, Frame};
 use super::starter::Files;
-use super::{Build, Comments, Detect, Interface, LeetCode, Run, Spec, Tool};
+use super::{Build, Comments, Detect, Interface, LeetCode, Run, Spec, Stdout, Tool};
 
 /// LeetCode's PHP has no opening tag: it gets one on its first line, so
 /// its line numbers stay.
@@ -80,6 +80,10 @@ pub static SPEC: Spec = Spec {
         version: None,
     },
     marks: "",
+    // the CLI writes every echo at once (no output_buffering, implicit_flush on).
+    stdout: Stdout::Lines {
+        own_buffer: "an output buffer (ob_start)",
+    },
     self_test: "<?php\necho fgets(STDIN);\n",
     starter: Files {
         leetcode_file: "solution.php",

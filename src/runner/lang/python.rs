@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::cause::{Cause, Frame};
 use super::starter::Files;
-use super::{Build, Comments, Detect, LeetCode, Run, Spec, Tool, Toolchain};
+use super::{Build, Comments, Detect, LeetCode, Run, Spec, Stdout, Tool, Toolchain};
 
 /// pyenv's `python3` is a shim: run the interpreter it picks, and show the
 /// sandbox its installation. The interpreter is asked in the sandbox (see
@@ -144,6 +144,10 @@ pub static SPEC: Spec = Spec {
         version: None,
     },
     marks: r"(?m)^\s*def\s+\w+\s*\([^)]*\)\s*(->[^:]*)?:\s*$|^\s*from\s+\w+\s+import\b",
+    // sys.stdout into a pipe is block-buffered (8 KB); the judge sets no PYTHONUNBUFFERED.
+    stdout: Stdout::Buffered {
+        flush: "print(..., flush=True)",
+    },
     self_test: "print(input())\n",
     starter: Files {
         leetcode_file: "solution.py",

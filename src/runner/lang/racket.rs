@@ -3,7 +3,7 @@
 
 use super::cause::{Cause, Frame};
 use super::starter::Files;
-use super::{Build, Comments, Detect, Interface, LeetCode, Run, Spec, Tool};
+use super::{Build, Comments, Detect, Interface, LeetCode, Run, Spec, Stdout, Tool};
 
 /// LeetCode's Racket has no `#lang` line: it gets `#lang racket` with the
 /// libraries LeetCode requires for it, on its first line, so its line
@@ -87,6 +87,10 @@ pub static SPEC: Spec = Spec {
         version: Some("Racket 8.15"),
     },
     marks: "",
+    // the output port is block-buffered when it is not a terminal.
+    stdout: Stdout::Buffered {
+        flush: "(flush-output)",
+    },
     self_test: "#lang racket\n(displayln (read-line))\n",
     starter: Files {
         leetcode_file: "solution.rkt",

@@ -2,7 +2,7 @@
 
 use super::cause::{Cause, Frame};
 use super::starter::Files;
-use super::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
+use super::{Build, Comments, Detect, LeetCode, Run, Spec, Stdout, Tool};
 
 pub static SPEC: Spec = Spec {
     id: "ruby",
@@ -58,6 +58,10 @@ pub static SPEC: Spec = Spec {
         version: Some("Ruby 3.2"),
     },
     marks: "",
+    // $stdout into a pipe is buffered ($stdout.sync is false).
+    stdout: Stdout::Buffered {
+        flush: "$stdout.flush, or $stdout.sync = true at the start",
+    },
     self_test: "puts gets\n",
     starter: Files {
         leetcode_file: "solution.rb",

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::cause::Cause;
 use super::starter::Files;
-use super::{Build, Comments, Detect, LeetCode, Run, Spec, Tool, Toolchain};
+use super::{Build, Comments, Detect, LeetCode, Run, Spec, Stdout, Tool, Toolchain};
 
 /// rustup's `rustc` is a proxy: run the toolchain's own compiler. The
 /// proxy is asked its sysroot in the sandbox (see `tools::ask`), shown
@@ -110,6 +110,10 @@ pub static SPEC: Spec = Spec {
         version: None,
     },
     marks: r"\bimpl\s+Solution\b|\blet\s+mut\b|\bfn\s+main\s*\(\s*\)",
+    // std::io::Stdout is line-buffered (a LineWriter) even into a pipe.
+    stdout: Stdout::Lines {
+        own_buffer: "a BufWriter",
+    },
     self_test: "fn main() { let mut line = String::new(); std::io::stdin().read_line(&mut line).unwrap(); print!(\"{line}\"); }\n",
     starter: Files {
         leetcode_file: "solution.rs",
