@@ -167,7 +167,7 @@ pub static SPEC: Spec = Spec {
             signs: &POJ_SIGNS,
         },
     ],
-    needs: &super::needs::CPP,
+    needs: &[],
     detect: Detect {
         comments: Comments::CLike,
         program: r"\bmain\s*\(",

@@ -61,6 +61,7 @@ use tools::{ask, resolve_compiler, resolve_links, toolchain};
 pub use build::{build, build_as, cache_root};
 pub use cache::user_config_path;
 pub use cause::{crash_cause, out_of_memory};
+pub use needs::another_language;
 pub use plan::Options;
 pub use tools::Choice;
 
@@ -86,8 +87,8 @@ pub struct Spec {
     pub flags_why: &'static str,
     /// Judges that build programs in this language with other flags.
     pub profiles: &'static [Profile],
-    /// Features newer than some of its compilers, recognised in a file
-    /// that did not compile.
+    /// What its compilers say of a feature past their standard, naming
+    /// it: said with a remedy in a file that did not compile.
     pub needs: &'static [needs::Need],
     /// What makes a file a program or a LeetCode-style file.
     pub detect: Detect,
@@ -122,8 +123,9 @@ pub struct Spec {
     /// How LeetCode offers problem 37 in this language.
     pub leetcode: LeetCode,
     /// What only this language's files look like (a regex, empty for
-    /// none): looked for in a file that did not compile as the language
-    /// of its extension, to say which `--lang` judges it.
+    /// none): in a file that did not compile as the language of its
+    /// extension, and named as unknown by its compiler, it says which
+    /// `--lang` judges it ([`needs::another_language`]).
     pub marks: &'static str,
     /// A program that echoes its first input line, to prove the toolchain
     /// works: `sudoku-judge doctor` builds it as a submission is built and
