@@ -1,8 +1,12 @@
-//! One module a command, each with a short handler: the command line's
-//! arguments (`crate::cli`) become the library's configuration here, the
-//! library runs it, and the handler says how it went as an exit code.
-//! What several commands share (the submission, the limits, Ctrl-C, the
-//! sandbox's check) is in this file.
+//! The commands' handlers, each short: the command line's arguments
+//! ([`crate::cli`]) become the library's configuration here, the library
+//! runs it, and the handler says how it went as an exit code. `test` is in
+//! [`test`](mod@test), `new` in [`new`](mod@new), `stress` and `hack`, which
+//! run rounds, in [`rounds`], and the other thirteen (`cases`, `solve`,
+//! `driver`, `doctor`, `cache`, `solvers`, `worker`, `gen`, `rate`,
+//! `calibrate`, `trust`, `check`, `bench`) in [`tools`]. What several
+//! commands share (the submission, the limits, Ctrl-C, the sandbox's
+//! check) is in this file.
 
 mod new;
 mod rounds;

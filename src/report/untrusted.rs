@@ -11,7 +11,8 @@
 //!
 //! Commands are quoted for the shell of the OS: POSIX shells on Unix;
 //! on Windows PowerShell, in a form that cmd also reads as one argument
-//! and that runs nothing in either ([`powershell_word`]).
+//! and that runs nothing in either (`powershell_word`, in
+//! [`crate::quote`]).
 
 use std::borrow::Cow;
 use std::path::Path;
