@@ -172,7 +172,8 @@ fn other_language_hint(
     message: &str,
 ) -> Option<String> {
     let source = std::fs::read_to_string(path).ok()?;
-    let other = lang::another_language(language, &source, message)?;
+    let name = path.file_name()?.to_string_lossy();
+    let other = lang::another_language(language, &name, &source, message)?;
     let id = other.spec().id;
     Some(format!(
         "hint: {} looks like {other}, not {language}; if it is, judge it with --lang {id}, or \

@@ -17,7 +17,7 @@
 
 use std::path::Path;
 
-use super::{regex, regex_of, Interface, Language, Spec, UsedTool};
+use super::{regex, regex_of, Comments, Interface, Language, Spec, UsedTool};
 
 /// A feature past a compiler's standard, as the compiler names it.
 pub struct Need {
@@ -65,13 +65,21 @@ pub fn explain(spec: &Spec, message: &str, compiler: &UsedTool) -> Option<String
     ))
 }
 
-/// The language a file that did not compile as `language` (the one its
-/// extension names) is written in, when the compiler's `message` names as
-/// unknown something only that language has (`boolean`, Java's, in a file
-/// saved as `.cs`: "The type or namespace name `boolean' could not be
-/// found"), and `source` bears that language's marks and not its own.
-/// `None` when the compiler's words do not show it.
-pub fn another_language(language: Language, source: &str, message: &str) -> Option<Language> {
+/// The language a file named `name` that did not compile as `language`
+/// (the one its extension names) is written in, when `source` bears that
+/// language's marks and not its own, and the compiler's `message` shows
+/// it: it names as unknown something only that language has (`boolean`,
+/// Java's, in a file saved as `.cs`: "The type or namespace name `boolean'
+/// could not be found"), or it stops at the file's first line, which is
+/// in that language's syntax (C++ saved as `.py`: Python's "SyntaxError"
+/// on line 1, a `//` comment). `None` when the compiler's words do not
+/// show it.
+pub fn another_language(
+    language: Language,
+    name: &str,
+    source: &str,
+    message: &str,
+) -> Option<Language> {
     let marked = |language: Language| {
         let marks = language.spec().marks;
         !marks.is_empty() && regex_of(marks).is_match(source)
@@ -80,12 +88,44 @@ pub fn another_language(language: Language, source: &str, message: &str) -> Opti
         return None;
     }
     let unknown = unknown_names(message);
+    // The file's first line, when the compiler's first error is on it.
+    let opening = source
+        .lines()
+        .enumerate()
+        .find(|(_, line)| !line.trim().is_empty())
+        .filter(|(at, _)| first_error_line(name, message) == Some(at + 1))
+        .map(|(_, line)| line.trim_start());
     Language::all().iter().copied().find(|&other| {
-        let marks = other.spec().marks;
+        let marks = regex_of(other.spec().marks);
         other != language
             && marked(other)
-            && unknown.iter().any(|name| regex_of(marks).is_match(name))
+            && (unknown.iter().any(|name| marks.is_match(name))
+                || opening.is_some_and(|line| {
+                    marks.is_match(line)
+                        || (opens_comment(other, line) && !opens_comment(language, line))
+                }))
     })
+}
+
+/// The line of `name` a compiler's message names first: `main.cpp:21:9:`,
+/// `Solution.cs(3,18):`, Python's `File "main.py", line 1`.
+fn first_error_line(name: &str, message: &str) -> Option<usize> {
+    let name = regex::escape(name);
+    regex_of(&format!(r#"{name}(?::(\d+)|\((\d+),|", line (\d+))"#))
+        .captures(message)
+        .and_then(|found| found.iter().skip(1).flatten().next())
+        .and_then(|line| line.as_str().parse().ok())
+}
+
+/// Whether `line` opens with a comment in `language`'s syntax.
+fn opens_comment(language: Language, line: &str) -> bool {
+    let c_like = line.starts_with("//") || line.starts_with("/*");
+    match language.spec().detect.comments {
+        Comments::CLike => c_like,
+        Comments::Hash => line.starts_with('#'),
+        Comments::CLikeAndHash => c_like || line.starts_with('#'),
+        Comments::Lisp => line.starts_with(';') || line.starts_with("#|"),
+    }
 }
 
 /// The names a compiler's message says it does not know: quoted on a
@@ -311,16 +351,19 @@ mod tests {
     }
 
     #[test]
-    fn another_language_is_named_only_when_the_compiler_does_not_know_its_words() {
+    fn another_language_is_named_only_when_the_compilers_words_show_it() {
         let cs = Language::find("csharp").unwrap();
         let java = "class Solution {\n    public void SolveSudoku(char[][] board) {\n        \
                     boolean[] seen = new boolean[10];\n    }\n}\n";
         let mcs = "Solution.cs(3,9): error CS0246: The type or namespace name `boolean' could \
                    not be found. Are you missing an assembly reference?";
-        assert_eq!(another_language(cs, java, mcs), Language::find("java"));
+        assert_eq!(
+            another_language(cs, "Solution.cs", java, mcs),
+            Language::find("java")
+        );
         // The same file failing for another reason is told that reason.
         let other = "Solution.cs(4,5): error CS1525: Unexpected symbol `}'";
-        assert_eq!(another_language(cs, java, other), None);
+        assert_eq!(another_language(cs, "Solution.cs", java, other), None);
         // C++ with C#'s `string` and `bool` in it, which g++ knows.
         let cpp = Language::find("cpp").unwrap();
         let source =
@@ -328,11 +371,28 @@ mod tests {
                       string s = 42;\n        return true;\n    }\n};\n";
         let gxx = "solution.cpp:4:20: error: conversion from 'int' to non-scalar type \
                    'std::string' {aka 'std::__cxx11::basic_string<char>'} requested";
-        assert_eq!(another_language(cpp, source, gxx), None);
+        assert_eq!(another_language(cpp, "solution.cpp", source, gxx), None);
         // A file with its own language's marks is that language.
         let marked = "#include <vector>\nbool f() { boolean x; }\n";
         let unknown = "a.cpp:2:12: error: 'boolean' was not declared in this scope";
-        assert_eq!(another_language(cpp, marked, unknown), None);
+        assert_eq!(another_language(cpp, "a.cpp", marked, unknown), None);
+        // C++ saved as `.py`: Python stops at its first line, a C++ comment.
+        let python = Language::find("python").unwrap();
+        let program = "// reads puzzles\n#include <cstdio>\nint main() { return 0; }\n";
+        let said =
+            "  File \"main.py\", line 1\n    // reads puzzles\n    ^^\nSyntaxError: invalid syntax";
+        assert_eq!(
+            another_language(python, "main.py", program, said),
+            Language::find("cpp")
+        );
+        // A C++ LeetCode file (C#'s `bool`, no C++ marks) that fails on a
+        // later line, or on its first line in its own syntax, is not C#.
+        let leetcode = "class Solution {\npublic:\n    bool f() { return 1 }\n};\n";
+        let later = "solution.cpp:3:25: error: expected ';' before '}' token";
+        assert_eq!(another_language(cpp, "solution.cpp", leetcode, later), None);
+        let first = "solution.cpp:1:1: error: 'clas' does not name a type";
+        let typo = leetcode.replacen("class", "clas", 1);
+        assert_eq!(another_language(cpp, "solution.cpp", &typo, first), None);
     }
 
     #[test]
