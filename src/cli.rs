@@ -1,7 +1,7 @@
 //! The command line, as clap derive types: [`Cli`] and its subcommands'
 //! arguments. The handlers in [`crate::commands`] turn these into the
-//! library's configuration, and `main` parses the command line with them;
-//! the library does not know clap.
+//! library's configuration, and [`main`](crate::main) parses the command
+//! line with them; the library does not know clap.
 
 use std::path::PathBuf;
 

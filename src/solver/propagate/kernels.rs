@@ -14,8 +14,9 @@ use super::grid::Kernels;
 use super::tables::BAND;
 
 /// The plain-loop kernels, for any CPU: taken where the CPU has no AVX2,
-/// and on an x86-64 CPU that has it run only through `search_on`, which
-/// tests and benchmarks use to compare the copies.
+/// and on an x86-64 CPU that has it run only through
+/// [`search_on`](super::search_on), which tests and benchmarks use to
+/// compare the copies.
 pub(super) struct Portable;
 
 impl Kernels for Portable {
