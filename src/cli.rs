@@ -1,5 +1,7 @@
-//! The command line, as clap derive types. `commands.rs` turns these into
-//! the library's configuration.
+//! The command line, as clap derive types: [`Cli`] and its subcommands'
+//! arguments. The handlers in [`crate::commands`] turn these into the
+//! library's configuration, and [`main`](crate::main) parses the command
+//! line with them; the library does not know clap.
 
 use std::path::PathBuf;
 
@@ -133,6 +135,10 @@ pub enum Command {
     /// is a case error, files linking outside the given directory are
     /// refused (see --follow-outside-links), and control characters from
     /// cases and submissions are shown escaped.
+    #[allow(
+        rustdoc::broken_intra_doc_links,
+        reason = "clap's help: [toolchain] is judge.toml's table, not a link"
+    )]
     Test(TestArgs),
 
     /// Solve puzzles read on stdin and print them in the same format.
@@ -384,6 +390,10 @@ pub enum Command {
         sudoku-judge trust packs/coach         allow every judge.toml under packs/coach\n  \
         sudoku-judge trust --list              what is allowed, and whether it changed since\n  \
         sudoku-judge trust --revoke packs/coach   take the consent back")]
+    #[allow(
+        rustdoc::broken_intra_doc_links,
+        reason = "clap's help: [toolchain] is judge.toml's table, not a link"
+    )]
     Trust(TrustArgs),
 
     /// List the built-in solvers, one a line, name first; the first is the default.

@@ -3,10 +3,10 @@
 //!
 //! The data flows one way: the CLI builds a [`judge::JudgeConfig`], [`case`]
 //! discovers sorted cases and reads their settings, [`runner`] runs the
-//! submission on each, `check` judges its answers, `decide` turns the
-//! run and the answers into a [`verdict::Verdict`], the judge gathers
+//! submission on each, [`check`] judges its answers, [`decide`] turns the
+//! run and the answers into a [`verdict::Verdict`], the [`judge`] gathers
 //! [`results`], and [`report`] renders the events. Only `main.rs` and
-//! `report` write to the terminal. A test below fails on an import cycle
+//! [`report`] write to the terminal. A test below fails on an import cycle
 //! between these modules.
 
 #![deny(unsafe_code)]

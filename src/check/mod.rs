@@ -1,9 +1,15 @@
-//! Is the answer right, and if not, why. Deciding the verdict and drawing
-//! the difference are separate steps: a [`Checker`] decides, [`diff`] draws.
+//! Is the answer right, and if not, why. Judging the answers and drawing
+//! the difference are separate steps: a [`Checker`] judges the answers as
+//! they arrive and gives a [`Checked`], its reason as data
+//! ([`crate::reason::Reason`]); [`diff`] draws the grids and lines a
+//! reader sees. The case's verdict is made from this and from how the run
+//! ended by [`crate::decide`].
 //!
 //! The default checker is a special judge: any complete, valid grid that
-//! keeps every given is accepted, as on LeetCode and AcWing. `exact` compares
-//! text with the expected file, ignoring CRLF and trailing whitespace.
+//! keeps every given is accepted, as on LeetCode and AcWing. `exact`
+//! compares the output's lines with the expected file's, without their
+//! carriage returns and trailing whitespace, and without trailing blank
+//! lines.
 
 mod answers;
 pub mod diff;

@@ -1,8 +1,12 @@
-//! One module a command, each with a short handler: the command line's
-//! arguments (`crate::cli`) become the library's configuration here, the
-//! library runs it, and the handler says how it went as an exit code.
-//! What several commands share (the submission, the limits, Ctrl-C, the
-//! sandbox's check) is in this file.
+//! The commands' handlers, each short: the command line's arguments
+//! ([`crate::cli`]) become the library's configuration here, the library
+//! runs it, and the handler says how it went as an exit code. `test` is in
+//! [`test`](mod@test), `new` in [`new`](mod@new), `stress` and `hack`, which
+//! run rounds, in [`rounds`], and the other thirteen (`cases`, `solve`,
+//! `driver`, `doctor`, `cache`, `solvers`, `worker`, `gen`, `rate`,
+//! `calibrate`, `trust`, `check`, `bench`) in [`tools`]. What several
+//! commands share (the submission, the limits, Ctrl-C, the sandbox's
+//! check) is in this file.
 
 mod new;
 mod rounds;
@@ -150,7 +154,7 @@ pub(crate) fn submission(
     let mut built = lang::build_as(path, language, &options)?;
     if language.is_none() {
         if let Some(error) = built.info.error.as_mut() {
-            if let Some(hint) = other_language_hint(path, built.info.language) {
+            if let Some(hint) = other_language_hint(path, built.info.language, error) {
                 error.push_str(&format!("\n{hint}"));
             }
         }
@@ -165,22 +169,17 @@ pub(crate) fn submission(
 }
 
 /// A hint for a file that did not compile as the language its extension
-/// names and bears the marks of another (a C++ program saved as
-/// `main.py`): which `--lang` judges it as that one.
-fn other_language_hint(path: &std::path::Path, language: lang::Language) -> Option<String> {
+/// names, when the compiler's `message` names as unknown what only another
+/// language has (Java's `boolean` in a file saved as `.cs`): which
+/// `--lang` judges it as that one ([`lang::another_language`]).
+fn other_language_hint(
+    path: &std::path::Path,
+    language: lang::Language,
+    message: &str,
+) -> Option<String> {
     let source = std::fs::read_to_string(path).ok()?;
-    // Each language's marks are what another one's file would not have
-    // (see its `Spec::marks`).
-    let marked = |language: lang::Language| {
-        let marks = language.spec().marks;
-        !marks.is_empty() && regex::Regex::new(marks).is_ok_and(|r| r.is_match(&source))
-    };
-    if marked(language) {
-        return None;
-    }
-    let other = *lang::Language::all()
-        .iter()
-        .find(|&&other| other != language && marked(other))?;
+    let name = path.file_name()?.to_string_lossy();
+    let other = lang::another_language(language, &name, &source, message)?;
     let id = other.spec().id;
     Some(format!(
         "hint: {} looks like {other}, not {language}; if it is, judge it with --lang {id}, or \

@@ -21,7 +21,7 @@
 //! - Fiendish puzzles and puzzles hard for a named solver are beyond
 //!   carving too: they come from the hill climbing of [`search`].
 //!
-//! [`write`] puts the cases on disk all at once or not at all.
+//! [`write`](mod@write) puts the cases on disk all at once or not at all.
 
 mod search;
 mod write;

@@ -1,11 +1,13 @@
 //! Reporters and renderers: the only part of the library that writes what
 //! people read. The judge sends one vocabulary of [`Event`]s (defined with
-//! the results, in `results`); each reporter renders them to an injected
-//! writer, so tests render into strings. Every other command's output has
-//! a renderer here too, one module a command (`gen`, `rate`, `corpus` for
-//! `check`, `stress`, `hack`, `bench`, `calibrate`, `driver`, `solvers`,
-//! `doctor`), with the short lines they share in `notices`; the binary
-//! only parses, calls the library and hands the results to these.
+//! the results, in [`crate::results`]); each reporter renders them to an
+//! injected writer, so tests render into strings. Every other command's
+//! output has a renderer here too, one module a command ([`gen`],
+//! [`rate`], [`corpus`] for `check`, [`stress`], [`hack`], [`bench`](mod@bench),
+//! [`calibrate`], [`driver`], [`solvers`], [`doctor`], [`cache`],
+//! [`trust`], [`starter`] for `new`), with the short lines they share in
+//! [`notices`]; the binary only parses, calls the library and hands the
+//! results to these.
 
 pub mod bench;
 pub mod cache;

@@ -8,19 +8,30 @@ use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+/// The Markdown pages of `dir`, sorted.
+fn pages_in(dir: &Path) -> Vec<PathBuf> {
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "md"))
+        .collect();
+    pages.sort();
+    pages
+}
+
 /// The pages checked: the README and every page of the book.
 fn pages() -> Vec<PathBuf> {
     let root = manifest_dir();
     let mut pages = vec![root.join("README.md")];
-    let mut book: Vec<PathBuf> = std::fs::read_dir(root.join("docs"))
-        .expect("docs/ holds the book")
-        .map(|entry| entry.unwrap().path())
-        .filter(|path| path.extension().is_some_and(|e| e == "md"))
-        .collect();
-    book.sort();
+    let book = pages_in(&root.join("docs"));
     assert!(!book.is_empty(), "docs/ has no page");
     pages.extend(book);
     pages
+}
+
+/// The book's notes: dated records, linked from its index.
+fn notes() -> Vec<PathBuf> {
+    pages_in(&manifest_dir().join("docs/notes"))
 }
 
 fn parser(text: &str) -> Parser<'_> {
@@ -123,7 +134,7 @@ fn every_link_in_the_readme_and_the_book_resolves() {
     let root = manifest_dir();
     let mut dead = Vec::new();
     let mut followed = 0;
-    for page in pages() {
+    for page in pages().into_iter().chain(notes()) {
         let text = std::fs::read_to_string(&page).unwrap();
         for (line, link) in links(&text) {
             followed += 1;
@@ -163,6 +174,38 @@ fn the_book_is_linked_from_its_index_and_the_readme() {
         assert!(
             index_links.contains(name),
             "docs/README.md does not link {name}"
+        );
+    }
+}
+
+#[test]
+fn every_note_is_linked_from_the_books_index() {
+    let index = std::fs::read_to_string(manifest_dir().join("docs/README.md")).unwrap();
+    let index_links: BTreeSet<String> = links(&index).into_iter().map(|(_, l)| l).collect();
+    let notes = notes();
+    assert!(!notes.is_empty(), "docs/notes/ has no page");
+    for note in notes {
+        let name = note.file_name().unwrap().to_str().unwrap();
+        assert!(
+            index_links.contains(&format!("notes/{name}")),
+            "docs/README.md does not link notes/{name}"
+        );
+    }
+}
+
+/// The README is for a newcomer's first minutes and the solvers' page is
+/// reference: what grows past these bounds belongs in the book or its
+/// notes.
+#[test]
+fn the_readme_and_the_solvers_page_stay_short() {
+    for (page, most) in [("README.md", 160), ("docs/solvers.md", 300)] {
+        let lines = std::fs::read_to_string(manifest_dir().join(page))
+            .unwrap()
+            .lines()
+            .count();
+        assert!(
+            lines <= most,
+            "{page} has {lines} lines, more than {most}: move reference to the book"
         );
     }
 }

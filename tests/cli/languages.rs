@@ -369,6 +369,34 @@ fn a_csharp_file_that_fails_is_told_what_the_compiler_said_and_nothing_else() {
     );
 }
 
+/// A LeetCode C++ file that fails is told what g++ said, and nothing the
+/// judge would have to guess: no C++23 feature it does not use, no other
+/// language for C#'s words (`string`, `bool`) in it.
+#[test]
+fn a_cpp_file_that_fails_is_told_what_the_compiler_said_and_nothing_else() {
+    if !have(&["g++"], "C++ compile errors") {
+        return;
+    }
+    for (fixture, said) in [
+        ("ce_missing_semicolon.cpp", "ce_missing_semicolon.cpp:21:"),
+        ("ce_string_from_int.cpp", "ce_string_from_int.cpp:36:"),
+    ] {
+        let path = format!("tests/fixtures/submissions/{fixture}");
+        let run = judge_with(&["test", "cases/leetcode37/example1", "--submission", &path]);
+        assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+        assert!(run.stdout.contains("\nCE "), "{}", run.stdout);
+        assert!(run.stdout.contains(said), "{fixture}: {}", run.stdout);
+        for wrong in [
+            "needs C++23",
+            "std::print",
+            "looks like",
+            "note: this file needs",
+        ] {
+            assert!(!run.stdout.contains(wrong), "{fixture}: {}", run.stdout);
+        }
+    }
+}
+
 /// mcs compiles `var (a, b) = ...`: a file that deconstructs tuples is
 /// judged, not turned away for a feature the compiler has.
 #[test]

@@ -210,7 +210,6 @@ fn compile_in(
         toolchain,
         flags,
         source_name,
-        files,
         ..
     } = planned;
     // Every language's build step is said here alone: a compiler's, or
@@ -252,19 +251,10 @@ fn compile_in(
         return Ok(true);
     };
     let message = normalize(message.trim_end(), dir, source_name);
-    // The user's code is the file it is built as, or (a LeetCode file
-    // behind its driver) inside one of the build's files.
-    let source = files
-        .iter()
-        .find(|(file, _)| *file == source_name.built_as)
-        .map_or_else(
-            || files.iter().map(|(_, text)| text.as_str()).collect(),
-            |(_, text)| text.clone(),
-        );
     if let Some(why) = info
         .toolchain
         .first()
-        .and_then(|compiler| needs::explain(spec, &source, &message, compiler))
+        .and_then(|compiler| needs::explain(spec, &message, compiler))
     {
         info.notes.push(why);
     }

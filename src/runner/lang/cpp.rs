@@ -126,7 +126,7 @@ pub static SPEC: Spec = Spec {
     tested: "g++ 12.2 (Debian) and zig's clang 22 (`zig c++`, the ziglang wheel from PyPI, in CI, for C++23)",
     resolve: super::resolve_compiler,
     flags: &["-O2", "-std=c++17", "-DONLINE_JUDGE"],
-    flags_why: "AcWing's flags; under `--problem poj3074` as POJ's old G++ builds, a LeetCode-style file as LeetCode: see [Languages](docs/languages.md#what-each-judges-c-build-is-and-is-not)",
+    flags_why: "AcWing's flags; under `--problem poj3074` as POJ's old G++ builds, a LeetCode-style file as LeetCode: see [What each judge's C++ build is](#what-each-judges-c-build-is-and-is-not)",
     profiles: &[
         Profile {
             problem: None,
@@ -167,7 +167,7 @@ pub static SPEC: Spec = Spec {
             signs: &POJ_SIGNS,
         },
     ],
-    needs: &super::needs::CPP,
+    needs: &[],
     detect: Detect {
         comments: Comments::CLike,
         program: r"\bmain\s*\(",

@@ -20,7 +20,7 @@ use nix::fcntl::{Flock, FlockArg};
 pub(super) const BUILT: &str = ".built";
 
 /// A build locked: its directory on Unix (`flock`), on Windows, where a
-/// directory cannot be locked, a file in it that stands for it ([`LOCK`]).
+/// directory cannot be locked, a file in it that stands for it (`.lock`).
 #[cfg(unix)]
 pub(super) type Held = Flock<File>;
 #[cfg(not(unix))]

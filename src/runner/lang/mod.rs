@@ -8,12 +8,13 @@
 //! it crashes, the LeetCode template it takes), plus its driver in
 //! `drivers/`; one that runs as another does (Kotlin as Java) takes what
 //! it does not say from that language's spec. Nothing else in the judge
-//! asks which language it runs; the README's table of languages is made
-//! from the same declarations ([`table`]), and a test keeps the two in
-//! step.
+//! asks which language it runs; the book's table of languages
+//! (`docs/languages.md`) is made from the same declarations ([`table`]),
+//! and a test keeps the two in step.
 //!
-//! How a file is built and cached is in [`build`], the compiler's run in
-//! [`compile`], and which programs a language's tools are in `tools`.
+//! How a file is built and cached is in [`build`](mod@build), the
+//! compiler's run in [`compile`], and which programs a language's tools
+//! are in [`tools`].
 
 mod announce;
 mod build;
@@ -63,6 +64,7 @@ pub(crate) use build::tool_version;
 pub use build::{build, build_as, cache_root};
 pub use cache::user_config_path;
 pub use cause::{crash_cause, out_of_memory};
+pub use needs::another_language;
 pub use plan::Options;
 pub use tools::Choice;
 
@@ -77,19 +79,19 @@ pub struct Spec {
     pub extensions: &'static [&'static str],
     /// The programs it needs, found on `PATH`.
     pub tools: &'static [Tool],
-    /// The toolchain the fixtures were judged with, for the README.
+    /// The toolchain the fixtures were judged with, for the table of languages.
     pub tested: &'static str,
     /// Turns the tools found on `PATH` into what runs in the sandbox.
     pub resolve: fn(Vec<PathBuf>) -> Toolchain,
     /// The flags sources are built with, as the judges build them: `@FLAGS@`
     /// in a compile command.
     pub flags: &'static [&'static str],
-    /// Why these flags, for the README.
+    /// Why these flags, for the table of languages.
     pub flags_why: &'static str,
     /// Judges that build programs in this language with other flags.
     pub profiles: &'static [Profile],
-    /// Features newer than some of its compilers, recognised in a file
-    /// that did not compile.
+    /// What its compilers say of a feature past their standard, naming
+    /// it: said with a remedy in a file that did not compile.
     pub needs: &'static [needs::Need],
     /// What makes a file a program or a LeetCode-style file.
     pub detect: Detect,
@@ -124,8 +126,9 @@ pub struct Spec {
     /// How LeetCode offers problem 37 in this language.
     pub leetcode: LeetCode,
     /// What only this language's files look like (a regex, empty for
-    /// none): looked for in a file that did not compile as the language
-    /// of its extension, to say which `--lang` judges it.
+    /// none): in a file that did not compile as the language of its
+    /// extension, and named as unknown by its compiler, it says which
+    /// `--lang` judges it ([`needs::another_language`]).
     pub marks: &'static str,
     /// How its runtime writes a program's stdout into a pipe, as the judge
     /// gives it one: what a killed program printed last may be lost.
@@ -275,7 +278,8 @@ pub struct LeetCode {
     pub method: &'static str,
     /// The template, as LeetCode shows it.
     pub template: &'static str,
-    /// What the driver gives a LeetCode-style file, for the README.
+    /// What the driver gives a LeetCode-style file, for the table of
+    /// languages.
     pub gets: &'static str,
     /// The version LeetCode runs, where it is known: what a file judged
     /// here may meet there (the toolchains tested here are Debian's).
@@ -307,7 +311,7 @@ pub struct Toolchain {
     pub caches: &'static [&'static str],
 }
 
-/// The languages judged, in the order the README lists them.
+/// The languages judged, in the order the table of languages lists them.
 static ALL: [Language; 14] = [
     Language(&cpp::SPEC),
     Language(&c::SPEC),

@@ -1,43 +1,40 @@
-//! Compile errors that come from a language feature newer than the
-//! compiler: which standard the file needs, which compilers have it, and
-//! how to point the judge at one. A compiler's own words rarely name the
-//! feature (g++ 12 reads C++23's `this` parameter as a syntax error, Mono's
-//! mcs a local function as "Unexpected symbol"), so the feature is
-//! recognised in the source: on the line where the compiler stopped, with
-//! the words it says there (mcs, which lacks some of the C# it claims, so
-//! that a feature it has is never blamed for another error), or anywhere
-//! in a file built with a standard its compiler does not reach (g++ 12 and
-//! C++23).
+//! What a compile error can be told beyond the compiler's own words, from
+//! what is known rather than guessed: a `-std=` flag the compiler says it
+//! does not know; a feature the compiler names itself as past its
+//! standard (mcs: "Feature `default literal' cannot be used because it is
+//! not part of the C# 7.0 language specification"); the compiler's
+//! standard against the one the judge builds with ([`short_of`], said once
+//! in the header: `g++ 12.2 stops at C++20; LeetCode builds C++23`); a
+//! program written for an older judge's compiler, from what the compiler
+//! says of it ([`written_for`]: POJ's C++98, with `gets`); and a file saved
+//! under another language's extension, when the compiler names as unknown
+//! what only that language has ([`another_language`]).
 //!
-//! And the other way: a program written for an older judge's compiler
-//! (POJ's C++98, with `gets`) that the usual build rejects, from the
-//! compiler's words, is told which `--problem` builds it as that judge did.
+//! Nothing here reads a feature out of the source: a compiler's words
+//! rarely name the feature it stopped at (g++ 12 reads C++23's `this`
+//! parameter as a syntax error), and a note that guesses the feature is
+//! wrong on the file that fails for another reason.
 
 use std::path::Path;
 
-use super::{regex, without_comments, Interface, Spec, UsedTool};
+use super::{regex, regex_of, Comments, Interface, Language, Spec, UsedTool};
 
-/// A language feature that older compilers reject.
+/// A feature past a compiler's standard, as the compiler names it.
 pub struct Need {
-    /// As people name it: `explicit object parameter (deducing this)`.
-    pub feature: &'static str,
-    /// The standard that brought it: `C++23`, `C# 7`.
+    /// What the compiler says of it, with the feature's name in
+    /// `(?P<feature>)`.
+    pub error: &'static str,
+    /// The standard that brought it, as the compiler's words imply: `C#
+    /// 7.1 or later`.
     pub standard: &'static str,
-    /// Where it is in a file (comments removed).
-    pub source: &'static str,
-    /// What the compiler says where it stops at the feature, with the
-    /// line in `(?P<line>)`: the feature must be on that line. Without
-    /// it, the feature anywhere in a file that did not compile counts. A
-    /// compiler that names the feature itself gives its name in
-    /// `(?P<feature>)`, which is then said instead of `feature`.
-    pub error: Option<&'static str>,
     /// The compilers that have it, and what else to do.
     pub remedy: &'static str,
 }
 
-/// What to tell the user of a file that did not compile because of a
-/// feature its compiler lacks: `None` when nothing points to one.
-pub fn explain(spec: &Spec, source: &str, message: &str, compiler: &UsedTool) -> Option<String> {
+/// What to tell the user of a file that did not compile because the
+/// compiler lacks what the build asked for, by the compiler's own words:
+/// `None` when they say nothing of it.
+pub fn explain(spec: &Spec, message: &str, compiler: &UsedTool) -> Option<String> {
     if let Some(flag) = regex(r"(?:unrecognized|invalid|unknown)[^\n]*?(-std=[\w+]+)")
         .captures(message)
         .and_then(|c| c.get(1))
@@ -52,45 +49,105 @@ pub fn explain(spec: &Spec, source: &str, message: &str, compiler: &UsedTool) ->
             spec.id
         ));
     }
-    let code = without_comments(spec.detect.comments, source);
-    let lines: Vec<&str> = code.lines().collect();
-    let (need, named) = spec.needs.iter().find_map(|need| {
-        let found = regex(need.source);
-        match need.error {
-            None => found.is_match(&code).then_some((need, None)),
-            Some(error) => regex(error).captures_iter(message).find_map(|at| {
-                at.name("line")
-                    .and_then(|l| l.as_str().parse::<usize>().ok())
-                    .and_then(|l| lines.get(l.checked_sub(1)?))
-                    .is_some_and(|line| found.is_match(line))
-                    .then(|| (need, at.name("feature").map(|f| f.as_str().to_string())))
-            }),
-        }
+    let (need, feature) = spec.needs.iter().find_map(|need| {
+        let found = regex(need.error).captures(message)?;
+        Some((need, found.name("feature")?.as_str().to_string()))
     })?;
-    // A compiler that has the standard stopped for another reason.
-    if let (Some(needed), Some((_, newest))) =
-        (standard_year(need.standard), newest_cpp(&compiler.version))
-    {
-        if newest >= needed {
-            return None;
-        }
-    }
     let version = regex(r"\d+\.\d+(?:\.\d+)*")
         .find_iter(&compiler.version)
         .last()
         .map_or(String::new(), |v| format!(" {}", v.as_str()));
     let config = shown_config();
     Some(format!(
-        "this file needs {} ({}), which {}{} does not have: {}, or set the {} compiler in {config} \
-         ([toolchain] {} = \"...\")",
-        need.standard,
-        named.as_deref().unwrap_or(need.feature),
-        compiler.name,
-        version,
-        need.remedy,
-        spec.name,
-        spec.id
+        "this file needs {} ({feature}), which {}{version} does not have: {}, or set the {} \
+         compiler in {config} ([toolchain] {} = \"...\")",
+        need.standard, compiler.name, need.remedy, spec.name, spec.id
     ))
+}
+
+/// The language a file named `name` that did not compile as `language`
+/// (the one its extension names) is written in, when `source` bears that
+/// language's marks and not its own, and the compiler's `message` shows
+/// it: it names as unknown something only that language has (`boolean`,
+/// Java's, in a file saved as `.cs`: "The type or namespace name `boolean'
+/// could not be found"), or it stops at the file's first line, which is
+/// in that language's syntax (C++ saved as `.py`: Python's "SyntaxError"
+/// on line 1, a `//` comment). `None` when the compiler's words do not
+/// show it.
+pub fn another_language(
+    language: Language,
+    name: &str,
+    source: &str,
+    message: &str,
+) -> Option<Language> {
+    let marked = |language: Language| {
+        let marks = language.spec().marks;
+        !marks.is_empty() && regex_of(marks).is_match(source)
+    };
+    if marked(language) {
+        return None;
+    }
+    let unknown = unknown_names(message);
+    // The file's first line, when the compiler's first error is on it.
+    let opening = source
+        .lines()
+        .enumerate()
+        .find(|(_, line)| !line.trim().is_empty())
+        .filter(|(at, _)| first_error_line(name, message) == Some(at + 1))
+        .map(|(_, line)| line.trim_start());
+    Language::all().iter().copied().find(|&other| {
+        let marks = regex_of(other.spec().marks);
+        other != language
+            && marked(other)
+            && (unknown.iter().any(|name| marks.is_match(name))
+                || opening.is_some_and(|line| {
+                    marks.is_match(line)
+                        || (opens_comment(other, line) && !opens_comment(language, line))
+                }))
+    })
+}
+
+/// The line of `name` a compiler's message names first: `main.cpp:21:9:`,
+/// `Solution.cs(3,18):`, Python's `File "main.py", line 1`.
+fn first_error_line(name: &str, message: &str) -> Option<usize> {
+    let name = regex::escape(name);
+    regex_of(&format!(r#"{name}(?::(\d+)|\((\d+),|", line (\d+))"#))
+        .captures(message)
+        .and_then(|found| found.iter().skip(1).flatten().next())
+        .and_then(|line| line.as_str().parse().ok())
+}
+
+/// Whether `line` opens with a comment in `language`'s syntax.
+fn opens_comment(language: Language, line: &str) -> bool {
+    let c_like = line.starts_with("//") || line.starts_with("/*");
+    match language.spec().detect.comments {
+        Comments::CLike => c_like,
+        Comments::Hash => line.starts_with('#'),
+        Comments::CLikeAndHash => c_like || line.starts_with('#'),
+        Comments::Lisp => line.starts_with(';') || line.starts_with("#|"),
+    }
+}
+
+/// The names a compiler's message says it does not know: quoted on a
+/// line that says so (g++'s "'boolean' was not declared", mcs's "The type
+/// or namespace name `boolean' could not be found", clang's "unknown type
+/// name 'boolean'"), or on javac's `symbol:` line.
+fn unknown_names(message: &str) -> Vec<String> {
+    let unknown = regex(
+        r"(?i)not declared|could not be found|does not name a type|unknown type name|undeclared identifier|not defined|undefined: |cannot find symbol",
+    );
+    let quoted = regex(r"[`'‘\x22]([^`'’\x22\s]+)[`'’\x22]");
+    let symbol = regex(r"^\s*symbol:\s+(?:class|variable|method)\s+(\S+)");
+    let mut names = Vec::new();
+    for line in message.lines() {
+        if unknown.is_match(line) {
+            names.extend(quoted.captures_iter(line).map(|c| c[1].to_string()));
+        }
+        if let Some(found) = symbol.captures(line) {
+            names.push(found[1].to_string());
+        }
+    }
+    names
 }
 
 /// What to tell the user of a file that did not compile with `flags` and
@@ -168,23 +225,41 @@ pub fn newest_cpp(version: &str) -> Option<(String, u32)> {
 
 /// What to say once, above the table, when `compiler` does not do the
 /// standard that `judge` builds with (`flags`): `g++ 12.2 stops at C++20;
-/// LeetCode builds C++23: ...`.
+/// LeetCode builds C++23: ...`; and of Mono's mcs, which stops at C# 7
+/// (and lacks some of it), where LeetCode builds with .NET's latest.
 pub fn short_of(spec: &Spec, compiler: &UsedTool, flags: &[&str], judge: &str) -> Option<String> {
-    if spec.id != "cpp" {
-        return None;
+    match spec.id {
+        "cpp" => {
+            let wanted = flags.iter().find_map(|flag| standard_year(flag))?;
+            let (named, newest) = newest_cpp(&compiler.version)?;
+            (newest < wanted).then(|| {
+                format!(
+                    "{named} stops at {}; {judge} builds {}: install g++ 14 or clang 18 (zig's \
+                     clang from PyPI will do), or set the C++ compiler in {} ([toolchain] {} = \
+                     \"...\")",
+                    standard_name(newest),
+                    standard_name(wanted),
+                    shown_config(),
+                    spec.id
+                )
+            })
+        }
+        "csharp" if judge == "LeetCode" && compiler.version.contains("Mono C# compiler") => {
+            let version = regex(r"\d+\.\d+(?:\.\d+)*")
+                .find_iter(&compiler.version)
+                .last()
+                .map_or(String::new(), |v| format!(" {}", v.as_str()));
+            Some(format!(
+                "{}{version} stops at C# 7, and lacks some of it (local functions, patterns in \
+                 `case` labels); {judge} builds with .NET's latest C#: set Roslyn's csc as the C# \
+                 compiler in {} ([toolchain] {} = \"...\")",
+                compiler.name,
+                shown_config(),
+                spec.id
+            ))
+        }
+        _ => None,
     }
-    let wanted = flags.iter().find_map(|flag| standard_year(flag))?;
-    let (named, newest) = newest_cpp(&compiler.version)?;
-    (newest < wanted).then(|| {
-        format!(
-            "{named} stops at {}; {judge} builds {}: install g++ 14 or clang 18 (zig's clang from \
-             PyPI will do), or set the C++ compiler in {} ([toolchain] {} = \"...\")",
-            standard_name(newest),
-            standard_name(wanted),
-            shown_config(),
-            spec.id
-        )
-    })
 }
 
 /// The user's `config.toml`, from `~` when it is under it.
@@ -198,153 +273,17 @@ fn shown_config() -> String {
     }
 }
 
-/// C++ features past what Debian 12's g++ 12 has.
-pub const CPP: [Need; 2] = [
-    Need {
-        feature: "explicit object parameter, \"deducing this\"",
-        standard: "C++23",
-        source: r"[(,]\s*this\s+[A-Za-z_]",
-        error: None,
-        remedy:
-            "g++ 14 and clang 18 have it with -std=c++23 (LeetCode builds with clang in C++23); \
-                 install one",
-    },
-    Need {
-        feature: "std::print",
-        standard: "C++23",
-        source: r"#\s*include\s*<print>|\bstd::println?\s*\(",
-        error: None,
-        remedy: "g++ 14 and clang 18 with libc++ have it with -std=c++23; install one",
-    },
-];
-
 /// What LeetCode's .NET has and Mono's mcs (6.8, Debian 12's) does not,
-/// each keyed on what mcs says where it stops (measured with mcs 6.8). mcs
-/// says C# 7, and compiles much of it (`var (a, b) = ...`, `out var`, `is
-/// int n`, tuples), so nothing is said of a feature it did not stop at.
-pub const CSHARP: [Need; 13] = [
-    Need {
-        feature: "a local function",
-        standard: "C# 7",
-        source: r"^\s*(?:static\s+)?[\w.]+(?:<[^>]*>)?(?:\[\])*\s+\w+\s*\([^)]*\)\s*(?:\{|=>|$)",
-        error: Some(r"\((?P<line>\d+),\d+\): error CS1525: Unexpected symbol `\('"),
-        remedy: MCS_REMEDY,
-    },
-    Need {
-        feature: "deconstruction into declared types, `(int a, int b) = ...`",
-        standard: "C# 7",
-        source: r"\(\s*[\w.<>\[\]]+\s+\w+\s*,[^()]*\)\s*=[^=>]",
-        error: Some(r"\((?P<line>\d+),\d+\): error CS0584: Internal compiler error"),
-        remedy: "mcs compiles `var (a, b) = ...` but not this form: write that, or use Roslyn's \
-                 csc, as LeetCode's .NET does",
-    },
-    Need {
-        feature: "deconstruction in a foreach, `foreach (var (a, b) in ...)`",
-        standard: "C# 7",
-        source: r"\bforeach\s*\(\s*(?:var\s*)?\(",
-        error: Some(
-            r"\((?P<line>\d+),\d+\): error CS0230: Type and identifier are both required in a foreach",
-        ),
-        remedy: MCS_REMEDY,
-    },
-    Need {
-        feature: "a pattern in a case label, `case int n:` or `when`",
-        standard: "C# 7",
-        source: r"\bcase\s+[\w.<>\[\]]+\s+\w+\s*(?::|\bwhen\b)|\bwhen\b",
-        error: Some(
-            r"\((?P<line>\d+),\d+\): error (?:CS0589: Internal compiler error during parsing.*type pattern|CS1525: Unexpected symbol `when')",
-        ),
-        remedy: MCS_REMEDY,
-    },
-    Need {
-        feature: "a switch expression, `x switch { ... }`",
-        standard: "C# 8",
-        source: r"\bswitch\s*(?:\{|$)",
-        error: Some(r"\((?P<line>\d+),\d+\): error CS1525: Unexpected symbol `switch'"),
-        remedy: ROSLYN_REMEDY,
-    },
-    Need {
-        feature: "a property pattern, `is { ... }`",
-        standard: "C# 8",
-        source: r"\bis\s+(?:[\w.<>\[\]]+\s*)?\{",
-        error: Some(r"\((?P<line>\d+),\d+\): error CS1525: Unexpected symbol `\{'"),
-        remedy: ROSLYN_REMEDY,
-    },
-    Need {
-        feature: "an index from the end or a range, `a[^1]`, `a[1..]`",
-        standard: "C# 8",
-        source: r"\[[^\]]*(?:\^|\.\.)",
-        error: Some(
-            r"\((?P<line>\d+),\d+\): error CS1(?:001|525): Unexpected symbol `(?:\^|\.|\d*\.\d+)'",
-        ),
-        remedy: ROSLYN_REMEDY,
-    },
-    Need {
-        feature: "the `??=` operator",
-        standard: "C# 8",
-        source: r"\?\?=",
-        error: Some(r"\((?P<line>\d+),\d+\): error CS1525: Unexpected symbol `='"),
-        remedy: ROSLYN_REMEDY,
-    },
-    Need {
-        feature: "a using declaration, `using var ...`",
-        standard: "C# 8",
-        source: r"\busing\s+var\b",
-        error: Some(
-            r"\((?P<line>\d+),\d+\): error CS1525: Unexpected symbol `var', expecting `\('",
-        ),
-        remedy: ROSLYN_REMEDY,
-    },
-    Need {
-        feature: "a `not`, `and`, `or` or relational pattern, `is not null`, `is > 0`",
-        standard: "C# 9",
-        source: r"\bis\s+(?:not\b|[<>]=?)|\b(?:and|or)\s+(?:not\b|[<>]=?)",
-        error: Some(r"\((?P<line>\d+),\d+\): error CS1525: Unexpected symbol"),
-        remedy: ROSLYN_REMEDY,
-    },
-    Need {
-        feature: "a target-typed `new()`",
-        standard: "C# 9",
-        source: r"\bnew\s*\(",
-        error: Some(
-            r"\((?P<line>\d+),\d+\): error CS1525: Unexpected symbol `[^']*', expecting `\(' or `type'",
-        ),
-        remedy: ROSLYN_REMEDY,
-    },
-    Need {
-        feature: "a record",
-        standard: "C# 9",
-        source: r"\brecord\b",
-        error: Some(
-            r"\((?P<line>\d+),\d+\): error CS0246: The type or namespace name `record' could not be found",
-        ),
-        remedy: ROSLYN_REMEDY,
-    },
-    // mcs names these itself ("Feature `default literal' cannot be used
-    // because it is not part of the C# 7.0 language specification").
-    Need {
-        feature: "a feature past C# 7.0",
-        standard: "C# 7.1 or later",
-        source: r"",
-        error: Some(
-            r"\((?P<line>\d+),\d+\): error CS1644: Feature `(?P<feature>[^']+)' cannot be used because it is not part of the C# [\d.]+ language specification",
-        ),
-        remedy: ROSLYN_REMEDY,
-    },
-];
-
-/// What to do about a C# 7 feature mcs lacks.
-const MCS_REMEDY: &str =
-    "Mono's mcs does not, though it says C# 7; Roslyn's csc (Mono's `csc`, or .NET's) has it";
-
-/// What to do about a feature of a C# past mcs's.
-const ROSLYN_REMEDY: &str =
-    "Mono's mcs stops at C# 7; Roslyn's csc has it, as LeetCode's .NET does";
+/// where mcs names it itself.
+pub const CSHARP: [Need; 1] = [Need {
+    error: r"error CS1644: Feature `(?P<feature>[^']+)' cannot be used because it is not part of the C# [\d.]+ language specification",
+    standard: "C# 7.1 or later",
+    remedy: "Mono's mcs stops at C# 7; Roslyn's csc has it, as LeetCode's .NET does",
+}];
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runner::lang::Language;
     use std::path::PathBuf;
 
     fn tool(name: &str, version: &str) -> UsedTool {
@@ -356,33 +295,104 @@ mod tests {
         }
     }
 
+    fn spec(id: &str) -> &'static Spec {
+        Language::find(id).unwrap().spec()
+    }
+
+    /// What g++ 12 says of a LeetCode file with a missing semicolon, of
+    /// `string s = 42;`, and of C++23's `this` parameter: none names a
+    /// feature, so none gets a note.
     #[test]
-    fn a_cxx23_feature_names_its_standard_and_the_compilers_that_have_it() {
-        let cpp = Language::find("cpp").unwrap().spec();
+    fn a_compile_error_whose_words_name_no_feature_gets_no_note() {
         let gxx = tool("g++", "g++ (Debian 12.2.0-14) 12.2.0");
-        let source = "struct S { int v; int get(this S const& self) { return self.v; } };\n";
-        let said = explain(
-            cpp,
-            source,
-            "error: expected identifier before 'this'",
-            &gxx,
-        )
-        .expect("deducing this is recognised");
+        for message in [
+            "solution.cpp:9:21: error: expected ';' before '}' token",
+            "solution.cpp:4:20: error: conversion from 'int' to non-scalar type \
+             'std::string' {aka 'std::__cxx11::basic_string<char>'} requested",
+            "solution.cpp:21:22: error: expected identifier before 'this'",
+        ] {
+            assert_eq!(explain(spec("cpp"), message, &gxx), None, "{message}");
+        }
+        let mcs = tool("mcs", "Mono C# compiler version 6.8.0.105");
+        let local =
+            "Solution.cs(3,18): error CS1525: Unexpected symbol `(', expecting `,', `;', or `='";
+        assert_eq!(explain(spec("csharp"), local, &mcs), None);
+    }
+
+    #[test]
+    fn a_feature_the_compiler_names_as_past_its_standard_is_said_with_the_remedy() {
+        let mcs = tool("mcs", "Mono C# compiler version 6.8.0.105");
+        let message = "P.cs(2,41): error CS1644: Feature `default literal' cannot be used because \
+                       it is not part of the C# 7.0 language specification";
+        let said = explain(spec("csharp"), message, &mcs).unwrap();
         assert!(
             said.starts_with(
-                "this file needs C++23 (explicit object parameter, \"deducing this\"), which \
-                 g++ 12.2.0 does not have: g++ 14 and clang 18 have it"
+                "this file needs C# 7.1 or later (default literal), which mcs 6.8.0.105 does \
+                 not have: Mono's mcs stops at C# 7; Roslyn's csc has it"
             ),
             "{said}"
         );
-        assert!(said.contains("[toolchain] cpp = "), "{said}");
-        let print = "#include <print>\nint main() { std::println(\"{}\", 1); }\n";
-        assert!(explain(cpp, print, "", &gxx)
-            .unwrap()
-            .contains("std::print"));
-        // `this` as an argument, and a comment, are no such thing.
-        let plain = "void f(S* s); void g() { f(this); } // (this S& self)\n";
-        assert_eq!(explain(cpp, plain, "error", &gxx), None);
+        assert!(said.contains("[toolchain] csharp = "), "{said}");
+    }
+
+    #[test]
+    fn a_standard_the_compiler_does_not_know_is_said() {
+        let gxx = tool("g++", "g++ (GCC) 7.5.0");
+        let said = explain(
+            spec("cpp"),
+            "g++: error: unrecognized command-line option '-std=c++23'",
+            &gxx,
+        )
+        .unwrap();
+        assert!(
+            said.starts_with("g++ does not know -std=c++23, the standard this file is built with"),
+            "{said}"
+        );
+    }
+
+    #[test]
+    fn another_language_is_named_only_when_the_compilers_words_show_it() {
+        let cs = Language::find("csharp").unwrap();
+        let java = "class Solution {\n    public void SolveSudoku(char[][] board) {\n        \
+                    boolean[] seen = new boolean[10];\n    }\n}\n";
+        let mcs = "Solution.cs(3,9): error CS0246: The type or namespace name `boolean' could \
+                   not be found. Are you missing an assembly reference?";
+        assert_eq!(
+            another_language(cs, "Solution.cs", java, mcs),
+            Language::find("java")
+        );
+        // The same file failing for another reason is told that reason.
+        let other = "Solution.cs(4,5): error CS1525: Unexpected symbol `}'";
+        assert_eq!(another_language(cs, "Solution.cs", java, other), None);
+        // C++ with C#'s `string` and `bool` in it, which g++ knows.
+        let cpp = Language::find("cpp").unwrap();
+        let source =
+            "class Solution {\npublic:\n    bool solveSudoku(vector<vector<char>>& b) {\n        \
+                      string s = 42;\n        return true;\n    }\n};\n";
+        let gxx = "solution.cpp:4:20: error: conversion from 'int' to non-scalar type \
+                   'std::string' {aka 'std::__cxx11::basic_string<char>'} requested";
+        assert_eq!(another_language(cpp, "solution.cpp", source, gxx), None);
+        // A file with its own language's marks is that language.
+        let marked = "#include <vector>\nbool f() { boolean x; }\n";
+        let unknown = "a.cpp:2:12: error: 'boolean' was not declared in this scope";
+        assert_eq!(another_language(cpp, "a.cpp", marked, unknown), None);
+        // C++ saved as `.py`: Python stops at its first line, a C++ comment.
+        let python = Language::find("python").unwrap();
+        let program = "// reads puzzles\n#include <cstdio>\nint main() { return 0; }\n";
+        let said =
+            "  File \"main.py\", line 1\n    // reads puzzles\n    ^^\nSyntaxError: invalid syntax";
+        assert_eq!(
+            another_language(python, "main.py", program, said),
+            Language::find("cpp")
+        );
+        // A C++ LeetCode file (C#'s `bool`, no C++ marks) that fails on a
+        // later line, or on its first line in its own syntax, is not C#.
+        let leetcode = "class Solution {\npublic:\n    bool f() { return 1 }\n};\n";
+        let later = "solution.cpp:3:25: error: expected ';' before '}' token";
+        assert_eq!(another_language(cpp, "solution.cpp", leetcode, later), None);
+        let first = "solution.cpp:1:1: error: 'clas' does not name a type";
+        let typo = leetcode.replacen("class", "clas", 1);
+        assert_eq!(another_language(cpp, "solution.cpp", &typo, first), None);
     }
 
     #[test]
@@ -411,7 +421,7 @@ mod tests {
 
     #[test]
     fn the_header_says_when_the_compiler_stops_short_of_the_judges_standard() {
-        let cpp = Language::find("cpp").unwrap().spec();
+        let cpp = spec("cpp");
         let gxx = tool("g++", "g++ (Debian 12.2.0-14) 12.2.0");
         let said = short_of(cpp, &gxx, &["-O2", "-std=c++23"], "LeetCode").unwrap();
         assert!(
@@ -423,159 +433,17 @@ mod tests {
         assert_eq!(short_of(cpp, &gxx, &["-std=gnu++98"], "POJ"), None);
         let clang = tool("zig c++", "clang version 22.1.8");
         assert_eq!(short_of(cpp, &clang, &["-std=c++23"], "LeetCode"), None);
-        // A compiler that has C++23 failed for another reason: no note.
-        let source = "struct S { int get(this S const& self) { return 1; } };\n";
-        assert_eq!(explain(cpp, source, "error: something else", &clang), None);
-    }
-
-    #[test]
-    fn mcs_stopping_at_a_local_function_is_explained() {
-        let cs = Language::find("csharp").unwrap().spec();
+        // mcs, for LeetCode's C#; a program is judged as AcWing's.
+        let cs = spec("csharp");
         let mcs = tool("mcs", "Mono C# compiler version 6.8.0.105");
-        let local = "public class Solution {\n    public void SolveSudoku(char[][] board) {\n        \
-                     bool Fill(int k) {\n            return true;\n        }\n        Fill(0);\n    }\n}\n";
-        let message =
-            "Solution.cs(3,18): error CS1525: Unexpected symbol `(', expecting `,', `;', or `='";
-        let said = explain(cs, local, message, &mcs).expect("a local function is recognised");
+        let said = short_of(cs, &mcs, &[], "LeetCode").unwrap();
         assert!(
-            said.starts_with("this file needs C# 7 (a local function), which mcs 6.8.0.105"),
+            said.starts_with("mcs 6.8.0.105 stops at C# 7, and lacks some of it"),
             "{said}"
         );
-        // A method call on the line mcs names is not a local function.
-        let call = "class P {\n static void Main() {\n  Foo(1;\n }\n}\n";
-        assert_eq!(
-            explain(
-                cs,
-                call,
-                "P.cs(3,5): error CS1525: Unexpected symbol `('",
-                &mcs
-            ),
-            None
-        );
-    }
-
-    /// What mcs 6.8 says of each feature it lacks, as measured: a file of
-    /// `using System;`, then `class P { static void Main() { ... } }` on
-    /// its second line holding the feature.
-    #[test]
-    fn each_feature_mcs_lacks_is_named_from_what_mcs_says_where_it_stops() {
-        let cs = Language::find("csharp").unwrap().spec();
-        let mcs = tool("mcs", "Mono C# compiler version 6.8.0.105");
-        let program =
-            |body: &str| format!("using System;\nclass P {{ static void Main() {{ {body} }} }}\n");
-        for (body, said_by_mcs, standard, feature) in [
-            (
-                "int x = 2; var s = x switch { 1 => \"a\", _ => \"b\" };",
-                "P.cs(2,53): error CS1525: Unexpected symbol `switch'",
-                "C# 8",
-                "a switch expression",
-            ),
-            (
-                "object o = 1; if (o is not string) {}",
-                "P.cs(2,59): error CS1525: Unexpected symbol `string'",
-                "C# 9",
-                "a `not`, `and`, `or` or relational pattern",
-            ),
-            (
-                "int x = 5; if (x is > 3 and < 9) {}",
-                "P.cs(2,52): error CS1525: Unexpected symbol `>'",
-                "C# 9",
-                "a `not`, `and`, `or` or relational pattern",
-            ),
-            (
-                "int[] a = {1,2,3}; Console.WriteLine(a[^1]);",
-                "P.cs(2,71): error CS1525: Unexpected symbol `^'",
-                "C# 8",
-                "an index from the end or a range",
-            ),
-            (
-                "int[] a = {1,2,3}; var b = a[0..2];",
-                "P.cs(2,62): error CS1001: Unexpected symbol `0.2', expecting identifier",
-                "C# 8",
-                "an index from the end or a range",
-            ),
-            (
-                "var l = new System.Collections.Generic.List<int>(); System.Collections.Generic.List<int> m = new();",
-                "P.cs(2,50): error CS1525: Unexpected symbol `)', expecting `(' or `type'",
-                "C# 9",
-                "a target-typed `new()`",
-            ),
-            (
-                "int? x = null; x ??= 3;",
-                "P.cs(2,51): error CS1525: Unexpected symbol `='",
-                "C# 8",
-                "the `??=` operator",
-            ),
-            (
-                "using var m = new System.IO.MemoryStream();",
-                "P.cs(2,38): error CS1525: Unexpected symbol `var', expecting `('",
-                "C# 8",
-                "a using declaration",
-            ),
-            (
-                "object o = \"ab\"; if (o is string { Length: 2 }) {}",
-                "P.cs(2,65): error CS1525: Unexpected symbol `{'",
-                "C# 8",
-                "a property pattern",
-            ),
-            (
-                "object o = 1; switch (o) { case int n: break; }",
-                "P.cs(2,70): error CS0589: Internal compiler error during parsingSystem.NotImplementedException: type pattern matching",
-                "C# 7",
-                "a pattern in a case label",
-            ),
-            (
-                "var t = (1, 2); (int a, int b) = t;",
-                "P.cs(2,64): error CS0584: Internal compiler error: Expression `Mono.CSharp.LocalVariableReference' didn't set its type in DoResolve",
-                "C# 7",
-                "deconstruction into declared types",
-            ),
-            (
-                "foreach (var (k, v) in new[] { (1, 2) }) {}",
-                "P.cs(2,73): error CS0230: Type and identifier are both required in a foreach statement",
-                "C# 7",
-                "deconstruction in a foreach",
-            ),
-            (
-                "int x = default;",
-                "P.cs(2,41): error CS1644: Feature `default literal' cannot be used because it is not part of the C# 7.0 language specification",
-                "C# 7.1 or later",
-                "default literal",
-            ),
-        ] {
-            let said = explain(cs, &program(body), said_by_mcs, &mcs)
-                .unwrap_or_else(|| panic!("nothing said of {body}"));
-            assert!(
-                said.starts_with(&format!("this file needs {standard} ({feature}")),
-                "{body}: {said}"
-            );
-        }
-        // A record is a type mcs does not know.
-        let record = "using System;\nrecord R(int X);\nclass P { static void Main() {} }\n";
-        let said = explain(
-            cs,
-            record,
-            "P.cs(2,1): error CS0246: The type or namespace name `record' could not be found. Are you missing an assembly reference?",
-            &mcs,
-        )
-        .unwrap();
-        assert!(
-            said.starts_with("this file needs C# 9 (a record)"),
-            "{said}"
-        );
-    }
-
-    /// mcs compiles `var (a, b) = ...` (measured: it runs and prints the
-    /// right values), so a file that has one and failed for another reason
-    /// gets no note; nor does a feature on a line mcs did not stop at.
-    #[test]
-    fn a_feature_mcs_has_or_did_not_stop_at_is_not_named() {
-        let cs = Language::find("csharp").unwrap().spec();
-        let mcs = tool("mcs", "Mono C# compiler version 6.8.0.105");
-        let source = "public class Solution {\n    public void SolveSudoku(char[][] board) {\n        \
-                      int x = 1\n        var (a, b) = (1, 2);\n        var s = x switch { _ => 0 };\n    }\n}\n";
-        let said_by_mcs = "semi.cs(4,8): error CS1525: Unexpected symbol `var'\n\
-                           semi.cs(4,17): error CS1525: Unexpected symbol `)'";
-        assert_eq!(explain(cs, source, said_by_mcs, &mcs), None);
+        assert!(said.contains("[toolchain] csharp = "), "{said}");
+        assert_eq!(short_of(cs, &mcs, &[], "AcWing"), None);
+        let csc = tool("csc", "Microsoft (R) Visual C# Compiler version 4.8.0");
+        assert_eq!(short_of(cs, &csc, &[], "LeetCode"), None);
     }
 }

@@ -83,8 +83,9 @@ fn tool_vars(programs: &[PathBuf]) -> Vec<(String, String)> {
     vars
 }
 
-/// A source file's build, worked out but not done: what [`build`] builds
-/// in the cache and [`export`] writes out for a debugger.
+/// A source file's build, worked out but not done: what
+/// [`build`](super::build()) builds in the cache and
+/// [`export`](super::export::export()) writes out for a debugger.
 pub(super) struct Planned {
     pub(super) language: Language,
     pub(super) spec: &'static Spec,

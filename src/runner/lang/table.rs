@@ -1,9 +1,9 @@
-//! The README's table of languages, made from the declarations, so the two
-//! cannot disagree (a test compares them).
+//! The table of languages in `docs/languages.md`, made from the
+//! declarations, so the two cannot disagree (a test compares them).
 
 use super::{Language, NOT_JUDGED};
 
-/// Where the table starts and ends in the README.
+/// Where the table starts and ends in `docs/languages.md`.
 pub const BEGIN: &str =
     "<!-- languages: made from src/runner/lang by `sudoku_judge::runner::lang::table::markdown` -->";
 pub const END: &str = "<!-- end of languages -->";

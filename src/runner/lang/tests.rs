@@ -222,30 +222,30 @@ fn every_languages_marks_are_a_regex_its_own_files_match() {
 }
 
 #[test]
-fn the_readme_lists_every_language_as_declared() {
-    let readme = include_str!("../../../README.md");
-    let table = markdown_in(readme);
+fn the_book_lists_every_language_as_declared() {
+    let page = include_str!("../../../docs/languages.md");
+    let table = markdown_in(page);
     let made = table::markdown();
     if table != made.trim() {
         // The whole table, to paste between the markers.
         let out = std::env::temp_dir().join("sudoku-judge-languages.md");
         std::fs::write(&out, &made).unwrap();
         panic!(
-            "the README's table of languages is not the one the declarations make; the table \
-             to paste between its markers is in {}",
+            "the table of languages in docs/languages.md is not the one the declarations \
+             make; the table to paste between its markers is in {}",
             out.display()
         );
     }
 }
 
-/// The README's table between its markers.
-fn markdown_in(readme: &str) -> &str {
-    let start = readme
+/// The page's table between its markers.
+fn markdown_in(page: &str) -> &str {
+    let start = page
         .find(table::BEGIN)
-        .expect("the README marks where its table of languages begins")
+        .expect("docs/languages.md marks where its table of languages begins")
         + table::BEGIN.len();
-    let end = readme[start..]
+    let end = page[start..]
         .find(table::END)
-        .expect("the README marks where its table of languages ends");
-    readme[start..start + end].trim()
+        .expect("docs/languages.md marks where its table of languages ends");
+    page[start..start + end].trim()
 }

@@ -1,8 +1,15 @@
 //! The platform seam: how a run is started, watched, accounted and killed
-//! on this operating system. The watchdog (`super::process`) and
-//! everything above it are OS-free and reach the system only through
+//! on this operating system. The watchdog ([`super::process`]) and
+//! everything above it start, end, kill and measure a run only through
 //! here: [`start`] a [`Launch`], then ask its [`Child`] for its end, kill
 //! it, and read its [`Meter`].
+//!
+//! The pipes a run talks through are not behind this seam: the watchdog
+//! makes and serves them itself and hands the child's ends over as
+//! [`StdioEnd`]s. On Unix its `streams` makes them with `pipe2` (or `pipe`
+//! and `fcntl`), sets them non-blocking with `fcntl` and polls them with
+//! `poll(2)`, through `nix`, and it `fchmod`s a driver's answer pipe; on
+//! Windows it takes them from [`super::sys`] and serves each on a thread.
 //!
 //! One backend per OS, chosen at compile time; each is a file:
 //!
@@ -11,9 +18,10 @@
 //!   `RLIMIT_CPU`, `RLIMIT_AS` and `RLIMIT_FSIZE` set between fork and
 //!   exec. The fallback on Linux where no spawner is enabled (tests), and
 //!   what a macOS backend builds on.
-//! - `linux`: a spawner (`runner::spawner`) that starts the run in the
-//!   sandbox (`runner::sandbox`): namespaces, cgroups, seccomp, `/proc`,
-//!   the spawner's socket protocol. Everything Linux-only is behind it.
+//! - `linux`: a spawner ([`crate::runner::spawner`]) that starts the run
+//!   in the sandbox ([`crate::runner::sandbox`]): namespaces, cgroups,
+//!   seccomp, `/proc`, the spawner's socket protocol. Everything
+//!   Linux-only in starting, ending and measuring a run is behind it.
 //! - `macos`: the POSIX run, with `RLIMIT_NOFILE`, in a scratch
 //!   directory of its own, under a Seatbelt profile (`seatbelt`, made as
 //!   text) that `/usr/bin/sandbox-exec` applies: no network, writes only
@@ -22,7 +30,6 @@
 //! - [`meter`]: what the kernel says of a running process: its own CPU
 //!   clock, and on Linux the cgroup, `/proc` and what a run's init
 //!   samples.
-//!
 //! - `windows`: a Job Object per run (kill on close, a process limit, a
 //!   job memory limit, CPU time and peak memory from the job's
 //!   accounting), the process created suspended with only its own pipes

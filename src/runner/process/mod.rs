@@ -1,17 +1,20 @@
 //! Running one untrusted process to completion, whatever it does.
 //!
-//! - It starts through the platform seam (`runner::platform`): on Linux
-//!   a spawner starts it inside the sandbox (`runner::sandbox`), its own
+//! - It starts through the platform seam ([`super::platform`]): on Linux
+//!   a spawner starts it inside the sandbox ([`super::sandbox`]), its own
 //!   PID, mount, network and IPC namespaces and a cgroup, as far as the
-//!   kernel allows; without a spawner (tests, other systems) it is forked
-//!   in a process group of its own.
-//! - A watchdog stops it at a wall-clock deadline, when the CPU time or the
-//!   memory of its whole tree passes its bound (read from its cgroup, or
-//!   from `/proc` for its own process and, for its CPU time, what its
-//!   init samples of every process, every few milliseconds), when the
-//!   conversation with it says so, or when the user interrupts the run
-//!   ([`interrupt`]). `RLIMIT_CPU`, `RLIMIT_AS` and the cgroup's memory cap
-//!   are kernel backstops behind it, and cores are never dumped.
+//!   kernel allows; without a spawner (tests) it is forked in a process
+//!   group of its own; on macOS it runs under a Seatbelt profile in a
+//!   process group, and on Windows in a Job Object.
+//! - A watchdog ([`serve`]) stops it at a wall-clock deadline, when the
+//!   CPU time or the memory of its whole tree passes its bound (on Linux
+//!   read from its cgroup, or from `/proc` for its own process and, for its
+//!   CPU time, what its init samples of every process, every few
+//!   milliseconds; elsewhere from what the platform's [`Meter`] reads),
+//!   when the conversation with it says so, or when the user interrupts
+//!   the run ([`interrupt`]). On Unix, `RLIMIT_CPU`, `RLIMIT_AS` and (on
+//!   Linux) the cgroup's memory cap are kernel backstops behind it, and
+//!   cores are never dumped; on Windows, the Job Object's memory limit.
 //! - Input and output stream: stdin is fed as the process takes it, and
 //!   stdout (and a driver's answer channel, fd 3) handed on chunk by chunk
 //!   as it arrives, so a case of a million puzzles is judged while it runs.
@@ -27,13 +30,16 @@
 //!   polled, a thread per pipe does the blocking reads and writes
 //!   (`threads`) and the same loop waits on them.
 //! - CPU time and peak memory come from the kernel's accounting of the run
-//!   (its cgroup, else `wait4`'s rusage), not from polling.
+//!   (its cgroup, the run's init where there is none, `wait4`'s rusage on
+//!   macOS and in tests, the job's accounting on Windows), not from
+//!   polling.
 //!
 //! Each part has a room of its own: [`serve`] the watchdog's loop,
 //! [`interrupts`] the user's Ctrl-C, [`streams`] the pipes (`threads` on
-//! Windows). How the
-//! process is started, stopped, reaped and measured is the platform's
-//! (`runner::platform`).
+//! Windows). How the process is started, stopped, reaped and measured is
+//! the platform's ([`super::platform`]); its pipes are made here, with
+//! `nix` on Unix and [`super::sys`] on Windows, and handed to the platform
+//! as the child's ends.
 
 use std::ffi::OsString;
 use std::io::{self, Read};

@@ -11,7 +11,7 @@
 //!
 //! A LeetCode-style solution is charged the CPU time its process spends on
 //! each board, read from the kernel's clock of that process from outside
-//! (see `runner::external`). Work done in a child process would not show on
+//! (see [`crate::runner::function`]). Work done in a child process would not show on
 //! that clock, so such runs may not make children: `fork`, `vfork` and a
 //! `clone` without `CLONE_THREAD` fail with `EPERM`, as LeetCode's own
 //! sandbox refuses them. `clone3` passes its flags in memory, where a

@@ -1,16 +1,22 @@
-//! The loops over a band's nine digit masks (clearing a cell from all of
-//! them, counting how many hold each cell, reading one cell's candidates),
+//! The plain-loop [`Kernels`]: the loops over a band's nine digit masks
+//! (clearing cells from all of them, reading one cell's candidates,
+//! counting how many masks hold each cell, and the triad rule's counts),
 //! which are the search's hot spots once the band rule is a table lookup.
-//! The search is generic over the [`Kernels`] that do them (the interface
-//! is the grid's, in `grid`) and compiled once per instruction set (see
-//! `paths`): these plain loops run on any CPU, the x86-64 ones are in `x86`.
+//! The search is generic over the [`Kernels`] (declared with the state, in
+//! [`super::grid`]) and compiled once per instruction set (see
+//! [`super::paths`]): these plain loops are the
+//! [`CodePath::Portable`](super::paths::CodePath::Portable) copy, the one
+//! taken on a CPU without AVX2 and on other architectures, and the
+//! reference the x86-64 kernels ([`super::x86`]) are tested against.
 
 use super::bits::{count_in, minicol_word, minirow_word};
 use super::grid::Kernels;
 use super::tables::BAND;
 
-/// The plain-loop kernels, for any CPU; on x86-64 only run through
-/// `search_on`, which tests and benchmarks use to compare the copies.
+/// The plain-loop kernels, for any CPU: taken where the CPU has no AVX2,
+/// and on an x86-64 CPU that has it run only through
+/// [`search_on`](super::search_on), which tests and benchmarks use to
+/// compare the copies.
 pub(super) struct Portable;
 
 impl Kernels for Portable {
