@@ -24,14 +24,7 @@ use super::compile::{run_compiler, SizeCap, COMPILE_CPU};
 use super::plan::{plan, Options, Planned};
 use super::{cache, caches, needs, tools, BuildInfo, Built, Language, SourceName, UsedTool};
 
-/// Where builds are cached: `$SUDOKU_JUDGE_CACHE`, else the user's cache
-/// directory (`~/.cache/sudoku-judge` on Linux).
-pub fn cache_root() -> PathBuf {
-    std::env::var_os("SUDOKU_JUDGE_CACHE")
-        .map(PathBuf::from)
-        .or_else(|| dirs::cache_dir().map(|d| d.join("sudoku-judge")))
-        .unwrap_or_else(|| std::env::temp_dir().join("sudoku-judge-cache"))
-}
+pub use crate::runner::places::cache_root;
 
 /// Makes the compiler's message about the build directory read as if the
 /// user's file had been compiled where it is.
@@ -330,7 +323,7 @@ impl Drop for Scratch {
 /// Refuses a build cache that another user owns or every user may write:
 /// whoever can change a build there decides what is judged.
 #[cfg(unix)]
-fn ensure_own_cache(root: &Path) -> anyhow::Result<()> {
+pub(super) fn ensure_own_cache(root: &Path) -> anyhow::Result<()> {
     use std::os::unix::fs::MetadataExt as _;
     let meta = std::fs::metadata(root)
         .with_context(|| format!("failed to read the build cache {}", root.display()))?;
@@ -354,7 +347,7 @@ fn ensure_own_cache(root: &Path) -> anyhow::Result<()> {
 /// list's, which the judge does not read; the cache is under the user's
 /// own profile unless `SUDOKU_JUDGE_CACHE` says otherwise.
 #[cfg(not(unix))]
-fn ensure_own_cache(_root: &Path) -> anyhow::Result<()> {
+pub(super) fn ensure_own_cache(_root: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 

@@ -22,6 +22,7 @@ pub mod cache;
 mod caches;
 mod cause;
 mod compile;
+mod copied;
 mod cpp;
 mod csharp;
 pub mod export;
