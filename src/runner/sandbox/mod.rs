@@ -15,7 +15,10 @@
 //!   toolchain and the submission's own files, a fresh `/proc`, a minimal
 //!   read-only `/dev`, and a scratch directory (the working directory, `/tmp`, `/dev/shm`) bounded
 //!   in size and gone when the run ends. Case files, the user's home, the
-//!   working tree and the build cache are not there at all.
+//!   working tree and the build cache are not there at all: a toolchain in
+//!   the home is shown with its own installation only, and a plan that
+//!   would show the judge's own files is refused where every run starts
+//!   ([`seen`]).
 //! - **Network**: a network namespace with only its own loopback.
 //! - **IPC**: a fresh IPC namespace per run, so no System V segment
 //!   outlives it.
