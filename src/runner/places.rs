@@ -9,6 +9,8 @@
 
 use std::path::{Path, PathBuf};
 
+use anyhow::Context as _;
+
 /// Where builds are cached: `$SUDOKU_JUDGE_CACHE`, else the user's cache
 /// directory (`~/.cache/sudoku-judge` on Linux).
 pub fn cache_root() -> PathBuf {
@@ -60,6 +62,37 @@ pub fn holds_own_files<'a>(path: &Path, own: &'a [PathBuf]) -> Option<&'a PathBu
             .flatten()
             .any(|p| dir.starts_with(p) || (!is_cache && p.starts_with(dir.as_path())))
     })
+}
+
+/// Refuses a build cache that another user owns or every user may write:
+/// whoever can change a build there decides what is judged.
+#[cfg(unix)]
+pub(crate) fn ensure_own_cache(root: &Path) -> anyhow::Result<()> {
+    use std::os::unix::fs::MetadataExt as _;
+    let meta = std::fs::metadata(root)
+        .with_context(|| format!("failed to read the build cache {}", root.display()))?;
+    let me = nix::unistd::geteuid().as_raw();
+    if meta.uid() != me || meta.mode() & 0o002 != 0 {
+        anyhow::bail!(
+            "the build cache {} {}, so builds there could be changed by another user; set \
+             SUDOKU_JUDGE_CACHE to a directory of your own",
+            root.display(),
+            if meta.uid() != me {
+                format!("belongs to uid {}, not to you (uid {me})", meta.uid())
+            } else {
+                "is writable by every user".to_string()
+            }
+        );
+    }
+    Ok(())
+}
+
+/// Windows: a directory's owner and who may write to it are its access
+/// list's, which the judge does not read; the cache is under the user's
+/// own profile unless `SUDOKU_JUDGE_CACHE` says otherwise.
+#[cfg(not(unix))]
+pub(crate) fn ensure_own_cache(_root: &Path) -> anyhow::Result<()> {
+    Ok(())
 }
 
 #[cfg(all(test, unix))]

@@ -45,14 +45,14 @@ pub(super) fn run_from_copy(choice: &Choice) -> anyhow::Result<Choice> {
 
 /// The private copy of `held`, made if it is not there yet.
 pub(super) fn copy_of(held: &Held) -> anyhow::Result<PathBuf> {
-    copy_in(&super::cache_root(), held.programs())
+    copy_in(&crate::runner::places::cache_root(), held.programs())
 }
 
 /// The copy of `programs` under the cache `root`.
 fn copy_in(root: &Path, programs: &Programs) -> anyhow::Result<PathBuf> {
     std::fs::create_dir_all(root)
         .with_context(|| format!("failed to create the build cache {}", root.display()))?;
-    super::build::ensure_own_cache(root)?;
+    crate::runner::places::ensure_own_cache(root)?;
     let copies = root.join(DIR);
     let mut builder = std::fs::DirBuilder::new();
     #[cfg(unix)]
