@@ -103,6 +103,10 @@ pub struct Reference {
     /// The source file, resolved against the `judge.toml` that names it.
     pub file: PathBuf,
     pub verdict: RealVerdict,
+    /// The suite's programs as hashed when the consent was checked: the
+    /// reference is built from the judge's copy of these bytes, never
+    /// from `file` read again (see [`trust::Held`]).
+    pub held: trust::Held,
 }
 
 /// A factor on the time limit: finite, from [`TimeScale::MIN`] to
@@ -342,17 +346,25 @@ pub fn references(dir: &Path) -> anyhow::Result<Vec<Reference>> {
             Ok(Reference {
                 file,
                 verdict: entry.verdict,
+                held: trust::Held::default(),
             })
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
-    if let Some(first) = named
+    let Some(first) = named
         .iter()
         .find(|n| matches!(n.kind, Kind::Reference { .. }))
-    {
-        let subject = trust::subject(&path, text.as_bytes(), named.clone())?;
-        trust::check(&subject, first)?;
-    }
-    Ok(references)
+    else {
+        return Ok(references);
+    };
+    let subject = trust::subject(&path, text.as_bytes(), named.clone())?;
+    trust::check(&subject, first)?;
+    Ok(references
+        .into_iter()
+        .map(|reference| Reference {
+            held: subject.held.clone(),
+            ..reference
+        })
+        .collect())
 }
 
 /// The `judge.toml` files at `path` (one itself) or under it (a suite

@@ -44,7 +44,7 @@ pub(super) fn run_from_copy(choice: &Choice) -> anyhow::Result<Choice> {
 }
 
 /// The private copy of `held`, made if it is not there yet.
-pub(super) fn copy_of(held: &Held) -> anyhow::Result<PathBuf> {
+pub(crate) fn copy_of(held: &Held) -> anyhow::Result<PathBuf> {
     copy_in(&crate::runner::places::cache_root(), held.programs())
 }
 
@@ -254,5 +254,30 @@ mod tests {
             .permissions()
             .mode();
         assert_eq!(mode & 0o777, 0o700);
+    }
+
+    #[test]
+    fn a_reference_changed_after_its_check_is_built_as_it_was() {
+        // A suite as shipped (allowed without a record), its references
+        // read and checked as `calibrate` reads them...
+        let tmp = tempfile::tempdir().unwrap();
+        let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("cases/leetcode37");
+        let suite = tmp.path().join("leetcode37");
+        std::fs::create_dir_all(suite.join("references")).unwrap();
+        for name in [
+            "judge.toml",
+            "references/ac_textbook.py",
+            "references/ac_textbook.cpp",
+        ] {
+            std::fs::copy(shipped.join(name), suite.join(name)).unwrap();
+        }
+        let references = crate::case::settings::references(&suite).unwrap();
+        let reference = &references[0];
+        let original = std::fs::read(&reference.file).unwrap();
+        // ...then the file is changed before it is built.
+        std::fs::write(&reference.file, "print('changed')\n").unwrap();
+        let copy = copy_in(&tmp.path().join("cache"), reference.held.programs()).unwrap();
+        let name = reference.file.strip_prefix(&suite).unwrap();
+        assert_eq!(std::fs::read(copy.join(name)).unwrap(), original);
     }
 }

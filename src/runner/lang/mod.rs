@@ -62,6 +62,7 @@ use tools::{ask, resolve_compiler, resolve_links, toolchain};
 pub use build::{build, build_as, cache_root};
 pub use cache::user_config_path;
 pub use cause::{crash_cause, out_of_memory};
+pub(crate) use copied::copy_of;
 pub use plan::Options;
 pub use tools::Choice;
 
