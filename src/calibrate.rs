@@ -232,7 +232,18 @@ pub fn suite(
     let mut runs = Vec::with_capacity(references.len());
     for reference in references {
         progress(&format!("building {}", reference.file.display()).into());
-        let built = lang::build(&reference.file, None)
+        // Built from the judge's copy of the bytes hashed with the suite's
+        // judge.toml, not from the file read again: its owner may have
+        // changed it since.
+        let source = reference
+            .file
+            .strip_prefix(&reference.held.programs().dir)
+            .ok()
+            .filter(|_| !reference.held.programs().files.is_empty())
+            .map(|name| lang::copy_of(&reference.held).map(|copy| copy.join(name)))
+            .transpose()?
+            .unwrap_or_else(|| reference.file.clone());
+        let built = lang::build(&source, None)
             .with_context(|| format!("failed to build {}", reference.file.display()))?;
         let launch = built.launch.with_context(|| {
             format!(
@@ -324,6 +335,7 @@ pub(crate) mod examples {
             reference: Reference {
                 file: std::path::PathBuf::from("r.cpp"),
                 verdict,
+                held: Default::default(),
             },
             label: "r.cpp".into(),
             cases: ms

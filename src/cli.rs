@@ -380,9 +380,12 @@ pub enum Command {
     /// until you allow it. This command shows what each judge.toml at or
     /// under DIR names, then records your consent under a SHA-256 of the
     /// file and of every file of its suite it names as a program (a
-    /// [toolchain] path inside the suite, each reference): any change to
-    /// them takes the consent back, as direnv's `allow` does for an .envrc.
-    /// What runs, runs in the sandbox. Limits, problem, checker and
+    /// [toolchain] path, each reference): any change to them takes the
+    /// consent back, as direnv's `allow` does for an .envrc. A program
+    /// named by a path out of the suite (absolute, `..`, a link out) is
+    /// refused, not allowed; one found on PATH by its name is your
+    /// machine's. What runs is a copy of the bytes hashed, in the sandbox.
+    /// Limits, problem, checker and
     /// time_scale need no consent; the suites shipped with sudoku-judge
     /// need none as shipped. Records are kept in
     /// ~/.local/share/sudoku-judge/trust ($XDG_DATA_HOME).

@@ -54,6 +54,10 @@ pub struct Choice {
     pub at: Option<(usize, usize)>,
     /// Whether it may run: a suite's only with the user's consent.
     pub consent: Consent,
+    /// For a suite's program named by a path, once allowed: its bytes as
+    /// hashed, which run from a private copy in its place (see
+    /// [`trust::Held`]).
+    pub held: Option<trust::Held>,
 }
 
 /// The limits one case is judged under.
@@ -99,6 +103,10 @@ pub struct Reference {
     /// The source file, resolved against the `judge.toml` that names it.
     pub file: PathBuf,
     pub verdict: RealVerdict,
+    /// The suite's programs as hashed when the consent was checked: the
+    /// reference is built from the judge's copy of these bytes, never
+    /// from `file` read again (see [`trust::Held`]).
+    pub held: trust::Held,
 }
 
 /// A factor on the time limit: finite, from [`TimeScale::MIN`] to
@@ -338,17 +346,25 @@ pub fn references(dir: &Path) -> anyhow::Result<Vec<Reference>> {
             Ok(Reference {
                 file,
                 verdict: entry.verdict,
+                held: trust::Held::default(),
             })
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
-    if let Some(first) = named
+    let Some(first) = named
         .iter()
         .find(|n| matches!(n.kind, Kind::Reference { .. }))
-    {
-        let subject = trust::subject(&path, text.as_bytes(), named.clone())?;
-        trust::check(&subject, first)?;
-    }
-    Ok(references)
+    else {
+        return Ok(references);
+    };
+    let subject = trust::subject(&path, text.as_bytes(), named.clone())?;
+    trust::check(&subject, first)?;
+    Ok(references
+        .into_iter()
+        .map(|reference| Reference {
+            held: subject.held.clone(),
+            ..reference
+        })
+        .collect())
 }
 
 /// The `judge.toml` files at `path` (one itself) or under it (a suite
@@ -381,16 +397,23 @@ fn read(path: &Path) -> anyhow::Result<Settings> {
     let (mut file, text) = parse_text(path)?;
     // Whether the toolchains may run is settled once, with the file's
     // digest; the build refuses one that may not, where it would run.
-    let consent = if file.toolchain.is_empty() {
+    let (consent, held) = if file.toolchain.is_empty() {
         // No choice to carry it.
-        Consent::Refused
+        (Consent::Refused, None)
     } else {
         let named = named_in(&file, &text);
-        trust::consent(&trust::subject(path, text.as_bytes(), named)?)
+        let subject = trust::subject(path, text.as_bytes(), named)?;
+        let consent = trust::consent(&subject);
+        (consent, consent.given().then_some(subject.held))
     };
     let table = std::mem::take(&mut file.toolchain);
     let mut settings = settings_of(file).with_context(|| format!("invalid {}", path.display()))?;
     settings.toolchain = choices(table, path, &text, consent)?;
+    for choice in &mut settings.toolchain {
+        if crate::quote::names_a_path(&choice.value) {
+            choice.held.clone_from(&held);
+        }
+    }
     Ok(settings)
 }
 
@@ -421,6 +444,7 @@ fn choices(
                 origin: path.display().to_string(),
                 at,
                 consent,
+                held: None,
             })
         })
         .collect()

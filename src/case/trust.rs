@@ -11,16 +11,26 @@
 //! `time_scale`) runs nothing.
 //!
 //! The digest covers the `judge.toml`'s bytes and the bytes of every file
-//! of its suite that it names as a program: a `[toolchain]` path inside
-//! the file's directory (every file under it, for a directory) and each
-//! `[[reference]]`, so a shipped executable changed after the consent is
-//! not run on it; and where each link among them leads, so one led
-//! elsewhere is not either. A program named by a path outside the suite,
-//! or found on `PATH`, is covered by its name in the file's bytes: it is
-//! the machine's, not the pack's. A named program that runs other files of
-//! the suite runs them as they are; consent is to what the file names, and
-//! every program the judge runs for a suite runs in the sandbox anyway. A
-//! record holds the file's real path too: consent is to a file in a place,
+//! of its suite that it names as a program: a `[toolchain]` path (every
+//! file under it, for a directory) and each `[[reference]]`, so a shipped
+//! executable changed after the consent is not run on it; and where each
+//! link among them leads, so one led elsewhere is not either. A program
+//! found on `PATH` by its name alone is covered by that name in the file's
+//! bytes: it is the machine's, not the pack's. A program named by a path
+//! must be the suite's own: a path that is absolute, goes up (`..`), or
+//! leads out of the suite's directory once its links are followed (or a
+//! named directory holding a link out of itself) is refused, with what to
+//! do instead ([`Uncovered`]): such a file is not the pack's to vouch for,
+//! and whoever owns it could change it after the consent.
+//!
+//! What runs is what was hashed: each file is opened once, read whole and
+//! hashed, and its bytes are kept ([`Held`]) for the private copy the judge
+//! runs in its place (`runner::lang::copied`), so a program renamed over
+//! the suite's after the hash never runs. The copy holds what was hashed
+//! and nothing else, and the sandbox every program of a suite runs in
+//! shows it the copy, not the suite: a program that needs files beside it
+//! (a compiler's own libraries) is named by its directory, which is hashed
+//! and copied whole. A record holds the file's real path too: consent is to a file in a place,
 //! as direnv's.
 //!
 //! Records are data: one small JSON file per consent in the user's data
@@ -60,7 +70,67 @@ pub struct Subject {
     pub hashed: Vec<String>,
     /// The digest of its content, in hex.
     pub digest: String,
+    /// The bytes hashed: what runs, once allowed (see [`Held`]).
+    pub held: Held,
 }
+
+/// The programs of a suite as they were read to be hashed: each file's
+/// bytes, read once, and where each link among them leads. Once the
+/// consent is given, what runs is a private copy made of these bytes
+/// (`runner::lang::copied`), never the suite's files, which their owner
+/// may change after the hash.
+#[derive(Clone, Default)]
+pub struct Held(std::sync::Arc<Programs>);
+
+/// What [`Held`] holds.
+#[derive(Default)]
+pub struct Programs {
+    /// The suite's directory, as the judge found it: a `[toolchain]`
+    /// path is this joined with the value written.
+    pub dir: PathBuf,
+    /// The digest of the suite's `judge.toml` and these programs, in hex.
+    pub digest: String,
+    /// Regular files, by name relative to `dir` (with `/` between names).
+    pub files: Vec<HeldFile>,
+    /// A named path, or a link under a named directory: its name and the
+    /// name of what it leads to, both relative to `dir` and inside it.
+    pub links: Vec<(String, String)>,
+}
+
+/// One file of a suite's programs, as read.
+pub struct HeldFile {
+    pub name: String,
+    pub bytes: Vec<u8>,
+    /// Whether it may be executed (on Unix, any of its execute bits).
+    pub executable: bool,
+}
+
+impl Held {
+    pub fn programs(&self) -> &Programs {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Held {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let bytes: usize = self.0.files.iter().map(|file| file.bytes.len()).sum();
+        write!(
+            f,
+            "Held({} files, {} links, {bytes} bytes)",
+            self.0.files.len(),
+            self.0.links.len()
+        )
+    }
+}
+
+/// The same content: the same digest.
+impl PartialEq for Held {
+    fn eq(&self, other: &Held) -> bool {
+        self.0.digest == other.0.digest && self.0.dir == other.0.dir
+    }
+}
+
+impl Eq for Held {}
 
 /// Whether a program named somewhere may run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -123,6 +193,120 @@ impl fmt::Display for Refused {
 
 impl std::error::Error for Refused {}
 
+/// A program a `judge.toml` names by a path that does not stay inside its
+/// suite's directory: consent to the file could not cover it (another
+/// user, or a later download, may change it without changing the pack),
+/// so it is refused before anything is allowed or run.
+#[derive(Debug)]
+pub struct Uncovered {
+    /// The `judge.toml`.
+    pub file: PathBuf,
+    pub named: Named,
+    pub why: Outside,
+}
+
+/// How a named path leaves its suite.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outside {
+    /// An absolute path.
+    Absolute,
+    /// A path with `..` in it.
+    Up,
+    /// A path that, its links resolved, lies elsewhere (or leads nowhere).
+    LinksOut,
+    /// A directory holding a link that leads out of that directory.
+    LinkInDirectory,
+}
+
+impl fmt::Display for Uncovered {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (line, column) = self.named.at;
+        let why = match self.why {
+            Outside::Absolute => "an absolute path, outside the suite's directory",
+            Outside::Up => "a path that goes up out of the suite's directory (`..`)",
+            Outside::LinksOut => {
+                "a path that, its links followed, leads out of the suite's directory"
+            }
+            Outside::LinkInDirectory => {
+                "a directory holding a link that leads out of that directory"
+            }
+        };
+        let what = match self.named.kind {
+            Kind::Toolchain { .. } => {
+                "name a program on PATH by its name alone (as `g++-14`), set your own in the \
+                 [toolchain] of your config.toml or in CXX, CC, RUSTC, JAVA_HOME or GOROOT, or \
+                 copy the program into the suite's directory"
+            }
+            Kind::Reference { .. } => "copy the file into the suite's directory",
+        };
+        write!(
+            f,
+            "{} (line {line}, column {column}) names a program for the judge to run, {}, by {why}; \
+             consent to a judge.toml covers only the programs its suite holds, so it is neither \
+             allowed nor run: {what}",
+            self.file.display(),
+            self.named,
+        )
+    }
+}
+
+impl std::error::Error for Uncovered {}
+
+/// Refuses any program `named` (in the `judge.toml` at `file`, in `dir`)
+/// by a path that leaves `dir`: lexically (absolute, `..`), or once its
+/// links are resolved; and a named directory holding a link that leads
+/// out of it. A program found on `PATH` by its name is the machine's, and
+/// its name is in the file's bytes.
+fn ensure_covered(file: &Path, dir: &Path, named: &[Named]) -> Result<(), Uncovered> {
+    let real_dir = std::fs::canonicalize(dir).ok();
+    for n in named {
+        let refuse = |why| Uncovered {
+            file: file.to_path_buf(),
+            named: n.clone(),
+            why,
+        };
+        let path = match &n.kind {
+            Kind::Toolchain { value, .. } => match toolchain_path(dir, value) {
+                Some(path) => path,
+                None => continue,
+            },
+            Kind::Reference { file } => dir.join(file),
+        };
+        let Ok(own) = path.strip_prefix(dir) else {
+            return Err(refuse(Outside::Absolute));
+        };
+        for component in own.components() {
+            match component {
+                std::path::Component::ParentDir => return Err(refuse(Outside::Up)),
+                std::path::Component::RootDir | std::path::Component::Prefix(_) => {
+                    return Err(refuse(Outside::Absolute))
+                }
+                _ => {}
+            }
+        }
+        // A missing file is for its use to report: nothing runs it.
+        if path.symlink_metadata().is_err() {
+            continue;
+        }
+        let real = std::fs::canonicalize(&path).map_err(|_| refuse(Outside::LinksOut))?;
+        if !real_dir.as_ref().is_some_and(|d| real.starts_with(d)) {
+            return Err(refuse(Outside::LinksOut));
+        }
+        if real.is_dir() {
+            for entry in walkdir::WalkDir::new(&real).into_iter().flatten() {
+                if entry.path_is_symlink() {
+                    let inside = std::fs::canonicalize(entry.path())
+                        .is_ok_and(|target| target.starts_with(&real));
+                    if !inside {
+                        return Err(refuse(Outside::LinkInDirectory));
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Allows `named` of `subject` only with consent: `Ok` when it is given,
 /// else the error that says what to do.
 pub fn check(subject: &Subject, named: &Named) -> anyhow::Result<Consent> {
@@ -168,6 +352,9 @@ struct Parts {
     /// elsewhere than its own name: name, and where it leads. Retargeting
     /// a link of the pack changes what runs as surely as changing a file.
     links: Vec<(String, String)>,
+    /// The same links for the copy that runs: name, and the name of what
+    /// it leads to, resolved, relative to `dir`.
+    resolved: Vec<(String, String)>,
 }
 
 fn suite_parts(dir: &Path, named: &[Named]) -> Parts {
@@ -197,6 +384,7 @@ fn suite_parts(dir: &Path, named: &[Named]) -> Parts {
                 .all(|c| matches!(c, std::path::Component::Normal(_)));
             if inside && slashed(own) != relative(&real) {
                 parts.links.push((slashed(own), relative(&real)));
+                parts.resolved.push((slashed(own), relative(&real)));
             }
         }
         if !real.starts_with(&real_dir) {
@@ -216,6 +404,11 @@ fn suite_parts(dir: &Path, named: &[Named]) -> Parts {
                         relative(entry.path()),
                         target.to_string_lossy().into_owned(),
                     ));
+                    if let Ok(resolved) = std::fs::canonicalize(entry.path()) {
+                        parts
+                            .resolved
+                            .push((relative(entry.path()), relative(&resolved)));
+                    }
                 }
             }
         } else if real.is_file() {
@@ -226,6 +419,8 @@ fn suite_parts(dir: &Path, named: &[Named]) -> Parts {
     parts.files.dedup();
     parts.links.sort();
     parts.links.dedup();
+    parts.resolved.sort();
+    parts.resolved.dedup();
     parts
 }
 
@@ -289,18 +484,27 @@ pub fn inspect(path: &Path) -> anyhow::Result<Option<Subject>> {
 
 /// The `judge.toml` at `file`, whose bytes are `settings` and which names
 /// `named`, with its digest: the file and the programs of its suite.
+///
+/// A program named by a path that leaves the suite's directory is refused
+/// here ([`Uncovered`]), where every command that reads a `judge.toml`'s
+/// programs passes. Each file is opened once and read whole; its bytes
+/// are hashed and kept ([`Held`]), so what runs is what was hashed.
 pub fn subject(file: &Path, settings: &[u8], named: Vec<Named>) -> anyhow::Result<Subject> {
     let dir = file.parent().unwrap_or(Path::new("."));
+    ensure_covered(file, dir, &named)?;
     let mut digest = Digest::new(settings);
     let mut hashed = Vec::new();
+    let mut files = Vec::new();
     let parts = suite_parts(dir, &named);
     for (name, target) in &parts.links {
         digest.link(name, target);
     }
     for (name, path) in parts.files {
         let mut bytes = Vec::new();
+        let mut executable = false;
         super::file::open_regular(&path, "program")
             .and_then(|mut opened| {
+                executable = is_executable(&opened);
                 opened
                     .read_to_end(&mut bytes)
                     .with_context(|| format!("failed to read {}", path.display()))
@@ -313,14 +517,42 @@ pub fn subject(file: &Path, settings: &[u8], named: Vec<Named>) -> anyhow::Resul
                 )
             })?;
         digest.file(&name, &bytes);
-        hashed.push(name);
+        hashed.push(name.clone());
+        files.push(HeldFile {
+            name,
+            bytes,
+            executable,
+        });
     }
+    let digest = digest.hex();
     Ok(Subject {
         file: file.to_path_buf(),
         named,
         hashed,
-        digest: digest.hex(),
+        held: Held(std::sync::Arc::new(Programs {
+            dir: dir.to_path_buf(),
+            digest: digest.clone(),
+            files,
+            links: parts.resolved,
+        })),
+        digest,
     })
+}
+
+/// Whether the open file may be executed: any execute bit on Unix; on
+/// Windows, where a program is told by its name, always.
+fn is_executable(file: &std::fs::File) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        file.metadata()
+            .is_ok_and(|meta| meta.permissions().mode() & 0o111 != 0)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = file;
+        true
+    }
 }
 
 /// What this build ships in `cases/` (carried in the binary, see
@@ -860,16 +1092,83 @@ mod tests {
         };
         let dir = tmp.path().join("pack");
         std::fs::create_dir_all(dir.join("bin")).unwrap();
-        std::os::unix::fs::symlink("/bin/true", dir.join("bin/python3")).unwrap();
+        std::fs::write(
+            dir.join("bin/good"),
+            "#!/bin/sh
+",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("bin/other"),
+            "#!/bin/sh
+id
+",
+        )
+        .unwrap();
+        std::os::unix::fs::symlink("good", dir.join("bin/python3")).unwrap();
         let text = "[toolchain]\npython = \"bin/python3\"\n";
         let subject = suite(&dir, text);
-        // Outside the pack: not hashed, but where the link leads is.
-        assert!(subject.hashed.is_empty(), "{:?}", subject.hashed);
+        // Its target is hashed, and where it leads.
+        assert_eq!(subject.hashed, ["bin/good"]);
+        assert_eq!(
+            subject.held.programs().links,
+            [("bin/python3".to_string(), "bin/good".to_string())]
+        );
         store.allow(&subject).unwrap();
         assert_eq!(store.consent(&suite(&dir, text)), Consent::Allowed);
         std::fs::remove_file(dir.join("bin/python3")).unwrap();
-        std::os::unix::fs::symlink("/bin/false", dir.join("bin/python3")).unwrap();
+        std::os::unix::fs::symlink("other", dir.join("bin/python3")).unwrap();
         assert_eq!(store.consent(&suite(&dir, text)), Consent::Changed);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_program_named_outside_the_suite_is_refused_with_what_to_do() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("pack");
+        std::fs::create_dir_all(dir.join("bin")).unwrap();
+        std::fs::create_dir_all(dir.join("tools/lib")).unwrap();
+        std::fs::create_dir_all(tmp.path().join("tools")).unwrap();
+        std::fs::write(tmp.path().join("tools/cc"), "#!/bin/sh\n").unwrap();
+        std::os::unix::fs::symlink("/bin/true", dir.join("bin/cc")).unwrap();
+        std::os::unix::fs::symlink("/usr/lib", dir.join("tools/lib/sys")).unwrap();
+        let why = |value: &str| {
+            std::fs::write(
+                dir.join("judge.toml"),
+                format!("problem = \"acwing166\"\n[toolchain]\ncpp = {value:?}\n"),
+            )
+            .unwrap();
+            let error = inspect(&dir.join("judge.toml")).unwrap_err();
+            let uncovered = error
+                .downcast_ref::<Uncovered>()
+                .expect("refused as uncovered");
+            assert_eq!(uncovered.named.at, (3, 1));
+            (uncovered.why, error.to_string())
+        };
+        let (up, said) = why("../tools/cc");
+        assert_eq!(up, Outside::Up);
+        assert!(
+            said.contains(
+                "names a program for the judge to run, [toolchain] cpp = \"../tools/cc\""
+            ) && said.contains("neither allowed nor run")
+                && said.contains("name a program on PATH by its name alone"),
+            "{said}"
+        );
+        assert_eq!(why("/usr/bin/g++").0, Outside::Absolute);
+        assert_eq!(why("/usr/bin/zig c++").0, Outside::Absolute);
+        assert_eq!(why("bin/cc").0, Outside::LinksOut);
+        assert_eq!(why("./tools").0, Outside::LinkInDirectory);
+        // A name on PATH is the machine's, covered by its name.
+        std::fs::write(dir.join("judge.toml"), "[toolchain]\ncpp = \"g++-14\"\n").unwrap();
+        assert!(inspect(&dir.join("judge.toml")).unwrap().is_some());
+        // A reference up out of the suite is refused too.
+        std::fs::write(
+            dir.join("judge.toml"),
+            "[[reference]]\nfile = \"../tools/cc\"\nverdict = \"AC\"\n",
+        )
+        .unwrap();
+        let error = inspect(&dir.join("judge.toml")).unwrap_err();
+        assert_eq!(error.downcast_ref::<Uncovered>().unwrap().why, Outside::Up);
     }
 
     #[cfg_attr(

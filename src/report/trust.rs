@@ -13,10 +13,11 @@ use crate::words::plural;
 fn named_line(out: &mut dyn Write, named: &Named, dir: &Path) -> io::Result<()> {
     let (line, column) = named.at;
     let what = match &named.kind {
+        // A path that leaves the suite is refused before anything is
+        // allowed (`trust::Uncovered`): every path here is the suite's.
         Kind::Toolchain { value, .. } => match crate::case::trust::toolchain_path(dir, value) {
-            Some(path) if path.starts_with(dir) => "a program of the suite, run by path",
-            Some(_) => "a program outside the suite, run by path",
-            None => "a program found on PATH, run with any words after it",
+            Some(_) => "a program of the suite, hashed with this file and run from a copy",
+            None => "the machine's program of that name on PATH, run with any words after it",
         },
         Kind::Reference { .. } => "a submission `calibrate` builds and runs",
     };

@@ -7,6 +7,7 @@ pub mod builtin;
 pub(crate) mod external;
 pub(crate) mod function;
 pub mod lang;
+pub(crate) mod places;
 pub(crate) mod platform;
 pub mod process;
 mod puzzles;

@@ -1000,6 +1000,282 @@ fn a_shipped_interpreter_runs_only_once_allowed_and_never_outside_the_sandbox() 
     scene.assert_refused(&again, 13, 1, true);
 }
 
+/// Attacks: a `[toolchain]` path up out of the pack (`../tools/cc`), which
+/// `trust` once allowed as "a program of the suite" without hashing it, so
+/// its owner could change it after the consent. Holding means: `trust`
+/// and `test` both refuse it (exit 2) naming the file, the line and what
+/// to do instead; nothing is recorded and nothing of `../tools` runs.
+#[test]
+fn a_toolchain_named_out_of_the_suite_is_refused_before_it_can_be_allowed() {
+    let scene = Scene::new("outside-toolchain");
+    let tools = scene._tmp.path().join("tools");
+    write(&tools, "cc", "#!/bin/sh\nid > pwned\nexec g++ \"$@\"\n");
+    let said = format!(
+        "{} (line 13, column 1) names a program for the judge to run, [toolchain] cpp = \
+         \"../tools/cc\", by a path that goes up out of the suite's directory (`..`); consent \
+         to a judge.toml covers only the programs its suite holds, so it is neither allowed \
+         nor run: name a program on PATH by its name alone",
+        scene.pack.join("judge.toml").display()
+    );
+    let trusted = scene.judge(&["trust", scene.pack.to_str().unwrap()]);
+    assert_eq!(trusted.code, 2, "{}{}", trusted.stdout, trusted.stderr);
+    assert!(trusted.stderr.contains(&said), "{}", trusted.stderr);
+    assert!(!trusted.stdout.contains("allowed"), "{}", trusted.stdout);
+    // Judged, each case is one that cannot be judged, for that reason, as
+    // for any other invalid judge.toml.
+    let judged = scene.judge_pack("ac_program.cpp");
+    assert_eq!(judged.code, 2, "{}{}", judged.stdout, judged.stderr);
+    assert!(judged.stdout.contains(&said), "{}", judged.stdout);
+    assert!(!judged.stdout.contains("AC "), "{}", judged.stdout);
+    let listed = scene.judge(&["trust", "--list"]);
+    assert!(
+        listed
+            .stdout
+            .starts_with("no suite is allowed to run programs"),
+        "{}",
+        listed.stdout
+    );
+    assert_eq!(
+        pwned_under(scene._tmp.path()),
+        Vec::<std::path::PathBuf>::new()
+    );
+}
+
+/// Attacks: the pack's owner renames another program over `bin/cc` after
+/// the judge hashed it and before the judge runs it (found as a race with
+/// inotify). Here the swap is made at a fixed point between the two: the
+/// submission is a FIFO, which the judge reads after it has read the suite
+/// and before it asks for the compiler, so the swap lands while the judge
+/// waits for the source. Holding means: the case is AC built by the
+/// program allowed, run from the judge's private copy; the swapped one
+/// never runs (no `pwned`, no failed build); the next run hashes the
+/// swapped file and refuses it as changed.
+#[test]
+fn a_compiler_swapped_between_the_hash_and_its_use_never_runs() {
+    use std::io::Write as _;
+    use std::os::unix::fs::OpenOptionsExt as _;
+    if !super::have(&["g++"], "a compiler swapped after its hash") {
+        return;
+    }
+    const PATIENCE: Duration = Duration::from_secs(300);
+    let scene = Scene::new("swapped-compiler");
+    super::allow(&scene.pack, &scene.data);
+    let source = scene.work.join("main.cpp");
+    nix::unistd::mkfifo(&source, nix::sys::stat::Mode::S_IRWXU).unwrap();
+    let mut judge = Command::new(env!("CARGO_BIN_EXE_sudoku-judge"))
+        .args([
+            "test",
+            scene.pack.to_str().unwrap(),
+            "--submission",
+            source.to_str().unwrap(),
+            "--verbose",
+        ])
+        .current_dir(&scene.work)
+        .env("XDG_DATA_HOME", &scene.data)
+        .env("SUDOKU_JUDGE_CACHE", &scene.cache)
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The FIFO opens for writing once the judge opens it to read: it has
+    // hashed bin/cc by then, and not yet run it.
+    let started = Instant::now();
+    let mut writer = loop {
+        let opened = fs::OpenOptions::new()
+            .write(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(&source);
+        match opened {
+            Ok(writer) => break writer,
+            Err(error) if error.raw_os_error() == Some(libc::ENXIO) => {
+                if judge.try_wait().unwrap().is_some() || started.elapsed() > PATIENCE {
+                    let _ = judge.kill();
+                    panic!(
+                        "the judge never read the submission: {:?}",
+                        judge.wait_with_output()
+                    );
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            Err(error) => panic!("{error}"),
+        }
+    };
+    let swapped = scene.pack.join("bin/.cc-new");
+    fs::write(
+        &swapped,
+        "#!/bin/sh\nid > pwned\necho 'the swapped compiler ran' >&2\nexit 1\n",
+    )
+    .unwrap();
+    fs::set_permissions(
+        &swapped,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    fs::rename(&swapped, scene.pack.join("bin/cc")).unwrap();
+    let program =
+        fs::read(manifest_dir().join("tests/fixtures/submissions/ac_program.cpp")).unwrap();
+    writer.write_all(&program).unwrap();
+    drop(writer);
+    // Should the judge read the source again, it is a file now.
+    let file = scene.work.join(".main.cpp");
+    fs::write(&file, &program).unwrap();
+    fs::rename(&file, &source).unwrap();
+    while judge.try_wait().unwrap().is_none() {
+        if started.elapsed() > PATIENCE {
+            let _ = judge.kill();
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let ran = judge.wait_with_output().unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&ran.stdout),
+        String::from_utf8_lossy(&ran.stderr),
+    );
+    assert_eq!(ran.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(stdout.contains("AC "), "{stdout}");
+    assert!(
+        !stdout.contains("swapped") && !stderr.contains("swapped"),
+        "{stdout}{stderr}"
+    );
+    // The toolchain is the judge's copy, in its cache.
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("toolchain: C++ ") && l.contains(".suite-programs")),
+        "{stdout}"
+    );
+    assert_eq!(
+        pwned_under(scene._tmp.path()),
+        Vec::<std::path::PathBuf>::new()
+    );
+    // Read again, the pack's bin/cc is what it now is: not what was allowed.
+    let again = scene.judge_pack("ac_program.cpp");
+    scene.assert_refused(&again, 12, 1, true);
+}
+
+/// What a submission does to read what the judge keeps in the data
+/// directory (`sys.argv[1]`): print, for each puzzle it is given, the
+/// answer the shipped suite holds for it, and, if it can read the user's
+/// private file `secret`, say so and fail. It solves nothing: AC only if
+/// it saw the answers.
+const PEEK: &str = r#"import os, sys
+data = sys.argv[1]
+try:
+    print("read", open(os.path.join(data, "sudoku-judge", "secret")).read(), file=sys.stderr)
+    sys.exit(3)
+except OSError:
+    pass
+answers = {}
+for root, _, files in os.walk(data):
+    for name in files:
+        if name.endswith(".in"):
+            try:
+                puzzles = open(os.path.join(root, name)).read().split()
+                solved = open(os.path.join(root, name[:-3] + ".out")).read().split()
+            except OSError:
+                continue
+            answers.update(zip(puzzles, solved))
+for line in sys.stdin:
+    if line.strip() in answers:
+        print(answers[line.strip()])
+"#;
+
+/// Attacks: with `python3` installed in the home's `~/.local` (uv, pipx,
+/// `pip --user`), the run was shown all of `~/.local` to start it, which
+/// holds the judge's data: the shipped suites with their answers, and any
+/// file of the user's there. A submission that printed the shipped answers
+/// got every case AC without solving one. Holding means: in a home where
+/// `~/.local/bin/python3` leads into uv's install tree, the run sees that
+/// tree and not the rest of `~/.local`: the submission that looks for the
+/// answers finds none (no case AC) and cannot read the user's 0600 file,
+/// while an honest solution run by the same `python3` is AC.
+#[test]
+fn a_submission_never_sees_the_judges_answers_through_an_interpreter_in_the_home() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let Ok(real) = fs::canonicalize("/usr/bin/python3") else {
+        super::skip_or_fail(
+            "an interpreter in the home",
+            "/usr/bin/python3 not installed",
+        );
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let work = tmp.path().join("work");
+    fs::create_dir_all(&work).unwrap();
+    // As uv installs it: the interpreter in its own tree under
+    // ~/.local/share/uv, linked from ~/.local/bin.
+    let tree = home.join(".local/share/uv/python/cpython-3-linux/bin");
+    fs::create_dir_all(&tree).unwrap();
+    fs::copy(&real, tree.join("python3")).unwrap();
+    fs::create_dir_all(home.join(".local/bin")).unwrap();
+    symlink(tree.join("python3"), home.join(".local/bin/python3")).unwrap();
+    let data = home.join(".local/share");
+    let secret = write(
+        &data,
+        "sudoku-judge/secret",
+        "the user's own secret words\n",
+    );
+    fs::set_permissions(&secret, fs::Permissions::from_mode(0o600)).unwrap();
+    write(&work, "peek.py", PEEK);
+    fs::copy(
+        manifest_dir().join("tests/fixtures/submissions/ac_program.py"),
+        work.join("solve.py"),
+    )
+    .unwrap();
+    let path = format!("{}:/usr/bin:/bin", home.join(".local/bin").display());
+    let env: [(&str, &Path); 6] = [
+        ("HOME", &home),
+        ("PATH", Path::new(&path)),
+        ("XDG_DATA_HOME", &data),
+        ("XDG_CACHE_HOME", &home.join(".cache")),
+        ("XDG_CONFIG_HOME", &home.join(".config")),
+        ("SUDOKU_JUDGE_CACHE", &home.join(".cache/sudoku-judge")),
+    ];
+    let peek = format!("python3 peek.py {}", data.display());
+    let peeked = run_in_env(
+        &work,
+        &["test", "acwing166", "--cmd", &peek, "--format", "json"],
+        "",
+        &env,
+    );
+    assert_eq!(peeked.code, 1, "{}{}", peeked.stdout, peeked.stderr);
+    let report = peeked.json();
+    let cases = super::cases_of(&report);
+    assert!(cases.len() > 1, "{report}");
+    // The shipped suite was written out where the judge keeps it, and the
+    // run found none of it: every case is WA, none AC, none failed on the
+    // secret.
+    assert!(data.join("sudoku-judge/shipped-cases").is_dir());
+    for case in cases {
+        assert_eq!(case["verdict"], "WA", "{report}");
+    }
+    assert!(!peeked.stdout.contains("secret words"), "{}", peeked.stdout);
+    assert!(!peeked.stderr.contains("secret words"), "{}", peeked.stderr);
+    // The same interpreter solving honestly is judged as ever.
+    let solved = run_in_env(
+        &work,
+        &[
+            "test",
+            "acwing166/sample",
+            "--cmd",
+            "python3 solve.py",
+            "--format",
+            "json",
+        ],
+        "",
+        &env,
+    );
+    assert_eq!(solved.code, 0, "{}{}", solved.stdout, solved.stderr);
+    let report = solved.json();
+    for case in super::cases_of(&report) {
+        assert_eq!(case["verdict"], "AC", "{report}");
+    }
+}
+
 #[test]
 fn a_judge_toml_planted_above_the_suite_is_never_read() {
     if !super::have(&["g++"], "a judge.toml above the suite") {

@@ -585,17 +585,13 @@ fn driver_builds_with_the_toolchain_of_the_cases_suite() {
         return;
     }
     let home = tempfile::tempdir().unwrap();
-    let bin = home.path().join("bin");
-    fake_compiler(&bin, "suite-c++", "suite-c++ 1.0", 0);
     let cases = home.path().join("cases");
+    fake_compiler(&cases.join("bin"), "suite-c++", "suite-c++ 1.0", 0);
     suite(&cases);
     write(
         &cases,
         "judge.toml",
-        &format!(
-            "[toolchain]\ncpp = \"{}\"\n",
-            bin.join("suite-c++").display()
-        ),
+        "[toolchain]\ncpp = \"bin/suite-c++\"\n",
     );
     super::allow(&cases, &home.path().join("data"));
     let out = home.path().join("debug");
@@ -613,9 +609,11 @@ fn driver_builds_with_the_toolchain_of_the_cases_suite() {
         &[],
     );
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    // The suite's compiler, as allowed: the judge's copy of it.
     let script = std::fs::read_to_string(out.join("run.sh")).unwrap();
+    let copies = home.path().join("cache/.suite-programs");
     assert!(
-        script.contains(&bin.join("suite-c++").display().to_string()),
+        script.contains(&copies.display().to_string()) && script.contains("/bin/suite-c++"),
         "{script}"
     );
     // Without the suite, the compiler is the one on PATH.

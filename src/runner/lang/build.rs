@@ -24,14 +24,8 @@ use super::compile::{run_compiler, SizeCap, COMPILE_CPU};
 use super::plan::{plan, Options, Planned};
 use super::{cache, caches, needs, tools, BuildInfo, Built, Language, SourceName, UsedTool};
 
-/// Where builds are cached: `$SUDOKU_JUDGE_CACHE`, else the user's cache
-/// directory (`~/.cache/sudoku-judge` on Linux).
-pub fn cache_root() -> PathBuf {
-    std::env::var_os("SUDOKU_JUDGE_CACHE")
-        .map(PathBuf::from)
-        .or_else(|| dirs::cache_dir().map(|d| d.join("sudoku-judge")))
-        .unwrap_or_else(|| std::env::temp_dir().join("sudoku-judge-cache"))
-}
+pub use crate::runner::places::cache_root;
+use crate::runner::places::ensure_own_cache;
 
 /// Makes the compiler's message about the build directory read as if the
 /// user's file had been compiled where it is.
@@ -315,37 +309,6 @@ impl Drop for Scratch {
             let _ = cache::remove_tree(&self.path);
         }
     }
-}
-
-/// Refuses a build cache that another user owns or every user may write:
-/// whoever can change a build there decides what is judged.
-#[cfg(unix)]
-fn ensure_own_cache(root: &Path) -> anyhow::Result<()> {
-    use std::os::unix::fs::MetadataExt as _;
-    let meta = std::fs::metadata(root)
-        .with_context(|| format!("failed to read the build cache {}", root.display()))?;
-    let me = nix::unistd::geteuid().as_raw();
-    if meta.uid() != me || meta.mode() & 0o002 != 0 {
-        bail!(
-            "the build cache {} {}, so builds there could be changed by another user; set \
-             SUDOKU_JUDGE_CACHE to a directory of your own",
-            root.display(),
-            if meta.uid() != me {
-                format!("belongs to uid {}, not to you (uid {me})", meta.uid())
-            } else {
-                "is writable by every user".to_string()
-            }
-        );
-    }
-    Ok(())
-}
-
-/// Windows: a directory's owner and who may write to it are its access
-/// list's, which the judge does not read; the cache is under the user's
-/// own profile unless `SUDOKU_JUDGE_CACHE` says otherwise.
-#[cfg(not(unix))]
-fn ensure_own_cache(_root: &Path) -> anyhow::Result<()> {
-    Ok(())
 }
 
 /// What `tool` says its version is, as a build records it and the report's

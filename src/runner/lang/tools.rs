@@ -87,6 +87,7 @@ pub fn choice(
         origin: file.display().to_string(),
         at: Some(at),
         consent: Consent::Own,
+        held: None,
     };
     known_language(&choice)?;
     Ok(choice)
@@ -132,6 +133,7 @@ fn environment_choices() -> Vec<Choice> {
                 origin: variable.to_string(),
                 at: None,
                 consent: Consent::Own,
+                held: None,
             });
         }
     }
@@ -159,12 +161,22 @@ pub(super) fn find_tools(language: Language, suite: &[Choice]) -> anyhow::Result
     if let Some(choice) = choices.first().filter(|c| !c.consent.given()) {
         return Err(refused(choice).into());
     }
+    // A suite's program runs as the bytes that were hashed, from a copy.
+    let choices = choices
+        .iter()
+        .map(super::copied::run_from_copy)
+        .collect::<anyhow::Result<Vec<Choice>>>()?;
     spec.tools
         .iter()
         .enumerate()
         .map(|(i, tool)| {
             for choice in &choices {
                 if let Some((program, args)) = chosen_program(choice, tool.command, i == 0)? {
+                    // A later tool from a suite's choice further out, which
+                    // the user has not allowed, is refused as the first is.
+                    if !choice.consent.given() {
+                        return Err(refused(choice).into());
+                    }
                     let name = if Path::new(&choice.value).is_dir() {
                         program.display().to_string()
                     } else if crate::quote::names_a_path(&choice.value) {
@@ -368,7 +380,10 @@ pub(super) fn ask(
 /// the system directories (conda's `~/miniconda3/bin/python3`, a
 /// `/opt/python/bin/python3`): `PREFIX`, which an interpreter needs to
 /// see to start (its library). Never the home directory or one above it,
-/// which a question has no business seeing (`~/bin/python3`).
+/// which a question has no business seeing (`~/bin/python3`), nor a
+/// hidden directory of the home that holds much else (`~/.local`, for a
+/// `~/.local/bin/python3`), nor one that holds the judge's own files (see
+/// `sandbox::may_show_whole`).
 pub(super) fn installation(program: &Path) -> Option<PathBuf> {
     let real = std::fs::canonicalize(program).ok()?;
     let bin = real.parent()?;
@@ -377,7 +392,7 @@ pub(super) fn installation(program: &Path) -> Option<PathBuf> {
     (bin.file_name()? == "bin"
         && prefix.parent().is_some()
         && !crate::runner::sandbox::is_system_path(prefix)
-        && home.as_deref().is_none_or(|home| !home.starts_with(prefix)))
+        && crate::runner::sandbox::may_show_whole(prefix, home.as_deref()))
     .then(|| prefix.to_path_buf())
 }
 

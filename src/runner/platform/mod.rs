@@ -273,11 +273,16 @@ impl Child {
 /// it. Unless `confirm`, a backend that can is only asked to start it:
 /// the start is confirmed ([`Child::try_started`], which arms the meter)
 /// while the pipes are served.
+///
+/// Every run passes here: a plan that would show the run a directory
+/// holding the judge's own files (the shipped answers, the records of
+/// consent, the build cache whole) is refused, whatever made it.
 pub(crate) fn start(
     launch: &Launch<'_>,
     stdio: &[&StdioEnd],
     confirm: bool,
 ) -> io::Result<(Child, Meter)> {
+    super::sandbox::ensure_unseen(launch.plan)?;
     #[cfg(windows)]
     {
         let _ = confirm;

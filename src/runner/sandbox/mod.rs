@@ -15,7 +15,10 @@
 //!   toolchain and the submission's own files, a fresh `/proc`, a minimal
 //!   read-only `/dev`, and a scratch directory (the working directory, `/tmp`, `/dev/shm`) bounded
 //!   in size and gone when the run ends. Case files, the user's home, the
-//!   working tree and the build cache are not there at all.
+//!   working tree and the build cache are not there at all: a toolchain in
+//!   the home is shown with its own installation only, and a plan that
+//!   would show the judge's own files is refused where every run starts
+//!   ([`seen`]).
 //! - **Network**: a network namespace with only its own loopback.
 //! - **IPC**: a fresh IPC namespace per run, so no System V segment
 //!   outlives it.
@@ -62,8 +65,10 @@ pub(crate) mod running;
 mod sampler;
 #[cfg(target_os = "linux")]
 pub mod seccomp;
+mod seen;
 
 pub use protections::*;
+pub use seen::{ensure_unseen, may_show_whole, program_paths};
 
 use std::ffi::{OsStr, OsString};
 use std::fmt;
@@ -227,50 +232,6 @@ pub fn run_cwd(cwd: &Path) -> PathBuf {
     }
 }
 
-/// What a run must see to start `program` (an absolute, resolved path):
-/// nothing when it is a system program; else the file itself and, for a
-/// program kept in a hidden directory of the user's home (a toolchain
-/// manager's, such as `~/.pyenv` or `~/.cargo`), that whole directory, so
-/// its shims find what they run. A `#!` script's interpreter is followed
-/// the same way.
-pub fn program_paths(program: &Path, home: Option<&Path>) -> Vec<PathBuf> {
-    let mut paths = Vec::new();
-    let add = |path: &Path, paths: &mut Vec<PathBuf>| {
-        if is_system_path(path) || paths.iter().any(|p| path.starts_with(p)) {
-            return;
-        }
-        let toolchain = home.and_then(|home| {
-            let first = path.strip_prefix(home).ok()?.components().next()?;
-            first
-                .as_os_str()
-                .to_str()
-                .filter(|name| name.starts_with('.'))
-                .map(|name| home.join(name))
-        });
-        paths.push(toolchain.unwrap_or_else(|| path.to_path_buf()));
-    };
-    let real = std::fs::canonicalize(program).unwrap_or_else(|_| program.to_path_buf());
-    for path in [program, &real] {
-        add(path, &mut paths);
-    }
-    if let Some(interpreter) = shebang(&real) {
-        let resolved = std::fs::canonicalize(&interpreter).unwrap_or(interpreter);
-        add(&resolved, &mut paths);
-    }
-    paths
-}
-
-/// The interpreter a `#!` line names (its first word).
-fn shebang(path: &Path) -> Option<PathBuf> {
-    use std::io::Read as _;
-    let mut head = [0u8; 256];
-    let n = std::fs::File::open(path).ok()?.read(&mut head).ok()?;
-    let line = head[..n].strip_prefix(b"#!")?;
-    let line = line.split(|&b| b == b'\n').next()?;
-    let text = std::str::from_utf8(line).ok()?;
-    text.split_whitespace().next().map(PathBuf::from)
-}
-
 /// The environment every run gets, whatever the judge's own: as on a
 /// judge, nothing of the user's shell leaks in.
 pub fn environment(cwd: &Path, path_dirs: &[PathBuf]) -> Vec<(OsString, OsString)> {
@@ -395,20 +356,6 @@ mod tests {
         };
         let text = serde_json::to_string(&plan).unwrap();
         assert_eq!(serde_json::from_str::<Plan>(&text).unwrap(), plan);
-    }
-
-    #[test]
-    fn a_toolchain_in_the_home_is_seen_whole_and_a_program_alone() {
-        let home = Path::new("/home/ana");
-        assert_eq!(
-            program_paths(Path::new("/home/ana/.pyenv/shims/python3"), Some(home)),
-            [PathBuf::from("/home/ana/.pyenv")]
-        );
-        assert_eq!(
-            program_paths(Path::new("/home/ana/work/a.out"), Some(home)),
-            [PathBuf::from("/home/ana/work/a.out")]
-        );
-        assert!(program_paths(Path::new("/usr/bin/python3"), Some(home)).is_empty());
     }
 
     #[test]
