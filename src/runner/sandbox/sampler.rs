@@ -279,8 +279,8 @@ fn anonymous_kb(dir: &std::path::Path) -> Option<u64> {
 /// What the tmpfs mounted at `at` holds, in KB: its used blocks.
 fn tmpfs_used_kb(at: &std::path::Path) -> Option<u64> {
     let stat = nix::sys::statvfs::statvfs(at).ok()?;
-    let used = u64::from(stat.blocks()).saturating_sub(u64::from(stat.blocks_free()));
-    Some(used * u64::from(stat.fragment_size()) / 1024)
+    let used = stat.blocks().saturating_sub(stat.blocks_free());
+    Some(used * stat.fragment_size() / 1024)
 }
 
 #[cfg(test)]
