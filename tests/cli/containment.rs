@@ -1073,8 +1073,15 @@ fn a_helper_killed_mid_run_is_named_and_the_run_goes_on() {
     );
     assert_eq!(cases[1]["verdict"], "TLE", "{report}");
     assert_eq!(output.status.code(), Some(2));
-    let left = processes_in(dir.path(), "worker --solver faulty-loop");
-    assert!(left.is_empty(), "left behind: {left:?}");
+    // The orphaned worker dies with its spawner (its parent-death
+    // signal), which a busy machine may deliver a moment after the judge
+    // is gone.
+    let gone = || processes_in(dir.path(), "worker --solver faulty-loop").is_empty();
+    assert!(
+        eventually(Duration::from_secs(10), gone),
+        "left behind: {:?}",
+        processes_in(dir.path(), "worker --solver faulty-loop")
+    );
 }
 
 /// The description of the key [`keyrings_are_out_of_reach`] plants, as its
