@@ -140,6 +140,7 @@ fn over_limits(run: &Run, limits: &Limits, answers_right: bool) -> Option<(Verdi
             limit: limits.wall(),
             factor: limits.wall_factor,
             cpu: run.cpu,
+            cpu_wait: run.cpu_wait,
             answers_right,
         };
         return Some((Verdict::TLE, reason));

@@ -48,6 +48,11 @@ pub enum Reason {
         factor: u32,
         #[serde(rename = "cpu_ms", serialize_with = "ms")]
         cpu: Duration,
+        /// How long of that wall time it waited for a CPU, where the
+        /// kernel says (too little to explain it: else it would have been
+        /// judged again, see `Run::starved`).
+        #[serde(rename = "cpu_wait_ms", serialize_with = "ms_or_null")]
+        cpu_wait: Option<Duration>,
         answers_right: bool,
     },
     /// It ended by itself, but over the memory limit.
@@ -235,6 +240,13 @@ pub enum Answerer {
 
 fn ms<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_f64((d.as_secs_f64() * 1_000_000.0).round() / 1000.0)
+}
+
+fn ms_or_null<S: serde::Serializer>(d: &Option<Duration>, s: S) -> Result<S::Ok, S::Error> {
+    match d {
+        Some(d) => ms(d, s),
+        None => s.serialize_none(),
+    }
 }
 
 fn parse_error<S: serde::Serializer>(e: &ParseError, s: S) -> Result<S::Ok, S::Error> {

@@ -120,10 +120,11 @@ impl Reason {
                 limit,
                 factor,
                 cpu,
+                cpu_wait,
                 answers_right,
             } => format!(
                 "ran for {} of wall time, over the {} wall-clock limit ({} the time limit), \
-                 using {} of CPU; is it waiting or sleeping? ({})",
+                 using {} of CPU{}; is it waiting or sleeping? ({})",
                 ms(*wall),
                 ms(*limit),
                 match factor {
@@ -131,6 +132,10 @@ impl Reason {
                     n => format!("{n} times"),
                 },
                 ms(*cpu),
+                match cpu_wait {
+                    Some(waited) => format!(" and waiting only {} for one", ms(*waited)),
+                    None => ", how long it waited for one this system does not say".into(),
+                },
                 answers(*answers_right)
             ),
             Reason::OverMemory {

@@ -128,6 +128,9 @@ impl Conversation for BoardsAhead<'_, '_, '_> {
                 // The driver waits for its first board: its clock is still.
                 self.first = Some(Instant::now());
                 self.arrivals.start(meter.settled_cpu().unwrap_or_default());
+                // Its wall time counts from here, and so does its wait
+                // for a CPU: starting the runtime is not the solution's.
+                meter.count_waits_from_now();
             }
             self.sent += 1;
         }
@@ -244,6 +247,7 @@ pub fn run_function(
     run.memory_allowance_kb = launch.memory_allowance_kb(limits);
     match served {
         Served::Done => {
+            run.cpu_wait = current.process.meter().waited();
             run.stderr = String::from_utf8_lossy(&current.process.take_stderr()).into_owned();
             current.cases += 1;
             *session = Some(current);

@@ -153,8 +153,9 @@ pub struct Run {
     /// What the report should say of how it ran, e.g. that its process
     /// was started anew.
     pub notes: Vec<String>,
-    /// When the wall-clock cap stopped it, how long it waited for a CPU
-    /// meanwhile (see [`process::Finished::cpu_wait`]).
+    /// How long it was ready to run but waited for a CPU, over the same
+    /// span as `wall` (see [`process::Finished::cpu_wait`]); `None` where
+    /// the kernel does not say.
     pub cpu_wait: Option<Duration>,
     /// A program printing its answers on stdout, which it may hold in a
     /// buffer that dies with it when it is killed; not a function whose
@@ -182,11 +183,11 @@ pub fn run_patiently<T>(
     let mut patient = limits;
     for starved in 0.. {
         let (run, beside) = attempt(&patient)?;
-        if !run.starved(limits.time) {
+        if !run.starved(&patient) {
             return Ok(Ok((run, beside, patient)));
         }
         if starved == STARVED_RETRIES {
-            return Ok(Err(run.too_busy(limits.time, starved + 1)));
+            return Ok(Err(run.too_busy(&patient, starved + 1)));
         }
         patient = patient.for_share(run.cpu, run.wall);
     }
@@ -475,27 +476,47 @@ impl Run {
         }
     }
 
-    /// Whether the wall-clock cap stopped it, its charged time under the
-    /// `limit`, while it waited for a CPU a quarter of that wall time or
-    /// more: a machine too busy to give it its share, not a submission
-    /// that slept or waited. Such a TLE would be the machine's.
-    pub fn starved(&self, limit: Duration) -> bool {
-        matches!(self.end, End::Killed(Kill::Wall))
-            && self.time < limit
-            && self.cpu_wait.is_some_and(|waited| waited * 4 >= self.wall)
+    /// Whether only a machine too busy to give it a CPU took it past its
+    /// wall-clock cap: its charged time under the limit, it ran past the
+    /// cap (`limits.wall()`) or was stopped there, and the time it waited
+    /// for a CPU ([`Run::cpu_wait`]) accounts for that. A run that ended by
+    /// itself is starved when, less that wait, its wall time is within the
+    /// cap: with a CPU when it was ready, it would have been in time. A
+    /// run the cap stopped might have gone on for ever: it is starved when
+    /// it waited a quarter of its wall time or more, as a run that sleeps
+    /// or blocks does not. Such a TLE would be the machine's. Without the
+    /// kernel's figure (Windows, macOS), no run is.
+    pub fn starved(&self, limits: &Limits) -> bool {
+        let Some(waited) = self.cpu_wait else {
+            return false;
+        };
+        if self.time >= limits.time {
+            return false;
+        }
+        match self.end {
+            End::Killed(Kill::Wall) => waited * 4 >= self.wall,
+            End::Killed(_) | End::OutOfMemory(_) | End::NotCompiled => false,
+            _ => self.wall > limits.wall() && self.wall.saturating_sub(waited) <= limits.wall(),
+        }
     }
 
     /// Why a run still [`Run::starved`] after `tries` could not be judged.
-    fn too_busy(&self, limit: Duration, tries: usize) -> String {
+    fn too_busy(&self, limits: &Limits, tries: usize) -> String {
         use crate::words::format_ms;
+        let how = match self.end {
+            End::Killed(Kill::Wall) => "was stopped at",
+            _ => "ran past",
+        };
         format!(
-            "the machine was too busy to judge this case's time: {tries} times the wall-clock cap \
-             ({}) struck with {} of CPU charged, under the {} limit, while the submission waited \
-             {} for a CPU; judge it again on a quieter machine, or with fewer --jobs",
+            "the machine was too busy to judge this case's time: judged {tries} times, the last \
+             run {how} its wall-clock cap ({}) after {} of wall time, of which it waited {} for a \
+             CPU, with {} of CPU charged, under the {} limit; judge it again on a quieter \
+             machine, or with fewer --jobs",
+            format_ms(limits.wall()),
             format_ms(self.wall),
-            format_ms(self.time),
-            format_ms(limit),
             format_ms(self.cpu_wait.unwrap_or_default()),
+            format_ms(self.time),
+            format_ms(limits.time),
         )
     }
 }
@@ -562,6 +583,75 @@ mod tests {
             crash(Exit::Exception(0xC000_00FD), overflow),
             "stack overflow (0xC00000FD)"
         );
+    }
+
+    /// A run under its CPU limit that took past its wall-clock cap is the
+    /// machine's doing when its wait for a CPU accounts for it, whether
+    /// the cap stopped it or it ended by itself between the cap and the
+    /// kill; one that slept is not, nor one over its CPU limit.
+    #[test]
+    fn a_run_is_starved_only_when_its_wait_for_a_cpu_explains_its_wall_time() {
+        let limits = Limits {
+            time: Duration::from_millis(1000),
+            memory_kb: 1 << 20,
+            wall_factor: 2,
+        };
+        let ms = Duration::from_millis;
+        let run = |end: End, time: u64, wall: u64, waited: Option<u64>| Run {
+            wall: ms(wall),
+            cpu_wait: waited.map(ms),
+            ..Run::ended(end, 1, time)
+        };
+        let normal = || End::Normal;
+        let wall = || End::Killed(Kill::Wall);
+        // Ended by itself past the cap: without its 1.8 s of waiting, it
+        // took 0.35 s: starved. The same wall time asleep: not.
+        assert!(run(normal(), 350, 2150, Some(1800)).starved(&limits));
+        assert!(!run(normal(), 350, 2150, Some(10)).starved(&limits));
+        // Less its wait, still past the cap: it slept some of it.
+        assert!(!run(normal(), 350, 2400, Some(300)).starved(&limits));
+        // Within the cap: nothing to explain.
+        assert!(!run(normal(), 350, 1900, Some(1800)).starved(&limits));
+        // Over its CPU limit: TLE whatever the machine did.
+        assert!(!run(normal(), 1200, 2150, Some(1800)).starved(&limits));
+        // Stopped at the cap: a quarter of it waiting or more.
+        assert!(run(wall(), 300, 2350, Some(600)).starved(&limits));
+        assert!(!run(wall(), 300, 2350, Some(500)).starved(&limits));
+        // A crash past the cap is judged again too; a memory verdict is not
+        // a matter of time.
+        assert!(run(End::Crashed("x".into()), 350, 2150, Some(1800)).starved(&limits));
+        assert!(!run(End::Killed(Kill::Memory), 350, 2150, Some(1800)).starved(&limits));
+        // Where the kernel does not say how long it waited, no run is.
+        assert!(!run(wall(), 300, 2350, None).starved(&limits));
+        assert!(!run(normal(), 350, 2150, None).starved(&limits));
+    }
+
+    /// A run the machine starves every time is not judged, and says so in
+    /// figures: how long it waited for a CPU, and what it was charged.
+    #[test]
+    fn a_run_starved_every_time_is_not_judged_and_says_how_long_it_waited() {
+        let limits = Limits {
+            time: Duration::from_millis(1000),
+            memory_kb: 1 << 20,
+            wall_factor: 2,
+        };
+        let mut tries = 0;
+        let ran = run_patiently(limits, |patient| {
+            tries += 1;
+            let run = Run {
+                wall: patient.wall() + Duration::from_millis(100),
+                cpu_wait: Some(patient.wall()),
+                ..Run::ended(End::Normal, 1, 300)
+            };
+            Ok((run, ()))
+        })
+        .unwrap();
+        let why = ran.unwrap_err();
+        assert_eq!(tries, STARVED_RETRIES + 1);
+        assert!(why.starts_with("the machine was too busy to judge this case's time"));
+        assert!(why.contains("ran past its wall-clock cap"), "{why}");
+        assert!(why.contains("for a CPU"), "{why}");
+        assert!(why.contains("300 ms of CPU charged"), "{why}");
     }
 
     #[test]

@@ -83,8 +83,10 @@ fn a_program_killed_before_its_buffered_answers_show_is_told_to_flush() {
             "a.in",
             "--cmd",
             program.to_str().unwrap(),
+            // It spins for ever: TLE at any limit, and a generous one
+            // leaves a busy machine no race to win.
             "--time-limit",
-            "200ms",
+            "1s",
             "--format",
             "json",
         ],

@@ -157,21 +157,57 @@ pub(super) fn run_compiler(
     cpu: Duration,
     cap: SizeCap,
 ) -> anyhow::Result<Result<(), String>> {
-    let writable = vec![dir.to_path_buf()];
-    let (mut spec, accounted) = contained(argv, dir, writable, toolchain, env, native, cpu);
-    // One byte over the cap, so that a file stopped at the limit is also
-    // seen to pass it, whatever the compiler makes of the error.
-    spec.file_size_limit = Some(cap.bytes.saturating_add(1));
-    let tool = spec.program.clone();
-    let mut compiling = Compiling {
-        stdout: Vec::new(),
-        dir,
-        cap,
-        next_look: Instant::now(),
-        over: false,
+    // A compile that a busy machine starved of CPU until its wall-clock
+    // cap stopped it is not the source's fault: it is run again with a cap
+    // that fits the share of a CPU it got, and still starved, it is the
+    // harness's failure (the machine's), never a compile error.
+    let mut wall_factor = 2;
+    let mut tries = 0;
+    let (finished, mut compiling, accounted) = loop {
+        let writable = vec![dir.to_path_buf()];
+        let (mut spec, accounted) = contained(argv, dir, writable, toolchain, env, native, cpu);
+        spec.kill_after = cpu * wall_factor;
+        // One byte over the cap, so that a file stopped at the limit is
+        // also seen to pass it, whatever the compiler makes of the error.
+        spec.file_size_limit = Some(cap.bytes.saturating_add(1));
+        let tool = spec.program.clone();
+        let mut compiling = Compiling {
+            stdout: Vec::new(),
+            dir,
+            cap,
+            next_look: Instant::now(),
+            over: false,
+        };
+        let finished = process::run(spec, &mut compiling)
+            .with_context(|| format!("failed to start {}", tool.display()))?;
+        let starved = finished.killed == Some(process::Kill::Wall)
+            && finished.cpu < cpu
+            && finished
+                .cpu_wait
+                .is_some_and(|waited| waited * 4 >= finished.wall);
+        if !starved {
+            break (finished, compiling, accounted);
+        }
+        tries += 1;
+        if tries > 2 {
+            anyhow::bail!(
+                "the machine was too busy to compile: {tries} times the compiler was stopped at \
+                 its wall-clock cap ({} s) with {} of CPU time used, under the {} s limit, \
+                 having waited {} for a CPU; compile again on a quieter machine, or with fewer \
+                 --jobs",
+                (cpu * wall_factor).as_secs(),
+                crate::words::format_ms(finished.cpu),
+                cpu.as_secs(),
+                crate::words::format_ms(finished.cpu_wait.unwrap_or_default()),
+            );
+        }
+        let limits = crate::case::Limits {
+            time: cpu,
+            memory_kb: 0,
+            wall_factor,
+        };
+        wall_factor = limits.for_share(finished.cpu, finished.wall).wall_factor;
     };
-    let finished = process::run(spec, &mut compiling)
-        .with_context(|| format!("failed to start {}", tool.display()))?;
     let stdout = std::mem::take(&mut compiling.stdout);
     let mut message = String::from_utf8_lossy(&finished.stderr).into_owned();
     message.push_str(&String::from_utf8_lossy(&stdout));
@@ -196,14 +232,14 @@ pub(super) fn run_compiler(
         }
         killed => killed,
     };
-    if let Some(limit) = killed.and_then(|kill| limit_passed(kill, cpu)) {
+    if let Some(limit) = killed.and_then(|kill| limit_passed(kill, cpu, wall_factor)) {
         message = format!("{}\n{limit}", message.trim_end());
     }
     Ok(Err(message))
 }
 
 /// What a compile stopped by the watchdog passed, in words.
-fn limit_passed(kill: process::Kill, cpu: Duration) -> Option<String> {
+fn limit_passed(kill: process::Kill, cpu: Duration, wall_factor: u32) -> Option<String> {
     match kill {
         process::Kill::Cpu => Some(format!(
             "the compiler was stopped after {} s of CPU time, the compile time limit",
@@ -211,7 +247,7 @@ fn limit_passed(kill: process::Kill, cpu: Duration) -> Option<String> {
         )),
         process::Kill::Wall => Some(format!(
             "the compiler was stopped after {} s, the compile time limit",
-            (cpu * 2).as_secs()
+            (cpu * wall_factor).as_secs()
         )),
         process::Kill::Memory => Some(format!(
             "the compiler was stopped at {} MB of memory, the compile memory limit",

@@ -18,7 +18,7 @@ use super::RunMeters;
 #[cfg(target_os = "linux")]
 use crate::runner::sandbox::cgroup::CgroupMeter;
 #[cfg(target_os = "linux")]
-use crate::runner::sys::SharedCounter;
+use crate::runner::sys::{Shared, SharedCounter};
 
 /// Reads what the kernel says of a running process: the CPU clock of the
 /// submission's own process, and the CPU time and memory of its whole run.
@@ -37,6 +37,13 @@ pub struct Meter {
     /// what is left of it once the process has ended, when `/proc` no
     /// longer has it.
     hwm_kb: u64,
+    /// The most the run was seen to have waited for a CPU: what is left of
+    /// it once the run has ended, when `/proc` no longer has its processes.
+    wait_seen: Option<Duration>,
+    /// When the run's wait was last read by [`Meter::note_wait`].
+    wait_read: Option<Instant>,
+    /// The run's wait when [`Meter::count_waits_from_now`] was called.
+    wait_base: Option<Duration>,
 }
 
 impl Meter {
@@ -53,6 +60,9 @@ impl Meter {
             sampled: None,
             seen_kb: 0,
             hwm_kb: 0,
+            wait_seen: None,
+            wait_read: None,
+            wait_base: None,
         }
     }
 
@@ -75,6 +85,9 @@ impl Meter {
                 sampled,
                 seen_kb: 0,
                 hwm_kb: 0,
+                wait_seen: None,
+                wait_read: None,
+                wait_base: None,
             }
         }
         #[cfg(not(target_os = "linux"))]
@@ -85,6 +98,9 @@ impl Meter {
                 clock,
                 seen_kb: 0,
                 hwm_kb: 0,
+                wait_seen: None,
+                wait_read: None,
+                wait_base: None,
             }
         }
     }
@@ -116,13 +132,59 @@ impl Meter {
         self.process_cpu()
     }
 
-    /// How long the process's main thread has been ready to run but
-    /// waiting for a CPU, in all: the second field of
-    /// `/proc/PID/schedstat`. `None` where the kernel does not keep it.
-    pub fn cpu_wait(&self) -> Option<Duration> {
-        let stat = std::fs::read_to_string(format!("/proc/{}/schedstat", self.pid)).ok()?;
-        let waited: u64 = stat.split_whitespace().nth(1)?.parse().ok()?;
-        Some(Duration::from_nanos(waited))
+    /// How long the run has been ready to run but waiting for a CPU, in
+    /// all, as the scheduler counts it: with a cgroup v2 that keeps it, the
+    /// time some task of the cgroup waited (`cpu.pressure`'s `some total`,
+    /// which counts every process and thread of the run, those gone too);
+    /// else the run-queue wait of every thread of its processes (the second
+    /// field of `/proc/PID/task/TID/schedstat`): of every process its init
+    /// sampled, where it samples them, and of the submission's own process.
+    /// Once the run is gone, what was last read of it. `None` where the
+    /// kernel says none of this (macOS, which has no `/proc`).
+    pub fn cpu_wait(&mut self) -> Option<Duration> {
+        let now = self.read_wait();
+        self.wait_read = Some(Instant::now());
+        if let Some(now) = now {
+            self.wait_seen = Some(self.wait_seen.map_or(now, |seen| seen.max(now)));
+        }
+        self.wait_seen
+    }
+
+    /// Reads [`Meter::cpu_wait`] if it was not read for a while: the
+    /// watchdog calls it every round, so that what a run waited is known
+    /// after its processes are gone, to within that while.
+    pub fn note_wait(&mut self) {
+        const EVERY: Duration = Duration::from_millis(20);
+        if self.wait_read.is_none_or(|read| read.elapsed() >= EVERY) {
+            self.cpu_wait();
+        }
+    }
+
+    /// Counts [`Meter::waited`] from now: from the start of an exchange, or
+    /// of a driver's first board.
+    pub fn count_waits_from_now(&mut self) {
+        self.wait_base = self.cpu_wait();
+    }
+
+    /// How long the run waited for a CPU since
+    /// [`Meter::count_waits_from_now`] (see [`Meter::cpu_wait`]).
+    pub fn waited(&mut self) -> Option<Duration> {
+        let base = self.wait_base.unwrap_or_default();
+        self.cpu_wait().map(|now| now.saturating_sub(base))
+    }
+
+    fn read_wait(&mut self) -> Option<Duration> {
+        #[cfg(target_os = "linux")]
+        if let Some(waited) = self.cgroup.as_mut().and_then(CgroupMeter::cpu_wait) {
+            return Some(waited);
+        }
+        let own = (self.pid > 0).then(|| threads_wait(self.pid)).flatten();
+        #[cfg(target_os = "linux")]
+        if let Some(sampled) = &self.sampled {
+            let all = Duration::from_nanos(sampled.load_of(Shared::WaitNs));
+            return Some(own.map_or(all, |own| own.max(all)));
+        }
+        own
     }
 
     /// Starts a new count of the peak memory: of the process's peak
@@ -180,13 +242,31 @@ impl Meter {
         }
         let (cpu, memory_kb) = proc_sample(self.pid)?;
         #[cfg(target_os = "linux")]
-        let cpu = match &self.sampled {
-            Some(sampled) => cpu.max(Duration::from_nanos(sampled.load())),
-            None => cpu,
+        let (cpu, memory_kb) = match &self.sampled {
+            Some(sampled) => (
+                cpu.max(Duration::from_nanos(sampled.load())),
+                memory_kb.max(sampled.load_of(Shared::MemoryKb)),
+            ),
+            None => (cpu, memory_kb),
         };
         self.seen_kb = self.seen_kb.max(memory_kb);
         Some((cpu, memory_kb))
     }
+}
+
+/// How long the threads of process `pid` have waited for a CPU, in all
+/// (see [`Meter::cpu_wait`]); `None` once it is gone, or where there is no
+/// `/proc`.
+fn threads_wait(pid: i32) -> Option<Duration> {
+    let threads = std::fs::read_dir(format!("/proc/{pid}/task")).ok()?;
+    let waited: u64 = threads
+        .flatten()
+        .filter_map(|thread| {
+            let stat = std::fs::read_to_string(thread.path().join("schedstat")).ok()?;
+            stat.split_whitespace().nth(1)?.parse::<u64>().ok()
+        })
+        .sum();
+    Some(Duration::from_nanos(waited))
 }
 
 /// The process's peak resident set (`VmHWM` in `/proc/PID/status`), in

@@ -192,7 +192,18 @@ impl Meter {
     }
 
     /// Windows does not say how long a process waited for a CPU.
-    pub fn cpu_wait(&self) -> Option<Duration> {
+    pub fn cpu_wait(&mut self) -> Option<Duration> {
+        None
+    }
+
+    /// Nothing to note: see [`Meter::cpu_wait`].
+    pub fn note_wait(&mut self) {}
+
+    /// Nothing to count: see [`Meter::cpu_wait`].
+    pub fn count_waits_from_now(&mut self) {}
+
+    /// Windows does not say how long a process waited for a CPU.
+    pub fn waited(&mut self) -> Option<Duration> {
         None
     }
 

@@ -225,10 +225,11 @@ pub struct Finished {
     pub killed: Option<Kill>,
     /// Forks refused because the run reached its process limit.
     pub fork_refusals: u64,
-    /// When the wall-clock cap stopped it: how long its process had been
-    /// ready to run but waiting for a CPU during the exchange, as the
-    /// kernel's scheduler counted it. Long waits mean a busy machine, not
-    /// a slow or sleeping submission.
+    /// How long the run had been ready to run but waiting for a CPU
+    /// during the exchange, as the kernel's scheduler counted it (see
+    /// [`Meter::cpu_wait`]), however it ended; `None` where the kernel
+    /// does not say. Long waits mean a busy machine, not a slow or
+    /// sleeping submission.
     pub cpu_wait: Option<Duration>,
 }
 
@@ -288,9 +289,8 @@ pub struct Process {
     errors: Ends,
     killed: Option<Kill>,
     ended: Option<(Reaped, Duration)>,
-    /// The scheduler's wait count of the process when the current
-    /// exchange began, and its growth until the wall-clock cap struck.
-    wait_at_start: Option<Duration>,
+    /// How long the run waited for a CPU until the harness killed it, if
+    /// it did (see [`Meter::waited`]).
     cpu_wait: Option<Duration>,
 }
 
@@ -452,7 +452,6 @@ impl Process {
             chunk: streams::buffer(),
             errors: Ends::default(),
             killed: None,
-            wait_at_start: None,
             cpu_wait: None,
             ended: None,
         })
@@ -473,12 +472,7 @@ impl Process {
     /// reasons only find it dying.
     fn kill(&mut self, why: Kill) {
         if self.killed.is_none() {
-            if why == Kill::Wall {
-                self.cpu_wait = self
-                    .meter
-                    .cpu_wait()
-                    .map(|now| now.saturating_sub(self.wait_at_start.unwrap_or_default()));
-            }
+            self.cpu_wait = self.meter.waited();
             self.killed = Some(why);
             self.child().kill();
         }
@@ -507,7 +501,10 @@ impl Process {
             stderr: std::mem::take(&mut self.errors).finish(),
             killed,
             fork_refusals: end.fork_refusals,
-            cpu_wait: self.cpu_wait,
+            cpu_wait: match self.killed {
+                Some(_) => self.cpu_wait,
+                None => self.meter.waited(),
+            },
         }
     }
 

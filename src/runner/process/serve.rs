@@ -61,7 +61,7 @@ impl Process {
     /// Begins an exchange: its own output count and its own stderr.
     fn open_exchange(&mut self) -> Exchange {
         self.errors = Ends::default();
-        self.wait_at_start = self.meter.cpu_wait();
+        self.meter.count_waits_from_now();
         Exchange {
             exit_fd: self.child().exit_fd(),
             stdout_bytes: 0,
@@ -166,6 +166,7 @@ impl Process {
     /// The watchdog's round: the conversation's own reason to stop, then
     /// the CPU time and memory of the whole run against their bounds.
     fn watchdog_round(&mut self, conversation: &mut dyn Conversation) {
+        self.meter.note_wait();
         if let Some(why) = conversation.check(&mut self.meter) {
             self.kill(why);
         }

@@ -242,6 +242,8 @@ fn a_failing_input_is_a_harness_error_and_kills_the_process() {
 fn a_busy_loop_is_killed_by_its_cpu_time() {
     let mut spec = sh("while :; do :; done");
     spec.kill_after_cpu = Some(Duration::from_millis(100));
+    // However busy the machine, it spins until its CPU time is up.
+    spec.kill_after = Duration::from_secs(120);
     let (done, _) = run_captured(spec, b"").unwrap();
     assert_eq!(done.killed, Some(Kill::Cpu));
     assert!(done.cpu >= Duration::from_millis(100), "{:?}", done.cpu);
@@ -262,4 +264,39 @@ fn a_crash_is_a_named_signal() {
     let (done, _) = run_captured(sh("kill -SEGV $$"), b"").unwrap();
     assert_eq!(done.exit, Exit::Signal(libc::SIGSEGV));
     assert!(describe_signal(libc::SIGSEGV).starts_with("SIGSEGV (segmentation fault"));
+}
+
+/// How long a run waited for a CPU is known however it ends, not only when
+/// the wall-clock cap stops it: here it exits by itself, at the lowest
+/// priority, beside a spinner at the normal one on every CPU, and so spends
+/// most of its life waiting for one.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_wait_for_a_cpu_is_measured_when_a_run_ends_by_itself() {
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut spinners: Vec<_> = (0..cpus)
+        .map(|_| {
+            std::process::Command::new("sh")
+                .args(["-c", "while :; do :; done"])
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let mut spec = sh("");
+    spec.program = "/usr/bin/nice".into();
+    let spin = "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done";
+    spec.argv = ["nice", "-n", "19", "sh", "-c", spin]
+        .iter()
+        .map(Into::into)
+        .collect();
+    spec.kill_after = Duration::from_secs(60);
+    let done = run_captured(spec, b"").map(|(done, _)| done);
+    for spinner in &mut spinners {
+        let _ = spinner.kill();
+        let _ = spinner.wait();
+    }
+    let done = done.unwrap();
+    assert_eq!((done.exit, done.killed), (Exit::Code(0), None));
+    let waited = done.cpu_wait.expect("Linux counts the wait");
+    assert!(waited > Duration::ZERO, "{done:?}");
 }

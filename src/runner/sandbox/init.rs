@@ -75,9 +75,10 @@ pub(super) fn init(
         listen_for_stop()?;
         // The processes are seen in the /proc of the run's own root.
         let mut sampler = match (cgroup, &root, sampled) {
-            (None, Some(root), Some(file)) => SharedCounter::map(file, true)
-                .ok()
-                .map(|shared| Sampler::new(root.join("proc"), shared)),
+            (None, Some(root), Some(file)) => SharedCounter::map(file, true).ok().map(|shared| {
+                let mounts = scratch.as_ref().map(Scratch::mounts).unwrap_or_default();
+                Sampler::new(root.join("proc"), mounts, shared)
+            }),
             _ => None,
         };
         loop {
@@ -103,7 +104,8 @@ pub(super) fn init(
                     status: ended.status,
                     cpu_ns: ended.cpu_ns,
                     max_rss_kb: ended.max_rss_kb,
-                    held_kb: Cgroup::held_kb(cgroup),
+                    held_kb: Cgroup::held_kb(cgroup)
+                        .max(sampler.as_ref().map_or(0, Sampler::held_kb)),
                 },
             );
             if !setup.pooled {

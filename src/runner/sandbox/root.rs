@@ -437,6 +437,12 @@ impl Scratch {
         Ok(Scratch { dirs, keep })
     }
 
+    /// The scratch tmpfs mounts, as the init sees them: what they hold is
+    /// the run's memory.
+    pub(super) fn mounts(&self) -> Vec<PathBuf> {
+        self.dirs.iter().map(|(at, _)| at.clone()).collect()
+    }
+
     /// Empties the scratch space of a run that is over (every process of
     /// it gone) for the next run of the same plan: what it wrote goes, and
     /// the memory that held it with it, before the next run's cgroup counts

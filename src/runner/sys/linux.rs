@@ -339,10 +339,11 @@ pub(crate) fn kill_all_on_signal_from_outside(signal: nix::sys::signal::Signal) 
     unsafe { sigaction(signal, &action) }.map(drop)
 }
 
-/// A number that one process writes and others read as it changes, without
-/// a system call on either side: one `u64` in a memory file (`memfd`)
-/// that each maps. A run's init keeps the CPU time it samples of the run
-/// there, and the judge's watchdog reads it every round.
+/// Numbers that one process writes and others read as they change, without
+/// a system call on either side: a few `u64` words ([`Shared`]) in a memory
+/// file (`memfd`) that each maps. A run's init keeps what it samples of
+/// the run there (its CPU time, how long it waited for a CPU, its memory),
+/// and the judge's watchdog reads them every round.
 pub(crate) struct SharedCounter {
     word: std::ptr::NonNull<std::sync::atomic::AtomicU64>,
     writable: bool,
@@ -355,10 +356,10 @@ unsafe impl Send for SharedCounter {}
 unsafe impl Sync for SharedCounter {}
 
 impl SharedCounter {
-    /// Size of the file, and of its mapping.
-    const SIZE: usize = std::mem::size_of::<u64>();
+    /// Size of the file, and of its mapping: a word for each [`Shared`].
+    const SIZE: usize = std::mem::size_of::<u64>() * Shared::COUNT;
 
-    /// A new memory file holding one zero, closed at exec (no run gets it)
+    /// A new memory file holding zeros, closed at exec (no run gets it)
     /// and sealed at its size: whoever maps it may read its word without
     /// the fault of a mapping past the end of a file shrunk meanwhile.
     pub(crate) fn file() -> io::Result<OwnedFd> {
@@ -419,21 +420,52 @@ impl SharedCounter {
         Ok(SharedCounter { word, writable })
     }
 
-    /// The number now; 0 until the first write.
+    /// The CPU time now ([`Shared::CpuNs`]); 0 until the first write.
     pub(crate) fn load(&self) -> u64 {
-        // SAFETY: the mapping is live and page-aligned, and is only ever
-        // reached atomically; an atomic load of a lock-free u64 may read
-        // read-only memory.
-        unsafe { self.word.as_ref() }.load(std::sync::atomic::Ordering::Relaxed)
+        self.load_of(Shared::CpuNs)
     }
 
-    /// Writes `value`; a counter mapped only to be read is left as it is.
+    /// Writes the CPU time ([`Shared::CpuNs`]).
     pub(crate) fn store(&self, value: u64) {
+        self.store_of(Shared::CpuNs, value);
+    }
+
+    fn word(&self, which: Shared) -> &std::sync::atomic::AtomicU64 {
+        // SAFETY: the mapping is live, page-aligned and `SIZE` long, a word
+        // for each `Shared`; it is only ever reached atomically.
+        unsafe { self.word.add(which as usize).as_ref() }
+    }
+
+    /// The number `which` now; 0 until the first write. (An atomic load of
+    /// a lock-free u64 may read read-only memory.)
+    pub(crate) fn load_of(&self, which: Shared) -> u64 {
+        self.word(which).load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Writes `value` as the number `which`; a counter mapped only to be
+    /// read is left as it is.
+    pub(crate) fn store_of(&self, which: Shared, value: u64) {
         if self.writable {
-            // SAFETY: as in `load`, on a writable mapping.
-            unsafe { self.word.as_ref() }.store(value, std::sync::atomic::Ordering::Relaxed);
+            self.word(which)
+                .store(value, std::sync::atomic::Ordering::Relaxed);
         }
     }
+}
+
+/// The numbers of a [`SharedCounter`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Shared {
+    /// The run's CPU time, in nanoseconds.
+    CpuNs = 0,
+    /// How long the run's processes were ready to run but waited for a
+    /// CPU, summed over them, in nanoseconds.
+    WaitNs = 1,
+    /// The run's memory now, in KB: its processes' and its scratch tmpfs's.
+    MemoryKb = 2,
+}
+
+impl Shared {
+    const COUNT: usize = 3;
 }
 
 impl Drop for SharedCounter {

@@ -184,10 +184,18 @@ impl Cgroup {
             held.map_or_else(|| File::open(path), File::try_clone)
                 .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))
         };
+        // Where the kernel keeps it (cgroup v2 with pressure stall
+        // information), and readable: else the run's waits are read from
+        // its processes (`Meter::cpu_wait`).
+        let pressure = match self.version {
+            Version::V2 => File::open(self.cpu.join("cpu.pressure")).ok(),
+            Version::V1 => None,
+        };
         Ok(CgroupMeter {
             version: self.version,
             cpu: open(&cpu, held.map(|[cpu, _]| cpu))?,
             memory: open(&memory, held.map(|[_, memory]| memory))?,
+            pressure,
             buf: Vec::with_capacity(4096),
             cpu_base: self.base.cpu,
         })
@@ -323,6 +331,8 @@ pub struct CgroupMeter {
     version: Version,
     cpu: File,
     memory: File,
+    /// `cpu.pressure`, where there is one to read.
+    pressure: Option<File>,
     buf: Vec<u8>,
     /// CPU time the cgroup had counted before the run.
     cpu_base: Duration,
@@ -350,6 +360,20 @@ impl CgroupMeter {
         Self::read(&self.cpu, &mut self.buf)?;
         let counted = self.version.cpu(&String::from_utf8_lossy(&self.buf))?;
         Ok(counted.saturating_sub(self.cpu_base))
+    }
+
+    /// How long some task of the cgroup was ready to run but waited for a
+    /// CPU, in all: `cpu.pressure`'s `some total`. `None` where the kernel
+    /// keeps no pressure figures (cgroup v1, a kernel without PSI or booted
+    /// with `psi=0`, whose file cannot be read).
+    pub fn cpu_wait(&mut self) -> Option<Duration> {
+        Self::read(self.pressure.as_ref()?, &mut self.buf).ok()?;
+        let text = String::from_utf8_lossy(&self.buf);
+        let some = text.lines().find(|line| line.starts_with("some "))?;
+        let total = some
+            .split_whitespace()
+            .find_map(|f| f.strip_prefix("total="))?;
+        Some(Duration::from_micros(total.parse().ok()?))
     }
 
     /// The tree's anonymous memory and tmpfs and shared memory now, in KB
