@@ -162,7 +162,9 @@ pub(crate) fn submission(
 /// names and bears the marks of another (a C++ program saved as
 /// `main.py`): which `--lang` judges it as that one.
 fn other_language_hint(path: &std::path::Path, language: lang::Language) -> Option<String> {
-    let source = std::fs::read_to_string(path).ok()?;
+    let source =
+        sudoku_judge::files::read_text(path, "source file", sudoku_judge::files::MAX_WHOLE_BYTES)
+            .ok()?;
     // Each language's marks are what another one's file would not have
     // (see its `Spec::marks`).
     let marked = |language: lang::Language| {
