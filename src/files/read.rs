@@ -109,33 +109,42 @@ pub fn open_regular(path: &Path, what: &str) -> anyhow::Result<File> {
     Ok(file)
 }
 
+/// Opens the regular file `path` (see [`open_regular`]) to read at most
+/// `cap` bytes of it: a larger file is refused by its size before a byte
+/// is read. Returns it limited to one byte past the cap, so a file that
+/// grows while it is read is caught by [`ensure_within`].
+fn open_capped(path: &Path, what: &str, cap: u64) -> anyhow::Result<io::Take<File>> {
+    let file = open_regular(path, what)?;
+    let size = file
+        .metadata()
+        .with_context(|| format!("failed to read {what} {}", path.display()))?
+        .len();
+    ensure_within(size, path, what, cap)?;
+    Ok(file.take(cap + 1))
+}
+
+/// Refuses `size` bytes of `path` when they are more than `cap`.
+fn ensure_within(size: u64, path: &Path, what: &str, cap: u64) -> anyhow::Result<()> {
+    if size > cap {
+        bail!(
+            "{what} {} is larger than {}, more than the judge reads of such a file",
+            path.display(),
+            bytes_in_words(cap)
+        );
+    }
+    Ok(())
+}
+
 /// Reads the regular file `path` whole (see [`open_regular`]), at most
 /// `cap` bytes: a larger file is refused by its size before a byte is
 /// read, and one that grows while read is cut off past the cap with an
 /// error. `what` names its role in errors.
 pub fn read_capped(path: &Path, what: &str, cap: u64) -> anyhow::Result<Vec<u8>> {
-    let file = open_regular(path, what)?;
-    let too_large = || {
-        anyhow::anyhow!(
-            "{what} {} is larger than {}, more than the judge reads of such a file",
-            path.display(),
-            bytes_in_words(cap)
-        )
-    };
-    let size = file
-        .metadata()
-        .with_context(|| format!("failed to read {what} {}", path.display()))?
-        .len();
-    if size > cap {
-        return Err(too_large());
-    }
     let mut bytes = Vec::new();
-    file.take(cap + 1)
+    open_capped(path, what, cap)?
         .read_to_end(&mut bytes)
         .with_context(|| format!("failed to read {what} {}", path.display()))?;
-    if bytes.len() as u64 > cap {
-        return Err(too_large());
-    }
+    ensure_within(bytes.len() as u64, path, what, cap)?;
     Ok(bytes)
 }
 
@@ -153,28 +162,11 @@ pub fn read_text(path: &Path, what: &str, cap: u64) -> anyhow::Result<String> {
 /// an endless or sparse file is refused in bounded memory. Errors name
 /// the file, and the line when one is too long.
 pub fn read_lines(path: &Path, what: &str, cap: u64) -> anyhow::Result<String> {
-    let file = open_regular(path, what)?;
-    let too_large = || {
-        anyhow::anyhow!(
-            "{what} {} is larger than {}, more than the judge reads of such a file",
-            path.display(),
-            bytes_in_words(cap)
-        )
-    };
-    let size = file
-        .metadata()
-        .with_context(|| format!("failed to read {what} {}", path.display()))?
-        .len();
-    if size > cap {
-        return Err(too_large());
-    }
     let mut bytes = Vec::new();
-    LineCapped::new(io::BufReader::new(file.take(cap + 1)))
+    LineCapped::new(io::BufReader::new(open_capped(path, what, cap)?))
         .read_to_end(&mut bytes)
         .with_context(|| format!("failed to read {what} {}", path.display()))?;
-    if bytes.len() as u64 > cap {
-        return Err(too_large());
-    }
+    ensure_within(bytes.len() as u64, path, what, cap)?;
     String::from_utf8(bytes)
         .map_err(|_| anyhow::anyhow!("{what} {} is not UTF-8 text", path.display()))
 }

@@ -6,7 +6,10 @@ use std::collections::BTreeMap;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::{name, read_lines, Dir, Fence, Kind};
+use super::name;
+use super::os::Dir;
+use super::read::{read_capped, read_lines, Fence, LineCapped, MAX_WHOLE_BYTES};
+use super::write::{replace, write_new, Kind};
 
 /// A link at `at` to the file `target`.
 fn link_file(target: &Path, at: &Path) {
@@ -141,7 +144,7 @@ fn a_file_the_user_named_is_written_new_and_a_report_replaced_never_through_a_li
     let victim = tmp.path().join("victim");
     std::fs::write(&victim, "mine\n").unwrap();
     link_file(&victim, &tmp.path().join("solution.py"));
-    let error = super::write_new(&tmp.path().join("solution.py"), b"print()").unwrap_err();
+    let error = write_new(&tmp.path().join("solution.py"), b"print()").unwrap_err();
     assert!(
         error
             .chain()
@@ -150,7 +153,7 @@ fn a_file_the_user_named_is_written_new_and_a_report_replaced_never_through_a_li
         "{error:#}"
     );
     // A report replaces the link at its name.
-    let pending = super::replace(&tmp.path().join("solution.py")).unwrap();
+    let pending = replace(&tmp.path().join("solution.py")).unwrap();
     pending.file().write_all(b"{}").unwrap();
     pending.keep().unwrap();
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "mine\n");
@@ -159,7 +162,7 @@ fn a_file_the_user_named_is_written_new_and_a_report_replaced_never_through_a_li
         "{}"
     );
     // Made with its directories when missing.
-    super::write_new(&tmp.path().join("new/dir/a.py"), b"a").unwrap();
+    write_new(&tmp.path().join("new/dir/a.py"), b"a").unwrap();
     assert_eq!(
         std::fs::read(tmp.path().join("new/dir/a.py")).unwrap(),
         b"a"
@@ -280,7 +283,7 @@ fn special_files_are_refused_by_every_reader_without_blocking() {
             read_lines(&path, "case input", 1 << 20)
                 .map(drop)
                 .unwrap_err(),
-            super::read_capped(&path, "case input", 1 << 20)
+            read_capped(&path, "case input", 1 << 20)
                 .map(drop)
                 .unwrap_err(),
         ];
@@ -388,12 +391,12 @@ fn hostile_trees_neither_leak_nor_get_written_through() {
                 Ok(opened) => {
                     let mut text = String::new();
                     use std::io::Read as _;
-                    let read = super::LineCapped::new(std::io::BufReader::new(
-                        opened.file.take(super::MAX_WHOLE_BYTES + 1),
+                    let read = LineCapped::new(std::io::BufReader::new(
+                        opened.file.take(MAX_WHOLE_BYTES + 1),
                     ))
                     .read_to_string(&mut text);
                     if let Ok(n) = read {
-                        assert!(n as u64 <= super::MAX_WHOLE_BYTES + 1, "seed {seed}");
+                        assert!(n as u64 <= MAX_WHOLE_BYTES + 1, "seed {seed}");
                     }
                     assert!(!text.contains("root"), "seed {seed}: {shown} leaked");
                 }

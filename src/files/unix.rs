@@ -41,16 +41,6 @@ fn dir_flags() -> OFlag {
 }
 
 impl Dir {
-    /// Opens the directory `path` as the user named it (a link there is
-    /// followed: the user gave the path), made with its parents if
-    /// missing.
-    pub fn open_given(path: &Path) -> anyhow::Result<Dir> {
-        std::fs::create_dir_all(path)
-            .with_context(|| format!("failed to create {}", path.display()))?;
-        Dir::open_existing(path)?
-            .with_context(|| format!("failed to open {}: it went missing", path.display()))
-    }
-
     /// Opens the directory `path` as the user named it; `Ok(None)` when it
     /// is missing.
     pub fn open_existing(path: &Path) -> anyhow::Result<Option<Dir>> {
@@ -253,21 +243,15 @@ impl Dir {
                 self.path.display()
             );
         }
-        if stat.st_mode & 0o002 != 0 {
-            bail!(
-                "{} is writable by every user, so anyone could plant records in it; make it \
-                 yours alone (`chmod o-w {}`) or remove it",
-                self.path.display(),
-                self.path.display()
-            );
-        }
-        if stat.st_mode & 0o020 != 0 {
-            bail!(
-                "{} is writable by its group, so others could plant records in it; make it \
-                 yours alone (`chmod g-w {}`) or remove it",
-                self.path.display(),
-                self.path.display()
-            );
+        for (bit, who, flag) in [(0o002, "every user", "o-w"), (0o020, "its group", "g-w")] {
+            if stat.st_mode & bit != 0 {
+                bail!(
+                    "{} is writable by {who}, so anyone could plant records in it; make it \
+                     yours alone (`chmod {flag} {}`) or remove it",
+                    self.path.display(),
+                    self.path.display()
+                );
+            }
         }
         Ok(())
     }

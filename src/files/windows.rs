@@ -54,16 +54,6 @@ fn kind_of(file_type: std::fs::FileType) -> Kind {
 }
 
 impl Dir {
-    /// Opens the directory `path` as the user named it (a link there is
-    /// followed: the user gave the path), made with its parents if
-    /// missing.
-    pub fn open_given(path: &Path) -> anyhow::Result<Dir> {
-        std::fs::create_dir_all(path)
-            .with_context(|| format!("failed to create {}", path.display()))?;
-        Dir::open_existing(path)?
-            .with_context(|| format!("failed to open {}: it went missing", path.display()))
-    }
-
     /// Opens the directory `path` as the user named it; `Ok(None)` when it
     /// is missing.
     pub fn open_existing(path: &Path) -> anyhow::Result<Option<Dir>> {

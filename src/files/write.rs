@@ -39,6 +39,16 @@ pub enum Kind {
 }
 
 impl Dir {
+    /// Opens the directory `path` as the user named it (a link there is
+    /// followed: the user gave the path), made with its parents if
+    /// missing.
+    pub fn open_given(path: &Path) -> anyhow::Result<Dir> {
+        std::fs::create_dir_all(path)
+            .with_context(|| format!("failed to create {}", path.display()))?;
+        Dir::open_existing(path)?
+            .with_context(|| format!("failed to open {}: it went missing", path.display()))
+    }
+
     /// The names here, sorted (listed by path: only names are read).
     pub fn names(&self) -> Vec<String> {
         let mut names: Vec<String> = std::fs::read_dir(self.path())
