@@ -6,10 +6,13 @@ use std::collections::BTreeMap;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::name;
 use super::os::Dir;
-use super::read::{read_capped, read_lines, Fence, LineCapped, MAX_WHOLE_BYTES};
 use super::write::{replace, write_new, Kind};
+#[cfg(unix)]
+use super::{
+    name,
+    read::{read_capped, read_lines, Fence, LineCapped, MAX_WHOLE_BYTES},
+};
 
 /// A link at `at` to the file `target`.
 fn link_file(target: &Path, at: &Path) {
@@ -299,8 +302,10 @@ fn special_files_are_refused_by_every_reader_without_blocking() {
 
 /// A small seeded generator (xorshift), so a failing tree can be built
 /// again from its seed.
+#[cfg(unix)]
 struct Seeded(u64);
 
+#[cfg(unix)]
 impl Seeded {
     fn next(&mut self) -> u64 {
         self.0 ^= self.0 << 13;

@@ -18,7 +18,6 @@
 
 use std::fs::{File, Metadata, OpenOptions};
 use std::io;
-use std::os::windows::ffi::{OsStrExt as _, OsStringExt as _};
 use std::os::windows::fs::{FileTypeExt as _, OpenOptionsExt as _};
 use std::path::{Path, PathBuf};
 
