@@ -121,7 +121,7 @@ impl Dir {
         self.create_with_mode(name, 0o600)
     }
 
-    fn create_with_mode(&self, name: &str, mode: u32) -> io::Result<File> {
+    fn create_with_mode(&self, name: &str, mode: libc::mode_t) -> io::Result<File> {
         let fd = nix::fcntl::openat(
             &self.fd,
             name,
