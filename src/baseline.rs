@@ -185,8 +185,9 @@ pub fn earlier_of(result: &CaseResult) -> Earlier {
 impl Baseline {
     /// Reads a JSON report written by `--json FILE` (or `--format json`).
     pub fn load(path: &Path, source: impl Into<String>) -> anyhow::Result<Baseline> {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("failed to read the baseline {}", path.display()))?;
+        // Through the file door: a regular file with one link, bounded.
+        let text = crate::files::read_text(path, "baseline", crate::state::MAX_RECORD_BYTES)
+            .context("failed to read the baseline")?;
         Self::from_text(&text, path, source)
     }
 

@@ -26,11 +26,17 @@ pub struct PuzzleSet {
     pub puzzles: Vec<Board>,
 }
 
+/// The largest puzzle file `bench` reads: some three million puzzles of
+/// one line each.
+pub const MAX_PUZZLE_FILE_BYTES: u64 = 256 << 20;
+
 /// Reads puzzles from `path`: one 81-character line each (dataset files,
 /// with `#` comments and blank lines skipped) or any format `test` reads.
+/// The file is read through the file door ([`crate::files::read_lines`]):
+/// a regular file with one link, at most [`MAX_PUZZLE_FILE_BYTES`], no
+/// line longer than a board can be.
 pub fn read_puzzles(path: &Path, limit: Option<usize>) -> anyhow::Result<PuzzleSet> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("failed to read puzzles from {}", path.display()))?;
+    let text = crate::files::read_lines(path, "puzzle file", MAX_PUZZLE_FILE_BYTES)?;
     let mut puzzles = parse_puzzle_file(&path.display().to_string(), &text)?.into_boards();
     if let Some(limit) = limit {
         puzzles.truncate(limit);

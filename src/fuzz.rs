@@ -2,7 +2,7 @@
 //! case file in every format, a `judge.toml`, a submission's output
 //! through both checkers, a message to or from the spawner. Each entry
 //! point takes any bytes and must return without panicking, and without
-//! holding more than the bounds in case/file.rs.
+//! holding more than the bounds of [`crate::files::read`].
 //!
 //! The cargo-fuzz targets under `fuzz/` call these, and a test below
 //! replays every file of their corpora (`fuzz/corpus/TARGET/`) on the
@@ -12,9 +12,9 @@ use std::io::BufRead as _;
 
 use crate::board::format::{self, AcWingReader, Mode};
 use crate::board::{Board, Format};
-use crate::case::file::LineCapped;
 use crate::case::{settings, CaseData, CheckerKind};
 use crate::check::Checker;
+use crate::files::LineCapped;
 
 /// An entry point: any bytes in, no panic out.
 pub type Target = fn(&[u8]);

@@ -20,6 +20,7 @@ pub(crate) mod check;
 pub mod corpus;
 pub(crate) mod decide;
 pub mod doctor;
+pub mod files;
 pub mod fuzz;
 pub mod generate;
 pub mod hack;

@@ -63,7 +63,7 @@ fn run() -> anyhow::Result<ExitCode> {
         }
     };
     sudoku_judge::runner::sandbox::configure(cli.sandbox.mode());
-    sudoku_judge::case::file::follow_outside_links(cli.follow_outside_links);
+    sudoku_judge::files::follow_outside_links(cli.follow_outside_links);
     // Submissions are started by a small process of their own, which holds
     // the sandbox and keeps the memory each one is charged its own
     // (runner/spawner.rs).

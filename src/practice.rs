@@ -110,7 +110,7 @@ fn baseline_file(name: &str) -> String {
 
 /// The judge's own directory here, or the one of baselines in it, made if
 /// `create` and missing (see `crate::state`).
-fn records(baselines: bool, create: bool) -> anyhow::Result<Option<state::Dir>> {
+fn records(baselines: bool, create: bool) -> anyhow::Result<Option<crate::files::Dir>> {
     let Some(dir) = state::state_dir(create)? else {
         return Ok(None);
     };
@@ -162,7 +162,7 @@ pub fn load_baseline(path: &std::path::Path) -> anyhow::Result<Arc<Baseline>> {
     if path == std::path::Path::new("last") && !path.exists() {
         let record = PathBuf::from(state::STATE_DIR).join(LAST);
         let Some(text) = records(false, false)?
-            .map(|dir| dir.read_own(LAST))
+            .map(|dir| dir.read_own(LAST, state::MAX_RECORD_BYTES))
             .transpose()?
             .flatten()
         else {
@@ -185,7 +185,7 @@ pub fn load_baseline(path: &std::path::Path) -> anyhow::Result<Arc<Baseline>> {
         if let Some(name) = path.to_str().filter(|n| check_baseline_name(n).is_ok()) {
             let file = baseline_file(name);
             let saved = records(true, false)?
-                .map(|dir| dir.read_own(&file))
+                .map(|dir| dir.read_own(&file, state::MAX_RECORD_BYTES))
                 .transpose()?
                 .flatten();
             if let Some(text) = saved {
@@ -220,7 +220,7 @@ const LAST: &str = "last.json";
 /// once the run is over: an interrupted run, or one that compares with the
 /// record, never leaves half a report there. Written in the judge's own
 /// directory, never through a link (see `crate::state`).
-pub struct RunRecord(state::Pending);
+pub struct RunRecord(crate::files::Pending);
 
 impl RunRecord {
     /// The record of the last run, or of the baseline `name`.
@@ -364,7 +364,7 @@ pub fn last_failed() -> anyhow::Result<state::Failed> {
     let path = PathBuf::from(state::STATE_DIR).join(FAILED);
     let here = std::env::current_dir().context("cannot read the working directory")?;
     let text = records(false, false)?
-        .map(|dir| dir.read_own(FAILED))
+        .map(|dir| dir.read_own(FAILED, state::MAX_RECORD_BYTES))
         .transpose()?
         .flatten();
     let Some(text) = text else {

@@ -92,33 +92,22 @@ pub fn on_disk() -> anyhow::Result<PathBuf> {
     }
 }
 
-/// Writes every shipped file under `dir`, which exists; no file there is
-/// replaced: one that exists is an error naming it.
+/// Writes every shipped file under `dir` (made if missing), through the
+/// file door ([`crate::files`]): no link found below `dir` is followed,
+/// and no file there is replaced. One in the way (a file at a name, or a
+/// link at a directory's) is an error naming it, before anything is
+/// written.
 pub fn write_all(dir: &Path) -> anyhow::Result<usize> {
     let files = files();
+    let out = crate::files::Dir::open_given(dir)?;
     // All or nothing: no file is written where one would be refused.
-    if let Some((path, _)) = files
-        .iter()
-        .find(|(path, _)| dir.join(path).symlink_metadata().is_ok())
-    {
-        anyhow::bail!(
-            "{} exists, so nothing was written: give a new or empty directory",
-            dir.join(path).display()
-        );
+    for (path, _) in &files {
+        out.ensure_free(path).map_err(|e| {
+            anyhow::anyhow!("{e:#}, so nothing was written: give a new or empty directory")
+        })?;
     }
     for (path, contents) in &files {
-        let target = dir.join(path);
-        if let Some(parent) = target.parent() {
-            std::fs::create_dir_all(parent)
-                .with_context(|| format!("failed to create {}", parent.display()))?;
-        }
-        let mut file = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&target)
-            .with_context(|| format!("failed to write {}", target.display()))?;
-        std::io::Write::write_all(&mut file, contents)
-            .with_context(|| format!("failed to write {}", target.display()))?;
+        out.create_at(path, contents)?;
     }
     Ok(files.len())
 }

@@ -19,149 +19,44 @@
 //!   user; a file read from it must be the user's own too. Otherwise the
 //!   judge refuses, and says what to do.
 //!
-//! That is the Unix promise (`state/unix.rs`). Windows keeps what std lets
-//! it (`state/windows.rs`): a link or junction is refused and never
-//! written through, files are created new and renamed into place; names
-//! are reached by path, not descriptor, and owners are not checked.
+//! The rules are the file door's ([`crate::files`]); Windows keeps what
+//! std lets it there: a link or junction is refused and never written
+//! through, files are created new and renamed into place; names are
+//! reached by path, not descriptor, and owners are not checked.
 //!
 //! The record of failures ([`Failed`]) is data the judge reads back, one
 //! JSON document a line, so no case name can break a line or become a
 //! command.
 
 use std::collections::HashSet;
-use std::fs::File;
-use std::io::Read as _;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use anyhow::{bail, Context as _};
 use serde::{Deserialize, Serialize};
 
-// How a directory is held and its names reached is each OS's own: by
-// descriptor on Unix; by path on Windows, which std gives no `openat`.
-#[cfg(unix)]
-#[path = "state/unix.rs"]
-mod os;
-#[cfg(windows)]
-#[path = "state/windows.rs"]
-mod os;
-
-use os::{dir_id, from_bytes, from_wide, path_bytes};
-pub use os::{state_dir, Dir, Pending};
+use crate::files::Dir;
 
 /// The judge's own directory, in the working directory.
 pub const STATE_DIR: &str = ".sudoku-judge";
 
 /// The most the judge reads of one of its records.
-const MAX_RECORD_BYTES: u64 = 256 << 20;
+pub const MAX_RECORD_BYTES: u64 = 256 << 20;
 
-/// What a name in a directory is, as seen without following it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    File,
-    Dir,
-    /// A symbolic link (or a junction), a FIFO, a device, a socket.
-    Other,
-}
-
-impl Dir {
-    /// The names here, sorted (listed by path: only names are read).
-    pub fn names(&self) -> Vec<String> {
-        let mut names: Vec<String> = std::fs::read_dir(self.path())
-            .into_iter()
-            .flatten()
-            .flatten()
-            .filter_map(|entry| entry.file_name().into_string().ok())
-            .collect();
-        names.sort();
-        names
+/// `.sudoku-judge/` in the working directory, reached without a link and
+/// checked to be the user's own (on Unix: owned by them, written by no one
+/// else): made when `create` and missing; `Ok(None)` when missing and not
+/// `create`.
+pub fn state_dir(create: bool) -> anyhow::Result<Option<Dir>> {
+    let cwd = Dir::open_existing(Path::new(""))?.context("the working directory is gone")?;
+    let made = create && cwd.kind(STATE_DIR)?.is_none();
+    let Some(dir) = cwd.subdir(STATE_DIR, create)? else {
+        return Ok(None);
+    };
+    if made {
+        dir.restrict(0o7755)?;
     }
-
-    /// Writes `bytes` as the file `name` here, anew: a temporary file,
-    /// renamed over what was there (a link is replaced, not followed).
-    pub fn write(&self, name: &str, bytes: &[u8]) -> anyhow::Result<()> {
-        use std::io::Write as _;
-        let pending = self.pending(name)?;
-        pending
-            .file()
-            .write_all(bytes)
-            .with_context(|| format!("failed to write {}", pending.path().display()))?;
-        pending.keep().map(drop)
-    }
-}
-
-/// A fresh name for a file that is to become `name`: hidden, and unlike
-/// any other run's or this one's.
-fn temp_name(name: &str) -> String {
-    static COUNT: AtomicU64 = AtomicU64::new(0);
-    format!(
-        ".{name}.{}-{}-{:x}.tmp",
-        std::process::id(),
-        COUNT.fetch_add(1, Ordering::Relaxed),
-        rand::random::<u32>()
-    )
-}
-
-/// A record opened and checked, read whole: at most [`MAX_RECORD_BYTES`].
-fn read_capped(file: File, path: &Path) -> anyhow::Result<String> {
-    let mut text = String::new();
-    file.take(MAX_RECORD_BYTES + 1)
-        .read_to_string(&mut text)
-        .with_context(|| format!("failed to read {}", path.display()))?;
-    if text.len() as u64 > MAX_RECORD_BYTES {
-        bail!(
-            "{} is larger than {} MiB, larger than any record the judge writes",
-            path.display(),
-            MAX_RECORD_BYTES >> 20
-        );
-    }
-    Ok(text)
-}
-
-/// The error for a record that is a link.
-fn link_not_read(path: &Path) -> anyhow::Error {
-    anyhow::anyhow!(
-        "{} is a symbolic link, not a record of the judge's, so it is not read; remove it \
-         (`rm {}`)",
-        path.display(),
-        path.display()
-    )
-}
-
-/// The error for a record that is neither a link nor a regular file.
-fn not_regular(path: &Path) -> anyhow::Error {
-    anyhow::anyhow!(
-        "{} is not a regular file, not a record of the judge's; remove it",
-        path.display()
-    )
-}
-
-/// Why a directory that should be the judge's own is not opened as one.
-enum Refused {
-    /// It is a symbolic link (or, on Windows, a junction).
-    Link,
-    NotDir,
-    Other(anyhow::Error),
-}
-
-/// Why a directory that should be the judge's own cannot be opened as one.
-fn refused_dir(path: &Path, why: Refused) -> anyhow::Error {
-    match why {
-        Refused::Link => anyhow::anyhow!(
-            "{} is a symbolic link, and the judge writes its records only into a directory of \
-             its own, never through a link (one shipped in a case pack could make it overwrite \
-             a file of yours); remove the link (`rm {}`) and run again",
-            path.display(),
-            path.display()
-        ),
-        Refused::NotDir => anyhow::anyhow!(
-            "{} is not a directory, and the judge keeps its records in a directory of that \
-             name; remove it (`rm {}`) and run again",
-            path.display(),
-            path.display()
-        ),
-        Refused::Other(error) => error.context(format!("failed to open {}", path.display())),
-    }
+    dir.ensure_own()?;
+    Ok(Some(dir))
 }
 
 /// A path as a record holds it: text when it is UTF-8, else its bytes
@@ -190,6 +85,68 @@ impl PathText {
             PathText::Wide { wide } => from_wide(&wide),
         }
     }
+}
+
+/// The bytes of a path that is not UTF-8, as a record keeps them.
+#[cfg(unix)]
+fn path_bytes(path: &Path) -> PathText {
+    use std::os::unix::ffi::OsStrExt as _;
+    PathText::Bytes {
+        bytes: path.as_os_str().as_bytes().to_vec(),
+    }
+}
+
+/// A path that is not valid Unicode (an unpaired surrogate), as a record
+/// keeps it: its UTF-16 units.
+#[cfg(windows)]
+fn path_bytes(path: &Path) -> PathText {
+    use std::os::windows::ffi::OsStrExt as _;
+    PathText::Wide {
+        wide: path.as_os_str().encode_wide().collect(),
+    }
+}
+
+/// A path kept as bytes, read back (as near as a Windows name can be).
+fn from_bytes(bytes: Vec<u8>) -> PathBuf {
+    #[cfg(unix)]
+    return PathBuf::from(<std::ffi::OsString as std::os::unix::ffi::OsStringExt>::from_vec(bytes));
+    #[cfg(windows)]
+    return PathBuf::from(String::from_utf8_lossy(&bytes).into_owned());
+}
+
+/// A path kept as UTF-16 units, read back (as near as a Unix name can be).
+fn from_wide(wide: &[u16]) -> PathBuf {
+    #[cfg(unix)]
+    return PathBuf::from(String::from_utf16_lossy(wide));
+    #[cfg(windows)]
+    return PathBuf::from(
+        <std::ffi::OsString as std::os::windows::ffi::OsStringExt>::from_wide(wide),
+    );
+}
+
+/// The device and inode of `dir`: which directory it is, wherever it was
+/// reached from.
+#[cfg(unix)]
+fn dir_id(dir: &Path) -> anyhow::Result<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt as _;
+    let meta =
+        std::fs::metadata(dir).with_context(|| format!("failed to read {}", dir.display()))?;
+    Ok((meta.dev(), meta.ino()))
+}
+
+/// The volume's serial number and the directory's index there: which
+/// directory it is, as a device and inode are on Unix.
+#[cfg(windows)]
+fn dir_id(dir: &Path) -> anyhow::Result<(u64, u64)> {
+    use std::os::windows::fs::OpenOptionsExt as _;
+    // A directory is opened as a handle only with backup semantics.
+    const FILE_FLAG_BACKUP_SEMANTICS: u32 = 0x0200_0000;
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(FILE_FLAG_BACKUP_SEMANTICS)
+        .open(dir)
+        .and_then(|opened| crate::runner::sys::file_identity(&opened))
+        .with_context(|| format!("failed to read {}", dir.display()))
 }
 
 /// The first line of a record of failures.
@@ -320,26 +277,6 @@ fn in_words(error: &serde_json::Error) -> String {
 mod tests {
     use super::*;
 
-    fn dir(path: &Path) -> Dir {
-        Dir::open_given(path).unwrap()
-    }
-
-    /// A link at `at` to the file `target`.
-    fn link_file(target: &Path, at: &Path) {
-        #[cfg(unix)]
-        std::os::unix::fs::symlink(target, at).unwrap();
-        #[cfg(windows)]
-        std::os::windows::fs::symlink_file(target, at).unwrap();
-    }
-
-    /// A link at `at` to the directory `target`.
-    fn link_dir(target: &Path, at: &Path) {
-        #[cfg(unix)]
-        std::os::unix::fs::symlink(target, at).unwrap();
-        #[cfg(windows)]
-        std::os::windows::fs::symlink_dir(target, at).unwrap();
-    }
-
     /// A name no UTF-8 text can hold.
     fn not_unicode(before: &str) -> PathBuf {
         #[cfg(unix)]
@@ -358,62 +295,6 @@ mod tests {
                     .collect::<Vec<u16>>(),
             ),
         );
-    }
-
-    #[cfg_attr(
-        windows,
-        ignore = "Wine shows a link as its target, so this is not run there"
-    )]
-    #[test]
-    fn writing_replaces_a_planted_link_and_never_follows_it() {
-        let tmp = tempfile::tempdir().unwrap();
-        let victim = tmp.path().join("victim");
-        std::fs::write(&victim, "mine\n").unwrap();
-        let state = tmp.path().join("state");
-        std::fs::create_dir(&state).unwrap();
-        link_file(&victim, &state.join("failed"));
-        let state = dir(&state);
-        // Read: refused by name, nothing of the target.
-        let error = state.read_own("failed").unwrap_err().to_string();
-        assert!(error.contains("failed is a symbolic link"), "{error}");
-        // Written: the link is replaced, the target untouched.
-        state.write("failed", b"new\n").unwrap();
-        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "mine\n");
-        assert_eq!(state.read_own("failed").unwrap().unwrap(), "new\n");
-        // Nothing of the write is left behind.
-        assert_eq!(state.names(), ["failed"]);
-    }
-
-    #[cfg_attr(
-        windows,
-        ignore = "Wine shows a link as its target, so this is not run there"
-    )]
-    #[test]
-    fn a_directory_link_is_refused_and_nothing_is_written_through_it() {
-        let tmp = tempfile::tempdir().unwrap();
-        let elsewhere = tmp.path().join("elsewhere");
-        std::fs::create_dir(&elsewhere).unwrap();
-        link_dir(&elsewhere, &tmp.path().join("baselines"));
-        let top = dir(tmp.path());
-        let error = top.subdir("baselines", true).unwrap_err().to_string();
-        assert!(error.contains("baselines is a symbolic link"), "{error}");
-        assert!(error.contains("rm "), "{error}");
-        assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
-    }
-
-    #[test]
-    fn a_pending_file_is_gone_unless_kept() {
-        let tmp = tempfile::tempdir().unwrap();
-        let state = dir(tmp.path());
-        {
-            let pending = state.pending("last.json").unwrap();
-            use std::io::Write as _;
-            pending.file().write_all(b"{}").unwrap();
-        }
-        assert!(state.names().is_empty(), "{:?}", state.names());
-        let pending = state.pending("last.json").unwrap();
-        assert_eq!(pending.keep().unwrap(), tmp.path().join("last.json"));
-        assert_eq!(state.names(), ["last.json"]);
     }
 
     #[test]

@@ -105,7 +105,7 @@ pub struct ParseError {
     /// cell`), escaped and short.
     pub message: String,
     /// The same without a byte of the text, for a file the user running
-    /// the judge does not own (see `case::file::Opened::own`); `None` when
+    /// the judge does not own (see `files::Opened::own`); `None` when
     /// the message quotes nothing.
     pub unquoted: Option<String>,
 }

@@ -92,11 +92,11 @@ impl RealVerdict {
 
 /// Reads the `judge.toml` at `path`, with its text: a regular file of
 /// bounded size that does not link out of its own directory, nor is a hard
-/// link to someone else's file (case/file.rs).
+/// link (see [`crate::files::read`]).
 pub(super) fn parse_text(path: &Path) -> anyhow::Result<(File, String)> {
     let dir = path.parent().unwrap_or(Path::new("."));
-    let opened = super::file::Fence::new(dir).open(path, "settings file")?;
-    let bytes = super::file::read_whole(opened.file, &path.display())?;
+    let opened = crate::files::Fence::new(dir).open(path, "settings file")?;
+    let bytes = crate::files::read_whole(opened.file, &path.display())?;
     let text = String::from_utf8(bytes)
         .with_context(|| format!("invalid {}: it is not UTF-8 text", path.display()))?;
     let file = toml::from_str(&text)

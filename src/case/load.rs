@@ -17,10 +17,10 @@ use std::sync::Arc;
 
 use anyhow::{bail, Context as _};
 
-use super::file::{self, Fence, LineCapped};
 use super::Case;
 use crate::board::format::{self, AcWingReader, Mode};
 use crate::board::{Board, Format};
+use crate::files::{self as file, Fence, LineCapped};
 use crate::words::plural;
 
 /// How much of a file is looked at to tell its format.

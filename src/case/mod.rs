@@ -10,7 +10,6 @@
 //! walks the given paths with walkdir in natural order (`case2` before
 //! `case10`), skipping hidden and backup files.
 
-pub mod file;
 mod judge_toml;
 mod load;
 pub mod settings;
@@ -36,7 +35,7 @@ pub struct Case {
     pub id: String,
     /// The directory given on the command line that the case was found
     /// under (the one holding it, for a case named by its file): its
-    /// files must not resolve outside it (see [`file::ensure_inside`]).
+    /// files must not resolve outside it (see [`crate::files::ensure_inside`]).
     pub root: PathBuf,
     pub input: PathBuf,
     pub expected: Option<PathBuf>,
@@ -209,7 +208,7 @@ fn file_case(path: &Path) -> anyhow::Result<Case> {
         if let Some((input, expected)) = case_in_dir(dir).filter(|(input, _)| input == path) {
             return Ok(Case {
                 id: id_of(dir, dir),
-                root: file::fence_of(path),
+                root: crate::files::fence_of(path),
                 input,
                 expected,
             });
@@ -218,7 +217,7 @@ fn file_case(path: &Path) -> anyhow::Result<Case> {
     match path.extension().and_then(|e| e.to_str()) {
         Some("in") => Ok(Case {
             id: id_of(path, path),
-            root: file::fence_of(path),
+            root: crate::files::fence_of(path),
             input: path.to_path_buf(),
             expected: flat_expected(path),
         }),
@@ -232,7 +231,7 @@ fn file_case(path: &Path) -> anyhow::Result<Case> {
         _ => Ok(Case {
             // Any other single file is taken as an input without expected output.
             id: id_of(path, path),
-            root: file::fence_of(path),
+            root: crate::files::fence_of(path),
             input: path.to_path_buf(),
             expected: None,
         }),
@@ -295,22 +294,11 @@ fn walk(root: &Path, cases: &mut Vec<Case>, warnings: &mut Vec<String>) -> anyho
     Ok(())
 }
 
-/// Creates the case file `path` with `text`. An existing file is an error
-/// and is never replaced: nothing the user wrote is overwritten.
+/// Creates the case file `path` with `text`, through the file door: an
+/// existing file is an error and is never replaced, and a link at its name
+/// is not written through; nothing the user wrote is overwritten.
 pub fn write_new(path: &Path, text: &str) -> anyhow::Result<()> {
-    use std::io::Write as _;
-    let mut file = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(path)
-        .with_context(|| {
-            format!(
-                "failed to create {} (it is never overwritten)",
-                path.display()
-            )
-        })?;
-    file.write_all(text.as_bytes())
-        .with_context(|| format!("failed to write {}", path.display()))
+    crate::files::write_new(path, text.as_bytes())
 }
 
 /// `path` made absolute against the working directory (`.` for an empty

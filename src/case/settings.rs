@@ -329,7 +329,7 @@ pub fn references(dir: &Path) -> anyhow::Result<Vec<Reference>> {
         .enumerate()
         .map(|(n, entry)| {
             let file = dir.join(entry.file.get_ref());
-            super::file::ensure_inside(dir, &file, &format!("reference {}", n + 1))
+            crate::files::ensure_inside(dir, &file, &format!("reference {}", n + 1))
                 .with_context(|| format!("invalid {}", path.display()))?;
             anyhow::ensure!(
                 file.is_file(),
@@ -340,7 +340,7 @@ pub fn references(dir: &Path) -> anyhow::Result<Vec<Reference>> {
             );
             // Checked as a case file is: no hard link to someone else's
             // file (its compiler would quote it).
-            super::file::Fence::new(dir)
+            crate::files::Fence::new(dir)
                 .open(&file, &format!("reference {}", n + 1))
                 .with_context(|| format!("invalid {}", path.display()))?;
             Ok(Reference {

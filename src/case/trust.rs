@@ -38,7 +38,13 @@
 //! `%APPDATA%\sudoku-judge\trust`), named by a hash of the
 //! path and the digest, created with `O_EXCL` (so never through a link
 //! planted at its name), and read back only as a regular file, never
-//! through a link, of bounded size.
+//! through a link, of bounded size. Records are read and written through
+//! the file door ([`crate::files`]) with the same checks: on Unix the
+//! directory must be reached without a link at its last name, belong to
+//! the user running the judge and be written by no one else, and a record
+//! must be that user's own file with one link, so another user's records
+//! (a data directory reached through `XDG_DATA_HOME` or a `HOME` that
+//! `sudo -E` kept) are never taken for the user's consent.
 //!
 //! The suites shipped in `cases/` name references, and `calibrate` runs
 //! them (CI does, on a fresh checkout, with no step of anyone's). Their
@@ -58,6 +64,7 @@ use sha2::{Digest as _, Sha256};
 
 use super::judge_toml;
 pub use super::judge_toml::{Kind, Named};
+use crate::files::Dir;
 use crate::quote::{command_words, names_a_path};
 
 /// A `judge.toml` that names programs, as the user is asked to allow it.
@@ -502,7 +509,7 @@ pub fn subject(file: &Path, settings: &[u8], named: Vec<Named>) -> anyhow::Resul
     for (name, path) in parts.files {
         let mut bytes = Vec::new();
         let mut executable = false;
-        super::file::open_regular(&path, "program")
+        crate::files::open_regular(&path, "program")
             .and_then(|mut opened| {
                 executable = is_executable(&opened);
                 opened
@@ -734,8 +741,8 @@ impl Store {
         })
     }
 
-    /// The record of `subject`'s content at its place: its name.
-    fn record_path(&self, file: &Path, digest: &str) -> PathBuf {
+    /// The name of the record of `subject`'s content at its place.
+    fn record_name(file: &Path, digest: &str) -> String {
         let mut hasher = Sha256::new();
         hasher.update(b"sudoku-judge trust record 1\n");
         // The bytes of the name as the OS has it (UTF-8 or WTF-8 on
@@ -748,74 +755,81 @@ impl Store {
             .iter()
             .map(|b| format!("{b:02x}"))
             .collect();
-        self.dir.join(format!("{key}.json"))
+        format!("{key}.json")
+    }
+
+    /// Where the record of `subject`'s content at its place is.
+    #[cfg(test)]
+    fn record_path(&self, file: &Path, digest: &str) -> PathBuf {
+        self.dir.join(Self::record_name(file, digest))
+    }
+
+    /// The directory, opened without following a link at its last name and
+    /// checked to be the user's own (see [`crate::files::Dir::ensure_own`]);
+    /// made, readable by the user alone, when `create` and missing.
+    /// `Ok(None)` when missing and not `create`.
+    fn open(&self, create: bool) -> anyhow::Result<Option<Dir>> {
+        let name = self
+            .dir
+            .file_name()
+            .and_then(|n| n.to_str())
+            .with_context(|| format!("{} names no directory", self.dir.display()))?;
+        let above = self.dir.parent().unwrap_or(Path::new(""));
+        let parent = if create {
+            Some(Dir::open_given(above)?)
+        } else {
+            Dir::open_existing(above)?
+        };
+        let Some(parent) = parent else {
+            return Ok(None);
+        };
+        let made = create && parent.kind(name)?.is_none();
+        let Some(dir) = parent.subdir(name, create)? else {
+            return Ok(None);
+        };
+        if made {
+            dir.restrict(0o7700)?;
+        }
+        dir.ensure_own()
+            .context("consent is read and kept only in a directory of your own")?;
+        Ok(Some(dir))
     }
 
     fn consent(&self, subject: &Subject) -> Consent {
         let Ok(real) = std::fs::canonicalize(&subject.file) else {
             return Consent::Refused;
         };
-        let path = self.record_path(&real, &subject.digest);
-        match read_record(&path) {
+        let Ok(Some(dir)) = self.open(false) else {
+            return Consent::Refused;
+        };
+        match read_record(&dir, &Self::record_name(&real, &subject.digest)) {
             Ok(record) if record.file == real && record.digest == subject.digest => {
                 Consent::Allowed
             }
-            _ if self
-                .records()
-                .is_ok_and(|records| records.iter().any(|r| r.file == real)) =>
-            {
-                Consent::Changed
-            }
+            _ if records_in(&dir).iter().any(|(r, _)| r.file == real) => Consent::Changed,
             _ => Consent::Refused,
         }
-    }
-
-    /// The directory, made if need be: a directory of the user's own,
-    /// reached by no link at its last name. (On Windows it is made with
-    /// the access list it inherits, in the user's profile, and its owner is
-    /// not checked: std does not show it.)
-    fn ensure_dir(&self) -> anyhow::Result<()> {
-        let mut builder = std::fs::DirBuilder::new();
-        builder.recursive(true);
-        #[cfg(unix)]
-        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-        builder
-            .create(&self.dir)
-            .with_context(|| format!("failed to create {}", self.dir.display()))?;
-        let meta = self
-            .dir
-            .symlink_metadata()
-            .with_context(|| format!("failed to read {}", self.dir.display()))?;
-        anyhow::ensure!(
-            meta.is_dir() && !meta.file_type().is_symlink(),
-            "{} is not a directory but a link or a file; consent is kept only in a directory \
-             of your own",
-            self.dir.display()
-        );
-        #[cfg(unix)]
-        anyhow::ensure!(
-            std::os::unix::fs::MetadataExt::uid(&meta) == nix::unistd::Uid::effective().as_raw(),
-            "{} belongs to another user; consent is kept only in a directory of your own",
-            self.dir.display()
-        );
-        Ok(())
     }
 
     fn allow(&self, subject: &Subject) -> anyhow::Result<Allowed> {
         let real = std::fs::canonicalize(&subject.file)
             .with_context(|| format!("cannot find {}", subject.file.display()))?;
-        self.ensure_dir()?;
-        let path = self.record_path(&real, &subject.digest);
-        if read_record(&path).is_ok_and(|r| r.file == real && r.digest == subject.digest) {
+        let dir = self
+            .open(true)?
+            .with_context(|| format!("failed to create {}", self.dir.display()))?;
+        let name = Self::record_name(&real, &subject.digest);
+        let path = dir.path().join(&name);
+        if read_record(&dir, &name).is_ok_and(|r| r.file == real && r.digest == subject.digest) {
             return Ok(Allowed::Already);
         }
         // Consent to older content of the same file goes: it is void, and
         // a list of records should say what holds.
         let mut replaced = 0;
-        for (old, old_path) in self.records_with_paths()? {
-            if old.file == real && old_path != path {
-                std::fs::remove_file(&old_path)
-                    .with_context(|| format!("failed to remove {}", old_path.display()))?;
+        for (old, old_name) in records_in(&dir) {
+            if old.file == real && old_name != name {
+                dir.remove(&old_name).with_context(|| {
+                    format!("failed to remove {}", dir.path().join(&old_name).display())
+                })?;
                 replaced += 1;
             }
         }
@@ -832,25 +846,22 @@ impl Store {
         // Written whole under a fresh name (`O_EXCL`, mode 0600), then
         // linked to its own name, which must not exist: a link planted
         // there is never followed, and a record is never half written.
-        let mut staged = tempfile::Builder::new()
-            .prefix(".record-")
-            .tempfile_in(&self.dir)
-            .with_context(|| format!("failed to write a record in {}", self.dir.display()))?;
+        let staged = dir.pending_private(&name)?;
         staged
+            .file()
             .write_all(&text)
-            .and_then(|()| staged.as_file().sync_all())
-            .with_context(|| format!("failed to write a record in {}", self.dir.display()))?;
-        match staged.persist_noclobber(&path) {
+            .and_then(|()| staged.file().sync_all())
+            .with_context(|| format!("failed to write a record in {}", dir.path().display()))?;
+        match staged.keep_new() {
             Ok(_) => {}
-            Err(error) if error.error.kind() == std::io::ErrorKind::AlreadyExists => {
+            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {
                 anyhow::bail!(
                     "{} exists and is not a record of this file; remove it, then allow again",
                     path.display()
                 )
             }
             Err(error) => {
-                return Err(error.error)
-                    .with_context(|| format!("failed to write {}", path.display()))
+                return Err(error).with_context(|| format!("failed to write {}", path.display()))
             }
         }
         Ok(Allowed::Recorded {
@@ -860,11 +871,15 @@ impl Store {
     }
 
     fn revoke(&self, under: &Path) -> anyhow::Result<Vec<Record>> {
+        let Some(dir) = self.open(false)? else {
+            return Ok(Vec::new());
+        };
         let mut revoked = Vec::new();
-        for (record, path) in self.records_with_paths()? {
+        for (record, name) in records_in(&dir) {
             if record.file.starts_with(under) {
-                std::fs::remove_file(&path)
-                    .with_context(|| format!("failed to remove {}", path.display()))?;
+                dir.remove(&name).with_context(|| {
+                    format!("failed to remove {}", dir.path().join(&name).display())
+                })?;
                 revoked.push(record);
             }
         }
@@ -872,66 +887,39 @@ impl Store {
     }
 
     fn records(&self) -> anyhow::Result<Vec<Record>> {
-        Ok(self
-            .records_with_paths()?
+        let Some(dir) = self.open(false)? else {
+            return Ok(Vec::new());
+        };
+        Ok(records_in(&dir)
             .into_iter()
             .map(|(record, _)| record)
             .collect())
     }
-
-    /// Every readable record and its path, oldest first. What is not a
-    /// record (another file, a link, a record cut short) is passed over.
-    fn records_with_paths(&self) -> anyhow::Result<Vec<(Record, PathBuf)>> {
-        let entries = match std::fs::read_dir(&self.dir) {
-            Ok(entries) => entries,
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-            Err(error) => {
-                return Err(error).with_context(|| format!("failed to read {}", self.dir.display()))
-            }
-        };
-        let mut records: Vec<(Record, PathBuf)> = entries
-            .flatten()
-            .map(|entry| entry.path())
-            .filter(|path| path.extension().is_some_and(|e| e == "json"))
-            .filter_map(|path| read_record(&path).ok().map(|record| (record, path)))
-            .collect();
-        records.sort_by(|a, b| (a.0.allowed_at, &a.0.file).cmp(&(b.0.allowed_at, &b.0.file)));
-        Ok(records)
-    }
 }
 
-/// The record at `path`: a regular file, opened without following a link
-/// and without blocking, of bounded size.
-fn read_record(path: &Path) -> anyhow::Result<Record> {
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::custom_flags(
-        &mut options,
-        libc::O_NOFOLLOW | libc::O_NONBLOCK,
-    );
-    // FILE_FLAG_OPEN_REPARSE_POINT: a link is opened as itself, so it is
-    // no regular file below.
-    #[cfg(windows)]
-    std::os::windows::fs::OpenOptionsExt::custom_flags(&mut options, 0x0020_0000);
-    let file = options
-        .open(path)
-        .with_context(|| format!("failed to read {}", path.display()))?;
-    // A link opened as itself is not a file (Windows' `is_file` is false
-    // for a reparse point).
-    anyhow::ensure!(
-        file.metadata()?.is_file(),
-        "{} is not a regular file",
-        path.display()
-    );
-    let mut text = Vec::new();
-    file.take(MAX_RECORD_BYTES + 1).read_to_end(&mut text)?;
-    anyhow::ensure!(
-        text.len() as u64 <= MAX_RECORD_BYTES,
-        "{} is too large to be a record",
-        path.display()
-    );
-    serde_json::from_slice(&text).with_context(|| format!("{} is not a record", path.display()))
+/// Every readable record in `dir` and its name, oldest first. What is not
+/// a record (another file, a link, a file of another user's, a record cut
+/// short) is passed over.
+fn records_in(dir: &Dir) -> Vec<(Record, String)> {
+    let mut records: Vec<(Record, String)> = dir
+        .names()
+        .into_iter()
+        .filter(|name| name.ends_with(".json"))
+        .filter_map(|name| read_record(dir, &name).ok().map(|record| (record, name)))
+        .collect();
+    records.sort_by(|a, b| (a.0.allowed_at, &a.0.file).cmp(&(b.0.allowed_at, &b.0.file)));
+    records
+}
+
+/// The record `name` in `dir`, read as every record is (see
+/// [`crate::files::Dir::read_own`]): a regular file of the user's own,
+/// with one link, not a link itself, of bounded size.
+fn read_record(dir: &Dir, name: &str) -> anyhow::Result<Record> {
+    let path = dir.path().join(name);
+    let text = dir
+        .read_own(name, MAX_RECORD_BYTES)?
+        .with_context(|| format!("{} is missing", path.display()))?;
+    serde_json::from_str(&text).with_context(|| format!("{} is not a record", path.display()))
 }
 
 #[cfg(test)]
@@ -1206,8 +1194,8 @@ id
         std::os::unix::fs::symlink(&store.dir, &linked.dir).unwrap();
         #[cfg(windows)]
         std::os::windows::fs::symlink_dir(&store.dir, &linked.dir).unwrap();
-        let error = linked.allow(&subject).unwrap_err().to_string();
-        assert!(error.contains("not a directory but a link"), "{error}");
+        let error = format!("{:#}", linked.allow(&subject).unwrap_err());
+        assert!(error.contains("linked is a symbolic link"), "{error}");
     }
 
     #[test]

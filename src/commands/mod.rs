@@ -177,7 +177,9 @@ fn other_language_hint(
     language: lang::Language,
     message: &str,
 ) -> Option<String> {
-    let source = std::fs::read_to_string(path).ok()?;
+    let source =
+        sudoku_judge::files::read_text(path, "source file", sudoku_judge::files::MAX_WHOLE_BYTES)
+            .ok()?;
     let name = path.file_name()?.to_string_lossy();
     let other = lang::another_language(language, &name, &source, message)?;
     let id = other.spec().id;

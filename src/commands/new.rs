@@ -1,10 +1,8 @@
 //! `new`: the file to start a solution from, and the command to judge it.
 
-use std::io::{self, Write as _};
+use std::io;
 use std::path::PathBuf;
 use std::process::ExitCode;
-
-use anyhow::Context as _;
 
 use crate::cli::NewArgs;
 use sudoku_judge::outside::shell_path;
@@ -65,19 +63,17 @@ pub fn new(args: &NewArgs) -> anyhow::Result<ExitCode> {
     } else {
         format!(" --lang {}", language.spec().id)
     };
-    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent)
-            .with_context(|| format!("failed to make the directory {}", parent.display()))?;
-    }
-    // Created only if it is not there: nothing of the user's is replaced,
-    // even a file made a moment ago.
-    let created = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&path);
-    let mut file = match created {
-        Ok(file) => file,
-        Err(error) if error.kind() == io::ErrorKind::AlreadyExists => {
+    // Created only if it is not there, through the file door: nothing of
+    // the user's is replaced, even a file made a moment ago, and a link at
+    // the name is not written through.
+    match sudoku_judge::files::write_new(&path, start.text.as_bytes()) {
+        Ok(()) => {}
+        Err(error)
+            if error
+                .chain()
+                .filter_map(|e| e.downcast_ref::<io::Error>())
+                .any(|e| e.kind() == io::ErrorKind::AlreadyExists) =>
+        {
             let other = free_name(&path);
             anyhow::bail!(
                 "{} exists, and `sudoku-judge new` never overwrites a file; name another, e.g. \
@@ -89,12 +85,8 @@ pub fn new(args: &NewArgs) -> anyhow::Result<ExitCode> {
                 start.file_name
             )
         }
-        Err(error) => {
-            return Err(error).with_context(|| format!("failed to create {}", path.display()))
-        }
-    };
-    file.write_all(start.text.as_bytes())
-        .with_context(|| format!("failed to write {}", path.display()))?;
+        Err(error) => return Err(error),
+    }
     let next = next_command(problem, problem_from, &path, &lang_flag, &cases);
     let written = starter::Written {
         path: &path,

@@ -431,13 +431,41 @@ fn judging_flags(args: &TestArgs) -> String {
 }
 
 /// A report file named on the command line; like `--junit` in every test
-/// runner, it is replaced on each run.
+/// runner, it is replaced on each run: written anew through the file door
+/// and renamed into place when done (a link at its name is replaced, never
+/// written through).
 fn create_report(path: &std::path::Path) -> anyhow::Result<Box<dyn io::Write>> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("failed to create {}", dir.display()))?;
-    }
-    let file = std::fs::File::create(path)
+    let pending = sudoku_judge::files::replace(path)
         .with_context(|| format!("failed to create the report {}", path.display()))?;
-    Ok(Box::new(io::BufWriter::new(file)))
+    Ok(Box::new(io::BufWriter::new(ReportFile(Some(pending)))))
+}
+
+/// A report being written: in place once all of it is (on the last flush
+/// of its writer, when it is dropped).
+struct ReportFile(Option<sudoku_judge::files::Pending>);
+
+impl io::Write for ReportFile {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        match &self.0 {
+            Some(pending) => (&mut pending.file()).write(bytes),
+            None => Err(io::Error::other("the report was closed")),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match &self.0 {
+            Some(pending) => (&mut pending.file()).flush(),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for ReportFile {
+    fn drop(&mut self) {
+        if let Some(pending) = self.0.take() {
+            // What was written goes in place, as a report written straight
+            // to its name would have stayed.
+            let _ = pending.keep();
+        }
+    }
 }

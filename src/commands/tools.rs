@@ -16,10 +16,10 @@ use crate::cli::{
 use sudoku_judge::bench;
 use sudoku_judge::board::format::{self, Mode};
 use sudoku_judge::board::Format;
-use sudoku_judge::case::file::{self, LineCapped};
 use sudoku_judge::case::settings;
 use sudoku_judge::case::{Settings, Suite};
 use sudoku_judge::corpus;
+use sudoku_judge::files::{self as file, LineCapped};
 use sudoku_judge::generate;
 use sudoku_judge::outside::{Outside, OutsidePath};
 use sudoku_judge::report::progress;
@@ -37,8 +37,6 @@ pub fn cases(out: Option<&std::path::Path>) -> anyhow::Result<ExitCode> {
     match out {
         None => report::notices::shipped_list(&mut stdout)?,
         Some(dir) => {
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("failed to create {}", dir.display()))?;
             let written = sudoku_judge::shipped::write_all(dir)?;
             report::notices::shipped_written(&mut stdout, dir, written)?;
         }
@@ -48,7 +46,7 @@ pub fn cases(out: Option<&std::path::Path>) -> anyhow::Result<ExitCode> {
 
 pub fn solve(name: Option<&str>) -> anyhow::Result<ExitCode> {
     let solver = pick_solver(name)?;
-    // No line longer than a board can be is held (case/file.rs).
+    // No line longer than a board can be is held (src/files/read.rs).
     let mut stdin = LineCapped::new(io::stdin().lock());
     // The format shows in the first line with cells; read up to it.
     let (head, format) =
@@ -273,11 +271,7 @@ fn rate_sources(files: &[PathBuf]) -> anyhow::Result<Vec<(String, String)>> {
     paths
         .iter()
         .map(|f| {
-            let opened = file::open_regular(f, "puzzle file")?;
-            let bytes =
-                file::read_whole(LineCapped::new(io::BufReader::new(opened)), &f.display())?;
-            let text = String::from_utf8(bytes)
-                .with_context(|| format!("{} is not UTF-8 text", f.display()))?;
+            let text = file::read_lines(f, "puzzle file", file::MAX_WHOLE_BYTES)?;
             Ok((f.display().to_string(), text))
         })
         .collect()

@@ -206,30 +206,37 @@ pub fn write_cases_with(
         made.push(case);
     }
 
-    // Every case is made: move them into place.
+    // Every case is made: move them into place, through the file door: a
+    // case's own directory under --out is gen's to make, and one that is a
+    // link (planted beside the cases) is not followed.
+    let out = crate::files::Dir::open_given(&plan.out)?;
     for index in 0..plan.files {
         let (input, expected) = plan.relative_paths(index);
         for path in [input, expected] {
             let target = plan.out.join(&path);
-            if let Some(dir) = target.parent() {
-                // A case's own directory under --out is gen's to make: one
-                // that is a link (planted beside the cases) is not
-                // followed.
-                if dir != plan.out && dir.symlink_metadata().is_ok_and(|m| !m.is_dir()) {
-                    anyhow::bail!(
-                        "{} is there and is not a directory (a link?), so no case is written \
-                         through it; nothing was written",
-                        dir.display()
-                    );
-                }
-                placed.dirs.extend(create_dirs(dir)?);
+            let parent = path.parent().unwrap_or(Path::new(""));
+            let made = match parent.to_str().filter(|p| !p.is_empty()) {
+                Some(first) => out.kind(first)?.is_none(),
+                None => false,
+            };
+            let dir = out
+                .open_relative(parent, true)
+                .map_err(|e| anyhow::anyhow!("{e:#}; nothing was written"))?
+                .with_context(|| format!("failed to create {}", plan.out.join(parent).display()))?;
+            if made {
+                placed.dirs.push(plan.out.join(parent));
             }
-            std::fs::hard_link(staging.path().join(&path), &target).with_context(|| {
-                format!(
-                    "failed to move {} into place; nothing was written",
-                    target.display()
-                )
-            })?;
+            let name = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .context("a case's file name")?;
+            dir.link_from(&staging.path().join(&path), name)
+                .with_context(|| {
+                    format!(
+                        "failed to move {} into place; nothing was written",
+                        target.display()
+                    )
+                })?;
             placed.files.push(target);
         }
     }

@@ -11,8 +11,11 @@
 //! judge makes in it is reached through its descriptor and never through
 //! a link found there (a case pack may ship a "kept" directory whose
 //! entries link to files of yours): each case's directory and each file
-//! is created anew (`O_EXCL | O_NOFOLLOW`, see `crate::state`), and a case
-//! file is copied only as its suite may be read (`case::file::Fence`).
+//! is created anew (`O_EXCL | O_NOFOLLOW`), and a case file is copied only
+//! as its suite may be read: all through [`crate::files`]. A case's
+//! directory is named after its id made safe ([`crate::files::name::safe`]:
+//! no control character, and a long id cut with a hash), and its
+//! `verdict.txt` names the case whole.
 
 use std::io;
 use std::path::Path;
@@ -20,9 +23,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use super::{Event, Reporter};
-use crate::case::file::Fence;
+use crate::files::{name, Dir, Fence, Kind};
 use crate::results::{CaseOutcome, CaseResult};
-use crate::state::{Dir, Kind};
 use crate::verdict::Verdict;
 
 /// The file that marks a directory as made by `--keep`.
@@ -83,12 +85,7 @@ impl KeepReporter {
     /// Makes the directory a case is kept in, named after its id: a name
     /// of its own, numbered when another case took it (`a/b` and `a__b`).
     fn case_dir(&self, id: &str) -> io::Result<Dir> {
-        let base = id.replace(['/', '\\'], "__");
-        let base = if base.starts_with('.') || base.is_empty() {
-            format!("_{base}")
-        } else {
-            base
-        };
+        let base = name::safe(id);
         for n in 1.. {
             let name = if n == 1 {
                 base.clone()
@@ -109,7 +106,21 @@ impl KeepReporter {
         unreachable!("some name is free")
     }
 
+    /// Keeps `result`'s files; an error names the case.
     fn keep(&self, result: &CaseResult) -> io::Result<()> {
+        self.keep_case(result).map_err(|e| {
+            io::Error::new(
+                e.kind(),
+                format!(
+                    "failed to keep case {} in {}: {e}",
+                    result.id.terminal(),
+                    self.dir.path().display()
+                ),
+            )
+        })
+    }
+
+    fn keep_case(&self, result: &CaseResult) -> io::Result<()> {
         use std::io::Write as _;
         let CaseOutcome::Judged(j) = &result.outcome else {
             return Ok(());
@@ -131,7 +142,9 @@ impl KeepReporter {
                 return Ok(());
             };
             match fence.open(from, "case file") {
-                Ok(mut source) => io::copy(&mut source.file, &mut dir.create_new(name)?).map(drop),
+                Ok(mut source) => {
+                    io::copy(&mut source.file, &mut dir.create_new(&name::safe(name))?).map(drop)
+                }
                 Err(error) => {
                     left_out.push_str(&format!("not kept: {error:#}\n"));
                     Ok(())

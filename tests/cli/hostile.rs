@@ -625,9 +625,8 @@ fn a_hard_link_to_a_file_of_another_user_is_refused_before_a_byte_is_read() {
     let all = format!("{}{}{json}", run.stdout, run.stderr);
     assert!(
         all.contains(&format!(
-            "a.out is a hard link to a file of uid 0, not of {}'s owner (uid {PACK_OWNER}), so \
-             it is not read",
-            pack.display()
+            "{} is a hard link (the file has 2 names), so it is not read",
+            pack.join("a.out").display()
         )),
         "{all}"
     );
@@ -646,7 +645,7 @@ fn a_hard_link_to_a_file_of_another_user_is_refused_before_a_byte_is_read() {
     assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
     let all = format!("{}{}", run.stdout, run.stderr);
     assert!(
-        all.contains("judge.toml is a hard link to a file of uid 0"),
+        all.contains("judge.toml is a hard link (the file has 2 names)"),
         "{all}"
     );
     assert!(!leaks_secret(&all), "{all}");
@@ -1663,5 +1662,281 @@ fn a_file_name_never_becomes_a_command_of_the_exported_run_sh() {
         "{}\n{}",
         String::from_utf8_lossy(&ran.stderr),
         text
+    );
+}
+
+/// A pack that hard-links a file of the user running the judge (root's
+/// `/etc/shadow`, when root judges) as an expected output: the file passes
+/// every check of ownership, since it is the user's own. It must be
+/// refused before a byte of it is read, as root and as an ordinary user,
+/// and the error must say to put a copy in the link's place; nothing of it
+/// may show, not even its first byte quoted as a bad cell.
+#[test]
+fn a_hard_link_to_a_file_of_the_judges_own_user_is_refused_before_a_byte_is_read() {
+    let tmp = tempfile::tempdir().unwrap();
+    let secret = secret(tmp.path());
+    fs::set_permissions(&secret, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
+    let pack = tmp.path().join("pack");
+    write(&pack, "shadow.in", &format!("{PUZZLE}\nend\n"));
+    fs::hard_link(&secret, pack.join("shadow.out")).unwrap();
+    write(&pack, "b.in", &format!("{PUZZLE}\nend\n"));
+    write(&pack, "b.out", &format!("{ANSWER}\n"));
+    let run = run_in(tmp.path(), &["test", pack.to_str().unwrap()], "");
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    let all = format!("{}{}", run.stdout, run.stderr);
+    assert!(
+        all.contains(&format!(
+            "{} is a hard link (the file has 2 names), so it is not read",
+            pack.join("shadow.out").display()
+        )) && all.contains("put a copy of it in the link's place"),
+        "{all}"
+    );
+    assert!(!leaks_secret(&all), "{all}");
+    assert!(run.stdout.contains("AC "), "{}", run.stdout);
+    // `check` and `--keep` read it through the same door.
+    let run = run_in(tmp.path(), &["check", pack.to_str().unwrap()], "");
+    let all = format!("{}{}", run.stdout, run.stderr);
+    assert_ne!(run.code, 0, "{all}");
+    assert!(all.contains("shadow.out is a hard link"), "{all}");
+    assert!(!leaks_secret(&all), "{all}");
+}
+
+/// `cases --out DIR` where DIR already holds a link named as a shipped
+/// suite (`DIR/leetcode37 -> ../victim`), as a cloned directory or a
+/// shared `/tmp` may: not one file may be written through the link (85
+/// were), nor anything else under DIR, and the error names the link.
+/// `gen --out` refuses the same link.
+#[test]
+fn cases_out_never_writes_through_a_planted_link() {
+    let tmp = tempfile::tempdir().unwrap();
+    let victim = tmp.path().join("victim");
+    fs::create_dir(&victim).unwrap();
+    write(&victim, "mine.txt", "mine");
+    let out = tmp.path().join("out");
+    fs::create_dir(&out).unwrap();
+    symlink("../victim", out.join("leetcode37")).unwrap();
+    let run = run_in(tmp.path(), &["cases", "--out", "out"], "");
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("out/leetcode37 is a symbolic link")
+            && run.stderr.contains("nothing was written"),
+        "{}",
+        run.stderr
+    );
+    let in_victim: Vec<_> = fs::read_dir(&victim).unwrap().flatten().collect();
+    assert_eq!(in_victim.len(), 1, "{in_victim:?}");
+    assert_eq!(fs::read_to_string(victim.join("mine.txt")).unwrap(), "mine");
+    let in_out: Vec<_> = fs::read_dir(&out).unwrap().flatten().collect();
+    assert_eq!(in_out.len(), 1, "{in_out:?}");
+
+    // gen, with a case directory planted as a link.
+    symlink("../victim", out.join("g-001")).unwrap();
+    let run = run_in(
+        tmp.path(),
+        &[
+            "gen", "--out", "out", "--name", "g-", "--count", "1", "--layout", "dir",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("nothing was written"), "{}", run.stderr);
+    assert_eq!(fs::read_dir(&victim).unwrap().count(), 1);
+}
+
+/// `bench` on puzzle files no judge should read whole: a sparse file of
+/// 1.2 GB that takes 4 KB on disk (it took the judge to 3.7 GB), a FIFO
+/// (it blocked) and `/dev/zero` (it grew until killed). Each must be
+/// refused at once, naming the file, with the judge's memory bounded, as
+/// `check` and `rate` refuse them.
+#[test]
+fn bench_refuses_sparse_special_and_endless_files_in_bounded_memory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sparse = tmp.path().join("sparse.txt");
+    fs::File::create(&sparse)
+        .unwrap()
+        .set_len(1_200 << 20)
+        .unwrap();
+    let fifo = tmp.path().join("fifo.txt");
+    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+    let cases: [(&Path, &str); 3] = [
+        (&sparse, "sparse.txt is larger than"),
+        (&fifo, "fifo.txt is a FIFO, not a regular file"),
+        (
+            Path::new("/dev/zero"),
+            "/dev/zero is a device, not a regular file",
+        ),
+    ];
+    for (file, said) in cases {
+        for command in [&["bench", "--solver", "mrv"][..], &["rate"][..]] {
+            let args: Vec<&str> = command
+                .iter()
+                .copied()
+                .chain([file.to_str().unwrap()])
+                .collect();
+            let command = command[0];
+            let (run, peak_kb) = run_measured(tmp.path(), &args, Duration::from_secs(60));
+            assert_eq!(run.code, 2, "{command}: {}{}", run.stdout, run.stderr);
+            assert!(run.stderr.contains(said), "{command}: {}", run.stderr);
+            if let Some(peak_kb) = peak_kb {
+                assert!(peak_kb < 64 << 10, "{command} grew to {peak_kb} KB");
+            }
+        }
+    }
+    // Within the size, a line longer than a board can be is refused after
+    // reading a MiB of it.
+    let wide = tmp.path().join("wide.txt");
+    fs::File::create(&wide).unwrap().set_len(200 << 20).unwrap();
+    let (run, peak_kb) = run_measured(
+        tmp.path(),
+        &["bench", "wide.txt", "--solver", "mrv"],
+        Duration::from_secs(60),
+    );
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("wide.txt: line 1 is longer than 1 MiB"),
+        "{}",
+        run.stderr
+    );
+    if let Some(peak_kb) = peak_kb {
+        assert!(peak_kb < 64 << 10, "bench grew to {peak_kb} KB");
+    }
+}
+
+/// `--keep` with cases whose ids are longer than a file name may be (a
+/// case two levels down in a pack; one broke it: "File name too long",
+/// exit 2, no case named, nothing kept) or hold a control character: every failing case is kept under a
+/// name made safe (cut with a hash, so two long names stay apart), its
+/// verdict.txt names it whole, and the run ends as a run that judged.
+#[test]
+fn keep_keeps_cases_whose_names_no_file_system_takes() {
+    let tmp = tempfile::tempdir().unwrap();
+    // Each level fits a file name; the case's id, both levels, does not.
+    let long = "x".repeat(200);
+    let names = [
+        format!("{long}/{long}a"),
+        format!("{long}/{long}b"),
+        "tab\there".to_string(),
+    ];
+    for name in &names {
+        write(
+            &tmp.path().join("pack"),
+            &format!("{name}.in"),
+            &format!("{PUZZLE}\nend\n"),
+        );
+        write(
+            &tmp.path().join("pack"),
+            &format!("{name}.out"),
+            &format!("{ANSWER}\n"),
+        );
+    }
+    let run = run_in(
+        tmp.path(),
+        &[
+            "test",
+            "pack",
+            "--solver",
+            "faulty-leaves-blank",
+            "--keep",
+            "kept",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr
+            .contains("kept what 3 cases not accepted were given and gave back in kept/"),
+        "{}",
+        run.stderr
+    );
+    let mut kept: Vec<String> = fs::read_dir(tmp.path().join("kept"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| !n.starts_with('.'))
+        .collect();
+    kept.sort();
+    assert_eq!(kept.len(), 3, "{kept:?}");
+    assert!(
+        kept.iter().all(|n| n.len() <= 255 && !n.contains('\t')),
+        "{kept:?}"
+    );
+    assert!(kept.contains(&"tab%09here".to_string()), "{kept:?}");
+    let mut named: Vec<String> = kept
+        .iter()
+        .map(|dir| {
+            let verdict =
+                fs::read_to_string(tmp.path().join("kept").join(dir).join("verdict.txt")).unwrap();
+            verdict.lines().next().unwrap().to_string()
+        })
+        .collect();
+    named.sort();
+    let mut expected: Vec<String> = names.iter().map(|n| format!("WA {n}")).collect();
+    expected.sort();
+    assert_eq!(named, expected);
+}
+
+/// Consent another user recorded: a data directory (`XDG_DATA_HOME`, or a
+/// `HOME` that `sudo -E` kept) whose records belong to someone else must
+/// not count as the user's consent. Root gives the records to another uid;
+/// an ordinary user cannot, so the test shows the same rule with what they
+/// can make: a records directory others may write (where anyone could
+/// plant a record), and a record with a second name (a hard link, how a
+/// readable record of another user's is brought in). In each, the pack
+/// is refused as if never allowed, and nothing of it runs.
+#[test]
+fn consent_recorded_by_another_user_is_not_taken_for_yours() {
+    let scene = Scene::new("toolchain-command");
+    let allowed = scene.judge(&["trust", scene.pack.to_str().unwrap()]);
+    assert_eq!(allowed.code, 0, "{}{}", allowed.stdout, allowed.stderr);
+    let records = scene.data.join("sudoku-judge/trust");
+    let listed = scene.judge(&["trust", "--list"]);
+    assert_eq!(listed.code, 0, "{}{}", listed.stdout, listed.stderr);
+    assert!(listed.stdout.contains("judge.toml"), "{}", listed.stdout);
+    let record = fs::read_dir(&records)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|e| e == "json"))
+        .expect("a record");
+
+    if nix::unistd::geteuid().is_root() {
+        give_away(&[&records, &record]);
+        let run = scene.judge_pack("ac_program.cpp");
+        scene.assert_refused(&run, 15, 1, false);
+        let listed = scene.judge(&["trust", "--list"]);
+        assert_eq!(listed.code, 2, "{}{}", listed.stdout, listed.stderr);
+        assert!(
+            listed.stderr.contains(&format!(
+                "{} belongs to uid {PACK_OWNER}, not to you (uid 0)",
+                records.display()
+            )),
+            "{}",
+            listed.stderr
+        );
+        std::os::unix::fs::lchown(&records, Some(0), Some(0)).unwrap();
+        let run = scene.judge_pack("ac_program.cpp");
+        scene.assert_refused(&run, 15, 1, false);
+        std::os::unix::fs::lchown(&record, Some(0), Some(0)).unwrap();
+    }
+
+    use std::os::unix::fs::PermissionsExt as _;
+    fs::set_permissions(&records, fs::Permissions::from_mode(0o777)).unwrap();
+    let run = scene.judge_pack("ac_program.cpp");
+    scene.assert_refused(&run, 15, 1, false);
+    fs::set_permissions(&records, fs::Permissions::from_mode(0o700)).unwrap();
+
+    let second = scene.data.join("second-name.json");
+    fs::hard_link(&record, &second).unwrap();
+    let run = scene.judge_pack("ac_program.cpp");
+    scene.assert_refused(&run, 15, 1, false);
+    fs::remove_file(&second).unwrap();
+
+    // The record as the user made it, alone: the consent holds again.
+    let run = scene.judge_pack("ac_program.cpp");
+    assert!(
+        !run.stderr.contains("names a program for the judge to run"),
+        "{}{}",
+        run.stdout,
+        run.stderr
     );
 }

@@ -1318,8 +1318,8 @@ fn the_judges_records_are_data_never_written_through_a_planted_link() {
     assert_eq!(linked.code, 1, "{}{}", linked.stdout, linked.stderr);
     assert!(
         linked.stderr.contains(
-            "warning: .sudoku-judge is a symbolic link, and the judge writes its records only \
-             into a directory of its own"
+            "warning: .sudoku-judge is a symbolic link, and the judge writes only into \
+             directories it reaches without a link"
         ),
         "{}",
         linked.stderr

@@ -205,26 +205,15 @@ fn write_out(
     boards: &str,
     script: &str,
 ) -> anyhow::Result<Vec<PathBuf>> {
-    let write_new = |target: &Path, text: &[u8]| -> anyhow::Result<()> {
-        use std::io::Write as _;
-        std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(target)
-            .and_then(|mut file| file.write_all(text))
-            .with_context(|| format!("failed to write {}", target.display()))
-    };
+    // Through the file door: no link under `out` is followed, and each
+    // file is created new.
+    let dir = crate::files::Dir::open_given(out)?;
     let mut files = Vec::new();
     for (name, text) in built {
-        let target = out.join(name);
-        write_new(&target, text.as_bytes())?;
-        files.push(target);
+        files.push(dir.create_at(Path::new(name), text.as_bytes())?);
     }
-    let board_path = out.join(BOARDS);
-    write_new(&board_path, boards.as_bytes())?;
-    files.push(board_path);
-    let script_path = out.join(SCRIPT);
-    write_new(&script_path, script.as_bytes())?;
+    files.push(dir.create_at(Path::new(BOARDS), boards.as_bytes())?);
+    let script_path = dir.create_at(Path::new(SCRIPT), script.as_bytes())?;
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt as _;

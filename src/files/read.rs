@@ -1,35 +1,42 @@
-//! Opening the files a suite supplies: case inputs, expected outputs,
-//! `judge.toml`s and the references they name. People judge suites they
-//! download, so nothing in one may hang the judge, grow it without bound,
-//! or make it read a file outside the suite.
+//! Reading: every file the judge did not write, whoever supplies it (a
+//! case pack's inputs, expected outputs, `judge.toml`s and references; the
+//! puzzle files of `bench`, `rate`, `check`, `calibrate` and `hack`; a
+//! baseline report; the judge's own records, which a planted file could
+//! pose as). People judge suites they download, so nothing read may hang
+//! the judge, grow it without bound, or show it a file it was not given.
 //!
 //! - Only regular files are read. A FIFO, device, socket or directory is
 //!   refused before it is opened, and the open itself never blocks
 //!   (`O_NONBLOCK`, then `fstat` on what was opened, for a file swapped
 //!   after the check).
-//! - No line is longer than [`MAX_LINE_BYTES`]: a longer one is an error
-//!   naming its file and line, found after reading at most that much of it.
-//!   Text parsed whole is at most [`MAX_WHOLE_BYTES`].
+//! - A file with more than one name (a hard link, `nlink > 1`) is refused
+//!   before a byte of it is read, whoever owns it, root's files included:
+//!   a hard link is how a pack would show a root-run judge `/etc/shadow` as
+//!   an expected output. The check is made on the open descriptor, so
+//!   nothing swapped in meanwhile escapes it.
+//! - Reading is bounded: no line is longer than [`MAX_LINE_BYTES`]
+//!   ([`LineCapped`], for formats read line by line, which then hold one
+//!   line at a time), text parsed whole is at most [`MAX_WHOLE_BYTES`]
+//!   ([`read_whole`]), and a file read whole with a cap of its own
+//!   ([`read_capped`]) is refused by its size before a byte is read.
 //! - A file whose real path (symbolic links resolved) lies outside the
 //!   directory it was found under is refused, naming the link and nothing
-//!   of what it points to, unless `--follow-outside-links` allows it. The
-//!   check is made again on what was opened (its device and inode), so a
-//!   link swapped in between the check and the open is caught.
-//! - A file with other hard links that belongs to someone else than the
-//!   suite's owner (the owner of the directory given on the command line)
-//!   is refused before a byte of it is read ([`Fence::open`]): a hard link
-//!   is how a pack would show a root-run judge `/etc/shadow` as an expected
-//!   output. The check is made on the open descriptor, so nothing swapped
-//!   in meanwhile escapes it.
+//!   of what it points to, unless `--follow-outside-links` allows it
+//!   ([`Fence`]). The check is made again on what was opened (its device
+//!   and inode), so a link swapped in between the check and the open is
+//!   caught.
 //! - Whether the user running the judge owns a file is kept with it
 //!   ([`Opened::own`]): only then do error messages quote its bytes.
+//! - A record of the judge's own is read only through
+//!   [`super::Dir::read_own`]: not through a link, and only when it is the
+//!   user's own file in a directory of theirs.
 //!
 //! On Windows std shows neither a file's owner nor its count of hard
 //! links, nor an inode: there the hard-link check is not made, every file
 //! counts as the user's own, and what was opened is matched to what the
 //! path led to by its creation and write times, size and attributes
-//! instead of its inode (the `os` functions at the end of this file;
-//! docs/security.md says so). The rest holds as on Unix.
+//! instead of its inode (see `windows.rs`; docs/security.md says so). The
+//! rest holds as on Unix.
 
 use std::fs::File;
 use std::io::{self, BufRead, Read};
@@ -37,6 +44,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{bail, Context as _};
+
+use super::os;
 
 /// The longest line read: a thousand times the longest line a board takes.
 pub const MAX_LINE_BYTES: usize = 1 << 20;
@@ -54,60 +63,29 @@ pub fn follow_outside_links(follow: bool) {
     FOLLOW_OUTSIDE_LINKS.store(follow, Ordering::SeqCst);
 }
 
-/// What a file that is not a regular file is, in words.
-#[cfg(unix)]
-fn kind(file_type: std::fs::FileType) -> &'static str {
-    use std::os::unix::fs::FileTypeExt as _;
-    if file_type.is_dir() {
-        "a directory"
-    } else if file_type.is_fifo() {
-        "a FIFO"
-    } else if file_type.is_socket() {
-        "a socket"
-    } else if file_type.is_block_device() || file_type.is_char_device() {
-        "a device"
-    } else {
-        "not a regular file"
-    }
-}
-
-/// What a file that is not a regular file is, in words.
-#[cfg(windows)]
-fn kind(file_type: std::fs::FileType) -> &'static str {
-    if file_type.is_dir() {
-        "a directory"
-    } else {
-        "not a regular file"
-    }
-}
-
 /// Refuses `path` unless it is a regular file: `what` names its role
 /// (`case input`, `expected output`).
-pub fn ensure_regular(path: &Path, what: &str) -> anyhow::Result<()> {
+fn ensure_regular(path: &Path, what: &str) -> anyhow::Result<()> {
     let meta = std::fs::metadata(path)
         .with_context(|| format!("failed to read {what} {}", path.display()))?;
     if !meta.is_file() {
         bail!(
             "{what} {} is {}, not a regular file; only regular files are read",
             path.display(),
-            kind(meta.file_type())
+            os::kind_words(meta.file_type())
         );
     }
     Ok(())
 }
 
 /// Opens the regular file `path` for reading, without blocking on what
-/// is not one.
+/// is not one; a file with other names (hard links) is refused before a
+/// byte of it is read. `what` names its role in errors.
 pub fn open_regular(path: &Path, what: &str) -> anyhow::Result<File> {
     ensure_regular(path, what)?;
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
     // Opening a FIFO swapped in after the check must not wait for a
-    // writer. (Windows has no FIFO in a directory to open.)
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
-    let file = options
-        .open(path)
+    // writer.
+    let file = os::open_nonblocking(path)
         .with_context(|| format!("failed to read {what} {}", path.display()))?;
     let meta = file
         .metadata()
@@ -116,10 +94,109 @@ pub fn open_regular(path: &Path, what: &str) -> anyhow::Result<File> {
         bail!(
             "{what} {} is {}, not a regular file; only regular files are read",
             path.display(),
-            kind(meta.file_type())
+            os::kind_words(meta.file_type())
+        );
+    }
+    let links = os::links(&meta);
+    if links > 1 {
+        bail!(
+            "{what} {} is a hard link (the file has {links} names), so it is not read: a hard \
+             link can make any file, another user's included, look like one of yours; if the \
+             file belongs here, put a copy of it in the link's place",
+            path.display(),
         );
     }
     Ok(file)
+}
+
+/// Opens the regular file `path` (see [`open_regular`]) to read at most
+/// `cap` bytes of it: a larger file is refused by its size before a byte
+/// is read. Returns it limited to one byte past the cap, so a file that
+/// grows while it is read is caught by [`ensure_within`].
+fn open_capped(path: &Path, what: &str, cap: u64) -> anyhow::Result<io::Take<File>> {
+    let file = open_regular(path, what)?;
+    let size = file
+        .metadata()
+        .with_context(|| format!("failed to read {what} {}", path.display()))?
+        .len();
+    ensure_within(size, path, what, cap)?;
+    Ok(file.take(cap + 1))
+}
+
+/// Refuses `size` bytes of `path` when they are more than `cap`.
+fn ensure_within(size: u64, path: &Path, what: &str, cap: u64) -> anyhow::Result<()> {
+    if size > cap {
+        bail!(
+            "{what} {} is larger than {}, more than the judge reads of such a file",
+            path.display(),
+            bytes_in_words(cap)
+        );
+    }
+    Ok(())
+}
+
+/// Reads the regular file `path` whole (see [`open_regular`]), at most
+/// `cap` bytes: a larger file is refused by its size before a byte is
+/// read, and one that grows while read is cut off past the cap with an
+/// error. `what` names its role in errors.
+pub fn read_capped(path: &Path, what: &str, cap: u64) -> anyhow::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    open_capped(path, what, cap)?
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("failed to read {what} {}", path.display()))?;
+    ensure_within(bytes.len() as u64, path, what, cap)?;
+    Ok(bytes)
+}
+
+/// [`read_capped`], as text: what is not UTF-8 is an error naming the
+/// file.
+pub fn read_text(path: &Path, what: &str, cap: u64) -> anyhow::Result<String> {
+    String::from_utf8(read_capped(path, what, cap)?)
+        .map_err(|_| anyhow::anyhow!("{what} {} is not UTF-8 text", path.display()))
+}
+
+/// Reads the regular file `path` (see [`open_regular`]) as text of a
+/// format read line by line: at most `cap` bytes (a larger file is refused
+/// by its size before a byte is read), no line longer than
+/// [`MAX_LINE_BYTES`] (found after reading at most that much of it), so
+/// an endless or sparse file is refused in bounded memory. Errors name
+/// the file, and the line when one is too long.
+pub fn read_lines(path: &Path, what: &str, cap: u64) -> anyhow::Result<String> {
+    let mut bytes = Vec::new();
+    LineCapped::new(io::BufReader::new(open_capped(path, what, cap)?))
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("failed to read {what} {}", path.display()))?;
+    ensure_within(bytes.len() as u64, path, what, cap)?;
+    String::from_utf8(bytes)
+        .map_err(|_| anyhow::anyhow!("{what} {} is not UTF-8 text", path.display()))
+}
+
+/// A record already opened and checked (see [`super::Dir::read_own`]),
+/// read whole: at most `cap` bytes.
+pub(super) fn read_record(file: File, path: &Path, cap: u64) -> anyhow::Result<String> {
+    let mut text = String::new();
+    file.take(cap + 1)
+        .read_to_string(&mut text)
+        .with_context(|| format!("failed to read {}", path.display()))?;
+    if text.len() as u64 > cap {
+        bail!(
+            "{} is larger than {}, larger than any record the judge writes",
+            path.display(),
+            bytes_in_words(cap)
+        );
+    }
+    Ok(text)
+}
+
+/// A size as people read it: in MiB or KiB when whole, else in bytes.
+fn bytes_in_words(bytes: u64) -> String {
+    if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
+        format!("{} MiB", bytes >> 20)
+    } else if bytes >= 1 << 10 && bytes.is_multiple_of(1 << 10) {
+        format!("{} KiB", bytes >> 10)
+    } else {
+        format!("{bytes} bytes")
+    }
 }
 
 /// Refuses `path` when its real path lies outside `root`'s (the directory
@@ -152,16 +229,13 @@ fn outside(what: &str, path: &Path, root: &Path) -> anyhow::Error {
 }
 
 /// The directory a suite's files were found under (given on the command
-/// line, or holding a `judge.toml`) and its owner: what [`Fence::open`]
-/// holds the files to.
+/// line, or holding a `judge.toml`): what [`Fence::open`] holds the files
+/// to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fence {
     root: PathBuf,
     /// `root` with its links resolved, once.
     real_root: PathBuf,
-    /// The uid owning `root`; `None` when it cannot be read (the open then
-    /// reports what is wrong).
-    owner: Option<u32>,
 }
 
 /// A suite's file, opened: read from `file`, and quote it only when `own`.
@@ -180,15 +254,14 @@ impl Fence {
         Fence {
             root: root.to_path_buf(),
             real_root: std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf()),
-            owner: std::fs::metadata(root).ok().and_then(|m| os::owner(&m)),
         }
     }
 
     /// Opens `path`, a file of the suite, for reading: `what` names its
     /// role in errors (`case input`, `expected output`). Refused: a file
     /// that is not a regular file, one that resolves outside the fence
-    /// (unless links out are allowed), and one with other hard links that
-    /// is not the suite owner's. Nothing is read before these checks.
+    /// (unless links out are allowed), and one with other hard links (see
+    /// [`open_regular`]). Nothing is read before these checks.
     pub fn open(&self, path: &Path, what: &str) -> anyhow::Result<Opened> {
         let follow = FOLLOW_OUTSIDE_LINKS.load(Ordering::SeqCst);
         // Where the path leads, before anything is opened; a missing file
@@ -204,18 +277,6 @@ impl Fence {
         let meta = file
             .metadata()
             .with_context(|| format!("failed to read {what} {}", path.display()))?;
-        if let Some(uid) = os::foreign_link(&meta, self.owner) {
-            let owner = self
-                .owner
-                .map_or_else(|| "unknown".to_string(), |uid| format!("uid {uid}"));
-            bail!(
-                "{what} {} is a hard link to a file of uid {uid}, not of {}'s owner ({owner}), \
-                 so it is not read: a suite may hold only its owner's files; copy the file into \
-                 the suite if it belongs there",
-                path.display(),
-                self.root.display(),
-            );
-        }
         if !follow {
             // What was opened must be what the path led to inside the
             // suite: a link swapped in meanwhile leads elsewhere.
@@ -298,17 +359,9 @@ impl<R: BufRead> LineCapped<R> {
             format!(
                 "line {} is longer than {}, longer than any board can be",
                 self.line,
-                words_of(self.cap)
+                bytes_in_words(self.cap as u64)
             ),
         )
-    }
-}
-
-fn words_of(bytes: usize) -> String {
-    if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
-        format!("{} MiB", bytes >> 20)
-    } else {
-        format!("{bytes} bytes")
     }
 }
 
@@ -352,82 +405,6 @@ impl<R: BufRead> BufRead for LineCapped<R> {
         } else {
             self.run += amount;
         }
-    }
-}
-
-/// What Unix shows of a file: its owner, hard links and inode.
-#[cfg(unix)]
-mod os {
-    use std::fs::Metadata;
-    use std::os::unix::fs::MetadataExt as _;
-
-    /// The effective uid of the judge: whose files it may quote.
-    pub fn running_uid() -> u32 {
-        nix::unistd::geteuid().as_raw()
-    }
-
-    /// The uid owning a file.
-    pub fn owner(meta: &Metadata) -> Option<u32> {
-        Some(meta.uid())
-    }
-
-    /// The owner of a file with other hard links that `owner` (the
-    /// suite's) does not own: a file the suite may not show.
-    pub fn foreign_link(meta: &Metadata, owner: Option<u32>) -> Option<u32> {
-        (meta.nlink() > 1 && Some(meta.uid()) != owner).then_some(meta.uid())
-    }
-
-    /// Whether the two are one file: the same device and inode.
-    pub fn same_file(a: &Metadata, b: &Metadata) -> bool {
-        a.dev() == b.dev() && a.ino() == b.ino()
-    }
-
-    /// Whether the user running the judge owns the file.
-    pub fn runs_as_owner(meta: &Metadata) -> bool {
-        meta.uid() == running_uid()
-    }
-}
-
-/// What std shows of a file on Windows: no owner, no count of hard links,
-/// no file index (those need `windows_by_handle`, not stable).
-#[cfg(windows)]
-mod os {
-    use std::fs::Metadata;
-    use std::os::windows::fs::MetadataExt as _;
-
-    /// Not shown: a suite has no owner to hold its files to.
-    pub fn owner(_: &Metadata) -> Option<u32> {
-        None
-    }
-
-    /// Not checked: the link count is not shown. (NTFS lets a user make a
-    /// hard link only to a file they may write, so a pack made elsewhere
-    /// cannot carry one to a file of this machine.)
-    pub fn foreign_link(_: &Metadata, _: Option<u32>) -> Option<u32> {
-        None
-    }
-
-    /// Whether the two are one file, as near as std shows: the same
-    /// creation and write times (100 ns ticks), size and attributes. A file
-    /// swapped in would have to match all four.
-    pub fn same_file(a: &Metadata, b: &Metadata) -> bool {
-        (
-            a.creation_time(),
-            a.last_write_time(),
-            a.file_size(),
-            a.file_attributes(),
-        ) == (
-            b.creation_time(),
-            b.last_write_time(),
-            b.file_size(),
-            b.file_attributes(),
-        )
-    }
-
-    /// Taken as yes: the owner is not shown, and a file that led outside
-    /// the suite is refused before this. Errors quote the suite's bytes.
-    pub fn runs_as_owner(_: &Metadata) -> bool {
-        true
     }
 }
 
@@ -490,38 +467,78 @@ mod tests {
 
     #[cfg(unix)]
     #[test]
-    fn a_hard_link_to_a_file_of_someone_else_is_refused_before_it_is_read() {
-        use super::os::running_uid;
+    fn a_hard_link_is_refused_before_it_is_read_whoever_owns_it() {
         let tmp = tempfile::tempdir().unwrap();
         let suite = tmp.path().join("suite");
         std::fs::create_dir(&suite).unwrap();
         std::fs::write(tmp.path().join("secret"), "root:x:0:0\n").unwrap();
         std::fs::hard_link(tmp.path().join("secret"), suite.join("a.out")).unwrap();
         std::fs::write(suite.join("b.out"), "mine").unwrap();
-        // The suite as another user's: the file, ours, is not its owner's.
-        let theirs = Fence {
-            owner: Some(running_uid().wrapping_add(1)),
-            ..Fence::new(&suite)
-        };
-        let err = theirs
+        // Ours (root's, when the tests run as root): refused all the same.
+        let err = Fence::new(&suite)
             .open(&suite.join("a.out"), "expected output")
             .unwrap_err()
             .to_string();
         assert!(
-            err.contains(&format!(
-                "a.out is a hard link to a file of uid {}, not of",
-                running_uid()
-            )),
+            err.contains("expected output ")
+                && err.contains("a.out is a hard link (the file has 2 names), so it is not read")
+                && err.contains("put a copy of it in the link's place"),
             "{err}"
         );
         assert!(!err.contains("secret") && !err.contains("root:"), "{err}");
-        // A file with one link is the suite's, whoever owns it; and the
-        // owner's own hard links are theirs to make.
-        assert!(theirs.open(&suite.join("b.out"), "expected output").is_ok());
+        // Every reader of the door refuses it too.
+        for err in [
+            open_regular(&suite.join("a.out"), "puzzle file").unwrap_err(),
+            read_capped(&suite.join("a.out"), "puzzle file", 1 << 20).unwrap_err(),
+            read_lines(&suite.join("a.out"), "puzzle file", 1 << 20).unwrap_err(),
+        ] {
+            assert!(err.to_string().contains("is a hard link"), "{err}");
+        }
+        // A file with one link is read, and it is ours to quote.
         let opened = Fence::new(&suite)
-            .open(&suite.join("a.out"), "expected output")
+            .open(&suite.join("b.out"), "expected output")
             .unwrap();
         assert!(opened.own);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_sparse_file_is_refused_by_its_size_and_a_device_at_once() {
+        let tmp = tempfile::tempdir().unwrap();
+        let sparse = tmp.path().join("sparse.txt");
+        // A gigabyte that takes no room on disk.
+        std::fs::File::create(&sparse)
+            .unwrap()
+            .set_len(1 << 30)
+            .unwrap();
+        for err in [
+            read_capped(&sparse, "puzzle file", 256 << 20).unwrap_err(),
+            read_lines(&sparse, "puzzle file", 256 << 20).unwrap_err(),
+        ] {
+            let err = err.to_string();
+            assert!(
+                err.ends_with(
+                    "sparse.txt is larger than 256 MiB, more than the judge reads of such a file"
+                ),
+                "{err}"
+            );
+        }
+        // Within the cap, no line may pass the line cap: a file of NULs
+        // with no newline fails after a MiB, not after reading it all.
+        let err = format!(
+            "{:#}",
+            read_lines(&sparse, "puzzle file", 2 << 30).unwrap_err()
+        );
+        assert!(
+            err.contains("sparse.txt: line 1 is longer than 1 MiB"),
+            "{err}"
+        );
+        for device in ["/dev/zero", "/dev/null"] {
+            let err = read_lines(Path::new(device), "puzzle file", 1 << 20)
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains(&format!("{device} is a device")), "{err}");
+        }
     }
 
     #[cfg(unix)]

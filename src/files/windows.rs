@@ -1,4 +1,5 @@
-//! [`Dir`] on Windows, keeping what std lets it keep of the Unix promise.
+//! The Windows side of the door, keeping what std lets it keep of the
+//! Unix promise (`unix.rs`).
 //!
 //! Held: a symbolic link or a junction (any name-surrogate reparse point)
 //! where the judge expects its directory is refused, as on Unix; a file is
@@ -12,18 +13,18 @@
 //! and a junction swapped in for a directory between the check and the
 //! write is not caught; and the owner and access rights of `.sudoku-judge/`
 //! and of a record (Unix's uid and mode checks) are not checked, as std
-//! does not show a file's owner or its access list. docs/security.md says
-//! so.
+//! does not show a file's owner or its access list; nor is a file's count
+//! of hard links (std does not show it either). docs/security.md says so.
 
-use std::fs::{File, OpenOptions};
+use std::fs::{File, Metadata, OpenOptions};
 use std::io;
-use std::os::windows::ffi::{OsStrExt as _, OsStringExt as _};
 use std::os::windows::fs::{FileTypeExt as _, OpenOptionsExt as _};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 
-use super::{read_capped, refused_dir, temp_name, Kind, Refused, STATE_DIR};
+use super::read::read_record;
+use super::write::{link_not_read, not_regular, refused_dir, temp_name, Kind, Refused};
 
 /// `CreateFileW`'s flag that opens a reparse point (a link, a junction)
 /// itself instead of what it leads to: Windows' `O_NOFOLLOW`.
@@ -52,20 +53,27 @@ fn kind_of(file_type: std::fs::FileType) -> Kind {
 }
 
 impl Dir {
-    /// Opens the directory `path` as the user named it (a link there is
-    /// followed: the user gave the path), made with its parents if
-    /// missing.
-    pub fn open_given(path: &Path) -> anyhow::Result<Dir> {
-        std::fs::create_dir_all(path)
-            .with_context(|| format!("failed to create {}", path.display()))?;
-        let meta = std::fs::metadata(path)
-            .with_context(|| format!("failed to open {}", path.display()))?;
+    /// Opens the directory `path` as the user named it; `Ok(None)` when it
+    /// is missing.
+    pub fn open_existing(path: &Path) -> anyhow::Result<Option<Dir>> {
+        let at = if path.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            path
+        };
+        let meta = match std::fs::metadata(at) {
+            Ok(meta) => meta,
+            Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(error) => {
+                return Err(error).with_context(|| format!("failed to open {}", path.display()))
+            }
+        };
         if !meta.is_dir() {
             return Err(refused_dir(path, Refused::NotDir));
         }
-        Ok(Dir {
+        Ok(Some(Dir {
             path: path.to_path_buf(),
-        })
+        }))
     }
 
     /// How it is named in messages.
@@ -128,8 +136,21 @@ impl Dir {
             .open(self.path.join(name))
     }
 
-    /// A file to become `name` here once [`Pending::keep`] is called; until
-    /// then a temporary file, removed if it is dropped.
+    /// [`Self::create_new`]; the file gets the access list it inherits
+    /// from its directory.
+    pub fn create_private(&self, name: &str) -> io::Result<File> {
+        self.create_new(name)
+    }
+
+    /// [`Self::pending`]; the file gets the access list it inherits from
+    /// its directory.
+    pub fn pending_private(&self, name: &str) -> anyhow::Result<Pending> {
+        self.pending(name)
+    }
+
+    /// A file to become `name` here once [`Pending::keep`] (or
+    /// [`Pending::keep_new`]) is called; until then a temporary file,
+    /// removed if it is dropped.
     pub fn pending(&self, name: &str) -> anyhow::Result<Pending> {
         let temp = temp_name(name);
         let file = self
@@ -143,10 +164,18 @@ impl Dir {
         })
     }
 
-    /// Reads the file `name` here, at most [`super::MAX_RECORD_BYTES`] of
-    /// it, never through a link. `Ok(None)` when it is missing. Whose it
-    /// is, Windows does not tell std: see the module's note.
-    pub fn read_own(&self, name: &str) -> anyhow::Result<Option<String>> {
+    /// Gives the file at `source` the name `name` here too (a hard link),
+    /// only where nothing has that name: an error of kind `AlreadyExists`
+    /// otherwise. How a file staged elsewhere on the same volume is moved
+    /// into place without replacing anything.
+    pub fn link_from(&self, source: &Path, name: &str) -> io::Result<()> {
+        std::fs::hard_link(source, self.path.join(name))
+    }
+
+    /// Reads the record `name` here, at most `cap` bytes of it, never
+    /// through a link. `Ok(None)` when it is missing. Whose it is, Windows
+    /// does not tell std: see the module's note.
+    pub fn read_own(&self, name: &str, cap: u64) -> anyhow::Result<Option<String>> {
         let path = self.path.join(name);
         let file = match OpenOptions::new()
             .read(true)
@@ -163,12 +192,24 @@ impl Dir {
             .metadata()
             .with_context(|| format!("failed to read {}", path.display()))?;
         if meta.file_type().is_symlink() {
-            return Err(super::link_not_read(&path));
+            return Err(link_not_read(&path));
         }
         if !meta.is_file() {
-            return Err(super::not_regular(&path));
+            return Err(not_regular(&path));
         }
-        read_capped(file, &path).map(Some)
+        read_record(file, &path, cap).map(Some)
+    }
+
+    /// Not checked on Windows: std shows neither the directory's owner nor
+    /// its access list (see the module's note).
+    pub fn ensure_own(&self) -> anyhow::Result<()> {
+        Ok(())
+    }
+
+    /// Nothing to do on Windows: a directory made in the user's profile
+    /// inherits its access list.
+    pub fn restrict(&self, _mask: u32) -> anyhow::Result<()> {
+        Ok(())
     }
 
     /// Removes `name` here: a directory with all it holds (links in it are
@@ -222,6 +263,15 @@ impl Pending {
         self.kept = true;
         Ok(self.path.clone())
     }
+
+    /// Puts it in place only where nothing has its name: an error of kind
+    /// `AlreadyExists` otherwise, and nothing there is touched. (A second
+    /// name for the file, made only where none is; the temporary name goes
+    /// when this is dropped.)
+    pub fn keep_new(self) -> io::Result<PathBuf> {
+        std::fs::hard_link(&self.temp, &self.path)?;
+        Ok(self.path.clone())
+    }
 }
 
 impl Drop for Pending {
@@ -232,47 +282,48 @@ impl Drop for Pending {
     }
 }
 
-/// `.sudoku-judge/` in the working directory, refused when it is a link or
-/// a junction: made when `create` and missing; `Ok(None)` when missing and
-/// not `create`. Its owner and access list are not checked (see the
-/// module's note).
-pub fn state_dir(create: bool) -> anyhow::Result<Option<Dir>> {
-    let cwd = Dir {
-        path: PathBuf::new(),
-    };
-    cwd.subdir(STATE_DIR, create)
+/// Opens `path` for reading. (Windows has no FIFO in a directory to
+/// block on.)
+pub(super) fn open_nonblocking(path: &Path) -> io::Result<File> {
+    File::open(path)
 }
 
-/// When `dir` was created, in the file system's 100 ns ticks: which
-/// directory it is, as near as std shows on Windows (it has no stable
-/// file index). A record copied from another directory was written where
-/// that directory's creation time was, to the tick.
-pub(super) fn dir_id(dir: &Path) -> anyhow::Result<(u64, u64)> {
-    // A directory is opened as a handle only with backup semantics.
-    const FILE_FLAG_BACKUP_SEMANTICS: u32 = 0x0200_0000;
-    OpenOptions::new()
-        .read(true)
-        .custom_flags(FILE_FLAG_BACKUP_SEMANTICS)
-        .open(dir)
-        .and_then(|opened| crate::runner::sys::file_identity(&opened))
-        .with_context(|| format!("failed to read {}", dir.display()))
-}
-
-/// A path that is not valid Unicode (an unpaired surrogate), as a record
-/// keeps it: its UTF-16 units.
-pub(super) fn path_bytes(path: &Path) -> super::PathText {
-    super::PathText::Wide {
-        wide: path.as_os_str().encode_wide().collect(),
+/// What a file that is not a regular file is, in words.
+pub(super) fn kind_words(file_type: std::fs::FileType) -> &'static str {
+    if file_type.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file"
     }
 }
 
-/// A path kept as bytes (written on Unix), read back as near as a
-/// Windows name can be.
-pub(super) fn from_bytes(bytes: Vec<u8>) -> PathBuf {
-    PathBuf::from(String::from_utf8_lossy(&bytes).into_owned())
+/// Taken as one: std does not show the count of hard links on Windows.
+/// (NTFS lets a user make a hard link only to a file they may write, so a
+/// pack made elsewhere cannot carry one to a file of this machine.)
+pub(super) fn links(_: &Metadata) -> u64 {
+    1
 }
 
-/// A path kept as UTF-16 units, read back.
-pub(super) fn from_wide(wide: &[u16]) -> PathBuf {
-    PathBuf::from(std::ffi::OsString::from_wide(wide))
+/// Whether the two are one file, as near as std shows: the same creation
+/// and write times (100 ns ticks), size and attributes. A file swapped in
+/// would have to match all four.
+pub(super) fn same_file(a: &Metadata, b: &Metadata) -> bool {
+    use std::os::windows::fs::MetadataExt as _;
+    (
+        a.creation_time(),
+        a.last_write_time(),
+        a.file_size(),
+        a.file_attributes(),
+    ) == (
+        b.creation_time(),
+        b.last_write_time(),
+        b.file_size(),
+        b.file_attributes(),
+    )
+}
+
+/// Taken as yes: the owner is not shown, and a file that led outside the
+/// suite is refused before this. Errors quote the suite's bytes.
+pub(super) fn runs_as_owner(_: &Metadata) -> bool {
+    true
 }

@@ -1,0 +1,32 @@
+//! One door for files: every file the judge did not write is read through
+//! [`read`] (a regular file, with one link, bounded, fenced to the
+//! directory the user named), and every file it writes where the user
+//! works goes through [`write`] (no link followed below the directory the
+//! user named, never over a file of the user's, created new and renamed
+//! into place, under a name made safe by [`name`]). A command gets these
+//! protections by using the door, not by copying them.
+//!
+//! The OS side lives in `unix.rs` and `windows.rs`, one backend each,
+//! chosen at compile time; Windows keeps what std lets it keep (see
+//! `windows.rs`).
+
+pub mod name;
+pub mod read;
+pub mod write;
+
+#[cfg(unix)]
+#[path = "unix.rs"]
+mod os;
+#[cfg(windows)]
+#[path = "windows.rs"]
+mod os;
+
+pub use os::{Dir, Pending};
+pub use read::{
+    ensure_inside, fence_of, follow_outside_links, open_regular, read_capped, read_lines,
+    read_text, read_whole, Fence, LineCapped, Opened, MAX_LINE_BYTES, MAX_WHOLE_BYTES,
+};
+pub use write::{replace, write_new, Kind};
+
+#[cfg(test)]
+mod tests;
