@@ -81,7 +81,7 @@ const FLAT_EXPECTED: [&str; 2] = ["out", "ans"];
 
 /// Whether `path` names something to take as a case's file: anything but
 /// a directory, so that a FIFO, a device or a broken link is refused by
-/// name when the case is read (see [`file`](mod@file)) rather than
+/// name when the case is read (see [`files`](mod@crate::files)) rather than
 /// passed over.
 fn present(path: &Path) -> bool {
     path.symlink_metadata().is_ok() && !path.is_dir()

@@ -1,7 +1,7 @@
 //! One door for files: every file the judge did not write is read through
 //! [`read`] (a regular file, with one link, bounded, fenced to the
 //! directory the user named), and every file it writes where the user
-//! works goes through [`write`] (no link followed below the directory the
+//! works goes through [`mod@write`] (no link followed below the directory the
 //! user named, never over a file of the user's, created new and renamed
 //! into place, under a name made safe by [`name`]). A command gets these
 //! protections by using the door, not by copying them.
