@@ -1940,3 +1940,656 @@ fn consent_recorded_by_another_user_is_not_taken_for_yours() {
         run.stderr
     );
 }
+
+/// Fragments of the names a generated pack gives its files and
+/// directories: terminal escapes (CSI, OSC, a C1 CSI), C0 controls, the
+/// non-characters XML cannot hold, a newline, shell and markup syntax.
+const NAME_PARTS: &[&str] = &[
+    "\x1b[2J",
+    "\x1b]0;pwned\x07",
+    "\u{9b}31m",
+    "\u{85}",
+    "\u{fffe}",
+    "\u{ffff}",
+    "\x01",
+    "\x7f",
+    "\n",
+    "\r",
+    "\t",
+    "$(touch pwned)",
+    "`touch pwned`",
+    "'\"",
+    "<b>&amp;]]>",
+    "\u{202e}",
+    " ",
+    "plain",
+];
+
+/// Text a case file holds when it is meant not to parse: escapes and
+/// controls the error quoting it must not pass on raw.
+const BAD_CELLS: &[u8] = b"\x1b[2J\x1b]0;pwned\x07\xc2\x9b31m\x01\x7f\xef\xbf\xbe\n";
+
+/// What the test knows of one entry of a directory, to tell whether a run
+/// changed it: the bytes and time of a file (the length and time of a
+/// large one, which is never read here), a link's target, a directory's
+/// time, or the kind of a special file.
+#[derive(Debug, PartialEq, Eq)]
+enum Seen {
+    File(Vec<u8>, std::time::SystemTime),
+    Large(u64, std::time::SystemTime),
+    Link(std::path::PathBuf),
+    Dir(std::time::SystemTime),
+    Special(std::time::SystemTime),
+}
+
+/// Every entry under `dir`, links not followed, except what is under
+/// the directories in `skip`.
+fn seen_under(dir: &Path, skip: &[&Path]) -> std::collections::BTreeMap<std::path::PathBuf, Seen> {
+    let mut seen = std::collections::BTreeMap::new();
+    let walk = walkdir::WalkDir::new(dir)
+        .into_iter()
+        .filter_entry(|e| !skip.contains(&e.path()));
+    for entry in walk {
+        let entry = entry.unwrap();
+        let meta = entry.path().symlink_metadata().unwrap();
+        let time = meta.modified().unwrap();
+        let kind = if meta.is_symlink() {
+            Seen::Link(fs::read_link(entry.path()).unwrap())
+        } else if meta.is_dir() {
+            Seen::Dir(time)
+        } else if meta.is_file() && meta.len() <= 1 << 20 {
+            Seen::File(fs::read(entry.path()).unwrap(), time)
+        } else if meta.is_file() {
+            Seen::Large(meta.len(), time)
+        } else {
+            Seen::Special(time)
+        };
+        seen.insert(entry.path().to_path_buf(), kind);
+    }
+    seen
+}
+
+/// A hostile pack made from a seed, in a directory of its own:
+///
+/// - `outside/`: the files a pack must never show nor change (a secret,
+///   a directory of them), linked to from the pack;
+/// - `pack/`: the pack, with links at every level (out of it, to
+///   `/dev/zero`, to its own parent, to nowhere, to itself), FIFOs,
+///   a sparse file, a hard link to an outside file, names holding
+///   controls and non-characters, cases that parse and cases that do
+///   not, and a `judge.toml` that names programs, does not parse, links
+///   out or is a FIFO; `pack/out/` is where `cases --out` writes, with a
+///   link named as a shipped suite planted in it;
+/// - `reports/`: where `test` writes its reports and kept cases;
+/// - `state/`: the judge's own data and cache directories, and `work/`
+///   the directory it runs in.
+///
+/// A program the pack names would create `pwned` (by absolute path,
+/// and in its working directory): no run may make one.
+struct HostileTree {
+    tmp: tempfile::TempDir,
+    seed: u64,
+    pack: std::path::PathBuf,
+    outside: std::path::PathBuf,
+    out: std::path::PathBuf,
+    reports: std::path::PathBuf,
+    state: std::path::PathBuf,
+    work: std::path::PathBuf,
+    marker: std::path::PathBuf,
+    /// Every file-like entry made (files, links, FIFOs), for `rate` and
+    /// `bench`, which take files.
+    files: Vec<std::path::PathBuf>,
+    /// What was made, to print with the seed when a check fails.
+    made: Vec<String>,
+}
+
+impl HostileTree {
+    fn new(seed: u64) -> HostileTree {
+        use rand::{Rng as _, SeedableRng as _};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().to_path_buf();
+        let outside = root.join("outside");
+        write(&outside, "secret", "root:$6$hash:19000:0:99999:7:::\n");
+        write(&outside, "dir/secret.in", &format!("{PUZZLE}\nend\n"));
+        write(&outside, "dir/secret.out", "root:$6$hash\n");
+        write(&outside, "victim/mine.txt", "mine");
+        let pack = root.join("pack");
+        fs::create_dir(&pack).unwrap();
+        let out = pack.join("out");
+        fs::create_dir(&out).unwrap();
+        // A link where `cases` writes a suite, within a suite's directory
+        // where it writes a file, or beside what it writes.
+        let planted = [
+            "leetcode37",
+            "acwing166",
+            "leetcode37/example1",
+            "leetcode37/example1/input.txt",
+            "mine",
+        ][rng.random_range(0..5)];
+        let link = out.join(planted);
+        fs::create_dir_all(link.parent().unwrap()).unwrap();
+        let target = if planted.ends_with(".txt") {
+            "outside/secret"
+        } else {
+            "outside/victim"
+        };
+        let up = "../".repeat(planted.matches('/').count() + 2);
+        symlink(format!("{up}{target}"), &link).unwrap();
+        let mut tree = HostileTree {
+            seed,
+            pack: pack.clone(),
+            out,
+            reports: root.join("reports"),
+            state: root.join("state"),
+            work: root.join("work"),
+            marker: root.join("pwned"),
+            outside,
+            files: Vec::new(),
+            made: vec![format!("out/{planted} -> {up}{target}")],
+            tmp,
+        };
+        for dir in [&tree.reports, &tree.state, &tree.work] {
+            fs::create_dir(dir).unwrap();
+        }
+        tree.judge_toml(&mut rng, &pack);
+        // Directories down to three levels, each with hostile entries.
+        let mut dirs = vec![pack.clone()];
+        let mut count = 0;
+        while let Some(dir) = dirs.pop() {
+            let depth = dir.strip_prefix(&pack).unwrap().components().count();
+            for _ in 0..rng.random_range(2..6) {
+                count += 1;
+                let name = format!(
+                    "{count}{}{}",
+                    NAME_PARTS[rng.random_range(0..NAME_PARTS.len())],
+                    NAME_PARTS[rng.random_range(0..NAME_PARTS.len())]
+                );
+                tree.entry(&mut rng, &dir, &name, depth);
+            }
+            if depth < 3 {
+                for _ in 0..rng.random_range(0..3) {
+                    count += 1;
+                    let name = format!(
+                        "d{count}{}",
+                        NAME_PARTS[rng.random_range(0..NAME_PARTS.len())]
+                    );
+                    let sub = dir.join(&name);
+                    fs::create_dir(&sub).unwrap();
+                    if rng.random_bool(0.3) {
+                        tree.judge_toml(&mut rng, &sub);
+                    }
+                    dirs.push(sub);
+                }
+            }
+        }
+        tree
+    }
+
+    fn note(&mut self, path: &Path, what: &str) {
+        let path = path.strip_prefix(&self.pack).unwrap_or(path);
+        self.made.push(format!("{path:?}: {what}"));
+    }
+
+    /// A `judge.toml` in `dir`, one of the ways a pack's can be hostile.
+    fn judge_toml(&mut self, rng: &mut rand_chacha::ChaCha8Rng, dir: &Path) {
+        use rand::Rng as _;
+        let file = dir.join("judge.toml");
+        let marker = self.marker.display();
+        let kind = rng.random_range(0..7);
+        match kind {
+            0 => {
+                let text = format!(
+                    "problem = \"acwing166\"\n[toolchain]\ncpp = '''sh -c 'touch {marker} pwned; exec g++ \"$@\"' sh'''\npython = '''sh -c 'touch {marker} pwned' sh'''\n"
+                );
+                fs::write(&file, text).unwrap();
+            }
+            1 => {
+                fs::write(
+                    &file,
+                    "problem = \"acwing166\"\n[toolchain]\npython = \"bin/python3\"\n",
+                )
+                .unwrap();
+                write(
+                    dir,
+                    "bin/python3",
+                    &format!("#!/bin/sh\ntouch {marker} pwned\n"),
+                );
+                use std::os::unix::fs::PermissionsExt as _;
+                fs::set_permissions(dir.join("bin/python3"), fs::Permissions::from_mode(0o755))
+                    .unwrap();
+            }
+            2 => {
+                fs::write(
+                    &file,
+                    "time_limit = \"1s\"\n[[reference]]\nfile = \"ref.py\"\nverdict = \"AC\"\n[[reference]]\nfile = \"ref.cpp\"\nverdict = \"TLE\"\n",
+                )
+                .unwrap();
+                write(
+                    dir,
+                    "ref.py",
+                    &format!("open({:?}, 'w')\nopen('pwned', 'w')\n", marker.to_string()),
+                );
+                write(
+                    dir,
+                    "ref.cpp",
+                    &format!(
+                        "#include <cstdio>\nint main() {{ fopen(\"{marker}\", \"w\"); fopen(\"pwned\", \"w\"); }}\n"
+                    ),
+                );
+            }
+            3 => {
+                let mut text =
+                    b"problem = \"\x1b[2J\xc2\x9b\x01\"\n[[[ \x1b]0;pwned\x07\n".to_vec();
+                text.extend_from_slice(b"time_limit = \"\xef\xbf\xbf\"\n");
+                fs::write(&file, text).unwrap();
+            }
+            4 => symlink(self.outside.join("secret"), &file).unwrap(),
+            5 => nix::unistd::mkfifo(&file, nix::sys::stat::Mode::S_IRWXU).unwrap(),
+            _ => fs::write(&file, "time_limit = \"2s\"\nmemory_limit = \"64M\"\n").unwrap(),
+        }
+        self.note(&file, &format!("judge.toml of kind {kind}"));
+    }
+
+    /// One entry named `name` (plus an extension) in `dir`, `depth` levels
+    /// down the pack.
+    fn entry(&mut self, rng: &mut rand_chacha::ChaCha8Rng, dir: &Path, name: &str, depth: usize) {
+        use rand::Rng as _;
+        let ext = ["in", "out", "txt"][rng.random_range(0..3)];
+        let path = dir.join(format!("{name}.{ext}"));
+        // How to reach outside/ from `dir` by a relative link.
+        let up = "../".repeat(depth + 1);
+        let kind = rng.random_range(0..15);
+        let what = match kind {
+            0 | 1 => {
+                write(dir, &format!("{name}.in"), &format!("{PUZZLE}\nend\n"));
+                write(dir, &format!("{name}.out"), &format!("{ANSWER}\n"));
+                self.files.push(dir.join(format!("{name}.out")));
+                let path = dir.join(format!("{name}.in"));
+                self.files.push(path.clone());
+                self.note(&path, "a case and its answer");
+                return;
+            }
+            2 => {
+                fs::write(&path, BAD_CELLS).unwrap();
+                "cells with escapes"
+            }
+            3 => {
+                fs::write(&path, b"\xff\xfe\x1b[2J\x80\x9b not UTF-8\n").unwrap();
+                "bytes that are not UTF-8"
+            }
+            4 => {
+                symlink(self.outside.join("secret"), &path).unwrap();
+                "an absolute link to the secret"
+            }
+            5 => {
+                symlink(format!("{up}outside/secret"), &path).unwrap();
+                "a relative link to the secret"
+            }
+            6 => {
+                let link = dir.join(name);
+                symlink(format!("{up}outside/dir"), &link).unwrap();
+                self.note(&link, "a link to an outside directory");
+                return;
+            }
+            7 => {
+                nix::unistd::mkfifo(&path, nix::sys::stat::Mode::S_IRWXU).unwrap();
+                "a FIFO"
+            }
+            8 => {
+                fs::File::create(&path)
+                    .unwrap()
+                    .set_len(1_200 << 20)
+                    .unwrap();
+                "a sparse 1.2 GB file"
+            }
+            9 => {
+                fs::hard_link(self.outside.join("secret"), &path).unwrap();
+                "a hard link to the secret"
+            }
+            10 => {
+                symlink("/dev/zero", &path).unwrap();
+                "a link to /dev/zero"
+            }
+            11 => {
+                let link = dir.join(name);
+                symlink("..", &link).unwrap();
+                self.note(&link, "a link to its parent");
+                return;
+            }
+            12 => {
+                symlink(format!("{name}.{ext}"), &path).unwrap();
+                "a link to itself"
+            }
+            13 => {
+                symlink("nowhere/at/all", &path).unwrap();
+                "a link to nowhere"
+            }
+            _ => {
+                fs::create_dir(&path).unwrap();
+                "a directory named as a file"
+            }
+        };
+        self.files.push(path.clone());
+        self.note(&path, what);
+    }
+
+    /// What identifies this tree in a failure: its seed and what it made.
+    fn said(&self) -> String {
+        format!("seed {}: {:#?}", self.seed, self.made)
+    }
+
+    /// Every entry the test checks: all but the reports and the judge's
+    /// own state (its data and cache directories, and `.sudoku-judge/` in
+    /// the directory it runs in, where `test` keeps its last run).
+    fn seen(&self) -> std::collections::BTreeMap<std::path::PathBuf, Seen> {
+        let last_run = self.work.join(".sudoku-judge");
+        seen_under(self.tmp.path(), &[&self.reports, &self.state, &last_run])
+    }
+}
+
+/// A run of the judge in bytes, as written.
+struct RawRun {
+    code: i32,
+    stdout: Vec<u8>,
+    stderr: Vec<u8>,
+    peak_kb: u64,
+}
+
+/// Runs the binary under GNU time in `tree`'s work directory, its data,
+/// cache, config and home in the tree's `state/`, killing it past
+/// `patience` (a FIFO that blocked it would hang it).
+fn run_raw(tree: &HostileTree, args: &[std::ffi::OsString], patience: Duration) -> RawRun {
+    let measured = tree.state.join("time");
+    let mut child = Command::new("/usr/bin/time")
+        .args(["-f", "%M", "-o"])
+        .arg(&measured)
+        .arg(env!("CARGO_BIN_EXE_sudoku-judge"))
+        .args(args)
+        .current_dir(&tree.work)
+        .env("HOME", tree.state.join("home"))
+        .env("XDG_DATA_HOME", tree.state.join("data"))
+        .env("XDG_CONFIG_HOME", tree.state.join("config"))
+        .env("XDG_CACHE_HOME", tree.state.join("cache"))
+        .env("SUDOKU_JUDGE_CACHE", tree.state.join("build-cache"))
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let read = |mut pipe: Box<dyn std::io::Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            pipe.read_to_end(&mut bytes).unwrap();
+            bytes
+        })
+    };
+    let stdout = read(Box::new(child.stdout.take().unwrap()));
+    let stderr = read(Box::new(child.stderr.take().unwrap()));
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > patience {
+            let _ = child.kill();
+            // time's child, the judge, goes with its parent's pipes.
+            let _ = child.wait();
+            panic!(
+                "sudoku-judge {args:?} hung for {patience:?}; {}",
+                tree.said()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let (stdout, stderr) = (stdout.join().unwrap(), stderr.join().unwrap());
+    // time writes "Command terminated by signal N" or "Command exited
+    // with non-zero status N" first when the judge did not exit 0.
+    let measured = fs::read_to_string(&measured).unwrap();
+    assert!(
+        !measured.contains("signal"),
+        "sudoku-judge {args:?} was killed: {measured}; {}",
+        tree.said()
+    );
+    let peak_kb = measured
+        .lines()
+        .last()
+        .and_then(|line| line.trim().parse().ok())
+        .unwrap_or_else(|| panic!("time said {measured:?}"));
+    RawRun {
+        code: status.code().expect("exited, not killed"),
+        stdout,
+        stderr,
+        peak_kb,
+    }
+}
+
+/// The first raw control in `bytes`: a C0 control other than tab and
+/// newline, DEL, or a C1 control (U+0080 to U+009F, in UTF-8 `C2 80` to
+/// `C2 9F`), with its offset.
+fn raw_control(bytes: &[u8]) -> Option<(usize, u8)> {
+    bytes.iter().enumerate().find_map(|(at, &b)| {
+        let c0 = b < 0x20 && b != b'\t' && b != b'\n';
+        let c1 = b == 0xc2 && bytes.get(at + 1).is_some_and(|n| (0x80..=0x9f).contains(n));
+        (c0 || b == 0x7f || c1).then_some((at, b))
+    })
+}
+
+/// Packs made from fixed seeds, each with every kind of hostile entry
+/// at some level (links out, to devices, to themselves, FIFOs, a sparse
+/// file, a hard link, controls and non-characters in names and bytes, a
+/// judge.toml naming programs), judged by every command that reads a
+/// pack. Whatever a pack holds, each run must end (a FIFO must not block
+/// it) in bounded memory, with exit 0, 1 or 2, never by a signal; leave
+/// every file outside the directories it was asked to write as it was
+/// (not a byte written through a planted link); print no raw control;
+/// write reports that parse (JSON), are XML (JUnit) and hold no raw
+/// control (HTML); name a file in each error; and run none of the
+/// programs the pack names, since no one allowed them.
+#[test]
+fn generated_hostile_packs_leave_everything_outside_as_it_was() {
+    if !Path::new("/usr/bin/time").exists() {
+        super::skip_or_fail(
+            "the judge's peak memory",
+            "GNU time (/usr/bin/time) not installed",
+        );
+        return;
+    }
+    if !super::have(&["xmllint", "python3"], "generated hostile packs") {
+        return;
+    }
+    const SEEDS: std::ops::Range<u64> = 1..13;
+    const PATIENCE: Duration = Duration::from_secs(90);
+    // The judge is some 10 MB; reading a sparse file or /dev/zero whole
+    // would take gigabytes.
+    const PEAK_KB: u64 = 128 << 10;
+    for seed in SEEDS {
+        let tree = HostileTree::new(seed);
+        let said = tree.said();
+        let json = tree.reports.join("report.json");
+        let junit = tree.reports.join("report.xml");
+        let html = tree.reports.join("report.html");
+        let keep = tree.reports.join("kept");
+        let os = |p: &Path| p.as_os_str().to_owned();
+        let mut files: Vec<std::ffi::OsString> = tree.files.iter().map(|p| os(p)).collect();
+        files.truncate(8);
+        let mut runs: Vec<(&str, Vec<std::ffi::OsString>)> = vec![
+            ("check", vec!["check".into(), os(&tree.pack)]),
+            (
+                "test",
+                vec![
+                    "test".into(),
+                    os(&tree.pack),
+                    "--solver".into(),
+                    "propagate".into(),
+                    "--json".into(),
+                    os(&json),
+                    "--junit".into(),
+                    os(&junit),
+                    "--html".into(),
+                    os(&html),
+                    "--keep".into(),
+                    os(&keep),
+                ],
+            ),
+            // A submission in a language the pack's [toolchain] names.
+            (
+                "test",
+                vec![
+                    "test".into(),
+                    os(&tree.pack),
+                    "--submission".into(),
+                    os(&manifest_dir().join("tests/fixtures/submissions/ac_leetcode.py")),
+                    "--json".into(),
+                    os(&json),
+                    "--junit".into(),
+                    os(&junit),
+                    "--html".into(),
+                    os(&html),
+                    "--keep".into(),
+                    os(&keep),
+                ],
+            ),
+            ("cases", vec!["cases".into(), "--out".into(), os(&tree.out)]),
+            ("calibrate", vec!["calibrate".into(), os(&tree.pack)]),
+        ];
+        // Each stops at the first file it cannot read: one run a file,
+        // and one with them all.
+        for file in files
+            .iter()
+            .map(|file| vec![file.clone()])
+            .chain([files.clone()])
+        {
+            let rate = std::iter::once(std::ffi::OsString::from("rate")).chain(file.clone());
+            runs.push(("rate", rate.collect()));
+            let bench = ["bench", "--rounds", "1", "--warmup", "1", "--limit", "3"];
+            let bench = bench
+                .iter()
+                .map(|arg| std::ffi::OsString::from(*arg))
+                .chain(file);
+            runs.push(("bench", bench.collect()));
+        }
+        for (what, args) in &runs {
+            let before = tree.seen();
+            let run = run_raw(&tree, args, PATIENCE);
+            let shown = format!(
+                "{what} exited {}:\n{}{}\n{said}",
+                run.code,
+                String::from_utf8_lossy(&run.stdout),
+                String::from_utf8_lossy(&run.stderr)
+            );
+            assert!((0..=2).contains(&run.code), "{shown}");
+            assert!(
+                run.peak_kb < PEAK_KB,
+                "{what} grew to {} KB; {shown}",
+                run.peak_kb
+            );
+            for (stream, bytes) in [("stdout", &run.stdout), ("stderr", &run.stderr)] {
+                assert!(
+                    raw_control(bytes).is_none(),
+                    "{what}'s {stream} holds a raw control {:?}: {shown}",
+                    raw_control(bytes)
+                );
+                assert!(
+                    std::str::from_utf8(bytes).is_ok(),
+                    "{what}'s {stream}: {shown}"
+                );
+            }
+            // The commands that read a pack read nothing it links to
+            // outside (`rate` and `bench` read the files they are named).
+            let all = format!(
+                "{}{}",
+                String::from_utf8_lossy(&run.stdout),
+                String::from_utf8_lossy(&run.stderr)
+            );
+            if !matches!(*what, "rate" | "bench") {
+                assert!(
+                    !all.contains("$6$hash") && !all.contains("'r'"),
+                    "{what} showed the secret: {shown}"
+                );
+            }
+            // Each error names the file it is about.
+            let stderr = String::from_utf8_lossy(&run.stderr);
+            for line in stderr.lines().filter(|l| l.starts_with("error")) {
+                let tmp = tree.tmp.path().to_str().unwrap();
+                assert!(
+                    line.contains(tmp),
+                    "{what}: an error naming no file: {line}\n{shown}"
+                );
+            }
+            // Nothing outside what it was asked to write changed, and
+            // nothing new is there but under `cases --out`'s directory,
+            // in real directories (walked without following links).
+            let after = tree.seen();
+            for (path, was) in &before {
+                let is = after.get(path);
+                // `.sudoku-judge/` comes and goes in the work directory.
+                // `cases` may write into the directories under its --out.
+                let may_change = (*what == "cases"
+                    && path.starts_with(&tree.out)
+                    && matches!(was, Seen::Dir(_)))
+                    || path == &tree.work;
+                assert!(
+                    may_change || is == Some(was),
+                    "{what} changed {path:?}: {was:?} is now {is:?}\n{shown}"
+                );
+            }
+            for path in after.keys().filter(|p| !before.contains_key(*p)) {
+                assert!(
+                    *what == "cases" && path.starts_with(&tree.out),
+                    "{what} made {path:?}\n{shown}"
+                );
+            }
+            assert!(!tree.marker.exists(), "a program of the pack ran: {shown}");
+            assert_eq!(
+                pwned_under(tree.tmp.path()),
+                Vec::<std::path::PathBuf>::new(),
+                "{shown}"
+            );
+            if *what != "test" {
+                continue;
+            }
+            // The reports: present whenever cases were judged, and
+            // well-formed whenever present.
+            if run.code != 2 {
+                for report in [&json, &junit, &html] {
+                    assert!(report.exists(), "no {report:?}: {shown}");
+                }
+            }
+            for report in [&json, &junit, &html] {
+                let Ok(bytes) = fs::read(report) else {
+                    continue;
+                };
+                assert!(
+                    raw_control(
+                        &bytes
+                            .iter()
+                            .copied()
+                            .filter(|b| *b != b'\r')
+                            .collect::<Vec<_>>()
+                    )
+                    .is_none(),
+                    "{report:?} holds a raw control: {}\n{said}",
+                    String::from_utf8_lossy(&bytes)
+                );
+            }
+            if let Ok(text) = fs::read_to_string(&json) {
+                serde_json::from_str::<serde_json::Value>(&text)
+                    .unwrap_or_else(|e| panic!("{json:?} is not JSON ({e}): {text}\n{said}"));
+            }
+            if junit.exists() {
+                let checked = Command::new("xmllint")
+                    .arg("--noout")
+                    .arg(&junit)
+                    .output()
+                    .unwrap();
+                assert!(
+                    checked.status.success(),
+                    "{}\n{said}",
+                    String::from_utf8_lossy(&checked.stderr)
+                );
+            }
+        }
+    }
+}
