@@ -437,23 +437,34 @@ fn judging_flags(args: &TestArgs) -> String {
 fn create_report(path: &std::path::Path) -> anyhow::Result<Box<dyn io::Write>> {
     let pending = sudoku_judge::files::replace(path)
         .with_context(|| format!("failed to create the report {}", path.display()))?;
-    Ok(Box::new(io::BufWriter::new(ReportFile(Some(pending)))))
+    Ok(Box::new(io::BufWriter::new(ReportFile {
+        pending: Some(pending),
+        written: false,
+    })))
 }
 
 /// A report being written: in place once all of it is (on the last flush
 /// of its writer, when it is dropped).
-struct ReportFile(Option<sudoku_judge::files::Pending>);
+struct ReportFile {
+    pending: Option<sudoku_judge::files::Pending>,
+    /// Whether a reporter wrote a byte of it.
+    written: bool,
+}
 
 impl io::Write for ReportFile {
     fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-        match &self.0 {
-            Some(pending) => (&mut pending.file()).write(bytes),
+        match &self.pending {
+            Some(pending) => {
+                let n = (&mut pending.file()).write(bytes)?;
+                self.written |= n > 0;
+                Ok(n)
+            }
             None => Err(io::Error::other("the report was closed")),
         }
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        match &self.0 {
+        match &self.pending {
             Some(pending) => (&mut pending.file()).flush(),
             None => Ok(()),
         }
@@ -462,9 +473,12 @@ impl io::Write for ReportFile {
 
 impl Drop for ReportFile {
     fn drop(&mut self) {
-        if let Some(pending) = self.0.take() {
-            // What was written goes in place, as a report written straight
-            // to its name would have stayed.
+        // What was written goes in place, as a report written straight to
+        // its name would have stayed. A run stopped before its reporters
+        // wrote a byte (a --keep directory refused, a suite that does not
+        // read) has no report: the one of the run before stays, rather
+        // than an empty file that no reader takes for JSON or XML.
+        if let Some(pending) = self.pending.take().filter(|_| self.written) {
             let _ = pending.keep();
         }
     }

@@ -2092,6 +2092,19 @@ impl HostileTree {
         for dir in [&tree.reports, &tree.state, &tree.work] {
             fs::create_dir(dir).unwrap();
         }
+        // Links planted where `test` writes its reports and keeps cases.
+        if rng.random_bool(0.5) {
+            for (report, target) in [
+                ("report.json", "../outside/secret"),
+                ("report.xml", "../outside/secret"),
+                ("report.html", "../outside/dir/secret.out"),
+                ("kept", "../outside/victim"),
+            ] {
+                symlink(target, tree.reports.join(report)).unwrap();
+            }
+            tree.made
+                .push("reports/ and kept/ planted as links out".into());
+        }
         tree.judge_toml(&mut rng, &pack);
         // Directories down to three levels, each with hostile entries.
         let mut dirs = vec![pack.clone()];
@@ -2199,7 +2212,7 @@ impl HostileTree {
         let path = dir.join(format!("{name}.{ext}"));
         // How to reach outside/ from `dir` by a relative link.
         let up = "../".repeat(depth + 1);
-        let kind = rng.random_range(0..15);
+        let kind = rng.random_range(0..16);
         let what = match kind {
             0 | 1 => {
                 write(dir, &format!("{name}.in"), &format!("{PUZZLE}\nend\n"));
@@ -2265,9 +2278,32 @@ impl HostileTree {
                 symlink("nowhere/at/all", &path).unwrap();
                 "a link to nowhere"
             }
-            _ => {
+            14 => {
                 fs::create_dir(&path).unwrap();
                 "a directory named as a file"
+            }
+            _ => {
+                // A case as a directory, its expected output hostile.
+                let case = dir.join(name);
+                write(&case, "input.txt", &format!("{PUZZLE}\nend\n"));
+                let expected = case.join("expected.txt");
+                let what = match rng.random_range(0..3) {
+                    0 => {
+                        nix::unistd::mkfifo(&expected, nix::sys::stat::Mode::S_IRWXU).unwrap();
+                        "a case directory, its expected.txt a FIFO"
+                    }
+                    1 => {
+                        symlink(format!("../{up}outside/secret"), &expected).unwrap();
+                        "a case directory, its expected.txt a link to the secret"
+                    }
+                    _ => {
+                        fs::hard_link(self.outside.join("secret"), &expected).unwrap();
+                        "a case directory, its expected.txt a hard link to the secret"
+                    }
+                };
+                self.files.push(expected);
+                self.note(&case, what);
+                return;
             }
         };
         self.files.push(path.clone());
@@ -2550,35 +2586,42 @@ fn generated_hostile_packs_leave_everything_outside_as_it_was() {
             if *what != "test" {
                 continue;
             }
-            // The reports: present whenever cases were judged, and
-            // well-formed whenever present.
+            // The reports: written whenever cases were judged, and
+            // well-formed whenever written (a link planted in a report's
+            // place is replaced or refused, never written through, as the
+            // check of outside/ above shows).
+            let written =
+                |report: &Path| report.symlink_metadata().is_ok_and(|meta| meta.is_file());
             if run.code != 2 {
                 for report in [&json, &junit, &html] {
-                    assert!(report.exists(), "no {report:?}: {shown}");
+                    assert!(written(report), "no {report:?}: {shown}");
                 }
             }
             for report in [&json, &junit, &html] {
-                let Ok(bytes) = fs::read(report) else {
+                if !written(report) {
                     continue;
-                };
+                }
+                let bytes = fs::read(report).unwrap();
+                let without_cr: Vec<u8> = bytes.iter().copied().filter(|b| *b != b'\r').collect();
                 assert!(
-                    raw_control(
-                        &bytes
-                            .iter()
-                            .copied()
-                            .filter(|b| *b != b'\r')
-                            .collect::<Vec<_>>()
-                    )
-                    .is_none(),
+                    raw_control(&without_cr).is_none(),
                     "{report:?} holds a raw control: {}\n{said}",
                     String::from_utf8_lossy(&bytes)
                 );
             }
-            if let Ok(text) = fs::read_to_string(&json) {
-                serde_json::from_str::<serde_json::Value>(&text)
-                    .unwrap_or_else(|e| panic!("{json:?} is not JSON ({e}): {text}\n{said}"));
+            if written(&html) {
+                let text = fs::read_to_string(&html).unwrap();
+                assert!(
+                    text.contains("</html>"),
+                    "{html:?} is cut short: {text}\n{shown}"
+                );
             }
-            if junit.exists() {
+            if written(&json) {
+                let text = fs::read_to_string(&json).unwrap();
+                serde_json::from_str::<serde_json::Value>(&text)
+                    .unwrap_or_else(|e| panic!("{json:?} is not JSON ({e}): {text}\n{shown}"));
+            }
+            if written(&junit) {
                 let checked = Command::new("xmllint")
                     .arg("--noout")
                     .arg(&junit)
@@ -2592,4 +2635,55 @@ fn generated_hostile_packs_leave_everything_outside_as_it_was() {
             }
         }
     }
+}
+
+/// A run that stops before it judges (here a `--keep` directory that is
+/// not empty, with a report file linked out of it as a pack could plant
+/// one) writes no report: the report of the run before stays as it was,
+/// not replaced by an empty file no reader takes for JSON or XML, and the
+/// link is neither written through nor replaced by an empty file.
+#[test]
+fn a_run_stopped_before_judging_leaves_the_reports_as_they_were() {
+    let tmp = tempfile::tempdir().unwrap();
+    let pack = tmp.path().join("pack");
+    write(&pack, "a.in", &format!("{PUZZLE}\nend\n"));
+    write(&pack, "a.out", &format!("{ANSWER}\n"));
+    write(tmp.path(), "kept/mine.txt", "mine");
+    let secret = secret(tmp.path());
+    let json = write(tmp.path(), "report.json", "{\"cases\": []}\n");
+    let junit = tmp.path().join("report.xml");
+    symlink(&secret, &junit).unwrap();
+    let run = run_in(
+        tmp.path(),
+        &[
+            "test",
+            "pack",
+            "--json",
+            "report.json",
+            "--junit",
+            "report.xml",
+            "--html",
+            "report.html",
+            "--keep",
+            "kept",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("--keep kept"), "{}", run.stderr);
+    assert_eq!(fs::read_to_string(&json).unwrap(), "{\"cases\": []}\n");
+    assert!(junit.symlink_metadata().unwrap().is_symlink());
+    assert!(fs::read_to_string(&secret).unwrap().starts_with("root:"));
+    assert!(!tmp.path().join("report.html").exists());
+    // Nothing is left behind under a temporary name either.
+    let mut names: Vec<String> = fs::read_dir(tmp.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        ["kept", "pack", "report.json", "report.xml", "secret"]
+    );
 }
