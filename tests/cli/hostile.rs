@@ -2333,8 +2333,9 @@ struct RawRun {
 }
 
 /// Runs the binary under GNU time in `tree`'s work directory, its data,
-/// cache, config and home in the tree's `state/`, killing it past
-/// `patience` (a FIFO that blocked it would hang it).
+/// cache and config directories in the tree's `state/` (HOME is kept:
+/// an interpreter's shim may need it), killing it past `patience` (a
+/// FIFO that blocked it would hang it).
 fn run_raw(tree: &HostileTree, args: &[std::ffi::OsString], patience: Duration) -> RawRun {
     let measured = tree.state.join("time");
     let mut child = Command::new("/usr/bin/time")
@@ -2343,7 +2344,6 @@ fn run_raw(tree: &HostileTree, args: &[std::ffi::OsString], patience: Duration) 
         .arg(env!("CARGO_BIN_EXE_sudoku-judge"))
         .args(args)
         .current_dir(&tree.work)
-        .env("HOME", tree.state.join("home"))
         .env("XDG_DATA_HOME", tree.state.join("data"))
         .env("XDG_CONFIG_HOME", tree.state.join("config"))
         .env("XDG_CACHE_HOME", tree.state.join("cache"))
@@ -2412,6 +2412,13 @@ fn raw_control(bytes: &[u8]) -> Option<(usize, u8)> {
     })
 }
 
+/// The report files of a `test` run.
+struct Reports {
+    json: std::path::PathBuf,
+    junit: std::path::PathBuf,
+    html: std::path::PathBuf,
+}
+
 /// Packs made from fixed seeds, each with every kind of hostile entry
 /// at some level (links out, to devices, to themselves, FIFOs, a sparse
 /// file, a hard link, controls and non-characters in names and bytes, a
@@ -2443,53 +2450,42 @@ fn generated_hostile_packs_leave_everything_outside_as_it_was() {
     for seed in SEEDS {
         let tree = HostileTree::new(seed);
         let said = tree.said();
-        let json = tree.reports.join("report.json");
-        let junit = tree.reports.join("report.xml");
-        let html = tree.reports.join("report.html");
-        let keep = tree.reports.join("kept");
         let os = |p: &Path| p.as_os_str().to_owned();
         let mut files: Vec<std::ffi::OsString> = tree.files.iter().map(|p| os(p)).collect();
         files.truncate(8);
-        let mut runs: Vec<(&str, Vec<std::ffi::OsString>)> = vec![
-            ("check", vec!["check".into(), os(&tree.pack)]),
+        // `test` with a built-in solver, then with a submission in a
+        // language the pack's [toolchain] names; each with reports of its
+        // own (the first where links may be planted).
+        let solver = ["--solver".into(), "propagate".into()];
+        let python = manifest_dir().join("tests/fixtures/submissions/ac_leetcode.py");
+        let submission = ["--submission".into(), os(&python)];
+        let mut runs: Vec<(&str, Vec<std::ffi::OsString>, Option<Reports>)> = vec![
+            ("check", vec!["check".into(), os(&tree.pack)], None),
             (
-                "test",
-                vec![
-                    "test".into(),
-                    os(&tree.pack),
-                    "--solver".into(),
-                    "propagate".into(),
-                    "--json".into(),
-                    os(&json),
-                    "--junit".into(),
-                    os(&junit),
-                    "--html".into(),
-                    os(&html),
-                    "--keep".into(),
-                    os(&keep),
-                ],
+                "cases",
+                vec!["cases".into(), "--out".into(), os(&tree.out)],
+                None,
             ),
-            // A submission in a language the pack's [toolchain] names.
-            (
-                "test",
-                vec![
-                    "test".into(),
-                    os(&tree.pack),
-                    "--submission".into(),
-                    os(&manifest_dir().join("tests/fixtures/submissions/ac_leetcode.py")),
-                    "--json".into(),
-                    os(&json),
-                    "--junit".into(),
-                    os(&junit),
-                    "--html".into(),
-                    os(&html),
-                    "--keep".into(),
-                    os(&keep),
-                ],
-            ),
-            ("cases", vec!["cases".into(), "--out".into(), os(&tree.out)]),
-            ("calibrate", vec!["calibrate".into(), os(&tree.pack)]),
+            ("calibrate", vec!["calibrate".into(), os(&tree.pack)], None),
         ];
+        for (prefix, judged) in [("", solver), ("py-", submission)] {
+            let reports = Reports {
+                json: tree.reports.join(format!("{prefix}report.json")),
+                junit: tree.reports.join(format!("{prefix}report.xml")),
+                html: tree.reports.join(format!("{prefix}report.html")),
+            };
+            let mut args = vec!["test".into(), os(&tree.pack)];
+            args.extend(judged);
+            for (flag, path) in [
+                ("--json", &reports.json),
+                ("--junit", &reports.junit),
+                ("--html", &reports.html),
+                ("--keep", &tree.reports.join(format!("{prefix}kept"))),
+            ] {
+                args.extend([flag.into(), os(path)]);
+            }
+            runs.push(("test", args, Some(reports)));
+        }
         // Each stops at the first file it cannot read: one run a file,
         // and one with them all.
         for file in files
@@ -2498,15 +2494,15 @@ fn generated_hostile_packs_leave_everything_outside_as_it_was() {
             .chain([files.clone()])
         {
             let rate = std::iter::once(std::ffi::OsString::from("rate")).chain(file.clone());
-            runs.push(("rate", rate.collect()));
+            runs.push(("rate", rate.collect(), None));
             let bench = ["bench", "--rounds", "1", "--warmup", "1", "--limit", "3"];
             let bench = bench
                 .iter()
                 .map(|arg| std::ffi::OsString::from(*arg))
                 .chain(file);
-            runs.push(("bench", bench.collect()));
+            runs.push(("bench", bench.collect(), None));
         }
-        for (what, args) in &runs {
+        for (what, args, reports) in &runs {
             let before = tree.seen();
             let run = run_raw(&tree, args, PATIENCE);
             let shown = format!(
@@ -2583,9 +2579,9 @@ fn generated_hostile_packs_leave_everything_outside_as_it_was() {
                 Vec::<std::path::PathBuf>::new(),
                 "{shown}"
             );
-            if *what != "test" {
+            let Some(Reports { json, junit, html }) = reports else {
                 continue;
-            }
+            };
             // The reports: written whenever cases were judged, and
             // well-formed whenever written (a link planted in a report's
             // place is replaced or refused, never written through, as the
@@ -2609,22 +2605,22 @@ fn generated_hostile_packs_leave_everything_outside_as_it_was() {
                     String::from_utf8_lossy(&bytes)
                 );
             }
-            if written(&html) {
-                let text = fs::read_to_string(&html).unwrap();
+            if written(html) {
+                let text = fs::read_to_string(html).unwrap();
                 assert!(
                     text.contains("</html>"),
                     "{html:?} is cut short: {text}\n{shown}"
                 );
             }
-            if written(&json) {
-                let text = fs::read_to_string(&json).unwrap();
+            if written(json) {
+                let text = fs::read_to_string(json).unwrap();
                 serde_json::from_str::<serde_json::Value>(&text)
                     .unwrap_or_else(|e| panic!("{json:?} is not JSON ({e}): {text}\n{shown}"));
             }
-            if written(&junit) {
+            if written(junit) {
                 let checked = Command::new("xmllint")
                     .arg("--noout")
-                    .arg(&junit)
+                    .arg(junit)
                     .output()
                     .unwrap();
                 assert!(
