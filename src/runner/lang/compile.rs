@@ -493,8 +493,12 @@ mod tests {
     #[test]
     fn a_compiler_that_sleeps_past_its_cap_timed_out() {
         let dir = tempfile::tempdir().unwrap();
-        let sh =
-            super::super::tools::toolchain(vec![PathBuf::from("/bin/sh")], Vec::new(), Vec::new());
+        let sh = Toolchain {
+            programs: vec![PathBuf::from("/bin/sh")],
+            read_only: Vec::new(),
+            path_dirs: Vec::new(),
+            caches: &[],
+        };
         let argv: Vec<String> = ["/bin/sh", "-c", "echo started >>tries; sleep 60"]
             .map(String::from)
             .to_vec();
