@@ -1487,6 +1487,7 @@ fn a_sleeper_is_tle_on_a_busy_machine_too() {
 /// busy machine makes that take, then is the real compiler (`REAL_CC`),
 /// asked its version or compiling; each compile first adds a line to
 /// `attempts` in the build directory, so a test sees how often it ran.
+#[cfg(target_os = "linux")]
 const BUSY_CC: &str = r#"#include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -1509,6 +1510,7 @@ int main(int argc, char **argv) {
 "#;
 
 /// The first CPU this test may run on.
+#[cfg(target_os = "linux")]
 fn first_cpu() -> String {
     let status = fs::read_to_string("/proc/self/status").unwrap();
     let allowed = status
@@ -1527,6 +1529,7 @@ fn first_cpu() -> String {
 /// fits its share (the same for the question of its version, which the
 /// same compiler answers as slowly): the build is AC, with the
 /// compiler's version known, or it fails as the machine's fault (exit 2).
+#[cfg(target_os = "linux")]
 #[test]
 fn a_busy_machine_never_turns_an_honest_compile_into_ce() {
     if !have(&["cc", "nice", "taskset"], "busy machine, a compile") {
