@@ -268,7 +268,8 @@ fn check_language(language: Language) -> LanguageCheck {
 /// cache; `None` when no line does (raco prints none).
 fn version_of(tool: &lang::Tool, i: usize, toolchain: &Toolchain) -> Option<String> {
     let program = toolchain.programs.get(i)?;
-    Some(lang::tool_version(tool, program, &[], toolchain))
+    lang::tool_version(tool, program, &[], toolchain)
+        .ok()
         .filter(|line| lang::tools::names_a_version(line))
 }
 

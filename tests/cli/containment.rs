@@ -1482,3 +1482,144 @@ fn a_sleeper_is_tle_on_a_busy_machine_too() {
     assert!(message.contains("of wall time"), "{message}");
     assert_eq!(code, 1);
 }
+
+/// A stand-in for `cc` that first uses 0.3 s of CPU time, however long a
+/// busy machine makes that take, then is the real compiler (`REAL_CC`),
+/// asked its version or compiling; each compile first adds a line to
+/// `attempts` in the build directory, so a test sees how often it ran.
+#[cfg(target_os = "linux")]
+const BUSY_CC: &str = r#"#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+int main(int argc, char **argv) {
+    if (argc > 1 && strcmp(argv[1], "--version") != 0) {
+        FILE *attempts = fopen("attempts", "a");
+        if (attempts) {
+            fputs("compiling\n", attempts);
+            fclose(attempts);
+        }
+    }
+    while ((double)clock() / CLOCKS_PER_SEC < 0.3) {
+    }
+    argv[0] = REAL_CC;
+    execv(REAL_CC, argv);
+    perror(REAL_CC);
+    return 127;
+}
+"#;
+
+/// The first CPU this test may run on.
+#[cfg(target_os = "linux")]
+fn first_cpu() -> String {
+    let status = fs::read_to_string("/proc/self/status").unwrap();
+    let allowed = status
+        .lines()
+        .find_map(|line| line.strip_prefix("Cpus_allowed_list:"))
+        .expect("Linux says which CPUs a process may use");
+    allowed.trim().split([',', '-']).next().unwrap().to_owned()
+}
+
+/// A C program compiled on a machine too busy to give the compiler a CPU
+/// is never CE: its compile time limit lowered to 2 s of CPU (4 s of wall
+/// time, `SUDOKU_JUDGE_COMPILE_TIME`), the judge at `nice -n 10` on one
+/// CPU beside two spinners, a compiler that needs some 0.4 s of CPU gets
+/// at most a twentieth of that CPU: the cap stops it, starved, however
+/// busy the machine is besides. It is compiled again under a cap that
+/// fits its share (the same for the question of its version, which the
+/// same compiler answers as slowly): the build is AC, with the
+/// compiler's version known, or it fails as the machine's fault (exit 2).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_busy_machine_never_turns_an_honest_compile_into_ce() {
+    if !have(&["cc", "nice", "taskset"], "busy machine, a compile") {
+        return;
+    }
+    let scene = Scene::new();
+    let real_cc = fs::canonicalize(which::which("cc").unwrap()).unwrap();
+    let source = scene.path().join("busy-cc.c");
+    fs::write(&source, BUSY_CC).unwrap();
+    let busy_cc = scene.path().join("bin/busy-cc");
+    fs::create_dir_all(busy_cc.parent().unwrap()).unwrap();
+    let built = Command::new("cc")
+        .arg(format!("-DREAL_CC=\"{}\"", real_cc.display()))
+        .arg("-o")
+        .arg(&busy_cc)
+        .arg(&source)
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{built:?}");
+    let cache = scene.path().join("cache");
+
+    let cpu = first_cpu();
+    let spinners = Spinners(
+        (0..2)
+            .map(|_| {
+                Command::new("taskset")
+                    .args(["-c", &cpu, "sh", "-c", "while :; do :; done"])
+                    .stdin(Stdio::null())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect(),
+    );
+    let started = Instant::now();
+    let output = Command::new("taskset")
+        .args(["-c", &cpu, "nice", "-n", "10"])
+        .arg(env!("CARGO_BIN_EXE_sudoku-judge"))
+        .arg("test")
+        .arg(scene.suite())
+        .args(["--format", "json", "--submission"])
+        .arg(manifest_dir().join("tests/fixtures/submissions/ac_program.c"))
+        .current_dir(scene.work())
+        .env("CC", &busy_cc)
+        .env("SUDOKU_JUDGE_COMPILE_TIME", "2")
+        .env("SUDOKU_JUDGE_CACHE", &cache)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    drop(spinners);
+    assert!(started.elapsed() < super::HANG_GUARD, "the judge hung");
+    let code = output.status.code().expect("exited, not killed");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    // Still starved: the build fails as the machine's fault, asking the
+    // compiler its version or compiling.
+    if stderr.contains("the machine was too busy to compile")
+        || stderr.contains("the machine was too busy to ask")
+    {
+        assert!(stderr.contains("for a CPU"), "{stderr}");
+        assert_eq!(code, 2, "{stderr}");
+        return;
+    }
+    let report: Value = serde_json::from_str(&stdout)
+        .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{stdout}\n{stderr}"));
+    assert_eq!(report["build"]["error"], Value::Null, "{report}");
+    let version = report["build"]["toolchain"][0]["version"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        version.chars().any(|c| c.is_ascii_digit()),
+        "the compiler's version is unknown: {report}"
+    );
+    let cases = cases_of(&report);
+    assert!(!cases.is_empty(), "{report}\n{stderr}");
+    for case in cases {
+        accepted_or_too_busy(code, case);
+    }
+    // The compile was starved, and compiled again: else the machine gave
+    // the judge more of the CPU than its priority says (a cgroup of its
+    // own with a share of the CPU), and nothing was checked.
+    let attempts: usize = walkdir::WalkDir::new(&cache)
+        .into_iter()
+        .flatten()
+        .filter(|entry| entry.file_name() == "attempts")
+        .map(|entry| fs::read_to_string(entry.path()).unwrap().lines().count())
+        .sum();
+    if attempts < 2 {
+        skip_or_fail(
+            "a_busy_machine_never_turns_an_honest_compile_into_ce",
+            &format!("the compile was not starved here ({attempts} attempt)"),
+        );
+    }
+}

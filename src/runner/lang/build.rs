@@ -20,7 +20,7 @@ use sha2::{Digest as _, Sha256};
 use super::announce::Announce;
 use super::announce::{announce_after, announced};
 use super::cache::key as cache_key;
-use super::compile::{run_compiler, SizeCap, COMPILE_CPU};
+use super::compile::{compile_cpu, run_compiler, SizeCap};
 use super::plan::{plan, Options, Planned};
 use super::{cache, caches, needs, tools, BuildInfo, Built, Language, SourceName, UsedTool};
 
@@ -77,7 +77,7 @@ pub fn build_as(
         hasher.update(format!("{arg}\n"));
     }
     let announce = options.announce.as_ref();
-    let used = identify(&planned, announce, &mut hasher);
+    let used = identify(&planned, announce, &mut hasher)?;
     for (file, text) in &planned.files {
         hasher.update(format!("\n--- {file} {}\n", text.len()));
         hasher.update(text);
@@ -153,7 +153,11 @@ pub fn build_as(
 /// The tools a build uses, each with its version, added to `hasher`: a
 /// compiler is known by its identity, and its version is asked once per
 /// identity, which can take seconds (kotlinc runs on a JVM).
-fn identify(planned: &Planned, announce: Option<&Announce>, hasher: &mut Sha256) -> Vec<UsedTool> {
+fn identify(
+    planned: &Planned,
+    announce: Option<&Announce>,
+    hasher: &mut Sha256,
+) -> anyhow::Result<Vec<UsedTool>> {
     let Planned {
         spec,
         toolchain,
@@ -171,18 +175,19 @@ fn identify(planned: &Planned, announce: Option<&Announce>, hasher: &mut Sha256)
         );
         announce_after(announce, asking)
     });
-    let mut used = Vec::new();
-    for ((tool, program), chosen) in each() {
-        let version = tool_version(tool, program, &chosen.args, toolchain);
-        hasher.update(tools::identity(program));
-        hasher.update(&version);
-        used.push(UsedTool {
-            name: chosen.name.clone(),
-            program: program.clone(),
-            version,
-            origin: chosen.origin.clone(),
-        });
-    }
+    let used: anyhow::Result<Vec<UsedTool>> = each()
+        .map(|((tool, program), chosen)| {
+            let version = tool_version(tool, program, &chosen.args, toolchain)?;
+            hasher.update(tools::identity(program));
+            hasher.update(&version);
+            Ok(UsedTool {
+                name: chosen.name.clone(),
+                program: program.clone(),
+                version,
+                origin: chosen.origin.clone(),
+            })
+        })
+        .collect();
     announced(asking);
     used
 }
@@ -235,7 +240,8 @@ fn compile_in(
         before: cache::usage(dir, None),
         bytes: limits.build_bytes,
     };
-    let finished = run_compiler(argv, dir, toolchain, &env, spec.native, COMPILE_CPU, cap);
+    let cpu = compile_cpu()?;
+    let finished = run_compiler(argv, dir, toolchain, &env, spec.native, cpu, cap);
     announced(compiling);
     // What the compiler kept for itself is not part of the build.
     if own_cache.exists() {
@@ -321,7 +327,7 @@ pub(crate) fn tool_version(
     program: &Path,
     words: &[String],
     toolchain: &super::Toolchain,
-) -> String {
+) -> anyhow::Result<String> {
     let args: Vec<&str> = words
         .iter()
         .map(String::as_str)

@@ -293,13 +293,15 @@ pub fn identity(program: &Path) -> String {
 
 /// The first line of what `tool args` prints, asked once per compiler in
 /// the sandbox, seeing what `toolchain` shows (as its compiles do): the
-/// answer is kept in the build cache under the program's [`identity`].
-pub fn version(tool: &Path, args: &[&str], toolchain: &Toolchain) -> String {
+/// answer is kept in the build cache under the program's [`identity`]. An
+/// error when the question could not be put: the tool would not start, or
+/// the machine was too busy to let it answer (see `compile::ask`).
+pub fn version(tool: &Path, args: &[&str], toolchain: &Toolchain) -> anyhow::Result<String> {
     let kept = version_file(tool, args);
     if let Ok(text) = std::fs::read_to_string(&kept) {
-        return text;
+        return Ok(text);
     }
-    let answer = ask_version(tool, args, toolchain);
+    let answer = ask_version(tool, args, toolchain)?;
     // A cache that cannot be written only costs the question next time.
     if let Some(dir) = kept.parent().filter(|_| !answer.is_empty()) {
         let _ = std::fs::create_dir_all(dir).and_then(|()| {
@@ -308,7 +310,7 @@ pub fn version(tool: &Path, args: &[&str], toolchain: &Toolchain) -> String {
             file.persist(&kept).map(drop).map_err(Into::into)
         });
     }
-    answer
+    Ok(answer)
 }
 
 /// Whether `tool`'s version is known without asking it.
@@ -329,10 +331,8 @@ fn version_file(tool: &Path, args: &[&str]) -> PathBuf {
 /// What `tool args` says of its version: the first line, on stdout or
 /// stderr, that [names a version](names_a_version) (a JVM's warnings come
 /// before kotlinc's version), else the first line it printed.
-fn ask_version(tool: &Path, args: &[&str], toolchain: &Toolchain) -> String {
-    let Ok(answer) = super::compile::ask(tool, args, toolchain, &[]) else {
-        return String::new();
-    };
+fn ask_version(tool: &Path, args: &[&str], toolchain: &Toolchain) -> anyhow::Result<String> {
+    let answer = super::compile::ask(tool, args, toolchain, &[])?;
     let lines: Vec<String> = [answer.stdout, answer.stderr]
         .iter()
         .flat_map(|text| {
@@ -343,12 +343,12 @@ fn ask_version(tool: &Path, args: &[&str], toolchain: &Toolchain) -> String {
                 .collect::<Vec<_>>()
         })
         .collect();
-    lines
+    Ok(lines
         .iter()
         .find(|line| names_a_version(line))
         .or(lines.first())
         .cloned()
-        .unwrap_or_default()
+        .unwrap_or_default())
 }
 
 /// Whether a line a tool printed names its version: it holds a version
@@ -493,13 +493,13 @@ mod tests {
                        JDK 13' >&2; echo 'info: kotlinc-jvm 1.3.31 (JRE 17.0.15)' >&2";
         let sh = toolchain(vec![PathBuf::from("/bin/sh")], Vec::new(), Vec::new());
         assert_eq!(
-            ask_version(Path::new("/bin/sh"), &["-c", kotlinc], &sh),
+            ask_version(Path::new("/bin/sh"), &["-c", kotlinc], &sh).unwrap(),
             "info: kotlinc-jvm 1.3.31 (JRE 17.0.15)"
         );
         // raco says no version at all: its first line stands for it in the
         // build cache's key, and names no version.
         let raco = "echo 'A command can be specified by an unambiguous prefix.'";
-        let said = ask_version(Path::new("/bin/sh"), &["-c", raco], &sh);
+        let said = ask_version(Path::new("/bin/sh"), &["-c", raco], &sh).unwrap();
         assert_eq!(said, "A command can be specified by an unambiguous prefix.");
         assert!(!names_a_version(&said));
     }
