@@ -1212,7 +1212,7 @@ mod tests {
             Format::Grid { spaced: false },
             Format::Grid { spaced: true },
         ] {
-            let text = render(format, &[rows.clone()]);
+            let text = render(format, std::slice::from_ref(&rows));
             // As a file may have it too: a byte order mark, trailing space.
             let untidy = format!("\u{feff}{}", text.replacen('\n', "  \r\n", 1));
             for text in [text, untidy] {
