@@ -12,6 +12,10 @@
 //!
 //! Parsing never guesses silently: CRLF line endings and a UTF-8 byte order
 //! mark are accepted, anything else odd is an error or a warning.
+//!
+//! A board read keeps its cells as they were written beside the board they
+//! read as ([`LocatedBoard`]): a `0` and a `.` are the same blank to judge,
+//! but an answer is shown as it was printed.
 
 use std::fmt;
 
@@ -197,7 +201,11 @@ pub struct ParsedBoards {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LocatedBoard {
     pub line: usize,
+    /// What the cells read as: what is judged.
     pub board: Board,
+    /// The cells as they were written, row by row, each `1`–`9`, or the
+    /// `.` or `0` that stood for a blank: what is shown.
+    pub cells: [u8; 81],
 }
 
 impl ParsedBoards {
@@ -214,9 +222,8 @@ pub fn parse(text: &str, format: Format, mode: Mode) -> Result<ParsedBoards, Par
     if format == Format::AcWing {
         let mut reader = AcWingReader::new(text.as_bytes(), mode);
         let mut parsed = ParsedBoards::default();
-        for item in &mut reader {
-            let (line, board) = item?;
-            parsed.boards.push(LocatedBoard { line, board });
+        while let Some(board) = reader.next_located() {
+            parsed.boards.push(board?);
         }
         parsed.warnings = reader.lines.warnings;
         return Ok(parsed);
@@ -245,6 +252,7 @@ pub fn parse(text: &str, format: Format, mode: Mode) -> Result<ParsedBoards, Par
             .map(|b| LocatedBoard {
                 line: b.positions[0].0,
                 board: b.board,
+                cells: b.cells,
             })
             .collect(),
         warnings: Vec::new(),
@@ -331,9 +339,10 @@ pub(crate) fn puzzle(line: &str) -> Board {
     parse(line, Format::AcWing, Mode::Puzzles).unwrap().boards[0].board
 }
 
-/// A board as it is read, with where each cell was written.
+/// A board as it is read, with how and where each cell was written.
 struct RawBoard {
     board: Board,
+    cells: [u8; 81],
     positions: [(usize, usize); 81],
 }
 
@@ -341,12 +350,23 @@ impl RawBoard {
     fn new() -> Self {
         Self {
             board: Board::EMPTY,
+            cells: [b'.'; 81],
             positions: [(0, 0); 81],
         }
     }
 
-    fn set(&mut self, index: usize, digit: Option<Digit>, line: usize, column: usize) {
+    /// Cell `index` is `written`, a cell character (see [`cell_value`]),
+    /// which reads as `digit`.
+    fn set(
+        &mut self,
+        index: usize,
+        written: char,
+        digit: Option<Digit>,
+        line: usize,
+        column: usize,
+    ) {
         self.board.set(Cell::from_index(index), digit);
+        self.cells[index] = cell_byte(written);
         self.positions[index] = (line, column);
     }
 }
@@ -369,6 +389,12 @@ fn cell_value(c: char) -> Result<Option<Digit>, ()> {
         '.' | '0' => Ok(None),
         _ => Digit::from_char(c).map(Some).ok_or(()),
     }
+}
+
+/// A cell character that [`cell_value`] took, as the byte it is (all of
+/// them are ASCII).
+fn cell_byte(c: char) -> u8 {
+    u8::try_from(c).expect("a cell character is ASCII")
 }
 
 /// A character quoted, escaped where it is not plainly printable (a
@@ -413,7 +439,8 @@ fn is_grid_rule(line: &str) -> bool {
 enum AcWingLine {
     Blank,
     End,
-    Puzzle(Board),
+    /// A board, and its cells as written.
+    Puzzle(Board, [u8; 81]),
 }
 
 /// What a NUL byte where a cell should be says of a program's output: a C
@@ -437,10 +464,11 @@ fn acwing_line(number: usize, line: &str, mode: Mode) -> Result<AcWingLine, Pars
     // general path below finds and names what is wrong with any other line.
     if let Ok(bytes) = <&[u8; 81]>::try_from(line.as_bytes()) {
         if super::rules::is_cells_line(bytes) {
-            return Ok(AcWingLine::Puzzle(super::rules::line_board(bytes)));
+            return Ok(AcWingLine::Puzzle(super::rules::line_board(bytes), *bytes));
         }
     }
     let mut board = Board::EMPTY;
+    let mut cells = [b'.'; 81];
     let mut length = 0;
     for (i, c) in line.chars().enumerate() {
         let value = cell_value(c).map_err(|()| {
@@ -462,6 +490,7 @@ fn acwing_line(number: usize, line: &str, mode: Mode) -> Result<AcWingLine, Pars
         })?;
         if i < 81 {
             board.set(Cell::from_index(i), value);
+            cells[i] = cell_byte(c);
         }
         length = i + 1;
     }
@@ -475,7 +504,7 @@ fn acwing_line(number: usize, line: &str, mode: Mode) -> Result<AcWingLine, Pars
             ),
         ));
     }
-    Ok(AcWingLine::Puzzle(board))
+    Ok(AcWingLine::Puzzle(board, cells))
 }
 
 /// The rules of AcWing text, a line at a time: blank lines are skipped, a
@@ -559,7 +588,7 @@ impl AcWingLines {
     }
 
     /// Takes the next line (without its ending): the board on it, if any.
-    pub(crate) fn take(&mut self, line: &str) -> Result<Option<Board>, ParseError> {
+    pub(crate) fn take(&mut self, line: &str) -> Result<Option<LocatedBoard>, ParseError> {
         let Some((number, line)) = self.next_text(line) else {
             return Ok(None);
         };
@@ -577,11 +606,15 @@ impl AcWingLines {
                 self.end_line = Some(number);
                 return Ok(None);
             }
-            AcWingLine::Puzzle(board) => board,
+            AcWingLine::Puzzle(board, cells) => LocatedBoard {
+                line: number,
+                board,
+                cells,
+            },
         };
         self.boards += 1;
-        if self.mode == Mode::Puzzles && board.has_conflict() {
-            if let Some(conflict) = board.conflicts().first() {
+        if self.mode == Mode::Puzzles && board.board.has_conflict() {
+            if let Some(conflict) = board.board.conflicts().first() {
                 let column = conflict.second.index() + 1;
                 return Err(ParseError::breaks_rules(
                     number,
@@ -719,7 +752,7 @@ impl<R: std::io::BufRead> AcWingReader<R> {
             read.map(|(number, read)| match read {
                 Read::Plain(cells) => (number, cells),
                 Read::Board(board) => {
-                    let line = board.to_line();
+                    let line = board.board.to_line();
                     let cells = line.as_bytes().try_into().expect("a board has 81 cells");
                     (number, cells)
                 }
@@ -792,24 +825,33 @@ impl<R: std::io::BufRead> AcWingReader<R> {
 enum Read {
     /// A line in the plain form, as written.
     Plain([u8; 81]),
-    Board(Board),
+    Board(LocatedBoard),
+}
+
+impl<R: std::io::BufRead> AcWingReader<R> {
+    /// The next board, with its line and its cells as written: what
+    /// [`Iterator::next`] gives, and what a parse keeps.
+    fn next_located(&mut self) -> Option<Result<LocatedBoard, ParseError>> {
+        if self.done {
+            return None;
+        }
+        let item = self.advance(false).map(|read| {
+            read.map(|(_, read)| match read {
+                Read::Board(board) => board,
+                Read::Plain(_) => unreachable!("plain lines are only read for next_line"),
+            })
+        });
+        self.done = !matches!(item, Some(Ok(_)));
+        item
+    }
 }
 
 impl<R: std::io::BufRead> Iterator for AcWingReader<R> {
     type Item = Result<(usize, Board), ParseError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if self.done {
-            return None;
-        }
-        let item = self.advance(false).map(|read| {
-            read.map(|(number, read)| match read {
-                Read::Board(board) => (number, board),
-                Read::Plain(_) => unreachable!("plain lines are only read for next_line"),
-            })
-        });
-        self.done = !matches!(item, Some(Ok(_)));
-        item
+        self.next_located()
+            .map(|read| read.map(|board| (board.line, board.board)))
     }
 }
 
@@ -856,7 +898,7 @@ fn parse_grid(text: &str, boards: &mut Vec<RawBoard>) -> Result<(), ParseError> 
                     "the row has more than 9 cells; a grid row needs exactly 9",
                 ));
             }
-            board.set(row * 9 + count, value, number, column);
+            board.set(row * 9 + count, c, value, number, column);
             count += 1;
         }
         if count < 9 {
@@ -988,11 +1030,11 @@ fn parse_leetcode(text: &str, boards: &mut Vec<RawBoard>) -> Result<(), ParseErr
                 match tokens.next() {
                     Some((Token::Str(s), line, column)) => {
                         let mut chars = s.chars();
-                        let value = match (chars.next(), chars.next()) {
-                            (Some(c), None) => cell_value(c).ok(),
+                        let cell = match (chars.next(), chars.next()) {
+                            (Some(c), None) => cell_value(c).ok().map(|value| (c, value)),
                             _ => None,
                         };
-                        let Some(value) = value else {
+                        let Some((written, value)) = cell else {
                             let hint = "use \"1\" to \"9\" for a digit, \".\" for a blank";
                             return Err(ParseError::quoting(
                                 line,
@@ -1002,7 +1044,7 @@ fn parse_leetcode(text: &str, boards: &mut Vec<RawBoard>) -> Result<(), ParseErr
                             ));
                         };
                         if row < 9 && cells < 9 {
-                            board.set(row * 9 + cells, value, line, column);
+                            board.set(row * 9 + cells, written, value, line, column);
                         }
                         cells += 1;
                     }
@@ -1151,6 +1193,35 @@ mod tests {
         assert_eq!(grid.boards, acwing.boards);
         assert_eq!(acwing.boards[0].board.to_line(), EXAMPLE_LINE);
         assert!(acwing.warnings.is_empty());
+    }
+
+    /// A `0` and a `.` read as the same blank, and each board keeps how
+    /// its cells were written, in every format.
+    #[test]
+    fn cells_are_kept_as_written_in_every_format() {
+        let mut written = EXAMPLE_LINE.as_bytes().to_vec();
+        written[2] = b'0';
+        let written: [u8; 81] = written.try_into().unwrap();
+        let rows: Vec<Vec<char>> = written
+            .chunks(9)
+            .map(|row| row.iter().map(|&b| char::from(b)).collect())
+            .collect();
+        for format in [
+            Format::LeetCode,
+            Format::AcWing,
+            Format::Grid { spaced: false },
+            Format::Grid { spaced: true },
+        ] {
+            let text = render(format, std::slice::from_ref(&rows));
+            // As a file may have it too: a byte order mark, trailing space.
+            let untidy = format!("\u{feff}{}", text.replacen('\n', "  \r\n", 1));
+            for text in [text, untidy] {
+                let parsed = parse(&text, format, Mode::Answers).unwrap();
+                let board = &parsed.boards[0];
+                assert_eq!(board.board.to_line(), EXAMPLE_LINE, "{format}");
+                assert_eq!(board.cells, written, "{format}: {text:?}");
+            }
+        }
     }
 
     #[test]

@@ -214,7 +214,7 @@ impl<'a> Checker<'a> {
                     }
                 }
                 self.shown.push_str(&text);
-                self.answer(board);
+                self.answer(&board, &written(rows));
             }
             _ => self.feed(text.as_bytes()),
         }
@@ -237,7 +237,7 @@ impl<'a> Checker<'a> {
         }
         match rules.take(&text) {
             Err(error) => self.unreadable = Some(error),
-            Ok(Some(board)) => self.answer(board),
+            Ok(Some(read)) => self.answer(&read.board, &read.cells),
             Ok(None) => {}
         }
     }
@@ -272,7 +272,9 @@ impl<'a> Checker<'a> {
         true
     }
 
-    fn answer(&mut self, board: Board) {
+    /// Judges the next answer, `board`, which was written as `cells`:
+    /// the board is judged, the cells are what its grid shows.
+    fn answer(&mut self, board: &Board, cells: &[u8; 81]) {
         let n = self.answers;
         self.answers += 1;
         if let Some(counter) = self.counter {
@@ -283,8 +285,8 @@ impl<'a> Checker<'a> {
             return;
         }
         let result = match &mut self.tally {
-            Tally::Sudoku(tally) => tally.answer(n, &board),
-            Tally::Exact(tally) => tally.answer(n, &board),
+            Tally::Sudoku(tally) => tally.answer(n, board, cells),
+            Tally::Exact(tally) => tally.answer(n, board, cells),
         };
         if let Err(error) = result {
             self.failure.get_or_insert(error);
@@ -313,7 +315,10 @@ impl<'a> Checker<'a> {
                 let before = self.shown.matches('\n').count();
                 if self.shown.is_empty() || !text.is_empty() {
                     match format::parse(&text, self.format, Mode::Answers) {
-                        Ok(parsed) => parsed.boards.into_iter().for_each(|b| self.answer(b.board)),
+                        Ok(parsed) => parsed
+                            .boards
+                            .iter()
+                            .for_each(|b| self.answer(&b.board, &b.cells)),
                         Err(mut error) => {
                             error.line += before;
                             self.unreadable = Some(error);
@@ -452,6 +457,16 @@ fn line_diff(
         ));
     }
     Ok(details)
+}
+
+/// The cells of `rows` that [`Board::from_rows`] read, as they are
+/// written: digits and `.`, all ASCII.
+fn written(rows: &[Vec<char>]) -> [u8; 81] {
+    let mut cells = [b'.'; 81];
+    for (cell, &c) in cells.iter_mut().zip(rows.iter().flatten()) {
+        *cell = u8::try_from(c).expect("a board's rows hold ASCII cells");
+    }
+    cells
 }
 
 /// The place of the `n`-th answer (from 0) in a case of several puzzles:
@@ -639,23 +654,24 @@ impl<'a> SudokuTally<'a> {
         {
             return Ok(());
         }
-        self.wrong_answer(n, &pair, &rules::line_board(answer), Some(answer));
+        self.wrong_answer(n, &pair, &rules::line_board(answer), answer);
         Ok(())
     }
 
-    fn answer(&mut self, n: usize, answer: &Board) -> anyhow::Result<()> {
+    /// Judges the `n`-th answer, `answer`, which was printed as `printed`.
+    fn answer(&mut self, n: usize, answer: &Board, printed: &[u8; 81]) -> anyhow::Result<()> {
         if n >= self.case.puzzles {
             return Ok(());
         }
         let pair = self.next_pair()?;
         if !answer.solves(&rules::line_board(&pair.puzzle)) {
-            self.wrong_answer(n, &pair, answer, None);
+            self.wrong_answer(n, &pair, answer, printed);
         }
         Ok(())
     }
 
-    /// A wrong answer, `printed` as its line of cells when it was one.
-    fn wrong_answer(&mut self, n: usize, pair: &Pair, answer: &Board, printed: Option<&[u8; 81]>) {
+    /// A wrong answer, and its cells as they were `printed`.
+    fn wrong_answer(&mut self, n: usize, pair: &Pair, answer: &Board, printed: &[u8; 81]) {
         self.wrong += 1;
         let puzzle = rules::line_board(&pair.puzzle);
         let unchanged = *answer == puzzle;
@@ -687,10 +703,6 @@ impl<'a> SudokuTally<'a> {
             &puzzle,
             &marked,
         ));
-        if printed.is_some_and(|cells| cells.contains(&b'0')) {
-            self.details
-                .push_str("  [0]: a 0 was printed there, which is no digit: it reads as a blank\n");
-        }
     }
 
     /// Reads what the answers left of the case, checking it: the puzzles
@@ -872,6 +884,8 @@ struct Differing {
     puzzle: Board,
     want: Board,
     got: Board,
+    /// Its cells as they were printed.
+    printed: [u8; 81],
 }
 
 impl<'a> ExactTally<'a> {
@@ -928,7 +942,8 @@ impl<'a> ExactTally<'a> {
         }
     }
 
-    fn answer(&mut self, n: usize, answer: &Board) -> anyhow::Result<()> {
+    /// Takes the `n`-th answer, `answer`, which was printed as `printed`.
+    fn answer(&mut self, n: usize, answer: &Board, printed: &[u8; 81]) -> anyhow::Result<()> {
         let Some(expected) = &mut self.expected_boards else {
             return Ok(());
         };
@@ -944,6 +959,7 @@ impl<'a> ExactTally<'a> {
                 puzzle,
                 want,
                 got: *answer,
+                printed: *printed,
             });
         }
         Ok(())
@@ -1006,11 +1022,12 @@ impl<'a> ExactTally<'a> {
             let mut out = String::new();
             for d in &self.differing {
                 out.push_str(&format!("{}:\n", label(d.place)));
-                out.push_str(&diff::grids(
+                out.push_str(&diff::grids_as_printed(
                     "expected",
                     &d.want,
                     "your answer",
                     &d.got,
+                    &d.printed,
                     &d.puzzle,
                     &differing(&d.want, &d.got),
                 ));

@@ -4,6 +4,10 @@
 //! boards at all, a line diff made with `similar`, with invisible
 //! characters made visible.
 //!
+//! An answer's grid shows its cells as they were printed (a `0` as the `0`
+//! printed, not the blank it reads as), and its marks come from the board
+//! they read as, which is what was judged: the checker hands over both.
+//!
 //! The grids are plain text. A reporter that colours them reads each row
 //! back with [`grid_row_parts`], so the text and its colouring cannot disagree.
 
@@ -75,10 +79,10 @@ fn grid_row(
     line
 }
 
-/// `left` beside `right`, the givens of `puzzle` starred in both (but in
-/// `left` when it is the puzzle itself: every digit there is a given) and
-/// the `marked` cells of `right` in brackets.
-pub fn grids(
+/// [`grids_as_printed`] for an answer printed as its board reads, `.`
+/// for a blank.
+#[cfg(test)]
+pub(crate) fn grids(
     left_title: &str,
     left: &Board,
     right_title: &str,
@@ -86,17 +90,35 @@ pub fn grids(
     puzzle: &Board,
     marked: &[bool; 81],
 ) -> String {
-    grids_as_printed(left_title, left, right_title, right, None, puzzle, marked)
+    let printed = right.to_line().into_bytes().try_into().unwrap();
+    grids_as_printed(
+        left_title,
+        left,
+        right_title,
+        right,
+        &printed,
+        puzzle,
+        marked,
+    )
 }
 
-/// [`grids`], with the blanks of `right` drawn as `printed` has them: an
-/// answer printed with a `0` shows the `0`, which reads as a blank.
+/// What a `0` drawn in an answer is, said under its grids.
+const ZERO_NOTE: &str = "  [0]: a 0 was printed there, which is no digit: it reads as a blank\n";
+
+/// `left` beside `right`, the givens of `puzzle` starred in both (but in
+/// `left` when it is the puzzle itself: every digit there is a given) and
+/// the `marked` cells of `right` in brackets.
+///
+/// `right` is an answer as it reads, which was judged; `printed` is its 81
+/// cells as its text wrote them, whatever the format it came in, and its
+/// blanks are drawn as that has them: a blank printed as `0` shows the
+/// `0`, and a line under the grids says it reads as a blank.
 pub fn grids_as_printed(
     left_title: &str,
     left: &Board,
     right_title: &str,
     right: &Board,
-    printed: Option<&[u8; 81]>,
+    printed: &[u8; 81],
     puzzle: &Board,
     marked: &[bool; 81],
 ) -> String {
@@ -112,14 +134,17 @@ pub fn grids_as_printed(
             out,
             "  {}   {}",
             grid_row(left, row, left_givens, None, None),
-            grid_row(right, row, Some(puzzle), Some(marked), printed)
+            grid_row(right, row, Some(puzzle), Some(marked), Some(printed))
         );
     }
     let _ = writeln!(out, "  {RULE}   {RULE}");
+    if printed.contains(&b'0') {
+        out.push_str(ZERO_NOTE);
+    }
     out
 }
 
-/// Reads a row of digits drawn by [`grids`] back into its parts, or `None`
+/// Reads a row of digits drawn by [`grids_as_printed`] back into its parts, or `None`
 /// for any other line (a rule, a title, a line of a line diff). A row of
 /// one grid, as [`stacked`] draws them, reads too.
 pub fn grid_row_parts(line: &str) -> Option<Vec<RowPart<'_>>> {
@@ -141,7 +166,7 @@ pub fn grid_row_parts(line: &str) -> Option<Vec<RowPart<'_>>> {
 /// of its details: narrower terminals get them [`stacked`].
 pub const SIDE_BY_SIDE_COLUMNS: usize = 72;
 
-/// `details` with every pair of grids drawn by [`grids`] one above the
+/// `details` with every pair of grids drawn by [`grids_as_printed`] one above the
 /// other, each under its title, for a terminal too narrow to show them
 /// side by side. Every other line is kept as it is.
 pub fn stacked(details: &str) -> String {
@@ -351,7 +376,7 @@ mod tests {
             &puzzle,
             "your answer",
             &answer,
-            Some(&printed),
+            &printed,
             &puzzle,
             &marked,
         );
@@ -362,6 +387,32 @@ mod tests {
         );
         let parts = grid_row_parts(row).unwrap();
         assert!(parts.contains(&RowPart::Cell(CellKind::Marked, "[0]")));
+        // Under the grids, once, a word on what the 0 reads as.
+        assert_eq!(text.lines().last(), Some(ZERO_NOTE.trim_end()), "{text}");
+        assert_eq!(text.matches(ZERO_NOTE).count(), 1);
+        // Printed with a `.`, the same grids say nothing more.
+        printed[0] = b'.';
+        let dot = grids_as_printed(
+            "expected",
+            &puzzle,
+            "your answer",
+            &answer,
+            &printed,
+            &puzzle,
+            &marked,
+        );
+        assert_eq!(dot, text.replacen(ZERO_NOTE, "", 1).replace("[0]", "[.]"));
+        assert_eq!(
+            dot,
+            grids(
+                "expected",
+                &puzzle,
+                "your answer",
+                &answer,
+                &puzzle,
+                &marked
+            )
+        );
     }
 
     #[test]

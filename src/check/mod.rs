@@ -255,6 +255,64 @@ mod tests {
         }
     }
 
+    /// The same in every format an answer is printed in, and under either
+    /// checker: the grid shows the `0` printed, while the verdict and the
+    /// reason are those of the blank it reads as, as for a `.`.
+    #[test]
+    fn a_0_printed_is_shown_as_printed_in_every_format() {
+        let answer = format::puzzle(ANSWER);
+        for format in [
+            Format::AcWing,
+            Format::LeetCode,
+            Format::Grid { spaced: false },
+            Format::Grid { spaced: true },
+        ] {
+            let expected = match format {
+                Format::AcWing => format!("{ANSWER}\n"),
+                _ => format::render_boards(format, &[answer]),
+            };
+            let printed = |blank: char| {
+                let mut rows = answer.to_rows();
+                rows[0][2] = blank;
+                format::render(format, &[rows])
+            };
+            for (kind, expected) in [
+                (CheckerKind::Sudoku, Some(expected.as_str())),
+                (CheckerKind::Sudoku, None),
+                (CheckerKind::Exact, Some(expected.as_str())),
+            ] {
+                let case = case(format, expected);
+                let zero = check_as(kind, &case, &printed('0'), format);
+                let dot = check_as(kind, &case, &printed('.'), format);
+                let what = format!("{format:?} {kind:?} {}", expected.is_some());
+                assert_eq!(
+                    (zero.verdict, zero.reason.sentence()),
+                    (dot.verdict, dot.reason.sentence()),
+                    "{what}"
+                );
+                assert_eq!(zero.verdict, Verdict::WA, "{what}");
+                assert_eq!(
+                    answer_row(&zero.details, 0),
+                    "|*5 *3 [0]| 6 *7  8 | 9  1  2 |",
+                    "{what}"
+                );
+                // Only the cell and a note on what it reads as differ.
+                let note = "  [0]: a 0 was printed there, which is no digit: it reads as a blank\n";
+                assert!(zero.details.contains(note), "{what}: {}", zero.details);
+                assert_eq!(
+                    zero.details.replacen(note, "", 1).replace("[0]", "[.]"),
+                    dot.details,
+                    "{what}"
+                );
+                assert_eq!(
+                    answer_row(&dot.details, 0),
+                    "|*5 *3 [.]| 6 *7  8 | 9  1  2 |",
+                    "{what}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn a_duplicate_marks_the_wrong_cell_not_the_right_one() {
         // r1c3 should be 4; a 5 there clashes with the given 5 in r1c1 and
@@ -467,6 +525,8 @@ mod tests {
         odd[0][2] = '?';
         let mut short = right.clone();
         short[4].pop();
+        let mut zero = right.clone();
+        zero[0][2] = '0';
         let blank = rows(PUZZLE);
         let puzzles = [format::puzzle(PUZZLE); 2];
         for format in [
@@ -498,6 +558,8 @@ mod tests {
                     [&odd, &right],
                     [&right, &odd],
                     [&right, &short],
+                    [&zero, &right],
+                    [&right, &zero],
                 ] {
                     let mut checker = Checker::new(kind, &case, format).unwrap();
                     answers.iter().for_each(|rows| checker.feed_board(rows));

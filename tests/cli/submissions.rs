@@ -299,6 +299,78 @@ fn a_nul_in_an_answer_is_explained() {
     );
 }
 
+/// A LeetCode-style file that writes "0" into a blank: judged as the blank
+/// it reads as (the verdict and reason are as for a "."), and shown as the
+/// "0" it wrote, the same in the table's grids, the JSON report's, the
+/// HTML page's and the output `--keep` keeps.
+#[test]
+fn a_0_a_leetcode_file_writes_is_judged_as_a_blank_and_shown_as_written() {
+    if !have(&["python3"], "a 0 written in a LeetCode board") {
+        return;
+    }
+    let file = "tests/fixtures/submissions/wa_leaves_zero.py";
+    let row = "|*5 *3  4 | 6 *7  8 | 9  1  2 |   |*5 *3 [0]| 6 *7  8 | 9  1  2 |";
+    let note = "[0]: a 0 was printed there, which is no digit: it reads as a blank";
+    let table = judge_with(&["test", "cases/leetcode37/example1", "--submission", file]);
+    assert_eq!(table.code, 1, "{}{}", table.stdout, table.stderr);
+    let line = |text: &str, start: &str| {
+        text.lines()
+            .find(|l| l.starts_with(start))
+            .unwrap_or_else(|| panic!("no line {start:?}:\n{text}"))
+            .trim_end()
+            .to_string()
+    };
+    assert!(
+        line(&table.stdout, "WA ").ends_with("example1  1 cell left empty"),
+        "{}",
+        table.stdout
+    );
+    assert_eq!(
+        line(&table.stdout, "  why:"),
+        "  why:      the answer: r1c3 is empty"
+    );
+    assert!(table.stdout.contains(row), "{}", table.stdout);
+    assert!(table.stdout.contains(note), "{}", table.stdout);
+    assert!(!table.stdout.contains("[.]"), "{}", table.stdout);
+
+    let dir = tempfile::tempdir().unwrap();
+    let html = dir.path().join("report.html");
+    let kept = dir.path().join("kept");
+    let (run, report) = judge_fixture(
+        "wa_leaves_zero.py",
+        "cases/leetcode37/example1",
+        &[
+            "--html",
+            html.to_str().unwrap(),
+            "--keep",
+            kept.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(
+        only_verdict(&report),
+        ("WA".to_string(), "the answer: r1c3 is empty".to_string()),
+        "{}",
+        run.stderr
+    );
+    let details = cases_of(&report)[0]["details"].as_str().unwrap();
+    assert!(details.contains(row), "{details}");
+    assert!(details.contains(note), "{details}");
+    // The page draws the cell marked wrong, holding the 0.
+    let page = fs::read_to_string(&html).unwrap();
+    assert!(
+        page.contains("<td class=\"wrong\">0</td>"),
+        "{}",
+        &page[page.find("<table class=\"grid\">").unwrap_or(0)..]
+    );
+    assert!(page.contains(note), "the note is on the page too");
+    // What the file left, as the judge read it.
+    let output = fs::read_to_string(kept.join("example1/output.txt")).unwrap();
+    assert!(
+        output.starts_with(r#"[["5","3","0","6","7","8","9","1","2"],"#),
+        "{output}"
+    );
+}
+
 #[test]
 fn debug_output_of_a_leetcode_file_is_kept_apart_from_its_answers() {
     if !have(&["python3"], "debug output") {
