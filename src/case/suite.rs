@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 
 use super::settings::Choice;
-use super::{find, Case, Settings, SettingsCache};
+use super::{find, trust, Case, Settings, SettingsCache};
 use crate::problem::Problem;
 
 /// The cases under the paths of a run, sorted, each with its settings.
@@ -29,17 +29,25 @@ pub struct Listed {
 impl Suite {
     /// Finds the cases under `paths` and reads each directory's settings
     /// once. A path that does not exist or holds no case is an error.
+    ///
+    /// So is a `judge.toml` naming a program out of its suite
+    /// ([`trust::Uncovered`]): the suite is refused whole, as `trust`
+    /// refuses it, before anything is built or shown with its toolchains
+    /// (every command that builds or runs with a suite's settings reads
+    /// them here), rather than case by case after a build with others.
     pub fn read(paths: &[PathBuf]) -> anyhow::Result<Suite> {
         let found = find(paths)?;
         let mut cache = SettingsCache::default();
-        let cases = found
-            .cases
-            .into_iter()
-            .map(|case| Listed {
-                settings: cache.for_case(&case).map_err(|e| format!("{e:#}")),
-                case,
-            })
-            .collect();
+        let mut cases = Vec::with_capacity(found.cases.len());
+        for case in found.cases {
+            let settings = match cache.for_case(&case) {
+                Err(error) if error.chain().any(|e| e.is::<trust::Uncovered>()) => {
+                    return Err(error)
+                }
+                read => read.map_err(|e| format!("{e:#}")),
+            };
+            cases.push(Listed { case, settings });
+        }
         Ok(Suite {
             cases,
             warnings: found.warnings,
@@ -166,6 +174,23 @@ mod tests {
             assert!(error.contains(&file.display().to_string()), "{error}");
         }
         assert!(error.contains("(g++-12 and clang++)"), "{error}");
+    }
+
+    /// Refused as `trust` refuses it, not case by case: every command
+    /// that reads the suite stops here, before a build.
+    #[test]
+    fn a_suite_naming_a_program_out_of_itself_is_refused_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let pack = dir.path().join("pack");
+        std::fs::create_dir(&pack).unwrap();
+        std::fs::write(pack.join("judge.toml"), "[toolchain]\ncpp = \"../cc\"\n").unwrap();
+        std::fs::write(pack.join("x.in"), "").unwrap();
+        std::fs::create_dir(pack.join("fine")).unwrap();
+        std::fs::write(pack.join("fine/y.in"), "").unwrap();
+        let error = Suite::read(&[pack]).unwrap_err();
+        let uncovered = error.downcast_ref::<trust::Uncovered>().expect("refused");
+        assert_eq!(uncovered.why, trust::Outside::Up);
+        assert_eq!(uncovered.named.at, (2, 1));
     }
 
     #[test]

@@ -26,7 +26,7 @@ pub use read::{
     ensure_inside, fence_of, follow_outside_links, open_regular, read_capped, read_lines,
     read_text, read_whole, Fence, LineCapped, Opened, MAX_LINE_BYTES, MAX_WHOLE_BYTES,
 };
-pub use write::{replace, write_new, Kind};
+pub use write::{replace, write_new, Kind, PendingDir};
 
 #[cfg(test)]
 mod tests;

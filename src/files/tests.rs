@@ -194,6 +194,72 @@ fn a_pending_file_is_gone_unless_kept_and_keep_new_replaces_nothing() {
     assert_eq!(dir.kind("last.json").unwrap(), Some(Kind::File));
 }
 
+#[test]
+fn a_pending_directory_is_gone_unless_kept_and_never_replaces_one_made_meanwhile() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = Dir::open_given(tmp.path()).unwrap();
+    {
+        let pending = dir.pending_dir("copy").unwrap();
+        pending
+            .dir()
+            .create_at(Path::new("bin/cc"), b"half")
+            .unwrap();
+    }
+    assert!(dir.names().is_empty(), "{:?}", dir.names());
+    let pending = dir.pending_dir("copy").unwrap();
+    pending
+        .dir()
+        .create_at(Path::new("bin/cc"), b"whole")
+        .unwrap();
+    // Another run makes it meanwhile: its copy stays, this one goes.
+    let other = dir.pending_dir("copy").unwrap();
+    other
+        .dir()
+        .create_at(Path::new("bin/cc"), b"other")
+        .unwrap();
+    assert_eq!(other.keep().unwrap(), tmp.path().join("copy"));
+    assert!(pending.keep().is_err());
+    assert_eq!(
+        std::fs::read(tmp.path().join("copy/bin/cc")).unwrap(),
+        b"other"
+    );
+    assert_eq!(dir.names(), ["copy"]);
+}
+
+/// A directory the judge keeps for itself is made for its owner alone,
+/// and one others may enter is refused, not taken.
+#[cfg(unix)]
+#[test]
+fn a_private_directory_is_the_users_alone_or_refused() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = Dir::open_given(tmp.path()).unwrap();
+    dir.private_subdir("mine").unwrap();
+    let mode = |name: &str| {
+        std::fs::metadata(tmp.path().join(name))
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o777
+    };
+    assert_eq!(mode("mine"), 0o700);
+    std::fs::create_dir(tmp.path().join("open")).unwrap();
+    std::fs::set_permissions(
+        tmp.path().join("open"),
+        std::fs::Permissions::from_mode(0o755),
+    )
+    .unwrap();
+    let error = dir.private_subdir("open").unwrap_err().to_string();
+    assert!(
+        error.contains("may be read or written by other users"),
+        "{error}"
+    );
+    assert_eq!(mode("open"), 0o755);
+    link_dir(&tmp.path().join("mine"), &tmp.path().join("link"));
+    let error = dir.private_subdir("link").unwrap_err().to_string();
+    assert!(error.contains("link is a symbolic link"), "{error}");
+}
+
 #[cfg_attr(
     windows,
     ignore = "Wine shows a link as its target, so this is not run there"

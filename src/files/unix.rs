@@ -77,6 +77,43 @@ impl Dir {
     /// (mode 0755, less the umask) when `create` and missing. `Ok(None)`
     /// when missing and not `create`.
     pub fn subdir(&self, name: &str, create: bool) -> anyhow::Result<Option<Dir>> {
+        self.subdir_made(name, create, 0o755)
+    }
+
+    /// The directory `name` here for the judge alone, opened without
+    /// following a link; made (mode 0700) when missing. Refused unless it
+    /// is the user's own and no one else may enter it: what is found in it
+    /// was then put there by the user's judge.
+    pub fn private_subdir(&self, name: &str) -> anyhow::Result<Dir> {
+        let dir = self
+            .subdir_made(name, true, 0o700)?
+            .with_context(|| format!("failed to create {}", self.path.join(name).display()))?;
+        let stat = nix::sys::stat::fstat(&dir.fd)
+            .with_context(|| format!("failed to read {}", dir.path.display()))?;
+        let me = nix::unistd::geteuid().as_raw();
+        if stat.st_uid != me {
+            bail!(
+                "{} belongs to uid {}, not to you (uid {me}); remove it and run again",
+                dir.path.display(),
+                stat.st_uid
+            );
+        }
+        if stat.st_mode & 0o077 != 0 {
+            bail!(
+                "{} may be read or written by other users, and the judge keeps there what \
+                 only you may change; remove it and run again",
+                dir.path.display()
+            );
+        }
+        Ok(dir)
+    }
+
+    fn subdir_made(
+        &self,
+        name: &str,
+        create: bool,
+        mode: libc::mode_t,
+    ) -> anyhow::Result<Option<Dir>> {
         let path = self.path.join(name);
         let open = || {
             nix::fcntl::openat(
@@ -89,7 +126,7 @@ impl Dir {
         let fd = match open() {
             Ok(fd) => fd,
             Err(Errno::ENOENT) if create => {
-                match nix::sys::stat::mkdirat(&self.fd, name, Mode::from_bits_truncate(0o755)) {
+                match nix::sys::stat::mkdirat(&self.fd, name, Mode::from_bits_truncate(mode)) {
                     Ok(()) | Err(Errno::EEXIST) => {}
                     Err(errno) => {
                         return Err(errno)
@@ -119,6 +156,12 @@ impl Dir {
     /// [`Self::create_new`], readable by its owner alone.
     pub fn create_private(&self, name: &str) -> io::Result<File> {
         self.create_with_mode(name, 0o600)
+    }
+
+    /// [`Self::create_new`], read-only: a program the judge copied
+    /// (executable when `executable`) or its data, which no run changes.
+    pub fn create_read_only(&self, name: &str, executable: bool) -> io::Result<File> {
+        self.create_with_mode(name, if executable { 0o555 } else { 0o444 })
     }
 
     fn create_with_mode(&self, name: &str, mode: libc::mode_t) -> io::Result<File> {
@@ -177,6 +220,18 @@ impl Dir {
             AtFlags::empty(),
         )
         .map_err(io::Error::from)
+    }
+
+    /// Makes the symbolic link `name` here, leading to `target`, only where
+    /// nothing has that name.
+    pub fn symlink(&self, target: &Path, name: &str) -> io::Result<()> {
+        nix::unistd::symlinkat(target, &self.fd, name).map_err(io::Error::from)
+    }
+
+    /// Renames `from` here to `to` here: a directory only where nothing has
+    /// its name, or an empty directory does.
+    pub fn rename(&self, from: &str, to: &str) -> io::Result<()> {
+        nix::fcntl::renameat(&self.fd, from, &self.fd, to).map_err(io::Error::from)
     }
 
     /// Reads the record `name` here, at most `cap` bytes of it, never

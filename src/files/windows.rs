@@ -121,6 +121,15 @@ impl Dir {
         Ok(Some(Dir { path }))
     }
 
+    /// The directory `name` here for the judge alone, refused when it is a
+    /// link or a junction; made when missing, with the access list it
+    /// inherits (its owner and access list are not checked: see the
+    /// module's note).
+    pub fn private_subdir(&self, name: &str) -> anyhow::Result<Dir> {
+        self.subdir(name, true)?
+            .with_context(|| format!("failed to create {}", self.path.join(name).display()))
+    }
+
     /// Makes the directory `name` here, which must not exist yet.
     pub fn make_dir(&self, name: &str) -> io::Result<()> {
         std::fs::create_dir(self.path.join(name))
@@ -140,6 +149,18 @@ impl Dir {
     /// from its directory.
     pub fn create_private(&self, name: &str) -> io::Result<File> {
         self.create_new(name)
+    }
+
+    /// [`Self::create_new`]: a program is told by its name on Windows, and
+    /// the file gets the access list it inherits from its directory.
+    pub fn create_read_only(&self, name: &str, _executable: bool) -> io::Result<File> {
+        self.create_new(name)
+    }
+
+    /// Renames `from` here to `to` here: a directory only where nothing has
+    /// its name.
+    pub fn rename(&self, from: &str, to: &str) -> io::Result<()> {
+        std::fs::rename(self.path.join(from), self.path.join(to))
     }
 
     /// [`Self::pending`]; the file gets the access list it inherits from

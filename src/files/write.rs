@@ -1,7 +1,9 @@
 //! Writing: every file the judge writes where the user works (its records
 //! in `.sudoku-judge/` and in the user's data directory, `--keep`, `cases
 //! --out`, `gen --out`, `new`, `driver --out`, `stress` cases, reports
-//! named by `--json`, `--junit`, `--html`).
+//! named by `--json`, `--junit`, `--html`), and the private copies of a
+//! suite's programs in the build cache ([`Dir::private_subdir`],
+//! [`PendingDir`]).
 //!
 //! People judge in directories they did not make: a cloned case pack, a
 //! shared directory such as `/tmp`. A symbolic link planted there would
@@ -142,6 +144,65 @@ impl Dir {
                 )
             })?;
         Ok(path)
+    }
+}
+
+/// A directory made whole under a temporary name, then put in place by
+/// [`Self::keep`]; removed with what it holds if dropped before.
+#[derive(Debug)]
+pub struct PendingDir<'p> {
+    parent: &'p Dir,
+    temp: String,
+    name: String,
+    dir: Dir,
+    kept: bool,
+}
+
+impl Dir {
+    /// A directory to become `name` here once [`PendingDir::keep`] is
+    /// called; until then a fresh one under a temporary name.
+    pub fn pending_dir(&self, name: &str) -> anyhow::Result<PendingDir<'_>> {
+        let temp = temp_name(name);
+        let made = |error: std::io::Error| {
+            anyhow::Error::new(error).context(format!(
+                "failed to create a directory in {}",
+                self.path().display()
+            ))
+        };
+        self.make_dir(&temp).map_err(made)?;
+        let pending = PendingDir {
+            parent: self,
+            dir: self
+                .subdir(&temp, false)?
+                .with_context(|| format!("{} went missing", self.path().join(&temp).display()))?,
+            temp,
+            name: name.to_string(),
+            kept: false,
+        };
+        Ok(pending)
+    }
+}
+
+impl PendingDir<'_> {
+    /// The directory being made.
+    pub fn dir(&self) -> &Dir {
+        &self.dir
+    }
+
+    /// Puts it in place where nothing (or an empty directory) has its
+    /// name; returns where.
+    pub fn keep(mut self) -> std::io::Result<PathBuf> {
+        self.parent.rename(&self.temp, &self.name)?;
+        self.kept = true;
+        Ok(self.parent.path().join(&self.name))
+    }
+}
+
+impl Drop for PendingDir<'_> {
+    fn drop(&mut self) {
+        if !self.kept {
+            let _ = self.parent.remove(&self.temp);
+        }
     }
 }
 

@@ -1001,9 +1001,10 @@ fn a_shipped_interpreter_runs_only_once_allowed_and_never_outside_the_sandbox() 
 
 /// Attacks: a `[toolchain]` path up out of the pack (`../tools/cc`), which
 /// `trust` once allowed as "a program of the suite" without hashing it, so
-/// its owner could change it after the consent. Holding means: `trust`
-/// and `test` both refuse it (exit 2) naming the file, the line and what
-/// to do instead; nothing is recorded and nothing of `../tools` runs.
+/// its owner could change it after the consent. Holding means: `trust`,
+/// `test` and `driver` refuse it (exit 2) naming the file, the line and
+/// what to do instead, the last two before they build anything; nothing
+/// is recorded and nothing of `../tools` runs.
 #[test]
 fn a_toolchain_named_out_of_the_suite_is_refused_before_it_can_be_allowed() {
     let scene = Scene::new("outside-toolchain");
@@ -1020,12 +1021,35 @@ fn a_toolchain_named_out_of_the_suite_is_refused_before_it_can_be_allowed() {
     assert_eq!(trusted.code, 2, "{}{}", trusted.stdout, trusted.stderr);
     assert!(trusted.stderr.contains(&said), "{}", trusted.stderr);
     assert!(!trusted.stdout.contains("allowed"), "{}", trusted.stdout);
-    // Judged, each case is one that cannot be judged, for that reason, as
-    // for any other invalid judge.toml.
-    let judged = scene.judge_pack("ac_program.cpp");
-    assert_eq!(judged.code, 2, "{}{}", judged.stdout, judged.stderr);
-    assert!(judged.stdout.contains(&said), "{}", judged.stdout);
-    assert!(!judged.stdout.contains("AC "), "{}", judged.stdout);
+    // Judged, or built by `driver` with the suite's toolchains, it is
+    // refused as a whole, before anything is built: no build or toolchain
+    // line (of the compiler on PATH, which the suite did not name), no
+    // case row.
+    let submission = manifest_dir().join("tests/fixtures/submissions/ac_program.cpp");
+    let out = scene.work.join("driver");
+    for (command, run) in [
+        ("test", scene.judge_pack("ac_program.cpp")),
+        (
+            "driver",
+            scene.judge(&[
+                "driver",
+                submission.to_str().unwrap(),
+                "--case",
+                scene.pack.join("sample.in").to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+            ]),
+        ),
+    ] {
+        let shown = format!("{command}:\n{}{}", run.stdout, run.stderr);
+        assert_eq!(run.code, 2, "{shown}");
+        assert!(run.stderr.contains(&format!("error: {said}")), "{shown}");
+        for built in ["compil", "toolchain:", "sample", "judging"] {
+            assert!(!run.stdout.contains(built), "{shown}");
+            assert!(!run.stderr.contains(built), "{shown}");
+        }
+    }
+    assert!(!out.exists(), "driver wrote {}", out.display());
     let listed = scene.judge(&["trust", "--list"]);
     assert!(
         listed

@@ -11,16 +11,19 @@
 //! digest of the suite's `judge.toml` and programs, so the same content is
 //! copied once and its compiler's identity (its path, size and time, which
 //! key the build cache and the versions asked) stays the same from run to
-//! run. A copy is made whole under a fresh name, then renamed into place;
-//! one found there was made so by the same user's judge, from the same
-//! bytes, since nobody else can write in that directory.
+//! run. A copy is made whole under a fresh name, then renamed into place,
+//! through the judge's one writer ([`crate::files`]); one found there was
+//! made so by the same user's judge, from the same bytes, since nobody
+//! else can write in that directory.
 
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 
 use crate::case::settings::Choice;
 use crate::case::trust::{Held, Programs};
+use crate::files::{Dir, Kind};
 
 /// Where the copies are kept, under the build cache.
 const DIR: &str = ".suite-programs";
@@ -48,158 +51,119 @@ pub(crate) fn copy_of(held: &Held) -> anyhow::Result<PathBuf> {
     copy_in(&crate::runner::places::cache_root(), held.programs())
 }
 
-/// The copy of `programs` under the cache `root`.
+/// The copy of `programs` under the cache `root`, written through the
+/// judge's one writer ([`crate::files`]): no link followed below the
+/// cache, nothing written over what is there.
 fn copy_in(root: &Path, programs: &Programs) -> anyhow::Result<PathBuf> {
-    std::fs::create_dir_all(root)
-        .with_context(|| format!("failed to create the build cache {}", root.display()))?;
-    crate::runner::places::ensure_own_cache(root)?;
-    let copies = root.join(DIR);
-    let mut builder = std::fs::DirBuilder::new();
-    #[cfg(unix)]
-    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-    match builder.create(&copies) {
-        Ok(()) => {}
-        Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {}
-        Err(error) => {
-            return Err(error).with_context(|| format!("failed to create {}", copies.display()))
-        }
+    let root = Dir::open_given(root).context("failed to create the build cache")?;
+    crate::runner::places::ensure_own_cache(root.path())?;
+    // The user's alone (mode 0700): a copy found in it is the user's
+    // judge's, made of the bytes its name is the digest of.
+    let copies = root.private_subdir(DIR)?;
+    let name = &programs.digest[..32.min(programs.digest.len())];
+    if let Some(kind) = copies.kind(name)? {
+        return found(&copies, name, kind);
     }
-    ensure_private(&copies)?;
-    let dir = copies.join(&programs.digest[..32.min(programs.digest.len())]);
-    if dir.symlink_metadata().is_ok() {
-        ensure_own_directory(&dir)?;
-        return Ok(dir);
-    }
-    let making = tempfile::Builder::new()
-        .prefix(".making-")
-        .tempdir_in(&copies)
-        .with_context(|| {
-            format!(
-                "failed to copy a suite's programs into {}",
-                copies.display()
-            )
-        })?;
-    write_copy(making.path(), &dir, programs).with_context(|| {
+    let failed = || {
         format!(
             "failed to copy a suite's programs into {}",
-            copies.display()
+            copies.path().display()
         )
-    })?;
-    match std::fs::rename(making.path(), &dir) {
-        Ok(()) => {
-            // Renamed away: nothing is left for the guard to remove.
-            let _ = making.keep();
-            Ok(dir)
-        }
+    };
+    let making = copies.pending_dir(name).with_context(failed)?;
+    write_copy(making.dir(), &copies.path().join(name), programs).with_context(failed)?;
+    match making.keep() {
+        Ok(dir) => Ok(dir),
         // Another judge made it meanwhile, of the same bytes.
-        Err(_) if dir.is_dir() => {
-            ensure_own_directory(&dir)?;
-            Ok(dir)
-        }
-        Err(error) => Err(error)
-            .with_context(|| format!("failed to put a suite's programs at {}", dir.display())),
+        Err(error) => match copies.kind(name)? {
+            Some(kind) => found(&copies, name, kind),
+            None => Err(error).with_context(|| {
+                format!(
+                    "failed to put a suite's programs at {}",
+                    copies.path().join(name).display()
+                )
+            }),
+        },
     }
 }
 
-/// Writes `programs` under `at`, links leading to their targets at `dir`,
-/// where `at` will be renamed to.
-fn write_copy(at: &Path, dir: &Path, programs: &Programs) -> anyhow::Result<()> {
+/// The copy `name` found in `copies`, refused unless it is a directory
+/// (not a link to one).
+fn found(copies: &Dir, name: &str, kind: Kind) -> anyhow::Result<PathBuf> {
+    let path = copies.path().join(name);
+    anyhow::ensure!(
+        kind == Kind::Dir,
+        "{} is not a directory but a link or a file; remove it and judge again",
+        path.display()
+    );
+    Ok(path)
+}
+
+/// Writes `programs` into `at`, links leading to their targets at `dir`,
+/// where `at` will be renamed to; the directories on the way readable by
+/// the sandbox's user, each file read-only (and executable where it was).
+fn write_copy(at: &Dir, dir: &Path, programs: &Programs) -> anyhow::Result<()> {
     for file in &programs.files {
-        let path = at.join(&file.name);
-        make_parent(&path)?;
-        let mut options = std::fs::OpenOptions::new();
-        options.write(true).create_new(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(
-            &mut options,
-            if file.executable { 0o555 } else { 0o444 },
-        );
-        let mut opened = options
-            .open(&path)
+        let (parent, name) = parent_of(at, &file.name)?;
+        let path = parent.path().join(name);
+        let mut opened = parent
+            .create_read_only(name, file.executable)
             .with_context(|| format!("failed to write {}", path.display()))?;
-        std::io::Write::write_all(&mut opened, &file.bytes)
+        opened
+            .write_all(&file.bytes)
             .and_then(|()| opened.sync_all())
             .with_context(|| format!("failed to write {}", path.display()))?;
     }
     for (name, target) in &programs.links {
-        let path = at.join(name);
-        if path.symlink_metadata().is_ok() {
+        let (parent, file) = parent_of(at, name)?;
+        if parent.kind(file)?.is_some() {
             // A file of the copy already (a link under a named directory
             // that is also named).
             continue;
         }
-        make_parent(&path)?;
-        link(&dir.join(target), &at.join(target), &path)?;
+        link(&parent, file, &dir.join(target), programs, target)
+            .with_context(|| format!("failed to write {}", parent.path().join(file).display()))?;
     }
     Ok(())
 }
 
-/// Makes `path`'s parent directories, readable by the sandbox's user.
-fn make_parent(path: &Path) -> anyhow::Result<()> {
-    let Some(parent) = path.parent() else {
-        return Ok(());
-    };
-    let mut builder = std::fs::DirBuilder::new();
-    builder.recursive(true);
-    #[cfg(unix)]
-    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o755);
-    builder
-        .create(parent)
-        .with_context(|| format!("failed to create {}", parent.display()))
+/// The directory of `name` (relative to `at`, with `/` between names),
+/// made if missing, and its last name.
+fn parent_of<'n>(at: &Dir, name: &'n str) -> anyhow::Result<(Dir, &'n str)> {
+    let (parent, file) = name.rsplit_once('/').unwrap_or(("", name));
+    let dir = at
+        .open_relative(Path::new(parent), true)?
+        .with_context(|| format!("failed to create {}", at.path().join(parent).display()))?;
+    Ok((dir, file))
 }
 
-/// A link at `path` to `target` (where it will be); on Windows, where
-/// making a link takes a privilege, a copy of the file made (`made`).
+/// A link `name` in `parent` to `target` (where it will be).
 #[cfg(unix)]
-fn link(target: &Path, _made: &Path, path: &Path) -> anyhow::Result<()> {
-    std::os::unix::fs::symlink(target, path)
-        .with_context(|| format!("failed to write {}", path.display()))
+fn link(
+    parent: &Dir,
+    name: &str,
+    target: &Path,
+    _programs: &Programs,
+    _target_name: &str,
+) -> anyhow::Result<()> {
+    Ok(parent.symlink(target, name)?)
 }
 
+/// On Windows, where making a link takes a privilege, a copy of the file
+/// it leads to (`target_name`, one of `programs`); a link to a directory
+/// is left out.
 #[cfg(not(unix))]
-fn link(_target: &Path, made: &Path, path: &Path) -> anyhow::Result<()> {
-    if made.is_file() {
-        std::fs::copy(made, path).with_context(|| format!("failed to write {}", path.display()))?;
-    }
-    Ok(())
-}
-
-/// Refuses `copies` unless it is a directory of the user's own that no
-/// one else may enter: a copy found in it is then the user's judge's.
-fn ensure_private(copies: &Path) -> anyhow::Result<()> {
-    ensure_own_directory(copies)?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt as _;
-        let meta = copies.symlink_metadata()?;
-        anyhow::ensure!(
-            meta.mode() & 0o077 == 0,
-            "{} may be read or written by other users, so a suite's programs are not copied \
-             there; remove it and judge again",
-            copies.display()
-        );
-    }
-    Ok(())
-}
-
-/// Refuses `dir` unless it is a directory (not a link) of the user's own.
-fn ensure_own_directory(dir: &Path) -> anyhow::Result<()> {
-    let meta = dir
-        .symlink_metadata()
-        .with_context(|| format!("failed to read {}", dir.display()))?;
-    anyhow::ensure!(
-        meta.is_dir() && !meta.file_type().is_symlink(),
-        "{} is not a directory but a link or a file; remove it and judge again",
-        dir.display()
-    );
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt as _;
-        anyhow::ensure!(
-            meta.uid() == nix::unistd::geteuid().as_raw(),
-            "{} belongs to another user; remove it and judge again",
-            dir.display()
-        );
+fn link(
+    parent: &Dir,
+    name: &str,
+    _target: &Path,
+    programs: &Programs,
+    target_name: &str,
+) -> anyhow::Result<()> {
+    if let Some(file) = programs.files.iter().find(|f| f.name == target_name) {
+        parent
+            .create_read_only(name, file.executable)?
+            .write_all(&file.bytes)?;
     }
     Ok(())
 }
