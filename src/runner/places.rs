@@ -9,8 +9,6 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::Context as _;
-
 /// Where builds are cached: `$SUDOKU_JUDGE_CACHE`, else the user's cache
 /// directory (`~/.cache/sudoku-judge` on Linux).
 pub fn cache_root() -> PathBuf {
@@ -68,6 +66,7 @@ pub fn holds_own_files<'a>(path: &Path, own: &'a [PathBuf]) -> Option<&'a PathBu
 /// whoever can change a build there decides what is judged.
 #[cfg(unix)]
 pub(crate) fn ensure_own_cache(root: &Path) -> anyhow::Result<()> {
+    use anyhow::Context as _;
     use std::os::unix::fs::MetadataExt as _;
     let meta = std::fs::metadata(root)
         .with_context(|| format!("failed to read the build cache {}", root.display()))?;
