@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use super::{
-    build_cache, cases_of, eventually, have, manifest_dir, processes_in, processes_running,
-    skip_or_fail, write, ANSWER, PUZZLE,
+    build_cache, cases_of, eventually, have, manifest_dir, processes_running, skip_or_fail, write,
+    Family, ANSWER, PUZZLE,
 };
 
 /// A second puzzle, so a case holds more than one; an easy one, which the
@@ -764,15 +764,15 @@ fn sigterm_and_sighup_stop_the_run_and_still_write_the_reports() {
             ],
         );
         // Signalled once the first case runs: its worker is the sign.
-        let running = || !processes_in(dir.path(), "worker --solver faulty-loop").is_empty();
+        let mut family = Family::of(&judge, "worker --solver faulty-loop");
         assert!(
-            eventually(Duration::from_secs(60), running),
+            eventually(Duration::from_secs(60), || family.look()),
             "no worker started"
         );
         // SAFETY: kill(2) on our own child, not yet reaped.
         unsafe { libc::kill(judge.id() as i32, signal) };
         let started = Instant::now();
-        let status = judge.wait().unwrap();
+        let status = watch_until_it_ends(&mut judge, &mut family);
         assert!(
             started.elapsed() < Duration::from_secs(10),
             "it did not stop"
@@ -784,8 +784,23 @@ fn sigterm_and_sighup_stop_the_run_and_still_write_the_reports() {
         assert_eq!(report["interrupted"], true);
         let xml = fs::read_to_string(dir.path().join("report.xml")).unwrap();
         assert!(xml.contains("</testsuites>"), "{xml}");
-        let left = processes_in(dir.path(), "worker --solver faulty-loop");
+        let left = family.left();
         assert!(left.is_empty(), "left behind: {left:?}");
+    }
+}
+
+/// Waits for `judge` to end, looking for its processes the while, so that
+/// `family` knows each one it started.
+fn watch_until_it_ends(
+    judge: &mut std::process::Child,
+    family: &mut Family,
+) -> std::process::ExitStatus {
+    loop {
+        family.look();
+        if let Some(status) = judge.try_wait().unwrap() {
+            return status;
+        }
+        std::thread::sleep(Duration::from_millis(20));
     }
 }
 
@@ -1056,15 +1071,24 @@ fn a_helper_killed_mid_run_is_named_and_the_run_goes_on() {
         std::thread::sleep(Duration::from_millis(20));
     };
     // Killed once the first case runs: its worker is the sign.
-    let running = || !processes_in(dir.path(), "worker --solver faulty-loop").is_empty();
+    let mut family = Family::of(&judge, "worker --solver faulty-loop");
     assert!(
-        eventually(Duration::from_secs(60), running),
+        eventually(Duration::from_secs(60), || family.look()),
         "no worker started"
     );
     // SAFETY: kill(2) of a process of this test's own judge.
     unsafe { libc::kill(spawner, libc::SIGKILL) };
+    let mut judge = judge;
+    watch_until_it_ends(&mut judge, &mut family);
     let output = judge.wait_with_output().unwrap();
-    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "no JSON report ({e}), exit {:?}:\n{}{}",
+            output.status,
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
     let cases = cases_of(&report);
     let message = cases[0]["error"].as_str().unwrap_or_default();
     assert!(
@@ -1076,11 +1100,10 @@ fn a_helper_killed_mid_run_is_named_and_the_run_goes_on() {
     // The orphaned worker dies with its spawner (its parent-death
     // signal), which a busy machine may deliver a moment after the judge
     // is gone.
-    let gone = || processes_in(dir.path(), "worker --solver faulty-loop").is_empty();
     assert!(
-        eventually(Duration::from_secs(10), gone),
+        eventually(Duration::from_secs(10), || family.left().is_empty()),
         "left behind: {:?}",
-        processes_in(dir.path(), "worker --solver faulty-loop")
+        family.left()
     );
 }
 

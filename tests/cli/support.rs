@@ -261,6 +261,81 @@ pub(crate) fn processes_running(needle: &str) -> Vec<String> {
     found
 }
 
+/// The processes a test's own judge started, told from other tests' by
+/// descent: while the judge lives, each of its processes leads back to it
+/// through its parents, whoever owns it and whatever namespace it is in
+/// (`/proc/PID/stat` is readable for every process, where a sandboxed
+/// process's working directory is not for an ordinary user). Those seen
+/// are remembered, so that after the judge is gone (and its orphans have
+/// other parents) the test can still ask whether any is left.
+pub(crate) struct Family {
+    judge: i32,
+    needle: String,
+    seen: std::collections::BTreeSet<i32>,
+}
+
+impl Family {
+    pub(crate) fn of(judge: &std::process::Child, needle: &str) -> Self {
+        Family {
+            judge: judge.id() as i32,
+            needle: needle.to_owned(),
+            seen: Default::default(),
+        }
+    }
+
+    /// Whether a process of the judge's with the needle in its command
+    /// line runs now; each found is remembered.
+    pub(crate) fn look(&mut self) -> bool {
+        let parents: std::collections::BTreeMap<i32, i32> = fs::read_dir("/proc")
+            .unwrap()
+            .flatten()
+            .filter_map(|entry| {
+                let pid = entry.file_name().to_str()?.parse().ok()?;
+                let stat = fs::read_to_string(entry.path().join("stat")).ok()?;
+                let ppid = stat.rsplit_once(") ")?.1.split(' ').nth(1)?.parse().ok()?;
+                Some((pid, ppid))
+            })
+            .collect();
+        let mut found = false;
+        for &pid in parents.keys() {
+            let mut up = pid;
+            let mut steps = 0;
+            while up > 1 && up != self.judge && steps < 64 {
+                up = parents.get(&up).copied().unwrap_or(0);
+                steps += 1;
+            }
+            if up == self.judge && pid != self.judge && self.matches(pid) {
+                self.seen.insert(pid);
+                found = true;
+            }
+        }
+        found
+    }
+
+    /// Of the processes seen, those still running.
+    pub(crate) fn left(&self) -> Vec<String> {
+        self.seen
+            .iter()
+            .filter(|&&pid| self.matches(pid))
+            .map(|pid| format!("{pid}: {}", self.needle))
+            .collect()
+    }
+
+    fn matches(&self, pid: i32) -> bool {
+        let alive = fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+            !stat
+                .rsplit_once(") ")
+                .is_some_and(|(_, rest)| rest.starts_with('Z'))
+        });
+        alive
+            && fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|cmdline| {
+                String::from_utf8_lossy(&cmdline)
+                    .replace('\0', " ")
+                    .contains(&self.needle)
+            })
+    }
+}
+
 /// The processes whose command line contains `needle` and that work in
 /// `dir`: a test's own, told apart from other tests' by the directory the
 /// test judged in (a temporary directory of its own). A run starts in the
