@@ -65,7 +65,9 @@ pub use crate::quote::{shell_path, shell_word};
 pub struct Outside(String);
 
 /// A name from a pack or a submission (a case's id, a suite's name, a
-/// tool's name): escaped as [`Outside`] is, and on one line in every form.
+/// tool's name), or any outside text shown as one line of the judge's (a
+/// table row's short reason): escaped as [`Outside`] is, and on one line
+/// in every form.
 #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct OutsideName(String);
 

@@ -64,9 +64,7 @@ pub(crate) fn sh_word(text: &str) -> String {
 /// of such a word: a name that ends in one is named without it.)
 fn posix_word(bytes: &[u8]) -> String {
     match std::str::from_utf8(bytes) {
-        Ok(text) if !text.chars().any(|c| escaped_in_word(c)) => {
-            shell_words::quote(text).into_owned()
-        }
+        Ok(text) if !text.chars().any(escaped_in_word) => shell_words::quote(text).into_owned(),
         _ => {
             let mut format = String::new();
             for (i, &b) in bytes.iter().enumerate() {

@@ -125,7 +125,7 @@ struct CaseJson<'a> {
     /// Why, in a sentence, as the failure's block says it.
     message: Outside,
     /// Why, in a few words, as the case's row says it.
-    short_message: Outside,
+    short_message: OutsideName,
     /// Why, as data: `kind` and its fields (see `reason.rs`); `null` for a
     /// case that could not be judged.
     reason: Option<crate::reason::Reason>,
