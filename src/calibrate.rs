@@ -25,7 +25,7 @@ use anyhow::Context as _;
 use crate::case::settings::{self, RealVerdict, Reference};
 use crate::case::{Settings, SettingsCache};
 use crate::judge;
-use crate::outside::{Outside, OutsidePath};
+use crate::outside::{OutsideName, OutsidePath};
 use crate::problem::Problem;
 use crate::results::{CaseOutcome, CaseResult, Event, Reporter};
 use crate::runner::lang;
@@ -72,7 +72,7 @@ impl Measured {
 pub struct Run {
     pub reference: Reference,
     /// The reference's file name, from the suite.
-    pub label: Outside,
+    pub label: OutsideName,
     /// In case order.
     pub cases: Vec<Measured>,
 }
@@ -109,7 +109,7 @@ impl Run {
 #[derive(Clone, Debug)]
 pub struct Suite {
     pub dir: OutsidePath,
-    pub case_ids: Vec<Outside>,
+    pub case_ids: Vec<OutsideName>,
     /// The suite's time limit (the first case's, scaled) and its scale.
     pub limit: Duration,
     pub time_scale: f64,
@@ -186,7 +186,7 @@ fn round2(x: f64) -> f64 {
 /// Collects what the judge reports of each case.
 struct Collect<'a> {
     cases: Vec<CaseResult>,
-    progress: &'a mut dyn FnMut(&Outside),
+    progress: &'a mut dyn FnMut(&OutsideName),
 }
 
 impl Reporter for Collect<'_> {
@@ -207,7 +207,7 @@ pub fn suite(
     dir: &Path,
     overrides: &Settings,
     sandbox: Option<&Protections>,
-    progress: &mut dyn FnMut(&Outside),
+    progress: &mut dyn FnMut(&OutsideName),
 ) -> anyhow::Result<Suite> {
     let references = settings::references(dir)?;
     anyhow::ensure!(
@@ -256,7 +256,7 @@ pub fn suite(
         let label = reference
             .file
             .file_name()
-            .map_or_else(Outside::default, |n| {
+            .map_or_else(OutsideName::default, |n| {
                 n.to_string_lossy().into_owned().into()
             });
         let config = judge::JudgeConfig {

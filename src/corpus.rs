@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use crate::case::{self, Case};
-use crate::outside::Outside;
+use crate::outside::OutsideName;
 use crate::solver::reference::count_solutions;
 
 /// Solutions are counted this far, so "how many" has an answer.
@@ -16,9 +16,10 @@ pub const COUNT_LIMIT: usize = 1000;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finding {
     /// Where, as `path:line`; empty when the message names the place.
-    pub place: Outside,
-    /// What was found, naming or quoting a file of the corpus.
-    pub message: Outside,
+    pub place: OutsideName,
+    /// What was found, naming or quoting a file of the corpus: one line
+    /// of `check`'s output, as the names in it are.
+    pub message: OutsideName,
     /// A problem fails the check; a note only informs.
     pub problem: bool,
 }
@@ -56,7 +57,7 @@ pub fn check(paths: &[PathBuf]) -> anyhow::Result<CorpusCheck> {
     report
         .findings
         .extend(found.warnings.into_iter().map(|message| Finding {
-            place: Outside::default(),
+            place: OutsideName::default(),
             message: message.into(),
             problem: false,
         }));

@@ -3,14 +3,30 @@
 //! the version a tool reports. It is shown, never obeyed: a pack can name
 //! a file `\x1b]0;title\x07.in` or `s<newline>touch X<newline>#.py`, and a
 //! program can print U+FFFE, so such text is an [`Outside`] (or an
-//! [`OutsidePath`]) from where it enters to where it is shown.
+//! [`OutsideName`], an [`OutsidePath`]) from where it enters to where it
+//! is shown.
+//!
+//! A name (a case's id, a suite's or a file's name, a path, a tool's
+//! name) is an [`OutsideName`] or an [`OutsidePath`]: every form of it is
+//! one line, as the table row, the `check` finding or the progress line it
+//! sits in, so newline, tab, U+2028 and U+2029 are escaped too (`\x0a`,
+//! `\x09`, `\u{2028}`): a case named `x<newline>AC 0.1 ms ...` cannot draw
+//! a row of its own. A block of text (what a program printed, a
+//! compiler's message, a failure's details) is an [`Outside`], and keeps
+//! its newlines and tabs.
+//!
+//! In every medium and both kinds, the bidirectional formatting
+//! characters (U+202A-U+202E, U+2066-U+2069, and the marks U+200E, U+200F,
+//! U+061C: see `crate::quote::is_bidi_control`) are escaped, so no text
+//! reorders how the judge's line reads ("Trojan Source").
 //!
 //! Neither type has a `Display` or derefs to `str`: a renderer must say
 //! where the text goes, and gets it escaped for that medium
 //! (askama's and maud's split between escaped and unescaped text):
 //!
 //! - [`Outside::terminal`]: a terminal, a pipe, a plain text file. The C0
-//!   controls but newline and tab, DEL and the C1 controls are written as
+//!   controls but newline and tab (in a name, those too), DEL, the C1
+//!   controls and the bidirectional formatting characters are written as
 //!   `\x1b` or `\u{9b}`: an escape sequence shows as the characters it is
 //!   made of (`\x1b[2J`), and clears nothing. The judge's own colour is
 //!   added after, by the renderer, and stays colour.
@@ -24,10 +40,13 @@
 //! - [`Outside::shell`]: one word of a command, quoted for the OS's shell
 //!   by `crate::quote`; on one line and free of control characters, so
 //!   it is safe in a script's comment too.
-//! - JSON: both types serialise as their terminal form. serde_json
+//! - JSON: all three types serialise as their terminal form. serde_json
 //!   escapes the C0 controls but writes DEL and the C1 controls as they
 //!   are, and U+009B is a terminal's CSI: a script that prints a name from
-//!   the JSON report (`jq -r`) must not be handed one.
+//!   the JSON report (`jq -r`) must not be handed one. So a name's JSON
+//!   string holds `\x0a` (a backslash and three characters; `\\x0a` in
+//!   the JSON text) where the name held a newline, and `jq -r` prints it
+//!   on one line; a block's newline is JSON's `\n`.
 //!
 //! [`Outside::as_raw`] is the one way to the text itself, to compare, key,
 //! parse or open by: never to show.
@@ -45,8 +64,15 @@ pub use crate::quote::{shell_path, shell_word};
 #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Outside(String);
 
+/// A name from a pack or a submission (a case's id, a suite's name, a
+/// tool's name), or any outside text shown as one line of the judge's (a
+/// table row's short reason): escaped as [`Outside`] is, and on one line
+/// in every form.
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct OutsideName(String);
+
 /// A path from a pack or a submission: shown lossily (U+FFFD for what is
-/// not Unicode), then escaped as [`Outside`] is.
+/// not Unicode), then escaped as an [`OutsideName`] is, on one line.
 #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct OutsidePath(PathBuf);
 
@@ -59,11 +85,14 @@ enum Medium {
 }
 
 /// Outside text escaped for one medium; made by [`Outside::terminal`],
-/// [`Outside::xml`], [`Outside::html`] and their [`OutsidePath`] twins.
+/// [`Outside::xml`], [`Outside::html`] and their [`OutsideName`] and
+/// [`OutsidePath`] twins.
 #[derive(Clone, Debug)]
 pub struct Escaped<'a> {
     text: Cow<'a, str>,
     medium: Medium,
+    /// A name's: the line breaks are escaped too.
+    one_line: bool,
 }
 
 impl Outside {
@@ -127,6 +156,66 @@ impl serde::Serialize for Outside {
     }
 }
 
+impl OutsideName {
+    pub fn new(name: impl Into<String>) -> Self {
+        OutsideName(name.into())
+    }
+
+    /// The name itself, to compare, key, parse or open by: never for
+    /// showing (use the method of the medium it goes to).
+    pub fn as_raw(&self) -> &str {
+        &self.0
+    }
+
+    /// The name itself: never for showing, as [`OutsideName::as_raw`].
+    pub fn into_raw(self) -> String {
+        self.0
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// For a terminal, a pipe or a plain text file; one line.
+    pub fn terminal(&self) -> Escaped<'_> {
+        Escaped::new(&self.0, Medium::Terminal).one_line()
+    }
+
+    /// For an XML writer that escapes markup itself; one line.
+    pub fn xml(&self) -> Escaped<'_> {
+        Escaped::new(&self.0, Medium::Xml).one_line()
+    }
+
+    /// For HTML text or an attribute value in quotes; one line.
+    pub fn html(&self) -> Escaped<'_> {
+        Escaped::new(&self.0, Medium::Html).one_line()
+    }
+
+    /// One word of a shell command: see `crate::quote::shell_word`.
+    pub fn shell(&self) -> String {
+        crate::quote::shell_word(std::ffi::OsStr::new(&self.0))
+    }
+}
+
+impl From<String> for OutsideName {
+    fn from(name: String) -> Self {
+        OutsideName(name)
+    }
+}
+
+impl From<&str> for OutsideName {
+    fn from(name: &str) -> Self {
+        OutsideName(name.to_string())
+    }
+}
+
+/// As [`OutsideName::terminal`]: see the module's doc.
+impl serde::Serialize for OutsideName {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(&self.terminal())
+    }
+}
+
 impl OutsidePath {
     pub fn new(path: impl Into<PathBuf>) -> Self {
         OutsidePath(path.into())
@@ -148,17 +237,17 @@ impl OutsidePath {
         self.0.file_name().map(OutsidePath::new)
     }
 
-    /// For a terminal, a pipe or a plain text file.
+    /// For a terminal, a pipe or a plain text file; one line.
     pub fn terminal(&self) -> Escaped<'_> {
         Escaped::of_path(&self.0, Medium::Terminal)
     }
 
-    /// For an XML writer that escapes markup itself.
+    /// For an XML writer that escapes markup itself; one line.
     pub fn xml(&self) -> Escaped<'_> {
         Escaped::of_path(&self.0, Medium::Xml)
     }
 
-    /// For HTML text or an attribute value in quotes.
+    /// For HTML text or an attribute value in quotes; one line.
     pub fn html(&self) -> Escaped<'_> {
         Escaped::of_path(&self.0, Medium::Html)
     }
@@ -193,20 +282,40 @@ impl<'a> Escaped<'a> {
         Escaped {
             text: Cow::Borrowed(text),
             medium,
+            one_line: false,
         }
     }
 
+    /// A path is a name: one line.
     fn of_path(path: &'a Path, medium: Medium) -> Self {
         Escaped {
             text: path.to_string_lossy(),
             medium,
+            one_line: true,
+        }
+    }
+
+    fn one_line(self) -> Self {
+        Escaped {
+            one_line: true,
+            ..self
         }
     }
 }
 
-/// Whether `c` is written as an escape in `medium`.
-fn escaped_in(c: char, medium: Medium) -> bool {
-    is_control(c) || (medium == Medium::Xml && matches!(c, '\u{fffe}' | '\u{ffff}'))
+/// Whether `c` is written as an escape in `medium`, in a name if
+/// `one_line`.
+fn escaped_in(c: char, medium: Medium, one_line: bool) -> bool {
+    is_control(c)
+        || (one_line && breaks_line(c))
+        || (medium == Medium::Xml && matches!(c, '\u{fffe}' | '\u{ffff}'))
+}
+
+/// Whether `c` ends a line where text is shown, beyond what
+/// [`is_control`] escapes everywhere: newline, tab (a name's columns), and
+/// Unicode's line and paragraph separators.
+fn breaks_line(c: char) -> bool {
+    matches!(c, '\n' | '\t' | '\u{2028}' | '\u{2029}')
 }
 
 impl fmt::Display for Escaped<'_> {
@@ -214,7 +323,7 @@ impl fmt::Display for Escaped<'_> {
         let text: &str = &self.text;
         let markup =
             |c: char| self.medium == Medium::Html && matches!(c, '&' | '<' | '>' | '"' | '\'');
-        let plain = |c: char| !(escaped_in(c, self.medium) || markup(c));
+        let plain = |c: char| !(escaped_in(c, self.medium, self.one_line) || markup(c));
         // Runs of plain characters are written at once.
         let mut start = 0;
         for (at, c) in text.char_indices() {
@@ -270,7 +379,8 @@ mod tests {
         const SPECIAL: &[char] = &[
             '\x1b', '\x07', '\0', '\r', '\n', '\t', '\x7f', '\u{9b}', '\u{85}', '\u{fffe}',
             '\u{ffff}', '\u{fffd}', '<', '>', '&', '"', '\'', '`', '$', '\\', '%', ';', '|', '#',
-            '(', ')', ' ', '*', '\u{2028}', '\u{202e}',
+            '(', ')', ' ', '*', '\u{2028}', '\u{2029}', '\u{202e}', '\u{202a}', '\u{2066}',
+            '\u{2069}', '\u{200e}', '\u{200f}', '\u{61c}',
         ];
         match rng.random_range(0..4) {
             0 => SPECIAL[rng.random_range(0..SPECIAL.len())],
@@ -333,6 +443,100 @@ mod tests {
                 }
             }
             assert_eq!(shown, expected);
+        }
+    }
+
+    /// Whether `c` could reorder a line's reading, as U+202E does.
+    fn bidi(c: char) -> bool {
+        matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{61c}')
+    }
+
+    /// Whether `c` ends a line in some terminal, browser or editor.
+    fn line_break(c: char) -> bool {
+        matches!(
+            c,
+            '\n' | '\r' | '\x0b' | '\x0c' | '\u{85}' | '\u{2028}' | '\u{2029}'
+        )
+    }
+
+    #[test]
+    fn a_name_is_one_line_in_every_medium_and_reorders_nothing() {
+        let mut texts = hostile_strings();
+        texts.push("x\nAC     0.1 ms  leetcode37/fake".to_string());
+        texts.push("\u{202e}lmth.exe\u{202c}\u{2066}\u{200f}\u{61c}\t".to_string());
+        for text in texts {
+            let name = OutsideName::new(text.as_str());
+            let path = OutsidePath::new(text.as_str());
+            for shown in [
+                name.terminal().to_string(),
+                name.xml().to_string(),
+                name.html().to_string(),
+                name.shell(),
+                serde_json::from_str::<String>(&serde_json::to_string(&name).unwrap()).unwrap(),
+                path.terminal().to_string(),
+                path.xml().to_string(),
+                path.html().to_string(),
+                path.shell(),
+                serde_json::from_str::<String>(&serde_json::to_string(&path).unwrap()).unwrap(),
+            ] {
+                assert!(
+                    !shown
+                        .chars()
+                        .any(|c| c.is_control() || line_break(c) || bidi(c)),
+                    "{text:?} -> {shown:?}"
+                );
+            }
+            // In a terminal, nothing but those characters changed: each
+            // is its escape.
+            let mut expected = String::new();
+            for c in text.chars() {
+                match c {
+                    c if (c.is_control() || line_break(c) || bidi(c)) && (c as u32) < 0x80 => {
+                        expected.push_str(&format!("\\x{:02x}", c as u32))
+                    }
+                    c if c.is_control() || line_break(c) || bidi(c) => {
+                        expected.push_str(&format!("\\u{{{:x}}}", c as u32))
+                    }
+                    c => expected.push(c),
+                }
+            }
+            assert_eq!(name.terminal().to_string(), expected);
+            assert_eq!(path.terminal().to_string(), expected);
+        }
+        assert_eq!(
+            OutsideName::new("a\nb\r\tc\u{202e}").terminal().to_string(),
+            "a\\x0ab\\x0d\\x09c\\u{202e}"
+        );
+    }
+
+    /// A block keeps its lines and tabs, but no medium shows a bidi
+    /// control raw.
+    #[test]
+    fn a_block_keeps_its_lines_and_reorders_nothing() {
+        let block = Outside::new("line 1\n\tline \u{202e}2\u{2069}\u{200e}");
+        for shown in [
+            block.terminal().to_string(),
+            block.xml().to_string(),
+            block.html().to_string(),
+        ] {
+            assert_eq!(shown, "line 1\n\tline \\u{202e}2\\u{2069}\\u{200e}");
+        }
+        assert!(!block.shell().chars().any(bidi));
+        for text in hostile_strings() {
+            let block = Outside::new(text.as_str());
+            for shown in [
+                block.terminal().to_string(),
+                block.xml().to_string(),
+                block.html().to_string(),
+                block.shell(),
+            ] {
+                assert!(!shown.chars().any(bidi), "{text:?} -> {shown:?}");
+            }
+            assert_eq!(
+                block.terminal().to_string().matches('\n').count(),
+                text.matches('\n').count(),
+                "{text:?}"
+            );
         }
     }
 

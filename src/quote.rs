@@ -10,9 +10,33 @@
 use std::ffi::OsStr;
 use std::path::Path;
 
-/// Whether `c` is a control character that is escaped when shown.
+/// Whether `c` is a control character that is escaped when shown: a C0
+/// control but newline and tab, DEL, a C1 control, or a bidirectional
+/// formatting character ([`is_bidi_control`]).
 pub(crate) fn is_control(c: char) -> bool {
-    (c.is_control() && c != '\n' && c != '\t') || ('\u{80}'..='\u{9f}').contains(&c)
+    (c.is_control() && c != '\n' && c != '\t')
+        || ('\u{80}'..='\u{9f}').contains(&c)
+        || is_bidi_control(c)
+}
+
+/// Whether `c` is escaped in a shell word, which is one line: a control
+/// character, newline and tab included, or Unicode's line and paragraph
+/// separators.
+fn escaped_in_word(c: char) -> bool {
+    c.is_control() || is_control(c) || matches!(c, '\u{2028}' | '\u{2029}')
+}
+
+/// Whether `c` changes the order a line reads in on screen while showing
+/// nothing itself ("Trojan Source", CVE-2021-42574): the embeddings,
+/// overrides and their pop (U+202A-U+202E), the isolates and their pop
+/// (U+2066-U+2069), and the implicit marks LRM, RLM and ALM (U+200E,
+/// U+200F, U+061C), which reorder the digits, spaces and punctuation
+/// beside them. Invisible, so a reader could not tell one is there.
+pub(crate) fn is_bidi_control(c: char) -> bool {
+    matches!(
+        c,
+        '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{61c}'
+    )
 }
 
 /// One argument of a command the judge prints, quoted so that pasted into
@@ -40,9 +64,7 @@ pub(crate) fn sh_word(text: &str) -> String {
 /// of such a word: a name that ends in one is named without it.)
 fn posix_word(bytes: &[u8]) -> String {
     match std::str::from_utf8(bytes) {
-        Ok(text) if !text.chars().any(|c| c.is_control() || is_control(c)) => {
-            shell_words::quote(text).into_owned()
-        }
+        Ok(text) if !text.chars().any(escaped_in_word) => shell_words::quote(text).into_owned(),
         _ => {
             let mut format = String::new();
             for (i, &b) in bytes.iter().enumerate() {
@@ -101,7 +123,7 @@ fn powershell_word(text: &str) -> String {
                 word.push('`');
                 word.push(c);
             }
-            c if c.is_control() || is_control(c) => {
+            c if escaped_in_word(c) => {
                 word.push_str(&format!("$([char]0x{:02x})", c as u32));
             }
             c => word.push(c),

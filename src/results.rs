@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use crate::board::Format;
 use crate::case::{CheckerKind, Limits};
-use crate::outside::{Outside, OutsidePath};
+use crate::outside::{Outside, OutsideName, OutsidePath};
 use crate::problem::Problem;
 use crate::reason::Reason;
 use crate::runner::lang::launch::Interface;
@@ -153,7 +153,7 @@ impl Unjudged {
 /// What happened to one case.
 #[derive(Clone, Debug)]
 pub struct CaseResult {
-    pub id: Outside,
+    pub id: OutsideName,
     /// The directory of cases it belongs to.
     pub suite: OutsidePath,
     pub input: OutsidePath,
@@ -201,7 +201,7 @@ pub struct Summary {
 /// A case `--fail-fast` left unjudged.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct NotRun {
-    pub id: Outside,
+    pub id: OutsideName,
     /// The directory of cases it belongs to, as [`CaseResult::suite`].
     pub suite: OutsidePath,
 }

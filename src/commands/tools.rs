@@ -21,7 +21,7 @@ use sudoku_judge::case::{Settings, Suite};
 use sudoku_judge::corpus;
 use sudoku_judge::files::{self as file, LineCapped};
 use sudoku_judge::generate;
-use sudoku_judge::outside::{Outside, OutsidePath};
+use sudoku_judge::outside::{OutsideName, OutsidePath};
 use sudoku_judge::report::progress;
 use sudoku_judge::report::{self, notices};
 use sudoku_judge::runner::lang;
@@ -295,7 +295,7 @@ pub fn rate(args: &RateArgs) -> anyhow::Result<ExitCode> {
     for (name, parsed) in &parsed {
         for puzzle in &parsed.boards {
             bar.set_message(
-                Outside::new(format!("{name}:{}", puzzle.line))
+                OutsideName::new(format!("{name}:{}", puzzle.line))
                     .terminal()
                     .to_string(),
             );

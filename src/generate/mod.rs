@@ -123,7 +123,7 @@ pub fn rate(puzzle: &Board) -> Rating {
 #[derive(Clone, Debug)]
 pub struct Rated {
     /// Where the puzzle is, as `file:line`.
-    pub place: crate::outside::Outside,
+    pub place: crate::outside::OutsideName,
     pub rating: Rating,
     pub backtrack: crate::solver::Nodes,
     pub mrv: crate::solver::Nodes,

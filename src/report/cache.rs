@@ -5,7 +5,7 @@
 use std::io::{self, Write};
 use std::path::Path;
 
-use crate::outside::{Outside, OutsidePath};
+use crate::outside::{Outside, OutsideName, OutsidePath};
 use crate::runner::lang::cache::{
     ago, size_words, Cleared, EntryKind, Summary, BUILD_VARIABLE, TOTAL_VARIABLE,
 };
@@ -69,7 +69,7 @@ pub fn summary(out: &mut dyn Write, summary: &Summary) -> io::Result<()> {
                 out,
                 "  {:>9}  {}  {used}{in_use}",
                 size_words(build.bytes),
-                Outside::new(&build.name).terminal()
+                OutsideName::new(&build.name).terminal()
             )?;
         }
     }

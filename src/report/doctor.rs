@@ -4,7 +4,7 @@
 use std::io::{self, Write};
 
 use crate::doctor::{Checkup, LanguageCheck, SelfTest};
-use crate::outside::{Outside, OutsidePath};
+use crate::outside::{Outside, OutsideName, OutsidePath};
 use crate::words::plural;
 
 /// Tool names are padded to this width, so paths line up.
@@ -112,7 +112,7 @@ fn language_block(out: &mut dyn Write, language: &LanguageCheck) -> io::Result<(
                     out,
                     "  {name} {}{runs_as}: {}",
                     OutsidePath::new(path).terminal(),
-                    Outside::new(version).terminal()
+                    OutsideName::new(version).terminal()
                 )?;
             }
         }

@@ -21,7 +21,7 @@ use std::time::Duration;
 use super::{Event, Reporter};
 use crate::baseline::{Baseline, Comparison, Trend};
 use crate::check::diff::{self, CellKind, RowPart};
-use crate::outside::Outside;
+use crate::outside::{Outside, OutsideName};
 use crate::results::{CaseOutcome, CaseResult, Judgement, Summary};
 use crate::runner::sandbox::Protections;
 use crate::verdict::Verdict;
@@ -203,7 +203,7 @@ impl<W: Write> HtmlReporter<W> {
         warnings: &[Outside],
     ) {
         self.header = Header {
-            submission: Outside::new(submission).terminal().to_string(),
+            submission: OutsideName::new(submission).terminal().to_string(),
             toolchain: build.map(|b| {
                 let command = Outside::new(&b.command).terminal().to_string();
                 let how = if b.cached {
@@ -364,7 +364,7 @@ impl<W: Write> HtmlReporter<W> {
                 r.id.html(),
                 LABEL_X - 8.0,
                 y + 15.0,
-                Outside::new(label(r.id.as_raw())).html()
+                OutsideName::new(label(r.id.as_raw())).html()
             );
             match &r.outcome {
                 CaseOutcome::Judged(j) => {
@@ -498,7 +498,7 @@ impl<W: Write> HtmlReporter<W> {
              first, then changed times; the grey bar is before, the coloured one now, on each case's own scale.</p>\n\
              <table>\n<thead><tr><th>case</th><th>before</th><th>now</th><th></th>\
              <th>before</th><th>now</th><th>change</th></tr></thead>\n<tbody>\n",
-            Outside::new(&baseline.source).html()
+            OutsideName::new(&baseline.source).html()
         );
         for row in rows {
             let now_time = match &row.result.outcome {

@@ -20,7 +20,7 @@ use super::reason;
 use super::{Event, Reporter};
 use crate::baseline::{Baseline, Tally};
 use crate::check::diff::{self, CellKind, RowPart};
-use crate::outside::{Outside, OutsidePath};
+use crate::outside::{Outside, OutsideName, OutsidePath};
 use crate::problem::Problem;
 use crate::results::{CaseOutcome, CaseResult, Fault, Judgement, Summary};
 use crate::runner::lang::launch::Interface;
@@ -859,7 +859,7 @@ impl<W: Write> Reporter for HumanReporter<W> {
                     self.held_header = Some(self.paint(Style::new().dimmed(), &header));
                     return Ok(());
                 }
-                let submission = &Outside::new(submission).terminal().to_string();
+                let submission = &OutsideName::new(submission).terminal().to_string();
                 self.header(cases, submission, jobs, time_scales, problems, interface)?;
                 if let Some(sandbox) = sandbox {
                     let said = match self.verbose {

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::{Event, Reporter};
 use crate::baseline::{Baseline, Comparison, Tally, Trend};
-use crate::outside::{Outside, OutsidePath};
+use crate::outside::{Outside, OutsideName, OutsidePath};
 use crate::results::{CaseOutcome, CaseResult};
 use crate::runner::lang::launch::Interface;
 use crate::runner::lang::BuildInfo;
@@ -117,7 +117,7 @@ struct SlowestJson {
 
 #[derive(Default, Serialize)]
 struct CaseJson<'a> {
-    id: Outside,
+    id: OutsideName,
     path: OutsidePath,
     expected_path: Option<OutsidePath>,
     /// `null` when the case could not be judged; `error` says why.
@@ -125,7 +125,7 @@ struct CaseJson<'a> {
     /// Why, in a sentence, as the failure's block says it.
     message: Outside,
     /// Why, in a few words, as the case's row says it.
-    short_message: Outside,
+    short_message: OutsideName,
     /// Why, as data: `kind` and its fields (see `reason.rs`); `null` for a
     /// case that could not be judged.
     reason: Option<crate::reason::Reason>,
@@ -233,9 +233,9 @@ struct BuildJson {
 
 #[derive(Clone, Debug, Serialize)]
 struct ToolJson {
-    name: Outside,
+    name: OutsideName,
     program: OutsidePath,
-    version: Outside,
+    version: OutsideName,
     origin: Outside,
 }
 
@@ -256,9 +256,9 @@ impl BuildJson {
                 .toolchain
                 .iter()
                 .map(|t| ToolJson {
-                    name: Outside::new(&t.name),
+                    name: OutsideName::new(&t.name),
                     program: OutsidePath::new(&t.program),
-                    version: Outside::new(&t.version),
+                    version: OutsideName::new(&t.version),
                     origin: Outside::new(&t.origin),
                 })
                 .collect(),
@@ -280,7 +280,7 @@ struct TotalsJson<'a> {
     charged_ms: f64,
     /// The cases not run after the first one not accepted
     /// (`--fail-fast`), by id.
-    not_run: Vec<&'a Outside>,
+    not_run: Vec<&'a OutsideName>,
     /// The changes since the baseline (`--baseline`), or `null`.
     baseline: Option<ChangesJson<'a>>,
 }
@@ -298,7 +298,7 @@ impl<W: Write> Reporter for JsonReporter<W> {
                 write!(
                     self.out,
                     "{{\n  \"submission\": {},\n  \"build\": {},\n  \"sandbox\": {},\n  \"warnings\": {},\n  \"cases\": [",
-                    serde_json::to_string(&Outside::new(submission))?,
+                    serde_json::to_string(&OutsideName::new(submission))?,
                     nested(&build.map(BuildJson::of), 2)?,
                     nested(&sandbox, 2)?,
                     nested(

@@ -12,7 +12,7 @@
 //! judge speaks for get a line of their own beside them, so that a judge's
 //! "Accepted" never stands unexplained above failures it did not count.
 
-use crate::outside::Outside;
+use crate::outside::OutsideName;
 use crate::problem::Problem;
 use crate::results::CaseResult;
 use crate::runner::lang::launch::Interface;
@@ -29,7 +29,7 @@ struct Tally {
     judged: usize,
     /// The test number (from 1), id and verdict (`None`: could not be
     /// judged) of the first one not accepted.
-    first: Option<(usize, Outside, Option<Verdict>)>,
+    first: Option<(usize, OutsideName, Option<Verdict>)>,
     /// The user's submission answers as this judge never runs one: it
     /// would not compile there, whatever the driver here made of it.
     wrong_kind: Option<Interface>,
@@ -49,10 +49,10 @@ struct Suites {
 }
 
 impl Suites {
-    fn add(&mut self, id: &Outside) {
+    fn add(&mut self, id: &OutsideName) {
         match id.as_raw().split_once('/') {
             Some((suite, _)) => {
-                let suite = Outside::new(suite).terminal().to_string();
+                let suite = OutsideName::new(suite).terminal().to_string();
                 if !self.names.contains(&suite) {
                     self.names.push(suite);
                 }

@@ -5,7 +5,8 @@
 //! left unjudged is `<skipped>`, saying where the run stopped. Times are
 //! in seconds. Written when the run finishes, including an interrupted run.
 //!
-//! Every text from a case or a submission goes in as [`Outside::xml`]:
+//! Every text from a case or a submission goes in as [`Outside::xml`](crate::outside::Outside::xml) (a
+//! name as [`OutsideName::xml`], on one line):
 //! the XML of any names and output is well-formed XML 1.0, which CI
 //! viewers insist on (one U+FFFE in a stderr and they drop the file).
 
@@ -13,25 +14,25 @@ use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 use std::io;
 
 use super::{Event, Reporter};
-use crate::outside::{Outside, OutsidePath};
+use crate::outside::{OutsideName, OutsidePath};
 use crate::results::{CaseOutcome, CaseResult, NotRun};
 use crate::verdict::Verdict;
 
 pub struct JunitReporter<W> {
     out: Option<W>,
-    submission: Outside,
+    submission: OutsideName,
     /// Each case as it is judged, in its suite: the XML is written at the
     /// end, when every suite's totals are known.
     suites: Vec<TestSuite>,
     /// The last case not accepted: where `--fail-fast` stopped.
-    last_failed: Option<Outside>,
+    last_failed: Option<OutsideName>,
 }
 
 impl<W: io::Write> JunitReporter<W> {
     pub fn new(out: W) -> Self {
         Self {
             out: Some(out),
-            submission: Outside::default(),
+            submission: OutsideName::default(),
             suites: Vec::new(),
             last_failed: None,
         }
@@ -39,14 +40,14 @@ impl<W: io::Write> JunitReporter<W> {
 }
 
 /// A case's name within its suite: its id's last part.
-fn name(id: &Outside) -> Outside {
+fn name(id: &OutsideName) -> OutsideName {
     let id = id.as_raw();
     id.rsplit_once('/').map_or(id, |(_, name)| name).into()
 }
 
 /// A testcase of `status` named for case `id`, in its suite (its suite
 /// directory, as found), with the suite's name.
-fn placed(id: &Outside, suite: &OutsidePath, status: TestCaseStatus) -> (String, TestCase) {
+fn placed(id: &OutsideName, suite: &OutsidePath, status: TestCaseStatus) -> (String, TestCase) {
     let suite = suite_name(suite);
     let mut case = TestCase::new(name(id).xml().to_string(), status);
     case.set_classname(suite.clone());
@@ -131,7 +132,7 @@ impl<W> JunitReporter<W> {
 }
 
 /// A case `--fail-fast` left unjudged, skipped after `stopped_at`.
-fn not_run(case: &NotRun, stopped_at: Option<&Outside>) -> (String, TestCase) {
+fn not_run(case: &NotRun, stopped_at: Option<&OutsideName>) -> (String, TestCase) {
     let mut status = TestCaseStatus::skipped();
     status.set_message(match stopped_at {
         Some(id) => format!("not run: --fail-fast stopped at {}", id.xml()),

@@ -12,7 +12,7 @@
 use std::time::Duration;
 
 use crate::board::rules::Mistake;
-use crate::outside::Outside;
+use crate::outside::{Outside, OutsideName};
 use crate::reason::{
     Answerer, KilledAt, Progress, Reason, Stdout, Wrong, WrongAnswer, WrongAnswers,
 };
@@ -67,8 +67,9 @@ pub fn unjudged(error: &Unjudged) -> Outside {
     said.into()
 }
 
-/// [`sentence`] in a few words, for the case's row.
-pub fn short(j: &Judgement) -> Outside {
+/// [`sentence`] in a few words, for the case's row: one line, as a name
+/// is (a panic's message it quotes may hold a newline).
+pub fn short(j: &Judgement) -> OutsideName {
     let mut said = j.reason.short();
     if let Some(earlier) = j.kept_state_after {
         said.push_str(&format!(

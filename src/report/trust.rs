@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use std::path::Path;
 
 use crate::case::trust::{Allowed, Kind, Named, Record, Standing, Subject};
-use crate::outside::{Outside, OutsidePath};
+use crate::outside::{Outside, OutsideName, OutsidePath};
 use crate::words::plural;
 
 /// One named program, on a line of its own under its file.
@@ -24,7 +24,7 @@ fn named_line(out: &mut dyn Write, named: &Named, dir: &Path) -> io::Result<()> 
     writeln!(
         out,
         "  line {line}, column {column}: {}  ({what})",
-        Outside::new(named.to_string()).terminal()
+        OutsideName::new(named.to_string()).terminal()
     )
 }
 

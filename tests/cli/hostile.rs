@@ -1894,7 +1894,11 @@ fn keep_keeps_cases_whose_names_no_file_system_takes() {
         })
         .collect();
     named.sort();
-    let mut expected: Vec<String> = names.iter().map(|n| format!("WA {n}")).collect();
+    // The verdict's line names the case on one line: its tab shown `\x09`.
+    let mut expected: Vec<String> = names
+        .iter()
+        .map(|n| format!("WA {}", n.replace('\t', "\\x09")))
+        .collect();
     expected.sort();
     assert_eq!(named, expected);
 }
@@ -2705,5 +2709,100 @@ fn a_run_stopped_before_judging_leaves_the_reports_as_they_were() {
     assert_eq!(
         names,
         ["kept", "pack", "report.json", "report.xml", "secret"]
+    );
+}
+
+/// A row of the table as the judge draws one, forged in a case's name
+/// after a newline.
+const FORGED_ROW: &str = "AC     0.1 ms  fake";
+
+/// A name that reads backwards from U+202E on: on screen, `evil.in`
+/// shows as `ni.live`.
+const REVERSED: &str = "\u{202e}ni.live";
+
+/// A case name is one line of the judge's output: a name holding a
+/// newline could draw a row of its own (a fake AC), and one holding a
+/// right-to-left override could reorder how its line reads. Holding
+/// means, for `test` (the table and the JSON report), `check` and
+/// `rate`, that no line of stdout or stderr starts with the forged row,
+/// that no U+202E nor any bidi control is written raw, and that each
+/// name is shown with its escapes, on its one line.
+#[test]
+fn a_case_name_cannot_forge_a_line_nor_reorder_one() {
+    let bidi = |c: char| matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{61c}');
+    let tmp = tempfile::tempdir().unwrap();
+    let pack = tmp.path().join("pack");
+    let case = format!("{PUZZLE}\nend\n");
+    write(&pack, &format!("x\n{FORGED_ROW}\r\t.in"), &case);
+    write(&pack, &format!("{REVERSED}\u{2066}.in"), &case);
+    let json = tmp.path().join("report.json");
+    let pack_arg = pack.to_str().unwrap();
+    let runs = [
+        (
+            "test",
+            vec![
+                "test",
+                pack_arg,
+                "--cmd",
+                "sh -c 'exit 3'",
+                "--json",
+                json.to_str().unwrap(),
+            ],
+        ),
+        ("check", vec!["check", pack_arg]),
+        ("rate", vec!["rate", pack_arg]),
+    ];
+    for (what, args) in &runs {
+        let run = run_in(tmp.path(), args, "");
+        assert!(
+            run.code == 0 || run.code == 1,
+            "{what}: {}{}",
+            run.stdout,
+            run.stderr
+        );
+        for text in [&run.stdout, &run.stderr] {
+            assert!(!text.chars().any(bidi), "{what}: {text:?}");
+            assert!(!text.contains('\r'), "{what}: {text:?}");
+            for line in text.lines() {
+                assert!(
+                    !line.trim_start().starts_with("AC "),
+                    "{what}: a forged line {line:?} in {text}"
+                );
+            }
+        }
+        // Both names are there, escaped, each on one line.
+        assert!(
+            run.stdout
+                .contains(&format!("x\\x0a{FORGED_ROW}\\x0d\\x09")),
+            "{what}: {}",
+            run.stdout
+        );
+        assert!(
+            run.stdout.contains("\\u{202e}ni.live\\u{2066}"),
+            "{what}: {}",
+            run.stdout
+        );
+    }
+    // The JSON report is valid, and its ids are the names as shown: one
+    // line, with `\x0a` (backslash, x, 0, a) where the name held a newline.
+    let report: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+    let ids: Vec<&str> = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|case| case["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids.len(), 2, "{report}");
+    for id in &ids {
+        assert!(
+            !id.contains(['\n', '\r', '\t']) && !id.chars().any(bidi),
+            "{id:?}"
+        );
+    }
+    assert!(
+        ids.iter()
+            .any(|id| id.ends_with(&format!("x\\x0a{FORGED_ROW}\\x0d\\x09"))),
+        "{ids:?}"
     );
 }
