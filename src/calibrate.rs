@@ -232,27 +232,7 @@ pub fn suite(
     let mut runs = Vec::with_capacity(references.len());
     for reference in references {
         progress(&format!("building {}", reference.file.display()).into());
-        // Built from the judge's copy of the bytes hashed with the suite's
-        // judge.toml, not from the file read again: its owner may have
-        // changed it since.
-        let source = reference
-            .file
-            .strip_prefix(&reference.held.programs().dir)
-            .ok()
-            .filter(|_| !reference.held.programs().files.is_empty())
-            .map(|name| lang::copy_of(&reference.held).map(|copy| copy.join(name)))
-            .transpose()?
-            .unwrap_or_else(|| reference.file.clone());
-        let built = lang::build(&source, None)
-            .with_context(|| format!("failed to build {}", reference.file.display()))?;
-        let launch = built.launch.with_context(|| {
-            format!(
-                "the reference {} does not compile: {}",
-                reference.file.display(),
-                built.info.error.as_deref().unwrap_or("")
-            )
-        })?;
-        let submission = Submission::External(launch);
+        let submission = Submission::External(build(&reference)?);
         let label = reference
             .file
             .file_name()
@@ -320,6 +300,29 @@ pub fn suite(
         time_scale: own.time_scale.map_or(1.0, |t| t.factor()),
         problem: own.problem,
         runs,
+    })
+}
+
+/// Builds `reference` from the judge's copy of the bytes hashed with the
+/// suite's judge.toml, not from the file read again: its owner may have
+/// changed it since.
+fn build(reference: &Reference) -> anyhow::Result<lang::launch::Launch> {
+    let source = reference
+        .file
+        .strip_prefix(&reference.held.programs().dir)
+        .ok()
+        .filter(|_| !reference.held.programs().files.is_empty())
+        .map(|name| lang::copy_of(&reference.held).map(|copy| copy.join(name)))
+        .transpose()?
+        .unwrap_or_else(|| reference.file.clone());
+    let built = lang::build(&source, None)
+        .with_context(|| format!("failed to build {}", reference.file.display()))?;
+    built.launch.with_context(|| {
+        format!(
+            "the reference {} does not compile: {}",
+            reference.file.display(),
+            built.info.error.as_deref().unwrap_or("")
+        )
     })
 }
 

@@ -322,6 +322,26 @@ fn givens(puzzles: &[Pair]) -> usize {
     puzzles.iter().map(|(p, _)| p.filled()).sum()
 }
 
+/// A round's puzzles with their solutions: from the user's generator, or
+/// made here for the target difficulty.
+fn round_puzzles(config: &StressConfig, seed: u64) -> anyhow::Result<Vec<Pair>> {
+    if let Some(generator) = &config.generator {
+        return solved(generated(generator, seed)?, seed);
+    }
+    let mut generator = Generator::new(seed);
+    (0..config.puzzles_per_round)
+        .map(|_| {
+            let made = generator.puzzle(config.target, 10_000).with_context(|| {
+                format!(
+                    "could not make a puzzle for {:?} from seed {seed}",
+                    config.target
+                )
+            })?;
+            Ok((made.puzzle, made.solution))
+        })
+        .collect()
+}
+
 /// Runs rounds until one fails, then shrinks and saves it.
 pub fn run(config: &StressConfig, progress: &mut dyn Progress) -> anyhow::Result<StressOutcome> {
     let started = Instant::now();
@@ -340,23 +360,7 @@ pub fn run(config: &StressConfig, progress: &mut dyn Progress) -> anyhow::Result
         }
         progress.round(round, config.rounds);
         let seed = round_seed(config.seed, round);
-        let mut puzzles = match &config.generator {
-            Some(generator) => solved(generated(generator, seed)?, seed)?,
-            None => {
-                let mut generator = Generator::new(seed);
-                let mut puzzles = Vec::with_capacity(config.puzzles_per_round);
-                for _ in 0..config.puzzles_per_round {
-                    let made = generator.puzzle(config.target, 10_000).with_context(|| {
-                        format!(
-                            "could not make a puzzle for {:?} from seed {seed}",
-                            config.target
-                        )
-                    })?;
-                    puzzles.push((made.puzzle, made.solution));
-                }
-                puzzles
-            }
-        };
+        let mut puzzles = round_puzzles(config, seed)?;
         if let Some(brute) = &config.brute {
             if process::interrupted() {
                 return Ok(StressOutcome::Interrupted { rounds: round });

@@ -980,6 +980,25 @@ fn tokenize(text: &str) -> Result<Vec<(Token, usize, usize)>, ParseError> {
     Ok(tokens)
 }
 
+/// The cell a LeetCode string at `line`:`column` writes: one character,
+/// a digit or a blank.
+fn leetcode_cell(s: &str, line: usize, column: usize) -> Result<(char, Option<Digit>), ParseError> {
+    let mut chars = s.chars();
+    let cell = match (chars.next(), chars.next()) {
+        (Some(c), None) => cell_value(c).ok().map(|value| (c, value)),
+        _ => None,
+    };
+    cell.ok_or_else(|| {
+        let hint = "use \"1\" to \"9\" for a digit, \".\" for a blank";
+        ParseError::quoting(
+            line,
+            column,
+            format!("{} is not a cell: {hint}", excerpt(s)),
+            format!("this string is not a cell: {hint}"),
+        )
+    })
+}
+
 fn parse_leetcode(text: &str, boards: &mut Vec<RawBoard>) -> Result<(), ParseError> {
     let tokens = tokenize(text)?;
     let end = {
@@ -1029,20 +1048,7 @@ fn parse_leetcode(text: &str, boards: &mut Vec<RawBoard>) -> Result<(), ParseErr
             loop {
                 match tokens.next() {
                     Some((Token::Str(s), line, column)) => {
-                        let mut chars = s.chars();
-                        let cell = match (chars.next(), chars.next()) {
-                            (Some(c), None) => cell_value(c).ok().map(|value| (c, value)),
-                            _ => None,
-                        };
-                        let Some((written, value)) = cell else {
-                            let hint = "use \"1\" to \"9\" for a digit, \".\" for a blank";
-                            return Err(ParseError::quoting(
-                                line,
-                                column,
-                                format!("{} is not a cell: {hint}", excerpt(&s)),
-                                format!("this string is not a cell: {hint}"),
-                            ));
-                        };
+                        let (written, value) = leetcode_cell(&s, line, column)?;
                         if row < 9 && cells < 9 {
                             board.set(row * 9 + cells, written, value, line, column);
                         }

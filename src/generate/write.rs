@@ -120,6 +120,33 @@ pub fn write_cases(
     write_cases_with(plan, Generator::new(plan.seed), on_case, stop)
 }
 
+/// One file's puzzles, each with its solution and rating, made by
+/// `generator` for the plan's target.
+fn file_puzzles(
+    plan: &GenPlan,
+    generator: &mut Generator,
+    stop: &dyn Fn() -> bool,
+) -> anyhow::Result<Vec<(Board, Board, Rating)>> {
+    (0..plan.per_file)
+        .map(|_| {
+            if stop() {
+                bail!("interrupted; nothing was written");
+            }
+            let made = generator
+                .puzzle(plan.target, plan.attempts)
+                .with_context(|| {
+                    format!(
+                        "no puzzle{} in {} attempts; nothing was written; try another --seed or \
+                         raise --attempts",
+                        plan.target.describe(),
+                        plan.attempts
+                    )
+                })?;
+            Ok((made.puzzle, made.solution, made.rating))
+        })
+        .collect()
+}
+
 /// [`write_cases`], with the puzzles made by `generator` (seeded with the
 /// plan's seed, and perhaps reporting its search).
 pub fn write_cases_with(
@@ -163,25 +190,9 @@ pub fn write_cases_with(
 
     let mut made = Vec::with_capacity(plan.files);
     for index in 0..plan.files {
-        let mut puzzles = Vec::with_capacity(plan.per_file);
-        for _ in 0..plan.per_file {
-            if stop() {
-                bail!("interrupted; nothing was written");
-            }
-            let puzzle = generator
-                .puzzle(plan.target, plan.attempts)
-                .with_context(|| {
-                    format!(
-                        "no puzzle{} in {} attempts; nothing was written; try another --seed or \
-                     raise --attempts",
-                        plan.target.describe(),
-                        plan.attempts
-                    )
-                })?;
-            puzzles.push(puzzle);
-        }
-        let boards: Vec<Board> = puzzles.iter().map(|p| p.puzzle).collect();
-        let answers: Vec<Board> = puzzles.iter().map(|p| p.solution).collect();
+        let puzzles = file_puzzles(plan, &mut generator, stop)?;
+        let boards: Vec<Board> = puzzles.iter().map(|p| p.0).collect();
+        let answers: Vec<Board> = puzzles.iter().map(|p| p.1).collect();
         let input_text = match plan.format {
             Format::AcWing => format::acwing_input(&boards),
             other => format::render_boards(other, &boards),
@@ -200,7 +211,7 @@ pub fn write_cases_with(
         }
         let case = Written {
             input: plan.out.join(input),
-            ratings: puzzles.into_iter().map(|p| p.rating).collect(),
+            ratings: puzzles.into_iter().map(|p| p.2).collect(),
         };
         on_case(&case);
         made.push(case);

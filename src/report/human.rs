@@ -835,6 +835,51 @@ fn interface_note(problem: Problem, interface: Interface) -> Option<String> {
     }
 }
 
+impl<W: Write> HumanReporter<W> {
+    /// The run's end: the failures described (the first few in full), the
+    /// summary, and a compile error's block.
+    fn finished(&mut self, summary: &Summary) -> io::Result<()> {
+        let failures = std::mem::take(&mut self.failures);
+        if !failures.is_empty() {
+            writeln!(self.out, "\nfailures:\n")?;
+            let in_full = if self.verbose {
+                failures.len()
+            } else {
+                IN_FULL
+            };
+            for result in failures.iter().take(in_full) {
+                self.failure(result)?;
+            }
+            let rest = &failures[in_full.min(failures.len())..];
+            for result in rest {
+                self.failure_line(result)?;
+            }
+            if !rest.is_empty() {
+                writeln!(
+                    self.out,
+                    "  (the first {in_full} are described in full above; --verbose \
+                     describes every one)\n"
+                )?;
+            }
+            if self.more_failures > 0 {
+                writeln!(
+                    self.out,
+                    "... and {} more failures, on their lines above; `--failed` reruns \
+                     them all, and `--json FILE` or `--junit FILE` describes every one\n",
+                    self.more_failures
+                )?;
+            }
+        } else {
+            writeln!(self.out)?;
+        }
+        self.summary(summary)?;
+        if let Some(block) = self.compile_error.take() {
+            write!(self.out, "\n{block}")?;
+        }
+        self.out.flush()
+    }
+}
+
 impl<W: Write> Reporter for HumanReporter<W> {
     fn report(&mut self, event: Event<'_>) -> io::Result<()> {
         match event {
@@ -905,46 +950,7 @@ impl<W: Write> Reporter for HumanReporter<W> {
                     }
                 }
             }
-            Event::Finished { summary } => {
-                let failures = std::mem::take(&mut self.failures);
-                if !failures.is_empty() {
-                    writeln!(self.out, "\nfailures:\n")?;
-                    let in_full = if self.verbose {
-                        failures.len()
-                    } else {
-                        IN_FULL
-                    };
-                    for result in failures.iter().take(in_full) {
-                        self.failure(result)?;
-                    }
-                    let rest = &failures[in_full.min(failures.len())..];
-                    for result in rest {
-                        self.failure_line(result)?;
-                    }
-                    if !rest.is_empty() {
-                        writeln!(
-                            self.out,
-                            "  (the first {in_full} are described in full above; --verbose \
-                             describes every one)\n"
-                        )?;
-                    }
-                    if self.more_failures > 0 {
-                        writeln!(
-                            self.out,
-                            "... and {} more failures, on their lines above; `--failed` reruns \
-                             them all, and `--json FILE` or `--junit FILE` describes every one\n",
-                            self.more_failures
-                        )?;
-                    }
-                } else {
-                    writeln!(self.out)?;
-                }
-                self.summary(summary)?;
-                if let Some(block) = self.compile_error.take() {
-                    write!(self.out, "\n{block}")?;
-                }
-                self.out.flush()?;
-            }
+            Event::Finished { summary } => self.finished(summary)?,
         }
         Ok(())
     }

@@ -2478,58 +2478,7 @@ fn generated_hostile_packs_leave_everything_outside_as_it_was() {
     for seed in SEEDS {
         let tree = HostileTree::new(seed);
         let said = tree.said();
-        let os = |p: &Path| p.as_os_str().to_owned();
-        let mut files: Vec<std::ffi::OsString> = tree.files.iter().map(|p| os(p)).collect();
-        files.truncate(8);
-        // `test` with a built-in solver, then with a submission in a
-        // language the pack's [toolchain] names; each with reports of its
-        // own (the first where links may be planted).
-        let solver = ["--solver".into(), "propagate".into()];
-        let python = manifest_dir().join("tests/fixtures/submissions/ac_leetcode.py");
-        let submission = ["--submission".into(), os(&python)];
-        let mut runs: Vec<(&str, Vec<std::ffi::OsString>, Option<Reports>)> = vec![
-            ("check", vec!["check".into(), os(&tree.pack)], None),
-            (
-                "cases",
-                vec!["cases".into(), "--out".into(), os(&tree.out)],
-                None,
-            ),
-            ("calibrate", vec!["calibrate".into(), os(&tree.pack)], None),
-        ];
-        for (prefix, judged) in [("", solver), ("py-", submission)] {
-            let reports = Reports {
-                json: tree.reports.join(format!("{prefix}report.json")),
-                junit: tree.reports.join(format!("{prefix}report.xml")),
-                html: tree.reports.join(format!("{prefix}report.html")),
-            };
-            let mut args = vec!["test".into(), os(&tree.pack)];
-            args.extend(judged);
-            for (flag, path) in [
-                ("--json", &reports.json),
-                ("--junit", &reports.junit),
-                ("--html", &reports.html),
-                ("--keep", &tree.reports.join(format!("{prefix}kept"))),
-            ] {
-                args.extend([flag.into(), os(path)]);
-            }
-            runs.push(("test", args, Some(reports)));
-        }
-        // Each stops at the first file it cannot read: one run a file,
-        // and one with them all.
-        for file in files
-            .iter()
-            .map(|file| vec![file.clone()])
-            .chain([files.clone()])
-        {
-            let rate = std::iter::once(std::ffi::OsString::from("rate")).chain(file.clone());
-            runs.push(("rate", rate.collect(), None));
-            let bench = ["bench", "--rounds", "1", "--warmup", "1", "--limit", "3"];
-            let bench = bench
-                .iter()
-                .map(|arg| std::ffi::OsString::from(*arg))
-                .chain(file);
-            runs.push(("bench", bench.collect(), None));
-        }
+        let runs = hostile_runs(&tree);
         for (what, args, reports) in &runs {
             let before = tree.seen();
             let run = run_raw(&tree, args, PATIENCE);
@@ -2607,57 +2556,123 @@ fn generated_hostile_packs_leave_everything_outside_as_it_was() {
                 Vec::<std::path::PathBuf>::new(),
                 "{shown}"
             );
-            let Some(Reports { json, junit, html }) = reports else {
-                continue;
-            };
-            // The reports: written whenever cases were judged, and
-            // well-formed whenever written (a link planted in a report's
-            // place is replaced or refused, never written through, as the
-            // check of outside/ above shows).
-            let written =
-                |report: &Path| report.symlink_metadata().is_ok_and(|meta| meta.is_file());
-            if run.code != 2 {
-                for report in [&json, &junit, &html] {
-                    assert!(written(report), "no {report:?}: {shown}");
-                }
-            }
-            for report in [&json, &junit, &html] {
-                if !written(report) {
-                    continue;
-                }
-                let bytes = fs::read(report).unwrap();
-                let without_cr: Vec<u8> = bytes.iter().copied().filter(|b| *b != b'\r').collect();
-                assert!(
-                    raw_control(&without_cr).is_none(),
-                    "{report:?} holds a raw control: {}\n{said}",
-                    String::from_utf8_lossy(&bytes)
-                );
-            }
-            if written(html) {
-                let text = fs::read_to_string(html).unwrap();
-                assert!(
-                    text.contains("</html>"),
-                    "{html:?} is cut short: {text}\n{shown}"
-                );
-            }
-            if written(json) {
-                let text = fs::read_to_string(json).unwrap();
-                serde_json::from_str::<serde_json::Value>(&text)
-                    .unwrap_or_else(|e| panic!("{json:?} is not JSON ({e}): {text}\n{shown}"));
-            }
-            if written(junit) {
-                let checked = Command::new("xmllint")
-                    .arg("--noout")
-                    .arg(junit)
-                    .output()
-                    .unwrap();
-                assert!(
-                    checked.status.success(),
-                    "{}\n{said}",
-                    String::from_utf8_lossy(&checked.stderr)
-                );
+            if let Some(reports) = reports {
+                check_reports(reports, run.code, &shown, &said);
             }
         }
+    }
+}
+
+/// Every command that reads a pack, on `tree`'s: each with its
+/// arguments, and the reports a `test` run writes.
+fn hostile_runs(
+    tree: &HostileTree,
+) -> Vec<(&'static str, Vec<std::ffi::OsString>, Option<Reports>)> {
+    let os = |p: &Path| p.as_os_str().to_owned();
+    let mut files: Vec<std::ffi::OsString> = tree.files.iter().map(|p| os(p)).collect();
+    files.truncate(8);
+    // `test` with a built-in solver, then with a submission in a
+    // language the pack's [toolchain] names; each with reports of its
+    // own (the first where links may be planted).
+    let solver = ["--solver".into(), "propagate".into()];
+    let python = manifest_dir().join("tests/fixtures/submissions/ac_leetcode.py");
+    let submission = ["--submission".into(), os(&python)];
+    let mut runs: Vec<(&str, Vec<std::ffi::OsString>, Option<Reports>)> = vec![
+        ("check", vec!["check".into(), os(&tree.pack)], None),
+        (
+            "cases",
+            vec!["cases".into(), "--out".into(), os(&tree.out)],
+            None,
+        ),
+        ("calibrate", vec!["calibrate".into(), os(&tree.pack)], None),
+    ];
+    for (prefix, judged) in [("", solver), ("py-", submission)] {
+        let reports = Reports {
+            json: tree.reports.join(format!("{prefix}report.json")),
+            junit: tree.reports.join(format!("{prefix}report.xml")),
+            html: tree.reports.join(format!("{prefix}report.html")),
+        };
+        let mut args = vec!["test".into(), os(&tree.pack)];
+        args.extend(judged);
+        for (flag, path) in [
+            ("--json", &reports.json),
+            ("--junit", &reports.junit),
+            ("--html", &reports.html),
+            ("--keep", &tree.reports.join(format!("{prefix}kept"))),
+        ] {
+            args.extend([flag.into(), os(path)]);
+        }
+        runs.push(("test", args, Some(reports)));
+    }
+    // Each stops at the first file it cannot read: one run a file,
+    // and one with them all.
+    for file in files
+        .iter()
+        .map(|file| vec![file.clone()])
+        .chain([files.clone()])
+    {
+        let rate = std::iter::once(std::ffi::OsString::from("rate")).chain(file.clone());
+        runs.push(("rate", rate.collect(), None));
+        let bench = ["bench", "--rounds", "1", "--warmup", "1", "--limit", "3"];
+        let bench = bench
+            .iter()
+            .map(|arg| std::ffi::OsString::from(*arg))
+            .chain(file);
+        runs.push(("bench", bench.collect(), None));
+    }
+    runs
+}
+
+/// The reports of a `test` run that exited `code`: written whenever
+/// cases were judged, and well-formed whenever written (a link planted in
+/// a report's place is replaced or refused, never written through).
+fn check_reports(reports: &Reports, code: i32, shown: &str, said: &str) {
+    let Reports { json, junit, html } = reports;
+    // The reports: written whenever cases were judged, and
+    // well-formed whenever written (a link planted in a report's
+    // place is replaced or refused, never written through, as the
+    // check of outside/ above shows).
+    let written = |report: &Path| report.symlink_metadata().is_ok_and(|meta| meta.is_file());
+    if code != 2 {
+        for report in [&json, &junit, &html] {
+            assert!(written(report), "no {report:?}: {shown}");
+        }
+    }
+    for report in [&json, &junit, &html] {
+        if !written(report) {
+            continue;
+        }
+        let bytes = fs::read(report).unwrap();
+        let without_cr: Vec<u8> = bytes.iter().copied().filter(|b| *b != b'\r').collect();
+        assert!(
+            raw_control(&without_cr).is_none(),
+            "{report:?} holds a raw control: {}\n{said}",
+            String::from_utf8_lossy(&bytes)
+        );
+    }
+    if written(html) {
+        let text = fs::read_to_string(html).unwrap();
+        assert!(
+            text.contains("</html>"),
+            "{html:?} is cut short: {text}\n{shown}"
+        );
+    }
+    if written(json) {
+        let text = fs::read_to_string(json).unwrap();
+        serde_json::from_str::<serde_json::Value>(&text)
+            .unwrap_or_else(|e| panic!("{json:?} is not JSON ({e}): {text}\n{shown}"));
+    }
+    if written(junit) {
+        let checked = Command::new("xmllint")
+            .arg("--noout")
+            .arg(junit)
+            .output()
+            .unwrap();
+        assert!(
+            checked.status.success(),
+            "{}\n{said}",
+            String::from_utf8_lossy(&checked.stderr)
+        );
     }
 }
 

@@ -250,8 +250,17 @@ fn the_suite_then_the_environment_then_the_user_config_choose_the_compiler() {
             && config_line.contains("config.toml"),
         "{config_line}"
     );
+}
 
-    // A name that is no program says where it was set and what to do.
+/// A compiler's name that is no program says where it was set and what
+/// to do.
+#[test]
+fn a_compiler_that_is_no_program_says_where_it_was_named() {
+    let home = tempfile::tempdir().unwrap();
+    let plain = home.path().join("plain");
+    suite(&plain);
+    let source = home.path().join("main.cpp");
+    write(home.path(), "main.cpp", "int main() {}\n");
     let run = judge_env(
         home.path(),
         &[

@@ -213,29 +213,7 @@ pub(super) fn plan(
         name: user_name,
         built_as: fill(recipe.source_as, &vars),
     };
-    // A program judged on a problem whose judge builds it otherwise is
-    // built as that judge builds it.
-    let profile = spec
-        .profiles
-        .iter()
-        .find(|p| p.interface == interface && p.problem.is_none_or(|p| Some(p) == options.problem));
-    let flags = profile.map_or(spec.flags, |p| p.flags);
-    if let Some(profile) = profile {
-        files.extend(
-            profile
-                .files
-                .iter()
-                .map(|(file, text)| (file.to_string(), text.to_string())),
-        );
-        if let Some(problem) = profile.problem {
-            notes.push(format!(
-                "built for {} with {}: {}",
-                problem.name(),
-                flags.join(" "),
-                profile.why
-            ));
-        }
-    }
+    let flags = profiled(spec, interface, options.problem, &mut files, &mut notes);
     let (compile, shown) = compile_line(recipe, flags, &vars, &chosen);
     let vars = vars
         .iter()
@@ -264,6 +242,40 @@ pub(super) fn plan(
         judge,
         chosen,
     })
+}
+
+/// The flags `spec` builds with for `interface`: a program judged on a
+/// problem whose judge builds it otherwise is built as that judge builds
+/// it (the profile's files added to `files`, a note in `notes` saying so).
+fn profiled(
+    spec: &'static Spec,
+    interface: Interface,
+    problem: Option<Problem>,
+    files: &mut Vec<(String, String)>,
+    notes: &mut Vec<String>,
+) -> &'static [&'static str] {
+    let profile = spec
+        .profiles
+        .iter()
+        .find(|p| p.interface == interface && p.problem.is_none_or(|p| Some(p) == problem));
+    let Some(profile) = profile else {
+        return spec.flags;
+    };
+    files.extend(
+        profile
+            .files
+            .iter()
+            .map(|(file, text)| (file.to_string(), text.to_string())),
+    );
+    if let Some(problem) = profile.problem {
+        notes.push(format!(
+            "built for {} with {}: {}",
+            problem.name(),
+            profile.flags.join(" "),
+            profile.why
+        ));
+    }
+    profile.flags
 }
 
 /// How `path` is read, `language`'s file holding `source`: as `reading`
