@@ -1,17 +1,21 @@
 //! The command line, as clap derive types: [`Cli`] and its subcommands'
 //! arguments. The handlers in [`crate::commands`] turn these into the
-//! library's configuration, and [`main`](crate::main) parses the command
-//! line with them; the library does not know clap.
+//! library's configuration, and [`crate::app::main`] parses the command
+//! line with them; nothing else in the library knows clap.
+//!
+//! The doc comments here are `--help`'s text, written for a terminal:
+//! `<memory limit>` there is a placeholder, not an HTML tag.
+#![allow(rustdoc::invalid_html_tags)]
 
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use sudoku_judge::board::Format;
-use sudoku_judge::case::CheckerKind;
-use sudoku_judge::generate::{Grade, HardFor, Layout, Measure, Target};
-use sudoku_judge::problem::Problem;
-use sudoku_judge::runner::lang::Language;
+use crate::board::Format;
+use crate::case::CheckerKind;
+use crate::generate::{Grade, HardFor, Layout, Measure, Target};
+use crate::problem::Problem;
+use crate::runner::lang::Language;
 
 /// A local online judge for Sudoku submissions: LeetCode 37 "Sudoku Solver"
 /// and AcWing 166 / POJ 3074.
@@ -88,8 +92,8 @@ pub enum SandboxArg {
 }
 
 impl SandboxArg {
-    pub fn mode(self) -> sudoku_judge::runner::sandbox::Mode {
-        use sudoku_judge::runner::sandbox::Mode;
+    pub fn mode(self) -> crate::runner::sandbox::Mode {
+        use crate::runner::sandbox::Mode;
         match self {
             SandboxArg::Auto => Mode::Auto,
             SandboxArg::Require => Mode::Require,

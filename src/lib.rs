@@ -1,22 +1,27 @@
 //! sudoku-judge: a local online judge for Sudoku submissions, the LeetCode 37
 //! function interface and the AcWing 166 / POJ 3074 stdin format.
 //!
-//! The data flows one way: the CLI builds a [`judge::JudgeConfig`], [`case`]
+//! The data flows one way: [`app`] parses the command line (its types in
+//! `cli`) and hands it to a command's handler (`commands`), which builds a
+//! [`judge::JudgeConfig`], [`case`]
 //! discovers sorted cases and reads their settings, [`runner`] runs the
 //! submission on each, [`check`] judges its answers, [`decide`] turns the
 //! run and the answers into a [`verdict::Verdict`], the [`judge`] gathers
-//! [`results`], and [`report`] renders the events. Only `main.rs` and
-//! [`report`] write to the terminal. A test below fails on an import cycle
+//! [`results`], and [`report`] renders the events. Only [`app`], the
+//! command handlers and [`report`] write to the terminal. A test below fails on an import cycle
 //! between these modules.
 
 #![deny(unsafe_code)]
 
+pub mod app;
 pub mod baseline;
 pub mod bench;
 pub mod board;
 pub mod calibrate;
 pub mod case;
 pub(crate) mod check;
+pub(crate) mod cli;
+pub(crate) mod commands;
 pub mod corpus;
 pub(crate) mod decide;
 pub mod doctor;

@@ -27,17 +27,17 @@ use std::sync::Arc;
 
 use anyhow::Context as _;
 
+use crate::case::settings;
+use crate::case::{Settings, Suite};
 use crate::cli::{CheckerArg, InterfaceArg, LimitArgs, ProblemArg, SubmissionArgs};
-use sudoku_judge::case::settings;
-use sudoku_judge::case::{Settings, Suite};
-use sudoku_judge::outside::{shell_path, shell_word};
-use sudoku_judge::practice::Submitted;
-use sudoku_judge::problem::Problem;
-use sudoku_judge::runner::lang::launch::{Interface, Launch};
-use sudoku_judge::runner::lang::{self, BuildInfo};
-use sudoku_judge::runner::sandbox::{self, Protections};
-use sudoku_judge::runner::{process, spawner, Submission};
-use sudoku_judge::solver::{self, Solver};
+use crate::outside::{shell_path, shell_word};
+use crate::practice::Submitted;
+use crate::problem::Problem;
+use crate::runner::lang::launch::{Interface, Launch};
+use crate::runner::lang::{self, BuildInfo};
+use crate::runner::sandbox::{self, Protections};
+use crate::runner::{process, spawner, Submission};
+use crate::solver::{self, Solver};
 
 /// What a closed stdout interrupts the judging with, as a signal's number
 /// would: SIGPIPE's on Linux and macOS, so the exit code is 141, as a shell
@@ -47,6 +47,9 @@ use sudoku_judge::solver::{self, Solver};
 pub(crate) const CLOSED_STDOUT: i32 = 13;
 #[cfg(unix)]
 const _: () = assert!(CLOSED_STDOUT == libc::SIGPIPE);
+
+/// The exit code when the harness could not do its job.
+pub(crate) const HARNESS_ERROR: u8 = 2;
 
 /// Whether `error` says stdout (or another pipe) was closed by its
 /// reader. std calls it `BrokenPipe` (EPIPE; on Windows ERROR_NO_DATA and
@@ -145,10 +148,7 @@ pub(crate) fn submission(
         toolchains,
         announce: Some(Arc::new(|message: &str| {
             // It names the file being built, which may be a pack's.
-            eprintln!(
-                "{}",
-                sudoku_judge::outside::Outside::new(message).terminal()
-            )
+            eprintln!("{}", crate::outside::Outside::new(message).terminal())
         })),
     };
     let mut built = lang::build_as(path, language, &options)?;
@@ -178,8 +178,7 @@ fn other_language_hint(
     message: &str,
 ) -> Option<String> {
     let source =
-        sudoku_judge::files::read_text(path, "source file", sudoku_judge::files::MAX_WHOLE_BYTES)
-            .ok()?;
+        crate::files::read_text(path, "source file", crate::files::MAX_WHOLE_BYTES).ok()?;
     let name = path.file_name()?.to_string_lossy();
     let other = lang::another_language(language, &name, &source, message)?;
     let id = other.spec().id;

@@ -5,11 +5,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use crate::cli::NewArgs;
-use sudoku_judge::outside::shell_path;
-use sudoku_judge::problem::Problem;
-use sudoku_judge::report::starter;
-use sudoku_judge::runner::lang;
-use sudoku_judge::runner::lang::launch::Interface;
+use crate::outside::shell_path;
+use crate::problem::Problem;
+use crate::report::starter;
+use crate::runner::lang;
+use crate::runner::lang::launch::Interface;
 
 use super::problem_of_every_case;
 
@@ -66,7 +66,7 @@ pub fn new(args: &NewArgs) -> anyhow::Result<ExitCode> {
     // Created only if it is not there, through the file door: nothing of
     // the user's is replaced, even a file made a moment ago, and a link at
     // the name is not written through.
-    match sudoku_judge::files::write_new(&path, start.text.as_bytes()) {
+    match crate::files::write_new(&path, start.text.as_bytes()) {
         Ok(()) => {}
         Err(error)
             if error

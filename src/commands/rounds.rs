@@ -9,19 +9,19 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 
+use crate::case::settings;
 use crate::cli::{GradeArg, HackArgs, LimitArgs, ProblemArg, StressArgs, SubmissionArgs};
-use sudoku_judge::case::settings;
-use sudoku_judge::generate::Target;
-use sudoku_judge::hack;
-use sudoku_judge::report::progress;
-use sudoku_judge::report::{self, notices};
-use sudoku_judge::runner::lang;
-use sudoku_judge::runner::lang::launch::Launch;
-use sudoku_judge::runner::Submission;
-use sudoku_judge::stress;
-use sudoku_judge::verdict::Verdict;
+use crate::generate::Target;
+use crate::hack;
+use crate::report::progress;
+use crate::report::{self, notices};
+use crate::runner::lang;
+use crate::runner::lang::launch::Launch;
+use crate::runner::Submission;
+use crate::stress;
+use crate::verdict::Verdict;
 
-use crate::HARNESS_ERROR;
+use super::HARNESS_ERROR;
 
 use super::{
     flag_settings, flags, interrupted_code, limit_flags, on_ctrl_c, sandbox, submission, submitted,
@@ -131,10 +131,7 @@ pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
             let options = lang::Options {
                 announce: Some(Arc::new(|message: &str| {
                     // It names the file being built, which may be a pack's.
-                    eprintln!(
-                        "{}",
-                        sudoku_judge::outside::Outside::new(message).terminal()
-                    )
+                    eprintln!("{}", crate::outside::Outside::new(message).terminal())
                 })),
                 ..lang::Options::default()
             };

@@ -10,26 +10,26 @@ use std::sync::{Arc, Mutex};
 
 use anyhow::Context as _;
 
+use super::HARNESS_ERROR;
 use super::{
     closed_pipe, flag_settings, flags, interrupted_code, limit_flags, on_ctrl_c, sandbox,
     stdout_width, submission, submitted, CLOSED_STDOUT,
 };
+use crate::baseline::{self, Baseline};
+use crate::case::{settings, Suite};
 use crate::cli::{TestArgs, TestFormat};
-use crate::HARNESS_ERROR;
-use sudoku_judge::baseline::{self, Baseline};
-use sudoku_judge::case::{settings, Suite};
-use sudoku_judge::judge::{self, JudgeConfig};
-use sudoku_judge::practice::{self, OnStdout, Reports, RunRecord, TestPlan};
-use sudoku_judge::report::html::{HtmlReporter, Machine};
-use sudoku_judge::report::human::HumanReporter;
-use sudoku_judge::report::json::JsonReporter;
-use sudoku_judge::report::junit::JunitReporter;
-use sudoku_judge::report::keep::KeepReporter;
-use sudoku_judge::report::progress::TestProgress;
-use sudoku_judge::report::{self, notices, Reporter, Tee};
-use sudoku_judge::results::Summary;
-use sudoku_judge::runner::lang;
-use sudoku_judge::runner::process;
+use crate::judge::{self, JudgeConfig};
+use crate::practice::{self, OnStdout, Reports, RunRecord, TestPlan};
+use crate::report::html::{HtmlReporter, Machine};
+use crate::report::human::HumanReporter;
+use crate::report::json::JsonReporter;
+use crate::report::junit::JunitReporter;
+use crate::report::keep::KeepReporter;
+use crate::report::progress::TestProgress;
+use crate::report::{self, notices, Reporter, Tee};
+use crate::results::Summary;
+use crate::runner::lang;
+use crate::runner::process;
 
 pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
     let (plan, baseline) = match plan(args, color)? {
@@ -381,7 +381,7 @@ fn default_cases(filters: &[String]) -> anyhow::Result<PathBuf> {
     }
     // A name that no shipped case holds was meant as a path: say so before
     // anything is built.
-    let ids: Vec<String> = sudoku_judge::shipped::files()
+    let ids: Vec<String> = crate::shipped::files()
         .iter()
         .map(|(path, _)| path.to_string_lossy().into_owned())
         .collect();
@@ -400,7 +400,7 @@ fn default_cases(filters: &[String]) -> anyhow::Result<PathBuf> {
             unknown.join(" or ")
         );
     }
-    let shipped = sudoku_judge::shipped::on_disk().context(
+    let shipped = crate::shipped::on_disk().context(
         "there is no cases/ directory here, and the shipped suites could not be written out",
     )?;
     notices::shipped_cases(&mut io::stderr(), &shipped, filters)?;
@@ -422,10 +422,10 @@ fn judging_flags(args: &TestArgs) -> String {
     if args.fresh_process {
         again.push_str(" --fresh-process");
     }
-    match sudoku_judge::runner::sandbox::mode() {
-        sudoku_judge::runner::sandbox::Mode::Auto => {}
-        sudoku_judge::runner::sandbox::Mode::Require => again.push_str(" --sandbox require"),
-        sudoku_judge::runner::sandbox::Mode::Off => again.push_str(" --sandbox off"),
+    match crate::runner::sandbox::mode() {
+        crate::runner::sandbox::Mode::Auto => {}
+        crate::runner::sandbox::Mode::Require => again.push_str(" --sandbox require"),
+        crate::runner::sandbox::Mode::Off => again.push_str(" --sandbox off"),
     }
     again
 }
@@ -435,7 +435,7 @@ fn judging_flags(args: &TestArgs) -> String {
 /// and renamed into place when done (a link at its name is replaced, never
 /// written through).
 fn create_report(path: &std::path::Path) -> anyhow::Result<Box<dyn io::Write>> {
-    let pending = sudoku_judge::files::replace(path)
+    let pending = crate::files::replace(path)
         .with_context(|| format!("failed to create the report {}", path.display()))?;
     Ok(Box::new(io::BufWriter::new(ReportFile {
         pending: Some(pending),
@@ -446,7 +446,7 @@ fn create_report(path: &std::path::Path) -> anyhow::Result<Box<dyn io::Write>> {
 /// A report being written: in place once all of it is (on the last flush
 /// of its writer, when it is dropped).
 struct ReportFile {
-    pending: Option<sudoku_judge::files::Pending>,
+    pending: Option<crate::files::Pending>,
     /// Whether a reporter wrote a byte of it.
     written: bool,
 }

@@ -9,26 +9,26 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 
+use crate::bench;
+use crate::board::format::{self, Mode};
+use crate::board::Format;
+use crate::case::settings;
+use crate::case::{Settings, Suite};
 use crate::cli::{
     BenchArgs, CacheAction, DoctorArgs, DriverArgs, GenArgs, InterfaceArg, RateArgs, ReportFormat,
     TrustArgs,
 };
-use sudoku_judge::bench;
-use sudoku_judge::board::format::{self, Mode};
-use sudoku_judge::board::Format;
-use sudoku_judge::case::settings;
-use sudoku_judge::case::{Settings, Suite};
-use sudoku_judge::corpus;
-use sudoku_judge::files::{self as file, LineCapped};
-use sudoku_judge::generate;
-use sudoku_judge::outside::{OutsideName, OutsidePath};
-use sudoku_judge::report::progress;
-use sudoku_judge::report::{self, notices};
-use sudoku_judge::runner::lang;
-use sudoku_judge::runner::lang::launch::{Interface, Launch};
-use sudoku_judge::runner::sandbox::Protections;
-use sudoku_judge::runner::{builtin, process, spawner};
-use sudoku_judge::solver::{self, Solver};
+use crate::corpus;
+use crate::files::{self as file, LineCapped};
+use crate::generate;
+use crate::outside::{OutsideName, OutsidePath};
+use crate::report::progress;
+use crate::report::{self, notices};
+use crate::runner::lang;
+use crate::runner::lang::launch::{Interface, Launch};
+use crate::runner::sandbox::Protections;
+use crate::runner::{builtin, process, spawner};
+use crate::solver::{self, Solver};
 
 use super::{failed_if, interrupted_code, on_ctrl_c, pick_solver, sandbox, stdout_width};
 
@@ -37,7 +37,7 @@ pub fn cases(out: Option<&std::path::Path>) -> anyhow::Result<ExitCode> {
     match out {
         None => report::notices::shipped_list(&mut stdout)?,
         Some(dir) => {
-            let written = sudoku_judge::shipped::write_all(dir)?;
+            let written = crate::shipped::write_all(dir)?;
             report::notices::shipped_written(&mut stdout, dir, written)?;
         }
     }
@@ -53,7 +53,7 @@ pub fn solve(name: Option<&str>) -> anyhow::Result<ExitCode> {
         format::read_head(&mut stdin).context("failed to read puzzles from stdin")?;
     let mut out = io::BufWriter::new(io::stdout().lock());
     let mut unsolved = 0;
-    let mut solve_one = |n: usize, line: usize, puzzle: &sudoku_judge::board::Board| {
+    let mut solve_one = |n: usize, line: usize, puzzle: &crate::board::Board| {
         let mut rows = puzzle.to_rows();
         (solver.solve)(&mut rows);
         if rows.iter().flatten().any(|&c| c == '.') {
@@ -91,7 +91,7 @@ pub fn solve(name: Option<&str>) -> anyhow::Result<ExitCode> {
 }
 
 /// LeetCode's example board, the default of `driver`'s board.txt.
-const EXAMPLE_BOARD: &str = sudoku_judge::board::EXAMPLE;
+const EXAMPLE_BOARD: &str = crate::board::EXAMPLE;
 
 pub fn driver(args: &DriverArgs) -> anyhow::Result<ExitCode> {
     // The case's boards, and the toolchains of its suite, to build it as
@@ -114,7 +114,7 @@ pub fn driver(args: &DriverArgs) -> anyhow::Result<ExitCode> {
                     found.cases.len()
                 );
             };
-            let data = sudoku_judge::case::load(&listed.case, true)?;
+            let data = crate::case::load(&listed.case, true)?;
             let mut lines = String::new();
             for puzzle in data.puzzles()? {
                 lines.push_str(&puzzle?.1.to_line());
@@ -156,7 +156,7 @@ pub fn doctor(args: &DoctorArgs) -> anyhow::Result<ExitCode> {
         args.lang.iter().map(|l| l.0).collect()
     };
     on_ctrl_c()?;
-    let checkup = sudoku_judge::doctor::check(&languages, protections, &mut |language| {
+    let checkup = crate::doctor::check(&languages, protections, &mut |language| {
         let _ = report::doctor::checking(&mut io::stderr(), &language.to_string());
     });
     if process::interrupted() {
@@ -190,7 +190,7 @@ pub fn cache(action: Option<CacheAction>) -> anyhow::Result<ExitCode> {
 
 pub fn solvers(all: bool) -> anyhow::Result<ExitCode> {
     let listed = solver::ALL.iter().filter(|s| all || !s.faulty);
-    sudoku_judge::report::solvers::list(&mut io::stdout().lock(), listed, stdout_width())?;
+    crate::report::solvers::list(&mut io::stdout().lock(), listed, stdout_width())?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -259,7 +259,7 @@ fn rate_sources(files: &[PathBuf]) -> anyhow::Result<Vec<(String, String)>> {
     let mut paths = Vec::new();
     for file in files {
         if file.is_dir() {
-            let cases = sudoku_judge::case::discover(std::slice::from_ref(file))?;
+            let cases = crate::case::discover(std::slice::from_ref(file))?;
             if cases.is_empty() {
                 anyhow::bail!("{} holds no cases to rate", file.display());
             }
@@ -355,10 +355,9 @@ pub fn calibrate(suites: &[PathBuf], time_scale: Option<f64>) -> anyhow::Result<
     let mut all_hold = true;
     for (n, dir) in suites.iter().enumerate() {
         anyhow::ensure!(dir.is_dir(), "{} is not a suite directory", dir.display());
-        let suite =
-            sudoku_judge::calibrate::suite(dir, &overrides, protections.as_ref(), &mut |what| {
-                bar.set_message(what.terminal().to_string())
-            })?;
+        let suite = crate::calibrate::suite(dir, &overrides, protections.as_ref(), &mut |what| {
+            bar.set_message(what.terminal().to_string())
+        })?;
         if process::interrupted() {
             return Ok(interrupted_code());
         }
@@ -377,7 +376,7 @@ pub fn calibrate(suites: &[PathBuf], time_scale: Option<f64>) -> anyhow::Result<
 /// `sudoku-judge trust`: allows what the judge.toml files under each path
 /// name, or lists or takes back what was allowed.
 pub fn trust(args: &TrustArgs) -> anyhow::Result<ExitCode> {
-    use sudoku_judge::case::trust;
+    use crate::case::trust;
     let mut out = io::stdout().lock();
     if args.list {
         let records = trust::records()?;
@@ -461,7 +460,7 @@ pub fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
         }
     }
     progress.finish_and_clear();
-    let path = sudoku_judge::solver::reference::CodePath::detected();
+    let path = crate::solver::reference::CodePath::detected();
     let mut out = io::stdout().lock();
     match args.format {
         ReportFormat::Json => report::bench::json(&mut out, &results, rounds, path)?,

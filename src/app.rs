@@ -1,0 +1,94 @@
+//! The `sudoku-judge` program: parse the command line, run the command,
+//! map the outcome to an exit code (0 all accepted, 1 some case not
+//! accepted, 2 the harness itself failed, 130 interrupted). The binary's
+//! `main` is this module's [`main`].
+
+use std::io::{self, IsTerminal as _};
+use std::process::ExitCode;
+
+use clap::Parser as _;
+
+use crate::cli::{Cli, ColorChoice, Command};
+use crate::commands::{self, HARNESS_ERROR};
+use crate::report::terminal;
+
+/// Stdout was closed before all was written: 128 + SIGPIPE, the status a
+/// shell gives a program a broken pipe killed.
+const BROKEN_PIPE: u8 = 141;
+
+/// The program: the command line parsed, the command run, its outcome
+/// an exit code.
+pub fn main() -> ExitCode {
+    match run() {
+        Ok(code) => code,
+        Err(error) => {
+            // Output piped into `head` is not worth a message, but it is
+            // no success either: exit as a shell expects of a broken pipe.
+            if error.chain().any(|e| {
+                e.downcast_ref::<io::Error>()
+                    .is_some_and(commands::closed_pipe)
+            }) {
+                return ExitCode::from(BROKEN_PIPE);
+            }
+            // The error may quote a path or a line from a suite.
+            let message = format!("{error:#}");
+            eprintln!(
+                "error: {}",
+                crate::outside::Outside::new(message).terminal()
+            );
+            ExitCode::from(HARNESS_ERROR)
+        }
+    }
+}
+
+fn run() -> anyhow::Result<ExitCode> {
+    let cli = Cli::parse();
+    let color = match cli.color {
+        ColorChoice::Always => {
+            // A Windows console is asked to draw the colours rather than
+            // show them as text; elsewhere this does nothing.
+            let _ = terminal::stdout_draws_escapes();
+            true
+        }
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            io::stdout().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
+                && terminal::stdout_draws_escapes()
+        }
+    };
+    crate::runner::sandbox::configure(cli.sandbox.mode());
+    crate::files::follow_outside_links(cli.follow_outside_links);
+    // Submissions are started by a small process of their own, which holds
+    // the sandbox and keeps the memory each one is charged its own
+    // (runner/spawner.rs).
+    if !matches!(cli.command, Command::Worker { .. } | Command::Spawner) {
+        if let Ok(exe) = std::env::current_exe() {
+            crate::runner::spawner::enable(exe);
+        }
+    }
+    match cli.command {
+        Command::Test(args) => commands::test(args, color),
+        Command::Solve { solver } => commands::solve(solver.as_deref()),
+        Command::Gen(args) => commands::gen(args),
+        Command::Rate(args) => commands::rate(&args),
+        Command::Check { paths } => commands::check(&paths),
+        Command::Calibrate { suites, time_scale } => commands::calibrate(&suites, time_scale),
+        Command::Stress(args) => commands::stress(args),
+        Command::Hack(args) => commands::hack(args),
+        Command::Bench(args) => commands::bench(args),
+        Command::Driver(args) => commands::driver(&args),
+        Command::Cache { action } => commands::cache(action),
+        Command::Solvers { all } => commands::solvers(all),
+        Command::Cases { out } => commands::cases(out.as_deref()),
+        Command::Doctor(args) => commands::doctor(&args),
+        Command::New(args) => commands::new(&args),
+        Command::Trust(args) => commands::trust(&args),
+        Command::Worker { solver } => commands::worker(&solver),
+        Command::Spawner => {
+            crate::runner::spawner::serve()?;
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
