@@ -773,15 +773,21 @@ fn sigterm_and_sighup_stop_the_run_and_still_write_the_reports() {
         unsafe { libc::kill(judge.id() as i32, signal) };
         let started = Instant::now();
         let status = watch_until_it_ends(&mut judge, &mut family);
-        assert!(
-            started.elapsed() < Duration::from_secs(10),
-            "it did not stop"
-        );
+        // A backstop only a hang fails. That it stopped rather than went on
+        // is told by the report below, not by a time a busy machine sets.
+        assert!(started.elapsed() < super::HANG_GUARD, "it did not stop");
         assert_eq!(status.code(), Some(code), "signal {signal}");
         let report: Value =
             serde_json::from_str(&fs::read_to_string(dir.path().join("report.json")).unwrap())
                 .expect("the JSON report is complete");
         assert_eq!(report["interrupted"], true);
+        // Signalled during the first of three endless cases: not all were
+        // judged.
+        let judged = cases_of(&report)
+            .iter()
+            .filter(|case| case["verdict"].is_string())
+            .count();
+        assert!(judged < 3, "{report}");
         let xml = fs::read_to_string(dir.path().join("report.xml")).unwrap();
         assert!(xml.contains("</testsuites>"), "{xml}");
         let left = family.left();

@@ -7,7 +7,12 @@ use super::{have, judge_fixture_path, judge_with, only_verdict, run_in, slow_by}
 const NAIVE_DFS: &str = "cases/acwing166/references/tle_naive_dfs.cpp";
 
 /// Seed 1 finds a TLE that holds with the limit raised by half in about
-/// seven rounds (seed 0 takes over thirty), well inside the budget.
+/// seven rounds on a quiet machine (seed 0 takes over thirty). The search
+/// keeps the slowest input as measured, and two of its early inputs take
+/// within a few milliseconds of each other (about 315 ms), so on a busy
+/// machine it may go on from the other one and take longer: the budget
+/// leaves room for that. The TLE it finds held with the limit raised by
+/// half, so `test` at the limit gives it again.
 #[test]
 fn hack_finds_a_tle_for_naive_dfs_and_the_saved_case_reproduces_it() {
     if !have(&["g++"], "hack_finds_a_tle_for_naive_dfs") {
@@ -23,7 +28,7 @@ fn hack_finds_a_tle_for_naive_dfs_and_the_saved_case_reproduces_it() {
         "--time-limit",
         "1s",
         "--budget",
-        "40",
+        "60",
         "--seed",
         "1",
         "--save",

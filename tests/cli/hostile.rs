@@ -465,12 +465,12 @@ fn time_scale_is_checked_like_the_limits() {
 
 /// Judges `cases` copies of the example with `program`, reads the report
 /// up to the line `enough` says is enough and closes the pipe: the exit
-/// code, how long the judge went on, and the JUnit report it wrote.
+/// code, and the JUnit report it wrote.
 fn closed_after(
     enough: impl Fn(usize, &str) -> bool,
     cases: usize,
     program: &str,
-) -> (i32, Duration, String) {
+) -> (i32, String) {
     use std::io::BufRead as _;
     let tmp = tempfile::tempdir().unwrap();
     let suite = tmp.path().join("suite");
@@ -500,35 +500,43 @@ fn closed_after(
         if let Some(status) = child.try_wait().unwrap() {
             break status;
         }
+        // A backstop only a hang fails: the cases' own sleeps alone take
+        // a tenth of it.
         assert!(
-            closed.elapsed() < Duration::from_secs(60),
+            closed.elapsed() < Duration::from_secs(120),
             "the judge went on"
         );
         std::thread::sleep(Duration::from_millis(20));
     };
     let report = fs::read_to_string(&junit).unwrap_or_default();
-    (status.code().unwrap_or(-1), closed.elapsed(), report)
+    (status.code().unwrap_or(-1), report)
 }
 
 #[test]
 fn a_closed_pipe_stops_the_judge_and_never_reads_as_success() {
     // `| head -3` on a run whose cases fail: 1, and the report file says
     // what was judged.
-    let (code, after, report) = closed_after(|n, _| n == 3, 20, "sh -c 'sleep 0.5; exit 3'");
+    // It stopped short of the last case: the report, which says what was
+    // judged, counts fewer than all 20 (each takes half a second, so the
+    // judge cannot have finished them before the reader closed), whatever
+    // time a busy machine took over it.
+    let (code, report) = closed_after(|n, _| n == 3, 20, "sh -c 'sleep 0.5; exit 3'");
     assert_eq!(code, 1);
     assert!(report.contains("<testsuites"), "{report}");
     let judged = report.matches("<testcase").count();
     assert!((1..20).contains(&judged), "{judged} cases in {report}");
-    // Far less than the 8 s the remaining cases would take.
-    assert!(after < Duration::from_secs(5), "went on for {after:?}");
     // All accepted so far: what a shell expects of a broken pipe.
     let slow = format!(
         "sh -c 'sleep 0.5; exec {} solve'",
         env!("CARGO_BIN_EXE_sudoku-judge")
     );
-    let (code, after, _) = closed_after(|n, _| n == 2, 20, &slow);
+    let (code, report) = closed_after(|n, _| n == 2, 20, &slow);
     assert_eq!(code, 141);
-    assert!(after < Duration::from_secs(5), "went on for {after:?}");
+    // Closed before the first case's line, maybe before its end: a whole
+    // report of none or one case, not of all 20.
+    assert!(report.contains("</testsuites>"), "{report}");
+    let judged = report.matches("<testcase").count();
+    assert!(judged < 20, "{judged} cases in {report}");
     // (A pipe closed during the last lines is not checked here: the judge
     // may write them all before the reader closes, and then nothing was
     // lost; on a loaded machine it often does.)

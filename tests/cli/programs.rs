@@ -125,8 +125,12 @@ fn a_python_script_killed_with_its_answers_in_its_buffer_is_told_to_flush_in_pyt
             "a.in",
             "--submission",
             "main.py",
+            // It spins for ever once it has echoed the input: TLE at any
+            // limit, and a generous one leaves a busy machine no race to
+            // win: what stops it (the CPU limit, or on a loaded machine
+            // the wall-clock cap) says TLE either way.
             "--time-limit",
-            "200ms",
+            "1s",
             "--format",
             "json",
         ],
