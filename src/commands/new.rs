@@ -11,7 +11,7 @@ use sudoku_judge::report::starter;
 use sudoku_judge::runner::lang;
 use sudoku_judge::runner::lang::launch::Interface;
 
-use super::problem_of_every_case;
+use super::shared::problem_of_every_case;
 
 /// Writes the file to start a solution from; see `sudoku-judge new --help`.
 pub fn new(args: &NewArgs) -> anyhow::Result<ExitCode> {

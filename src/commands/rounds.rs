@@ -23,7 +23,7 @@ use sudoku_judge::verdict::Verdict;
 
 use crate::HARNESS_ERROR;
 
-use super::{
+use super::shared::{
     flag_settings, flags, interrupted_code, limit_flags, on_ctrl_c, sandbox, submission, submitted,
 };
 

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 
 use anyhow::Context as _;
 
-use super::{
+use super::shared::{
     closed_pipe, flag_settings, flags, interrupted_code, limit_flags, on_ctrl_c, sandbox,
     stdout_width, submission, submitted, CLOSED_STDOUT,
 };

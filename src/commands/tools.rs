@@ -30,7 +30,7 @@ use sudoku_judge::runner::sandbox::Protections;
 use sudoku_judge::runner::{builtin, process, spawner};
 use sudoku_judge::solver::{self, Solver};
 
-use super::{failed_if, interrupted_code, on_ctrl_c, pick_solver, sandbox, stdout_width};
+use super::shared::{failed_if, interrupted_code, on_ctrl_c, pick_solver, sandbox, stdout_width};
 
 pub fn cases(out: Option<&std::path::Path>) -> anyhow::Result<ExitCode> {
     let mut stdout = io::stdout().lock();
