@@ -13,7 +13,7 @@ pub struct Checked {
     /// without colour.
     pub details: String,
     /// What the submission printed as its answers: the first
-    /// [`KEEP`] bytes (for `test --keep`).
+    /// [`KEEP`](super::answers::KEEP) bytes (for `test --keep`).
     pub output: String,
 }
 

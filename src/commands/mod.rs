@@ -6,7 +6,7 @@
 //! `driver`, `doctor`, `cache`, `solvers`, `worker`, `gen`, `rate`,
 //! `calibrate`, `trust`, `check`, `bench`) in [`tools`]. What several
 //! commands share (the submission, the limits, Ctrl-C, the sandbox's
-//! check) is in this file.
+//! check) is in [`shared`].
 
 mod new;
 mod rounds;

@@ -1,6 +1,6 @@
-//! A run of a submission ([`Run`], [`End`]), what is run
-//! ([`Submission`], [`Session`]) and the [`Runner`] that runs it, with the
-//! plan and limits every run shares ([`plan`], [`grace`], [`TASKS`]).
+//! One run of a submission on one case ([`Run`], how it ended: [`End`]), run
+//! again while a busy machine starves it ([`run_patiently`]), with the plan
+//! and limits every run shares ([`plan`], [`grace`], [`TASKS`]).
 
 use super::{lang, process, sandbox, spawner};
 

@@ -1,7 +1,7 @@
 //! The built-in solvers. Each has exactly LeetCode 37's Rust signature,
 //! `fn solve_sudoku(board: &mut Vec<Vec<char>>)`, lives in its own file, and
-//! is registered once in [`ALL`], which the CLI, the judge and the tests
-//! all read.
+//! is registered once in [`ALL`] (in `registry`), which the CLI, the judge
+//! and the tests all read; what the solvers share is in `shared`.
 
 pub(crate) mod backtrack;
 pub(crate) mod bitmask;

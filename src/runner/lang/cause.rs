@@ -1,9 +1,9 @@
 //! What a crashed submission's runtime said about why, in one line, and
 //! where in the user's file: a Rust or Go panic, a Java, .NET, Node or C++
 //! exception, a Python traceback, a Ruby or PHP error. Each language
-//! declares what its runtime prints ([`Cause`], [`Frame`], in its
-//! [`Spec`]); a program given
-//! with `--cmd` is read with every language's declarations.
+//! declares what its runtime prints ([`Cause`](super::language::Cause),
+//! [`Frame`], in its [`Spec`](super::language::Spec)); a program given with
+//! `--cmd` is read with every language's declarations.
 
 use super::language::{regex, Frame, Language, SourceName};
 

@@ -62,7 +62,7 @@ pub struct Spec {
     pub native: bool,
     /// Memory its runtime takes on its own before any of the solution's,
     /// allowed on top of the limit (the JVM's is worked out from the limit;
-    /// see [`launch::JVM_OWN_KB`]).
+    /// see [`super::launch::JVM_OWN_KB`]).
     pub runtime_kb: u64,
     /// What its runtime says when the program dies of an error.
     pub causes: &'static [Cause],
@@ -211,7 +211,7 @@ pub(super) const NATIVE_PROGRAM: Build = Build {
 pub enum Run {
     /// A program and its arguments, `argv[0]` first (an absolute path).
     Exec(&'static [&'static str]),
-    /// A class on the JVM, with a heap limit (see [`launch::Runtime::Java`]).
+    /// A class on the JVM, with a heap limit (see [`super::launch::Runtime::Java`]).
     Jvm {
         java: &'static str,
         classpath: &'static [&'static str],

@@ -6,7 +6,7 @@
 //!
 //! The pipes a run talks through are not behind this seam: the watchdog
 //! makes and serves them itself and hands the child's ends over as
-//! [`StdioEnd`]s. On Unix its `streams` makes them with `pipe2` (or `pipe`
+//! [`StdioEnd`](launch::StdioEnd)s. On Unix its `streams` makes them with `pipe2` (or `pipe`
 //! and `fcntl`), sets them non-blocking with `fcntl` and polls them with
 //! `poll(2)`, through `nix`, and it `fchmod`s a driver's answer pipe; on
 //! Windows it takes them from [`super::sys`] and serves each on a thread.

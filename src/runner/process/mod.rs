@@ -34,7 +34,8 @@
 //!   macOS and in tests, the job's accounting on Windows), not from
 //!   polling.
 //!
-//! Each part has a room of its own: [`serve`] the watchdog's loop,
+//! Each part has a room of its own: [`watchdog`] the process it watches
+//! and how it ended, [`serve`] the watchdog's loop,
 //! [`interrupts`] the user's Ctrl-C, [`streams`] the pipes (`threads` on
 //! Windows). How the process is started, stopped, reaped and measured is
 //! the platform's ([`super::platform`]); its pipes are made here, with

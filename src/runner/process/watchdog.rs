@@ -46,7 +46,7 @@ pub struct Spec {
     /// Output past this many bytes, on stdout or on the answer channel,
     /// kills it (the output limit).
     pub stdout_limit: usize,
-    /// How much of the end of stderr to keep (its first [`STDERR_HEAD`]
+    /// How much of the end of stderr to keep (its first [`super::streams::STDERR_HEAD`]
     /// bytes are kept too).
     pub stderr_tail: usize,
     /// Whether it gets an answer channel (a LeetCode driver's): fd 3 on

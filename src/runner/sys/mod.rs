@@ -9,7 +9,7 @@
 //! process between its clone and its exec (`sandbox::child`), which may
 //! not allocate and so makes raw calls of its own.
 //!
-//! This file holds the calls every Unix has; `linux` those only Linux
+//! [`posix`] holds the calls every Unix has; `linux` those only Linux
 //! has (namespaces, pidfds, `SCM_RIGHTS` sockets, memory files),
 //! `macos` those only macOS has (a process's usage by pid), and `windows`
 //! Windows' (Job Objects, processes created with a handle list, named

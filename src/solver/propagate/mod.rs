@@ -11,7 +11,8 @@
 //! band and digit that does hidden singles in rows and boxes and locked
 //! candidates), naked singles, the same rule down each stack with hidden
 //! singles in columns, and tdoku's triads. Then the search branches
-//! (`branch`), each branch on a copy of the 136-byte state.
+//! (`branch`), each branch on a copy of the 136-byte state (`search`); its
+//! entry points are in `solve`.
 //!
 //! The search is compiled once per instruction set (`paths`); the copies
 //! differ only in how fast they reach the same fixpoint (`kernels`, `x86`,

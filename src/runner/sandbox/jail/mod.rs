@@ -5,10 +5,10 @@
 //! not root, then mount, network and UTS namespaces of the spawner's own
 //! (its mounts private, its loopback up), the cgroup hierarchy, and a probe
 //! run that tries every per-run layer end to end, dropping the ones the
-//! kernel refuses and saying why ([`Protections`]).
+//! kernel refuses and saying why ([`Protections`](super::protections::Protections)).
 //!
 //! Once per spawner too, the part of every run's root that never changes
-//! ([`BaseRoot`]: an empty tmpfs with read-only binds of the system and a
+//! ([`BaseRoot`](super::root::BaseRoot): an empty tmpfs with read-only binds of the system and a
 //! minimal `/dev`), in its own mount namespace, where every run's copy of
 //! that namespace finds it.
 //!
@@ -46,7 +46,7 @@
 //! the init's memory until its exec, allocates nothing ([`super::child`]).
 //!
 //! Each process and lifetime has a room of its own, as nsjail and
-//! go-sandbox keep theirs: this file is the spawner's bookkeeping, and
+//! go-sandbox keep theirs: [`container`] is the spawner's bookkeeping, and
 //! [`enter`] its setup, once;
 //! [`super::namespaces`] the spawner's own namespaces; [`super::root`] the
 //! root filesystem; [`super::init`] the run's init; [`super::child`] the
