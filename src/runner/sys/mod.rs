@@ -34,8 +34,6 @@ pub(crate) use windows::*;
 pub(crate) use posix::pidfd_open;
 pub use posix::Rlimits;
 #[cfg(target_os = "linux")]
-pub(crate) use posix::{exit_now, release_free_heap};
+pub(crate) use posix::{exit_now, release_free_heap, wait4, Resource};
 #[cfg(unix)]
-pub(crate) use posix::{
-    kill_group, limit_between_fork_and_exec, poll, readable, try_wait4, wait4, Resource,
-};
+pub(crate) use posix::{kill_group, limit_between_fork_and_exec, poll, readable, try_wait4};
