@@ -19,7 +19,7 @@
 
 use std::fmt;
 
-use super::{Board, Cell, Conflict, Digit};
+use super::grid::{Board, Cell, Conflict, Digit};
 use crate::words::plural;
 
 /// How a case's boards are written; answers are printed the same way.

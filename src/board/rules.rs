@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use super::{Board, Cell, Conflict, Digit};
+use super::grid::{Board, Cell, Conflict, Digit};
 
 /// Something wrong with one answer, in the words a solver author needs.
 #[derive(Clone, Debug, PartialEq, Eq)]

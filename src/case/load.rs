@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use anyhow::{bail, Context as _};
 
-use super::Case;
+use super::discover::Case;
 use crate::board::format::{self, AcWingReader, Mode};
 use crate::board::{Board, Format};
 use crate::files::{self as file, Fence, LineCapped};

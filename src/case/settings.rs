@@ -23,7 +23,7 @@
 //! it, and [`references`] refuses its references. Everything else it sets
 //! needs none.
 //!
-//! [`Case::settings_top`]: super::Case::settings_top
+//! [`Case::settings_top`]: super::discover::Case::settings_top
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -485,16 +485,19 @@ pub struct SettingsCache {
 impl SettingsCache {
     /// The settings for `case`: every `judge.toml` from its directory up
     /// to the highest the search may read for it, nearest first.
-    pub fn for_case(&mut self, case: &super::Case) -> anyhow::Result<Settings> {
+    pub fn for_case(&mut self, case: &super::discover::Case) -> anyhow::Result<Settings> {
         self.for_dir(case.dir(), &case.settings_top())
     }
 
     /// The settings for a case in `dir`: every `judge.toml` from `dir` up
     /// to `top`, the highest the search may read (see
-    /// [`super::Case::settings_top`]), nearest first; `dir`'s alone when it
+    /// [`super::discover::Case::settings_top`]), nearest first; `dir`'s alone when it
     /// is not below `top`.
     pub fn for_dir(&mut self, dir: &Path, top: &Path) -> anyhow::Result<Settings> {
-        let (dir, top) = (super::absolute(dir), super::absolute(top));
+        let (dir, top) = (
+            super::discover::absolute(dir),
+            super::discover::absolute(top),
+        );
         let key = (dir.clone(), top.clone());
         if let Some(found) = self.by_dir.get(&key) {
             return Ok(found.clone());

@@ -6,8 +6,10 @@
 
 use std::path::PathBuf;
 
+use super::discover::{find, Case};
 use super::settings::Choice;
-use super::{find, trust, Case, Settings, SettingsCache};
+use super::settings::{Settings, SettingsCache};
+use super::trust;
 use crate::problem::Problem;
 
 /// The cases under the paths of a run, sorted, each with its settings.

@@ -16,7 +16,8 @@ use crate::board::rules::{self, mistakes, Mistake};
 use crate::board::{Board, Cell, Format};
 use crate::case::{Boards, CaseData, CheckerKind, Malformed};
 
-use super::{diff, Checked, SHOWN};
+use super::checked::{Checked, SHOWN};
+use super::diff;
 use crate::reason::{Answerer, Reason, Wrong, WrongAnswer, WrongAnswers};
 use crate::verdict::Verdict;
 use crate::words::plural;

@@ -11,7 +11,7 @@ use crate::report::starter;
 use crate::runner::lang;
 use crate::runner::lang::launch::Interface;
 
-use super::problem_of_every_case;
+use super::shared::problem_of_every_case;
 
 /// Writes the file to start a solution from; see `sudoku-judge new --help`.
 pub fn new(args: &NewArgs) -> anyhow::Result<ExitCode> {

@@ -21,9 +21,9 @@ use crate::runner::Submission;
 use crate::stress;
 use crate::verdict::Verdict;
 
-use super::HARNESS_ERROR;
+use super::shared::HARNESS_ERROR;
 
-use super::{
+use super::shared::{
     flag_settings, flags, interrupted_code, limit_flags, on_ctrl_c, sandbox, submission, submitted,
 };
 

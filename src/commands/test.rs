@@ -10,10 +10,9 @@ use std::sync::{Arc, Mutex};
 
 use anyhow::Context as _;
 
-use super::HARNESS_ERROR;
-use super::{
+use super::shared::{
     closed_pipe, flag_settings, flags, interrupted_code, limit_flags, on_ctrl_c, sandbox,
-    stdout_width, submission, submitted, CLOSED_STDOUT,
+    stdout_width, submission, submitted, CLOSED_STDOUT, HARNESS_ERROR,
 };
 use crate::baseline::{self, Baseline};
 use crate::case::{settings, Suite};

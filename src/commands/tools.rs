@@ -30,7 +30,7 @@ use crate::runner::sandbox::Protections;
 use crate::runner::{builtin, process, spawner};
 use crate::solver::{self, Solver};
 
-use super::{failed_if, interrupted_code, on_ctrl_c, pick_solver, sandbox, stdout_width};
+use super::shared::{failed_if, interrupted_code, on_ctrl_c, pick_solver, sandbox, stdout_width};
 
 pub fn cases(out: Option<&std::path::Path>) -> anyhow::Result<ExitCode> {
     let mut stdout = io::stdout().lock();

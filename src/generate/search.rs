@@ -31,59 +31,9 @@
 use rand::seq::SliceRandom as _;
 use rand::Rng as _;
 
-use super::Generator;
+use super::generator::Generator;
+use super::goal::{Goal, Measure};
 use crate::solver::reference::{count_solutions, graded_search};
-use crate::solver::{bitmask, mrv, Nodes};
-
-/// A solver whose work a hardness target counts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Measure {
-    /// Nodes of plain row-major backtracking (the built-in `backtrack`).
-    Backtrack,
-    /// Nodes of fewest-candidates backtracking (the built-in `mrv`).
-    Mrv,
-    /// Guesses of the reference search, to solve and prove uniqueness.
-    Propagate,
-}
-
-impl Measure {
-    pub fn name(self) -> &'static str {
-        match self {
-            Measure::Backtrack => "backtrack",
-            Measure::Mrv => "mrv",
-            Measure::Propagate => "propagate",
-        }
-    }
-
-    /// What the work is counted in.
-    pub fn unit(self) -> &'static str {
-        match self {
-            Measure::Propagate => "guesses",
-            Measure::Backtrack | Measure::Mrv => "nodes",
-        }
-    }
-
-    /// The work `cells` needs, counting no further than `cap`. Row-major
-    /// backtracking is counted on `bitmask`, which walks the same tree as
-    /// `backtrack` ten times faster.
-    pub fn work(self, cells: &[u8; 81], cap: u64) -> Nodes {
-        match self {
-            Measure::Backtrack => bitmask::count_nodes(cells, cap),
-            Measure::Mrv => mrv::count_nodes(cells, cap),
-            Measure::Propagate => Nodes {
-                count: graded_search(cells, 2).guesses,
-                capped: false,
-            },
-        }
-    }
-}
-
-/// At least this much work of one solver.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct HardFor {
-    pub measure: Measure,
-    pub min: u64,
-}
 
 /// Steps without progress before a climb starts again from another
 /// pool puzzle.
@@ -93,10 +43,6 @@ const STALE: usize = 30;
 const LAYOUTS: usize = 8;
 /// The pool keeps at most this many puzzles.
 const POOL: usize = 256;
-/// The reference guesses `--grade fiendish` climbs to. The grade starts at
-/// 21; aiming higher makes the grade's puzzles as hard on average as the
-/// hardest public lists (see the figures in docs/cases.md).
-pub const FIENDISH_GOAL: u64 = 60;
 
 /// Public puzzles from the lists of the hardest known Sudoku, where the
 /// search starts: the nine of `cases/acwing166/hard.in` (Inkala 2012, AI
@@ -123,60 +69,6 @@ pub(super) fn cells_of(line: &str) -> [u8; 81] {
 
 fn unique(cells: &[u8; 81]) -> bool {
     count_solutions(cells, 2) == 1
-}
-
-/// What one climb aims at.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Goal {
-    pub measure: Measure,
-    /// The work a result needs.
-    pub min: u64,
-}
-
-impl Goal {
-    /// What a climb for `target` aims at; `None` when carving serves it
-    /// (every grade but fiendish, and any exact number of givens).
-    pub(super) fn of(target: super::Target) -> Option<Goal> {
-        if let Some(hard) = target.hard_for {
-            return Some(Goal {
-                measure: hard.measure,
-                min: hard.min,
-            });
-        }
-        (target.grade == Some(super::Grade::Fiendish) && target.givens.is_none()).then_some(Goal {
-            measure: Measure::Propagate,
-            min: FIENDISH_GOAL,
-        })
-    }
-
-    /// The work of `cells`, capped where more would not matter: twice the
-    /// goal leaves room to climb past it without paying for hopeless
-    /// searches; for backtracking, where a node is dear and hard puzzles
-    /// need tens of millions, the goal itself.
-    fn score(&self, cells: &[u8; 81]) -> u64 {
-        let cap = match self.measure {
-            Measure::Backtrack => self.min,
-            _ => self.min.saturating_mul(2),
-        };
-        self.measure.work(cells, cap.max(1)).count
-    }
-
-    /// Neighbours tried at each step; the best is taken.
-    fn neighbours(&self) -> usize {
-        match self.measure {
-            Measure::Backtrack => 4,
-            _ => 8,
-        }
-    }
-
-    /// Steps walked at the goal before a result is taken, so that it
-    /// differs from the pool puzzle it started from by several givens.
-    fn walk(&self) -> usize {
-        match self.measure {
-            Measure::Backtrack => 1,
-            _ => 5,
-        }
-    }
 }
 
 impl Generator {
@@ -350,6 +242,7 @@ impl Generator {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solver::bitmask;
 
     #[test]
     fn the_hardest_seeds_are_unique_and_fiendish() {

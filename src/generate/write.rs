@@ -15,7 +15,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context as _};
 
-use super::{Generator, Rating, Target};
+use super::generator::Generator;
+use super::goal::Target;
+use super::rating::Rating;
 use crate::board::{format, Board, Format};
 
 /// How `gen` lays cases out on disk.

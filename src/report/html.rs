@@ -18,11 +18,11 @@ use std::io::{self, Write};
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{Event, Reporter};
 use crate::baseline::{Baseline, Comparison, Trend};
 use crate::check::diff::{self, CellKind, RowPart};
 use crate::outside::{Outside, OutsideName};
 use crate::results::{CaseOutcome, CaseResult, Judgement, Summary};
+use crate::results::{Event, Reporter};
 use crate::runner::sandbox::Protections;
 use crate::verdict::Verdict;
 use crate::words::{format_mb, format_ms, plural, seconds};

@@ -7,10 +7,10 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::{Event, Reporter};
 use crate::baseline::{Baseline, Comparison, Tally, Trend};
 use crate::outside::{Outside, OutsideName, OutsidePath};
 use crate::results::{CaseOutcome, CaseResult};
+use crate::results::{Event, Reporter};
 use crate::runner::lang::launch::Interface;
 use crate::runner::lang::BuildInfo;
 use crate::stats::Spread;

@@ -13,9 +13,9 @@
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 use std::io;
 
-use super::{Event, Reporter};
 use crate::outside::{OutsideName, OutsidePath};
 use crate::results::{CaseOutcome, CaseResult, NotRun};
+use crate::results::{Event, Reporter};
 use crate::verdict::Verdict;
 
 pub struct JunitReporter<W> {

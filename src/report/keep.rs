@@ -22,9 +22,9 @@ use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use super::{Event, Reporter};
 use crate::files::{name, Dir, Fence, Kind};
 use crate::results::{CaseOutcome, CaseResult};
+use crate::results::{Event, Reporter};
 use crate::verdict::Verdict;
 
 /// The file that marks a directory as made by `--keep`.

@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle, TermLike};
 
-use super::{Event, Reporter};
+use crate::results::{Event, Reporter};
 
 /// Columns left free at the end of the line: the terminal's `^C` echo
 /// lands there.

@@ -33,7 +33,7 @@ use std::path::Path;
 use anyhow::Context as _;
 
 use super::lang::launch::{self, Interface, Launch, Runtime};
-use super::{End, Run};
+use super::run::{End, Run};
 use crate::solver::Solver;
 
 /// The exit code of a worker whose solver panicked, as Rust uses for panics.

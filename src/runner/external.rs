@@ -15,9 +15,11 @@ use anyhow::Context as _;
 use super::lang::launch::{Launch, Runtime};
 use super::lang::{self, Language};
 use super::process::{self, Conversation, Exit, Input, Meter};
-use super::{grace, Arrivals, End, Limits, Run};
+use super::puzzles::Arrivals;
+use super::run::{grace, End, Run};
 use crate::board::Format;
 use crate::case::CaseData;
+use crate::case::Limits;
 use crate::check::Checker;
 
 /// An AcWing case's bytes as a judge would send them: without a UTF-8
@@ -129,10 +131,10 @@ pub(super) fn end_of(launch: &Launch, finished: &process::Finished, stderr: &str
         (None, exit) => match lang::out_of_memory(stderr, launch.language) {
             Some(line) => End::OutOfMemory(line),
             None if stderr.contains("has overflowed its stack") => {
-                End::Crashed(super::crash(exit, stderr))
+                End::Crashed(super::run::crash(exit, stderr))
             }
             None => {
-                let how = super::crash(exit, stderr);
+                let how = super::run::crash(exit, stderr);
                 End::Crashed(
                     match lang::crash_cause(stderr, launch.language, launch.source.as_ref()) {
                         Some(cause) => format!("{how}: {cause}"),
@@ -186,7 +188,7 @@ pub fn run_program(
         raw = AsJudgesSend::new(case.input.open()?);
         &mut raw
     } else {
-        lines = super::PuzzleLines::new(case.puzzles()?, "end\n");
+        lines = super::puzzles::PuzzleLines::new(case.puzzles()?, "end\n");
         &mut lines
     };
     let mut timed = AnswersTimed {

@@ -22,7 +22,10 @@ use anyhow::Context as _;
 use super::external::{bounded_spec, end_of};
 use super::lang::launch::{Launch, ANSWERS_PATH, ANSWERS_VAR};
 use super::process::{self, Conversation, Input, Kill, Meter, Served};
-use super::{grace, Arrivals, End, Limits, OwnOutput, OwnText, Run, Session};
+use super::puzzles::{Arrivals, OwnOutput, OwnText};
+use super::run::{grace, End, Run};
+use super::session::Session;
+use crate::case::Limits;
 use crate::case::{Boards, CaseData};
 use crate::check::{Checker, LineSplitter};
 
@@ -189,7 +192,7 @@ fn start_driver(launch: &Launch, case: &CaseData, limits: &Limits) -> anyhow::Re
     spec.env.push((ANSWERS_VAR.into(), ANSWERS_PATH.into()));
     // Bounds per case are the conversation's (and the kernel's CPU limit,
     // set afresh for each case); the process's own are wide.
-    spec.kill_after = super::SESSION_LIFETIME;
+    spec.kill_after = super::session::SESSION_LIFETIME;
     spec.stdout_limit = Limits::output_bytes(case.puzzles.max(1 << 16));
     let process =
         process::Process::start(spec).with_context(|| format!("failed to run {}", launch.label))?;

@@ -7,7 +7,7 @@
 //! --hard-for backtrack` measure how hard a puzzle is for this approach with
 //! the code that is judged, not with a model of it.
 
-use super::{Budget, Nodes};
+use super::shared::{Budget, Nodes};
 
 /// Fills `board` (9 rows of 9 chars, '1'..='9' or '.') with a solution.
 ///
@@ -29,7 +29,7 @@ pub fn solve_sudoku(board: &mut Vec<Vec<char>>) {
 /// of `cells` (row-major, 0 = empty), stopping once it has placed `cap`.
 pub fn count_nodes(cells: &[u8; 81], cap: u64) -> Nodes {
     let mut board = vec![vec!['.'; 9]; 9];
-    super::write_cells(&mut board, cells);
+    super::shared::write_cells(&mut board, cells);
     if !well_formed(&board) || !givens_consistent(&board) {
         return Nodes::default();
     }

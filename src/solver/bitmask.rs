@@ -7,7 +7,7 @@
 //! (a test holds them equal), got ten times faster: `gen --hard-for
 //! backtrack` climbs on it.
 
-use super::{bit, Budget, Masks, Nodes};
+use super::shared::{bit, Budget, Masks, Nodes};
 
 /// Cells before `start` are all filled, so the scan resumes there.
 /// False when no solution lies below, or when the budget ran out.
@@ -38,11 +38,11 @@ fn search(grid: &mut Masks, start: usize, budget: &mut Budget) -> bool {
 #[expect(clippy::ptr_arg, reason = "LeetCode's signature")]
 pub fn solve_sudoku(board: &mut Vec<Vec<char>>) {
     // The search runs on a copy, so a failure needs no undo on the board.
-    let Some(mut grid) = super::read_cells(board).and_then(Masks::new) else {
+    let Some(mut grid) = super::shared::read_cells(board).and_then(Masks::new) else {
         return;
     };
     if search(&mut grid, 0, &mut Budget::unlimited()) {
-        super::write_cells(board, &grid.cells);
+        super::shared::write_cells(board, &grid.cells);
     }
 }
 

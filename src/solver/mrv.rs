@@ -5,7 +5,7 @@
 //! The same search also counts its nodes ([`count_nodes`]), so `rate` and
 //! `gen --hard-for mrv` say how hard a puzzle is for this approach.
 
-use super::{Budget, Masks, Nodes};
+use super::shared::{Budget, Masks, Nodes};
 
 /// The empty cell with the fewest candidates and its candidate mask, or
 /// `None` when the grid is full. A mask of 0 means a dead end.
@@ -69,10 +69,10 @@ pub fn count_nodes(cells: &[u8; 81], cap: u64) -> Nodes {
 #[expect(clippy::ptr_arg, reason = "LeetCode's signature")]
 pub fn solve_sudoku(board: &mut Vec<Vec<char>>) {
     // The search runs on a copy, so a failure needs no undo on the board.
-    let Some(mut grid) = super::read_cells(board).and_then(Masks::new) else {
+    let Some(mut grid) = super::shared::read_cells(board).and_then(Masks::new) else {
         return;
     };
     if search(&mut grid, &mut Budget::unlimited()) {
-        super::write_cells(board, &grid.cells);
+        super::shared::write_cells(board, &grid.cells);
     }
 }

@@ -3,7 +3,7 @@
 //! (undone on backtrack), then the search branches on the first empty cell.
 //! In the product as the "add a little logic" step between `bitmask` and `mrv`.
 
-use super::{bit, Masks};
+use super::shared::{bit, Masks};
 
 struct Solver {
     grid: Masks,
@@ -85,7 +85,7 @@ impl Solver {
 #[expect(clippy::ptr_arg, reason = "LeetCode's signature")]
 pub fn solve_sudoku(board: &mut Vec<Vec<char>>) {
     // The search runs on a copy, so a failure needs no undo on the board.
-    let Some(grid) = super::read_cells(board).and_then(Masks::new) else {
+    let Some(grid) = super::shared::read_cells(board).and_then(Masks::new) else {
         return;
     };
     let mut solver = Solver {
@@ -94,6 +94,6 @@ pub fn solve_sudoku(board: &mut Vec<Vec<char>>) {
         trail_len: 0,
     };
     if solver.search() {
-        super::write_cells(board, &solver.grid.cells);
+        super::shared::write_cells(board, &solver.grid.cells);
     }
 }

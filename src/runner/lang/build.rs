@@ -21,8 +21,9 @@ use super::announce::Announce;
 use super::announce::{announce_after, announced};
 use super::cache::key as cache_key;
 use super::compile::{compile_cpu, run_compiler, SizeCap};
+use super::language::{BuildInfo, Built, Language, SourceName, UsedTool};
 use super::plan::{plan, Options, Planned};
-use super::{cache, caches, needs, tools, BuildInfo, Built, Language, SourceName, UsedTool};
+use super::{cache, caches, needs, tools};
 
 pub use crate::runner::places::cache_root;
 use crate::runner::places::ensure_own_cache;
@@ -323,10 +324,10 @@ impl Drop for Scratch {
 /// with the `words` chosen after it (`c++` of `zig c++`), in the sandbox,
 /// seeing `toolchain`. One question for both, so they cannot disagree.
 pub(crate) fn tool_version(
-    tool: &super::Tool,
+    tool: &super::language::Tool,
     program: &Path,
     words: &[String],
-    toolchain: &super::Toolchain,
+    toolchain: &super::language::Toolchain,
 ) -> anyhow::Result<String> {
     let args: Vec<&str> = words
         .iter()
@@ -338,7 +339,7 @@ pub(crate) fn tool_version(
 
 /// What makes `tool` say its version: the words chosen after the program
 /// (`c++` of `zig c++`), then the tool's own.
-fn version_args<'a>(chosen: &'a tools::Chosen, tool: &'a super::Tool) -> Vec<&'a str> {
+fn version_args<'a>(chosen: &'a tools::Chosen, tool: &'a super::language::Tool) -> Vec<&'a str> {
     chosen
         .args
         .iter()

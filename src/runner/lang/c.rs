@@ -1,9 +1,10 @@
 //! C: AcWing's and POJ's C, and LeetCode's `void solveSudoku(char** board,
 //! int boardSize, int* boardColSize)`.
 
-use super::cause::Cause;
+use super::language::Cause;
+use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
 use super::starter::Files;
-use super::{Build, Comments, Detect, LeetCode, Run, Spec, Stdout, Tool};
+use crate::reason::Stdout;
 
 /// The headers LeetCode includes for C ("most standard library headers"),
 /// and uthash where it is installed, then the submission with its own line
@@ -27,7 +28,7 @@ pub static SPEC: Spec = Spec {
         versioned: true,
     }],
     tested: "gcc 12.2",
-    resolve: super::resolve_compiler,
+    resolve: super::tools::resolve_compiler,
     flags: &["-O2", "-DONLINE_JUDGE"],
     flags_why: "AcWing's and POJ's flags (gcc's default standard, gnu17), and `-lm`",
     profiles: &[],

@@ -376,7 +376,7 @@ pub struct Summary {
 
 /// The cache as it stands.
 pub fn summary() -> anyhow::Result<Summary> {
-    let root = super::cache_root();
+    let root = crate::runner::places::cache_root();
     Ok(Summary {
         root_from: if std::env::var_os("SUDOKU_JUDGE_CACHE").is_some() {
             "SUDOKU_JUDGE_CACHE"

@@ -52,7 +52,7 @@ pub(super) fn prepare(
     into: &Path,
 ) -> anyhow::Result<()> {
     let identity = tools::identity(&planned.toolchain.programs[0]);
-    let dir = super::cache_root()
+    let dir = crate::runner::places::cache_root()
         .join(".compiler-caches")
         .join(short_hash(&[&identity]));
     let chosen_args = planned.chosen[0].args.join(" ");
@@ -94,7 +94,7 @@ fn fill(
     let chosen = &chosen[0];
     let scratch = tempfile::Builder::new()
         .prefix(".filling-")
-        .tempdir_in(super::cache_root())
+        .tempdir_in(crate::runner::places::cache_root())
         .context("failed to create a directory for the compiler's self-test")?;
     let cache = scratch.path().join("cache");
     if dir.is_dir() {

@@ -1,26 +1,11 @@
 //! What a crashed submission's runtime said about why, in one line, and
 //! where in the user's file: a Rust or Go panic, a Java, .NET, Node or C++
 //! exception, a Python traceback, a Ruby or PHP error. Each language
-//! declares what its runtime prints ([`Cause`], [`Frame`]); a program given
-//! with `--cmd` is read with every language's declarations.
+//! declares what its runtime prints ([`Cause`](super::language::Cause),
+//! [`Frame`], in its [`Spec`](super::language::Spec)); a program given with
+//! `--cmd` is read with every language's declarations.
 
-use super::{regex, Language, SourceName};
-
-/// One way a runtime reports a fatal error: a pattern over the whole of
-/// stderr, and how to say what it matched (`$name` for its groups).
-pub struct Cause {
-    pub pattern: &'static str,
-    pub says: &'static str,
-}
-
-/// A stack frame in a runtime's report, with groups `file` and `line` (and
-/// `column`, if it says one).
-#[derive(Clone, Copy)]
-pub struct Frame {
-    pub pattern: &'static str,
-    /// Whether the innermost call comes last (Python) rather than first.
-    pub innermost_last: bool,
-}
+use super::language::{regex, Frame, Language, SourceName};
 
 /// What stderr says of an allocation that failed, in any language.
 const OUT_OF_MEMORY: [&str; 1] = ["Cannot allocate memory"];

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 
 use super::cache::{size_words, usage, BUILD_VARIABLE};
-use super::Toolchain;
+use super::language::Toolchain;
 use crate::runner::process::{Conversation, Input, Kill, Meter};
 use crate::runner::{process, sandbox, spawner, TASKS};
 

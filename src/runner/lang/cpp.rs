@@ -1,10 +1,12 @@
 //! C++: AcWing, POJ and LeetCode's C++ (`class Solution` with
 //! `solveSudoku(vector<vector<char>>& board)`).
 
-use super::cause::Cause;
+use super::language::Cause;
+use super::language::{Build, Comments, Detect, LeetCode, Profile, Run, Sign, Spec, Tool};
+use super::launch::Interface;
 use super::starter::Files;
-use super::{Build, Comments, Detect, Interface, LeetCode, Profile, Run, Sign, Spec, Stdout, Tool};
 use crate::problem::Problem;
+use crate::reason::Stdout;
 
 /// What a LeetCode-style file is built in: every standard header, as
 /// LeetCode gives them. libstdc++ (g++, and LeetCode's clang) has them all
@@ -124,7 +126,7 @@ pub static SPEC: Spec = Spec {
         versioned: true,
     }],
     tested: "g++ 12.2 (Debian) and zig's clang 22 (`zig c++`, the ziglang wheel from PyPI, in CI, for C++23)",
-    resolve: super::resolve_compiler,
+    resolve: super::tools::resolve_compiler,
     flags: &["-O2", "-std=c++17", "-DONLINE_JUDGE"],
     flags_why: "AcWing's flags; under `--problem poj3074` as POJ's old G++ builds, a LeetCode-style file as LeetCode: see [What each judge's C++ build is](#what-each-judges-c-build-is-and-is-not)",
     profiles: &[
@@ -174,7 +176,7 @@ pub static SPEC: Spec = Spec {
         function: r"\bsolveSudoku\s*\(",
         script: false,
     },
-    program: super::NATIVE_PROGRAM,
+    program: super::language::NATIVE_PROGRAM,
     // The judge's prelude, then the submission with its own line numbers,
     // then the driver.
     function: Build {

@@ -1,9 +1,11 @@
 //! C# on Mono: LeetCode's `public class Solution` with `public void
 //! SolveSudoku(char[][] board)`, and programs with `static void Main`.
 
-use super::cause::{Cause, Frame};
+use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
+use super::language::{Cause, Frame};
+use super::launch::Interface;
 use super::starter::Files;
-use super::{Build, Comments, Detect, Interface, LeetCode, Run, Spec, Stdout, Tool};
+use crate::reason::Stdout;
 
 /// LeetCode's C# files use the common namespaces without `using` them:
 /// they come first, on the file's first line, so its line numbers stay (a
@@ -28,7 +30,7 @@ pub static SPEC: Spec = Spec {
         Tool::new("mono", "mono-runtime", &["--version"]),
     ],
     tested: "Mono 6.8 (mcs)",
-    resolve: super::resolve_links,
+    resolve: super::tools::resolve_links,
     flags: &["-optimize+", "-debug"],
     flags_why: "optimised, then `mono --debug --optimize=-inline`, so a crash names the line of the user's file (Mono's mcs says C# 7 but rejects some of it, local functions and patterns in `case` labels, and everything newer, switch expressions, `is not`, `a[^1]`, `new()`; LeetCode has .NET's latest: set Roslyn's `csc` as the C# compiler for those)",
     profiles: &[],

@@ -14,9 +14,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context as _};
 
+use super::language::Language;
 use super::launch::{Interface, Launch, ANSWERS_PATH, ANSWERS_VAR};
 use super::plan::{plan, Planned};
-use super::Language;
 use crate::case::Limits;
 use crate::problem::{DEFAULT_MEMORY_LIMIT_KB, DEFAULT_TIME_LIMIT};
 
@@ -64,12 +64,12 @@ fn env_words(env: &[(OsString, OsString)]) -> Vec<String> {
 pub fn export(
     path: &Path,
     language: Option<Language>,
-    reading: super::Reading,
-    toolchains: Vec<super::Choice>,
+    reading: super::language::Reading,
+    toolchains: Vec<super::tools::Choice>,
     out: &Path,
     boards: &str,
 ) -> anyhow::Result<Exported> {
-    let options = super::Options {
+    let options = super::plan::Options {
         reading,
         toolchains,
         ..Default::default()

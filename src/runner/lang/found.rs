@@ -36,7 +36,7 @@ pub(super) fn newest_on_path(command: &str, versioned: bool) -> Option<Chosen> {
                 origin: "found on PATH".to_string(),
             });
     }
-    let pattern = super::regex_of(&format!(
+    let pattern = super::language::regex_of(&format!(
         r"^{}[-.]?(\d+(?:\.\d+)*)$",
         regex::escape(command)
     ));

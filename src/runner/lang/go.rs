@@ -1,8 +1,10 @@
 //! Go: LeetCode's `func solveSudoku(board [][]byte)`, and programs.
 
-use super::cause::{Cause, Frame};
+use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
+use super::language::{Cause, Frame};
+use super::launch::Interface;
 use super::starter::Files;
-use super::{Build, Comments, Detect, Interface, LeetCode, Run, Spec, Stdout, Tool};
+use crate::reason::Stdout;
 
 /// Standard packages LeetCode's Go files use without importing them, with
 /// a name each exports (so an import the file turns out not to use still
@@ -30,13 +32,13 @@ const AUTO_IMPORTS: [(&str, &str, &str); 16] = [
 /// `package main` and the standard packages it names, before a `//line`
 /// directive that keeps its own line numbers. A program keeps its own.
 fn prepare(source: &str, name: &str, interface: Interface) -> String {
-    let has_package = super::regex(r"(?m)^\s*package\s+\w+").is_match(source);
+    let has_package = super::language::regex(r"(?m)^\s*package\s+\w+").is_match(source);
     let mut head = String::new();
     if interface == Interface::Function && !has_package {
         head.push_str("package main\n");
         let mut uses = String::new();
         for (package, path, export) in AUTO_IMPORTS {
-            let used = super::regex_of(&format!(r"\b{package}\.\w")).is_match(source);
+            let used = super::language::regex_of(&format!(r"\b{package}\.\w")).is_match(source);
             if used && !source.contains(&format!("\"{path}\"")) {
                 head.push_str(&format!("import \"{path}\"\n"));
                 uses.push_str(&format!("var _ = {package}.{export}\n"));
@@ -54,7 +56,7 @@ pub static SPEC: Spec = Spec {
     extensions: &["go"],
     tools: &[Tool::new("go", "golang-go", &["version"])],
     tested: "Go 1.19",
-    resolve: super::resolve_links,
+    resolve: super::tools::resolve_links,
     flags: &[],
     flags_why: "`go build` with its defaults, as LeetCode and Codeforces build",
     profiles: &[],

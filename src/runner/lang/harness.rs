@@ -11,7 +11,7 @@
 
 use regex::bytes::Regex;
 
-use super::{Comments, Language};
+use super::language::{Comments, Language};
 
 /// The marks LeetCode editor extensions write around the submitted code.
 const START: &str = "@lc code=start";
@@ -45,7 +45,7 @@ pub fn leetcode_part(language: Language, source: &str, name: &str) -> Submitted 
         ));
     }
     let spec = language.spec();
-    let (program, _) = super::readings(language, &String::from_utf8_lossy(&text));
+    let (program, _) = super::language::readings(language, &String::from_utf8_lossy(&text));
     if program && !spec.detect.script && matches!(spec.detect.comments, Comments::CLike) {
         if let Some((from, to)) = without_main(language, &mut text) {
             let mut note = format!(

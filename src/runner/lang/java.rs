@@ -1,16 +1,17 @@
 //! Java: LeetCode's `class Solution` with `solveSudoku(char[][] board)`,
 //! and programs whose public class has `main`.
 
-use super::cause::{Cause, Frame};
+use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
+use super::language::{Cause, Frame};
 use super::starter::Files;
-use super::{Build, Comments, Detect, LeetCode, Run, Spec, Stdout, Tool};
+use crate::reason::Stdout;
 
 /// The class a program's file declares public (its entry point), else the
 /// first class.
 pub(super) fn main_class(source: &str, _name: &str) -> Option<String> {
-    super::regex(r"\bpublic\s+(?:final\s+)?class\s+(\w+)")
+    super::language::regex(r"\bpublic\s+(?:final\s+)?class\s+(\w+)")
         .captures(source)
-        .or_else(|| super::regex(r"\bclass\s+(\w+)").captures(source))
+        .or_else(|| super::language::regex(r"\bclass\s+(\w+)").captures(source))
         .map(|c| c[1].to_string())
 }
 
@@ -24,7 +25,7 @@ pub static SPEC: Spec = Spec {
         Tool::new("java", "default-jdk-headless", &["-version"]),
     ],
     tested: "OpenJDK 17",
-    resolve: super::resolve_links,
+    resolve: super::tools::resolve_links,
     flags: &["-encoding", "UTF-8"],
     flags_why: "then `java -Xmx<memory limit> -Xss<a quarter of it, 8 to 64 MB> -XX:+UseSerialGC`",
     profiles: &[],

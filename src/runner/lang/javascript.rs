@@ -1,9 +1,10 @@
 //! JavaScript on Node.js: LeetCode's `var solveSudoku = function(board)`,
 //! and programs reading stdin.
 
-use super::cause::{Cause, Frame};
+use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
+use super::language::{Cause, Frame};
 use super::starter::Files;
-use super::{Build, Comments, Detect, LeetCode, Run, Spec, Stdout, Tool};
+use crate::reason::Stdout;
 
 /// What a script does to read stdin: then it is a program.
 pub(super) const READS_STDIN: &str = r#"\bprocess\.stdin\b|readFileSync\(\s*(?:0|['"]/dev/stdin['"])|require\(\s*['"](?:node:)?readline['"]\s*\)"#;
@@ -15,7 +16,7 @@ pub static SPEC: Spec = Spec {
     extensions: &["js", "cjs"],
     tools: &[Tool::new("node", "nodejs", &["--version"])],
     tested: "Node.js 20",
-    resolve: super::resolve_links,
+    resolve: super::tools::resolve_links,
     flags: &["--harmony"],
     flags_why: "as LeetCode runs it; a syntax error is CE (`node --check`)",
     profiles: &[],

@@ -1,13 +1,15 @@
 //! Kotlin on the JVM: LeetCode's `class Solution` with `fun
 //! solveSudoku(board: Array<CharArray>): Unit`, and programs with `fun main`.
 
+use super::java;
+use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
 use super::starter::Files;
-use super::{java, Build, Comments, Detect, LeetCode, Run, Spec, Tool};
 
 /// The class of a file's top-level functions: `@file:JvmName`, else the
 /// file's name as Kotlin makes it (`ac_program.kt` holds `Ac_programKt`).
 fn file_class(source: &str, name: &str) -> Option<String> {
-    if let Some(found) = super::regex(r#"@file\s*:\s*JvmName\(\s*"([^"]+)"\s*\)"#).captures(source)
+    if let Some(found) =
+        super::language::regex(r#"@file\s*:\s*JvmName\(\s*"([^"]+)"\s*\)"#).captures(source)
     {
         return Some(found[1].to_string());
     }

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use anyhow::Context as _;
 
-use super::{Language, SourceName};
+use super::language::{Language, SourceName};
 use crate::case::Limits;
 use crate::runner::{plan, process, sandbox};
 

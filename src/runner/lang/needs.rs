@@ -17,7 +17,8 @@
 
 use std::path::Path;
 
-use super::{regex, regex_of, Comments, Interface, Language, Spec, UsedTool};
+use super::language::{regex, regex_of, Comments, Language, Spec, UsedTool};
+use super::launch::Interface;
 
 /// A feature past a compiler's standard, as the compiler names it.
 pub struct Need {
@@ -264,7 +265,7 @@ pub fn short_of(spec: &Spec, compiler: &UsedTool, flags: &[&str], judge: &str) -
 
 /// The user's `config.toml`, from `~` when it is under it.
 fn shown_config() -> String {
-    let Some(path) = super::user_config_path() else {
+    let Some(path) = super::cache::user_config_path() else {
         return "config.toml".to_string();
     };
     match dirs::home_dir().and_then(|home| path.strip_prefix(home).ok().map(Path::to_path_buf)) {

@@ -1,9 +1,11 @@
 //! PHP: LeetCode's `class Solution` with `function solveSudoku(&$board)`,
 //! and scripts.
 
-use super::cause::{Cause, Frame};
+use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
+use super::language::{Cause, Frame};
+use super::launch::Interface;
 use super::starter::Files;
-use super::{Build, Comments, Detect, Interface, LeetCode, Run, Spec, Stdout, Tool};
+use crate::reason::Stdout;
 
 /// LeetCode's PHP has no opening tag: it gets one on its first line, so
 /// its line numbers stay.
@@ -33,7 +35,7 @@ pub static SPEC: Spec = Spec {
     extensions: &["php"],
     tools: &[Tool::new("php", "php-cli", &["--version"])],
     tested: "PHP 8.2",
-    resolve: super::resolve_links,
+    resolve: super::tools::resolve_links,
     flags: &RUN_OPTIONS,
     flags_why: "errors on stderr and no memory limit of PHP's own; a syntax error is CE (`php -l`)",
     profiles: &[],

@@ -9,11 +9,13 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context as _};
 
 use super::announce::Announce;
-use super::launch::{Interface, Launch, Runtime};
-use super::{
-    harness, interface_of, readings, tools, Build, Choice, Language, Reading, Run, SourceName,
-    Spec, Toolchain, ALL, NOT_JUDGED,
+use super::known::{ALL, NOT_JUDGED};
+use super::language::{
+    interface_of, readings, Build, Language, Reading, Run, SourceName, Spec, Toolchain,
 };
+use super::launch::{Interface, Launch, Runtime};
+use super::tools::Choice;
+use super::{harness, tools};
 use crate::problem::Problem;
 
 /// How `build_as` reads and builds a file.

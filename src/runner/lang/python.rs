@@ -3,9 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
-use super::cause::{Cause, Frame};
+use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, Tool, Toolchain};
+use super::language::{Cause, Frame};
 use super::starter::Files;
-use super::{Build, Comments, Detect, LeetCode, Run, Spec, Stdout, Tool, Toolchain};
+use crate::reason::Stdout;
 
 /// pyenv's `python3` is a shim: run the interpreter it picks, and show the
 /// sandbox its installation. The interpreter is asked in the sandbox (see
@@ -29,7 +30,7 @@ fn resolve(tools: Vec<PathBuf>) -> Toolchain {
         .map(|version| ("PYENV_VERSION", version))
         .into_iter()
         .collect();
-    let found = super::ask(
+    let found = super::tools::ask(
         &tools[0],
         &[
             "-c",
@@ -41,13 +42,13 @@ fn resolve(tools: Vec<PathBuf>) -> Toolchain {
     let mut lines = found.as_deref().unwrap_or_default().lines();
     match (lines.next(), lines.next()) {
         (Some(executable), Some(prefix)) if Path::new(executable).is_absolute() => {
-            super::toolchain(
+            super::tools::toolchain(
                 vec![PathBuf::from(executable)],
                 vec![PathBuf::from(prefix)],
                 Vec::new(),
             )
         }
-        _ => super::toolchain(tools, Vec::new(), Vec::new()),
+        _ => super::tools::toolchain(tools, Vec::new(), Vec::new()),
     }
 }
 
@@ -79,7 +80,7 @@ const CHECK: &[&str] = &[
 /// standard library itself). No judge runs a file under its author's name;
 /// this one shadows nothing. Messages and stack traces name the user's
 /// file: the syntax check and the driver compile it under that name, and a
-/// program's crash is placed in it by [`super::SourceName`].
+/// program's crash is placed in it by [`super::language::SourceName`].
 const SOURCE: &str = "solution.py";
 
 pub static SPEC: Spec = Spec {

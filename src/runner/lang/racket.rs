@@ -1,15 +1,17 @@
 //! Racket: LeetCode's `(define/contract (solve-sudoku board) ...)`, and
 //! programs reading stdin.
 
-use super::cause::{Cause, Frame};
+use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
+use super::language::{Cause, Frame};
+use super::launch::Interface;
 use super::starter::Files;
-use super::{Build, Comments, Detect, Interface, LeetCode, Run, Spec, Stdout, Tool};
+use crate::reason::Stdout;
 
 /// LeetCode's Racket has no `#lang` line: it gets `#lang racket` with the
 /// libraries LeetCode requires for it, on its first line, so its line
 /// numbers stay.
 fn prepare(source: &str, _name: &str, interface: Interface) -> String {
-    if super::regex(r"(?m)^\s*#lang\s").is_match(source) {
+    if super::language::regex(r"(?m)^\s*#lang\s").is_match(source) {
         return source.to_string();
     }
     match interface {
@@ -32,7 +34,7 @@ pub static SPEC: Spec = Spec {
     // compiles and runs, and a `[toolchain] racket = ...` sets both.
     tools: &[Tool::new("racket", "racket", &["--version"])],
     tested: "Racket 8.7 CS",
-    resolve: super::resolve_links,
+    resolve: super::tools::resolve_links,
     flags: &[],
     flags_why: "`raco make` first (as `racket -l- raco make`), so an unbound name or a syntax error is CE; then `racket`",
     profiles: &[],

@@ -1,8 +1,9 @@
 //! Ruby: LeetCode's `def solve_sudoku(board)`, and scripts.
 
-use super::cause::{Cause, Frame};
+use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
+use super::language::{Cause, Frame};
 use super::starter::Files;
-use super::{Build, Comments, Detect, LeetCode, Run, Spec, Stdout, Tool};
+use crate::reason::Stdout;
 
 pub static SPEC: Spec = Spec {
     id: "ruby",
@@ -11,7 +12,7 @@ pub static SPEC: Spec = Spec {
     extensions: &["rb"],
     tools: &[Tool::new("ruby", "ruby", &["--version"])],
     tested: "Ruby 3.1",
-    resolve: super::resolve_links,
+    resolve: super::tools::resolve_links,
     flags: &[],
     flags_why: "a syntax error is CE (`ruby -c`)",
     profiles: &[],

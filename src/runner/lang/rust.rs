@@ -3,9 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
-use super::cause::Cause;
+use super::language::Cause;
+use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, Tool, Toolchain};
 use super::starter::Files;
-use super::{Build, Comments, Detect, LeetCode, Run, Spec, Stdout, Tool, Toolchain};
+use crate::reason::Stdout;
 
 /// rustup's `rustc` is a proxy: run the toolchain's own compiler. The
 /// proxy is asked its sysroot in the sandbox (see `tools::ask`), shown
@@ -16,14 +17,14 @@ fn resolve(tools: Vec<PathBuf>) -> Toolchain {
     let (read_only, env) = rustup(&tools[0]);
     let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
     let sysroot =
-        super::ask(&tools[0], &["--print", "sysroot"], read_only, &env).map(PathBuf::from);
+        super::tools::ask(&tools[0], &["--print", "sysroot"], read_only, &env).map(PathBuf::from);
     match sysroot {
-        Some(sysroot) if sysroot.join("bin/rustc").is_file() => super::toolchain(
+        Some(sysroot) if sysroot.join("bin/rustc").is_file() => super::tools::toolchain(
             vec![sysroot.join("bin/rustc")],
             vec![sysroot.clone()],
             vec![sysroot.join("bin")],
         ),
-        _ => super::toolchain(tools, Vec::new(), Vec::new()),
+        _ => super::tools::toolchain(tools, Vec::new(), Vec::new()),
     }
 }
 
@@ -82,7 +83,7 @@ pub static SPEC: Spec = Spec {
         function: r"\bfn\s+solve_sudoku\b",
         script: false,
     },
-    program: super::NATIVE_PROGRAM,
+    program: super::language::NATIVE_PROGRAM,
     // The driver includes the submission as pasted.
     function: Build {
         files: &[("@NAME@", "@SOURCE@"), ("driver.rs", "@DRIVER@")],

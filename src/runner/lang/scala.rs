@@ -1,18 +1,23 @@
 //! Scala on the JVM: LeetCode's `object Solution` with `def
 //! solveSudoku(board: Array[Array[Char]]): Unit`, and programs.
 
+use super::java;
+use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
 use super::starter::Files;
-use super::{java, Build, Comments, Detect, LeetCode, Run, Spec, Tool};
 
 /// The object a program starts from: the one that `extends App`, else the
 /// last one opened before the first `def main`.
 fn main_object(source: &str, _name: &str) -> Option<String> {
-    let source = &super::without_comments(Comments::CLike, source);
-    if let Some(found) = super::regex(r"\bobject\s+(\w+)\s+extends\s+App\b").captures(source) {
+    let source = &super::language::without_comments(Comments::CLike, source);
+    if let Some(found) =
+        super::language::regex(r"\bobject\s+(\w+)\s+extends\s+App\b").captures(source)
+    {
         return Some(found[1].to_string());
     }
-    let main = super::regex(r"\bdef\s+main\s*\(").find(source)?.start();
-    super::regex(r"\bobject\s+(\w+)")
+    let main = super::language::regex(r"\bdef\s+main\s*\(")
+        .find(source)?
+        .start();
+    super::language::regex(r"\bobject\s+(\w+)")
         .captures_iter(&source[..main])
         .last()
         .map(|found| found[1].to_string())

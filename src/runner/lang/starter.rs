@@ -1,5 +1,5 @@
 //! The files `sudoku-judge new` writes to start from, declared with each
-//! language (its [`super::Spec`]'s `starter`): for LeetCode 37, LeetCode's
+//! language (its [`super::language::Spec`]'s `starter`): for LeetCode 37, LeetCode's
 //! own template (from the language's declaration, so the two cannot
 //! differ); for AcWing 166 and POJ 3074, a program that reads puzzle lines until `end` and prints one line per
 //! puzzle. Each leaves the solving to the user and is still a program that
@@ -8,10 +8,10 @@
 //!
 //! The C++ program stays within C++98, which POJ 3074 builds with.
 
+use super::language::Language;
 use super::launch::Interface;
-use super::Language;
 
-/// What `new` writes for one language: a part of its [`super::Spec`].
+/// What `new` writes for one language: a part of its [`super::language::Spec`].
 pub struct Files {
     /// The file name a LeetCode-style file gets by default.
     pub leetcode_file: &'static str,

@@ -1,7 +1,8 @@
 //! The table of languages in `docs/languages.md`, made from the
 //! declarations, so the two cannot disagree (a test compares them).
 
-use super::{Language, NOT_JUDGED};
+use super::known::NOT_JUDGED;
+use super::language::Language;
 
 /// Where the table starts and ends in `docs/languages.md`.
 pub const BEGIN: &str =

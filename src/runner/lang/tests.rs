@@ -1,5 +1,11 @@
 use super::plan::{command, fill};
-use super::*;
+use std::path::Path;
+
+use super::cause::{crash_cause, out_of_memory};
+use super::known::NOT_JUDGED;
+use super::language::*;
+use super::launch::Interface;
+use super::{java, table};
 
 fn lang(id: &str) -> Language {
     Language::find(id).unwrap_or_else(|| panic!("no language {id}"))

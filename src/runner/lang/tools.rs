@@ -31,8 +31,9 @@ use serde::Deserialize;
 use sha2::{Digest as _, Sha256};
 
 use super::cache::user_config;
+use super::found;
 pub use super::found::Chosen;
-use super::{found, Language, Toolchain, ALL};
+use super::language::{Language, Toolchain};
 
 pub use crate::case::settings::Choice;
 use crate::case::trust::{self, Consent};
@@ -106,7 +107,11 @@ fn known_language(choice: &Choice) -> anyhow::Result<()> {
         "invalid {}: [toolchain] has `{}`, which is not a language; the keys are {}{at}",
         choice.origin,
         choice.language,
-        ALL.iter().map(|l| l.0.id).collect::<Vec<_>>().join(", ")
+        Language::all()
+            .iter()
+            .map(|l| l.0.id)
+            .collect::<Vec<_>>()
+            .join(", ")
     )
 }
 
@@ -323,7 +328,7 @@ fn version_file(tool: &Path, args: &[&str]) -> PathBuf {
     let mut hasher = Sha256::new();
     hasher.update(identity(tool));
     hasher.update(args.join(" "));
-    super::cache_root()
+    crate::runner::places::cache_root()
         .join(".versions")
         .join(super::cache::key(hasher, 12))
 }
@@ -354,7 +359,7 @@ fn ask_version(tool: &Path, args: &[&str], toolchain: &Toolchain) -> anyhow::Res
 /// Whether a line a tool printed names its version: it holds a version
 /// number and is not a warning.
 pub fn names_a_version(line: &str) -> bool {
-    super::regex(r"\d+\.\d+").is_match(line) && !line.to_lowercase().contains("warning")
+    super::language::regex(r"\d+\.\d+").is_match(line) && !line.to_lowercase().contains("warning")
 }
 
 /// The output of `program args...`, trimmed, when it succeeds; for asking

@@ -3,8 +3,9 @@
 
 use std::path::PathBuf;
 
+use super::javascript;
+use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, Tool, Toolchain};
 use super::starter::Files;
-use super::{javascript, Build, Comments, Detect, LeetCode, Run, Spec, Tool, Toolchain};
 
 /// Node's globals, which a program reading stdin needs and which the
 /// compiler does not know without Node's type declarations; and lodash's
@@ -23,7 +24,7 @@ fn resolve(tools: Vec<PathBuf>) -> Toolchain {
         .and_then(|bin| bin.parent())
         .filter(|package| package.join("package.json").is_file())
         .map(|package| package.to_path_buf());
-    super::toolchain(programs, package.into_iter().collect(), Vec::new())
+    super::tools::toolchain(programs, package.into_iter().collect(), Vec::new())
 }
 
 /// With a source map, so a crash names the line of the `.ts` file.

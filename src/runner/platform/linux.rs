@@ -7,7 +7,8 @@ use std::io;
 use std::os::fd::{OwnedFd, RawFd};
 use std::time::{Duration, Instant};
 
-use super::{Launch, Meter, Reaped, RunMeters};
+use super::launch::{Launch, Reaped, RunMeters};
+use super::meter::Meter;
 use crate::runner::sandbox::SpawnRequest;
 use crate::runner::spawner::{self, Spawner};
 

@@ -18,9 +18,9 @@ use std::io;
 use std::os::fd::{OwnedFd, RawFd};
 use std::path::{Path, PathBuf};
 
+use super::launch::{Launch, Reaped};
 use super::posix::Direct;
 use super::seatbelt::{self, Access};
-use super::{Launch, Reaped};
 use crate::runner::sandbox::{self, Layer, Mode, Plan, Protections};
 use crate::runner::sys::Rlimits;
 

@@ -14,7 +14,7 @@ use nix::unistd::Pid;
 #[cfg(not(target_os = "macos"))]
 use nix::unistd::{sysconf, SysconfVar};
 
-use super::RunMeters;
+use super::launch::RunMeters;
 #[cfg(target_os = "linux")]
 use crate::runner::sandbox::cgroup::CgroupMeter;
 #[cfg(target_os = "linux")]

@@ -21,10 +21,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::launch::{Launch, Reaped};
 use super::windows_plain::{
     command_line, cpu_of, environment_block, job_memory_bytes, job_time_100ns, peak_kb,
 };
-use super::{Launch, Reaped};
 use crate::runner::sandbox::{self, Mode, Protections};
 use crate::runner::sys::{self, Job, JobLimits};
 

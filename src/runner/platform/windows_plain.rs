@@ -9,7 +9,7 @@
 use std::ffi::{OsStr, OsString};
 use std::time::Duration;
 
-use super::Exit;
+use super::launch::Exit;
 
 /// How a process that ended with `code` ended: an exception's
 /// `NTSTATUS` (severity "error", the top two bits set: 0xC0000005 and

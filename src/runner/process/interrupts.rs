@@ -1,5 +1,5 @@
 //! The user's interruption (Ctrl-C, SIGTERM, SIGHUP) and `test --watch`'s
-//! restart: one flag that every running [`super::run`] looks at in its
+//! restart: one flag that every running [`super::watchdog::run`] looks at in its
 //! watchdog's rounds, set from a signal handler or another thread.
 
 use std::sync::atomic::{AtomicI32, Ordering};
@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicI32, Ordering};
 /// The signal that interrupted the run (SIGINT, SIGTERM, SIGHUP), or 0.
 static INTERRUPTED: AtomicI32 = AtomicI32::new(0);
 
-/// Asks every running and future [`super::run`] to kill its process at once, the
+/// Asks every running and future [`super::watchdog::run`] to kill its process at once, the
 /// judge having received `signal`; for a signal handler. Safe to call from
 /// any thread.
 pub fn interrupt(signal: i32) {
@@ -21,7 +21,7 @@ pub fn interrupt(signal: i32) {
 /// --watch`, when a file changes during a run): no signal has this number.
 const RESTART: i32 = -1;
 
-/// Stops every running [`super::run`] as [`interrupt`] does, to judge again;
+/// Stops every running [`super::watchdog::run`] as [`interrupt`] does, to judge again;
 /// [`resume`] clears it. A signal's interruption is kept.
 pub fn restart() {
     let _ = INTERRUPTED.compare_exchange(0, RESTART, Ordering::SeqCst, Ordering::SeqCst);

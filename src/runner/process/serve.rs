@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use super::interrupts::interrupted;
 use super::streams::{drain, readable, write_some, Ends, Ready};
-use super::{Conversation, Input, Kill, Process, Served};
+use super::watchdog::{Conversation, Input, Kill, Process, Served};
 use crate::runner::platform::ExitFd;
 
 /// How often the watchdog looks at the process's CPU time and memory.

@@ -19,9 +19,9 @@ use nix::errno::Errno;
 #[cfg(unix)]
 use nix::fcntl::{fcntl, FcntlArg, OFlag};
 
+use super::chunk::CHUNK;
 #[cfg(windows)]
 pub(crate) use super::threads::{Inbound, Outbound};
-use super::CHUNK;
 
 /// The judge's end of a pipe it reads.
 #[cfg(unix)]

@@ -3,7 +3,10 @@
 use std::io::{self, Read};
 use std::time::{Duration, Instant};
 
-use super::*;
+use super::streams::STDERR_HEAD;
+use super::watchdog::*;
+use crate::runner::platform::{Exit, Meter};
+use crate::runner::sandbox::Plan;
 
 fn sh(script: &str) -> Spec {
     let mut spec = Spec::new(

@@ -2,7 +2,7 @@
 //! made non-blocking: a thread per pipe does the blocking reads and
 //! writes, and the watchdog sees each pipe as Unix's non-blocking
 //! descriptors look to it, ready or not, so that one loop
-//! (`super::serve`) serves the same [`super::Conversation`] on every OS.
+//! (`super::serve`) serves the same [`super::watchdog::Conversation`] on every OS.
 //!
 //! - A reader thread per output pipe (stdout, stderr, the driver's
 //!   answers) hands each chunk over a channel of its own; an empty chunk
@@ -29,7 +29,7 @@ use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::CHUNK;
+use super::chunk::CHUNK;
 
 /// What the watchdog waits on: a poke from any pipe's thread.
 pub(super) struct Wake {

@@ -24,8 +24,8 @@ use nix::unistd::{Gid, Pid, Uid};
 
 use super::cgroup::Cgroup;
 use super::failure::{read_report, Failure, Stage, Step};
+use super::plan::SpawnRequest;
 use super::seccomp::{NoFork, NoKeyrings};
-use super::SpawnRequest;
 use crate::runner::sys::{Resource, Rlimits};
 
 /// The most descriptors a run starts with: stdin, stdout, stderr and a

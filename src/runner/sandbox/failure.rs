@@ -55,7 +55,7 @@ impl Failure {
         match self.stage {
             Stage::Program if self.errno > 0 => {
                 let refused = io::Error::from_raw_os_error(self.errno);
-                io::Error::new(refused.kind(), super::ProgramRefused(refused))
+                io::Error::new(refused.kind(), super::plan::ProgramRefused(refused))
             }
             Stage::Exec | Stage::Program if self.errno > 0 => {
                 io::Error::from_raw_os_error(self.errno)

@@ -20,9 +20,9 @@ use super::cgroup::Cgroup;
 use super::child::{open_procs, start, Confinement, Exec};
 use super::failure::{Failure, Stage};
 use super::messages::{tell, FromInit, STOP};
+use super::plan::{Plan, SpawnRequest};
 use super::root::{build_root, seal_root, Scratch};
 use super::sampler::Sampler;
-use super::{Plan, SpawnRequest};
 use crate::runner::sys::{
     exit_now, kill_all_on_signal_from_outside, pidfd_open, poll, wait4, SharedCounter,
 };

@@ -6,7 +6,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::Mode;
+use super::plan::Mode;
 
 /// Whether one protection is in force.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -11,7 +11,7 @@ use nix::mount::{mount, MsFlags};
 use nix::sys::statvfs::{statvfs, FsFlags};
 
 use super::failure::{Failure, Stage};
-use super::{Plan, SYSTEM_PATHS};
+use super::plan::{Plan, SYSTEM_PATHS};
 
 /// Devices every run gets, bound from the host's.
 pub(super) const DEVICES: [&str; 5] = ["null", "zero", "full", "random", "urandom"];
@@ -328,7 +328,7 @@ fn plan_sources(plan: &Plan) -> Result<Vec<Source>, Failure> {
         .iter()
         .map(|p| (p, false))
         .chain(plan.writable.iter().map(|p| (p, true)))
-        .filter(|(p, _)| !super::is_system_path(p))
+        .filter(|(p, _)| !super::plan::is_system_path(p))
         .collect();
     own.sort_by_key(|(p, _)| p.components().count());
     let mut sources: Vec<Source> = Vec::new();

@@ -14,7 +14,7 @@ use nix::unistd::{Gid, Pid, Uid};
 
 use super::cgroup::Cgroup;
 use super::messages::{FromInit, STOP};
-use super::{ExitReport, Plan};
+use super::plan::{ExitReport, Plan};
 use crate::runner::sys::kill_group;
 
 /// A run under way, as the spawner tracks it.

@@ -29,7 +29,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{is_system_path, Plan};
+use super::plan::{is_system_path, Plan};
 use crate::runner::places;
 
 /// Version managers whose directory in the home holds their shims, the

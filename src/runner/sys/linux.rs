@@ -8,7 +8,7 @@ use std::io;
 use std::os::fd::{AsRawFd, FromRawFd as _, OwnedFd, RawFd};
 use std::time::{Duration, Instant};
 
-use super::poll;
+use super::posix::poll;
 
 /// Which side of a [`clone_into`] this is.
 pub(crate) enum Cloned {

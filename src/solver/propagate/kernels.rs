@@ -15,7 +15,7 @@ use super::tables::BAND;
 
 /// The plain-loop kernels, for any CPU: taken where the CPU has no AVX2,
 /// and on an x86-64 CPU that has it run only through
-/// [`search_on`](super::search_on), which tests and benchmarks use to
+/// [`search_on`](super::solve::search_on), which tests and benchmarks use to
 /// compare the copies.
 pub(super) struct Portable;
 

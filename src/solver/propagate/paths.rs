@@ -6,7 +6,7 @@
 
 use super::grid::Grid;
 use super::kernels::Portable;
-use super::Search;
+use super::search::Search;
 
 /// A copy of the search compiled for one instruction set. The search is
 /// the same in each, guess for guess; the newer instructions only make the

@@ -4,15 +4,20 @@
 
 use super::bits::stack_rule;
 #[cfg(target_arch = "x86_64")]
+use super::engine;
+use super::grid::Grid;
+#[cfg(target_arch = "x86_64")]
 use super::kernels::scalar;
 use super::kernels::Portable;
 use super::paths::visit_portable;
+use super::paths::CodePath;
+use super::paths::{run, Entry};
+use super::solve::*;
 #[cfg(target_arch = "x86_64")]
 use super::tables::ALL_MASKS;
 use super::tables::{permutations, BAND, NINE, SPREAD};
 #[cfg(target_arch = "x86_64")]
 use super::x86::{avx2, Avx2};
-use super::*;
 
 #[test]
 fn the_state_a_guess_copies_is_136_bytes() {

@@ -4,7 +4,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use super::{Hierarchy, Origin, Version, BASE};
+use super::group::{Hierarchy, Origin, Version, BASE};
 
 /// How [`Hierarchy::from_tables`] says that a user's cgroup v2 tree has
 /// no delegated cgroup the judge could use, which systemd may still give.

@@ -7,9 +7,10 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use super::delegate::{delegated, has_controllers, writable, NOT_DELEGATED};
-use super::{
-    read, systemd, write, Cgroup, CgroupLimits, Held, Hierarchy, Origin, Usage, Version, BASE,
+use super::group::{
+    read, write, Cgroup, CgroupLimits, Held, Hierarchy, Origin, Usage, Version, BASE,
 };
+use super::systemd;
 
 impl Hierarchy {
     /// The cgroup version and where its runs' cgroups go, in a few words,

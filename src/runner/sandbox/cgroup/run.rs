@@ -12,7 +12,7 @@ use std::time::Duration;
 use nix::sys::signal::{kill, Signal};
 use nix::unistd::Pid;
 
-use super::{keyed, number, read, write, Cgroup, CgroupLimits, Held, Open, Usage, Version};
+use super::group::{keyed, number, read, write, Cgroup, CgroupLimits, Held, Open, Usage, Version};
 
 impl Cgroup {
     /// Opens the files that runs read and join it through, to hold while

@@ -1,7 +1,12 @@
 //! The cgroup layer against temporary directories laid out like cgroup trees.
 
 use super::delegate::delegated;
-use super::*;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use super::group::*;
+use super::systemd;
 
 const MOUNTINFO_V1: &str = "\
 22 1 0:20 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755

@@ -11,7 +11,7 @@ use std::path::Path;
 
 use nix::unistd::{Gid, Uid};
 
-use super::{Jail, BOX_ID, TASKS_SLACK};
+use super::container::{Jail, BOX_ID, TASKS_SLACK};
 use crate::runner::sandbox::cgroup::Hierarchy;
 use crate::runner::sandbox::failure::{Failure, Stage};
 use crate::runner::sandbox::namespaces::{loopback_up, make_namespaces};

@@ -1,0 +1,114 @@
+//! How hard a puzzle is: its [`Grade`] by the techniques that solve it
+//! ([`rate`], [`Rating`]), and the work textbook solvers spend on it
+//! ([`Rated`]).
+
+use std::fmt;
+
+use crate::board::Board;
+use crate::solver::reference::graded_search;
+
+/// How hard a puzzle is for a solver, from the reference search with its
+/// branch choice pinned (`reference::graded_search`), so that a faster
+/// search never moves a grade.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Grade {
+    /// Logic alone solves it (naked and hidden singles, locked
+    /// candidates, triads): no guess at all.
+    Easy,
+    /// One to three guesses.
+    Medium,
+    /// Four to twenty guesses.
+    Hard,
+    /// More than twenty guesses: the hardest known puzzles live here.
+    Fiendish,
+}
+
+impl Grade {
+    /// The grade of a search that needed `guesses` guesses.
+    pub fn of_guesses(guesses: u64) -> Grade {
+        match guesses {
+            0 => Grade::Easy,
+            1..=3 => Grade::Medium,
+            4..=20 => Grade::Hard,
+            _ => Grade::Fiendish,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Grade::Easy => "easy",
+            Grade::Medium => "medium",
+            Grade::Hard => "hard",
+            Grade::Fiendish => "fiendish",
+        }
+    }
+}
+
+impl fmt::Display for Grade {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What the reference search says of a puzzle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rating {
+    pub givens: usize,
+    /// Solutions found, counting no further than [`Rating::COUNT_LIMIT`].
+    pub solutions: usize,
+    /// Guesses the graded search (`reference::graded_search`) needed to
+    /// find every solution up to the limit (for a unique puzzle: to solve
+    /// it and prove nothing else fits); see `solver::propagate` for how
+    /// they are counted.
+    pub guesses: u64,
+    /// `None` unless the puzzle has exactly one solution.
+    pub grade: Option<Grade>,
+    pub solution: Option<Board>,
+}
+
+impl Rating {
+    /// How far solutions are counted: enough to say "several".
+    pub const COUNT_LIMIT: usize = 2;
+}
+
+/// Rates `puzzle` with the reference search.
+pub fn rate(puzzle: &Board) -> Rating {
+    let outcome = graded_search(&puzzle.to_bytes(), Rating::COUNT_LIMIT);
+    Rating {
+        givens: puzzle.filled(),
+        solutions: outcome.solutions,
+        guesses: outcome.guesses,
+        grade: (outcome.solutions == 1).then(|| Grade::of_guesses(outcome.guesses)),
+        solution: outcome
+            .first
+            .filter(|_| outcome.solutions == 1)
+            .and_then(|cells| Board::from_bytes(&cells)),
+    }
+}
+
+/// A puzzle's rating with the work the textbook solvers do on it, as
+/// `rate` shows it: the digits plain row-major backtracking and
+/// fewest-candidates backtracking place before their first solution.
+#[derive(Clone, Debug)]
+pub struct Rated {
+    /// Where the puzzle is, as `file:line`.
+    pub place: crate::outside::OutsideName,
+    pub rating: Rating,
+    pub backtrack: crate::solver::Nodes,
+    pub mrv: crate::solver::Nodes,
+}
+
+impl Rated {
+    /// Rates `puzzle` and counts the textbook solvers' work on it, each
+    /// stopped at `max_nodes`. Counted with the built-in solvers
+    /// themselves, as they are judged.
+    pub fn of(place: String, puzzle: &Board, max_nodes: u64) -> Rated {
+        let cells = puzzle.to_bytes();
+        Rated {
+            place: place.into(),
+            rating: rate(puzzle),
+            backtrack: crate::solver::backtrack::count_nodes(&cells, max_nodes),
+            mrv: crate::solver::mrv::count_nodes(&cells, max_nodes),
+        }
+    }
+}
