@@ -24,35 +24,35 @@ use crate::words::format_ms;
 
 /// Without repeated runs, a time changes when the slower is more than this
 /// many times the faster...
-pub const NOISE_RATIO: f64 = 1.3;
+pub(crate) const NOISE_RATIO: f64 = 1.3;
 /// ...and the two are more than this far apart (below it, the clocks and
 /// the machine's load decide more than the code does).
-pub const NOISE_FLOOR: Duration = Duration::from_millis(2);
+pub(crate) const NOISE_FLOOR: Duration = Duration::from_millis(2);
 /// Runs on both sides needed to judge a change by their spread instead.
-pub const SPREAD_RUNS: usize = 3;
+pub(crate) const SPREAD_RUNS: usize = 3;
 
 /// What an earlier run said of one case.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Earlier {
+pub(crate) struct Earlier {
     /// `None` when the case could not be judged then.
-    pub verdict: Option<Verdict>,
+    pub(crate) verdict: Option<Verdict>,
     /// The time charged (the median of its runs).
-    pub time: Option<Duration>,
+    pub(crate) time: Option<Duration>,
     /// Every run's charged time.
-    pub runs: Vec<Duration>,
+    pub(crate) runs: Vec<Duration>,
 }
 
 /// An earlier run, case by case.
 #[derive(Clone, Debug, Default)]
-pub struct Baseline {
+pub(crate) struct Baseline {
     /// Where it came from, for the report: a file, or `the last run`.
-    pub source: String,
+    pub(crate) source: String,
     cases: HashMap<String, Earlier>,
 }
 
 /// How a case's time moved.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Trend {
+pub(crate) enum Trend {
     /// By this factor (more than 1).
     Faster(f64),
     Slower(f64),
@@ -64,31 +64,31 @@ pub enum Trend {
 
 /// One case set against the baseline.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Comparison {
-    pub before: Earlier,
-    pub now: Earlier,
-    pub trend: Trend,
+pub(crate) struct Comparison {
+    pub(crate) before: Earlier,
+    pub(crate) now: Earlier,
+    pub(crate) trend: Trend,
 }
 
 impl Comparison {
     /// Not accepted before, accepted now.
-    pub fn fixed(&self) -> bool {
+    pub(crate) fn fixed(&self) -> bool {
         self.before.verdict != Some(Verdict::AC) && self.now.verdict == Some(Verdict::AC)
     }
 
     /// Accepted before, not any more.
-    pub fn broken(&self) -> bool {
+    pub(crate) fn broken(&self) -> bool {
         self.before.verdict == Some(Verdict::AC) && self.now.verdict != Some(Verdict::AC)
     }
 
     /// The verdict's change, `TLE → AC`, when it changed.
-    pub fn verdict_change(&self) -> Option<String> {
+    pub(crate) fn verdict_change(&self) -> Option<String> {
         (self.before.verdict != self.now.verdict)
             .then(|| format!("{} → {}", code(self.before.verdict), code(self.now.verdict)))
     }
 
     /// The time's change past the noise: `1320 ms → 410 ms, 3.2x faster`.
-    pub fn time_change(&self) -> Option<String> {
+    pub(crate) fn time_change(&self) -> Option<String> {
         let (Some(before), Some(now)) = (self.before.time, self.now.time) else {
             return None;
         };
@@ -116,7 +116,7 @@ impl Comparison {
 
     /// What changed, in one note: `TLE → AC; 1320 ms → 410 ms, 3.2x
     /// faster`; empty when nothing did.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         [self.verdict_change(), self.time_change()]
             .into_iter()
             .flatten()
@@ -131,7 +131,7 @@ fn code(verdict: Option<Verdict>) -> &'static str {
 
 /// Whether `now` moved from `before`, past the noise (see the module's
 /// documentation).
-pub fn trend(before: &Earlier, now: &Earlier) -> Trend {
+pub(crate) fn trend(before: &Earlier, now: &Earlier) -> Trend {
     // A submission that did not compile never ran: it has no time.
     if before.verdict == Some(Verdict::CE) || now.verdict == Some(Verdict::CE) {
         return Trend::Unknown;
@@ -167,7 +167,7 @@ pub fn trend(before: &Earlier, now: &Earlier) -> Trend {
 }
 
 /// What a result says of its case, as a baseline would keep it.
-pub fn earlier_of(result: &CaseResult) -> Earlier {
+pub(crate) fn earlier_of(result: &CaseResult) -> Earlier {
     match &result.outcome {
         CaseOutcome::Judged(j) => Earlier {
             verdict: Some(j.verdict),
@@ -184,7 +184,7 @@ pub fn earlier_of(result: &CaseResult) -> Earlier {
 
 impl Baseline {
     /// Reads a JSON report written by `--json FILE` (or `--format json`).
-    pub fn load(path: &Path, source: impl Into<String>) -> anyhow::Result<Baseline> {
+    pub(crate) fn load(path: &Path, source: impl Into<String>) -> anyhow::Result<Baseline> {
         // Through the file door: a regular file with one link, bounded.
         let text = crate::files::read_text(path, "baseline", crate::state::MAX_RECORD_BYTES)
             .context("failed to read the baseline")?;
@@ -192,7 +192,7 @@ impl Baseline {
     }
 
     /// [`Self::load`] of a report already read from `path`.
-    pub fn from_text(
+    pub(crate) fn from_text(
         text: &str,
         path: &Path,
         source: impl Into<String>,
@@ -249,7 +249,7 @@ impl Baseline {
 
     /// The case set against its earlier run; `None` when the baseline
     /// does not hold it (a new case).
-    pub fn compare(&self, result: &CaseResult) -> Option<Comparison> {
+    pub(crate) fn compare(&self, result: &CaseResult) -> Option<Comparison> {
         let before = self.cases.get(result.id.as_raw())?.clone();
         let now = earlier_of(result);
         let trend = trend(&before, &now);
@@ -259,19 +259,19 @@ impl Baseline {
 
 /// The changes of a whole run, for its summary.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Tally {
-    pub fixed: usize,
-    pub broken: usize,
-    pub faster: usize,
-    pub slower: usize,
+pub(crate) struct Tally {
+    pub(crate) fixed: usize,
+    pub(crate) broken: usize,
+    pub(crate) faster: usize,
+    pub(crate) slower: usize,
     /// Compared, and neither the verdict nor the time changed.
-    pub unchanged: usize,
+    pub(crate) unchanged: usize,
     /// Not in the baseline.
-    pub new: usize,
+    pub(crate) new: usize,
 }
 
 impl Tally {
-    pub fn add(&mut self, comparison: Option<&Comparison>) {
+    pub(crate) fn add(&mut self, comparison: Option<&Comparison>) {
         let Some(c) = comparison else {
             self.new += 1;
             return;
@@ -289,7 +289,7 @@ impl Tally {
     }
 
     /// `1 fixed, 0 broken, 2 faster, 0 slower, 5 unchanged, 1 new`.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         let mut text = format!(
             "{} fixed, {} broken, {} faster, {} slower, {} unchanged",
             self.fixed, self.broken, self.faster, self.slower, self.unchanged
@@ -303,13 +303,13 @@ impl Tally {
 
 /// Keeps what each case of a run says, to compare the next run with (the
 /// watch loop's).
-pub struct Recorder {
+pub(crate) struct Recorder {
     into: Arc<Mutex<Baseline>>,
 }
 
 impl Recorder {
     /// A recorder, and where the run it hears ends up.
-    pub fn new(source: impl Into<String>) -> (Recorder, Arc<Mutex<Baseline>>) {
+    pub(crate) fn new(source: impl Into<String>) -> (Recorder, Arc<Mutex<Baseline>>) {
         let into = Arc::new(Mutex::new(Baseline {
             source: source.into(),
             cases: HashMap::new(),

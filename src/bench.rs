@@ -22,13 +22,13 @@ use crate::solver::{reference, Solver};
 /// Puzzles read from a file.
 #[derive(Clone, Debug)]
 pub struct PuzzleSet {
-    pub path: PathBuf,
+    pub(crate) path: PathBuf,
     pub puzzles: Vec<Board>,
 }
 
 /// The largest puzzle file `bench` reads: some three million puzzles of
 /// one line each.
-pub const MAX_PUZZLE_FILE_BYTES: u64 = 256 << 20;
+pub(crate) const MAX_PUZZLE_FILE_BYTES: u64 = 256 << 20;
 
 /// Reads puzzles from `path`: one 81-character line each (dataset files,
 /// with `#` comments and blank lines skipped) or any format `test` reads.
@@ -52,7 +52,7 @@ pub fn read_puzzles(path: &Path, limit: Option<usize>) -> anyhow::Result<PuzzleS
 
 /// Reads the puzzles of a puzzle file named `name`: dataset files (one
 /// puzzle a line, `#` comments, blank lines) or any format `test` reads.
-pub fn parse_puzzle_file(name: &str, text: &str) -> anyhow::Result<format::ParsedBoards> {
+pub(crate) fn parse_puzzle_file(name: &str, text: &str) -> anyhow::Result<format::ParsedBoards> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     // Comments become blank lines, so line numbers in errors stay true.
     let cleaned: String = text
@@ -66,26 +66,26 @@ pub fn parse_puzzle_file(name: &str, text: &str) -> anyhow::Result<format::Parse
 
 /// How rounds are run.
 #[derive(Clone, Copy, Debug)]
-pub struct Rounds {
-    pub warmup: usize,
-    pub measured: usize,
+pub(crate) struct Rounds {
+    pub(crate) warmup: usize,
+    pub(crate) measured: usize,
 }
 
 /// The timing of one solver on one file.
 #[derive(Clone, Debug)]
-pub struct Measurement {
-    pub solver: String,
+pub(crate) struct Measurement {
+    pub(crate) solver: String,
     /// The puzzle file, named by the user or found in a pack.
-    pub file: crate::outside::OutsidePath,
-    pub puzzles: usize,
+    pub(crate) file: crate::outside::OutsidePath,
+    pub(crate) puzzles: usize,
     /// Microseconds per puzzle: (min, median, max) over the rounds.
-    pub us_per_puzzle: Option<(f64, f64, f64)>,
+    pub(crate) us_per_puzzle: Option<(f64, f64, f64)>,
     /// Guesses per puzzle, for the reference search.
-    pub guesses_per_puzzle: Option<f64>,
+    pub(crate) guesses_per_puzzle: Option<f64>,
     /// Puzzles answered wrongly or left unsolved; such a solver gets no time.
-    pub wrong: usize,
+    pub(crate) wrong: usize,
     /// The first wrong answer, for the report.
-    pub first_wrong: Option<usize>,
+    pub(crate) first_wrong: Option<usize>,
 }
 
 fn spread(mut per_puzzle: Vec<f64>) -> Option<(f64, f64, f64)> {
@@ -98,7 +98,7 @@ fn spread(mut per_puzzle: Vec<f64>) -> Option<(f64, f64, f64)> {
 }
 
 /// Times `solver` on `set`.
-pub fn builtin(solver: &Solver, set: &PuzzleSet, rounds: Rounds) -> Measurement {
+pub(crate) fn builtin(solver: &Solver, set: &PuzzleSet, rounds: Rounds) -> Measurement {
     let boards: Vec<Vec<Vec<char>>> = set.puzzles.iter().map(Board::to_rows).collect();
     // Validation round: it also warms caches and the branch predictor.
     let mut wrong = 0;
@@ -154,7 +154,11 @@ pub fn builtin(solver: &Solver, set: &PuzzleSet, rounds: Rounds) -> Measurement 
 
 /// Times an external program on `set` given as one AcWing input: whole
 /// process time per puzzle, as a judge sees it.
-pub fn command(launch: &Launch, set: &PuzzleSet, rounds: Rounds) -> anyhow::Result<Measurement> {
+pub(crate) fn command(
+    launch: &Launch,
+    set: &PuzzleSet,
+    rounds: Rounds,
+) -> anyhow::Result<Measurement> {
     let input = format::acwing_input(&set.puzzles);
     let name = launch.label.trim_matches('`');
     let run = || -> anyhow::Result<(Duration, String)> {

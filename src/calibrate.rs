@@ -34,32 +34,32 @@ use crate::runner::Submission;
 use crate::verdict::Verdict;
 
 /// How far past the suite's limit each case is measured.
-pub const MEASURE: f64 = 2.5;
+pub(crate) const MEASURE: f64 = 2.5;
 /// The factor a verdict must survive: an AC reference within 1/MARGIN of
 /// the limit, a TLE reference past MARGIN times it.
-pub const MARGIN: f64 = 2.0;
+pub(crate) const MARGIN: f64 = 2.0;
 
 /// One reference on one case.
 #[derive(Clone, Debug)]
-pub struct Measured {
+pub(crate) struct Measured {
     /// The verdict at the measuring limit (`None`: the case could not be
     /// judged).
-    pub verdict: Option<Verdict>,
-    pub time: Duration,
+    pub(crate) verdict: Option<Verdict>,
+    pub(crate) time: Duration,
     /// The case's own time limit.
-    pub limit: Duration,
+    pub(crate) limit: Duration,
     /// It was stopped at the measuring limit: it needs more than `time`.
-    pub stopped: bool,
+    pub(crate) stopped: bool,
 }
 
 impl Measured {
     /// Its time as a share of the case's limit.
-    pub fn ratio(&self) -> f64 {
+    pub(crate) fn ratio(&self) -> f64 {
         self.time.as_secs_f64() / self.limit.as_secs_f64()
     }
 
     /// The verdict the suite's own limit gives.
-    pub fn at_limit(&self) -> Option<Verdict> {
+    pub(crate) fn at_limit(&self) -> Option<Verdict> {
         match self.verdict {
             Some(_) if self.time > self.limit || self.stopped => Some(Verdict::TLE),
             other => other,
@@ -69,17 +69,17 @@ impl Measured {
 
 /// A reference judged on every case of a suite.
 #[derive(Clone, Debug)]
-pub struct Run {
-    pub reference: Reference,
+pub(crate) struct Run {
+    pub(crate) reference: Reference,
     /// The reference's file name, from the suite.
-    pub label: OutsideName,
+    pub(crate) label: OutsideName,
     /// In case order.
-    pub cases: Vec<Measured>,
+    pub(crate) cases: Vec<Measured>,
 }
 
 impl Run {
     /// The verdict the suite gives it: the first case not accepted.
-    pub fn verdict(&self) -> Option<Verdict> {
+    pub(crate) fn verdict(&self) -> Option<Verdict> {
         self.cases
             .iter()
             .map(Measured::at_limit)
@@ -88,15 +88,15 @@ impl Run {
     }
 
     /// The largest share of a case's limit it used.
-    pub fn worst(&self) -> f64 {
+    pub(crate) fn worst(&self) -> f64 {
         self.cases.iter().map(Measured::ratio).fold(0.0, f64::max)
     }
 
-    pub fn reproduced(&self) -> bool {
+    pub(crate) fn reproduced(&self) -> bool {
         self.verdict() == Some(self.reference.verdict.verdict())
     }
 
-    pub fn with_margin(&self) -> bool {
+    pub(crate) fn with_margin(&self) -> bool {
         self.reproduced()
             && match self.reference.verdict {
                 RealVerdict::AC => self.worst() <= 1.0 / MARGIN,
@@ -107,38 +107,38 @@ impl Run {
 
 /// What calibrating one suite found.
 #[derive(Clone, Debug)]
-pub struct Suite {
-    pub dir: OutsidePath,
-    pub case_ids: Vec<OutsideName>,
+pub(crate) struct Suite {
+    pub(crate) dir: OutsidePath,
+    pub(crate) case_ids: Vec<OutsideName>,
     /// The suite's time limit (the first case's, scaled) and its scale.
-    pub limit: Duration,
-    pub time_scale: f64,
+    pub(crate) limit: Duration,
+    pub(crate) time_scale: f64,
     /// The problem the suite's `judge.toml` names.
-    pub problem: Option<Problem>,
-    pub runs: Vec<Run>,
+    pub(crate) problem: Option<Problem>,
+    pub(crate) runs: Vec<Run>,
 }
 
 /// Limits, as factors of the current one, that would reproduce every
 /// real verdict: `low..high` (`high` unbounded without a TLE reference).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Window {
-    pub low: f64,
-    pub high: Option<f64>,
+pub(crate) struct Window {
+    pub(crate) low: f64,
+    pub(crate) high: Option<f64>,
 }
 
 impl Suite {
-    pub fn holds(&self) -> bool {
+    pub(crate) fn holds(&self) -> bool {
         self.runs.iter().all(Run::reproduced)
     }
 
-    pub fn holds_with_margin(&self) -> bool {
+    pub(crate) fn holds_with_margin(&self) -> bool {
         self.runs.iter().all(Run::with_margin)
     }
 
     /// The factors on the limit that reproduce every real verdict, with the
     /// margin when `margin`; `None` when no limit separates them (an AC
     /// reference is as slow as a TLE one, or a reference fails otherwise).
-    pub fn window(&self, margin: bool) -> Option<Window> {
+    pub(crate) fn window(&self, margin: bool) -> Option<Window> {
         let m = if margin { MARGIN } else { 1.0 };
         let mut low: f64 = 0.0;
         let mut high: Option<f64> = None;
@@ -167,7 +167,7 @@ impl Suite {
 
     /// A `time_scale` to suggest: the middle of the window (geometric),
     /// times the scale in force; just past its low end without a top.
-    pub fn suggested_scale(&self) -> Option<f64> {
+    pub(crate) fn suggested_scale(&self) -> Option<f64> {
         let window = self.window(true).or_else(|| self.window(false))?;
         let factor = match window.high {
             Some(high) => (window.low.max(f64::MIN_POSITIVE) * high).sqrt(),
@@ -203,7 +203,7 @@ impl Reporter for Collect<'_> {
 /// are the command line's settings (`--time-scale`), `sandbox` the
 /// protections the runs get; `progress` hears of each reference and case
 /// as it starts and ends.
-pub fn suite(
+pub(crate) fn suite(
     dir: &Path,
     overrides: &Settings,
     sandbox: Option<&Protections>,
@@ -333,7 +333,7 @@ pub(crate) mod examples {
 
     /// A reference with the real verdict `verdict`, taking `ms` on the
     /// cases; with `stopped`, times of 2.5 s or more were cut off there.
-    pub fn run(verdict: RealVerdict, ms: &[u64], stopped: bool) -> Run {
+    pub(crate) fn run(verdict: RealVerdict, ms: &[u64], stopped: bool) -> Run {
         Run {
             reference: Reference {
                 file: std::path::PathBuf::from("r.cpp"),
@@ -358,7 +358,7 @@ pub(crate) mod examples {
     }
 
     /// AcWing's two cases `a` and `b` at a limit of 1 s, judged by `runs`.
-    pub fn suite(runs: Vec<Run>) -> Suite {
+    pub(crate) fn suite(runs: Vec<Run>) -> Suite {
         Suite {
             dir: std::path::PathBuf::from("cases/acwing166").into(),
             case_ids: vec!["a".into(), "b".into()],

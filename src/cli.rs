@@ -42,11 +42,11 @@ use crate::runner::lang::Language;
     sudoku-judge calibrate                  check the suites' limits against references\n  \
     sudoku-judge solve < puzzles.txt        solve puzzles in any format\n  \
     sudoku-judge solvers                    list the built-in solvers")]
-pub struct Cli {
+pub(crate) struct Cli {
     /// When to colour the output: on a terminal (auto, and never when
     /// NO_COLOR is set), always, or never.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true)]
-    pub color: ColorChoice,
+    pub(crate) color: ColorChoice,
 
     /// How submissions and compilers are contained: auto uses every
     /// protection the kernel allows (PID, mount, network and IPC
@@ -55,17 +55,17 @@ pub struct Cli {
     /// judge without all of them; off runs submissions as plain child
     /// processes, for debugging.
     #[arg(long, value_enum, default_value_t = SandboxArg::Auto, global = true)]
-    pub sandbox: SandboxArg,
+    pub(crate) sandbox: SandboxArg,
 
     /// Read case files, expected outputs, judge.toml files and references
     /// that are symbolic links to files outside the directory given on the
     /// command line. Without it they are refused, so a downloaded suite
     /// cannot make the judge show a file elsewhere on the machine.
     #[arg(long, global = true)]
-    pub follow_outside_links: bool,
+    pub(crate) follow_outside_links: bool,
 
     #[command(subcommand)]
-    pub command: Command,
+    pub(crate) command: Command,
 }
 
 /// A count from `min` to `max`: clap names the flag and the range when a
@@ -78,21 +78,21 @@ fn count_in(min: usize, max: usize) -> impl clap::builder::TypedValueParser<Valu
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ColorChoice {
+pub(crate) enum ColorChoice {
     Auto,
     Always,
     Never,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum SandboxArg {
+pub(crate) enum SandboxArg {
     Auto,
     Require,
     Off,
 }
 
 impl SandboxArg {
-    pub fn mode(self) -> crate::runner::sandbox::Mode {
+    pub(crate) fn mode(self) -> crate::runner::sandbox::Mode {
         use crate::runner::sandbox::Mode;
         match self {
             SandboxArg::Auto => Mode::Auto,
@@ -103,7 +103,7 @@ impl SandboxArg {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Judge a solver, program or source file on cases and print a verdict table.
     ///
     /// A case is a directory holding input.txt and expected.txt (also
@@ -427,7 +427,7 @@ pub enum Command {
 
 /// What `cache` does beyond showing the cache.
 #[derive(Subcommand, Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CacheAction {
+pub(crate) enum CacheAction {
     /// Remove every build, compiler version and compiler cache, but the
     /// builds a judge running now uses.
     Clear,
@@ -450,52 +450,52 @@ pub enum CacheAction {
         "Memory limit for each case, e.g. 64M or 256MB [default: 256M]"
     )),
 )]
-pub struct TestArgs {
+pub(crate) struct TestArgs {
     /// Suite directories, case directories or case files to judge; an
     /// argument that is not a path picks cases by id under cases/: the
     /// name of a suite or a case picks it alone (`leetcode37` is not
     /// `leetcode37-hard`), a glob picks what it matches (`leetcode37*`),
     /// and any other text every id holding it (`hard`) [default: cases].
     #[arg(value_name = "PATH|FILTER")]
-    pub paths: Vec<String>,
+    pub(crate) paths: Vec<String>,
 
     #[command(flatten)]
-    pub submission: SubmissionArgs,
+    pub(crate) submission: SubmissionArgs,
 
     /// How answers are checked: sudoku accepts any valid solution that keeps
     /// the givens (a special judge); exact compares text with the expected
     /// file, ignoring CRLF and trailing whitespace.
     #[arg(long, value_enum)]
-    pub checker: Option<CheckerArg>,
+    pub(crate) checker: Option<CheckerArg>,
 
     #[command(flatten)]
-    pub limits: LimitArgs,
+    pub(crate) limits: LimitArgs,
 
     /// Multiply every time limit by this factor, e.g. 1.5 on a machine
     /// half again as slow as the judge's (`sudoku-judge calibrate` suggests
     /// one); overrides `time_scale` in judge.toml.
     #[arg(long, value_name = "FACTOR")]
-    pub time_scale: Option<f64>,
+    pub(crate) time_scale: Option<f64>,
 
     /// Run each case N times and report the median time (min/max in JSON).
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1000))]
-    pub repeat: u32,
+    pub(crate) repeat: u32,
 
     /// The report on stdout: a table for people, one JSON document, or
     /// JUnit XML. To write a JSON or JUnit report beside the table, give
     /// --json FILE or --junit FILE.
     #[arg(long, value_enum, default_value_t = TestFormat::Table)]
-    pub format: TestFormat,
+    pub(crate) format: TestFormat,
 
     /// Judge N cases at a time. Each case's CPU time and memory stay its
     /// own, but wall times are taken under load; 1 keeps them faithful.
     #[arg(long, short = 'j', default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-    pub jobs: u16,
+    pub(crate) jobs: u16,
 
     /// Judge only the K-th of N shares of the sorted case list (every N-th
     /// case), so N CI machines judge one corpus together, e.g. 2/4.
     #[arg(long, value_name = "K/N")]
-    pub partition: Option<String>,
+    pub(crate) partition: Option<String>,
 
     /// Start a new process for every case. By default a LeetCode-style
     /// file or a built-in solver runs all its cases in one process (one a
@@ -504,12 +504,12 @@ pub struct TestArgs {
     /// fails only after others is said to. Programs always get a process
     /// per case, as AcWing and POJ run them.
     #[arg(long)]
-    pub fresh_process: bool,
+    pub(crate) fresh_process: bool,
 
     /// Show only the rows of cases not accepted and the summary: no
     /// header, no failure blocks (a compile error is still shown).
     #[arg(long, short = 'q', conflicts_with = "verbose")]
-    pub quiet: bool,
+    pub(crate) quiet: bool,
 
     /// Say everything: the toolchain and the sandbox in full on every run
     /// (by default the toolchain is named when a build is made, and the
@@ -518,7 +518,7 @@ pub struct TestArgs {
     /// answer of a case (by default the first's), and how --baseline
     /// decides that a time changed.
     #[arg(long, short = 'v')]
-    pub verbose: bool,
+    pub(crate) verbose: bool,
 
     /// Show what each accepted case printed besides its answers, under its
     /// row: a LeetCode-style file's own stdout (its debug prints, which
@@ -526,35 +526,35 @@ pub struct TestArgs {
     /// failure's are. A case not accepted shows its own in its failure
     /// block anyway.
     #[arg(long, conflicts_with = "quiet")]
-    pub show_output: bool,
+    pub(crate) show_output: bool,
 
     /// Stop at the first case not accepted, as the judges do; the cases
     /// after it are listed as not run.
     #[arg(long)]
-    pub fail_fast: bool,
+    pub(crate) fail_fast: bool,
 
     /// Judge only the cases that were not accepted in the last run here
     /// (remembered in .sudoku-judge/ in the current directory), where they
     /// were: without a path, under the paths that run judged.
     #[arg(long)]
-    pub failed: bool,
+    pub(crate) failed: bool,
 
     /// Also write the JSON report to FILE; `-` writes it to stdout, and
     /// the table then goes to stderr.
     #[arg(long, value_name = "FILE")]
-    pub json: Option<PathBuf>,
+    pub(crate) json: Option<PathBuf>,
 
     /// Also write a JUnit XML report to FILE, for CI viewers; `-` writes it
     /// to stdout, and the table then goes to stderr.
     #[arg(long, value_name = "FILE")]
-    pub junit: Option<PathBuf>,
+    pub(crate) junit: Option<PathBuf>,
 
     /// Also write a report to look at to FILE: one self-contained HTML
     /// page (no network) with each case's time as a bar against its limit,
     /// the per-puzzle times, the comparison with --baseline and each wrong
     /// answer as two grids.
     #[arg(long, value_name = "FILE")]
-    pub html: Option<PathBuf>,
+    pub(crate) html: Option<PathBuf>,
 
     /// Compare with an earlier run: a report written with `--json FILE`,
     /// or `last` for the last run in this directory (kept in
@@ -565,13 +565,13 @@ pub struct TestArgs {
     /// Exits 1 when a case accepted then is not any more. A NAME is a run
     /// kept with --save-baseline NAME.
     #[arg(long, value_name = "FILE|NAME|last")]
-    pub baseline: Option<PathBuf>,
+    pub(crate) baseline: Option<PathBuf>,
 
     /// Keep this run as the baseline NAME (in .sudoku-judge/baselines/),
     /// to compare later runs with by --baseline NAME: unlike `last`, a
     /// later run does not replace it. An interrupted run is not kept.
     #[arg(long, value_name = "NAME")]
-    pub save_baseline: Option<String>,
+    pub(crate) save_baseline: Option<String>,
 
     /// Keep what each case that was not accepted was given and gave back,
     /// one directory a case under DIR: its input and expected output,
@@ -579,7 +579,7 @@ pub struct TestArgs {
     /// the verdict. DIR must be new, empty or made by --keep before (then
     /// it is replaced); a directory of yours is refused.
     #[arg(long, value_name = "DIR")]
-    pub keep: Option<PathBuf>,
+    pub(crate) keep: Option<PathBuf>,
 
     /// Judge again whenever the submission, a case or a judge.toml
     /// changes (for --cmd: the program given as a path, rebuilt or edited,
@@ -588,22 +588,22 @@ pub struct TestArgs {
     /// run restarts it. The screen is cleared between runs on a terminal;
     /// a pipe gets a separator line. Ctrl-C ends the watch.
     #[arg(long)]
-    pub watch: bool,
+    pub(crate) watch: bool,
 }
 
 /// What is judged: a built-in solver, a command, or a source file.
 #[derive(Debug, Args)]
-pub struct SubmissionArgs {
+pub(crate) struct SubmissionArgs {
     /// Built-in solver to judge (default: the fastest; see `sudoku-judge solvers`).
     #[arg(long, value_name = "NAME", conflicts_with_all = ["cmd", "submission"])]
-    pub solver: Option<String>,
+    pub(crate) solver: Option<String>,
 
     /// Judge your own program, run as this command without a shell, e.g.
     /// './a.out' or 'python3 sol.py'. It reads AcWing 166 input on stdin
     /// (puzzle lines closed by `end`; cases in other formats are converted)
     /// and prints one 81-digit line per puzzle.
     #[arg(long, value_name = "COMMAND", conflicts_with = "submission")]
-    pub cmd: Option<String>,
+    pub(crate) cmd: Option<String>,
 
     /// Judge a source file: a program with a main (AcWing style), or a
     /// LeetCode-style class Solution with solveSudoku / solve_sudoku and no
@@ -612,11 +612,11 @@ pub struct SubmissionArgs {
     /// C#, Kotlin, Scala, Ruby, PHP or Racket, told by the extension;
     /// built once with the judges' flags and cached.
     #[arg(long, value_name = "FILE")]
-    pub submission: Option<PathBuf>,
+    pub(crate) submission: Option<PathBuf>,
 
     /// The language of --submission when its extension does not tell.
     #[arg(long, value_enum, requires = "submission")]
-    pub lang: Option<LangArg>,
+    pub(crate) lang: Option<LangArg>,
 
     /// How to read a --submission that has both LeetCode's class Solution
     /// and a main of its own (a local test harness): `leetcode` judges the
@@ -625,12 +625,12 @@ pub struct SubmissionArgs {
     /// LeetCode's problem alone (--problem leetcode37, or every case's
     /// judge.toml) is read as LeetCode reads it, and as a program otherwise.
     #[arg(long, value_enum, requires = "submission")]
-    pub interface: Option<InterfaceArg>,
+    pub(crate) interface: Option<InterfaceArg>,
 }
 
 /// The readings `--interface` names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum InterfaceArg {
+pub(crate) enum InterfaceArg {
     /// LeetCode's class Solution, called through the driver.
     Leetcode,
     /// A program reading AcWing 166 input on stdin.
@@ -638,143 +638,143 @@ pub enum InterfaceArg {
 }
 
 #[derive(Debug, Args)]
-pub struct NewArgs {
+pub(crate) struct NewArgs {
     /// The file to write (new; a directory gets the default name inside
     /// it) [default: the language's usual name, e.g. solution.py,
     /// Solution.java, main.cpp].
     #[arg(value_name = "FILE")]
-    pub file: Option<PathBuf>,
+    pub(crate) file: Option<PathBuf>,
 
     /// The language [default: from FILE's extension].
     #[arg(long, value_enum, value_name = "LANG")]
-    pub lang: Option<LangArg>,
+    pub(crate) lang: Option<LangArg>,
 
     /// The problem to start on: leetcode37 gets LeetCode's template,
     /// acwing166 and poj3074 a program reading stdin [default: the problem
     /// of every case under cases/, else leetcode37].
     #[arg(long, value_enum)]
-    pub problem: Option<ProblemArg>,
+    pub(crate) problem: Option<ProblemArg>,
 }
 
 #[derive(Debug, Args)]
-pub struct TrustArgs {
+pub(crate) struct TrustArgs {
     /// Suite directories (every judge.toml at or under each, hidden
     /// directories left out) or judge.toml files.
     #[arg(value_name = "DIR", required_unless_present = "list")]
-    pub paths: Vec<PathBuf>,
+    pub(crate) paths: Vec<PathBuf>,
 
     /// List every judge.toml allowed, what it names, and whether it is
     /// still as it was allowed.
     #[arg(long, conflicts_with_all = ["revoke", "paths"])]
-    pub list: bool,
+    pub(crate) list: bool,
 
     /// Take back the consent given to every judge.toml at or under each
     /// DIR: their programs no longer run.
     #[arg(long)]
-    pub revoke: bool,
+    pub(crate) revoke: bool,
 }
 
 #[derive(Debug, Args)]
-pub struct DoctorArgs {
+pub(crate) struct DoctorArgs {
     /// Check only this language (repeat for more) [default: every language].
     #[arg(long, value_enum, value_name = "LANG")]
-    pub lang: Vec<LangArg>,
+    pub(crate) lang: Vec<LangArg>,
 
     /// Print the findings as JSON on stdout instead of the human report.
     #[arg(long)]
-    pub json: bool,
+    pub(crate) json: bool,
 
     /// Count a missing toolchain as a failure (exit code 1), as on a
     /// machine that must judge every language.
     #[arg(long)]
-    pub require_all: bool,
+    pub(crate) require_all: bool,
 }
 
 #[derive(Debug, Args)]
-pub struct DriverArgs {
+pub(crate) struct DriverArgs {
     /// The source file: a LeetCode-style file or a program.
     #[arg(value_name = "FILE")]
-    pub file: PathBuf,
+    pub(crate) file: PathBuf,
 
     /// The directory to write into: new (it is made) or empty.
     #[arg(long, value_name = "DIR")]
-    pub out: PathBuf,
+    pub(crate) out: PathBuf,
 
     /// The case whose boards board.txt holds (a case file or directory)
     /// [default: LeetCode's example board].
     #[arg(long, value_name = "CASE")]
-    pub case: Option<PathBuf>,
+    pub(crate) case: Option<PathBuf>,
 
     /// The language of FILE when its extension does not tell.
     #[arg(long, value_enum)]
-    pub lang: Option<LangArg>,
+    pub(crate) lang: Option<LangArg>,
 
     /// How to read a FILE that has both LeetCode's class Solution and a
     /// main of its own (a local test harness) [default: leetcode, the
     /// class inside the driver, the harness left out, as judged on
     /// LeetCode's problem].
     #[arg(long, value_enum)]
-    pub interface: Option<InterfaceArg>,
+    pub(crate) interface: Option<InterfaceArg>,
 }
 
 #[derive(Debug, Args)]
-pub struct GenArgs {
+pub(crate) struct GenArgs {
     /// Directory to write the cases into (created if missing). Existing
     /// files are never overwritten: a name clash is an error.
     #[arg(long, value_name = "DIR")]
-    pub out: PathBuf,
+    pub(crate) out: PathBuf,
 
     /// How many case files to write, from 1 to 1,000,000.
     #[arg(long, default_value_t = 10, value_name = "N", value_parser = count_in(1, 1_000_000))]
-    pub count: usize,
+    pub(crate) count: usize,
 
     /// Puzzles per case file (several need --format acwing), from 1 to
     /// 1,000,000.
     #[arg(long, default_value_t = 1, value_name = "K", value_parser = count_in(1, 1_000_000))]
-    pub per_file: usize,
+    pub(crate) per_file: usize,
 
     /// Seed of the generator: the same seed writes the same cases.
     #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    pub(crate) seed: u64,
 
     /// Exactly this many givens per puzzle, from 17 to 81.
     #[arg(long, value_parser = clap::value_parser!(u8).range(17..=81))]
-    pub givens: Option<u8>,
+    pub(crate) givens: Option<u8>,
 
     /// Only puzzles of this grade (see `sudoku-judge rate --help`).
     #[arg(long, value_enum)]
-    pub grade: Option<GradeArg>,
+    pub(crate) grade: Option<GradeArg>,
 
     /// Only puzzles that cost this solver at least --min-nodes: nodes to
     /// the first solution for backtrack and mrv (the built-in solvers),
     /// guesses for propagate (the reference search).
     #[arg(long, value_enum, requires = "min_nodes", conflicts_with = "givens")]
-    pub hard_for: Option<HardForArg>,
+    pub(crate) hard_for: Option<HardForArg>,
 
     /// The work --hard-for asks for.
     #[arg(long, value_name = "N", requires = "hard_for", value_parser = clap::value_parser!(u64).range(1..))]
-    pub min_nodes: Option<u64>,
+    pub(crate) min_nodes: Option<u64>,
 
     /// Format of the inputs and expected outputs.
     #[arg(long, value_enum, default_value_t = FormatArg::Acwing)]
-    pub format: FormatArg,
+    pub(crate) format: FormatArg,
 
     /// flat: NAME.in with NAME.out; dir: NAME/input.txt with NAME/expected.txt.
     #[arg(long, value_enum, default_value_t = LayoutArg::Flat)]
-    pub layout: LayoutArg,
+    pub(crate) layout: LayoutArg,
 
     /// Case names are this prefix and a number.
     #[arg(long, default_value = "gen-", value_name = "PREFIX")]
-    pub name: String,
+    pub(crate) name: String,
 
     /// Candidates to try for each puzzle before giving up on a target (a
     /// hill climb counts each neighbour it tries).
     #[arg(long, default_value_t = 10_000, value_name = "N", value_parser = count_in(1, 1_000_000_000))]
-    pub attempts: usize,
+    pub(crate) attempts: usize,
 }
 
 impl GenArgs {
-    pub fn target(&self) -> Target {
+    pub(crate) fn target(&self) -> Target {
         Target {
             givens: self.givens.map(usize::from),
             grade: self.grade.map(GradeArg::grade),
@@ -787,20 +787,20 @@ impl GenArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct RateArgs {
+pub(crate) struct RateArgs {
     /// Puzzle files; `-` or none reads stdin.
     #[arg(value_name = "FILE")]
-    pub files: Vec<PathBuf>,
+    pub(crate) files: Vec<PathBuf>,
 
     /// Stop counting a textbook solver's nodes here (plain backtracking
     /// places about 8 million digits a second).
     #[arg(long, default_value_t = 10_000_000, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    pub max_nodes: u64,
+    pub(crate) max_nodes: u64,
 }
 
 /// The solvers whose work `gen --hard-for` and `rate` count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum HardForArg {
+pub(crate) enum HardForArg {
     /// Plain row-major backtracking: nodes to the first solution.
     Backtrack,
     /// Fewest-candidates backtracking: nodes to the first solution.
@@ -810,7 +810,7 @@ pub enum HardForArg {
 }
 
 impl HardForArg {
-    pub fn measure(self) -> Measure {
+    pub(crate) fn measure(self) -> Measure {
         match self {
             HardForArg::Backtrack => Measure::Backtrack,
             HardForArg::Mrv => Measure::Mrv,
@@ -820,87 +820,87 @@ impl HardForArg {
 }
 
 #[derive(Debug, Args)]
-pub struct BenchArgs {
+pub(crate) struct BenchArgs {
     /// Puzzle files.
     #[arg(value_name = "FILE", required = true)]
-    pub files: Vec<PathBuf>,
+    pub(crate) files: Vec<PathBuf>,
 
     /// Built-in solvers to time (repeat the flag; `all` for every one)
     /// [default: the default solver].
     #[arg(long, value_name = "NAME")]
-    pub solver: Vec<String>,
+    pub(crate) solver: Vec<String>,
 
     /// Also time this program on the same puzzles as one AcWing input.
     #[arg(long, value_name = "COMMAND")]
-    pub cmd: Option<String>,
+    pub(crate) cmd: Option<String>,
 
     /// Timed rounds per solver and file, from 1 to 1000.
     #[arg(long, default_value_t = 5, value_name = "N", value_parser = count_in(1, 1000))]
-    pub rounds: usize,
+    pub(crate) rounds: usize,
 
     /// Untimed rounds first (the first also validates every answer).
     #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    pub warmup: u64,
+    pub(crate) warmup: u64,
 
     /// Use only the first N puzzles of each file (the textbook solvers
     /// need minutes for a whole hard set).
     #[arg(long, value_name = "N", value_parser = count_in(1, usize::MAX))]
-    pub limit: Option<usize>,
+    pub(crate) limit: Option<usize>,
 
     /// A table for people, or JSON.
     #[arg(long, value_enum, default_value_t = ReportFormat::Table)]
-    pub format: ReportFormat,
+    pub(crate) format: ReportFormat,
 }
 
 #[derive(Debug, Args)]
-pub struct StressArgs {
+pub(crate) struct StressArgs {
     #[command(flatten)]
-    pub submission: SubmissionArgs,
+    pub(crate) submission: SubmissionArgs,
 
     /// Rounds to run; each judges freshly generated puzzles [default:
     /// 1000, or as many as --time allows when --time is given alone].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    pub rounds: Option<u64>,
+    pub(crate) rounds: Option<u64>,
 
     /// Run this long if nothing fails, e.g. 30s or 5m: alone, with no cap
     /// on rounds; with --rounds, until whichever comes first.
     #[arg(long, value_name = "DURATION")]
-    pub time: Option<String>,
+    pub(crate) time: Option<String>,
 
     /// Seed of the first round; round r uses seed + r.
     #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    pub(crate) seed: u64,
 
     /// Puzzles in each round's input, as in an AcWing 166 input file: more
     /// than one catches state left over between puzzles. From 1 to 100,000.
     #[arg(long, default_value_t = 5, value_name = "K", value_parser = count_in(1, 100_000))]
-    pub puzzles: usize,
+    pub(crate) puzzles: usize,
 
     /// Exactly this many givens per puzzle, from 17 to 81.
     #[arg(long, value_parser = clap::value_parser!(u8).range(17..=81))]
-    pub givens: Option<u8>,
+    pub(crate) givens: Option<u8>,
 
     /// Only puzzles of this grade.
     #[arg(long, value_enum)]
-    pub grade: Option<GradeArg>,
+    pub(crate) grade: Option<GradeArg>,
 
     #[command(flatten)]
-    pub limits: LimitArgs,
+    pub(crate) limits: LimitArgs,
 
     /// Where the shrunk failing case is saved, as NAME.in/NAME.out.
     #[arg(long, default_value = "stress-cases", value_name = "DIR")]
-    pub save: PathBuf,
+    pub(crate) save: PathBuf,
 
     /// Most runs to spend shrinking a failing input.
     #[arg(long, default_value_t = 300, value_name = "N", value_parser = count_in(0, 1_000_000))]
-    pub shrink_runs: usize,
+    pub(crate) shrink_runs: usize,
 
     /// Your own brute force (a program or LeetCode-style file in any
     /// language the judge runs): run on each input first, its answers are
     /// the expected ones, and the submission's are checked against them.
     /// A brute force that is not accepted stops the run.
     #[arg(long, value_name = "FILE")]
-    pub brute: Option<PathBuf>,
+    pub(crate) brute: Option<PathBuf>,
 
     /// Your own generator instead of the built-in one: a command run
     /// (without a shell, in the sandbox) with each round's seed as its last
@@ -908,55 +908,55 @@ pub struct StressArgs {
     /// LeetCode literal or a grid). Its puzzles are solved by the reference
     /// solver, or by --brute; shrinking works on what it printed.
     #[arg(long, value_name = "COMMAND", conflicts_with_all = ["givens", "grade", "puzzles"])]
-    pub gen: Option<String>,
+    pub(crate) gen: Option<String>,
 }
 
 #[derive(Debug, Args)]
-pub struct HackArgs {
+pub(crate) struct HackArgs {
     #[command(flatten)]
-    pub submission: SubmissionArgs,
+    pub(crate) submission: SubmissionArgs,
 
     /// When to stop if nothing fails: a number of rounds (`200`) or a time
     /// (`30s`, `5m`).
     #[arg(long, default_value = "60s", value_name = "ROUNDS|TIME")]
-    pub budget: String,
+    pub(crate) budget: String,
 
     /// Seed of the search: the same seed tries the same first inputs.
     #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    pub(crate) seed: u64,
 
     /// Puzzles in each input, as in an AcWing 166 input file.
     #[arg(long, default_value_t = 5, value_name = "K", value_parser = clap::value_parser!(u64).range(1..=1000))]
-    pub puzzles: u64,
+    pub(crate) puzzles: u64,
 
     #[command(flatten)]
-    pub limits: LimitArgs,
+    pub(crate) limits: LimitArgs,
 
     /// Where the failing or slowest input is saved, as NAME.in/NAME.out.
     #[arg(long, default_value = "hack-cases", value_name = "DIR")]
-    pub save: PathBuf,
+    pub(crate) save: PathBuf,
 }
 
 /// The limits to judge under: each generated input for `stress` and `hack`,
 /// each case for `test` (which words the help for cases; see [`TestArgs`]).
 #[derive(Debug, Args)]
-pub struct LimitArgs {
+pub(crate) struct LimitArgs {
     /// Judge on this problem's limits (see `sudoku-judge test --help`).
     #[arg(long, value_enum)]
-    pub problem: Option<ProblemArg>,
+    pub(crate) problem: Option<ProblemArg>,
 
     /// Time limit for each generated input [default: 1s].
     #[arg(long, value_name = "TIME")]
-    pub time_limit: Option<String>,
+    pub(crate) time_limit: Option<String>,
 
     /// Memory limit [default: 256M].
     #[arg(long, value_name = "SIZE")]
-    pub memory_limit: Option<String>,
+    pub(crate) memory_limit: Option<String>,
 }
 
 /// The formats `gen` can write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum FormatArg {
+pub(crate) enum FormatArg {
     /// `[["5","3",...],...]`, one board per file.
     Leetcode,
     /// 81-character lines closed by `end`.
@@ -966,7 +966,7 @@ pub enum FormatArg {
 }
 
 impl FormatArg {
-    pub fn format(self) -> Format {
+    pub(crate) fn format(self) -> Format {
         match self {
             FormatArg::Leetcode => Format::LeetCode,
             FormatArg::Acwing => Format::AcWing,
@@ -977,7 +977,7 @@ impl FormatArg {
 
 /// The problems `--problem` names; [`Problem`] in the library.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ProblemArg {
+pub(crate) enum ProblemArg {
     /// LeetCode 37 "Sudoku Solver": one board, solved in place.
     Leetcode37,
     /// AcWing 166 "数独": many puzzles on stdin, closed by `end`.
@@ -987,7 +987,7 @@ pub enum ProblemArg {
 }
 
 impl ProblemArg {
-    pub fn problem(self) -> Problem {
+    pub(crate) fn problem(self) -> Problem {
         match self {
             ProblemArg::Leetcode37 => Problem::Leetcode37,
             ProblemArg::Acwing166 => Problem::Acwing166,
@@ -998,7 +998,7 @@ impl ProblemArg {
 
 /// The checkers `--checker` names; [`CheckerKind`] in the library.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum CheckerArg {
+pub(crate) enum CheckerArg {
     /// Any valid solution that keeps the givens (a special judge).
     Sudoku,
     /// The text must equal the expected output (CRLF and trailing whitespace ignored).
@@ -1006,7 +1006,7 @@ pub enum CheckerArg {
 }
 
 impl CheckerArg {
-    pub fn kind(self) -> CheckerKind {
+    pub(crate) fn kind(self) -> CheckerKind {
         match self {
             CheckerArg::Sudoku => CheckerKind::Sudoku,
             CheckerArg::Exact => CheckerKind::Exact,
@@ -1016,7 +1016,7 @@ impl CheckerArg {
 
 /// The grades `--grade` names; [`Grade`] in the library.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum GradeArg {
+pub(crate) enum GradeArg {
     /// Logic alone solves it (naked and hidden singles, locked
     /// candidates): no guess at all.
     Easy,
@@ -1029,7 +1029,7 @@ pub enum GradeArg {
 }
 
 impl GradeArg {
-    pub fn grade(self) -> Grade {
+    pub(crate) fn grade(self) -> Grade {
         match self {
             GradeArg::Easy => Grade::Easy,
             GradeArg::Medium => Grade::Medium,
@@ -1041,7 +1041,7 @@ impl GradeArg {
 
 /// The layouts `gen --layout` names; [`Layout`] in the library.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum LayoutArg {
+pub(crate) enum LayoutArg {
     /// `NAME.in` with `NAME.out`, as online-judge-tools keeps them.
     Flat,
     /// `NAME/input.txt` with `NAME/expected.txt`.
@@ -1049,7 +1049,7 @@ pub enum LayoutArg {
 }
 
 impl LayoutArg {
-    pub fn layout(self) -> Layout {
+    pub(crate) fn layout(self) -> Layout {
         match self {
             LayoutArg::Flat => Layout::Flat,
             LayoutArg::Dir => Layout::Dir,
@@ -1060,7 +1060,7 @@ impl LayoutArg {
 /// A language `--lang` names: every one the library judges, by its id or
 /// an alias.
 #[derive(Clone, Copy, Debug)]
-pub struct LangArg(pub Language);
+pub(crate) struct LangArg(pub(crate) Language);
 
 impl ValueEnum for LangArg {
     fn value_variants<'a>() -> &'a [Self] {
@@ -1075,14 +1075,14 @@ impl ValueEnum for LangArg {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ReportFormat {
+pub(crate) enum ReportFormat {
     Table,
     Json,
 }
 
 /// The report `test` writes on stdout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum TestFormat {
+pub(crate) enum TestFormat {
     Table,
     Json,
     Junit,

@@ -10,30 +10,30 @@ use crate::outside::OutsideName;
 use crate::solver::reference::count_solutions;
 
 /// Solutions are counted this far, so "how many" has an answer.
-pub const COUNT_LIMIT: usize = 1000;
+pub(crate) const COUNT_LIMIT: usize = 1000;
 
 /// One thing found in the corpus.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Finding {
+pub(crate) struct Finding {
     /// Where, as `path:line`; empty when the message names the place.
-    pub place: OutsideName,
+    pub(crate) place: OutsideName,
     /// What was found, naming or quoting a file of the corpus: one line
     /// of `check`'s output, as the names in it are.
-    pub message: OutsideName,
+    pub(crate) message: OutsideName,
     /// A problem fails the check; a note only informs.
-    pub problem: bool,
+    pub(crate) problem: bool,
 }
 
 /// What [`check`] found.
 #[derive(Clone, Debug, Default)]
-pub struct CorpusCheck {
-    pub cases: usize,
-    pub puzzles: usize,
-    pub findings: Vec<Finding>,
+pub(crate) struct CorpusCheck {
+    pub(crate) cases: usize,
+    pub(crate) puzzles: usize,
+    pub(crate) findings: Vec<Finding>,
 }
 
 impl CorpusCheck {
-    pub fn problems(&self) -> usize {
+    pub(crate) fn problems(&self) -> usize {
         self.findings.iter().filter(|f| f.problem).count()
     }
 }
@@ -47,7 +47,7 @@ fn problem(place: String, message: String) -> Finding {
 }
 
 /// Checks every case under `paths`; `Err` only when there are no cases.
-pub fn check(paths: &[PathBuf]) -> anyhow::Result<CorpusCheck> {
+pub(crate) fn check(paths: &[PathBuf]) -> anyhow::Result<CorpusCheck> {
     let found = case::find(paths)?;
     let cases = found.cases;
     let mut report = CorpusCheck {

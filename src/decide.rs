@@ -17,7 +17,12 @@ use crate::verdict::Verdict;
 ///
 /// `None` when the user interrupted the run (Ctrl-C): a run stopped part
 /// way has no verdict, so a caller stops rather than count it as one.
-pub fn decide(case: &CaseData, run: &Run, limits: &Limits, checked: Checked) -> Option<Checked> {
+pub(crate) fn decide(
+    case: &CaseData,
+    run: &Run,
+    limits: &Limits,
+    checked: Checked,
+) -> Option<Checked> {
     let Checked {
         verdict: answers_verdict,
         reason: answers_reason,

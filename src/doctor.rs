@@ -34,21 +34,21 @@ const SELF_TEST_LIMITS: Limits = Limits {
 
 /// Everything `doctor` found.
 #[derive(Clone, Debug, Serialize)]
-pub struct Checkup {
-    pub languages: Vec<LanguageCheck>,
-    pub sandbox: SandboxCheck,
+pub(crate) struct Checkup {
+    pub(crate) languages: Vec<LanguageCheck>,
+    pub(crate) sandbox: SandboxCheck,
 }
 
 impl Checkup {
     /// Languages whose toolchain is here but failed its self-test.
-    pub fn failed(&self) -> impl Iterator<Item = &LanguageCheck> {
+    pub(crate) fn failed(&self) -> impl Iterator<Item = &LanguageCheck> {
         self.languages
             .iter()
             .filter(|l| matches!(l.self_test, SelfTest::Failed { .. }))
     }
 
     /// The layers `--sandbox require` asks for that the kernel refused.
-    pub fn refused(&self) -> Vec<(&'static str, &str)> {
+    pub(crate) fn refused(&self) -> Vec<(&'static str, &str)> {
         let protections = &self.sandbox.protections;
         if protections.mode == sandbox::Mode::Require {
             protections.missing()
@@ -58,7 +58,7 @@ impl Checkup {
     }
 
     /// Languages whose toolchain (or part of it) is not on `PATH`.
-    pub fn not_found(&self) -> impl Iterator<Item = &LanguageCheck> {
+    pub(crate) fn not_found(&self) -> impl Iterator<Item = &LanguageCheck> {
         self.languages
             .iter()
             .filter(|l| matches!(l.self_test, SelfTest::NotFound))
@@ -67,44 +67,44 @@ impl Checkup {
 
 /// One language's toolchain and how its self-test went.
 #[derive(Clone, Debug, Serialize)]
-pub struct LanguageCheck {
+pub(crate) struct LanguageCheck {
     /// The name `--lang` takes.
-    pub id: &'static str,
-    pub name: &'static str,
-    pub tools: Vec<ToolCheck>,
+    pub(crate) id: &'static str,
+    pub(crate) name: &'static str,
+    pub(crate) tools: Vec<ToolCheck>,
     /// The toolchain the judge's own tests were run with.
-    pub tested: &'static str,
+    pub(crate) tested: &'static str,
     /// What the real judges run, where known.
-    pub judges: Vec<JudgeVersion>,
-    pub self_test: SelfTest,
+    pub(crate) judges: Vec<JudgeVersion>,
+    pub(crate) self_test: SelfTest,
 }
 
 /// One program a language needs.
 #[derive(Clone, Debug, Serialize)]
-pub struct ToolCheck {
-    pub command: &'static str,
+pub(crate) struct ToolCheck {
+    pub(crate) command: &'static str,
     /// The Debian package that provides it.
-    pub package: &'static str,
+    pub(crate) package: &'static str,
     /// Where it was found on `PATH`; `None` when it was not.
-    pub path: Option<PathBuf>,
+    pub(crate) path: Option<PathBuf>,
     /// The program that does the work, when `path` is a link or a version
     /// manager's shim to it.
-    pub runs_as: Option<PathBuf>,
+    pub(crate) runs_as: Option<PathBuf>,
     /// The first line of what it says its version is.
-    pub version: Option<String>,
+    pub(crate) version: Option<String>,
 }
 
 /// A judge's toolchain for a language.
 #[derive(Clone, Debug, Serialize)]
-pub struct JudgeVersion {
-    pub judge: &'static str,
-    pub version: String,
+pub(crate) struct JudgeVersion {
+    pub(crate) judge: &'static str,
+    pub(crate) version: String,
 }
 
 /// How a language's self-test went.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "status", rename_all = "snake_case")]
-pub enum SelfTest {
+pub(crate) enum SelfTest {
     /// Built, ran in the sandbox and was accepted.
     Passed,
     /// A tool it needs is not on `PATH`: nothing was tried.
@@ -120,27 +120,27 @@ pub enum SelfTest {
 
 /// The protections runs get, as the report's header names them.
 #[derive(Clone, Debug, Serialize)]
-pub struct SandboxCheck {
+pub(crate) struct SandboxCheck {
     /// The header's line.
-    pub summary: String,
+    pub(crate) summary: String,
     /// The cgroup hierarchy runs are accounted in, or why there is none.
-    pub cgroup: String,
+    pub(crate) cgroup: String,
     /// Every layer, named as the report names it, and whether it is on.
-    pub layers: Vec<LayerCheck>,
+    pub(crate) layers: Vec<LayerCheck>,
     /// The layers the judge could start with, in full.
-    pub protections: Protections,
+    pub(crate) protections: Protections,
 }
 
 #[derive(Clone, Debug, Serialize)]
-pub struct LayerCheck {
-    pub name: &'static str,
-    pub on: bool,
+pub(crate) struct LayerCheck {
+    pub(crate) name: &'static str,
+    pub(crate) on: bool,
     /// Why it is not, when it is not.
-    pub why: Option<String>,
+    pub(crate) why: Option<String>,
 }
 
 impl SandboxCheck {
-    pub fn new(protections: Protections) -> SandboxCheck {
+    pub(crate) fn new(protections: Protections) -> SandboxCheck {
         let cgroup = match (&protections.accounting, &protections.cgroup_version) {
             (Layer::On, Some(version)) => version.clone(),
             (Layer::Missing(why), _) => format!("none: {why}"),
@@ -171,7 +171,7 @@ impl SandboxCheck {
 
 /// Checks each of `languages` in turn, telling `progress` which one it is
 /// at; the sandbox's protections are checked by whoever started it.
-pub fn check(
+pub(crate) fn check(
     languages: &[Language],
     protections: Protections,
     progress: &mut dyn FnMut(Language),

@@ -36,25 +36,25 @@ use crate::verdict::Verdict;
 
 /// When to stop searching.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Budget {
+pub(crate) enum Budget {
     Rounds(u64),
     Time(Duration),
 }
 
 /// What to hack, and how.
-pub struct HackConfig {
-    pub submission: Submission,
-    pub seed: u64,
-    pub budget: Budget,
+pub(crate) struct HackConfig {
+    pub(crate) submission: Submission,
+    pub(crate) seed: u64,
+    pub(crate) budget: Budget,
     /// Puzzles in each input, as in an AcWing 166 input file.
-    pub puzzles: usize,
-    pub limits: Limits,
+    pub(crate) puzzles: usize,
+    pub(crate) limits: Limits,
     /// Where the failing or slowest input is saved.
-    pub save: PathBuf,
+    pub(crate) save: PathBuf,
 }
 
 /// How far a hack got, for progress reports.
-pub trait Progress {
+pub(crate) trait Progress {
     /// Round `round` judged an input in `time` with `verdict`; `best` is
     /// the slowest time so far.
     fn round(&mut self, round: u64, time: Duration, verdict: Verdict, best: Duration);
@@ -64,21 +64,21 @@ pub trait Progress {
 
 /// The input a hack ends with.
 #[derive(Debug)]
-pub struct Found {
-    pub verdict: Verdict,
-    pub reason: crate::reason::Reason,
-    pub time: Duration,
+pub(crate) struct Found {
+    pub(crate) verdict: Verdict,
+    pub(crate) reason: crate::reason::Reason,
+    pub(crate) time: Duration,
     /// The round that judged it, counted from 1.
-    pub round: u64,
-    pub rounds: u64,
-    pub elapsed: Duration,
-    pub input: PathBuf,
-    pub expected: PathBuf,
+    pub(crate) round: u64,
+    pub(crate) rounds: u64,
+    pub(crate) elapsed: Duration,
+    pub(crate) input: PathBuf,
+    pub(crate) expected: PathBuf,
 }
 
 /// How a hack ended.
 #[derive(Debug)]
-pub enum HackOutcome {
+pub(crate) enum HackOutcome {
     /// The submission failed on the saved input, twice in a row (a TLE
     /// the second time with the limit raised by [`stress::TLE_MARGIN`]).
     Failed(Found),
@@ -212,7 +212,7 @@ fn pair(cells: &[u8; 81]) -> Pair {
 
 /// Searches until the submission fails, the budget is spent or the user
 /// interrupts; saves the failing or slowest input.
-pub fn run(config: &HackConfig, progress: &mut dyn Progress) -> anyhow::Result<HackOutcome> {
+pub(crate) fn run(config: &HackConfig, progress: &mut dyn Progress) -> anyhow::Result<HackOutcome> {
     let started = Instant::now();
     let mut search = Search {
         config,
@@ -302,7 +302,7 @@ fn finish(
 }
 
 /// Reads `--budget`: a number of rounds (`200`) or a time (`30s`, `2m`).
-pub fn parse_budget(text: &str) -> anyhow::Result<Budget> {
+pub(crate) fn parse_budget(text: &str) -> anyhow::Result<Budget> {
     let text = text.trim();
     if let Ok(rounds) = text.parse::<u64>() {
         anyhow::ensure!(rounds > 0, "a budget of 0 rounds would judge nothing");

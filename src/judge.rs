@@ -30,30 +30,30 @@ use crate::verdict::Verdict;
 
 /// Everything a judging run needs, built by the CLI.
 #[derive(Clone, Debug)]
-pub struct JudgeConfig {
+pub(crate) struct JudgeConfig {
     /// The cases, read once by the caller (its build read them too).
-    pub suite: Arc<Suite>,
-    pub submission: Submission,
+    pub(crate) suite: Arc<Suite>,
+    pub(crate) submission: Submission,
     /// Settings from the command line; they win over every `judge.toml`.
-    pub overrides: Settings,
+    pub(crate) overrides: Settings,
     /// Runs per case; timings are reported as min/median/max.
-    pub repeat: usize,
+    pub(crate) repeat: usize,
     /// How the submission's source was built, for the report.
-    pub build: Option<BuildInfo>,
-    pub selection: Selection,
+    pub(crate) build: Option<BuildInfo>,
+    pub(crate) selection: Selection,
     /// Cases judged at once; 1 keeps timings faithful.
-    pub jobs: usize,
+    pub(crate) jobs: usize,
     /// Counts every answer as it is checked, for a progress display that
     /// moves inside a long case too.
-    pub answered: Option<Arc<AtomicUsize>>,
+    pub(crate) answered: Option<Arc<AtomicUsize>>,
     /// The protections runs get, for the report's header.
-    pub sandbox: Option<crate::runner::sandbox::Protections>,
+    pub(crate) sandbox: Option<crate::runner::sandbox::Protections>,
     /// A process per case for functions too, as before LeetCode's model
     /// (`--fresh-process`).
-    pub fresh_process: bool,
+    pub(crate) fresh_process: bool,
     /// Stop at the first case not accepted, as the judges do
     /// (`--fail-fast`); the cases after it are not run.
-    pub fail_fast: bool,
+    pub(crate) fail_fast: bool,
 }
 
 /// A case that cannot be read, or whose files turn out malformed as
@@ -86,21 +86,21 @@ fn run_failed(error: anyhow::Error) -> Unjudged {
 
 /// Which of the discovered cases to judge.
 #[derive(Clone, Debug, Default)]
-pub struct Selection {
+pub(crate) struct Selection {
     /// Names, substrings or globs (`*`, `?`, `[...]`) of case ids; a case
     /// is kept when any picks it: the name of a suite or case picks it
     /// alone, other text every id holding it. Empty keeps all.
-    pub filters: Vec<String>,
+    pub(crate) filters: Vec<String>,
     /// Only these inputs (e.g. the cases that failed last time).
-    pub only: Option<HashSet<PathBuf>>,
+    pub(crate) only: Option<HashSet<PathBuf>>,
     /// `(k, n)`: the k-th of n shares (1-based) of the sorted, filtered
     /// list, taking every n-th case, so n machines judge it together.
-    pub partition: Option<(usize, usize)>,
+    pub(crate) partition: Option<(usize, usize)>,
 }
 
 impl Selection {
     /// The cases to judge, in their sorted order.
-    pub fn apply<'a>(&self, cases: &'a [Listed]) -> anyhow::Result<Vec<&'a Listed>> {
+    pub(crate) fn apply<'a>(&self, cases: &'a [Listed]) -> anyhow::Result<Vec<&'a Listed>> {
         let mut globs = globset::GlobSetBuilder::new();
         let mut names = Vec::new();
         let ids: Vec<&str> = cases.iter().map(|l| l.case.id.as_str()).collect();
@@ -188,7 +188,7 @@ fn under(id: &str, name: &str) -> bool {
 }
 
 /// Parses `K/N` for `--partition`.
-pub fn parse_partition(text: &str) -> anyhow::Result<(usize, usize)> {
+pub(crate) fn parse_partition(text: &str) -> anyhow::Result<(usize, usize)> {
     let parsed = text
         .split_once('/')
         .and_then(|(k, n)| Some((k.trim().parse().ok()?, n.trim().parse().ok()?)));
@@ -203,7 +203,7 @@ pub fn parse_partition(text: &str) -> anyhow::Result<(usize, usize)> {
 /// Judges every case of `config.suite`, reporting as it goes, in case
 /// order whatever order parallel jobs finish in. `Err` only when nothing
 /// can be judged (no cases) or a reporter fails.
-pub fn run(config: &JudgeConfig, reporter: &mut dyn Reporter) -> anyhow::Result<Summary> {
+pub(crate) fn run(config: &JudgeConfig, reporter: &mut dyn Reporter) -> anyhow::Result<Summary> {
     // One runner a job: its process serves the job's cases.
     run_through(config, reporter, || {
         Runner::new(&config.submission, config.fresh_process)

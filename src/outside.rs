@@ -57,24 +57,24 @@ use std::path::{Path, PathBuf};
 
 use crate::quote::is_control;
 /// Quoting for the shell, for the binary's commands: see `crate::quote`.
-pub use crate::quote::{shell_path, shell_word};
+pub(crate) use crate::quote::{shell_path, shell_word};
 
 /// A string from a pack or a submission. See the module's doc for the
 /// media it can be shown in.
 #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Outside(String);
+pub(crate) struct Outside(String);
 
 /// A name from a pack or a submission (a case's id, a suite's name, a
 /// tool's name), or any outside text shown as one line of the judge's (a
 /// table row's short reason): escaped as [`Outside`] is, and on one line
 /// in every form.
 #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct OutsideName(String);
+pub(crate) struct OutsideName(String);
 
 /// A path from a pack or a submission: shown lossily (U+FFFD for what is
 /// not Unicode), then escaped as an [`OutsideName`] is, on one line.
 #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct OutsidePath(PathBuf);
+pub(crate) struct OutsidePath(PathBuf);
 
 /// Where a text is shown, which decides how it is escaped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,7 +88,7 @@ enum Medium {
 /// [`Outside::xml`], [`Outside::html`] and their [`OutsideName`] and
 /// [`OutsidePath`] twins.
 #[derive(Clone, Debug)]
-pub struct Escaped<'a> {
+pub(crate) struct Escaped<'a> {
     text: Cow<'a, str>,
     medium: Medium,
     /// A name's: the line breaks are escaped too.
@@ -96,44 +96,34 @@ pub struct Escaped<'a> {
 }
 
 impl Outside {
-    pub fn new(text: impl Into<String>) -> Self {
+    pub(crate) fn new(text: impl Into<String>) -> Self {
         Outside(text.into())
     }
 
     /// The text itself, to compare, key, parse or measure by: never for
     /// showing (use the method of the medium it goes to).
-    pub fn as_raw(&self) -> &str {
+    pub(crate) fn as_raw(&self) -> &str {
         &self.0
     }
 
-    /// The text itself: never for showing, as [`Outside::as_raw`].
-    pub fn into_raw(self) -> String {
-        self.0
-    }
-
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 
     /// For a terminal, a pipe or a plain text file.
-    pub fn terminal(&self) -> Escaped<'_> {
+    pub(crate) fn terminal(&self) -> Escaped<'_> {
         Escaped::new(&self.0, Medium::Terminal)
     }
 
     /// For an XML writer that escapes markup itself: every character a
     /// `Char` of XML 1.0.
-    pub fn xml(&self) -> Escaped<'_> {
+    pub(crate) fn xml(&self) -> Escaped<'_> {
         Escaped::new(&self.0, Medium::Xml)
     }
 
     /// For HTML text or an attribute value in quotes.
-    pub fn html(&self) -> Escaped<'_> {
+    pub(crate) fn html(&self) -> Escaped<'_> {
         Escaped::new(&self.0, Medium::Html)
-    }
-
-    /// One word of a shell command: see `crate::quote::shell_word`.
-    pub fn shell(&self) -> String {
-        crate::quote::shell_word(std::ffi::OsStr::new(&self.0))
     }
 }
 
@@ -157,43 +147,33 @@ impl serde::Serialize for Outside {
 }
 
 impl OutsideName {
-    pub fn new(name: impl Into<String>) -> Self {
+    pub(crate) fn new(name: impl Into<String>) -> Self {
         OutsideName(name.into())
     }
 
     /// The name itself, to compare, key, parse or open by: never for
     /// showing (use the method of the medium it goes to).
-    pub fn as_raw(&self) -> &str {
+    pub(crate) fn as_raw(&self) -> &str {
         &self.0
     }
 
-    /// The name itself: never for showing, as [`OutsideName::as_raw`].
-    pub fn into_raw(self) -> String {
-        self.0
-    }
-
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 
     /// For a terminal, a pipe or a plain text file; one line.
-    pub fn terminal(&self) -> Escaped<'_> {
+    pub(crate) fn terminal(&self) -> Escaped<'_> {
         Escaped::new(&self.0, Medium::Terminal).one_line()
     }
 
     /// For an XML writer that escapes markup itself; one line.
-    pub fn xml(&self) -> Escaped<'_> {
+    pub(crate) fn xml(&self) -> Escaped<'_> {
         Escaped::new(&self.0, Medium::Xml).one_line()
     }
 
     /// For HTML text or an attribute value in quotes; one line.
-    pub fn html(&self) -> Escaped<'_> {
+    pub(crate) fn html(&self) -> Escaped<'_> {
         Escaped::new(&self.0, Medium::Html).one_line()
-    }
-
-    /// One word of a shell command: see `crate::quote::shell_word`.
-    pub fn shell(&self) -> String {
-        crate::quote::shell_word(std::ffi::OsStr::new(&self.0))
     }
 }
 
@@ -217,43 +197,33 @@ impl serde::Serialize for OutsideName {
 }
 
 impl OutsidePath {
-    pub fn new(path: impl Into<PathBuf>) -> Self {
+    pub(crate) fn new(path: impl Into<PathBuf>) -> Self {
         OutsidePath(path.into())
     }
 
     /// The path itself, to open, compare or key by: never for showing
     /// (use the method of the medium it goes to).
-    pub fn as_raw(&self) -> &Path {
+    pub(crate) fn as_raw(&self) -> &Path {
         &self.0
     }
 
-    /// The path itself: never for showing, as [`OutsidePath::as_raw`].
-    pub fn into_raw(self) -> PathBuf {
-        self.0
-    }
-
     /// Its last component, itself from outside.
-    pub fn file_name(&self) -> Option<OutsidePath> {
+    pub(crate) fn file_name(&self) -> Option<OutsidePath> {
         self.0.file_name().map(OutsidePath::new)
     }
 
     /// For a terminal, a pipe or a plain text file; one line.
-    pub fn terminal(&self) -> Escaped<'_> {
+    pub(crate) fn terminal(&self) -> Escaped<'_> {
         Escaped::of_path(&self.0, Medium::Terminal)
     }
 
     /// For an XML writer that escapes markup itself; one line.
-    pub fn xml(&self) -> Escaped<'_> {
+    pub(crate) fn xml(&self) -> Escaped<'_> {
         Escaped::of_path(&self.0, Medium::Xml)
     }
 
-    /// For HTML text or an attribute value in quotes; one line.
-    pub fn html(&self) -> Escaped<'_> {
-        Escaped::of_path(&self.0, Medium::Html)
-    }
-
     /// One word of a shell command: see `crate::quote::shell_path`.
-    pub fn shell(&self) -> String {
+    pub(crate) fn shell(&self) -> String {
         crate::quote::shell_path(&self.0)
     }
 }
@@ -369,7 +339,6 @@ mod tests {
             Outside::new("<i a=\"1\" b='2'>&\x1b").html().to_string(),
             "&lt;i a=&quot;1&quot; b=&#39;2&#39;&gt;&amp;\\x1b"
         );
-        assert_eq!(Outside::new("$(touch X)").shell(), "'$(touch X)'");
     }
 
     /// Characters a hostile text is made of, each as likely as the others:
@@ -471,11 +440,9 @@ mod tests {
                 name.terminal().to_string(),
                 name.xml().to_string(),
                 name.html().to_string(),
-                name.shell(),
                 serde_json::from_str::<String>(&serde_json::to_string(&name).unwrap()).unwrap(),
                 path.terminal().to_string(),
                 path.xml().to_string(),
-                path.html().to_string(),
                 path.shell(),
                 serde_json::from_str::<String>(&serde_json::to_string(&path).unwrap()).unwrap(),
             ] {
@@ -521,14 +488,12 @@ mod tests {
         ] {
             assert_eq!(shown, "line 1\n\tline \\u{202e}2\\u{2069}\\u{200e}");
         }
-        assert!(!block.shell().chars().any(bidi));
         for text in hostile_strings() {
             let block = Outside::new(text.as_str());
             for shown in [
                 block.terminal().to_string(),
                 block.xml().to_string(),
                 block.html().to_string(),
-                block.shell(),
             ] {
                 assert!(!shown.chars().any(bidi), "{text:?} -> {shown:?}");
             }

@@ -25,7 +25,7 @@ use crate::state;
 
 /// What `test` judges: the submission as the command line names it.
 #[derive(Clone, Debug)]
-pub enum Submitted {
+pub(crate) enum Submitted {
     /// A command line (`--cmd`).
     Command(String),
     /// A source file (`--submission`), in the language `--lang` names and
@@ -41,7 +41,7 @@ pub enum Submitted {
 
 /// Which report `test` writes on stdout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OnStdout {
+pub(crate) enum OnStdout {
     Table,
     Json,
     Junit,
@@ -50,22 +50,22 @@ pub enum OnStdout {
 /// The reports of a run: the one on stdout, and the files asked for (`-`
 /// is stdout, the table then going to stderr).
 #[derive(Clone, Debug)]
-pub struct Reports {
-    pub format: OnStdout,
-    pub json: Option<PathBuf>,
-    pub junit: Option<PathBuf>,
-    pub html: Option<PathBuf>,
+pub(crate) struct Reports {
+    pub(crate) format: OnStdout,
+    pub(crate) json: Option<PathBuf>,
+    pub(crate) junit: Option<PathBuf>,
+    pub(crate) html: Option<PathBuf>,
     /// Where the output of each case not accepted is kept (`--keep`).
-    pub keep: Option<PathBuf>,
-    pub quiet: bool,
-    pub verbose: bool,
-    pub show_output: bool,
-    pub color: bool,
+    pub(crate) keep: Option<PathBuf>,
+    pub(crate) quiet: bool,
+    pub(crate) verbose: bool,
+    pub(crate) show_output: bool,
+    pub(crate) color: bool,
 }
 
 impl Reports {
     /// The files the reports are written to, which a watch ignores.
-    pub fn files(&self) -> Vec<PathBuf> {
+    pub(crate) fn files(&self) -> Vec<PathBuf> {
         [&self.json, &self.junit, &self.html, &self.keep]
             .into_iter()
             .flatten()
@@ -77,28 +77,28 @@ impl Reports {
 /// What every run of `test` shares, decided once from the command line;
 /// `--watch` judges it again and again.
 #[derive(Clone, Debug)]
-pub struct TestPlan {
-    pub paths: Vec<PathBuf>,
-    pub submitted: Submitted,
+pub(crate) struct TestPlan {
+    pub(crate) paths: Vec<PathBuf>,
+    pub(crate) submitted: Submitted,
     /// Settings from the command line; they win over every `judge.toml`.
-    pub overrides: Settings,
-    pub selection: Selection,
-    pub protections: Option<Protections>,
-    pub repeat: usize,
-    pub jobs: usize,
-    pub fresh_process: bool,
-    pub fail_fast: bool,
-    pub reports: Reports,
-    pub save_baseline: Option<String>,
+    pub(crate) overrides: Settings,
+    pub(crate) selection: Selection,
+    pub(crate) protections: Option<Protections>,
+    pub(crate) repeat: usize,
+    pub(crate) jobs: usize,
+    pub(crate) fresh_process: bool,
+    pub(crate) fail_fast: bool,
+    pub(crate) reports: Reports,
+    pub(crate) save_baseline: Option<String>,
     /// Judged again at each change (`--watch`, see [`watch`]).
-    pub watch: bool,
+    pub(crate) watch: bool,
     /// The options besides the submission's that changed how a case was
     /// built or judged, as a command that judges it again gives them.
-    pub judging_flags: String,
+    pub(crate) judging_flags: String,
 }
 
 /// What a user misses when this run cannot be recorded as the last one.
-pub const LAST_LOST: &str = "--baseline last will not know this run";
+pub(crate) const LAST_LOST: &str = "--baseline last will not know this run";
 
 /// The directory baselines are saved in, under the judge's own.
 const BASELINES: &str = "baselines";
@@ -123,7 +123,7 @@ fn records(baselines: bool, create: bool) -> anyhow::Result<Option<crate::files:
 
 /// A baseline's name is a word, so it is one file in the judge's own
 /// directory and never a path of the user's.
-pub fn check_baseline_name(name: &str) -> anyhow::Result<()> {
+pub(crate) fn check_baseline_name(name: &str) -> anyhow::Result<()> {
     let word = !name.is_empty()
         && name
             .chars()
@@ -158,7 +158,7 @@ fn saved_baselines() -> Vec<String> {
 
 /// `--baseline FILE`, `--baseline NAME` (saved with `--save-baseline`), or
 /// `--baseline last`: the last run in this directory.
-pub fn load_baseline(path: &std::path::Path) -> anyhow::Result<Arc<Baseline>> {
+pub(crate) fn load_baseline(path: &std::path::Path) -> anyhow::Result<Arc<Baseline>> {
     if path == std::path::Path::new("last") && !path.exists() {
         let record = PathBuf::from(state::STATE_DIR).join(LAST);
         let Some(text) = records(false, false)?
@@ -220,17 +220,17 @@ const LAST: &str = "last.json";
 /// once the run is over: an interrupted run, or one that compares with the
 /// record, never leaves half a report there. Written in the judge's own
 /// directory, never through a link (see `crate::state`).
-pub struct RunRecord(crate::files::Pending);
+pub(crate) struct RunRecord(crate::files::Pending);
 
 impl RunRecord {
     /// The record of the last run, or of the baseline `name`.
-    pub fn start(name: Option<&str>) -> anyhow::Result<RunRecord> {
+    pub(crate) fn start(name: Option<&str>) -> anyhow::Result<RunRecord> {
         let dir = records(name.is_some(), true)?.expect("made when missing");
         let file = name.map_or_else(|| LAST.to_string(), baseline_file);
         Ok(RunRecord(dir.pending(&file)?))
     }
 
-    pub fn writer(&self) -> anyhow::Result<Box<dyn io::Write>> {
+    pub(crate) fn writer(&self) -> anyhow::Result<Box<dyn io::Write>> {
         let file = self
             .0
             .file()
@@ -240,7 +240,7 @@ impl RunRecord {
     }
 
     /// Puts the record in its place; returns where.
-    pub fn keep(self) -> anyhow::Result<PathBuf> {
+    pub(crate) fn keep(self) -> anyhow::Result<PathBuf> {
         self.0.keep()
     }
 }
@@ -251,7 +251,7 @@ impl RunRecord {
 /// `judge_once` judges the plan once, with the run to compare with, and
 /// gives its summary and the run; `out` gets the watch's own lines, and a
 /// `terminal` is cleared before each run. Returns when a signal stops it.
-pub fn watch(
+pub(crate) fn watch(
     plan: &TestPlan,
     first_baseline: Option<Arc<Baseline>>,
     out: &mut dyn Write,
@@ -360,7 +360,7 @@ const FAILED: &str = "failed";
 
 /// The record `--failed` reruns: the paths the last run here judged and
 /// its cases that were not accepted.
-pub fn last_failed() -> anyhow::Result<state::Failed> {
+pub(crate) fn last_failed() -> anyhow::Result<state::Failed> {
     let path = PathBuf::from(state::STATE_DIR).join(FAILED);
     let here = std::env::current_dir().context("cannot read the working directory")?;
     let text = records(false, false)?
@@ -380,7 +380,7 @@ pub fn last_failed() -> anyhow::Result<state::Failed> {
 }
 
 /// The paths the run `failed` records judged, each still there.
-pub fn recorded_paths(failed: &state::Failed) -> anyhow::Result<Vec<PathBuf>> {
+pub(crate) fn recorded_paths(failed: &state::Failed) -> anyhow::Result<Vec<PathBuf>> {
     for path in &failed.paths {
         if path.symlink_metadata().is_err() {
             anyhow::bail!(
@@ -396,7 +396,7 @@ pub fn recorded_paths(failed: &state::Failed) -> anyhow::Result<Vec<PathBuf>> {
 /// Records the paths judged and the inputs of the cases that were not
 /// accepted, for `--failed`: in the judge's own directory here, never in
 /// `cases/`, and never through a link.
-pub fn remember_failed(paths: &[PathBuf], inputs: &[PathBuf]) -> anyhow::Result<()> {
+pub(crate) fn remember_failed(paths: &[PathBuf], inputs: &[PathBuf]) -> anyhow::Result<()> {
     let here = std::env::current_dir().context("cannot read the working directory")?;
     let record = state::Failed {
         paths: paths.iter().map(|p| absolute(p)).collect(),

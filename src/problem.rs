@@ -18,12 +18,12 @@ pub enum Problem {
 
 /// The time limit when neither a flag, a `judge.toml` nor a problem sets one:
 /// AcWing 166 and POJ 3074 allow 1000 ms for the whole input.
-pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(1);
+pub(crate) const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(1);
 /// The memory limit when nothing sets one, as on most judges.
-pub const DEFAULT_MEMORY_LIMIT_KB: u64 = 256 * 1024;
+pub(crate) const DEFAULT_MEMORY_LIMIT_KB: u64 = 256 * 1024;
 
 impl Problem {
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Problem::Leetcode37 => "leetcode37",
             Problem::Acwing166 => "acwing166",
@@ -32,7 +32,7 @@ impl Problem {
     }
 
     /// The judge's name, as its users know it: "AcWing would say ...".
-    pub fn judge(self) -> &'static str {
+    pub(crate) fn judge(self) -> &'static str {
         match self {
             Problem::Leetcode37 => "LeetCode",
             Problem::Acwing166 => "AcWing",
@@ -41,12 +41,12 @@ impl Problem {
     }
 
     /// Time limit for one input file.
-    pub fn time_limit(self) -> Duration {
+    pub(crate) fn time_limit(self) -> Duration {
         // LeetCode publishes no limit; 1 s per board is generous for Sudoku.
         DEFAULT_TIME_LIMIT
     }
 
-    pub fn memory_limit_kb(self) -> u64 {
+    pub(crate) fn memory_limit_kb(self) -> u64 {
         match self {
             // POJ states 65536K; AcWing states 64 MB.
             Problem::Acwing166 | Problem::Poj3074 => 64 * 1024,

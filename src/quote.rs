@@ -42,7 +42,7 @@ pub(crate) fn is_bidi_control(c: char) -> bool {
 /// One argument of a command the judge prints, quoted so that pasted into
 /// the OS's shell it is that argument and nothing more: see
 /// [`posix_word`] and [`powershell_word`].
-pub fn shell_word(arg: &OsStr) -> String {
+pub(crate) fn shell_word(arg: &OsStr) -> String {
     #[cfg(unix)]
     return posix_word(std::os::unix::ffi::OsStrExt::as_bytes(arg));
     // A name that is not valid UTF-16 (an unpaired surrogate) is shown
@@ -136,7 +136,7 @@ fn powershell_word(text: &str) -> String {
 }
 
 /// [`shell_word`] of a path.
-pub fn shell_path(path: &Path) -> String {
+pub(crate) fn shell_path(path: &Path) -> String {
     shell_word(path.as_os_str())
 }
 
@@ -145,7 +145,7 @@ pub fn shell_path(path: &Path) -> String {
 /// POSIX quoting on Unix (`'…'`, `"…"`, `\`), and on Windows the rules
 /// programs there split their command lines by, so that a backslash in
 /// `C:\Users\Ana Lee\a.exe` stays a backslash.
-pub fn command_words(line: &str) -> anyhow::Result<Vec<String>> {
+pub(crate) fn command_words(line: &str) -> anyhow::Result<Vec<String>> {
     if cfg!(windows) {
         Ok(windows_words(line))
     } else {
@@ -156,7 +156,7 @@ pub fn command_words(line: &str) -> anyhow::Result<Vec<String>> {
 /// Whether a command word (or a `[toolchain]` value) is a path rather
 /// than a name to look up on `PATH`: it has a directory in it (on Windows
 /// `\` or a drive's `C:` too).
-pub fn names_a_path(word: &str) -> bool {
+pub(crate) fn names_a_path(word: &str) -> bool {
     word.contains('/') || (cfg!(windows) && (word.contains('\\') || word.contains(':')))
 }
 
@@ -165,7 +165,7 @@ pub fn names_a_path(word: &str) -> bool {
 /// quote), and backslashes literal unless a quote follows them: then
 /// each pair is one backslash, and an odd one out makes the quote
 /// literal. A plain function, so that it is tested on every OS.
-pub fn windows_words(line: &str) -> Vec<String> {
+pub(crate) fn windows_words(line: &str) -> Vec<String> {
     let mut words = Vec::new();
     let mut word = String::new();
     let mut in_word = false;

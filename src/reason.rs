@@ -16,7 +16,7 @@ use crate::board::Format;
 /// Why a case got its verdict.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Reason {
+pub(crate) enum Reason {
     /// Accepted: there is nothing to say.
     Accepted,
     /// The compiler rejected the submission; its message is shown once.
@@ -76,7 +76,7 @@ pub enum Reason {
 impl Reason {
     /// Every text in it that the judge did not write (what a runner or a
     /// submission said, a line of its output), to be escaped when shown.
-    pub fn texts_mut(&mut self) -> Vec<&mut String> {
+    pub(crate) fn texts_mut(&mut self) -> Vec<&mut String> {
         match self {
             Reason::AllocationFailed { message, .. } | Reason::Panicked { message, .. } => {
                 vec![message]
@@ -92,7 +92,7 @@ impl Reason {
 /// The limit a run was killed at, with what it had used.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "limit", rename_all = "snake_case")]
-pub enum KilledAt {
+pub(crate) enum KilledAt {
     Wall {
         #[serde(rename = "wall_ms", serialize_with = "ms")]
         wall: Duration,
@@ -122,25 +122,25 @@ pub enum KilledAt {
 
 /// How far a run got, and what else is worth knowing of it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Progress {
-    pub answered: usize,
-    pub puzzles: usize,
+pub(crate) struct Progress {
+    pub(crate) answered: usize,
+    pub(crate) puzzles: usize,
     /// A program killed before it printed anything, on a case of several
     /// puzzles: what it answered may have died in its output buffer.
-    pub maybe_buffered: bool,
+    pub(crate) maybe_buffered: bool,
     /// The program's language, and how its runtime writes stdout: what
     /// the words on `maybe_buffered` say (`None`: a `--cmd`, a function).
     #[serde(skip)]
-    pub buffering: Option<(&'static str, Stdout)>,
+    pub(crate) buffering: Option<(&'static str, Stdout)>,
     /// Forks the kernel refused at the task limit.
-    pub forks_refused: u64,
+    pub(crate) forks_refused: u64,
 }
 
 /// How a language's runtime writes a program's stdout into a pipe (each
 /// language declares its own, beside its other traits): a program killed
 /// at a limit loses what its runtime still held.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stdout {
+pub(crate) enum Stdout {
     /// Held until a block fills or the program flushes it; how to flush,
     /// in the language's words.
     Buffered { flush: &'static str },
@@ -153,7 +153,7 @@ pub enum Stdout {
 /// What is wrong with the answers of a run that ended within its limits.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "wrong", rename_all = "snake_case")]
-pub enum Wrong {
+pub(crate) enum Wrong {
     /// The right answers, printed in another format (Presentation Error).
     OtherFormat {
         #[serde(serialize_with = "format_name")]
@@ -189,45 +189,45 @@ pub enum Wrong {
 
 /// The answers of a run held to the rules of Sudoku.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct WrongAnswers {
-    pub puzzles: usize,
+pub(crate) struct WrongAnswers {
+    pub(crate) puzzles: usize,
     /// How many answers it gave, when that is not one per puzzle.
-    pub count: Option<usize>,
+    pub(crate) count: Option<usize>,
     /// The first few wrong answers, spelled out.
-    pub shown: Vec<WrongAnswer>,
+    pub(crate) shown: Vec<WrongAnswer>,
     /// How many wrong answers there are in all.
-    pub wrong: usize,
+    pub(crate) wrong: usize,
     /// How many answers were their puzzles unchanged.
-    pub unchanged: usize,
-    pub answerer: Answerer,
+    pub(crate) unchanged: usize,
+    pub(crate) answerer: Answerer,
 }
 
 impl WrongAnswers {
     /// Whether every answer of a case of several is its puzzle unchanged,
     /// which is said once rather than per puzzle.
-    pub fn all_unchanged(&self) -> bool {
+    pub(crate) fn all_unchanged(&self) -> bool {
         self.puzzles > 1 && self.unchanged == self.puzzles && self.count.is_none()
     }
 }
 
 /// One wrong answer.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct WrongAnswer {
+pub(crate) struct WrongAnswer {
     /// Its puzzle's number (from 1) and the input line it starts on, in a
     /// case of several; `None` for a case of one.
-    pub puzzle: Option<(usize, usize)>,
+    pub(crate) puzzle: Option<(usize, usize)>,
     /// The answer is the puzzle as given.
-    pub unchanged: bool,
+    pub(crate) unchanged: bool,
     /// What keeps it from solving its puzzle, all of it.
     #[serde(serialize_with = "mistakes")]
-    pub mistakes: Vec<Mistake>,
+    pub(crate) mistakes: Vec<Mistake>,
 }
 
 /// Who gives the answers, so that an answer that is its puzzle unchanged
 /// is said in the user's terms.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Answerer {
+pub(crate) enum Answerer {
     /// Not known: the answer itself is named.
     #[default]
     Unknown,
@@ -273,7 +273,7 @@ pub(crate) mod fixtures {
     use crate::board::{Cell, Conflict, Digit, Unit};
 
     /// Puzzle 2 of a case of 5 has two 5s in row 1.
-    pub fn two_fives_in_row_one() -> Reason {
+    pub(crate) fn two_fives_in_row_one() -> Reason {
         let five = Digit::new(5).expect("a digit");
         Reason::Wrong(Wrong::Answers(WrongAnswers {
             puzzles: 5,
@@ -295,7 +295,7 @@ pub(crate) mod fixtures {
     }
 
     /// Killed at the CPU limit before it answered its one puzzle.
-    pub fn killed_at_the_cpu_limit(limit: Duration) -> Reason {
+    pub(crate) fn killed_at_the_cpu_limit(limit: Duration) -> Reason {
         Reason::Killed {
             at: KilledAt::Cpu { time: limit, limit },
             progress: Progress {

@@ -20,77 +20,77 @@ use crate::verdict::Verdict;
 
 /// The judgement of one case that could be run.
 #[derive(Clone, Debug)]
-pub struct Judgement {
-    pub verdict: Verdict,
+pub(crate) struct Judgement {
+    pub(crate) verdict: Verdict,
     /// Why, as data: the reporters say it in words.
-    pub reason: Reason,
+    pub(crate) reason: Reason,
     /// It failed after this many earlier cases in its process, and passes
     /// alone: the solution keeps state between tests.
-    pub kept_state_after: Option<usize>,
+    pub(crate) kept_state_after: Option<usize>,
     /// With `--repeat`, the run that failed and how many there were.
-    pub failed_run: Option<(usize, usize)>,
+    pub(crate) failed_run: Option<(usize, usize)>,
     /// Grid or line diffs, plain text, with the submission's answers in them.
-    pub details: Outside,
-    pub format: Format,
-    pub checker: CheckerKind,
-    pub puzzles: usize,
-    pub limits: Limits,
+    pub(crate) details: Outside,
+    pub(crate) format: Format,
+    pub(crate) checker: CheckerKind,
+    pub(crate) puzzles: usize,
+    pub(crate) limits: Limits,
     /// The time charged against the limit (the median over repeats).
-    pub time: Duration,
+    pub(crate) time: Duration,
     /// The charged time of every run, in run order.
-    pub run_times: Vec<Duration>,
+    pub(crate) run_times: Vec<Duration>,
     /// Per-puzzle times of the first run, for multi-puzzle cases.
-    pub puzzle_times: Option<Spread>,
+    pub(crate) puzzle_times: Option<Spread>,
     /// How many puzzles `puzzle_times` timed one by one: all of them, or
     /// fewer when a program's answers arrived together.
-    pub puzzles_timed: usize,
+    pub(crate) puzzles_timed: usize,
     /// The slowest puzzle of the first run, with `puzzle_times`.
-    pub slowest: Option<Slowest>,
-    pub wall: Duration,
-    pub cpu: Duration,
+    pub(crate) slowest: Option<Slowest>,
+    pub(crate) wall: Duration,
+    pub(crate) cpu: Duration,
     /// Peak memory, the highest over repeats.
-    pub memory_kb: u64,
+    pub(crate) memory_kb: u64,
     /// How it was run, when worth saying (e.g. that its process was
     /// started anew, with the solution's state reset).
-    pub notes: Vec<Outside>,
+    pub(crate) notes: Vec<Outside>,
     /// The answers as the submission gave them (a LeetCode-style file's
     /// in the case's format), their first 64 KB; only for a case not
     /// accepted.
-    pub output: Outside,
+    pub(crate) output: Outside,
     /// What a LeetCode-style submission printed itself, kept apart from
     /// its answers (its first 64 KB).
-    pub stdout: Outside,
+    pub(crate) stdout: Outside,
     /// How many lines it printed.
-    pub stdout_lines: usize,
+    pub(crate) stdout_lines: usize,
     /// When `stdout` is not all it printed: its last line.
-    pub stdout_last_line: Option<Outside>,
-    pub stderr: Outside,
-    pub warnings: Vec<Outside>,
+    pub(crate) stdout_last_line: Option<Outside>,
+    pub(crate) stderr: Outside,
+    pub(crate) warnings: Vec<Outside>,
     /// When it failed only after earlier cases in its process (it passes
     /// alone), their inputs, in order: judged before it in one process,
     /// they reproduce the failure.
-    pub reproduce_after: Vec<OutsidePath>,
+    pub(crate) reproduce_after: Vec<OutsidePath>,
 }
 
 /// The slowest puzzle of a case: where to look when a case is slow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Slowest {
+pub(crate) struct Slowest {
     /// Its number in the case, from 1.
-    pub puzzle: usize,
+    pub(crate) puzzle: usize,
     /// The line of the input it starts on.
-    pub line: usize,
-    pub time: Duration,
+    pub(crate) line: usize,
+    pub(crate) time: Duration,
 }
 
 impl Judgement {
     /// Share of the time limit used, in percent.
-    pub fn limit_percent(&self) -> f64 {
+    pub(crate) fn limit_percent(&self) -> f64 {
         100.0 * self.time.as_secs_f64() / self.limits.time.as_secs_f64()
     }
 }
 
 #[derive(Clone, Debug)]
-pub enum CaseOutcome {
+pub(crate) enum CaseOutcome {
     Judged(Box<Judgement>),
     /// The harness could not judge the case, e.g. its input is malformed.
     Error(Unjudged),
@@ -100,7 +100,7 @@ pub enum CaseOutcome {
 /// strings are what a file, the kernel or the runner said; the reporters
 /// put the words around them (`report::reason::unjudged`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Unjudged {
+pub(crate) enum Unjudged {
     /// A file of the case, or its `judge.toml`, could not be read: the
     /// error, naming the file (and the line and column).
     Unreadable(Outside),
@@ -127,7 +127,7 @@ pub enum Unjudged {
 /// Whose fault it is that a case could not be judged: what to do next
 /// depends on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Fault {
+pub(crate) enum Fault {
     /// The case's files (or its `judge.toml`): fix them.
     Case,
     /// The judge's own machinery, or a machine too busy to time the run:
@@ -139,7 +139,7 @@ pub enum Fault {
 }
 
 impl Unjudged {
-    pub fn fault(&self) -> Fault {
+    pub(crate) fn fault(&self) -> Fault {
         match self {
             Unjudged::Unreadable(_) | Unjudged::NoExpected { .. } | Unjudged::Unsolvable { .. } => {
                 Fault::Case
@@ -152,63 +152,63 @@ impl Unjudged {
 
 /// What happened to one case.
 #[derive(Clone, Debug)]
-pub struct CaseResult {
-    pub id: OutsideName,
+pub(crate) struct CaseResult {
+    pub(crate) id: OutsideName,
     /// The directory of cases it belongs to.
-    pub suite: OutsidePath,
-    pub input: OutsidePath,
-    pub expected: Option<OutsidePath>,
+    pub(crate) suite: OutsidePath,
+    pub(crate) input: OutsidePath,
+    pub(crate) expected: Option<OutsidePath>,
     /// The problem it is judged as, from `--problem` or a `judge.toml`.
-    pub problem: Option<Problem>,
-    pub outcome: CaseOutcome,
+    pub(crate) problem: Option<Problem>,
+    pub(crate) outcome: CaseOutcome,
 }
 
 impl CaseResult {
-    pub fn verdict(&self) -> Option<Verdict> {
+    pub(crate) fn verdict(&self) -> Option<Verdict> {
         match &self.outcome {
             CaseOutcome::Judged(j) => Some(j.verdict),
             CaseOutcome::Error(_) => None,
         }
     }
 
-    pub fn passed(&self) -> bool {
+    pub(crate) fn passed(&self) -> bool {
         self.verdict() == Some(Verdict::AC)
     }
 }
 
 /// Totals of a run. Cases that could not be judged count as failed.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Summary {
-    pub passed: usize,
-    pub failed: usize,
-    pub errors: usize,
-    pub total: usize,
+pub(crate) struct Summary {
+    pub(crate) passed: usize,
+    pub(crate) failed: usize,
+    pub(crate) errors: usize,
+    pub(crate) total: usize,
     /// How many cases got each verdict, in [`Verdict::ALL`] order.
-    pub verdicts: Vec<(Verdict, usize)>,
-    pub elapsed: Duration,
+    pub(crate) verdicts: Vec<(Verdict, usize)>,
+    pub(crate) elapsed: Duration,
     /// The time charged over every case judged: the run's total solving
     /// time, as the limits count it.
-    pub charged: Duration,
+    pub(crate) charged: Duration,
     /// The user stopped the run (Ctrl-C): these are the cases judged before.
-    pub interrupted: bool,
+    pub(crate) interrupted: bool,
     /// Inputs of the cases not accepted, for `--failed`.
-    pub not_accepted: Vec<PathBuf>,
+    pub(crate) not_accepted: Vec<PathBuf>,
     /// The cases left unjudged after the first one not accepted
     /// (`--fail-fast`).
-    pub not_run: Vec<NotRun>,
+    pub(crate) not_run: Vec<NotRun>,
 }
 
 /// A case `--fail-fast` left unjudged.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct NotRun {
-    pub id: OutsideName,
+pub(crate) struct NotRun {
+    pub(crate) id: OutsideName,
     /// The directory of cases it belongs to, as [`CaseResult::suite`].
-    pub suite: OutsidePath,
+    pub(crate) suite: OutsidePath,
 }
 
 impl Summary {
     /// Counts one more case in.
-    pub fn add(&mut self, result: &CaseResult) {
+    pub(crate) fn add(&mut self, result: &CaseResult) {
         self.total += 1;
         if let CaseOutcome::Judged(judgement) = &result.outcome {
             self.charged += judgement.time;
@@ -247,7 +247,7 @@ impl Summary {
 /// What the judge tells reporters, in order: `Started`, one
 /// `CaseFinished` per case in case order, then `Finished`.
 #[derive(Clone, Copy, Debug)]
-pub enum Event<'a> {
+pub(crate) enum Event<'a> {
     Started {
         cases: usize,
         submission: &'a str,
@@ -280,6 +280,6 @@ pub enum Event<'a> {
     },
 }
 
-pub trait Reporter {
+pub(crate) trait Reporter {
     fn report(&mut self, event: Event<'_>) -> io::Result<()>;
 }

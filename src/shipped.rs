@@ -34,7 +34,7 @@ pub fn files() -> Vec<(&'static Path, &'static [u8])> {
 }
 
 /// The shipped suites' names (`acwing166`, `leetcode37`, ...), sorted.
-pub fn suites() -> Vec<&'static str> {
+pub(crate) fn suites() -> Vec<&'static str> {
     let mut names: Vec<&str> = SHIPPED
         .dirs()
         .filter_map(|dir| dir.path().to_str())
@@ -62,7 +62,7 @@ fn fingerprint() -> String {
 /// The shipped suites as files to judge: written out into the user's data
 /// directory the first time (or the temporary directory, when there is no
 /// data directory to write), and found there after.
-pub fn on_disk() -> anyhow::Result<PathBuf> {
+pub(crate) fn on_disk() -> anyhow::Result<PathBuf> {
     let base = dirs::data_dir()
         .map(|dir| dir.join("sudoku-judge").join("shipped-cases"))
         .unwrap_or_else(|| std::env::temp_dir().join("sudoku-judge-shipped-cases"));
@@ -97,7 +97,7 @@ pub fn on_disk() -> anyhow::Result<PathBuf> {
 /// and no file there is replaced. One in the way (a file at a name, or a
 /// link at a directory's) is an error naming it, before anything is
 /// written.
-pub fn write_all(dir: &Path) -> anyhow::Result<usize> {
+pub(crate) fn write_all(dir: &Path) -> anyhow::Result<usize> {
     let files = files();
     let out = crate::files::Dir::open_given(dir)?;
     // All or nothing: no file is written where one would be refused.

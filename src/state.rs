@@ -37,16 +37,16 @@ use serde::{Deserialize, Serialize};
 use crate::files::Dir;
 
 /// The judge's own directory, in the working directory.
-pub const STATE_DIR: &str = ".sudoku-judge";
+pub(crate) const STATE_DIR: &str = ".sudoku-judge";
 
 /// The most the judge reads of one of its records.
-pub const MAX_RECORD_BYTES: u64 = 256 << 20;
+pub(crate) const MAX_RECORD_BYTES: u64 = 256 << 20;
 
 /// `.sudoku-judge/` in the working directory, reached without a link and
 /// checked to be the user's own (on Unix: owned by them, written by no one
 /// else): made when `create` and missing; `Ok(None)` when missing and not
 /// `create`.
-pub fn state_dir(create: bool) -> anyhow::Result<Option<Dir>> {
+pub(crate) fn state_dir(create: bool) -> anyhow::Result<Option<Dir>> {
     let cwd = Dir::open_existing(Path::new(""))?.context("the working directory is gone")?;
     let made = create && cwd.kind(STATE_DIR)?.is_none();
     let Some(dir) = cwd.subdir(STATE_DIR, create)? else {
@@ -178,16 +178,16 @@ const FAILED_RECORD: &str = "the cases of the last `sudoku-judge test` here that
 /// The record `--failed` reads: which paths the last run here judged, and
 /// which of their cases were not accepted.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Failed {
+pub(crate) struct Failed {
     /// The paths judged (files or directories), absolute.
-    pub paths: Vec<PathBuf>,
+    pub(crate) paths: Vec<PathBuf>,
     /// The inputs of the cases not accepted, absolute.
-    pub inputs: Vec<PathBuf>,
+    pub(crate) inputs: Vec<PathBuf>,
 }
 
 impl Failed {
     /// The record as written from the directory `here`.
-    pub fn to_text(&self, here: &Path) -> anyhow::Result<String> {
+    pub(crate) fn to_text(&self, here: &Path) -> anyhow::Result<String> {
         let header = FailedHeader {
             record: FAILED_RECORD.to_string(),
             version: 1,
@@ -208,7 +208,7 @@ impl Failed {
 
     /// Reads a record written from the directory `here` (`name` names it
     /// in errors, which give the line and column of what is wrong).
-    pub fn parse(text: &str, name: &Path, here: &Path) -> anyhow::Result<Failed> {
+    pub(crate) fn parse(text: &str, name: &Path, here: &Path) -> anyhow::Result<Failed> {
         let malformed = |line: usize, error: serde_json::Error| {
             anyhow::anyhow!(
                 "{}:{line}:{}: not a record of failed cases this judge wrote ({}); run \
@@ -258,7 +258,7 @@ impl Failed {
     }
 
     /// The inputs, as a set to select cases by.
-    pub fn input_set(&self) -> HashSet<PathBuf> {
+    pub(crate) fn input_set(&self) -> HashSet<PathBuf> {
         self.inputs.iter().cloned().collect()
     }
 }

@@ -5,14 +5,14 @@ use std::time::Duration;
 
 /// Minimum, median and maximum of some timings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Spread {
-    pub min: Duration,
-    pub median: Duration,
-    pub max: Duration,
+pub(crate) struct Spread {
+    pub(crate) min: Duration,
+    pub(crate) median: Duration,
+    pub(crate) max: Duration,
 }
 
 impl Spread {
-    pub fn of(times: &[Duration]) -> Option<Spread> {
+    pub(crate) fn of(times: &[Duration]) -> Option<Spread> {
         let mut sorted = times.to_vec();
         sorted.sort_unstable();
         Some(Spread {

@@ -35,7 +35,7 @@ use crate::runner::{process, Submission};
 use crate::verdict::Verdict;
 
 /// A puzzle with its one solution.
-pub type Pair = (Board, Board);
+pub(crate) type Pair = (Board, Board);
 
 /// An input shrunk as far as it would go: its puzzles, the runs spent and
 /// the reason of its last failure.
@@ -46,25 +46,25 @@ struct Shrunk {
 }
 
 /// What to stress, and how long.
-pub struct StressConfig {
-    pub submission: Submission,
-    pub seed: u64,
+pub(crate) struct StressConfig {
+    pub(crate) submission: Submission,
+    pub(crate) seed: u64,
     /// At most this many rounds; `None`: no cap (the run is bounded by
     /// `time`).
-    pub rounds: Option<u64>,
+    pub(crate) rounds: Option<u64>,
     /// Stop after this long even if rounds remain.
-    pub time: Option<Duration>,
-    pub puzzles_per_round: usize,
-    pub target: Target,
-    pub limits: Limits,
-    pub save: PathBuf,
+    pub(crate) time: Option<Duration>,
+    pub(crate) puzzles_per_round: usize,
+    pub(crate) target: Target,
+    pub(crate) limits: Limits,
+    pub(crate) save: PathBuf,
     /// At most this many runs spent shrinking.
-    pub shrink_runs: usize,
+    pub(crate) shrink_runs: usize,
     /// The user's generator, run with each round's seed as its last
     /// argument, instead of the built-in one.
-    pub generator: Option<Launch>,
+    pub(crate) generator: Option<Launch>,
     /// The user's brute force, whose answers are the expected ones.
-    pub brute: Option<Submission>,
+    pub(crate) brute: Option<Submission>,
 }
 
 /// How long a user's generator may take to print a round's input.
@@ -196,7 +196,7 @@ fn brute_answers(
 }
 
 /// How far a stress run got, for progress reports.
-pub trait Progress {
+pub(crate) trait Progress {
     /// `done` rounds accepted, of `total` when the rounds are capped.
     fn round(&mut self, done: u64, total: Option<u64>);
     fn shrinking(&mut self, runs: usize, puzzles: usize, givens: usize);
@@ -208,25 +208,25 @@ pub trait Progress {
 
 /// A failure found, shrunk and saved.
 #[derive(Debug)]
-pub struct Failure {
+pub(crate) struct Failure {
     /// The round that failed, counted from 0, and the seed that replays it
     /// as round 0.
-    pub round: u64,
-    pub round_seed: u64,
-    pub verdict: Verdict,
-    pub reason: Reason,
-    pub original_puzzles: usize,
-    pub original_givens: usize,
-    pub puzzles: usize,
-    pub givens: usize,
-    pub shrink_runs: usize,
-    pub input: PathBuf,
-    pub expected: PathBuf,
+    pub(crate) round: u64,
+    pub(crate) round_seed: u64,
+    pub(crate) verdict: Verdict,
+    pub(crate) reason: Reason,
+    pub(crate) original_puzzles: usize,
+    pub(crate) original_givens: usize,
+    pub(crate) puzzles: usize,
+    pub(crate) givens: usize,
+    pub(crate) shrink_runs: usize,
+    pub(crate) input: PathBuf,
+    pub(crate) expected: PathBuf,
 }
 
 /// How a stress run ended.
 #[derive(Debug)]
-pub enum StressOutcome {
+pub(crate) enum StressOutcome {
     /// Every round was accepted.
     Passed {
         rounds: u64,
@@ -245,7 +245,7 @@ pub enum StressOutcome {
 }
 
 /// The seed that makes round `round`'s puzzles on its own.
-pub fn round_seed(seed: u64, round: u64) -> u64 {
+pub(crate) fn round_seed(seed: u64, round: u64) -> u64 {
     seed.wrapping_add(round)
 }
 
@@ -257,23 +257,23 @@ fn case_of(puzzles: &[Pair]) -> CaseData {
 
 /// What one judging of an input said.
 #[derive(Clone, Debug)]
-pub struct Judged {
-    pub verdict: Verdict,
-    pub reason: Reason,
+pub(crate) struct Judged {
+    pub(crate) verdict: Verdict,
+    pub(crate) reason: Reason,
     /// The time charged against the limit.
-    pub time: Duration,
+    pub(crate) time: Duration,
 }
 
 /// A TLE on a generated input is a failure only when it repeats with the
 /// time limit raised by this factor ([`confirming`]). A run just over the
 /// limit on a busy machine, which a quieter run of the same input passes,
 /// would otherwise be saved as a case that fails only now and then.
-pub const TLE_MARGIN: f64 = 1.5;
+pub(crate) const TLE_MARGIN: f64 = 1.5;
 
 /// The limits an input that failed with `verdict` is judged again under
 /// before `stress` or `hack` calls it a failure: for a TLE, `limits` with
 /// the time limit raised by [`TLE_MARGIN`]; for anything else, `limits`.
-pub fn confirming(limits: &Limits, verdict: Verdict) -> Limits {
+pub(crate) fn confirming(limits: &Limits, verdict: Verdict) -> Limits {
     match verdict {
         Verdict::TLE => Limits {
             time: raised(limits.time),
@@ -285,7 +285,7 @@ pub fn confirming(limits: &Limits, verdict: Verdict) -> Limits {
 
 /// The time limit a TLE's confirming run is judged under: `limit` times
 /// [`TLE_MARGIN`].
-pub fn raised(limit: Duration) -> Duration {
+pub(crate) fn raised(limit: Duration) -> Duration {
     limit.mul_f64(TLE_MARGIN)
 }
 
@@ -293,7 +293,7 @@ pub fn raised(limit: Duration) -> Duration {
 /// `limits`. The one place where `stress` and `hack` run a submission, so
 /// that a change in how runs are made or charged is made here alone.
 /// `None` when the user interrupted the run: it has no verdict.
-pub fn judge_input(
+pub(crate) fn judge_input(
     submission: &Submission,
     limits: &Limits,
     puzzles: &[Pair],
@@ -343,7 +343,10 @@ fn round_puzzles(config: &StressConfig, seed: u64) -> anyhow::Result<Vec<Pair>> 
 }
 
 /// Runs rounds until one fails, then shrinks and saves it.
-pub fn run(config: &StressConfig, progress: &mut dyn Progress) -> anyhow::Result<StressOutcome> {
+pub(crate) fn run(
+    config: &StressConfig,
+    progress: &mut dyn Progress,
+) -> anyhow::Result<StressOutcome> {
     let started = Instant::now();
     let mut close_calls = 0;
     for round in 0..config.rounds.unwrap_or(u64::MAX) {
@@ -541,7 +544,7 @@ fn shrink(
 
 /// Writes `puzzles` as a flat AcWing pair `NAME.in`/`NAME.out` under `dir`,
 /// never over an existing file: a taken name gets a number.
-pub fn save(dir: &Path, name: &str, puzzles: &[Pair]) -> anyhow::Result<(PathBuf, PathBuf)> {
+pub(crate) fn save(dir: &Path, name: &str, puzzles: &[Pair]) -> anyhow::Result<(PathBuf, PathBuf)> {
     std::fs::create_dir_all(dir).with_context(|| format!("failed to create {}", dir.display()))?;
     let boards: Vec<Board> = puzzles.iter().map(|(p, _)| *p).collect();
     let answers: Vec<Board> = puzzles.iter().map(|(_, s)| *s).collect();

@@ -7,7 +7,11 @@ use std::fmt;
 use serde::Serialize;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-pub enum Verdict {
+#[allow(
+    clippy::upper_case_acronyms,
+    reason = "the judges' codes, as users know them"
+)]
+pub(crate) enum Verdict {
     /// Accepted.
     AC,
     /// Wrong Answer.
@@ -27,7 +31,7 @@ pub enum Verdict {
 }
 
 impl Verdict {
-    pub const ALL: [Verdict; 8] = [
+    pub(crate) const ALL: [Verdict; 8] = [
         Verdict::AC,
         Verdict::WA,
         Verdict::PE,
@@ -39,7 +43,7 @@ impl Verdict {
     ];
 
     /// The short code judges print: `AC`, `WA`, ...
-    pub fn code(self) -> &'static str {
+    pub(crate) fn code(self) -> &'static str {
         match self {
             Verdict::AC => "AC",
             Verdict::WA => "WA",
@@ -52,7 +56,7 @@ impl Verdict {
         }
     }
 
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Verdict::AC => "Accepted",
             Verdict::WA => "Wrong Answer",

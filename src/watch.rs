@@ -19,11 +19,11 @@ use crate::case::absolute;
 /// Changes closer together than this are one change (an editor's save is
 /// several file system events): the watch loop waits this long after the
 /// first before it judges.
-pub const SETTLE: Duration = Duration::from_millis(150);
+pub(crate) const SETTLE: Duration = Duration::from_millis(150);
 
 /// The paths a judging run depends on.
 #[derive(Clone, Debug)]
-pub struct Watched {
+pub(crate) struct Watched {
     /// The submission's own files: a source file, or what a `--cmd`
     /// command line runs.
     files: Vec<PathBuf>,
@@ -35,7 +35,7 @@ pub struct Watched {
 }
 
 impl Watched {
-    pub fn new(files: &[PathBuf], cases: &[PathBuf], ignore: &[PathBuf]) -> Watched {
+    pub(crate) fn new(files: &[PathBuf], cases: &[PathBuf], ignore: &[PathBuf]) -> Watched {
         Watched {
             files: files.iter().map(|f| absolute(f)).collect(),
             roots: cases
@@ -53,7 +53,7 @@ impl Watched {
     }
 
     /// Whether a change to `path` (absolute) calls for judging again.
-    pub fn matters(&self, path: &Path) -> bool {
+    pub(crate) fn matters(&self, path: &Path) -> bool {
         if self.ignore.iter().any(|p| path.starts_with(p))
             || path.components().any(|c| c.as_os_str() == ".sudoku-judge")
         {
@@ -109,7 +109,7 @@ impl Watched {
     /// Starts watching; `on_change` is called (on the watcher's thread)
     /// with the paths of each change that matters, as it happens (see
     /// [`SETTLE`]). Watching stops when the returned watcher is dropped.
-    pub fn start(
+    pub(crate) fn start(
         self,
         mut on_change: impl FnMut(Vec<PathBuf>) + Send + 'static,
     ) -> anyhow::Result<Watcher> {
@@ -153,7 +153,7 @@ impl Watched {
 /// file from `cwd` (the script of `python3 sol.py`, a jar, a file named in
 /// an `sh -c` script). A program found on `PATH` is a tool, not the user's
 /// build, and is not watched.
-pub fn command_files(command: &str, cwd: &Path) -> Vec<PathBuf> {
+pub(crate) fn command_files(command: &str, cwd: &Path) -> Vec<PathBuf> {
     let Ok(words) = crate::quote::command_words(command) else {
         return Vec::new();
     };
@@ -184,7 +184,7 @@ pub fn command_files(command: &str, cwd: &Path) -> Vec<PathBuf> {
 }
 
 /// Watching goes on while this lives.
-pub struct Watcher {
+pub(crate) struct Watcher {
     _watcher: RecommendedWatcher,
 }
 

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 /// The word for `n` things: `one` for exactly one, `many` otherwise
 /// (`was`/`were`, `puzzle`/`puzzles`).
-pub fn one_or_many<'a>(n: u64, one: &'a str, many: &'a str) -> &'a str {
+pub(crate) fn one_or_many<'a>(n: u64, one: &'a str, many: &'a str) -> &'a str {
     if n == 1 {
         one
     } else {
@@ -17,7 +17,7 @@ pub fn one_or_many<'a>(n: u64, one: &'a str, many: &'a str) -> &'a str {
 
 /// A count with its noun: `1 case`, `2 cases`, `1 guess`, `3 guesses`.
 /// Nouns ending in `s` take `es`.
-pub fn plural(n: impl Into<Count>, noun: &str) -> String {
+pub(crate) fn plural(n: impl Into<Count>, noun: &str) -> String {
     let n = n.into().0;
     if n == 1 {
         format!("{n} {noun}")
@@ -30,7 +30,7 @@ pub fn plural(n: impl Into<Count>, noun: &str) -> String {
 
 /// A number of things, from whichever unsigned type counts them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Count(pub u64);
+pub(crate) struct Count(pub(crate) u64);
 
 impl From<u64> for Count {
     fn from(n: u64) -> Count {
@@ -69,12 +69,12 @@ pub fn whole_ms(d: Duration) -> String {
 }
 
 /// Seconds with `places` decimals, `12.3 s`: how long a whole run took.
-pub fn seconds(d: Duration, places: usize) -> String {
+pub(crate) fn seconds(d: Duration, places: usize) -> String {
     format!("{:.places$} s", d.as_secs_f64())
 }
 
 /// Kilobytes as people read memory: `812 KB`, `2.1 MB`.
-pub fn format_kb(kb: u64) -> String {
+pub(crate) fn format_kb(kb: u64) -> String {
     if kb < 1024 {
         format!("{kb} KB")
     } else {
@@ -84,7 +84,7 @@ pub fn format_kb(kb: u64) -> String {
 
 /// Kilobytes always in megabytes, `64.0 MB`: a memory limit and a peak set
 /// beside it in one unit.
-pub fn format_mb(kb: u64) -> String {
+pub(crate) fn format_mb(kb: u64) -> String {
     format!("{:.1} MB", kb as f64 / 1024.0)
 }
 

@@ -46,7 +46,7 @@ impl Format {
     /// Guesses the format from the text itself: a `[` opens a LeetCode
     /// literal; a first line of 27 cells or more is an AcWing line (a grid row
     /// has 9); anything else is a grid.
-    pub fn detect(text: &str) -> Format {
+    pub(crate) fn detect(text: &str) -> Format {
         let text = strip_bom(text);
         if text.trim_start().starts_with('[') {
             return Format::LeetCode;
@@ -68,7 +68,7 @@ impl Format {
 /// Reads `input` up to the first line that shows its format (all that
 /// [`Format::detect`] looks at), for input read as a stream: the bytes read,
 /// to be read again before the rest, and the format.
-pub fn read_head(input: &mut impl std::io::BufRead) -> std::io::Result<(Vec<u8>, Format)> {
+pub(crate) fn read_head(input: &mut impl std::io::BufRead) -> std::io::Result<(Vec<u8>, Format)> {
     let mut head = Vec::new();
     loop {
         let before = head.len();
@@ -95,23 +95,23 @@ impl fmt::Display for Format {
 /// should end with `end`; answers are read leniently, because judging them
 /// is the checker's job, not the parser's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
+pub(crate) enum Mode {
     Puzzles,
     Answers,
 }
 
 /// A malformed board: where (1-based line and column) and what was wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParseError {
-    pub line: usize,
-    pub column: usize,
+pub(crate) struct ParseError {
+    pub(crate) line: usize,
+    pub(crate) column: usize,
     /// What was wrong, quoting the text where that helps (`'x' is not a
     /// cell`), escaped and short.
-    pub message: String,
+    pub(crate) message: String,
     /// The same without a byte of the text, for a file the user running
     /// the judge does not own (see `files::Opened::own`); `None` when
     /// the message quotes nothing.
-    pub unquoted: Option<String>,
+    pub(crate) unquoted: Option<String>,
 }
 
 impl ParseError {
@@ -152,7 +152,7 @@ impl ParseError {
     }
 
     /// What was wrong, quoting the text only when `quote`.
-    pub fn message(&self, quote: bool) -> &str {
+    pub(crate) fn message(&self, quote: bool) -> &str {
         match &self.unquoted {
             Some(unquoted) if !quote => unquoted,
             _ => &self.message,
@@ -161,12 +161,17 @@ impl ParseError {
 
     /// The error as compilers put it, `source:line:column: message`, and
     /// the format the text was read as, which the error depends on.
-    pub fn at(&self, source: impl fmt::Display, format: Format) -> String {
+    pub(crate) fn at(&self, source: impl fmt::Display, format: Format) -> String {
         self.at_quoting(source, format, true)
     }
 
     /// [`Self::at`], quoting the text only when `quote`.
-    pub fn at_quoting(&self, source: impl fmt::Display, format: Format, quote: bool) -> String {
+    pub(crate) fn at_quoting(
+        &self,
+        source: impl fmt::Display,
+        format: Format,
+        quote: bool,
+    ) -> String {
         format!(
             "{source}:{}:{}: {} (read as {format} format)",
             self.line,
@@ -190,34 +195,34 @@ impl std::error::Error for ParseError {}
 
 /// The boards of one text, each with the line it starts on.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ParsedBoards {
-    pub boards: Vec<LocatedBoard>,
+pub(crate) struct ParsedBoards {
+    pub(crate) boards: Vec<LocatedBoard>,
     /// Things that were accepted but deserve a word, e.g. a missing `end`.
-    pub warnings: Vec<String>,
+    pub(crate) warnings: Vec<String>,
 }
 
 /// One board of a text and the line (1-based) where it starts, so messages
 /// about it can point back into the file.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LocatedBoard {
-    pub line: usize,
+pub(crate) struct LocatedBoard {
+    pub(crate) line: usize,
     /// What the cells read as: what is judged.
-    pub board: Board,
+    pub(crate) board: Board,
     /// The cells as they were written, row by row, each `1`–`9`, or the
     /// `.` or `0` that stood for a blank: what is shown.
-    pub cells: [u8; 81],
+    pub(crate) cells: [u8; 81],
 }
 
 impl ParsedBoards {
     /// The boards alone, for callers that do not report positions.
-    pub fn into_boards(self) -> Vec<Board> {
+    pub(crate) fn into_boards(self) -> Vec<Board> {
         self.boards.into_iter().map(|b| b.board).collect()
     }
 }
 
 /// Parses `text` as `format`. In [`Mode::Puzzles`] the givens must not
 /// break the rules and there must be at least one board.
-pub fn parse(text: &str, format: Format, mode: Mode) -> Result<ParsedBoards, ParseError> {
+pub(crate) fn parse(text: &str, format: Format, mode: Mode) -> Result<ParsedBoards, ParseError> {
     let text = strip_bom(text);
     if format == Format::AcWing {
         let mut reader = AcWingReader::new(text.as_bytes(), mode);
@@ -262,7 +267,7 @@ pub fn parse(text: &str, format: Format, mode: Mode) -> Result<ParsedBoards, Par
 /// Prints boards in `format`. Rows are taken as they are, so a solver that
 /// left a row short or wrote a stray character is shown exactly as it
 /// answered, and the checker can say what is wrong with it.
-pub fn render(format: Format, boards: &[Vec<Vec<char>>]) -> String {
+pub(crate) fn render(format: Format, boards: &[Vec<Vec<char>>]) -> String {
     let mut out = String::new();
     for (n, rows) in boards.iter().enumerate() {
         write_board(&mut out, format, n, rows);
@@ -272,7 +277,7 @@ pub fn render(format: Format, boards: &[Vec<Vec<char>>]) -> String {
 
 /// The `n`-th (from 0) of several answers in `format`, as [`render`] prints
 /// it among the others: grids after the first are set off by a blank line.
-pub fn render_nth(format: Format, n: usize, rows: &[Vec<char>]) -> String {
+pub(crate) fn render_nth(format: Format, n: usize, rows: &[Vec<char>]) -> String {
     let mut out = String::new();
     write_board(&mut out, format, n, rows);
     out
@@ -321,13 +326,13 @@ fn write_board(out: &mut String, format: Format, n: usize, rows: &[Vec<char>]) {
 }
 
 /// [`render`] for well-formed boards.
-pub fn render_boards(format: Format, boards: &[Board]) -> String {
+pub(crate) fn render_boards(format: Format, boards: &[Board]) -> String {
     let rows: Vec<_> = boards.iter().map(Board::to_rows).collect();
     render(format, &rows)
 }
 
 /// The AcWing 166 input for `boards`: one line each, then `end`.
-pub fn acwing_input(boards: &[Board]) -> String {
+pub(crate) fn acwing_input(boards: &[Board]) -> String {
     let mut out = render_boards(Format::AcWing, boards);
     out.push_str("end\n");
     out
@@ -690,7 +695,7 @@ impl AcWingLines {
 /// It yields each board with the line it is on and stops after the first
 /// error. [`AcWingReader::warnings`] are complete once it has returned
 /// `None`.
-pub struct AcWingReader<R> {
+pub(crate) struct AcWingReader<R> {
     input: R,
     lines: AcWingLines,
     buf: Vec<u8>,
@@ -698,7 +703,7 @@ pub struct AcWingReader<R> {
 }
 
 impl<R: std::io::BufRead> AcWingReader<R> {
-    pub fn new(input: R, mode: Mode) -> Self {
+    pub(crate) fn new(input: R, mode: Mode) -> Self {
         Self {
             input,
             lines: AcWingLines::new(mode),
@@ -708,7 +713,7 @@ impl<R: std::io::BufRead> AcWingReader<R> {
     }
 
     /// Things accepted that deserve a word, e.g. a missing `end`.
-    pub fn warnings(&self) -> &[String] {
+    pub(crate) fn warnings(&self) -> &[String] {
         &self.lines.warnings
     }
 
@@ -717,7 +722,7 @@ impl<R: std::io::BufRead> AcWingReader<R> {
     /// is an error [`Self::next_line`] will name. The warnings are then
     /// complete; an input without a board, a line too long for one or not
     /// UTF-8 text are errors found here.
-    pub fn count(mut self) -> Result<(usize, Vec<String>), ParseError> {
+    pub(crate) fn count(mut self) -> Result<(usize, Vec<String>), ParseError> {
         let mut boards = 0;
         while !self.lines.is_done() {
             if !self.read_line()? {
@@ -744,7 +749,7 @@ impl<R: std::io::BufRead> AcWingReader<R> {
     /// [`Board::to_line`] writes them. The same rules, errors and warnings
     /// as [`Iterator::next`], but a plain line is checked byte by byte and
     /// no board is built: what streams a case of a million puzzles.
-    pub fn next_line(&mut self) -> Option<Result<(usize, [u8; 81]), ParseError>> {
+    pub(crate) fn next_line(&mut self) -> Option<Result<(usize, [u8; 81]), ParseError>> {
         if self.done {
             return None;
         }

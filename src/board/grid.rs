@@ -18,22 +18,22 @@ pub const EXAMPLE_ANSWER: &str =
 pub struct Digit(std::num::NonZeroU8);
 
 impl Digit {
-    pub fn new(value: u8) -> Option<Self> {
+    pub(crate) fn new(value: u8) -> Option<Self> {
         std::num::NonZeroU8::new(value)
             .filter(|v| v.get() <= 9)
             .map(Self)
     }
 
     /// The digit of a cell character: `'1'..='9'`. Blanks are not digits.
-    pub fn from_char(c: char) -> Option<Self> {
+    pub(crate) fn from_char(c: char) -> Option<Self> {
         c.to_digit(10).and_then(|d| Self::new(d as u8))
     }
 
-    pub fn get(self) -> u8 {
+    pub(crate) fn get(self) -> u8 {
         self.0.get()
     }
 
-    pub fn to_char(self) -> char {
+    pub(crate) fn to_char(self) -> char {
         char::from(b'0' + self.get())
     }
 }
@@ -50,29 +50,29 @@ impl fmt::Display for Digit {
 pub struct Cell(u8);
 
 impl Cell {
-    pub fn new(row: usize, col: usize) -> Self {
+    pub(crate) fn new(row: usize, col: usize) -> Self {
         assert!(row < 9 && col < 9, "cell r{row}c{col} is off the board");
         Self((row * 9 + col) as u8)
     }
 
-    pub fn from_index(index: usize) -> Self {
+    pub(crate) fn from_index(index: usize) -> Self {
         assert!(index < 81, "cell index {index} is off the board");
         Self(index as u8)
     }
 
-    pub fn all() -> impl Iterator<Item = Cell> {
+    pub(crate) fn all() -> impl Iterator<Item = Cell> {
         (0..81).map(Cell)
     }
 
-    pub fn index(self) -> usize {
+    pub(crate) fn index(self) -> usize {
         usize::from(self.0)
     }
 
-    pub fn row(self) -> usize {
+    pub(crate) fn row(self) -> usize {
         self.index() / 9
     }
 
-    pub fn col(self) -> usize {
+    pub(crate) fn col(self) -> usize {
         self.index() % 9
     }
 }
@@ -92,14 +92,14 @@ pub enum Unit {
 }
 
 impl Unit {
-    pub fn all() -> impl Iterator<Item = Unit> {
+    pub(crate) fn all() -> impl Iterator<Item = Unit> {
         (0..9)
             .map(Unit::Row)
             .chain((0..9).map(Unit::Col))
             .chain((0..9).map(Unit::Box))
     }
 
-    pub fn cells(self) -> [Cell; 9] {
+    pub(crate) fn cells(self) -> [Cell; 9] {
         std::array::from_fn(|i| match self {
             Unit::Row(r) => Cell::new(r, i),
             Unit::Col(c) => Cell::new(i, c),
@@ -121,10 +121,10 @@ impl fmt::Display for Unit {
 /// The same digit twice in one unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Conflict {
-    pub unit: Unit,
-    pub digit: Digit,
-    pub first: Cell,
-    pub second: Cell,
+    pub(crate) unit: Unit,
+    pub(crate) digit: Digit,
+    pub(crate) first: Cell,
+    pub(crate) second: Cell,
 }
 
 impl fmt::Display for Conflict {
@@ -150,24 +150,24 @@ impl Default for Board {
 }
 
 impl Board {
-    pub const EMPTY: Board = Board { cells: [None; 81] };
+    pub(crate) const EMPTY: Board = Board { cells: [None; 81] };
 
-    pub fn get(&self, cell: Cell) -> Option<Digit> {
+    pub(crate) fn get(&self, cell: Cell) -> Option<Digit> {
         self.cells[cell.index()]
     }
 
-    pub fn set(&mut self, cell: Cell, digit: Option<Digit>) {
+    pub(crate) fn set(&mut self, cell: Cell, digit: Option<Digit>) {
         self.cells[cell.index()] = digit;
     }
 
     /// Number of filled cells (the givens, for a puzzle).
-    pub fn filled(&self) -> usize {
+    pub(crate) fn filled(&self) -> usize {
         self.cells.iter().flatten().count()
     }
 
     /// Every pair of equal digits sharing a unit, the first one found per unit
     /// and digit, in row, column, box order.
-    pub fn conflicts(&self) -> Vec<Conflict> {
+    pub(crate) fn conflicts(&self) -> Vec<Conflict> {
         #[derive(Clone, Copy)]
         enum Seen {
             Not,
@@ -203,7 +203,7 @@ impl Board {
     /// Whether some digit is twice in a row, column or box: the quick
     /// question, without the description [`Board::conflicts`] gives. The
     /// judge asks it of every answer, a million times for a big case.
-    pub fn has_conflict(&self) -> bool {
+    pub(crate) fn has_conflict(&self) -> bool {
         let (mut rows, mut cols, mut boxes) = ([0u16; 9], [0u16; 9], [0u16; 9]);
         for (i, cell) in self.cells.iter().enumerate() {
             let Some(digit) = cell else {
@@ -260,7 +260,7 @@ impl Board {
 
     /// The inverse of [`Board::to_rows`]: `None` unless `rows` are 9 rows
     /// of 9 cells, each a digit from 1 to 9 or `'.'`.
-    pub fn from_rows(rows: &[Vec<char>]) -> Option<Board> {
+    pub(crate) fn from_rows(rows: &[Vec<char>]) -> Option<Board> {
         if rows.len() != 9 || rows.iter().any(|row| row.len() != 9) {
             return None;
         }

@@ -4,7 +4,7 @@
 //! Everything else in the crate speaks in these types, so a bad state (a
 //! digit 0 or 10, a board with 80 cells) cannot travel past the parser.
 
-pub mod format;
+pub(crate) mod format;
 mod grid;
 pub(crate) mod rules;
 

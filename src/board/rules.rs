@@ -9,7 +9,7 @@ use super::grid::{Board, Cell, Conflict, Digit};
 
 /// Something wrong with one answer, in the words a solver author needs.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Mistake {
+pub(crate) enum Mistake {
     ChangedGiven {
         cell: Cell,
         given: Digit,
@@ -21,7 +21,7 @@ pub enum Mistake {
 
 impl Mistake {
     /// The cells a reader should look at.
-    pub fn cells(&self) -> Vec<Cell> {
+    pub(crate) fn cells(&self) -> Vec<Cell> {
         match self {
             Mistake::ChangedGiven { cell, .. } | Mistake::Empty(cell) => vec![*cell],
             Mistake::Conflict(c) => vec![c.first, c.second],
@@ -50,7 +50,7 @@ impl fmt::Display for Mistake {
 
 /// Everything that keeps `answer` from solving `puzzle`: changed givens,
 /// empty cells, then broken rows, columns and boxes. Empty when it solves it.
-pub fn mistakes(puzzle: &Board, answer: &Board) -> Vec<Mistake> {
+pub(crate) fn mistakes(puzzle: &Board, answer: &Board) -> Vec<Mistake> {
     let mut found = Vec::new();
     if answer.solves(puzzle) {
         return found;
@@ -97,12 +97,12 @@ fn all_cells(line: &[u8]) -> bool {
 
 /// Whether `line` is the plain form of an AcWing line: its 81 cells, each
 /// `1`–`9`, `.` or `0`, and nothing else.
-pub fn is_cells_line(line: &[u8]) -> bool {
+pub(crate) fn is_cells_line(line: &[u8]) -> bool {
     line.len() == 81 && all_cells(line)
 }
 
 /// The board of a line in the plain form (see [`is_cells_line`]).
-pub fn line_board(cells: &[u8; 81]) -> Board {
+pub(crate) fn line_board(cells: &[u8; 81]) -> Board {
     let bytes = cells.map(|b| if b == b'.' { 0 } else { b.wrapping_sub(b'0') });
     Board::from_bytes(&bytes).expect("cells are blanks or digits")
 }
@@ -111,7 +111,7 @@ pub fn line_board(cells: &[u8; 81]) -> Board {
 /// byte: 81 cells, each `1`–`9`, `.` or `0`, and no given twice in a unit.
 /// The quick question asked of every line of a big case; a line it turns
 /// down goes to the parser, which says what is wrong with it.
-pub fn is_puzzle_line(line: &[u8]) -> bool {
+pub(crate) fn is_puzzle_line(line: &[u8]) -> bool {
     if !is_cells_line(line) {
         return false;
     }
@@ -136,7 +136,7 @@ pub fn is_puzzle_line(line: &[u8]) -> bool {
 /// that [`is_puzzle_line`]): 81 digits `1`–`9`, every given kept, no digit
 /// twice in a unit. The same question as [`Board::solves`], asked of the
 /// text as it came, so that a right answer is never parsed.
-pub fn line_solves(puzzle: &[u8; 81], answer: &[u8]) -> bool {
+pub(crate) fn line_solves(puzzle: &[u8; 81], answer: &[u8]) -> bool {
     let Ok(answer) = <&[u8; 81]>::try_from(answer) else {
         return false;
     };

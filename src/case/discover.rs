@@ -18,14 +18,14 @@ pub struct Case {
     /// The directory given on the command line that the case was found
     /// under (the one holding it, for a case named by its file): its
     /// files must not resolve outside it (see [`crate::files::ensure_inside`]).
-    pub root: PathBuf,
+    pub(crate) root: PathBuf,
     pub input: PathBuf,
-    pub expected: Option<PathBuf>,
+    pub(crate) expected: Option<PathBuf>,
 }
 
 impl Case {
     /// The directory whose `judge.toml` (and its parents') applies.
-    pub fn dir(&self) -> &Path {
+    pub(crate) fn dir(&self) -> &Path {
         self.input.parent().unwrap_or(Path::new("."))
     }
 
@@ -45,7 +45,7 @@ impl Case {
     /// for a case named directly (by its file or its case directory), its
     /// suite, so that `cases/leetcode37/example1` keeps
     /// `cases/leetcode37/judge.toml`. No `judge.toml` above it is read.
-    pub fn settings_top(&self) -> PathBuf {
+    pub(crate) fn settings_top(&self) -> PathBuf {
         let (root, suite) = (absolute(&self.root), absolute(self.suite()));
         if root.starts_with(&suite) {
             suite
@@ -136,8 +136,8 @@ fn id_of(root: &Path, case_path: &Path) -> String {
 /// not judged, each named in a warning.
 #[derive(Debug, Default)]
 pub struct Found {
-    pub cases: Vec<Case>,
-    pub warnings: Vec<String>,
+    pub(crate) cases: Vec<Case>,
+    pub(crate) warnings: Vec<String>,
 }
 
 /// Finds the cases under each of `paths`, in natural order within each path,

@@ -15,10 +15,10 @@ use crate::problem::Problem;
 /// A `[toolchain]` table: language, program or directory.
 /// Keys keep where they are in the file, so a key that is no language
 /// is named with its line and column where the languages are known.
-pub type ToolchainTable = std::collections::BTreeMap<toml::Spanned<String>, String>;
+pub(crate) type ToolchainTable = std::collections::BTreeMap<toml::Spanned<String>, String>;
 
 /// The line and column, counted from 1, of byte `at` of `text`.
-pub fn line_column(text: &str, at: usize) -> (usize, usize) {
+pub(crate) fn line_column(text: &str, at: usize) -> (usize, usize) {
     let before = &text[..at.min(text.len())];
     let line = before.matches('\n').count() + 1;
     let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
@@ -27,7 +27,7 @@ pub fn line_column(text: &str, at: usize) -> (usize, usize) {
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum CheckerKind {
+pub(crate) enum CheckerKind {
     /// Any valid solution that keeps the givens (a special judge).
     #[default]
     Sudoku,
@@ -36,7 +36,7 @@ pub enum CheckerKind {
 }
 
 impl CheckerKind {
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             CheckerKind::Sudoku => "sudoku",
             CheckerKind::Exact => "exact",
@@ -76,13 +76,17 @@ pub(super) struct ReferenceEntry {
 
 /// The verdicts a reference can be known to get from the real judge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-pub enum RealVerdict {
+#[allow(
+    clippy::upper_case_acronyms,
+    reason = "the judges' codes, as users know them"
+)]
+pub(crate) enum RealVerdict {
     AC,
     TLE,
 }
 
 impl RealVerdict {
-    pub fn verdict(self) -> crate::verdict::Verdict {
+    pub(crate) fn verdict(self) -> crate::verdict::Verdict {
         match self {
             RealVerdict::AC => crate::verdict::Verdict::AC,
             RealVerdict::TLE => crate::verdict::Verdict::TLE,
@@ -111,7 +115,7 @@ pub(super) fn parse_text(path: &Path) -> anyhow::Result<(File, String)> {
 /// A `judge.toml` that is not valid TOML, or not the settings: what is
 /// wrong and where on the first line, which a table row shows, then toml's
 /// drawing of the line with the place marked.
-pub fn toml_error(error: toml::de::Error) -> anyhow::Error {
+pub(crate) fn toml_error(error: toml::de::Error) -> anyhow::Error {
     let message = error
         .message()
         .trim()
@@ -176,15 +180,15 @@ pub(super) fn named_in_text(text: &str) -> anyhow::Result<Vec<Named>> {
 
 /// A program a `judge.toml` names, and where.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Named {
-    pub kind: Kind,
+pub(crate) struct Named {
+    pub(crate) kind: Kind,
     /// Line and column in the file, counted from 1.
-    pub at: (usize, usize),
+    pub(crate) at: (usize, usize),
 }
 
 /// What kind of program a `judge.toml` names.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// `[toolchain]`: a language, and the program, path or directory as
     /// written.
     Toolchain { language: String, value: String },

@@ -42,7 +42,7 @@ pub enum Text {
 /// that errors may quote it.
 #[derive(Clone, Debug)]
 pub struct SuiteFile {
-    pub path: PathBuf,
+    pub(crate) path: PathBuf,
     fence: Fence,
     own: bool,
 }
@@ -82,7 +82,7 @@ const KEPT_BYTES: usize = DETECT_BYTES;
 impl Text {
     /// The file at `path` within `fence` (`what` names it in errors):
     /// kept in memory when it is small, else read afresh by every pass.
-    pub fn of_file(fence: &Fence, path: &Path, what: &str) -> anyhow::Result<Text> {
+    pub(crate) fn of_file(fence: &Fence, path: &Path, what: &str) -> anyhow::Result<Text> {
         let (file, opened) = SuiteFile::open(fence, path, what)?;
         Text::read_from(file, opened)
     }
@@ -105,7 +105,7 @@ impl Text {
     }
 
     /// The file it was read from, if any.
-    pub fn path(&self) -> Option<&Path> {
+    pub(crate) fn path(&self) -> Option<&Path> {
         match self {
             Text::File(file) | Text::Read { file, .. } => Some(&file.path),
             Text::Memory(_) => None,
@@ -114,7 +114,7 @@ impl Text {
 
     /// Whether its bytes may be quoted in errors: text of the judge's own,
     /// or a file that the user running the judge owns.
-    pub fn own(&self) -> bool {
+    pub(crate) fn own(&self) -> bool {
         match self {
             Text::File(file) | Text::Read { file, .. } => file.own,
             Text::Memory(_) => true,
@@ -136,7 +136,7 @@ impl Text {
 
     /// The first `max` bytes at most, cut back to a whole line and to valid
     /// UTF-8, and whether that is all of it.
-    pub fn prefix(&self, max: usize) -> anyhow::Result<(String, bool)> {
+    pub(crate) fn prefix(&self, max: usize) -> anyhow::Result<(String, bool)> {
         let mut bytes = Vec::new();
         self.open()?
             .take(max as u64 + 1)
@@ -177,10 +177,10 @@ impl std::fmt::Display for Text {
 pub struct CaseData {
     pub format: Format,
     /// The input exactly as written (programs on AcWing cases get these bytes).
-    pub input: Text,
+    pub(crate) input: Text,
     /// How many puzzles the input holds.
     pub puzzles: usize,
-    pub expected: Option<Expected>,
+    pub(crate) expected: Option<Expected>,
     /// Accepted oddities worth a word, each prefixed with its file.
     pub warnings: Vec<String>,
 }
@@ -188,16 +188,16 @@ pub struct CaseData {
 /// A case's expected output.
 #[derive(Clone, Debug)]
 pub struct Expected {
-    pub text: Text,
+    pub(crate) text: Text,
     /// Whether the text reads as boards in the case's format; each of them
     /// has been checked to solve its puzzle.
-    pub boards: bool,
+    pub(crate) boards: bool,
 }
 
 impl CaseData {
     /// A case made in memory: AcWing lines for `puzzles`, and `answers` as
     /// the expected output when given.
-    pub fn in_memory(puzzles: &[Board], answers: Option<&[Board]>) -> CaseData {
+    pub(crate) fn in_memory(puzzles: &[Board], answers: Option<&[Board]>) -> CaseData {
         CaseData {
             format: Format::AcWing,
             input: Text::Memory(format::acwing_input(puzzles).into()),
@@ -282,7 +282,7 @@ impl<'a> Boards<'a> {
     /// without building a board where the text is in the plain AcWing form
     /// (see [`AcWingReader::next_line`]); `Err` names the file, line and
     /// column of what could not be read.
-    pub fn next_line(&mut self) -> Option<anyhow::Result<(usize, [u8; 81])>> {
+    pub(crate) fn next_line(&mut self) -> Option<anyhow::Result<(usize, [u8; 81])>> {
         let read = match &mut self.inner {
             Inner::Stream(reader) => reader.next_line()?,
             Inner::Parsed { boards, .. } => {
@@ -296,7 +296,7 @@ impl<'a> Boards<'a> {
     }
 
     /// Warnings about the text, complete once every board has been read.
-    pub fn warnings(&self) -> &[String] {
+    pub(crate) fn warnings(&self) -> &[String] {
         match &self.inner {
             Inner::Stream(reader) => reader.warnings(),
             Inner::Parsed { warnings, .. } => warnings,
@@ -316,7 +316,7 @@ fn parse_error(text: &Text, format: Format, e: &format::ParseError) -> anyhow::E
 /// submission's, whatever was running when it was found. The message names
 /// the file, line and column.
 #[derive(Debug)]
-pub struct Malformed(pub String);
+pub struct Malformed(pub(crate) String);
 
 impl std::fmt::Display for Malformed {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

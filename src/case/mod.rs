@@ -13,12 +13,12 @@
 mod discover;
 mod judge_toml;
 mod load;
-pub mod settings;
+pub(crate) mod settings;
 mod suite;
-pub mod trust;
+pub(crate) mod trust;
 
 pub use load::{load, open, Boards, CaseData, Expected, Malformed, Text};
-pub use settings::{CheckerKind, Limits, Settings, SettingsCache};
-pub use suite::{Listed, Suite};
+pub(crate) use settings::{CheckerKind, Limits, Settings, SettingsCache};
+pub(crate) use suite::{Listed, Suite};
 
 pub use discover::{absolute, case_in_dir, discover, find, flat_expected, write_new, Case, Found};

@@ -31,57 +31,59 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 
-pub use super::judge_toml::{line_column, toml_error, CheckerKind, RealVerdict, ToolchainTable};
+pub(crate) use super::judge_toml::{
+    line_column, toml_error, CheckerKind, RealVerdict, ToolchainTable,
+};
 use super::judge_toml::{named_in, parse_text, File};
 use super::trust::{self, Consent, Kind};
 use crate::problem::{Problem, DEFAULT_MEMORY_LIMIT_KB, DEFAULT_TIME_LIMIT};
 
-pub const SETTINGS_FILE: &str = "judge.toml";
+pub(crate) const SETTINGS_FILE: &str = "judge.toml";
 
 /// A toolchain named for a language: in a suite's `judge.toml`, the
 /// user's `config.toml` or an environment variable.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Choice {
+pub(crate) struct Choice {
     /// A language's id or alias, as `--lang` takes it.
-    pub language: String,
+    pub(crate) language: String,
     /// A program (a name on `PATH` or a path) that is the language's
     /// compiler or interpreter, or a directory its tools are in (itself or
     /// its `bin`).
-    pub value: String,
+    pub(crate) value: String,
     /// Where it was set, for the report: `CXX`, a file's path.
-    pub origin: String,
+    pub(crate) origin: String,
     /// Where in that file the language is named: line and column.
-    pub at: Option<(usize, usize)>,
+    pub(crate) at: Option<(usize, usize)>,
     /// Whether it may run: a suite's only with the user's consent.
-    pub consent: Consent,
+    pub(crate) consent: Consent,
     /// For a suite's program named by a path, once allowed: its bytes as
     /// hashed, which run from a private copy in its place (see
     /// [`trust::Held`]).
-    pub held: Option<trust::Held>,
+    pub(crate) held: Option<trust::Held>,
 }
 
 /// The limits one case is judged under.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Limits {
+pub(crate) struct Limits {
     /// For the whole case file, as on AcWing 166 and POJ 3074.
-    pub time: Duration,
-    pub memory_kb: u64,
+    pub(crate) time: Duration,
+    pub(crate) memory_kb: u64,
     /// The wall-clock backstop as a multiple of the time limit: 2, or more
     /// for a run judged again because a busy machine starved it of CPU.
-    pub wall_factor: u32,
+    pub(crate) wall_factor: u32,
 }
 
 impl Limits {
     /// The wall-clock backstop: a program that sleeps or waits uses little
     /// CPU, so it is also held to twice the time limit in wall time.
-    pub fn wall(&self) -> Duration {
+    pub(crate) fn wall(&self) -> Duration {
         self.time * self.wall_factor
     }
 
     /// These limits with a wall-clock cap that fits a run starved of CPU
     /// on a busy machine: twice the time it would take at the share of a
     /// CPU it got (`cpu` in `wall`), at most ten times the limit.
-    pub fn for_share(&self, cpu: Duration, wall: Duration) -> Limits {
+    pub(crate) fn for_share(&self, cpu: Duration, wall: Duration) -> Limits {
         let share = cpu.as_secs_f64() / wall.as_secs_f64().max(1e-9);
         let factor = (2.0 / share.max(0.1)).ceil() as u32;
         Limits {
@@ -92,38 +94,38 @@ impl Limits {
 
     /// Output past this many bytes is OLE: 64 MiB, or 256 bytes a puzzle
     /// for huge inputs (an answer line takes 82).
-    pub fn output_bytes(puzzles: usize) -> usize {
+    pub(crate) fn output_bytes(puzzles: usize) -> usize {
         (64 << 20).max(puzzles.saturating_mul(256))
     }
 }
 
 /// A submission a suite lists with the verdict the real judge gave it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Reference {
+pub(crate) struct Reference {
     /// The source file, resolved against the `judge.toml` that names it.
-    pub file: PathBuf,
-    pub verdict: RealVerdict,
+    pub(crate) file: PathBuf,
+    pub(crate) verdict: RealVerdict,
     /// The suite's programs as hashed when the consent was checked: the
     /// reference is built from the judge's copy of these bytes, never
     /// from `file` read again (see [`trust::Held`]).
-    pub held: trust::Held,
+    pub(crate) held: trust::Held,
 }
 
 /// A factor on the time limit: finite, from [`TimeScale::MIN`] to
 /// [`TimeScale::MAX`].
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct TimeScale(f64);
+pub(crate) struct TimeScale(f64);
 
 // No NaN gets in (see `TimeScale::new`), so equality is total.
 impl Eq for TimeScale {}
 
 impl TimeScale {
     /// The smallest factor taken: a machine a hundred times faster.
-    pub const MIN: f64 = 0.01;
+    pub(crate) const MIN: f64 = 0.01;
     /// The largest factor taken: a machine a hundred times slower.
-    pub const MAX: f64 = 100.0;
+    pub(crate) const MAX: f64 = 100.0;
 
-    pub fn new(factor: f64) -> anyhow::Result<TimeScale> {
+    pub(crate) fn new(factor: f64) -> anyhow::Result<TimeScale> {
         anyhow::ensure!(
             factor.is_finite() && (Self::MIN..=Self::MAX).contains(&factor),
             "a time_scale must be a number from {} to {}, like 1.5; got {factor}",
@@ -133,21 +135,21 @@ impl TimeScale {
         Ok(TimeScale(factor))
     }
 
-    pub fn factor(self) -> f64 {
+    pub(crate) fn factor(self) -> f64 {
         self.0
     }
 }
 
 /// Judging settings; `None` means "not set here".
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Settings {
-    pub problem: Option<Problem>,
-    pub time_limit: Option<Duration>,
-    pub memory_limit_kb: Option<u64>,
-    pub checker: Option<CheckerKind>,
-    pub time_scale: Option<TimeScale>,
+pub(crate) struct Settings {
+    pub(crate) problem: Option<Problem>,
+    pub(crate) time_limit: Option<Duration>,
+    pub(crate) memory_limit_kb: Option<u64>,
+    pub(crate) checker: Option<CheckerKind>,
+    pub(crate) time_scale: Option<TimeScale>,
     /// The toolchains named in `[toolchain]`, nearest file first.
-    pub toolchain: Vec<Choice>,
+    pub(crate) toolchain: Vec<Choice>,
 }
 
 impl Settings {
@@ -155,7 +157,7 @@ impl Settings {
     /// problem's, else the defaults; the time limit times `time_scale`,
     /// held within [`MIN_TIME_LIMIT`] and [`MAX_TIME_LIMIT`] (see
     /// [`Settings::checked_limits`], which refuses what is not).
-    pub fn limits(&self) -> Limits {
+    pub(crate) fn limits(&self) -> Limits {
         let time = self.unscaled_time_limit();
         Limits {
             time: self.time_scale.map_or(time, |scale| {
@@ -174,7 +176,7 @@ impl Settings {
     /// The checker: the one set, else the problem's judge's: POJ compares
     /// the output with its expected file as text (a Presentation Error when
     /// only whitespace differs), the others accept any valid solution.
-    pub fn checker(&self) -> CheckerKind {
+    pub(crate) fn checker(&self) -> CheckerKind {
         self.checker.unwrap_or(match self.problem {
             Some(Problem::Poj3074) => CheckerKind::Exact,
             _ => CheckerKind::Sudoku,
@@ -189,7 +191,7 @@ impl Settings {
 
     /// [`Settings::limits`], or an error naming the keys when the time
     /// limit times `time_scale` leaves the range every limit keeps to.
-    pub fn checked_limits(&self) -> anyhow::Result<Limits> {
+    pub(crate) fn checked_limits(&self) -> anyhow::Result<Limits> {
         if let Some(scale) = self.time_scale {
             let time = self.unscaled_time_limit();
             let scaled = time.as_secs_f64() * scale.factor();
@@ -207,7 +209,7 @@ impl Settings {
     }
 
     /// Keeps what `self` sets and takes the rest from `fallback`.
-    pub fn or(self, fallback: &Settings) -> Settings {
+    pub(crate) fn or(self, fallback: &Settings) -> Settings {
         Settings {
             problem: self.problem.or(fallback.problem),
             time_limit: self.time_limit.or(fallback.time_limit),
@@ -226,16 +228,16 @@ impl Settings {
 
 /// The longest time limit taken: more than any judge gives, and little
 /// enough that every deadline computed from it is a valid instant.
-pub const MAX_TIME_LIMIT: Duration = Duration::from_secs(3600);
+pub(crate) const MAX_TIME_LIMIT: Duration = Duration::from_secs(3600);
 
 /// The shortest time limit taken: a run is timed to the millisecond.
-pub const MIN_TIME_LIMIT: Duration = Duration::from_millis(1);
+pub(crate) const MIN_TIME_LIMIT: Duration = Duration::from_millis(1);
 
 /// The largest memory limit taken, in KB (1 TiB).
-pub const MAX_MEMORY_LIMIT_KB: u64 = 1 << 30;
+pub(crate) const MAX_MEMORY_LIMIT_KB: u64 = 1 << 30;
 
 /// Parses a time limit as users write it: `1s`, `1500ms`, `2.5s`.
-pub fn parse_duration(text: &str) -> anyhow::Result<Duration> {
+pub(crate) fn parse_duration(text: &str) -> anyhow::Result<Duration> {
     let text = text.trim();
     let too_long = || {
         anyhow::anyhow!(
@@ -283,7 +285,7 @@ pub fn parse_duration(text: &str) -> anyhow::Result<Duration> {
 
 /// Parses a memory size as judges write it: `64M`, `256MB`, `65536K`, all
 /// powers of 1024. Returns kilobytes.
-pub fn parse_memory_kb(text: &str) -> anyhow::Result<u64> {
+pub(crate) fn parse_memory_kb(text: &str) -> anyhow::Result<u64> {
     if let Ok(number) = text.trim().parse::<u64>() {
         // A bare number is bytes to the parser, and never what was meant:
         // a judge's limit is in megabytes, or kilobytes as POJ writes them.
@@ -316,7 +318,7 @@ pub fn parse_memory_kb(text: &str) -> anyhow::Result<u64> {
 /// each checked to be a file of the suite, and all of them allowed to run
 /// (see [`super::trust`]): a file the user has not allowed is an error
 /// that says so.
-pub fn references(dir: &Path) -> anyhow::Result<Vec<Reference>> {
+pub(crate) fn references(dir: &Path) -> anyhow::Result<Vec<Reference>> {
     let path = dir.join(SETTINGS_FILE);
     if path.symlink_metadata().is_err() {
         return Ok(Vec::new());
@@ -370,7 +372,7 @@ pub fn references(dir: &Path) -> anyhow::Result<Vec<Reference>> {
 /// The `judge.toml` files at `path` (one itself) or under it (a suite
 /// directory), hidden directories left out as case discovery leaves them,
 /// in order; an error when there is none.
-pub fn files_under(path: &Path) -> anyhow::Result<Vec<PathBuf>> {
+pub(crate) fn files_under(path: &Path) -> anyhow::Result<Vec<PathBuf>> {
     let meta =
         std::fs::metadata(path).with_context(|| format!("cannot read {}", path.display()))?;
     let files: Vec<PathBuf> = if meta.is_file() {
@@ -453,7 +455,7 @@ fn choices(
 /// The settings a `judge.toml`'s text holds, checked as [`read`] checks a
 /// file's: for fuzzing, and anything else that has the text alone. Its
 /// toolchains have no consent: no file was allowed.
-pub fn from_text(text: &str) -> anyhow::Result<Settings> {
+pub(crate) fn from_text(text: &str) -> anyhow::Result<Settings> {
     let mut file: File = toml::from_str(text).map_err(toml_error)?;
     let table = std::mem::take(&mut file.toolchain);
     let mut settings = settings_of(file)?;
@@ -478,14 +480,14 @@ fn settings_of(file: File) -> anyhow::Result<Settings> {
 
 /// Reads each directory's `judge.toml` once per run.
 #[derive(Debug, Default)]
-pub struct SettingsCache {
+pub(crate) struct SettingsCache {
     by_dir: HashMap<(PathBuf, PathBuf), Settings>,
 }
 
 impl SettingsCache {
     /// The settings for `case`: every `judge.toml` from its directory up
     /// to the highest the search may read for it, nearest first.
-    pub fn for_case(&mut self, case: &super::discover::Case) -> anyhow::Result<Settings> {
+    pub(crate) fn for_case(&mut self, case: &super::discover::Case) -> anyhow::Result<Settings> {
         self.for_dir(case.dir(), &case.settings_top())
     }
 
@@ -493,7 +495,7 @@ impl SettingsCache {
     /// to `top`, the highest the search may read (see
     /// [`super::discover::Case::settings_top`]), nearest first; `dir`'s alone when it
     /// is not below `top`.
-    pub fn for_dir(&mut self, dir: &Path, top: &Path) -> anyhow::Result<Settings> {
+    pub(crate) fn for_dir(&mut self, dir: &Path, top: &Path) -> anyhow::Result<Settings> {
         let (dir, top) = (
             super::discover::absolute(dir),
             super::discover::absolute(top),

@@ -14,18 +14,18 @@ use crate::problem::Problem;
 
 /// The cases under the paths of a run, sorted, each with its settings.
 #[derive(Debug, Default)]
-pub struct Suite {
-    pub cases: Vec<Listed>,
+pub(crate) struct Suite {
+    pub(crate) cases: Vec<Listed>,
     /// Files that look like part of a case but are not judged.
-    pub warnings: Vec<String>,
+    pub(crate) warnings: Vec<String>,
 }
 
 /// One case and the settings its `judge.toml` files give it, or why they
 /// could not be read (the case's fault: the others are judged still).
 #[derive(Debug)]
-pub struct Listed {
-    pub case: Case,
-    pub settings: Result<Settings, String>,
+pub(crate) struct Listed {
+    pub(crate) case: Case,
+    pub(crate) settings: Result<Settings, String>,
 }
 
 impl Suite {
@@ -37,7 +37,7 @@ impl Suite {
     /// refuses it, before anything is built or shown with its toolchains
     /// (every command that builds or runs with a suite's settings reads
     /// them here), rather than case by case after a build with others.
-    pub fn read(paths: &[PathBuf]) -> anyhow::Result<Suite> {
+    pub(crate) fn read(paths: &[PathBuf]) -> anyhow::Result<Suite> {
         let found = find(paths)?;
         let mut cache = SettingsCache::default();
         let mut cases = Vec::with_capacity(found.cases.len());
@@ -59,7 +59,7 @@ impl Suite {
     /// The problem every case is judged as by its `judge.toml`, if they
     /// all are one: a file that could be read either way is then read as
     /// that judge reads it, and built as it builds.
-    pub fn problem(&self) -> Option<Problem> {
+    pub(crate) fn problem(&self) -> Option<Problem> {
         let mut problems = self
             .cases
             .iter()
@@ -72,7 +72,7 @@ impl Suite {
     /// one for each language (`language` tells which one an id or alias
     /// names); cases that name different ones for a language are an error,
     /// to judge apart.
-    pub fn toolchains<L: PartialEq>(
+    pub(crate) fn toolchains<L: PartialEq>(
         &self,
         language: impl Fn(&str) -> L,
     ) -> anyhow::Result<Vec<Choice>> {

@@ -63,22 +63,22 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest as _, Sha256};
 
 use super::judge_toml;
-pub use super::judge_toml::{Kind, Named};
+pub(crate) use super::judge_toml::{Kind, Named};
 use crate::files::Dir;
 use crate::quote::{command_words, names_a_path};
 
 /// A `judge.toml` that names programs, as the user is asked to allow it.
 #[derive(Clone, Debug)]
-pub struct Subject {
+pub(crate) struct Subject {
     /// The file, as the judge found it.
-    pub file: PathBuf,
-    pub named: Vec<Named>,
+    pub(crate) file: PathBuf,
+    pub(crate) named: Vec<Named>,
     /// The files of its suite hashed with it, relative to its directory.
-    pub hashed: Vec<String>,
+    pub(crate) hashed: Vec<String>,
     /// The digest of its content, in hex.
-    pub digest: String,
+    pub(crate) digest: String,
     /// The bytes hashed: what runs, once allowed (see [`Held`]).
-    pub held: Held,
+    pub(crate) held: Held,
 }
 
 /// The programs of a suite as they were read to be hashed: each file's
@@ -87,33 +87,33 @@ pub struct Subject {
 /// (`runner::lang::copied`), never the suite's files, which their owner
 /// may change after the hash.
 #[derive(Clone, Default)]
-pub struct Held(std::sync::Arc<Programs>);
+pub(crate) struct Held(std::sync::Arc<Programs>);
 
 /// What [`Held`] holds.
 #[derive(Default)]
-pub struct Programs {
+pub(crate) struct Programs {
     /// The suite's directory, as the judge found it: a `[toolchain]`
     /// path is this joined with the value written.
-    pub dir: PathBuf,
+    pub(crate) dir: PathBuf,
     /// The digest of the suite's `judge.toml` and these programs, in hex.
-    pub digest: String,
+    pub(crate) digest: String,
     /// Regular files, by name relative to `dir` (with `/` between names).
-    pub files: Vec<HeldFile>,
+    pub(crate) files: Vec<HeldFile>,
     /// A named path, or a link under a named directory: its name and the
     /// name of what it leads to, both relative to `dir` and inside it.
-    pub links: Vec<(String, String)>,
+    pub(crate) links: Vec<(String, String)>,
 }
 
 /// One file of a suite's programs, as read.
-pub struct HeldFile {
-    pub name: String,
-    pub bytes: Vec<u8>,
+pub(crate) struct HeldFile {
+    pub(crate) name: String,
+    pub(crate) bytes: Vec<u8>,
     /// Whether it may be executed (on Unix, any of its execute bits).
-    pub executable: bool,
+    pub(crate) executable: bool,
 }
 
 impl Held {
-    pub fn programs(&self) -> &Programs {
+    pub(crate) fn programs(&self) -> &Programs {
         &self.0
     }
 }
@@ -141,7 +141,7 @@ impl Eq for Held {}
 
 /// Whether a program named somewhere may run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Consent {
+pub(crate) enum Consent {
     /// The user's own choice: the command line, `config.toml`, the
     /// environment. No suite's.
     #[default]
@@ -159,7 +159,7 @@ pub enum Consent {
 
 impl Consent {
     /// Whether what was named may run.
-    pub fn given(self) -> bool {
+    pub(crate) fn given(self) -> bool {
         matches!(self, Consent::Own | Consent::Shipped | Consent::Allowed)
     }
 }
@@ -167,12 +167,12 @@ impl Consent {
 /// A program of a suite that would have run without the user's consent:
 /// the error that says which, where, and what to do.
 #[derive(Debug)]
-pub struct Refused {
+pub(crate) struct Refused {
     /// The `judge.toml`.
-    pub file: PathBuf,
-    pub named: Named,
+    pub(crate) file: PathBuf,
+    pub(crate) named: Named,
     /// It was allowed once, with other content.
-    pub changed: bool,
+    pub(crate) changed: bool,
 }
 
 impl fmt::Display for Refused {
@@ -205,16 +205,16 @@ impl std::error::Error for Refused {}
 /// user, or a later download, may change it without changing the pack),
 /// so it is refused before anything is allowed or run.
 #[derive(Debug)]
-pub struct Uncovered {
+pub(crate) struct Uncovered {
     /// The `judge.toml`.
-    pub file: PathBuf,
-    pub named: Named,
-    pub why: Outside,
+    pub(crate) file: PathBuf,
+    pub(crate) named: Named,
+    pub(crate) why: Outside,
 }
 
 /// How a named path leaves its suite.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outside {
+pub(crate) enum Outside {
     /// An absolute path.
     Absolute,
     /// A path with `..` in it.
@@ -316,7 +316,7 @@ fn ensure_covered(file: &Path, dir: &Path, named: &[Named]) -> Result<(), Uncove
 
 /// Allows `named` of `subject` only with consent: `Ok` when it is given,
 /// else the error that says what to do.
-pub fn check(subject: &Subject, named: &Named) -> anyhow::Result<Consent> {
+pub(crate) fn check(subject: &Subject, named: &Named) -> anyhow::Result<Consent> {
     let consent = consent(subject);
     if consent.given() {
         return Ok(consent);
@@ -335,7 +335,7 @@ pub fn check(subject: &Subject, named: &Named) -> anyhow::Result<Consent> {
 /// the file's directory `dir`, and one that is no file there is a program
 /// with words after it (`bin/zig c++`), split as the OS splits a command
 /// line. `None` for a name found on `PATH`.
-pub fn toolchain_path(dir: &Path, value: &str) -> Option<PathBuf> {
+pub(crate) fn toolchain_path(dir: &Path, value: &str) -> Option<PathBuf> {
     if !names_a_path(value) {
         return None;
     }
@@ -480,7 +480,7 @@ impl Digest {
 /// The `judge.toml` at `path` as the user is asked to allow it: what it
 /// names, and the digest of it and of its suite's programs; `None` when it
 /// names no program.
-pub fn inspect(path: &Path) -> anyhow::Result<Option<Subject>> {
+pub(crate) fn inspect(path: &Path) -> anyhow::Result<Option<Subject>> {
     let (file, text) = judge_toml::parse_text(path)?;
     let named = judge_toml::named_in(&file, &text);
     if named.is_empty() {
@@ -496,7 +496,7 @@ pub fn inspect(path: &Path) -> anyhow::Result<Option<Subject>> {
 /// here ([`Uncovered`]), where every command that reads a `judge.toml`'s
 /// programs passes. Each file is opened once and read whole; its bytes
 /// are hashed and kept ([`Held`]), so what runs is what was hashed.
-pub fn subject(file: &Path, settings: &[u8], named: Vec<Named>) -> anyhow::Result<Subject> {
+pub(crate) fn subject(file: &Path, settings: &[u8], named: Vec<Named>) -> anyhow::Result<Subject> {
     let dir = file.parent().unwrap_or(Path::new("."));
     ensure_covered(file, dir, &named)?;
     let mut digest = Digest::new(settings);
@@ -617,7 +617,7 @@ fn shipped_digest(suite: &str, settings: &[u8]) -> Result<String, String> {
 
 /// Whether `subject` may run what it names: shipped content, or content
 /// the user allowed at its place.
-pub fn consent(subject: &Subject) -> Consent {
+pub(crate) fn consent(subject: &Subject) -> Consent {
     if is_shipped(subject) {
         return Consent::Shipped;
     }
@@ -628,7 +628,7 @@ pub fn consent(subject: &Subject) -> Consent {
 }
 
 /// Whether `subject` is, byte for byte, a suite this build ships.
-pub fn is_shipped(subject: &Subject) -> bool {
+pub(crate) fn is_shipped(subject: &Subject) -> bool {
     shipped_digests()
         .iter()
         .any(|d| d.as_deref() == Ok(subject.digest.as_str()))
@@ -636,21 +636,21 @@ pub fn is_shipped(subject: &Subject) -> bool {
 
 /// The consent the user gave to one `judge.toml`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Record {
+pub(crate) struct Record {
     /// The file's real path.
-    pub file: PathBuf,
-    pub digest: String,
+    pub(crate) file: PathBuf,
+    pub(crate) digest: String,
     /// When, in seconds since the Unix epoch.
-    pub allowed_at: u64,
+    pub(crate) allowed_at: u64,
     /// What it named then.
-    pub named: Vec<Named>,
+    pub(crate) named: Vec<Named>,
     /// The files of its suite hashed with it then.
-    pub hashed: Vec<String>,
+    pub(crate) hashed: Vec<String>,
 }
 
 /// How a record stands against the file now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Standing {
+pub(crate) enum Standing {
     /// The file is as it was allowed.
     Holds,
     /// The file, or a program it names, changed since: the consent is void.
@@ -663,7 +663,7 @@ pub enum Standing {
 
 /// What [`allow`] did.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Allowed {
+pub(crate) enum Allowed {
     /// A record was written; `replaced` records of the same file with
     /// older content were removed.
     Recorded { record: PathBuf, replaced: usize },
@@ -674,7 +674,7 @@ pub enum Allowed {
 }
 
 /// Records `subject`'s content as allowed by the user.
-pub fn allow(subject: &Subject) -> anyhow::Result<Allowed> {
+pub(crate) fn allow(subject: &Subject) -> anyhow::Result<Allowed> {
     if is_shipped(subject) {
         return Ok(Allowed::Shipped);
     }
@@ -683,7 +683,7 @@ pub fn allow(subject: &Subject) -> anyhow::Result<Allowed> {
 
 /// Removes the consent given to each `judge.toml` at `path` or under it
 /// (a suite directory); returns the records removed.
-pub fn revoke(path: &Path) -> anyhow::Result<Vec<Record>> {
+pub(crate) fn revoke(path: &Path) -> anyhow::Result<Vec<Record>> {
     let store = Store::user()?;
     let real = std::fs::canonicalize(path)
         .or_else(|_| std::path::absolute(path))
@@ -692,7 +692,7 @@ pub fn revoke(path: &Path) -> anyhow::Result<Vec<Record>> {
 }
 
 /// Every consent the user gave, oldest first, with how each stands now.
-pub fn records() -> anyhow::Result<Vec<(Record, Standing)>> {
+pub(crate) fn records() -> anyhow::Result<Vec<(Record, Standing)>> {
     let store = Store::user()?;
     Ok(store
         .records()?
@@ -719,7 +719,7 @@ fn standing(record: &Record) -> Standing {
 /// Where the user's records are: `$XDG_DATA_HOME/sudoku-judge/trust`
 /// (`~/.local/share/sudoku-judge/trust`; on Windows
 /// `%APPDATA%\sudoku-judge\trust`).
-pub fn records_dir() -> anyhow::Result<PathBuf> {
+pub(crate) fn records_dir() -> anyhow::Result<PathBuf> {
     let data = dirs::data_dir().context(
         "this user has no data directory to keep consent in; set XDG_DATA_HOME (or HOME)",
     )?;

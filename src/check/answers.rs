@@ -26,17 +26,17 @@ use crate::words::plural;
 /// line diff when the output does not read as answers. A smaller output
 /// is kept whole, and then right answers in the wrong format are told
 /// apart (PE) from wrong ones.
-pub const KEEP: usize = 64 << 10;
+pub(crate) const KEEP: usize = 64 << 10;
 
 /// The first [`KEEP`] bytes of a stream, and whether they are all of it.
 #[derive(Default)]
-pub struct Head {
+pub(crate) struct Head {
     bytes: Vec<u8>,
     cut: bool,
 }
 
 impl Head {
-    pub fn push(&mut self, chunk: &[u8]) {
+    pub(crate) fn push(&mut self, chunk: &[u8]) {
         let room = KEEP.saturating_sub(self.bytes.len());
         self.bytes
             .extend_from_slice(&chunk[..chunk.len().min(room)]);
@@ -44,11 +44,11 @@ impl Head {
     }
 
     /// Whether nothing was cut.
-    pub fn is_whole(&self) -> bool {
+    pub(crate) fn is_whole(&self) -> bool {
         !self.cut
     }
 
-    pub fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         String::from_utf8_lossy(&self.bytes).into_owned()
     }
 }
@@ -58,13 +58,13 @@ impl Head {
 /// [`KEEP`] only its first [`KEEP`] bytes (no answer is that long), so a
 /// submission printing one endless line cannot make the judge grow.
 #[derive(Default)]
-pub struct LineSplitter {
+pub(crate) struct LineSplitter {
     partial: Vec<u8>,
 }
 
 impl LineSplitter {
     /// Hands every line that `chunk` completes to `line`.
-    pub fn push(&mut self, chunk: &[u8], mut line: impl FnMut(&[u8])) {
+    pub(crate) fn push(&mut self, chunk: &[u8], mut line: impl FnMut(&[u8])) {
         let mut rest = chunk;
         while let Some(at) = rest.iter().position(|&b| b == b'\n') {
             if self.partial.is_empty() {
@@ -85,14 +85,14 @@ impl LineSplitter {
     }
 
     /// The last line, when the stream ended without a `\n`.
-    pub fn rest(&mut self) -> Option<Vec<u8>> {
+    pub(crate) fn rest(&mut self) -> Option<Vec<u8>> {
         Some(std::mem::take(&mut self.partial)).filter(|rest| !rest.is_empty())
     }
 }
 
 /// Judges one run's output; see the module docs. Feed it with
 /// [`Checker::feed`], then [`Checker::finish`].
-pub struct Checker<'a> {
+pub(crate) struct Checker<'a> {
     case: &'a CaseData,
     /// The format the answers should be in.
     format: Format,
@@ -129,7 +129,11 @@ enum Tally<'a> {
 
 impl<'a> Checker<'a> {
     /// A checker of `kind` for answers to `case` printed in `format`.
-    pub fn new(kind: CheckerKind, case: &'a CaseData, format: Format) -> anyhow::Result<Self> {
+    pub(crate) fn new(
+        kind: CheckerKind,
+        case: &'a CaseData,
+        format: Format,
+    ) -> anyhow::Result<Self> {
         let tally = match kind {
             CheckerKind::Sudoku => Tally::Sudoku(SudokuTally::new(case)?),
             CheckerKind::Exact => Tally::Exact(ExactTally::new(case, format)?),
@@ -153,14 +157,14 @@ impl<'a> Checker<'a> {
     }
 
     /// Also counts each answer read in `counter`.
-    pub fn counting(mut self, counter: Option<&'a AtomicUsize>) -> Self {
+    pub(crate) fn counting(mut self, counter: Option<&'a AtomicUsize>) -> Self {
         self.counter = counter;
         self
     }
 
     /// Says an answer that is its puzzle unchanged in the words of `who`
     /// gave it: `your solveSudoku left the board unchanged: ...`.
-    pub fn answered_by(mut self, who: Answerer) -> Self {
+    pub(crate) fn answered_by(mut self, who: Answerer) -> Self {
         match &mut self.tally {
             Tally::Sudoku(tally) => tally.answerer = who,
             Tally::Exact(tally) => tally.answerer = who,
@@ -169,12 +173,12 @@ impl<'a> Checker<'a> {
     }
 
     /// How many answers have been read so far.
-    pub fn answered(&self) -> usize {
+    pub(crate) fn answered(&self) -> usize {
         self.answers
     }
 
     /// Takes the next piece of output.
-    pub fn feed(&mut self, bytes: &[u8]) {
+    pub(crate) fn feed(&mut self, bytes: &[u8]) {
         self.head.push(bytes);
         match self.lines.take() {
             Some((mut splitter, mut rules)) => {
@@ -192,7 +196,7 @@ impl<'a> Checker<'a> {
     /// Rows that are not a board (a cell that is no digit, a row short)
     /// are printed and read as any output is, and so is every answer after
     /// them, so that what is wrong is told as for any output.
-    pub fn feed_board(&mut self, rows: &[Vec<char>]) {
+    pub(crate) fn feed_board(&mut self, rows: &[Vec<char>]) {
         let n = self.boards_fed;
         self.boards_fed += 1;
         if self.lines.is_some() {
@@ -296,7 +300,7 @@ impl<'a> Checker<'a> {
 
     /// The verdict on everything fed. `Err` only when a case file could not
     /// be read again.
-    pub fn finish(mut self) -> anyhow::Result<Checked> {
+    pub(crate) fn finish(mut self) -> anyhow::Result<Checked> {
         let (output, output_whole) = match self.lines.take() {
             Some((mut splitter, mut rules)) => {
                 if let Some(last) = splitter.rest() {

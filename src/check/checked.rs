@@ -5,16 +5,16 @@ use crate::verdict::Verdict;
 
 /// What a checker found.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Checked {
-    pub verdict: Verdict,
+pub(crate) struct Checked {
+    pub(crate) verdict: Verdict,
     /// Why, as data; [`Reason::Accepted`] when accepted.
-    pub reason: Reason,
+    pub(crate) reason: Reason,
     /// Multi-line evidence: grid diffs or a line diff. Plain text, readable
     /// without colour.
-    pub details: String,
+    pub(crate) details: String,
     /// What the submission printed as its answers: the first
     /// [`KEEP`](super::answers::KEEP) bytes (for `test --keep`).
-    pub output: String,
+    pub(crate) output: String,
 }
 
 impl Checked {

@@ -20,12 +20,12 @@ use crate::board::{Board, Cell};
 
 /// Printed once under a block of grid diffs against expected answers; with
 /// the details' indent it fits 80 columns.
-pub const GRID_LEGEND: &str =
+pub(crate) const GRID_LEGEND: &str =
     "*5 is a given; [5] is where your answer differs from the expected one\n";
 
 /// Printed once under a block of grid diffs against the puzzles alone,
 /// when a case has no expected output.
-pub const GRID_LEGEND_RULES: &str =
+pub(crate) const GRID_LEGEND_RULES: &str =
     "*5 is a given; [5] breaks a rule, changes a given or is left empty\n";
 
 /// At most this many diff lines are shown; a flood of output is cut.
@@ -33,7 +33,7 @@ const MAX_DIFF_LINES: usize = 60;
 
 /// What a cell of a drawn grid is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CellKind {
+pub(crate) enum CellKind {
     /// A digit of the puzzle, drawn `*5 `.
     Given,
     /// A digit filled in, or a blank, drawn ` 5 `.
@@ -44,7 +44,7 @@ pub enum CellKind {
 
 /// A piece of a drawn grid row: rules and spaces, or one cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RowPart<'a> {
+pub(crate) enum RowPart<'a> {
     Text(&'a str),
     Cell(CellKind, &'a str),
 }
@@ -113,7 +113,7 @@ const ZERO_NOTE: &str = "  [0]: a 0 was printed there, which is no digit: it rea
 /// cells as its text wrote them, whatever the format it came in, and its
 /// blanks are drawn as that has them: a blank printed as `0` shows the
 /// `0`, and a line under the grids says it reads as a blank.
-pub fn grids_as_printed(
+pub(crate) fn grids_as_printed(
     left_title: &str,
     left: &Board,
     right_title: &str,
@@ -147,7 +147,7 @@ pub fn grids_as_printed(
 /// Reads a row of digits drawn by [`grids_as_printed`] back into its parts, or `None`
 /// for any other line (a rule, a title, a line of a line diff). A row of
 /// one grid, as [`stacked`] draws them, reads too.
-pub fn grid_row_parts(line: &str) -> Option<Vec<RowPart<'_>>> {
+pub(crate) fn grid_row_parts(line: &str) -> Option<Vec<RowPart<'_>>> {
     let indent = line.len() - line.trim_start_matches(' ').len();
     let (lead, rest) = line.split_at(indent);
     let mut parts = vec![RowPart::Text(lead)];
@@ -164,12 +164,12 @@ pub fn grid_row_parts(line: &str) -> Option<Vec<RowPart<'_>>> {
 
 /// How wide a line of two grids side by side is, with the report's indent
 /// of its details: narrower terminals get them [`stacked`].
-pub const SIDE_BY_SIDE_COLUMNS: usize = 72;
+pub(crate) const SIDE_BY_SIDE_COLUMNS: usize = 72;
 
 /// `details` with every pair of grids drawn by [`grids_as_printed`] one above the
 /// other, each under its title, for a terminal too narrow to show them
 /// side by side. Every other line is kept as it is.
-pub fn stacked(details: &str) -> String {
+pub(crate) fn stacked(details: &str) -> String {
     const GRID: usize = 31;
     const GAP: &str = "   ";
     // A line of two grids: the indent, a rule or a row, the gap, another.
@@ -268,7 +268,7 @@ fn visible(line: &str) -> String {
 
 /// A unified line diff of `expected` against `actual`: `-` lines are
 /// expected but missing, `+` lines were printed but not expected.
-pub fn lines(expected: &str, actual: &str) -> String {
+pub(crate) fn lines(expected: &str, actual: &str) -> String {
     let diff = TextDiff::configure()
         .algorithm(Algorithm::Patience)
         .timeout(Duration::from_millis(200))

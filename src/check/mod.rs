@@ -13,12 +13,12 @@
 
 mod answers;
 mod checked;
-pub mod diff;
+pub(crate) mod diff;
 #[cfg(test)]
 mod tests;
 
-pub use answers::{Checker, Head, LineSplitter, KEEP};
+pub(crate) use answers::{Checker, Head, LineSplitter, KEEP};
 
-pub use crate::reason::Answerer;
+pub(crate) use crate::reason::Answerer;
 
-pub use checked::Checked;
+pub(crate) use checked::Checked;

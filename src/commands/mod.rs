@@ -14,10 +14,10 @@ mod shared;
 mod test;
 mod tools;
 
-pub use new::new;
-pub use rounds::{hack, stress};
-pub use test::test;
-pub use tools::{
+pub(crate) use new::new;
+pub(crate) use rounds::{hack, stress};
+pub(crate) use test::test;
+pub(crate) use tools::{
     bench, cache, calibrate, cases, check, doctor, driver, gen, rate, solve, solvers, trust, worker,
 };
 

@@ -14,7 +14,7 @@ use crate::runner::lang::launch::Interface;
 use super::shared::problem_of_every_case;
 
 /// Writes the file to start a solution from; see `sudoku-judge new --help`.
-pub fn new(args: &NewArgs) -> anyhow::Result<ExitCode> {
+pub(crate) fn new(args: &NewArgs) -> anyhow::Result<ExitCode> {
     let ids: Vec<&str> = lang::Language::all().iter().map(|l| l.spec().id).collect();
     let from_name = args
         .file

@@ -120,7 +120,7 @@ fn compiled(
 /// The rounds of `stress` when neither `--rounds` nor `--time` is given.
 const DEFAULT_ROUNDS: u64 = 1000;
 
-pub fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
+pub(crate) fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
     sandbox()?;
     let Some((submission, rerun)) = compiled(&args.submission, &args.limits, &args.save)? else {
         return Ok(ExitCode::from(1));
@@ -244,7 +244,7 @@ impl hack::Progress for HackProgress {
     }
 }
 
-pub fn hack(args: HackArgs) -> anyhow::Result<ExitCode> {
+pub(crate) fn hack(args: HackArgs) -> anyhow::Result<ExitCode> {
     sandbox()?;
     let Some((submission, rerun)) = compiled(&args.submission, &args.limits, &args.save)? else {
         return Ok(ExitCode::from(1));

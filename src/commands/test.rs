@@ -30,7 +30,7 @@ use crate::results::Summary;
 use crate::runner::lang;
 use crate::runner::process;
 
-pub fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
+pub(crate) fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
     let (plan, baseline) = match plan(args, color)? {
         Some(planned) => planned,
         None => {

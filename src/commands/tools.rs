@@ -32,7 +32,7 @@ use crate::solver::{self, Solver};
 
 use super::shared::{failed_if, interrupted_code, on_ctrl_c, pick_solver, sandbox, stdout_width};
 
-pub fn cases(out: Option<&std::path::Path>) -> anyhow::Result<ExitCode> {
+pub(crate) fn cases(out: Option<&std::path::Path>) -> anyhow::Result<ExitCode> {
     let mut stdout = io::stdout().lock();
     match out {
         None => report::notices::shipped_list(&mut stdout)?,
@@ -44,7 +44,7 @@ pub fn cases(out: Option<&std::path::Path>) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn solve(name: Option<&str>) -> anyhow::Result<ExitCode> {
+pub(crate) fn solve(name: Option<&str>) -> anyhow::Result<ExitCode> {
     let solver = pick_solver(name)?;
     // No line longer than a board can be is held (src/files/read.rs).
     let mut stdin = LineCapped::new(io::stdin().lock());
@@ -93,7 +93,7 @@ pub fn solve(name: Option<&str>) -> anyhow::Result<ExitCode> {
 /// LeetCode's example board, the default of `driver`'s board.txt.
 const EXAMPLE_BOARD: &str = crate::board::EXAMPLE;
 
-pub fn driver(args: &DriverArgs) -> anyhow::Result<ExitCode> {
+pub(crate) fn driver(args: &DriverArgs) -> anyhow::Result<ExitCode> {
     // The case's boards, and the toolchains of its suite, to build it as
     // `test` would.
     let (boards, toolchains) = match &args.case {
@@ -145,7 +145,7 @@ pub fn driver(args: &DriverArgs) -> anyhow::Result<ExitCode> {
 
 /// Checks every language's toolchain and self-test, and the sandbox; see
 /// `sudoku-judge doctor --help` for the exit codes.
-pub fn doctor(args: &DoctorArgs) -> anyhow::Result<ExitCode> {
+pub(crate) fn doctor(args: &DoctorArgs) -> anyhow::Result<ExitCode> {
     let protections = match spawner::protections() {
         Some(protections) => protections.context("failed to start the sandbox's spawner")?,
         None => Protections::off(),
@@ -175,7 +175,7 @@ pub fn doctor(args: &DoctorArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// `sudoku-judge cache [clear]`: the build cache, shown or cleared.
-pub fn cache(action: Option<CacheAction>) -> anyhow::Result<ExitCode> {
+pub(crate) fn cache(action: Option<CacheAction>) -> anyhow::Result<ExitCode> {
     let summary = lang::cache::summary()?;
     let mut out = io::stdout().lock();
     match action {
@@ -188,19 +188,19 @@ pub fn cache(action: Option<CacheAction>) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn solvers(all: bool) -> anyhow::Result<ExitCode> {
+pub(crate) fn solvers(all: bool) -> anyhow::Result<ExitCode> {
     let listed = solver::ALL.iter().filter(|s| all || !s.faulty);
     crate::report::solvers::list(&mut io::stdout().lock(), listed, stdout_width())?;
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn worker(name: &str) -> anyhow::Result<ExitCode> {
+pub(crate) fn worker(name: &str) -> anyhow::Result<ExitCode> {
     let solver = solver::find(name)?;
     let code = builtin::work(solver, io::stdin().lock())?;
     Ok(ExitCode::from(u8::try_from(code).unwrap_or(1)))
 }
 
-pub fn gen(args: GenArgs) -> anyhow::Result<ExitCode> {
+pub(crate) fn gen(args: GenArgs) -> anyhow::Result<ExitCode> {
     let plan = generate::GenPlan {
         seed: args.seed,
         files: args.count,
@@ -277,7 +277,7 @@ fn rate_sources(files: &[PathBuf]) -> anyhow::Result<Vec<(String, String)>> {
         .collect()
 }
 
-pub fn rate(args: &RateArgs) -> anyhow::Result<ExitCode> {
+pub(crate) fn rate(args: &RateArgs) -> anyhow::Result<ExitCode> {
     let sources = rate_sources(&args.files)?;
     let parsed = sources
         .iter()
@@ -312,7 +312,7 @@ pub fn rate(args: &RateArgs) -> anyhow::Result<ExitCode> {
     Ok(failed_if(rated.iter().any(|r| r.rating.grade.is_none())))
 }
 
-pub fn calibrate(suites: &[PathBuf], time_scale: Option<f64>) -> anyhow::Result<ExitCode> {
+pub(crate) fn calibrate(suites: &[PathBuf], time_scale: Option<f64>) -> anyhow::Result<ExitCode> {
     let suites = if suites.is_empty() {
         let root = PathBuf::from("cases");
         let mut found: Vec<PathBuf> = std::fs::read_dir(&root)
@@ -375,7 +375,7 @@ pub fn calibrate(suites: &[PathBuf], time_scale: Option<f64>) -> anyhow::Result<
 
 /// `sudoku-judge trust`: allows what the judge.toml files under each path
 /// name, or lists or takes back what was allowed.
-pub fn trust(args: &TrustArgs) -> anyhow::Result<ExitCode> {
+pub(crate) fn trust(args: &TrustArgs) -> anyhow::Result<ExitCode> {
     use crate::case::trust;
     let mut out = io::stdout().lock();
     if args.list {
@@ -402,14 +402,14 @@ pub fn trust(args: &TrustArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn check(paths: &[PathBuf]) -> anyhow::Result<ExitCode> {
+pub(crate) fn check(paths: &[PathBuf]) -> anyhow::Result<ExitCode> {
     let report = corpus::check(paths)?;
     report::corpus::findings(&mut io::stdout().lock(), &report)?;
     let problems = report.problems();
     Ok(failed_if(problems > 0))
 }
 
-pub fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
+pub(crate) fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
     let solvers: Vec<&'static Solver> = if args.solver.is_empty() {
         vec![solver::default_solver()]
     } else if args.solver.iter().any(|s| s == "all") {

@@ -10,9 +10,9 @@
 //! chosen at compile time; Windows keeps what std lets it keep (see
 //! `windows.rs`).
 
-pub mod name;
-pub mod read;
-pub mod write;
+pub(crate) mod name;
+pub(crate) mod read;
+pub(crate) mod write;
 
 #[cfg(unix)]
 #[path = "unix.rs"]
@@ -21,12 +21,12 @@ mod os;
 #[path = "windows.rs"]
 mod os;
 
-pub use os::{Dir, Pending};
-pub use read::{
-    ensure_inside, fence_of, follow_outside_links, open_regular, read_capped, read_lines,
-    read_text, read_whole, Fence, LineCapped, Opened, MAX_LINE_BYTES, MAX_WHOLE_BYTES,
+pub(crate) use os::{Dir, Pending};
+pub(crate) use read::{
+    ensure_inside, fence_of, follow_outside_links, open_regular, read_lines, read_text, read_whole,
+    Fence, LineCapped, MAX_WHOLE_BYTES,
 };
-pub use write::{replace, write_new, Kind, PendingDir};
+pub(crate) use write::{replace, write_new, Kind};
 
 #[cfg(test)]
 mod tests;

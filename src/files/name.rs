@@ -8,14 +8,14 @@ use sha2::{Digest as _, Sha256};
 /// The longest name the judge makes, in bytes: most file systems take 255,
 /// and a name may still get a number (`-2`) or be written under a
 /// temporary name beside it.
-pub const MAX_NAME_BYTES: usize = 200;
+pub(crate) const MAX_NAME_BYTES: usize = 200;
 
 /// `text` as one safe name: `/` and `\` become `__` (the name stays one
 /// level), a control character, `%` and (on Windows) `<>:"|?*` become
 /// `%XX`, a leading `.` gets a `_` before it (nothing the judge makes is
 /// hidden), and a name past [`MAX_NAME_BYTES`] is cut and ended with a
 /// hash of the whole text, so two long names that differ stay distinct.
-pub fn safe(text: &str) -> String {
+pub(crate) fn safe(text: &str) -> String {
     let mut name = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

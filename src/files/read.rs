@@ -48,18 +48,18 @@ use anyhow::{bail, Context as _};
 use super::os;
 
 /// The longest line read: a thousand times the longest line a board takes.
-pub const MAX_LINE_BYTES: usize = 1 << 20;
+pub(crate) const MAX_LINE_BYTES: usize = 1 << 20;
 
 /// The most text parsed whole (a LeetCode literal or a grid file, a
 /// `judge.toml`): some ten thousand boards.
-pub const MAX_WHOLE_BYTES: u64 = 4 << 20;
+pub(crate) const MAX_WHOLE_BYTES: u64 = 4 << 20;
 
 /// Whether links out of a suite are followed (`--follow-outside-links`).
 static FOLLOW_OUTSIDE_LINKS: AtomicBool = AtomicBool::new(false);
 
 /// Lets files of a suite resolve outside it, for suites that share files
 /// by links on purpose.
-pub fn follow_outside_links(follow: bool) {
+pub(crate) fn follow_outside_links(follow: bool) {
     FOLLOW_OUTSIDE_LINKS.store(follow, Ordering::SeqCst);
 }
 
@@ -81,7 +81,7 @@ fn ensure_regular(path: &Path, what: &str) -> anyhow::Result<()> {
 /// Opens the regular file `path` for reading, without blocking on what
 /// is not one; a file with other names (hard links) is refused before a
 /// byte of it is read. `what` names its role in errors.
-pub fn open_regular(path: &Path, what: &str) -> anyhow::Result<File> {
+pub(crate) fn open_regular(path: &Path, what: &str) -> anyhow::Result<File> {
     ensure_regular(path, what)?;
     // Opening a FIFO swapped in after the check must not wait for a
     // writer.
@@ -139,7 +139,7 @@ fn ensure_within(size: u64, path: &Path, what: &str, cap: u64) -> anyhow::Result
 /// `cap` bytes: a larger file is refused by its size before a byte is
 /// read, and one that grows while read is cut off past the cap with an
 /// error. `what` names its role in errors.
-pub fn read_capped(path: &Path, what: &str, cap: u64) -> anyhow::Result<Vec<u8>> {
+pub(crate) fn read_capped(path: &Path, what: &str, cap: u64) -> anyhow::Result<Vec<u8>> {
     let mut bytes = Vec::new();
     open_capped(path, what, cap)?
         .read_to_end(&mut bytes)
@@ -150,7 +150,7 @@ pub fn read_capped(path: &Path, what: &str, cap: u64) -> anyhow::Result<Vec<u8>>
 
 /// [`read_capped`], as text: what is not UTF-8 is an error naming the
 /// file.
-pub fn read_text(path: &Path, what: &str, cap: u64) -> anyhow::Result<String> {
+pub(crate) fn read_text(path: &Path, what: &str, cap: u64) -> anyhow::Result<String> {
     String::from_utf8(read_capped(path, what, cap)?)
         .map_err(|_| anyhow::anyhow!("{what} {} is not UTF-8 text", path.display()))
 }
@@ -161,7 +161,7 @@ pub fn read_text(path: &Path, what: &str, cap: u64) -> anyhow::Result<String> {
 /// [`MAX_LINE_BYTES`] (found after reading at most that much of it), so
 /// an endless or sparse file is refused in bounded memory. Errors name
 /// the file, and the line when one is too long.
-pub fn read_lines(path: &Path, what: &str, cap: u64) -> anyhow::Result<String> {
+pub(crate) fn read_lines(path: &Path, what: &str, cap: u64) -> anyhow::Result<String> {
     let mut bytes = Vec::new();
     LineCapped::new(io::BufReader::new(open_capped(path, what, cap)?))
         .read_to_end(&mut bytes)
@@ -202,7 +202,7 @@ fn bytes_in_words(bytes: u64) -> String {
 /// Refuses `path` when its real path lies outside `root`'s (the directory
 /// given on the command line), unless links out are allowed. The error
 /// names the link, never what it points to.
-pub fn ensure_inside(root: &Path, path: &Path, what: &str) -> anyhow::Result<()> {
+pub(crate) fn ensure_inside(root: &Path, path: &Path, what: &str) -> anyhow::Result<()> {
     if FOLLOW_OUTSIDE_LINKS.load(Ordering::SeqCst) {
         return Ok(());
     }
@@ -232,7 +232,7 @@ fn outside(what: &str, path: &Path, root: &Path) -> anyhow::Error {
 /// line, or holding a `judge.toml`): what [`Fence::open`] holds the files
 /// to.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Fence {
+pub(crate) struct Fence {
     root: PathBuf,
     /// `root` with its links resolved, once.
     real_root: PathBuf,
@@ -240,17 +240,17 @@ pub struct Fence {
 
 /// A suite's file, opened: read from `file`, and quote it only when `own`.
 #[derive(Debug)]
-pub struct Opened {
-    pub file: File,
+pub(crate) struct Opened {
+    pub(crate) file: File,
     /// The user running the judge owns it, so its bytes may be quoted back
     /// to them in an error; a file of someone else's is named by line and
     /// column only.
-    pub own: bool,
+    pub(crate) own: bool,
 }
 
 impl Fence {
     /// The fence of `root`, as it is now.
-    pub fn new(root: &Path) -> Fence {
+    pub(crate) fn new(root: &Path) -> Fence {
         Fence {
             root: root.to_path_buf(),
             real_root: std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf()),
@@ -262,7 +262,7 @@ impl Fence {
     /// that is not a regular file, one that resolves outside the fence
     /// (unless links out are allowed), and one with other hard links (see
     /// [`open_regular`]). Nothing is read before these checks.
-    pub fn open(&self, path: &Path, what: &str) -> anyhow::Result<Opened> {
+    pub(crate) fn open(&self, path: &Path, what: &str) -> anyhow::Result<Opened> {
         let follow = FOLLOW_OUTSIDE_LINKS.load(Ordering::SeqCst);
         // Where the path leads, before anything is opened; a missing file
         // is for the open to report.
@@ -300,7 +300,7 @@ impl Fence {
 
 /// The directory a case's files must stay in: `path` itself when it is a
 /// directory, else the one holding it.
-pub fn fence_of(path: &Path) -> PathBuf {
+pub(crate) fn fence_of(path: &Path) -> PathBuf {
     if path.is_dir() {
         path.to_path_buf()
     } else {
@@ -312,7 +312,10 @@ pub fn fence_of(path: &Path) -> PathBuf {
 }
 
 /// Reads at most [`MAX_WHOLE_BYTES`] of `input`, an error past that.
-pub fn read_whole(mut input: impl Read, name: &dyn std::fmt::Display) -> anyhow::Result<Vec<u8>> {
+pub(crate) fn read_whole(
+    mut input: impl Read,
+    name: &dyn std::fmt::Display,
+) -> anyhow::Result<Vec<u8>> {
     let mut bytes = Vec::new();
     (&mut input)
         .take(MAX_WHOLE_BYTES + 1)
@@ -330,7 +333,7 @@ pub fn read_whole(mut input: impl Read, name: &dyn std::fmt::Display) -> anyhow:
 
 /// A reader that fails on a line longer than [`MAX_LINE_BYTES`], so that
 /// whatever reads it line by line holds at most that much.
-pub struct LineCapped<R> {
+pub(crate) struct LineCapped<R> {
     inner: R,
     /// Bytes since the last newline.
     run: usize,
@@ -340,11 +343,11 @@ pub struct LineCapped<R> {
 }
 
 impl<R: BufRead> LineCapped<R> {
-    pub fn new(inner: R) -> Self {
+    pub(crate) fn new(inner: R) -> Self {
         Self::with_cap(inner, MAX_LINE_BYTES)
     }
 
-    pub fn with_cap(inner: R, cap: usize) -> Self {
+    pub(crate) fn with_cap(inner: R, cap: usize) -> Self {
         Self {
             inner,
             run: 0,

@@ -21,7 +21,7 @@ use super::write::{refused_dir, temp_name, Kind, Refused};
 /// A directory opened without following a link to it: what is made and
 /// read in it is reached through its descriptor.
 #[derive(Debug)]
-pub struct Dir {
+pub(crate) struct Dir {
     fd: OwnedFd,
     /// How it is named in messages.
     path: PathBuf,
@@ -43,7 +43,7 @@ fn dir_flags() -> OFlag {
 impl Dir {
     /// Opens the directory `path` as the user named it; `Ok(None)` when it
     /// is missing.
-    pub fn open_existing(path: &Path) -> anyhow::Result<Option<Dir>> {
+    pub(crate) fn open_existing(path: &Path) -> anyhow::Result<Option<Dir>> {
         let at = if path.as_os_str().is_empty() {
             Path::new(".")
         } else {
@@ -60,12 +60,12 @@ impl Dir {
     }
 
     /// How it is named in messages.
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         &self.path
     }
 
     /// What `name` is here, not following a link; `None` when absent.
-    pub fn kind(&self, name: &str) -> io::Result<Option<Kind>> {
+    pub(crate) fn kind(&self, name: &str) -> io::Result<Option<Kind>> {
         match nix::sys::stat::fstatat(&self.fd, name, AtFlags::AT_SYMLINK_NOFOLLOW) {
             Ok(stat) => Ok(Some(kind_of(stat.st_mode))),
             Err(Errno::ENOENT) => Ok(None),
@@ -76,7 +76,7 @@ impl Dir {
     /// The directory `name` here, opened without following a link; made
     /// (mode 0755, less the umask) when `create` and missing. `Ok(None)`
     /// when missing and not `create`.
-    pub fn subdir(&self, name: &str, create: bool) -> anyhow::Result<Option<Dir>> {
+    pub(crate) fn subdir(&self, name: &str, create: bool) -> anyhow::Result<Option<Dir>> {
         self.subdir_made(name, create, 0o755)
     }
 
@@ -84,7 +84,7 @@ impl Dir {
     /// following a link; made (mode 0700) when missing. Refused unless it
     /// is the user's own and no one else may enter it: what is found in it
     /// was then put there by the user's judge.
-    pub fn private_subdir(&self, name: &str) -> anyhow::Result<Dir> {
+    pub(crate) fn private_subdir(&self, name: &str) -> anyhow::Result<Dir> {
         let dir = self
             .subdir_made(name, true, 0o700)?
             .with_context(|| format!("failed to create {}", self.path.join(name).display()))?;
@@ -142,25 +142,25 @@ impl Dir {
     }
 
     /// Makes the directory `name` here, which must not exist yet.
-    pub fn make_dir(&self, name: &str) -> io::Result<()> {
+    pub(crate) fn make_dir(&self, name: &str) -> io::Result<()> {
         nix::sys::stat::mkdirat(&self.fd, name, Mode::from_bits_truncate(0o755))
             .map_err(io::Error::from)
     }
 
     /// Creates the file `name` here, which must not exist yet (nor be a
     /// link): nothing is ever written through a name that was there.
-    pub fn create_new(&self, name: &str) -> io::Result<File> {
+    pub(crate) fn create_new(&self, name: &str) -> io::Result<File> {
         self.create_with_mode(name, 0o644)
     }
 
     /// [`Self::create_new`], readable by its owner alone.
-    pub fn create_private(&self, name: &str) -> io::Result<File> {
+    pub(crate) fn create_private(&self, name: &str) -> io::Result<File> {
         self.create_with_mode(name, 0o600)
     }
 
     /// [`Self::create_new`], read-only: a program the judge copied
     /// (executable when `executable`) or its data, which no run changes.
-    pub fn create_read_only(&self, name: &str, executable: bool) -> io::Result<File> {
+    pub(crate) fn create_read_only(&self, name: &str, executable: bool) -> io::Result<File> {
         self.create_with_mode(name, if executable { 0o555 } else { 0o444 })
     }
 
@@ -177,12 +177,12 @@ impl Dir {
     /// A file to become `name` here once [`Pending::keep`] (or
     /// [`Pending::keep_new`]) is called; until then a temporary file,
     /// removed if it is dropped.
-    pub fn pending(&self, name: &str) -> anyhow::Result<Pending> {
+    pub(crate) fn pending(&self, name: &str) -> anyhow::Result<Pending> {
         self.pending_with(name, false)
     }
 
     /// [`Self::pending`], for a file readable by its owner alone.
-    pub fn pending_private(&self, name: &str) -> anyhow::Result<Pending> {
+    pub(crate) fn pending_private(&self, name: &str) -> anyhow::Result<Pending> {
         self.pending_with(name, true)
     }
 
@@ -211,7 +211,7 @@ impl Dir {
     /// only where nothing has that name: an error of kind `AlreadyExists`
     /// otherwise. How a file staged elsewhere on the same file system is
     /// moved into place without replacing anything.
-    pub fn link_from(&self, source: &Path, name: &str) -> io::Result<()> {
+    pub(crate) fn link_from(&self, source: &Path, name: &str) -> io::Result<()> {
         nix::unistd::linkat(
             nix::fcntl::AT_FDCWD,
             source,
@@ -224,20 +224,20 @@ impl Dir {
 
     /// Makes the symbolic link `name` here, leading to `target`, only where
     /// nothing has that name.
-    pub fn symlink(&self, target: &Path, name: &str) -> io::Result<()> {
+    pub(crate) fn symlink(&self, target: &Path, name: &str) -> io::Result<()> {
         nix::unistd::symlinkat(target, &self.fd, name).map_err(io::Error::from)
     }
 
     /// Renames `from` here to `to` here: a directory only where nothing has
     /// its name, or an empty directory does.
-    pub fn rename(&self, from: &str, to: &str) -> io::Result<()> {
+    pub(crate) fn rename(&self, from: &str, to: &str) -> io::Result<()> {
         nix::fcntl::renameat(&self.fd, from, &self.fd, to).map_err(io::Error::from)
     }
 
     /// Reads the record `name` here, at most `cap` bytes of it, never
     /// through a link; only a regular file of the user's own with one link
     /// is read. `Ok(None)` when it is missing.
-    pub fn read_own(&self, name: &str, cap: u64) -> anyhow::Result<Option<String>> {
+    pub(crate) fn read_own(&self, name: &str, cap: u64) -> anyhow::Result<Option<String>> {
         let path = self.path.join(name);
         let fd = match nix::fcntl::openat(
             &self.fd,
@@ -284,7 +284,7 @@ impl Dir {
     /// Refuses this directory, which should hold the judge's records, when
     /// another user owns it or other users may write it: their records
     /// could be planted.
-    pub fn ensure_own(&self) -> anyhow::Result<()> {
+    pub(crate) fn ensure_own(&self) -> anyhow::Result<()> {
         let stat = nix::sys::stat::fstat(&self.fd)
             .with_context(|| format!("failed to read {}", self.path.display()))?;
         let me = nix::unistd::geteuid().as_raw();
@@ -314,7 +314,7 @@ impl Dir {
     /// Keeps only the access bits of `mask` on this directory, which the
     /// judge made for its records (`0o7755`: no one else writes it;
     /// `0o7700`: no one else reads it either).
-    pub fn restrict(&self, mask: u32) -> anyhow::Result<()> {
+    pub(crate) fn restrict(&self, mask: u32) -> anyhow::Result<()> {
         let stat = nix::sys::stat::fstat(&self.fd)
             .with_context(|| format!("failed to read {}", self.path.display()))?;
         let mode = Mode::from_bits_truncate(stat.st_mode & mask as libc::mode_t);
@@ -324,7 +324,7 @@ impl Dir {
 
     /// Removes `name` here: a directory with all it holds (links in it are
     /// removed, never followed), or anything else itself.
-    pub fn remove(&self, name: &str) -> io::Result<()> {
+    pub(crate) fn remove(&self, name: &str) -> io::Result<()> {
         match self.kind(name)? {
             None => Ok(()),
             // std's removal opens each level without following links.
@@ -357,7 +357,7 @@ impl Dir {
 /// A file written under a temporary name, put in place by [`Self::keep`]
 /// or [`Self::keep_new`].
 #[derive(Debug)]
-pub struct Pending {
+pub(crate) struct Pending {
     dir: OwnedFd,
     path: PathBuf,
     temp: String,
@@ -368,18 +368,18 @@ pub struct Pending {
 
 impl Pending {
     /// The file being written.
-    pub fn file(&self) -> &File {
+    pub(crate) fn file(&self) -> &File {
         &self.file
     }
 
     /// Where it goes, as named in messages.
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         &self.path
     }
 
     /// Puts it in place of whatever had its name (a link there is
     /// replaced, not followed); returns where.
-    pub fn keep(mut self) -> anyhow::Result<PathBuf> {
+    pub(crate) fn keep(mut self) -> anyhow::Result<PathBuf> {
         nix::fcntl::renameat(&self.dir, self.temp.as_str(), &self.dir, self.name.as_str())
             .with_context(|| format!("failed to write {}", self.path.display()))?;
         self.kept = true;
@@ -388,7 +388,7 @@ impl Pending {
 
     /// Puts it in place only where nothing has its name: an error of kind
     /// `AlreadyExists` otherwise, and nothing there is touched.
-    pub fn keep_new(self) -> io::Result<PathBuf> {
+    pub(crate) fn keep_new(self) -> io::Result<PathBuf> {
         nix::unistd::linkat(
             &self.dir,
             self.temp.as_str(),

@@ -33,7 +33,7 @@ const FILE_FLAG_OPEN_REPARSE_POINT: u32 = 0x0020_0000;
 /// A directory checked to be one, not a link to one: what is made and
 /// read in it is reached by its path.
 #[derive(Debug)]
-pub struct Dir {
+pub(crate) struct Dir {
     /// Where it is, and how it is named in messages.
     path: PathBuf,
 }
@@ -55,7 +55,7 @@ fn kind_of(file_type: std::fs::FileType) -> Kind {
 impl Dir {
     /// Opens the directory `path` as the user named it; `Ok(None)` when it
     /// is missing.
-    pub fn open_existing(path: &Path) -> anyhow::Result<Option<Dir>> {
+    pub(crate) fn open_existing(path: &Path) -> anyhow::Result<Option<Dir>> {
         let at = if path.as_os_str().is_empty() {
             Path::new(".")
         } else {
@@ -77,12 +77,12 @@ impl Dir {
     }
 
     /// How it is named in messages.
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         &self.path
     }
 
     /// What `name` is here, not following a link; `None` when absent.
-    pub fn kind(&self, name: &str) -> io::Result<Option<Kind>> {
+    pub(crate) fn kind(&self, name: &str) -> io::Result<Option<Kind>> {
         match std::fs::symlink_metadata(self.path.join(name)) {
             Ok(meta) => Ok(Some(kind_of(meta.file_type()))),
             Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
@@ -93,7 +93,7 @@ impl Dir {
     /// The directory `name` here, refused when it is a link or a junction;
     /// made when `create` and missing. `Ok(None)` when missing and not
     /// `create`.
-    pub fn subdir(&self, name: &str, create: bool) -> anyhow::Result<Option<Dir>> {
+    pub(crate) fn subdir(&self, name: &str, create: bool) -> anyhow::Result<Option<Dir>> {
         let path = self.path.join(name);
         let seen = |path: &Path| std::fs::symlink_metadata(path).map(|m| m.file_type());
         let file_type = match seen(&path) {
@@ -125,19 +125,19 @@ impl Dir {
     /// link or a junction; made when missing, with the access list it
     /// inherits (its owner and access list are not checked: see the
     /// module's note).
-    pub fn private_subdir(&self, name: &str) -> anyhow::Result<Dir> {
+    pub(crate) fn private_subdir(&self, name: &str) -> anyhow::Result<Dir> {
         self.subdir(name, true)?
             .with_context(|| format!("failed to create {}", self.path.join(name).display()))
     }
 
     /// Makes the directory `name` here, which must not exist yet.
-    pub fn make_dir(&self, name: &str) -> io::Result<()> {
+    pub(crate) fn make_dir(&self, name: &str) -> io::Result<()> {
         std::fs::create_dir(self.path.join(name))
     }
 
     /// Creates the file `name` here, which must not exist yet (nor be a
     /// link): nothing is ever written through a name that was there.
-    pub fn create_new(&self, name: &str) -> io::Result<File> {
+    pub(crate) fn create_new(&self, name: &str) -> io::Result<File> {
         OpenOptions::new()
             .write(true)
             .create_new(true)
@@ -147,32 +147,32 @@ impl Dir {
 
     /// [`Self::create_new`]; the file gets the access list it inherits
     /// from its directory.
-    pub fn create_private(&self, name: &str) -> io::Result<File> {
+    pub(crate) fn create_private(&self, name: &str) -> io::Result<File> {
         self.create_new(name)
     }
 
     /// [`Self::create_new`]: a program is told by its name on Windows, and
     /// the file gets the access list it inherits from its directory.
-    pub fn create_read_only(&self, name: &str, _executable: bool) -> io::Result<File> {
+    pub(crate) fn create_read_only(&self, name: &str, _executable: bool) -> io::Result<File> {
         self.create_new(name)
     }
 
     /// Renames `from` here to `to` here: a directory only where nothing has
     /// its name.
-    pub fn rename(&self, from: &str, to: &str) -> io::Result<()> {
+    pub(crate) fn rename(&self, from: &str, to: &str) -> io::Result<()> {
         std::fs::rename(self.path.join(from), self.path.join(to))
     }
 
     /// [`Self::pending`]; the file gets the access list it inherits from
     /// its directory.
-    pub fn pending_private(&self, name: &str) -> anyhow::Result<Pending> {
+    pub(crate) fn pending_private(&self, name: &str) -> anyhow::Result<Pending> {
         self.pending(name)
     }
 
     /// A file to become `name` here once [`Pending::keep`] (or
     /// [`Pending::keep_new`]) is called; until then a temporary file,
     /// removed if it is dropped.
-    pub fn pending(&self, name: &str) -> anyhow::Result<Pending> {
+    pub(crate) fn pending(&self, name: &str) -> anyhow::Result<Pending> {
         let temp = temp_name(name);
         let file = self
             .create_new(&temp)
@@ -189,14 +189,14 @@ impl Dir {
     /// only where nothing has that name: an error of kind `AlreadyExists`
     /// otherwise. How a file staged elsewhere on the same volume is moved
     /// into place without replacing anything.
-    pub fn link_from(&self, source: &Path, name: &str) -> io::Result<()> {
+    pub(crate) fn link_from(&self, source: &Path, name: &str) -> io::Result<()> {
         std::fs::hard_link(source, self.path.join(name))
     }
 
     /// Reads the record `name` here, at most `cap` bytes of it, never
     /// through a link. `Ok(None)` when it is missing. Whose it is, Windows
     /// does not tell std: see the module's note.
-    pub fn read_own(&self, name: &str, cap: u64) -> anyhow::Result<Option<String>> {
+    pub(crate) fn read_own(&self, name: &str, cap: u64) -> anyhow::Result<Option<String>> {
         let path = self.path.join(name);
         let file = match OpenOptions::new()
             .read(true)
@@ -223,19 +223,19 @@ impl Dir {
 
     /// Not checked on Windows: std shows neither the directory's owner nor
     /// its access list (see the module's note).
-    pub fn ensure_own(&self) -> anyhow::Result<()> {
+    pub(crate) fn ensure_own(&self) -> anyhow::Result<()> {
         Ok(())
     }
 
     /// Nothing to do on Windows: a directory made in the user's profile
     /// inherits its access list.
-    pub fn restrict(&self, _mask: u32) -> anyhow::Result<()> {
+    pub(crate) fn restrict(&self, _mask: u32) -> anyhow::Result<()> {
         Ok(())
     }
 
     /// Removes `name` here: a directory with all it holds (links in it are
     /// removed, never followed), or anything else itself.
-    pub fn remove(&self, name: &str) -> io::Result<()> {
+    pub(crate) fn remove(&self, name: &str) -> io::Result<()> {
         let path = self.path.join(name);
         let file_type = match std::fs::symlink_metadata(&path) {
             Ok(meta) => meta.file_type(),
@@ -257,7 +257,7 @@ impl Dir {
 
 /// A file written under a temporary name, put in place by [`Self::keep`].
 #[derive(Debug)]
-pub struct Pending {
+pub(crate) struct Pending {
     path: PathBuf,
     temp: PathBuf,
     file: File,
@@ -266,19 +266,19 @@ pub struct Pending {
 
 impl Pending {
     /// The file being written.
-    pub fn file(&self) -> &File {
+    pub(crate) fn file(&self) -> &File {
         &self.file
     }
 
     /// Where it goes, as named in messages.
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         &self.path
     }
 
     /// Puts it in place of whatever had its name (a link there is
     /// replaced, not followed); returns where. std opens files sharing
     /// deletion, so the open file can be renamed.
-    pub fn keep(mut self) -> anyhow::Result<PathBuf> {
+    pub(crate) fn keep(mut self) -> anyhow::Result<PathBuf> {
         std::fs::rename(&self.temp, &self.path)
             .with_context(|| format!("failed to write {}", self.path.display()))?;
         self.kept = true;
@@ -289,7 +289,7 @@ impl Pending {
     /// `AlreadyExists` otherwise, and nothing there is touched. (A second
     /// name for the file, made only where none is; the temporary name goes
     /// when this is dropped.)
-    pub fn keep_new(self) -> io::Result<PathBuf> {
+    pub(crate) fn keep_new(self) -> io::Result<PathBuf> {
         std::fs::hard_link(&self.temp, &self.path)?;
         Ok(self.path.clone())
     }

@@ -33,7 +33,7 @@ use super::os::{Dir, Pending};
 
 /// What a name in a directory is, as seen without following it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     File,
     Dir,
     /// A symbolic link (or a junction), a FIFO, a device, a socket.
@@ -44,7 +44,7 @@ impl Dir {
     /// Opens the directory `path` as the user named it (a link there is
     /// followed: the user gave the path), made with its parents if
     /// missing.
-    pub fn open_given(path: &Path) -> anyhow::Result<Dir> {
+    pub(crate) fn open_given(path: &Path) -> anyhow::Result<Dir> {
         std::fs::create_dir_all(path)
             .with_context(|| format!("failed to create {}", path.display()))?;
         Dir::open_existing(path)?
@@ -52,7 +52,7 @@ impl Dir {
     }
 
     /// The names here, sorted (listed by path: only names are read).
-    pub fn names(&self) -> Vec<String> {
+    pub(crate) fn names(&self) -> Vec<String> {
         let mut names: Vec<String> = std::fs::read_dir(self.path())
             .into_iter()
             .flatten()
@@ -65,7 +65,7 @@ impl Dir {
 
     /// Writes `bytes` as the file `name` here, anew: a temporary file,
     /// renamed over what was there (a link is replaced, not followed).
-    pub fn write(&self, name: &str, bytes: &[u8]) -> anyhow::Result<()> {
+    pub(crate) fn write(&self, name: &str, bytes: &[u8]) -> anyhow::Result<()> {
         let pending = self.pending(name)?;
         pending
             .file()
@@ -79,7 +79,11 @@ impl Dir {
     /// level is missing and not `create`. A level that is a link or not a
     /// directory is an error naming it; so is a path that climbs (`..`) or
     /// is absolute.
-    pub fn open_relative(&self, relative: &Path, create: bool) -> anyhow::Result<Option<Dir>> {
+    pub(crate) fn open_relative(
+        &self,
+        relative: &Path,
+        create: bool,
+    ) -> anyhow::Result<Option<Dir>> {
         let mut names = Vec::new();
         for component in relative.components() {
             match component {
@@ -115,7 +119,7 @@ impl Dir {
     /// Whether the file `relative` could be made here without following a
     /// link or replacing anything: `Err` naming what is in the way (`PATH
     /// exists`, or a level that is a link or not a directory).
-    pub fn ensure_free(&self, relative: &Path) -> anyhow::Result<()> {
+    pub(crate) fn ensure_free(&self, relative: &Path) -> anyhow::Result<()> {
         let (parent, name) = split(relative)?;
         let Some(dir) = self.open_relative(parent, false)? else {
             return Ok(());
@@ -129,7 +133,7 @@ impl Dir {
     /// Creates the file `relative` below this directory with `bytes`: the
     /// directories on the way made without following a link, the file
     /// created new (never over anything). Returns its path.
-    pub fn create_at(&self, relative: &Path, bytes: &[u8]) -> anyhow::Result<PathBuf> {
+    pub(crate) fn create_at(&self, relative: &Path, bytes: &[u8]) -> anyhow::Result<PathBuf> {
         let (parent, name) = split(relative)?;
         let dir = self
             .open_relative(parent, true)?
@@ -150,7 +154,7 @@ impl Dir {
 /// A directory made whole under a temporary name, then put in place by
 /// [`Self::keep`]; removed with what it holds if dropped before.
 #[derive(Debug)]
-pub struct PendingDir<'p> {
+pub(crate) struct PendingDir<'p> {
     parent: &'p Dir,
     temp: String,
     name: String,
@@ -161,7 +165,7 @@ pub struct PendingDir<'p> {
 impl Dir {
     /// A directory to become `name` here once [`PendingDir::keep`] is
     /// called; until then a fresh one under a temporary name.
-    pub fn pending_dir(&self, name: &str) -> anyhow::Result<PendingDir<'_>> {
+    pub(crate) fn pending_dir(&self, name: &str) -> anyhow::Result<PendingDir<'_>> {
         let temp = temp_name(name);
         let made = |error: std::io::Error| {
             anyhow::Error::new(error).context(format!(
@@ -185,13 +189,13 @@ impl Dir {
 
 impl PendingDir<'_> {
     /// The directory being made.
-    pub fn dir(&self) -> &Dir {
+    pub(crate) fn dir(&self) -> &Dir {
         &self.dir
     }
 
     /// Puts it in place where nothing (or an empty directory) has its
     /// name; returns where.
-    pub fn keep(mut self) -> std::io::Result<PathBuf> {
+    pub(crate) fn keep(mut self) -> std::io::Result<PathBuf> {
         self.parent.rename(&self.temp, &self.name)?;
         self.kept = true;
         Ok(self.parent.path().join(&self.name))
@@ -232,7 +236,7 @@ fn parent_of(path: &Path) -> anyhow::Result<(Dir, String)> {
 /// has its name (a link there is not followed): an error of kind
 /// `AlreadyExists` in its chain otherwise, and nothing of the user's is
 /// touched.
-pub fn write_new(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+pub(crate) fn write_new(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     let (dir, name) = parent_of(path)?;
     dir.create_new(&name)
         .with_context(|| {
@@ -249,7 +253,7 @@ pub fn write_new(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
 /// report): written under a temporary name beside it and renamed over it
 /// on [`Pending::keep`], so a link at its name is replaced, never written
 /// through.
-pub fn replace(path: &Path) -> anyhow::Result<Pending> {
+pub(crate) fn replace(path: &Path) -> anyhow::Result<Pending> {
     let (dir, name) = parent_of(path)?;
     dir.pending(&name)
 }

@@ -43,7 +43,7 @@ pub struct Generator {
 pub struct Puzzle {
     pub puzzle: Board,
     pub solution: Board,
-    pub rating: Rating,
+    pub(crate) rating: Rating,
 }
 
 impl Generator {
@@ -60,7 +60,7 @@ impl Generator {
     /// solver) a targeted search has reached so far for the puzzle it is
     /// making, each time that grows: a search for a hard target can take
     /// minutes a puzzle. Nothing is said for targets that carving serves.
-    pub fn on_climb(mut self, reached: impl FnMut(u64) + 'static) -> Self {
+    pub(crate) fn on_climb(mut self, reached: impl FnMut(u64) + 'static) -> Self {
         self.on_climb = Some(Box::new(reached));
         self
     }
@@ -78,7 +78,7 @@ impl Generator {
     /// A digit permutation and row/column shuffles, applied to `cells`:
     /// the same puzzle for logic, a different one for a search that tries
     /// cells and digits in a fixed order.
-    pub fn shuffle(&mut self, cells: &[u8; 81]) -> [u8; 81] {
+    pub(crate) fn shuffle(&mut self, cells: &[u8; 81]) -> [u8; 81] {
         let rng = &mut self.rng;
         let mut digits: Vec<u8> = (1..=9).collect();
         digits.shuffle(rng);
@@ -109,7 +109,7 @@ impl Generator {
     }
 
     /// A random complete valid grid.
-    pub fn grid(&mut self) -> [u8; 81] {
+    pub(crate) fn grid(&mut self) -> [u8; 81] {
         let base: [u8; 81] = std::array::from_fn(|i| {
             let (r, c) = (i / 9, i % 9);
             ((r * 3 + r / 3 + c) % 9 + 1) as u8

@@ -10,15 +10,15 @@ use crate::solver::{bitmask, mrv, Nodes};
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Target {
     /// Exactly this many givens (17 to 81).
-    pub givens: Option<usize>,
-    pub grade: Option<Grade>,
+    pub(crate) givens: Option<usize>,
+    pub(crate) grade: Option<Grade>,
     /// At least this much work for one solver.
-    pub hard_for: Option<HardFor>,
+    pub(crate) hard_for: Option<HardFor>,
 }
 
 impl Target {
     /// The target in words, for messages: ` with 17 givens of grade hard`.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         let mut text = String::new();
         if let Some(givens) = self.givens {
             text.push_str(&format!(" with {givens} givens"));
@@ -50,7 +50,7 @@ pub enum Measure {
 }
 
 impl Measure {
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Measure::Backtrack => "backtrack",
             Measure::Mrv => "mrv",
@@ -59,7 +59,7 @@ impl Measure {
     }
 
     /// What the work is counted in.
-    pub fn unit(self) -> &'static str {
+    pub(crate) fn unit(self) -> &'static str {
         match self {
             Measure::Propagate => "guesses",
             Measure::Backtrack | Measure::Mrv => "nodes",
@@ -69,7 +69,7 @@ impl Measure {
     /// The work `cells` needs, counting no further than `cap`. Row-major
     /// backtracking is counted on `bitmask`, which walks the same tree as
     /// `backtrack` ten times faster.
-    pub fn work(self, cells: &[u8; 81], cap: u64) -> Nodes {
+    pub(crate) fn work(self, cells: &[u8; 81], cap: u64) -> Nodes {
         match self {
             Measure::Backtrack => bitmask::count_nodes(cells, cap),
             Measure::Mrv => mrv::count_nodes(cells, cap),
@@ -84,8 +84,8 @@ impl Measure {
 /// At least this much work of one solver.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HardFor {
-    pub measure: Measure,
-    pub min: u64,
+    pub(crate) measure: Measure,
+    pub(crate) min: u64,
 }
 
 /// The reference guesses `--grade fiendish` climbs to. The grade starts at
@@ -96,9 +96,9 @@ pub const FIENDISH_GOAL: u64 = 60;
 /// What one climb aims at.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Goal {
-    pub measure: Measure,
+    pub(crate) measure: Measure,
     /// The work a result needs.
-    pub min: u64,
+    pub(crate) min: u64,
 }
 
 impl Goal {

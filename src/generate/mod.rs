@@ -33,4 +33,6 @@ pub use goal::{HardFor, Measure, Target, FIENDISH_GOAL};
 pub use write::{write_cases, write_cases_with, GenPlan, Layout, Written};
 
 pub use generator::{Generator, Puzzle};
-pub use rating::{rate, Grade, Rated, Rating};
+#[cfg(test)]
+pub(crate) use rating::rate;
+pub(crate) use rating::{Grade, Rated};

@@ -11,7 +11,7 @@ use crate::solver::reference::graded_search;
 /// branch choice pinned (`reference::graded_search`), so that a faster
 /// search never moves a grade.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Grade {
+pub(crate) enum Grade {
     /// Logic alone solves it (naked and hidden singles, locked
     /// candidates, triads): no guess at all.
     Easy,
@@ -25,7 +25,7 @@ pub enum Grade {
 
 impl Grade {
     /// The grade of a search that needed `guesses` guesses.
-    pub fn of_guesses(guesses: u64) -> Grade {
+    pub(crate) fn of_guesses(guesses: u64) -> Grade {
         match guesses {
             0 => Grade::Easy,
             1..=3 => Grade::Medium,
@@ -34,7 +34,7 @@ impl Grade {
         }
     }
 
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Grade::Easy => "easy",
             Grade::Medium => "medium",
@@ -52,27 +52,27 @@ impl fmt::Display for Grade {
 
 /// What the reference search says of a puzzle.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Rating {
-    pub givens: usize,
+pub(crate) struct Rating {
+    pub(crate) givens: usize,
     /// Solutions found, counting no further than [`Rating::COUNT_LIMIT`].
-    pub solutions: usize,
+    pub(crate) solutions: usize,
     /// Guesses the graded search (`reference::graded_search`) needed to
     /// find every solution up to the limit (for a unique puzzle: to solve
     /// it and prove nothing else fits); see `solver::propagate` for how
     /// they are counted.
-    pub guesses: u64,
+    pub(crate) guesses: u64,
     /// `None` unless the puzzle has exactly one solution.
-    pub grade: Option<Grade>,
-    pub solution: Option<Board>,
+    pub(crate) grade: Option<Grade>,
+    pub(crate) solution: Option<Board>,
 }
 
 impl Rating {
     /// How far solutions are counted: enough to say "several".
-    pub const COUNT_LIMIT: usize = 2;
+    pub(crate) const COUNT_LIMIT: usize = 2;
 }
 
 /// Rates `puzzle` with the reference search.
-pub fn rate(puzzle: &Board) -> Rating {
+pub(crate) fn rate(puzzle: &Board) -> Rating {
     let outcome = graded_search(&puzzle.to_bytes(), Rating::COUNT_LIMIT);
     Rating {
         givens: puzzle.filled(),
@@ -90,19 +90,19 @@ pub fn rate(puzzle: &Board) -> Rating {
 /// `rate` shows it: the digits plain row-major backtracking and
 /// fewest-candidates backtracking place before their first solution.
 #[derive(Clone, Debug)]
-pub struct Rated {
+pub(crate) struct Rated {
     /// Where the puzzle is, as `file:line`.
-    pub place: crate::outside::OutsideName,
-    pub rating: Rating,
-    pub backtrack: crate::solver::Nodes,
-    pub mrv: crate::solver::Nodes,
+    pub(crate) place: crate::outside::OutsideName,
+    pub(crate) rating: Rating,
+    pub(crate) backtrack: crate::solver::Nodes,
+    pub(crate) mrv: crate::solver::Nodes,
 }
 
 impl Rated {
     /// Rates `puzzle` and counts the textbook solvers' work on it, each
     /// stopped at `max_nodes`. Counted with the built-in solvers
     /// themselves, as they are judged.
-    pub fn of(place: String, puzzle: &Board, max_nodes: u64) -> Rated {
+    pub(crate) fn of(place: String, puzzle: &Board, max_nodes: u64) -> Rated {
         let cells = puzzle.to_bytes();
         Rated {
             place: place.into(),

@@ -48,7 +48,7 @@ const POOL: usize = 256;
 /// search starts: the nine of `cases/acwing166/hard.in` (Inkala 2012, AI
 /// Escargot, Inkala 2010, Easter Monster, Golden Nugget, Platinum Blonde,
 /// Red Dwarf, Fata Morgana, Cheese).
-pub const HARDEST: [&str; 9] = [
+pub(crate) const HARDEST: [&str; 9] = [
     "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..",
     "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3..",
     "..53.....8......2..7..1.5..4....53...1..7...6..32...8..6.5....9..4....3......97..",
@@ -80,7 +80,7 @@ impl Generator {
     /// `solution`: one or two givens dropped, one or two cells of the
     /// solution given instead, givens added back until it is unique again,
     /// then trimmed to a minimal puzzle keeping the new givens.
-    pub fn neighbour(&mut self, cells: &[u8; 81], solution: &[u8; 81]) -> [u8; 81] {
+    pub(crate) fn neighbour(&mut self, cells: &[u8; 81], solution: &[u8; 81]) -> [u8; 81] {
         let mut next = *cells;
         let givens: Vec<usize> = (0..81).filter(|&i| next[i] != 0).collect();
         for _ in 0..self.rng.random_range(1..=2) {
@@ -119,7 +119,7 @@ impl Generator {
     /// theirs, in whichever orientation leaves the top band emptier), and
     /// digits relabelled so that the blanks met first hold 9, 8, 7, ...,
     /// which a search trying 1 to 9 reaches last.
-    pub fn worst_for_backtrack(cells: &[u8; 81]) -> [u8; 81] {
+    pub(crate) fn worst_for_backtrack(cells: &[u8; 81]) -> [u8; 81] {
         let transposed: [u8; 81] = std::array::from_fn(|i| cells[(i % 9) * 9 + i / 9]);
         let row_givens =
             |c: &[u8; 81], r: usize| c[r * 9..r * 9 + 9].iter().filter(|&&d| d != 0).count();

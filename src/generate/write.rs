@@ -49,8 +49,8 @@ pub struct GenPlan {
 /// A case `gen` wrote.
 #[derive(Clone, Debug)]
 pub struct Written {
-    pub input: PathBuf,
-    pub ratings: Vec<Rating>,
+    pub(crate) input: PathBuf,
+    pub(crate) ratings: Vec<Rating>,
 }
 
 impl GenPlan {

@@ -51,7 +51,7 @@ fn cells(m: &Measurement) -> (Vec<String>, Option<String>) {
 
 /// Writes the table and the lines that say how it was measured: `path` is
 /// the copy of the reference search this CPU ran (see [`CodePath`]).
-pub fn table(
+pub(crate) fn table(
     out: &mut dyn Write,
     results: &[Measurement],
     rounds: Rounds,
@@ -86,7 +86,7 @@ pub fn table(
 }
 
 /// The same results as one JSON document, for scripts.
-pub fn json(
+pub(crate) fn json(
     out: &mut dyn Write,
     results: &[Measurement],
     rounds: Rounds,

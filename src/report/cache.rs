@@ -12,7 +12,7 @@ use crate::runner::lang::cache::{
 use crate::words::plural;
 
 /// The cache, for people.
-pub fn summary(out: &mut dyn Write, summary: &Summary) -> io::Result<()> {
+pub(crate) fn summary(out: &mut dyn Write, summary: &Summary) -> io::Result<()> {
     let limits = &summary.limits;
     let total: u64 = summary.entries.iter().map(|e| e.bytes).sum();
     let from = |from: &str, set_by: &str| {
@@ -97,7 +97,7 @@ pub fn summary(out: &mut dyn Write, summary: &Summary) -> io::Result<()> {
 }
 
 /// What `cache clear` removed.
-pub fn cleared(out: &mut dyn Write, root: &Path, cleared: &Cleared) -> io::Result<()> {
+pub(crate) fn cleared(out: &mut dyn Write, root: &Path, cleared: &Cleared) -> io::Result<()> {
     write!(
         out,
         "removed {} from {}: {}",

@@ -25,7 +25,7 @@ fn cell(m: &Measured) -> String {
 /// Writes what calibrating `suite` found: each reference's time per case,
 /// then whether the limit reproduces every real verdict, and if not, the
 /// limits and the `time_scale` that would.
-pub fn calibration(out: &mut dyn Write, suite: &Suite) -> io::Result<()> {
+pub(crate) fn calibration(out: &mut dyn Write, suite: &Suite) -> io::Result<()> {
     let scale = if suite.time_scale == 1.0 {
         String::new()
     } else {

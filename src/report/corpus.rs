@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use crate::corpus::CorpusCheck;
 use crate::words::plural;
 
-pub fn findings(out: &mut dyn Write, report: &CorpusCheck) -> io::Result<()> {
+pub(crate) fn findings(out: &mut dyn Write, report: &CorpusCheck) -> io::Result<()> {
     for finding in &report.findings {
         let kind = if finding.problem { "" } else { "note: " };
         let message = finding.message.terminal();

@@ -12,12 +12,12 @@ const TOOL_WIDTH: usize = 8;
 
 /// What `doctor` says before checking `language`, on stderr: it takes a
 /// few seconds each.
-pub fn checking(out: &mut dyn Write, name: &str) -> io::Result<()> {
+pub(crate) fn checking(out: &mut dyn Write, name: &str) -> io::Result<()> {
     writeln!(out, "checking {name}...")
 }
 
 /// The findings, for people.
-pub fn human(out: &mut dyn Write, checkup: &Checkup) -> io::Result<()> {
+pub(crate) fn human(out: &mut dyn Write, checkup: &Checkup) -> io::Result<()> {
     for language in &checkup.languages {
         language_block(out, language)?;
     }
@@ -131,7 +131,7 @@ fn language_block(out: &mut dyn Write, language: &LanguageCheck) -> io::Result<(
 }
 
 /// The findings as one JSON document.
-pub fn json(out: &mut dyn Write, checkup: &Checkup) -> io::Result<()> {
+pub(crate) fn json(out: &mut dyn Write, checkup: &Checkup) -> io::Result<()> {
     serde_json::to_writer_pretty(&mut *out, checkup)?;
     writeln!(out)
 }

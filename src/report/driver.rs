@@ -12,7 +12,7 @@ use crate::runner::lang::launch::Interface;
 
 /// `dir` is where the files went, absolute; paths are shown relative to
 /// `here` (the current directory) when they are under it.
-pub fn exported(
+pub(crate) fn exported(
     out: &mut dyn Write,
     exported: &Exported,
     dir: &Path,

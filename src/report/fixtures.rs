@@ -13,7 +13,7 @@ use crate::runner::lang::launch::Interface;
 use crate::stats::Spread;
 use crate::verdict::Verdict;
 
-pub fn judged(verdict: Verdict, reason: Reason, time_ms: u64) -> CaseOutcome {
+pub(crate) fn judged(verdict: Verdict, reason: Reason, time_ms: u64) -> CaseOutcome {
     CaseOutcome::Judged(Box::new(Judgement {
         verdict,
         reason,
@@ -85,7 +85,7 @@ pub fn judged(verdict: Verdict, reason: Reason, time_ms: u64) -> CaseOutcome {
 
 /// Sends a whole run of `results` to `reporter`, as the judge would:
 /// started, each case, finished after 1.5 s.
-pub fn report_run(reporter: &mut dyn crate::results::Reporter, results: &[CaseResult]) {
+pub(crate) fn report_run(reporter: &mut dyn crate::results::Reporter, results: &[CaseResult]) {
     use crate::results::Event;
     let mut problems: Vec<(Problem, usize)> = Vec::new();
     for problem in results.iter().filter_map(|r| r.problem) {
@@ -182,7 +182,7 @@ fn real_reason(verdict: Verdict) -> (Reason, u64) {
 }
 
 /// One case of every verdict, then one that could not be judged.
-pub fn every_verdict() -> Vec<CaseResult> {
+pub(crate) fn every_verdict() -> Vec<CaseResult> {
     let mut results: Vec<CaseResult> = Verdict::ALL
         .iter()
         .map(|&v| {

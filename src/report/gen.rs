@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use crate::generate::{GenPlan, HardFor, Written};
 use crate::words::plural;
 
-pub fn written(out: &mut dyn Write, written: &[Written], plan: &GenPlan) -> io::Result<()> {
+pub(crate) fn written(out: &mut dyn Write, written: &[Written], plan: &GenPlan) -> io::Result<()> {
     for case in written {
         let grades: Vec<String> = case
             .ratings
@@ -36,7 +36,7 @@ pub fn written(out: &mut dyn Write, written: &[Written], plan: &GenPlan) -> io::
 
 /// On a terminal, while a hard target's search climbs: the most work it
 /// has reached for the puzzle it is making, against the work asked for.
-pub fn climbed(reached: u64, hard: HardFor) -> String {
+pub(crate) fn climbed(reached: u64, hard: HardFor) -> String {
     format!(
         "reached {reached} of {} {} {}",
         hard.min,
@@ -46,7 +46,7 @@ pub fn climbed(reached: u64, hard: HardFor) -> String {
 }
 
 /// Ctrl-C stopped `gen` before it wrote anything.
-pub fn interrupted(out: &mut dyn Write) -> io::Result<()> {
+pub(crate) fn interrupted(out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "interrupted; nothing was written")
 }
 

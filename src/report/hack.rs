@@ -11,7 +11,7 @@ use crate::verdict::Verdict;
 use crate::words::{plural, seconds, whole_ms};
 
 /// The opening line; `budget` as the user gave it.
-pub fn started(out: &mut dyn Write, config: &HackConfig, budget: &str) -> io::Result<()> {
+pub(crate) fn started(out: &mut dyn Write, config: &HackConfig, budget: &str) -> io::Result<()> {
     writeln!(
         out,
         "hack: {}, {} an input, time limit {}, seed {}, budget {budget}",
@@ -23,7 +23,12 @@ pub fn started(out: &mut dyn Write, config: &HackConfig, budget: &str) -> io::Re
 }
 
 /// The progress bar's message after each round.
-pub fn round_message(round: u64, time: Duration, verdict: Verdict, best: Duration) -> String {
+pub(crate) fn round_message(
+    round: u64,
+    time: Duration,
+    verdict: Verdict,
+    best: Duration,
+) -> String {
     format!(
         "round {round}: last {verdict} in {}, slowest {}",
         whole_ms(time),
@@ -32,7 +37,7 @@ pub fn round_message(round: u64, time: Duration, verdict: Verdict, best: Duratio
 }
 
 /// A line each time the hack finds a slower input.
-pub fn improved_line(round: u64, time: Duration, how: &str) -> String {
+pub(crate) fn improved_line(round: u64, time: Duration, how: &str) -> String {
     format!(
         "round {round}: {}, the slowest so far ({how})",
         whole_ms(time)
@@ -41,7 +46,7 @@ pub fn improved_line(round: u64, time: Duration, how: &str) -> String {
 
 /// How the search ended. `reproduce` is what follows `sudoku-judge test
 /// INPUT` to judge the saved input again.
-pub fn outcome(
+pub(crate) fn outcome(
     out: &mut dyn Write,
     outcome: &HackOutcome,
     limit: Duration,

@@ -30,15 +30,15 @@ use crate::words::{format_mb, format_ms, plural, seconds};
 /// The machine the run was judged on, for the header: times mean little
 /// without it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Machine {
-    pub cpu: String,
-    pub cores: usize,
-    pub kernel: String,
+pub(crate) struct Machine {
+    pub(crate) cpu: String,
+    pub(crate) cores: usize,
+    pub(crate) kernel: String,
 }
 
 impl Machine {
     /// This machine, as `/proc` describes it.
-    pub fn here() -> Machine {
+    pub(crate) fn here() -> Machine {
         let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
         let cpu = cpuinfo
             .lines()
@@ -74,7 +74,7 @@ struct Row {
     comparison: Option<Comparison>,
 }
 
-pub struct HtmlReporter<W> {
+pub(crate) struct HtmlReporter<W> {
     out: Option<W>,
     machine: Machine,
     baseline: Option<Arc<Baseline>>,
@@ -86,7 +86,7 @@ pub struct HtmlReporter<W> {
 }
 
 impl<W: Write> HtmlReporter<W> {
-    pub fn new(out: W, machine: Machine) -> Self {
+    pub(crate) fn new(out: W, machine: Machine) -> Self {
         Self {
             out: Some(out),
             machine,
@@ -100,13 +100,13 @@ impl<W: Write> HtmlReporter<W> {
     /// Shows what accepted cases printed beside their answers (stdout a
     /// LeetCode-style file printed, any stderr), as `--show-output` does in
     /// the table.
-    pub fn with_output_shown(mut self, show: bool) -> Self {
+    pub(crate) fn with_output_shown(mut self, show: bool) -> Self {
         self.show_output = show;
         self
     }
 
     /// Shows each case before and after, against this earlier run.
-    pub fn with_baseline(mut self, baseline: Option<Arc<Baseline>>) -> Self {
+    pub(crate) fn with_baseline(mut self, baseline: Option<Arc<Baseline>>) -> Self {
         self.baseline = baseline;
         self
     }
@@ -114,7 +114,7 @@ impl<W: Write> HtmlReporter<W> {
 
 /// The judge's own `text` safe in HTML text and in a quoted attribute;
 /// text from a case or a submission is shown with [`Outside::html`].
-pub fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

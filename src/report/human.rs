@@ -30,7 +30,7 @@ use crate::stats::Spread;
 use crate::verdict::Verdict;
 use crate::words::{format_kb, format_ms, one_or_many, plural, seconds};
 
-pub struct HumanReporter<W> {
+pub(crate) struct HumanReporter<W> {
     out: W,
     color: bool,
     /// The terminal's width; `None` off a terminal, where lines are whole.
@@ -83,7 +83,7 @@ const NOTE_LINES: usize = 2;
 const INDENT: usize = 6;
 
 impl<W: Write> HumanReporter<W> {
-    pub fn new(out: W, color: bool, rerun_options: impl Into<String>) -> Self {
+    pub(crate) fn new(out: W, color: bool, rerun_options: impl Into<String>) -> Self {
         Self {
             out,
             color,
@@ -107,7 +107,7 @@ impl<W: Write> HumanReporter<W> {
     /// Says everything there is to say (`--verbose`): the toolchain and
     /// the sandbox in full on every run, every grid of a wrong answer, and
     /// how a baseline decides that a time changed.
-    pub fn with_verbose(mut self, verbose: bool) -> Self {
+    pub(crate) fn with_verbose(mut self, verbose: bool) -> Self {
         self.verbose = verbose;
         self
     }
@@ -115,7 +115,7 @@ impl<W: Write> HumanReporter<W> {
     /// Shows under an accepted case's row what it printed besides its
     /// answers: a LeetCode-style file's own stdout, and stderr
     /// (`--show-output`). A failure's block shows them anyway.
-    pub fn with_output_shown(mut self, show: bool) -> Self {
+    pub(crate) fn with_output_shown(mut self, show: bool) -> Self {
         self.show_output = show;
         self
     }
@@ -123,21 +123,21 @@ impl<W: Write> HumanReporter<W> {
     /// Shows only the rows of cases not accepted and the summary: no
     /// header, no accepted rows and no failure blocks (`--quiet`). A
     /// compile error is still shown in full: no row says what to fix.
-    pub fn with_quiet(mut self, quiet: bool) -> Self {
+    pub(crate) fn with_quiet(mut self, quiet: bool) -> Self {
         self.quiet = quiet;
         self
     }
 
     /// Compares every case with an earlier run: what changed shows in its
     /// note, and the summary counts the changes.
-    pub fn with_baseline(mut self, baseline: Option<Arc<Baseline>>) -> Self {
+    pub(crate) fn with_baseline(mut self, baseline: Option<Arc<Baseline>>) -> Self {
         self.baseline = baseline;
         self
     }
 
     /// Fits the report to a terminal `width` columns wide; `None` (the
     /// default) writes whole lines.
-    pub fn with_width(mut self, width: Option<usize>) -> Self {
+    pub(crate) fn with_width(mut self, width: Option<usize>) -> Self {
         self.width = width;
         self.columns = Columns::for_width(width);
         self

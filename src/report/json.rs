@@ -16,7 +16,7 @@ use crate::runner::lang::BuildInfo;
 use crate::stats::Spread;
 use crate::verdict::Verdict;
 
-pub struct JsonReporter<W> {
+pub(crate) struct JsonReporter<W> {
     out: W,
     /// Cases written so far.
     cases: usize,
@@ -26,7 +26,7 @@ pub struct JsonReporter<W> {
 }
 
 impl<W: Write> JsonReporter<W> {
-    pub fn new(out: W) -> Self {
+    pub(crate) fn new(out: W) -> Self {
         Self {
             out,
             cases: 0,
@@ -37,7 +37,7 @@ impl<W: Write> JsonReporter<W> {
 
     /// Records, for each case, the baseline's verdict and time, and the
     /// changes in the totals.
-    pub fn with_baseline(mut self, baseline: Option<Arc<Baseline>>) -> Self {
+    pub(crate) fn with_baseline(mut self, baseline: Option<Arc<Baseline>>) -> Self {
         self.baseline = baseline;
         self
     }

@@ -89,7 +89,7 @@ struct Unclaimed {
 
 /// Follows a run case by case and says what each problem's judge would.
 #[derive(Debug, Default)]
-pub struct JudgeSays {
+pub(crate) struct JudgeSays {
     tallies: Vec<Tally>,
     unclaimed: Unclaimed,
 }
@@ -98,7 +98,7 @@ impl JudgeSays {
     /// For a run with these problems and their numbers of cases, of a
     /// user's submission that answers as `submitted` (`None` for a built-in
     /// solver, which is no file a judge is sent).
-    pub fn new(problems: &[(Problem, usize)], submitted: Option<Interface>) -> Self {
+    pub(crate) fn new(problems: &[(Problem, usize)], submitted: Option<Interface>) -> Self {
         JudgeSays {
             tallies: problems
                 .iter()
@@ -115,7 +115,7 @@ impl JudgeSays {
         }
     }
 
-    pub fn case(&mut self, result: &CaseResult) {
+    pub(crate) fn case(&mut self, result: &CaseResult) {
         let Some(tally) = self
             .tallies
             .iter_mut()
@@ -135,7 +135,7 @@ impl JudgeSays {
 
     /// One line per problem, in the order the problems were met, then one
     /// for the cases of none, when some judge spoke.
-    pub fn lines(&self) -> Vec<String> {
+    pub(crate) fn lines(&self) -> Vec<String> {
         let mut lines: Vec<String> = self.tallies.iter().map(Tally::line).collect();
         let Unclaimed {
             cases,

@@ -18,7 +18,7 @@ use crate::results::{CaseOutcome, CaseResult, NotRun};
 use crate::results::{Event, Reporter};
 use crate::verdict::Verdict;
 
-pub struct JunitReporter<W> {
+pub(crate) struct JunitReporter<W> {
     out: Option<W>,
     submission: OutsideName,
     /// Each case as it is judged, in its suite: the XML is written at the
@@ -29,7 +29,7 @@ pub struct JunitReporter<W> {
 }
 
 impl<W: io::Write> JunitReporter<W> {
-    pub fn new(out: W) -> Self {
+    pub(crate) fn new(out: W) -> Self {
         Self {
             out: Some(out),
             submission: OutsideName::default(),

@@ -28,9 +28,9 @@ use crate::results::{Event, Reporter};
 use crate::verdict::Verdict;
 
 /// The file that marks a directory as made by `--keep`.
-pub const MARKER: &str = ".sudoku-judge-keep";
+pub(crate) const MARKER: &str = ".sudoku-judge-keep";
 
-pub struct KeepReporter {
+pub(crate) struct KeepReporter {
     dir: Dir,
     /// Cases kept so far, for the caller to tell.
     kept: Arc<AtomicUsize>,
@@ -39,7 +39,7 @@ pub struct KeepReporter {
 impl KeepReporter {
     /// Prepares `dir`: made if missing, emptied if an earlier `--keep`
     /// made it, refused if it holds anything else.
-    pub fn new(dir: &Path) -> anyhow::Result<(KeepReporter, Arc<AtomicUsize>)> {
+    pub(crate) fn new(dir: &Path) -> anyhow::Result<(KeepReporter, Arc<AtomicUsize>)> {
         let opened = Dir::open_given(dir)
             .map_err(|e| anyhow::anyhow!("failed to open --keep {}: {e:#}", dir.display()))?;
         let names = opened.names();

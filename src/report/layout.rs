@@ -20,22 +20,22 @@ const MIN_ROOM: usize = 16;
 /// The columns of the table, chosen once for the whole table so that its
 /// rows line up under one header.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Columns {
-    pub limit: bool,
-    pub cpu_wall: bool,
+pub(crate) struct Columns {
+    pub(crate) limit: bool,
+    pub(crate) cpu_wall: bool,
 }
 
 /// The measurements of one row, as text, before the case's id.
-pub struct Cells<'a> {
-    pub time: &'a str,
-    pub percent: &'a str,
-    pub cpu: &'a str,
-    pub wall: &'a str,
-    pub memory: &'a str,
+pub(crate) struct Cells<'a> {
+    pub(crate) time: &'a str,
+    pub(crate) percent: &'a str,
+    pub(crate) cpu: &'a str,
+    pub(crate) wall: &'a str,
+    pub(crate) memory: &'a str,
 }
 
 impl Columns {
-    pub fn for_width(width: Option<usize>) -> Self {
+    pub(crate) fn for_width(width: Option<usize>) -> Self {
         let width = width.unwrap_or(usize::MAX);
         Columns {
             limit: width >= LIMIT_COLUMN,
@@ -45,7 +45,7 @@ impl Columns {
 
     /// The measurements, right-aligned under the header, with the space
     /// that follows the verdict's code.
-    pub fn cells(&self, cells: &Cells<'_>) -> String {
+    pub(crate) fn cells(&self, cells: &Cells<'_>) -> String {
         let mut line = format!(" {:>9}", cells.time);
         if self.limit {
             line.push_str(&format!(" {:>6}", cells.percent));
@@ -58,7 +58,7 @@ impl Columns {
     }
 
     /// The header line, aligned with [`Columns::cells`] after a 5-character code.
-    pub fn header(&self) -> String {
+    pub(crate) fn header(&self) -> String {
         let cells = self.cells(&Cells {
             time: "time",
             percent: "%limit",
@@ -70,7 +70,7 @@ impl Columns {
     }
 
     /// How many characters come before the case's id.
-    pub fn id_column(&self) -> usize {
+    pub(crate) fn id_column(&self) -> usize {
         self.header().chars().count() - "case".len()
     }
 }
@@ -79,7 +79,7 @@ impl Columns {
 /// wrapped at spaces to `width` with later lines indented by `indent`
 /// spaces. Without a width, or when it all fits, one line. A word longer
 /// than a line is left whole rather than cut.
-pub fn wrap(
+pub(crate) fn wrap(
     first: &str,
     first_width: usize,
     text: &str,
@@ -91,7 +91,7 @@ pub fn wrap(
 
 /// As [`wrap`], in at most `max_lines` lines: the last one kept ends in `…`
 /// when text is left over.
-pub fn wrap_lines(
+pub(crate) fn wrap_lines(
     first: &str,
     first_width: usize,
     text: &str,
@@ -151,7 +151,7 @@ pub fn wrap_lines(
 /// `rows` as lines of a table: each column as wide as its widest cell,
 /// two spaces between columns, the columns numbered in `left` aligned left
 /// and the rest right (numbers), and no spaces at the end of a line.
-pub fn aligned(rows: &[Vec<String>], left: &[usize]) -> Vec<String> {
+pub(crate) fn aligned(rows: &[Vec<String>], left: &[usize]) -> Vec<String> {
     let mut widths: Vec<usize> = Vec::new();
     for row in rows {
         widths.resize(widths.len().max(row.len()), 0);

@@ -9,34 +9,34 @@
 //! [`notices`]; the binary only parses, calls the library and hands the
 //! results to these.
 
-pub mod bench;
-pub mod cache;
-pub mod calibrate;
-pub mod corpus;
-pub mod doctor;
-pub mod driver;
-pub mod gen;
-pub mod hack;
-pub mod html;
-pub mod human;
-pub mod json;
+pub(crate) mod bench;
+pub(crate) mod cache;
+pub(crate) mod calibrate;
+pub(crate) mod corpus;
+pub(crate) mod doctor;
+pub(crate) mod driver;
+pub(crate) mod gen;
+pub(crate) mod hack;
+pub(crate) mod html;
+pub(crate) mod human;
+pub(crate) mod json;
 pub(crate) mod judges;
-pub mod junit;
-pub mod keep;
+pub(crate) mod junit;
+pub(crate) mod keep;
 pub(crate) mod layout;
-pub mod notices;
-pub mod progress;
-pub mod rate;
+pub(crate) mod notices;
+pub(crate) mod progress;
+pub(crate) mod rate;
 pub(crate) mod reason;
-pub mod solvers;
-pub mod starter;
-pub mod stress;
+pub(crate) mod solvers;
+pub(crate) mod starter;
+pub(crate) mod stress;
 mod tee;
-pub mod terminal;
-pub mod trust;
+pub(crate) mod terminal;
+pub(crate) mod trust;
 
-pub use crate::results::{Event, Reporter};
-pub use tee::Tee;
+pub(crate) use crate::results::{Event, Reporter};
+pub(crate) use tee::Tee;
 
 #[cfg(test)]
 pub(crate) mod fixtures;

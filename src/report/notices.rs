@@ -11,7 +11,7 @@ use crate::words::{one_or_many, plural};
 
 /// Something went wrong that is no reason to fail the command; `lost` says
 /// what the user will miss.
-pub fn warning(out: &mut dyn Write, error: &anyhow::Error, lost: &str) -> io::Result<()> {
+pub(crate) fn warning(out: &mut dyn Write, error: &anyhow::Error, lost: &str) -> io::Result<()> {
     writeln!(
         out,
         "warning: {}; {lost}",
@@ -20,7 +20,7 @@ pub fn warning(out: &mut dyn Write, error: &anyhow::Error, lost: &str) -> io::Re
 }
 
 /// A problem in what was read from `source`, that did not stop the command.
-pub fn read_warning(out: &mut dyn Write, source: &str, warning: &str) -> io::Result<()> {
+pub(crate) fn read_warning(out: &mut dyn Write, source: &str, warning: &str) -> io::Result<()> {
     writeln!(
         out,
         "warning: {}: {}",
@@ -31,7 +31,7 @@ pub fn read_warning(out: &mut dyn Write, source: &str, warning: &str) -> io::Res
 
 /// `test` with no path where there is no `cases/`: the shipped suites are
 /// judged, and from where.
-pub fn shipped_cases(out: &mut dyn Write, dir: &Path, filters: &[String]) -> io::Result<()> {
+pub(crate) fn shipped_cases(out: &mut dyn Write, dir: &Path, filters: &[String]) -> io::Result<()> {
     let what = match filters {
         [] => "the suites shipped with sudoku-judge".to_string(),
         _ => "cases of the suites shipped with sudoku-judge".to_string(),
@@ -46,7 +46,7 @@ pub fn shipped_cases(out: &mut dyn Write, dir: &Path, filters: &[String]) -> io:
 }
 
 /// `sudoku-judge cases`: the shipped suites, a line each.
-pub fn shipped_list(out: &mut dyn Write) -> io::Result<()> {
+pub(crate) fn shipped_list(out: &mut dyn Write) -> io::Result<()> {
     let files = crate::shipped::files();
     for suite in crate::shipped::suites() {
         let inputs = files
@@ -70,7 +70,7 @@ pub fn shipped_list(out: &mut dyn Write) -> io::Result<()> {
 }
 
 /// `sudoku-judge cases --out DIR`: what was written.
-pub fn shipped_written(out: &mut dyn Write, dir: &Path, files: usize) -> io::Result<()> {
+pub(crate) fn shipped_written(out: &mut dyn Write, dir: &Path, files: usize) -> io::Result<()> {
     writeln!(
         out,
         "wrote {} of the shipped suites into {}; next: sudoku-judge test {}",
@@ -81,12 +81,12 @@ pub fn shipped_written(out: &mut dyn Write, dir: &Path, files: usize) -> io::Res
 }
 
 /// `test --failed` after a run where everything was accepted.
-pub fn nothing_failed(out: &mut dyn Write) -> io::Result<()> {
+pub(crate) fn nothing_failed(out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "the last run here had no failures; nothing to rerun")
 }
 
 /// What `--keep` kept in `dir`, when it kept anything.
-pub fn kept(out: &mut dyn Write, cases: usize, dir: &Path) -> io::Result<()> {
+pub(crate) fn kept(out: &mut dyn Write, cases: usize, dir: &Path) -> io::Result<()> {
     if cases == 0 {
         return Ok(());
     }
@@ -100,7 +100,7 @@ pub fn kept(out: &mut dyn Write, cases: usize, dir: &Path) -> io::Result<()> {
 }
 
 /// Where `--save-baseline NAME` kept this run.
-pub fn baseline_saved(out: &mut dyn Write, name: &str, path: &Path) -> io::Result<()> {
+pub(crate) fn baseline_saved(out: &mut dyn Write, name: &str, path: &Path) -> io::Result<()> {
     writeln!(
         out,
         "saved this run as baseline {name} ({}); compare with it by --baseline {name}",
@@ -109,7 +109,7 @@ pub fn baseline_saved(out: &mut dyn Write, name: &str, path: &Path) -> io::Resul
 }
 
 /// Where `--html` wrote the report, to open in a browser.
-pub fn html_written(out: &mut dyn Write, path: &Path) -> io::Result<()> {
+pub(crate) fn html_written(out: &mut dyn Write, path: &Path) -> io::Result<()> {
     writeln!(
         out,
         "wrote the HTML report to {}; open it in a browser",
@@ -119,7 +119,7 @@ pub fn html_written(out: &mut dyn Write, path: &Path) -> io::Result<()> {
 
 /// A submission of `stress` or `hack` (`what`: its source, or "the brute
 /// force SOURCE") that did not compile, with the compiler's message.
-pub fn did_not_compile(out: &mut dyn Write, what: &str, message: &str) -> io::Result<()> {
+pub(crate) fn did_not_compile(out: &mut dyn Write, what: &str, message: &str) -> io::Result<()> {
     writeln!(
         out,
         "{} did not compile:\n{}",
@@ -129,7 +129,7 @@ pub fn did_not_compile(out: &mut dyn Write, what: &str, message: &str) -> io::Re
 }
 
 /// `solve` found no solution for puzzle `n` (from 0), at `line` of its input.
-pub fn unsolved(out: &mut dyn Write, n: usize, line: usize) -> io::Result<()> {
+pub(crate) fn unsolved(out: &mut dyn Write, n: usize, line: usize) -> io::Result<()> {
     writeln!(
         out,
         "puzzle {} (line {line}) has no solution; printed as given",
@@ -139,7 +139,7 @@ pub fn unsolved(out: &mut dyn Write, n: usize, line: usize) -> io::Result<()> {
 
 /// The line that opens round `round` of `test --watch`, after a change to
 /// `why` (none for the first round).
-pub fn watch_round(out: &mut dyn Write, round: u64, why: Option<&str>) -> io::Result<()> {
+pub(crate) fn watch_round(out: &mut dyn Write, round: u64, why: Option<&str>) -> io::Result<()> {
     match why {
         Some(why) => writeln!(
             out,
@@ -156,19 +156,19 @@ pub fn watch_round(out: &mut dyn Write, round: u64, why: Option<&str>) -> io::Re
 
 /// What parts a watch's rounds off a terminal, where the screen is not
 /// cleared.
-pub fn watch_separator(out: &mut dyn Write) -> io::Result<()> {
+pub(crate) fn watch_separator(out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "\n{}", "=".repeat(72))
 }
 
 /// The end of a watch's round; also the end of a run for editors that
 /// follow the watch (see the VS Code task in docs/practice.md).
-pub fn watch_waiting(out: &mut dyn Write) -> io::Result<()> {
+pub(crate) fn watch_waiting(out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "watch: waiting for a change (Ctrl-C ends the watch)")
 }
 
 /// A round of the watch that could not judge (a submission that does not
 /// build, a case gone for a moment); the watch waits for the next change.
-pub fn watch_error(out: &mut dyn Write, error: &anyhow::Error) -> io::Result<()> {
+pub(crate) fn watch_error(out: &mut dyn Write, error: &anyhow::Error) -> io::Result<()> {
     writeln!(
         out,
         "error: {}",
@@ -178,7 +178,7 @@ pub fn watch_error(out: &mut dyn Write, error: &anyhow::Error) -> io::Result<()>
 
 /// The files whose change started a round, shown relative to `here`: up to
 /// three by name, then how many more.
-pub fn changed(paths: &[PathBuf], here: &Path) -> String {
+pub(crate) fn changed(paths: &[PathBuf], here: &Path) -> String {
     let names: Vec<String> = paths
         .iter()
         .take(3)

@@ -27,19 +27,19 @@ const BAR_NARROWEST: usize = 10;
 
 /// What the line says, at one moment.
 #[derive(Clone, Copy, Debug)]
-pub struct Status {
-    pub done: usize,
-    pub total: usize,
-    pub answered: usize,
-    pub failed: usize,
-    pub elapsed: Duration,
+pub(crate) struct Status {
+    pub(crate) done: usize,
+    pub(crate) total: usize,
+    pub(crate) answered: usize,
+    pub(crate) failed: usize,
+    pub(crate) elapsed: Duration,
 }
 
 impl Status {
     /// The time left, from the cases done so far: none before the first
     /// one is done. The time of the case still running counts, so inside
     /// a long case the estimate grows rather than saying `0s`.
-    pub fn eta(&self) -> Option<Duration> {
+    pub(crate) fn eta(&self) -> Option<Duration> {
         (self.done > 0 && self.done < self.total).then(|| {
             self.elapsed
                 .mul_f64((self.total - self.done) as f64 / self.done as f64)
@@ -58,7 +58,7 @@ impl Status {
 
     /// The line, at most `width - MARGIN` characters: the bar and the
     /// words give way, least needed first, before the counts do.
-    pub fn line(&self, width: usize) -> String {
+    pub(crate) fn line(&self, width: usize) -> String {
         let room = width.saturating_sub(MARGIN);
         let cases = format!("{}/{} cases", self.done, self.total);
         let time = format!("{}{}", short(self.elapsed), self.eta_text());
@@ -114,7 +114,7 @@ impl Status {
 /// For any bar's template, a `{eta}` that says nothing until a step is
 /// done, and never `0s` while steps are left (see [`Status::eta`]); written
 /// with its leading `, `.
-pub fn eta_key(state: &ProgressState, out: &mut dyn std::fmt::Write) {
+pub(crate) fn eta_key(state: &ProgressState, out: &mut dyn std::fmt::Write) {
     let status = Status {
         done: state.pos() as usize,
         total: state.len().unwrap_or(0) as usize,
@@ -126,7 +126,7 @@ pub fn eta_key(state: &ProgressState, out: &mut dyn std::fmt::Write) {
 }
 
 /// A duration as the line shows it: `42s`, `3m07s`, `1h05m`.
-pub fn short(d: Duration) -> String {
+pub(crate) fn short(d: Duration) -> String {
     let s = d.as_secs();
     match s {
         0..60 => format!("{s}s"),
@@ -178,7 +178,7 @@ impl Stderr {
 /// `| cat`): what the pipe prints may land on the same terminal, and the
 /// line would be drawn into the middle of it.
 #[cfg(unix)]
-pub fn drawn() -> bool {
+pub(crate) fn drawn() -> bool {
     use std::os::unix::fs::{FileTypeExt as _, MetadataExt as _};
     if !io::stderr().is_terminal() {
         return false;
@@ -199,7 +199,7 @@ pub fn drawn() -> bool {
 /// line's escape sequences. Whether a redirected stdout is a file or a
 /// pipe, std does not tell, so then none is drawn.
 #[cfg(windows)]
-pub fn drawn() -> bool {
+pub(crate) fn drawn() -> bool {
     io::stderr().is_terminal()
         && io::stdout().is_terminal()
         && super::terminal::stderr_draws_escapes()
@@ -208,14 +208,14 @@ pub fn drawn() -> bool {
 /// A draw target for any progress bar: stderr through `Stderr`, so a bar
 /// whose template has a `wide_` element is laid out short of the last
 /// columns.
-pub fn stderr_target() -> ProgressDrawTarget {
+pub(crate) fn stderr_target() -> ProgressDrawTarget {
     ProgressDrawTarget::term_like_with_hz(Box::new(Stderr::default()), 20)
 }
 
 /// A progress bar for `len` steps of `what` on stderr when it is a
 /// terminal; hidden otherwise, so nothing of it reaches a pipe or a log.
 /// Its message is cut to fit the terminal, so the line never wraps.
-pub fn bar(len: u64, what: &str) -> ProgressBar {
+pub(crate) fn bar(len: u64, what: &str) -> ProgressBar {
     drawn_bar(
         Some(len),
         what,
@@ -227,7 +227,7 @@ pub fn bar(len: u64, what: &str) -> ProgressBar {
 /// As [`bar`], without the bar itself, leaving the message room: for
 /// steps that each take long enough to say how far one has got. It is
 /// redrawn as the time passes, not only as steps end.
-pub fn counter(len: u64, what: &str) -> ProgressBar {
+pub(crate) fn counter(len: u64, what: &str) -> ProgressBar {
     drawn_bar(
         Some(len),
         what,
@@ -238,7 +238,7 @@ pub fn counter(len: u64, what: &str) -> ProgressBar {
 
 /// A spinner with a message, for work of unknown length; hidden off a
 /// terminal, like [`bar`].
-pub fn spinner(what: &str) -> ProgressBar {
+pub(crate) fn spinner(what: &str) -> ProgressBar {
     drawn_bar(None, what, "{spinner} {prefix} {msg} ({elapsed})", true)
 }
 
@@ -315,7 +315,7 @@ impl TermLike for Stderr {
 /// The progress line of a `test` run. Make it before the run, hand
 /// [`TestProgress::answered`] to the judge, and report through
 /// [`TestProgress::wrap`].
-pub struct TestProgress {
+pub(crate) struct TestProgress {
     /// Whether the line is drawn (see [`drawn`]); when not, nothing is.
     shown: bool,
     answered: Arc<AtomicUsize>,
@@ -324,7 +324,7 @@ pub struct TestProgress {
 }
 
 impl TestProgress {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         TestProgress {
             shown: drawn(),
             answered: Arc::new(AtomicUsize::new(0)),
@@ -334,11 +334,11 @@ impl TestProgress {
     }
 
     /// The count of answers checked, which the judge moves.
-    pub fn answered(&self) -> Arc<AtomicUsize> {
+    pub(crate) fn answered(&self) -> Arc<AtomicUsize> {
         Arc::clone(&self.answered)
     }
 
-    pub fn wrap<'a>(&'a mut self, inner: &'a mut dyn Reporter) -> ProgressReporter<'a> {
+    pub(crate) fn wrap<'a>(&'a mut self, inner: &'a mut dyn Reporter) -> ProgressReporter<'a> {
         ProgressReporter {
             progress: self,
             inner,
@@ -381,7 +381,7 @@ impl Default for TestProgress {
 }
 
 /// The table's reporter, with the bar lifted while it prints.
-pub struct ProgressReporter<'a> {
+pub(crate) struct ProgressReporter<'a> {
     progress: &'a mut TestProgress,
     inner: &'a mut dyn Reporter,
 }

@@ -35,7 +35,7 @@ fn cells(r: &Rated) -> [String; 7] {
 }
 
 /// Writes the table; `max_nodes` is where the node counts were stopped.
-pub fn table(out: &mut dyn Write, rated: &[Rated], max_nodes: u64) -> io::Result<()> {
+pub(crate) fn table(out: &mut dyn Write, rated: &[Rated], max_nodes: u64) -> io::Result<()> {
     let header = HEADER.map(String::from).to_vec();
     let rows: Vec<Vec<String>> = std::iter::once(header)
         .chain(rated.iter().map(|r| cells(r).to_vec()))

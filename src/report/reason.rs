@@ -22,7 +22,7 @@ use crate::words::{format_mb as mb, plural, whole_ms as ms};
 
 /// Why a case got its verdict, in full: the reason, and what the judge
 /// learnt from running it again (alone, or `--repeat`).
-pub fn sentence(j: &Judgement) -> Outside {
+pub(crate) fn sentence(j: &Judgement) -> Outside {
     let mut said = j.reason.sentence();
     if let Some(earlier) = j.kept_state_after {
         said.push_str(&format!(
@@ -38,7 +38,7 @@ pub fn sentence(j: &Judgement) -> Outside {
 }
 
 /// Why a case could not be judged, in full.
-pub fn unjudged(error: &Unjudged) -> Outside {
+pub(crate) fn unjudged(error: &Unjudged) -> Outside {
     let said = match error {
         Unjudged::Unreadable(said) | Unjudged::Refused(said) | Unjudged::TooBusy(said) => {
             return said.clone()
@@ -69,7 +69,7 @@ pub fn unjudged(error: &Unjudged) -> Outside {
 
 /// [`sentence`] in a few words, for the case's row: one line, as a name
 /// is (a panic's message it quotes may hold a newline).
-pub fn short(j: &Judgement) -> OutsideName {
+pub(crate) fn short(j: &Judgement) -> OutsideName {
     let mut said = j.reason.short();
     if let Some(earlier) = j.kept_state_after {
         said.push_str(&format!(
@@ -89,7 +89,7 @@ const MISTAKES_SHOWN: usize = 3;
 impl Reason {
     /// The whole reason: a sentence (or a few, joined by `;`), empty for an
     /// accepted case.
-    pub fn sentence(&self) -> String {
+    pub(crate) fn sentence(&self) -> String {
         match self {
             Reason::Accepted => String::new(),
             Reason::CompileError => "compile error, message at the end".into(),
@@ -163,7 +163,7 @@ impl Reason {
 
     /// The reason in a few words, for a table row: the figures that tell
     /// what happened, none of the advice (which the failure's block has).
-    pub fn short(&self) -> String {
+    pub(crate) fn short(&self) -> String {
         match self {
             Reason::Accepted => String::new(),
             Reason::CompileError => "compile error".into(),

@@ -10,7 +10,7 @@ use crate::solver::Solver;
 const NAME_WIDTH: usize = 23;
 
 /// Writes one line per solver, or more on a terminal `width` columns wide.
-pub fn list<'a>(
+pub(crate) fn list<'a>(
     out: &mut dyn Write,
     solvers: impl IntoIterator<Item = &'a Solver>,
     width: Option<usize>,

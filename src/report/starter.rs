@@ -11,7 +11,7 @@ use crate::runner::lang::Language;
 
 /// Where the problem of a new file came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ProblemFrom {
+pub(crate) enum ProblemFrom {
     /// `--problem`.
     Flag,
     /// The `judge.toml` of every case under `cases/`.
@@ -21,19 +21,19 @@ pub enum ProblemFrom {
 }
 
 /// A file `new` wrote.
-pub struct Written<'a> {
-    pub path: &'a Path,
-    pub language: Language,
-    pub problem: Problem,
-    pub problem_from: ProblemFrom,
-    pub interface: Interface,
+pub(crate) struct Written<'a> {
+    pub(crate) path: &'a Path,
+    pub(crate) language: Language,
+    pub(crate) problem: Problem,
+    pub(crate) problem_from: ProblemFrom,
+    pub(crate) interface: Interface,
     /// Why it is not LeetCode's template exactly, when it is not.
-    pub changed: Option<&'a str>,
+    pub(crate) changed: Option<&'a str>,
     /// The command that judges it.
-    pub next: &'a str,
+    pub(crate) next: &'a str,
 }
 
-pub fn wrote(out: &mut dyn Write, written: &Written<'_>) -> io::Result<()> {
+pub(crate) fn wrote(out: &mut dyn Write, written: &Written<'_>) -> io::Result<()> {
     let path = OutsidePath::new(written.path).terminal().to_string();
     let language = written.language;
     let function = language.spec().leetcode.function();

@@ -10,7 +10,7 @@ use crate::words::{plural, seconds, whole_ms};
 
 /// The opening line: what is judged against what, on which inputs.
 /// `generator` is the user's `--gen` command as they gave it.
-pub fn started(
+pub(crate) fn started(
     out: &mut dyn Write,
     config: &StressConfig,
     generator: Option<&str>,
@@ -33,7 +33,7 @@ pub fn started(
 
 /// Off a terminal, where no bar shows: a line now and then; `total`
 /// when the rounds are capped.
-pub fn rounds_line(done: u64, total: Option<u64>, elapsed: Duration) -> String {
+pub(crate) fn rounds_line(done: u64, total: Option<u64>, elapsed: Duration) -> String {
     match total {
         Some(total) => format!("stress: {done} of {total} rounds accepted"),
         None => format!(
@@ -46,7 +46,7 @@ pub fn rounds_line(done: u64, total: Option<u64>, elapsed: Duration) -> String {
 
 /// On a terminal, with no cap on rounds: the spinner's message, with the
 /// time the run stops at.
-pub fn rounds_message(done: u64, time: Option<Duration>) -> String {
+pub(crate) fn rounds_message(done: u64, time: Option<Duration>) -> String {
     let accepted = format!("{} accepted", plural(done as usize, "round"));
     match time {
         Some(time) => format!("{accepted}, stopping at {}", super::progress::short(time)),
@@ -56,7 +56,7 @@ pub fn rounds_message(done: u64, time: Option<Duration>) -> String {
 
 /// A round that ran out of time but not with the limit raised: said on a
 /// terminal or not, since the run goes on as if it had passed.
-pub fn close_call_line(round: u64, time: Duration, raised: Duration) -> String {
+pub(crate) fn close_call_line(round: u64, time: Duration, raised: Duration) -> String {
     format!(
         "stress: round {} ran out of time, then took {} with the limit raised to {}: \
          too close to call, not a failure",
@@ -67,7 +67,7 @@ pub fn close_call_line(round: u64, time: Duration, raised: Duration) -> String {
 }
 
 /// Off a terminal: how far shrinking has got.
-pub fn shrinking_line(runs: usize, puzzles: usize, givens: usize) -> String {
+pub(crate) fn shrinking_line(runs: usize, puzzles: usize, givens: usize) -> String {
     format!(
         "stress: shrinking the failing input: {} with {givens} givens after {}",
         plural(puzzles, "puzzle"),
@@ -76,7 +76,7 @@ pub fn shrinking_line(runs: usize, puzzles: usize, givens: usize) -> String {
 }
 
 /// On a terminal: the progress bar's message while shrinking.
-pub fn shrinking_message(runs: usize, puzzles: usize, givens: usize) -> String {
+pub(crate) fn shrinking_message(runs: usize, puzzles: usize, givens: usize) -> String {
     format!(
         "shrinking: {}, {givens} givens, {}",
         plural(puzzles, "puzzle"),
@@ -86,7 +86,7 @@ pub fn shrinking_message(runs: usize, puzzles: usize, givens: usize) -> String {
 
 /// How the run ended. `rerun` names the submission as `test` takes it;
 /// `same` holds the flags that shape a round, to replay the failing one.
-pub fn outcome(
+pub(crate) fn outcome(
     out: &mut dyn Write,
     outcome: &StressOutcome,
     seed: u64,

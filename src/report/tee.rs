@@ -10,13 +10,13 @@ use crate::results::{Event, Reporter};
 /// A reporter that fails (stdout piped into `head`, say) is dropped, and the
 /// others go on, so report files are still written; its error is returned
 /// when the run finishes, or at once when no reporter is left.
-pub struct Tee {
+pub(crate) struct Tee {
     reporters: Vec<Option<Box<dyn Reporter>>>,
     error: Option<io::Error>,
 }
 
 impl Tee {
-    pub fn new(reporters: Vec<Box<dyn Reporter>>) -> Self {
+    pub(crate) fn new(reporters: Vec<Box<dyn Reporter>>) -> Self {
         Tee {
             reporters: reporters.into_iter().map(Some).collect(),
             error: None,

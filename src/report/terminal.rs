@@ -9,18 +9,16 @@
 
 /// Whether stdout draws escape sequences; on Windows, asks its console to
 /// first. `console` declines too when `NO_COLOR` is set.
-pub fn stdout_draws_escapes() -> bool {
+pub(crate) fn stdout_draws_escapes() -> bool {
     #[cfg(windows)]
     return console::Term::stdout().features().colors_supported();
     #[cfg(not(windows))]
     return true;
 }
 
-/// Whether stderr draws escape sequences; on Windows, asks its console to
+/// Whether stderr draws escape sequences, on Windows: asks its console to
 /// first (with `NO_COLOR` set, it declines: no progress line then).
-pub fn stderr_draws_escapes() -> bool {
-    #[cfg(windows)]
-    return console::Term::stderr().features().colors_supported();
-    #[cfg(not(windows))]
-    return true;
+#[cfg(windows)]
+pub(crate) fn stderr_draws_escapes() -> bool {
+    console::Term::stderr().features().colors_supported()
 }

@@ -46,7 +46,7 @@ fn programs(out: &mut dyn Write, named: &[Named], hashed: &[String], dir: &Path)
 
 /// A `judge.toml` under a path given to `trust` that names no program:
 /// nothing of it needs consent.
-pub fn nothing_to_allow(out: &mut dyn Write, file: &Path) -> io::Result<()> {
+pub(crate) fn nothing_to_allow(out: &mut dyn Write, file: &Path) -> io::Result<()> {
     writeln!(
         out,
         "{} names no program (no [toolchain], no [[reference]]): nothing to allow",
@@ -55,7 +55,7 @@ pub fn nothing_to_allow(out: &mut dyn Write, file: &Path) -> io::Result<()> {
 }
 
 /// What `trust` allowed for `subject`.
-pub fn allowed(out: &mut dyn Write, subject: &Subject, allowed: &Allowed) -> io::Result<()> {
+pub(crate) fn allowed(out: &mut dyn Write, subject: &Subject, allowed: &Allowed) -> io::Result<()> {
     let file = OutsidePath::new(&subject.file).terminal().to_string();
     let digest = &subject.digest[..16.min(subject.digest.len())];
     match allowed {
@@ -97,7 +97,7 @@ pub fn allowed(out: &mut dyn Write, subject: &Subject, allowed: &Allowed) -> io:
 }
 
 /// What `trust --revoke` took back under `path`.
-pub fn revoked(out: &mut dyn Write, path: &Path, records: &[Record]) -> io::Result<()> {
+pub(crate) fn revoked(out: &mut dyn Write, path: &Path, records: &[Record]) -> io::Result<()> {
     if records.is_empty() {
         return writeln!(
             out,
@@ -116,7 +116,11 @@ pub fn revoked(out: &mut dyn Write, path: &Path, records: &[Record]) -> io::Resu
 }
 
 /// What `trust --list` shows: every consent and how it stands now.
-pub fn list(out: &mut dyn Write, records: &[(Record, Standing)], dir: &Path) -> io::Result<()> {
+pub(crate) fn list(
+    out: &mut dyn Write,
+    records: &[(Record, Standing)],
+    dir: &Path,
+) -> io::Result<()> {
     if records.is_empty() {
         return writeln!(
             out,

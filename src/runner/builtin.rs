@@ -37,7 +37,7 @@ use super::run::{End, Run};
 use crate::solver::Solver;
 
 /// The exit code of a worker whose solver panicked, as Rust uses for panics.
-pub const PANIC_EXIT: i32 = 101;
+pub(crate) const PANIC_EXIT: i32 = 101;
 
 /// How the worker's panic line starts.
 const PANICKED: &str = "panicked at ";
@@ -45,7 +45,7 @@ const PANICKED: &str = "panicked at ";
 /// How to start a worker for `solver` from `exe` (this program's own
 /// binary): a launch like a LeetCode-style file's, with nothing to see
 /// but the binary.
-pub fn launch(exe: &Path, solver: &Solver) -> Launch {
+pub(crate) fn launch(exe: &Path, solver: &Solver) -> Launch {
     let argv = ["sudoku-judge", "worker", "--solver", solver.name];
     Launch {
         label: format!("solver {}", solver.name),
@@ -63,7 +63,7 @@ pub fn launch(exe: &Path, solver: &Solver) -> Launch {
 /// A worker's run whose crash was its solver's panic, with the panic's
 /// message and place as the worker said them (and no longer on stderr,
 /// which the verdict would show again); any other run as it is.
-pub fn panic_of(mut run: Run) -> Run {
+pub(crate) fn panic_of(mut run: Run) -> Run {
     let exited = format!("exited with code {PANIC_EXIT}");
     if matches!(&run.end, End::Crashed(how) if how.starts_with(&exited)) {
         if let Some(at) = run.stderr.rfind(PANICKED) {
@@ -99,7 +99,7 @@ fn remember_panics() {
 /// The worker's side, as `sudoku-judge worker`: answers every puzzle of
 /// `input` on the answer channel the judge named in the environment.
 /// Returns the process's exit code.
-pub fn work(solver: &Solver, input: impl BufRead) -> anyhow::Result<i32> {
+pub(crate) fn work(solver: &Solver, input: impl BufRead) -> anyhow::Result<i32> {
     let path = std::env::var_os(launch::ANSWERS_VAR).with_context(|| {
         format!(
             "{} is not set: the worker is started by the judge",
@@ -116,7 +116,7 @@ pub fn work(solver: &Solver, input: impl BufRead) -> anyhow::Result<i32> {
 
 /// Answers every puzzle line of `input` on `answers`, in the drivers'
 /// protocol; a panic is said on `stderr`. Returns the exit code.
-pub fn serve(
+pub(crate) fn serve(
     solver: &Solver,
     input: impl BufRead,
     mut answers: impl Write,

@@ -170,7 +170,7 @@ pub(super) fn bounded_spec(
 
 /// Runs a program on one case under `limits`, in a process of its own,
 /// streaming the case in and its answers to `checker`.
-pub fn run_program(
+pub(crate) fn run_program(
     launch: &Launch,
     case: &CaseData,
     limits: &Limits,

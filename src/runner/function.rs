@@ -31,7 +31,7 @@ use crate::check::{Checker, LineSplitter};
 
 /// How long a driver may take to start (load its runtime and the
 /// solution) before its first board; not charged, but not unbounded.
-pub const STARTUP: Duration = Duration::from_secs(10);
+pub(crate) const STARTUP: Duration = Duration::from_secs(10);
 
 /// The exchange with a driver over one case: once it has said `ready`,
 /// the case's boards handed over as fast as it takes them, and each answer
@@ -203,7 +203,7 @@ fn start_driver(launch: &Launch, case: &CaseData, limits: &Limits) -> anyhow::Re
 /// `session`, kept from earlier cases with whatever state the solution
 /// keeps, or a new one. The driver is left in `session` for the next case,
 /// unless the case ended it.
-pub fn run_function(
+pub(crate) fn run_function(
     launch: &Launch,
     session: &mut Option<Session>,
     case: &CaseData,

@@ -3,22 +3,22 @@
 //! what it cost. Turning that into a verdict is the judge's job
 //! ([`crate::judge`], with [`crate::decide`]).
 
-pub mod builtin;
+pub(crate) mod builtin;
 pub(crate) mod external;
 pub(crate) mod function;
 pub mod lang;
 pub(crate) mod places;
 pub(crate) mod platform;
-pub mod process;
+pub(crate) mod process;
 mod puzzles;
 mod run;
-pub mod sandbox;
+pub(crate) mod sandbox;
 mod session;
 #[cfg(target_os = "linux")]
-pub mod spawner;
+pub(crate) mod spawner;
 #[cfg(not(target_os = "linux"))]
 #[path = "spawner_none.rs"]
-pub mod spawner;
+pub(crate) mod spawner;
 mod submission;
 #[expect(
     unsafe_code,
@@ -26,9 +26,6 @@ mod submission;
 )]
 pub(crate) mod sys;
 
-pub use puzzles::{Arrivals, OwnOutput, OwnText, PuzzleLines, Timed};
-
 pub(crate) use run::crash;
-pub use run::{grace, plan, run_patiently, working_dir, End, Run, TASKS};
-pub use session::{Session, SESSION_LIFETIME};
-pub use submission::{Execute, Runner, Submission};
+pub(crate) use run::{plan, run_patiently, working_dir, End, Run, TASKS};
+pub(crate) use submission::{Execute, Runner, Submission};

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 /// Where builds are cached: `$SUDOKU_JUDGE_CACHE`, else the user's cache
 /// directory (`~/.cache/sudoku-judge` on Linux).
-pub fn cache_root() -> PathBuf {
+pub(crate) fn cache_root() -> PathBuf {
     std::env::var_os("SUDOKU_JUDGE_CACHE")
         .map(PathBuf::from)
         .or_else(|| dirs::cache_dir().map(|d| d.join("sudoku-judge")))
@@ -19,7 +19,7 @@ pub fn cache_root() -> PathBuf {
 }
 
 /// The judge's own directories, as this user's environment places them.
-pub fn own_dirs() -> Vec<PathBuf> {
+pub(crate) fn own_dirs() -> Vec<PathBuf> {
     let mut dirs: Vec<PathBuf> = [dirs::data_dir(), dirs::config_dir(), dirs::cache_dir()]
         .into_iter()
         .flatten()
@@ -49,7 +49,7 @@ pub fn own_dirs() -> Vec<PathBuf> {
 /// would see: one at `path` or under it, or, for the data, configuration
 /// and records, `path` inside one. A path inside the build cache (a
 /// build, a suite's programs copied) is not one.
-pub fn holds_own_files<'a>(path: &Path, own: &'a [PathBuf]) -> Option<&'a PathBuf> {
+pub(crate) fn holds_own_files<'a>(path: &Path, own: &'a [PathBuf]) -> Option<&'a PathBuf> {
     let cache = cache_root();
     let cache_real = std::fs::canonicalize(&cache).ok();
     let real = std::fs::canonicalize(path).ok();

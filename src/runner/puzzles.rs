@@ -17,7 +17,7 @@ use crate::stats::Spread;
 /// (tens of kilobytes, zeroed as it grows) cost more than the run of a
 /// one-puzzle case is worth.
 #[derive(Default)]
-pub struct PuzzleTimes {
+pub(crate) struct PuzzleTimes {
     total: Duration,
     /// The times so far, while there are at most [`EXACT`] of them.
     exact: Vec<u64>,
@@ -31,15 +31,15 @@ pub struct PuzzleTimes {
 
 /// What a run measured of its puzzles one by one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Timed {
+pub(crate) struct Timed {
     /// The spread of the puzzles timed one by one, when most were.
-    pub spread: Option<Spread>,
+    pub(crate) spread: Option<Spread>,
     /// How many were: every puzzle answered, or fewer when answers of a
     /// program arrived together and so have no time of their own.
-    pub count: usize,
+    pub(crate) count: usize,
     /// The slowest puzzle's index (from 0) and time, when it is known to
     /// be the slowest of all.
-    pub slowest: Option<(usize, Duration)>,
+    pub(crate) slowest: Option<(usize, Duration)>,
 }
 
 /// How many times are kept as they are before a histogram takes over.
@@ -48,13 +48,13 @@ const EXACT: usize = 1024;
 impl PuzzleTimes {
     /// Records the next puzzle's time.
     #[cfg(test)]
-    pub fn record(&mut self, ns: u64) {
+    pub(crate) fn record(&mut self, ns: u64) {
         self.record_at(self.count, ns);
     }
 
     /// Records the time of the puzzle `index` (from 0), when not every
     /// puzzle gets one.
-    pub fn record_at(&mut self, index: usize, ns: u64) {
+    pub(crate) fn record_at(&mut self, index: usize, ns: u64) {
         if self.slowest.is_none_or(|(_, most)| ns > most) {
             self.slowest = Some((index, ns));
         }
@@ -77,22 +77,22 @@ impl PuzzleTimes {
 
     /// The time of every call together.
     #[cfg(test)]
-    pub fn total(&self) -> Duration {
+    pub(crate) fn total(&self) -> Duration {
         self.total
     }
 
     /// The slowest puzzle, its index from 0 and its time (the first of
     /// equals).
-    pub fn slowest(&self) -> Option<(usize, Duration)> {
+    pub(crate) fn slowest(&self) -> Option<(usize, Duration)> {
         self.slowest.map(|(i, ns)| (i, Duration::from_nanos(ns)))
     }
 
     /// How many times were recorded.
-    pub fn count(&self) -> usize {
+    pub(crate) fn count(&self) -> usize {
         self.count
     }
 
-    pub fn spread(&self) -> Option<Spread> {
+    pub(crate) fn spread(&self) -> Option<Spread> {
         if let Some(histogram) = &self.histogram {
             return Some(Spread {
                 min: Duration::from_nanos(histogram.min()),
@@ -120,7 +120,7 @@ impl PuzzleTimes {
 /// once, or quick answers read in one go) have no time of their own; the
 /// others are each their puzzle's.
 #[derive(Default)]
-pub struct Arrivals {
+pub(crate) struct Arrivals {
     /// The process's CPU clock when the last answer arrived, or when the
     /// clock started for the first.
     last: Duration,
@@ -137,19 +137,19 @@ pub struct Arrivals {
 impl Arrivals {
     /// Starts the clock at `at`, the process's CPU clock when it was
     /// handed work after waiting for it.
-    pub fn start(&mut self, at: Duration) {
+    pub(crate) fn start(&mut self, at: Duration) {
         self.last = at;
     }
 
     /// The clock the answers still to come are timed from.
-    pub fn last(&self) -> Duration {
+    pub(crate) fn last(&self) -> Duration {
         self.last
     }
 
     /// `new` answers arrived together, the first of them answering puzzle
     /// `first` (from 0), with the process's CPU clock at `now` (`None`:
     /// it could not be read). Returns the CPU time they took together.
-    pub fn arrived(&mut self, first: usize, new: usize, now: Option<Duration>) -> Duration {
+    pub(crate) fn arrived(&mut self, first: usize, new: usize, now: Option<Duration>) -> Duration {
         if new == 0 || self.unclocked {
             return Duration::ZERO;
         }
@@ -173,7 +173,7 @@ impl Arrivals {
     /// misread). The spread is said when most answers came alone, and the
     /// slowest of them is named when no group took as long (a group's time
     /// is the most any of its puzzles took).
-    pub fn timed(&self, answered: usize, case: Duration) -> Option<Timed> {
+    pub(crate) fn timed(&self, answered: usize, case: Duration) -> Option<Timed> {
         let count = self.times.count();
         if self.unclocked || count == 0 {
             return None;
@@ -206,7 +206,7 @@ fn record_into(histogram: &mut hdrhistogram::Histogram<u64>, ns: u64) {
 /// puzzle ends them early, before it, so that the submission never sees
 /// it: the checker, reading the case in step, names it as the case's
 /// fault.
-pub struct PuzzleLines<'a> {
+pub(crate) struct PuzzleLines<'a> {
     boards: Boards<'a>,
     buf: Vec<u8>,
     at: usize,
@@ -216,7 +216,7 @@ pub struct PuzzleLines<'a> {
 }
 
 impl<'a> PuzzleLines<'a> {
-    pub fn new(boards: Boards<'a>, trailer: &'static str) -> Self {
+    pub(crate) fn new(boards: Boards<'a>, trailer: &'static str) -> Self {
         PuzzleLines {
             boards,
             buf: Vec::new(),
@@ -261,7 +261,7 @@ impl Read for PuzzleLines<'_> {
 /// What a function submission printed itself: the first
 /// `crate::check::KEEP` bytes, how many lines in all, and its last line.
 #[derive(Default)]
-pub struct OwnOutput {
+pub(crate) struct OwnOutput {
     head: Head,
     lines: usize,
     /// Whether the last byte seen ended a line.
@@ -277,17 +277,17 @@ pub struct OwnOutput {
 const LAST_LINE_BYTES: usize = 1024;
 
 /// What [`OwnOutput`] kept.
-pub struct OwnText {
+pub(crate) struct OwnText {
     /// The first `crate::check::KEEP` bytes.
-    pub head: String,
+    pub(crate) head: String,
     /// How many lines in all (a last one without a newline counts).
-    pub lines: usize,
+    pub(crate) lines: usize,
     /// When `head` is not all of it: the last line, which it lacks.
-    pub last_line: Option<String>,
+    pub(crate) last_line: Option<String>,
 }
 
 impl OwnOutput {
-    pub fn feed(&mut self, chunk: &[u8]) {
+    pub(crate) fn feed(&mut self, chunk: &[u8]) {
         self.head.push(chunk);
         self.lines += chunk.iter().filter(|&&b| b == b'\n').count();
         if let Some(&last) = chunk.last() {
@@ -306,7 +306,7 @@ impl OwnOutput {
         }
     }
 
-    pub fn finish(self) -> OwnText {
+    pub(crate) fn finish(self) -> OwnText {
         let lines = self.lines + usize::from(self.any && !self.at_line_start);
         let last = if self.current.is_empty() {
             self.finished

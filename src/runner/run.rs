@@ -13,13 +13,13 @@ use crate::case::Limits;
 
 /// Processes and threads a run may have at once: enough for a JVM's or a
 /// compiler's, few enough to stop a fork bomb.
-pub const TASKS: u32 = 256;
+pub(crate) const TASKS: u32 = 256;
 
 /// What a run of a submission may see and use: the system, `read_only`,
 /// and a scratch working directory; `memory_kb` of memory (the kernel
 /// stops it a little past that, the watchdog at it); `no_fork` for
 /// LeetCode-style files.
-pub fn plan(read_only: Vec<PathBuf>, memory_kb: u64, no_fork: bool) -> sandbox::Plan {
+pub(crate) fn plan(read_only: Vec<PathBuf>, memory_kb: u64, no_fork: bool) -> sandbox::Plan {
     sandbox::Plan {
         read_only,
         writable: Vec::new(),
@@ -35,7 +35,7 @@ pub fn plan(read_only: Vec<PathBuf>, memory_kb: u64, no_fork: bool) -> sandbox::
 /// directory of the same path when the sandbox has a filesystem of its own
 /// (so relative paths on a command line mean the same); else the judge's
 /// directory itself.
-pub fn working_dir() -> PathBuf {
+pub(crate) fn working_dir() -> PathBuf {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
     match spawner::protections() {
         Some(Ok(protections)) if protections.filesystem.is_on() => sandbox::run_cwd(&cwd),
@@ -45,7 +45,7 @@ pub fn working_dir() -> PathBuf {
 
 /// Extra time past a limit before a submission is killed, so the report
 /// can say how far over it went.
-pub fn grace(limit: Duration) -> Duration {
+pub(crate) fn grace(limit: Duration) -> Duration {
     limit / 4 + Duration::from_millis(100)
 }
 
@@ -72,7 +72,7 @@ pub(crate) fn crash(exit: process::Exit, stderr: &str) -> String {
 
 /// How a run ended, before its answers are looked at.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum End {
+pub(crate) enum End {
     /// It exited cleanly, or (a function) answered every board and waits
     /// for the next case.
     Normal,
@@ -92,53 +92,53 @@ pub enum End {
 /// One run of a submission on one case. Its answers went to the checker as
 /// they came.
 #[derive(Clone, Debug)]
-pub struct Run {
+pub(crate) struct Run {
     /// How many puzzles got an answer before the run ended.
-    pub answered: usize,
+    pub(crate) answered: usize,
     /// The time charged against the limit: for a function (a built-in
     /// solver or a LeetCode-style file), the CPU time its driver's process
     /// spent on the boards, from each handover to its answer; for a
     /// program, its CPU time, as AcWing and POJ charge it.
-    pub time: Duration,
-    pub wall: Duration,
-    pub cpu: Duration,
+    pub(crate) time: Duration,
+    pub(crate) wall: Duration,
+    pub(crate) cpu: Duration,
     /// Peak memory of everything it ran (see `process::Finished`).
-    pub memory_kb: u64,
+    pub(crate) memory_kb: u64,
     /// Memory its runtime takes on its own, allowed on top of the limit
     /// (the JVM's; see [`lang::launch::JVM_OWN_KB`]).
-    pub memory_allowance_kb: u64,
+    pub(crate) memory_allowance_kb: u64,
     /// Forks refused because it reached its process limit.
-    pub fork_refusals: u64,
+    pub(crate) fork_refusals: u64,
     /// Each puzzle's time, as far as it was measured one by one (see
     /// [`Timed`]).
-    pub puzzle_times: Option<Timed>,
-    pub end: End,
+    pub(crate) puzzle_times: Option<Timed>,
+    pub(crate) end: End,
     /// What a function submission printed itself (debug output), kept apart
     /// from its answers as LeetCode does: its first `crate::check::KEEP`
     /// bytes. Empty for programs.
-    pub stdout: String,
+    pub(crate) stdout: String,
     /// How many lines it printed in all.
-    pub stdout_lines: usize,
+    pub(crate) stdout_lines: usize,
     /// When `stdout` is not all it printed: its last line.
-    pub stdout_last_line: Option<String>,
+    pub(crate) stdout_last_line: Option<String>,
     /// The start and the end of what it wrote to stderr during this case.
-    pub stderr: String,
+    pub(crate) stderr: String,
     /// Cases its process judged before this one (0 in a fresh process).
-    pub earlier: usize,
+    pub(crate) earlier: usize,
     /// What the report should say of how it ran, e.g. that its process
     /// was started anew.
-    pub notes: Vec<String>,
+    pub(crate) notes: Vec<String>,
     /// How long it was ready to run but waited for a CPU, over the same
     /// span as `wall` (see [`process::Finished::cpu_wait`]); `None` where
     /// the kernel does not say.
-    pub cpu_wait: Option<Duration>,
+    pub(crate) cpu_wait: Option<Duration>,
     /// A program printing its answers on stdout, which it may hold in a
     /// buffer that dies with it when it is killed; not a function whose
     /// answers the judge takes one call at a time.
-    pub program: bool,
+    pub(crate) program: bool,
     /// For a program in a known language: the language, and how its
     /// runtime writes stdout into a pipe.
-    pub buffering: Option<(&'static str, lang::Stdout)>,
+    pub(crate) buffering: Option<(&'static str, lang::Stdout)>,
 }
 
 /// How many times a run starved of CPU by a busy machine is run again
@@ -151,7 +151,7 @@ const STARVED_RETRIES: usize = 2;
 /// a CPU it got ([`Limits::for_share`]). Gives the run, what `attempt`
 /// returned beside it, and the limits it ran under (the ones to judge it
 /// by); or, when it stayed starved, why its time cannot be judged here.
-pub fn run_patiently<T>(
+pub(crate) fn run_patiently<T>(
     limits: Limits,
     mut attempt: impl FnMut(&Limits) -> anyhow::Result<(Run, T)>,
 ) -> anyhow::Result<Result<(Run, T, Limits), String>> {
@@ -189,7 +189,7 @@ impl Run {
     /// A run that ended as `end`, with nothing answered, measured or
     /// printed yet: what every run is made from, its runner filling in
     /// what it measured.
-    pub fn new(end: End) -> Run {
+    pub(crate) fn new(end: End) -> Run {
         Run {
             answered: 0,
             time: Duration::ZERO,
@@ -222,7 +222,7 @@ impl Run {
     /// it waited a quarter of its wall time or more, as a run that sleeps
     /// or blocks does not. Such a TLE would be the machine's. Without the
     /// kernel's figure (Windows, macOS), no run is.
-    pub fn starved(&self, limits: &Limits) -> bool {
+    pub(crate) fn starved(&self, limits: &Limits) -> bool {
         let Some(waited) = self.cpu_wait else {
             return false;
         };
@@ -259,7 +259,7 @@ impl Run {
 
 impl End {
     /// A few words for how a run ended.
-    pub fn in_words(&self) -> &'static str {
+    pub(crate) fn in_words(&self) -> &'static str {
         match self {
             End::Normal => "it exited",
             End::Killed(Kill::Cpu | Kill::Wall | Kill::Startup) => "killed at the time limit",

@@ -9,12 +9,12 @@ use crate::case::Limits;
 
 /// How long a process that serves case after case may live: the bounds
 /// that count are each case's.
-pub const SESSION_LIFETIME: Duration = Duration::from_secs(30 * 24 * 3600);
+pub(crate) const SESSION_LIFETIME: Duration = Duration::from_secs(30 * 24 * 3600);
 
 /// A submission's process kept from one case to the next, as LeetCode
 /// keeps one for all the tests of a submission: globals and statics keep
 /// their values, and starting the runtime is paid once.
-pub struct Session {
+pub(crate) struct Session {
     pub(super) process: process::Process,
     /// Cases it has judged.
     pub(super) cases: usize,

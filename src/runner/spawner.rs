@@ -47,9 +47,9 @@ use std::time::Duration;
 use super::sandbox::cgroup::{Cgroup, Hierarchy};
 use super::sandbox::{self, ExitReport, Mode, Protections, SpawnRequest};
 use super::sys::{readable, receive_within, send, socket_pair, SharedCounter};
-pub use protocol::decode_any;
+pub(crate) use protocol::decode_any;
 use protocol::{Reply, Request, MAX_MESSAGE};
-pub use serve::serve;
+pub(crate) use serve::serve;
 
 /// How long a spawner may take to set up its sandbox and say so.
 const READY_DEADLINE: Duration = Duration::from_secs(30);
@@ -60,14 +60,14 @@ const START_DEADLINE: Duration = Duration::from_secs(15);
 /// the submission's own process.
 pub(crate) struct Meters {
     /// The run's cgroup, which counts every process of it.
-    pub cgroup: Option<Cgroup>,
+    pub(crate) cgroup: Option<Cgroup>,
     /// Without one, the CPU time of every process of the run so far, as
     /// its init samples it (`sandbox::sampler`), in nanoseconds.
-    pub sampled: Option<SharedCounter>,
+    pub(crate) sampled: Option<SharedCounter>,
 }
 
 /// The harness's end of one spawner.
-pub struct Spawner {
+pub(crate) struct Spawner {
     socket: OwnedFd,
     server: std::process::Child,
     /// Every message so far went through; a spawner that failed one is
@@ -83,7 +83,7 @@ static PROTECTIONS: OnceLock<Protections> = OnceLock::new();
 
 /// Starts submissions through spawners run from `exe` (this program's own
 /// binary) from now on. Without this, the harness forks them itself.
-pub fn enable(exe: PathBuf) {
+pub(crate) fn enable(exe: PathBuf) {
     let _ = EXE.set(exe);
 }
 
@@ -98,7 +98,7 @@ pub(crate) fn take() -> Option<io::Result<Spawner>> {
 /// Lets every idle spawner go, with the sandbox each keeps for its next
 /// run: after a file the runs see was replaced (a rebuilt program is a new
 /// file at the old path), a sandbox made before holds the old one.
-pub fn let_idle_go() {
+pub(crate) fn let_idle_go() {
     let idle = std::mem::take(&mut *IDLE.lock().unwrap_or_else(|e| e.into_inner()));
     drop(idle);
 }
@@ -124,7 +124,7 @@ fn cgroups() -> &'static Result<Hierarchy, String> {
 /// The protections runs get: what the first spawner could set up (they
 /// all can the same). Starts one if none has run yet. `None` when spawners
 /// are not enabled.
-pub fn protections() -> Option<io::Result<Protections>> {
+pub(crate) fn protections() -> Option<io::Result<Protections>> {
     if let Some(known) = PROTECTIONS.get() {
         return Some(Ok(known.clone()));
     }

@@ -8,13 +8,13 @@ use std::path::PathBuf;
 
 use super::sandbox::Protections;
 
-pub fn enable(_exe: PathBuf) {}
+pub(crate) fn enable(_exe: PathBuf) {}
 
-pub fn let_idle_go() {}
+pub(crate) fn let_idle_go() {}
 
 /// Which protections hold: on macOS and Windows, the platform's (Seatbelt,
 /// a Job Object); else no spawner says, `None`.
-pub fn protections() -> Option<io::Result<Protections>> {
+pub(crate) fn protections() -> Option<io::Result<Protections>> {
     #[cfg(any(target_os = "macos", windows))]
     return Some(Ok(super::platform::protections()));
     #[cfg(not(any(target_os = "macos", windows)))]
@@ -22,9 +22,9 @@ pub fn protections() -> Option<io::Result<Protections>> {
 }
 
 /// Reads `message` as a spawner would: there is none to read it.
-pub fn decode_any(_message: &[u8]) {}
+pub(crate) fn decode_any(_message: &[u8]) {}
 
-pub fn serve() -> io::Result<()> {
+pub(crate) fn serve() -> io::Result<()> {
     Err(io::Error::new(
         io::ErrorKind::Unsupported,
         "the spawner needs Linux",

@@ -18,7 +18,7 @@ use crate::case::Limits;
 
 /// What is being judged.
 #[derive(Clone, Debug)]
-pub enum Submission {
+pub(crate) enum Submission {
     /// A built-in solver, called in a worker process started from `exe`
     /// (this program's own binary).
     Builtin {
@@ -33,7 +33,7 @@ pub enum Submission {
 
 impl Submission {
     /// A short name for reports: `solver mrv`, `sol.cpp (C++ program)`.
-    pub fn label(&self) -> String {
+    pub(crate) fn label(&self) -> String {
         match self {
             Submission::Builtin { solver, .. } => format!("solver {}", solver.name),
             Submission::External(launch) => launch.label.clone(),
@@ -43,7 +43,7 @@ impl Submission {
 
     /// Whether it answers through LeetCode's function interface (built-in
     /// solvers and LeetCode-style files) rather than as a stdin program.
-    pub fn is_function(&self) -> bool {
+    pub(crate) fn is_function(&self) -> bool {
         match self {
             Submission::Builtin { .. } => true,
             Submission::External(launch) => launch.interface == Interface::Function,
@@ -54,7 +54,7 @@ impl Submission {
     /// Who gives its answers, in the words a wrong answer is said in: a
     /// LeetCode-style file's function by its language's name for it, a
     /// program as a program; a built-in solver is no one's own.
-    pub fn answerer(&self) -> Answerer {
+    pub(crate) fn answerer(&self) -> Answerer {
         match self {
             Submission::External(launch) if launch.interface == Interface::Function => {
                 launch.language.map_or(Answerer::Unknown, |language| {
@@ -68,7 +68,7 @@ impl Submission {
 
     /// The format its answers come in: a function's are printed by the
     /// harness in the case's own format, a program prints AcWing lines.
-    pub fn answer_format(&self, case: &CaseData) -> Format {
+    pub(crate) fn answer_format(&self, case: &CaseData) -> Format {
         if self.is_function() {
             case.format
         } else {
@@ -79,7 +79,7 @@ impl Submission {
     /// Runs on one case in a process of its own, handing its answers to
     /// `checker` as they come (in [`Submission::answer_format`]). `Err`
     /// only when the harness itself failed.
-    pub fn run(
+    pub(crate) fn run(
         &self,
         case: &CaseData,
         limits: &Limits,
@@ -96,7 +96,7 @@ impl Submission {
 /// and the runtime starts once. A case that ends the process (a crash, a
 /// limit) leaves the next one a new process, and its report says so.
 /// Programs get a process per case, as AcWing and POJ run them.
-pub struct Runner<'s> {
+pub(crate) struct Runner<'s> {
     submission: &'s Submission,
     /// A process per case for functions too (`--fresh-process`).
     fresh: bool,
@@ -106,7 +106,7 @@ pub struct Runner<'s> {
 }
 
 impl<'s> Runner<'s> {
-    pub fn new(submission: &'s Submission, fresh_process: bool) -> Runner<'s> {
+    pub(crate) fn new(submission: &'s Submission, fresh_process: bool) -> Runner<'s> {
         Runner {
             submission,
             fresh: fresh_process,
@@ -117,7 +117,7 @@ impl<'s> Runner<'s> {
 
     /// Runs the submission on one case, handing its answers to `checker`
     /// as they come. `Err` only when the harness itself failed.
-    pub fn run(
+    pub(crate) fn run(
         &mut self,
         case: &CaseData,
         limits: &Limits,
@@ -178,7 +178,7 @@ impl<'s> Runner<'s> {
 
 /// How the judge runs a submission on its cases: through a [`Runner`], or,
 /// in the judge's own tests, through a fake that makes up runs.
-pub trait Execute {
+pub(crate) trait Execute {
     /// Runs on the next case, in the process the earlier cases ran in when
     /// it is kept, handing the answers to `checker` as they come. `Err`
     /// only when the harness itself failed.

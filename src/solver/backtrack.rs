@@ -14,7 +14,7 @@ use super::shared::{Budget, Nodes};
 /// A board that is malformed, has conflicting givens or has no solution is
 /// left exactly as it was.
 #[expect(clippy::ptr_arg, reason = "LeetCode's signature")]
-pub fn solve_sudoku(board: &mut Vec<Vec<char>>) {
+pub(crate) fn solve_sudoku(board: &mut Vec<Vec<char>>) {
     // Conflicting givens would not make the search wrong, only hopeless: it
     // would explore the whole tree under the bad cells. Reject them up front.
     if !well_formed(board) || !givens_consistent(board) {
@@ -27,7 +27,7 @@ pub fn solve_sudoku(board: &mut Vec<Vec<char>>) {
 
 /// The nodes (digits placed) this search needs to reach its first solution
 /// of `cells` (row-major, 0 = empty), stopping once it has placed `cap`.
-pub fn count_nodes(cells: &[u8; 81], cap: u64) -> Nodes {
+pub(crate) fn count_nodes(cells: &[u8; 81], cap: u64) -> Nodes {
     let mut board = vec![vec!['.'; 9]; 9];
     super::shared::write_cells(&mut board, cells);
     if !well_formed(&board) || !givens_consistent(&board) {

@@ -36,7 +36,7 @@ fn search(grid: &mut Masks, start: usize, budget: &mut Budget) -> bool {
 /// A board that is malformed, has conflicting givens or has no solution is
 /// left exactly as it was.
 #[expect(clippy::ptr_arg, reason = "LeetCode's signature")]
-pub fn solve_sudoku(board: &mut Vec<Vec<char>>) {
+pub(crate) fn solve_sudoku(board: &mut Vec<Vec<char>>) {
     // The search runs on a copy, so a failure needs no undo on the board.
     let Some(mut grid) = super::shared::read_cells(board).and_then(Masks::new) else {
         return;
@@ -49,7 +49,7 @@ pub fn solve_sudoku(board: &mut Vec<Vec<char>>) {
 /// The nodes (digits placed) row-major backtracking needs to reach its
 /// first solution of `cells` (row-major, 0 = empty), stopping once it has
 /// placed `cap`: the same count as [`super::backtrack::count_nodes`].
-pub fn count_nodes(cells: &[u8; 81], cap: u64) -> Nodes {
+pub(crate) fn count_nodes(cells: &[u8; 81], cap: u64) -> Nodes {
     let Some(mut grid) = Masks::new(*cells) else {
         return Nodes::default();
     };

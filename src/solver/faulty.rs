@@ -6,14 +6,14 @@
 use std::hint::black_box;
 
 /// Solves, then writes a wrong digit into the last cell: WA.
-pub fn wrong_digit(board: &mut Vec<Vec<char>>) {
+pub(crate) fn wrong_digit(board: &mut Vec<Vec<char>>) {
     super::mrv::solve_sudoku(board);
     let last = &mut board[8][8];
     *last = if *last == '9' { '1' } else { '9' };
 }
 
 /// Solves, then overwrites the first given with another digit: WA.
-pub fn changes_given(board: &mut Vec<Vec<char>>) {
+pub(crate) fn changes_given(board: &mut Vec<Vec<char>>) {
     let given = board.iter().flatten().position(|&c| c != '.');
     super::mrv::solve_sudoku(board);
     if let Some(pos) = given {
@@ -23,7 +23,7 @@ pub fn changes_given(board: &mut Vec<Vec<char>>) {
 }
 
 /// Stops one cell short of a solution: WA.
-pub fn leaves_blank(board: &mut Vec<Vec<char>>) {
+pub(crate) fn leaves_blank(board: &mut Vec<Vec<char>>) {
     let blank = board.iter().flatten().position(|&c| c == '.');
     super::mrv::solve_sudoku(board);
     if let Some(pos) = blank {
@@ -33,14 +33,14 @@ pub fn leaves_blank(board: &mut Vec<Vec<char>>) {
 
 /// Indexes past the end of the board, as an off-by-one does: RE.
 #[expect(clippy::ptr_arg, reason = "LeetCode's signature")]
-pub fn panics(board: &mut Vec<Vec<char>>) {
+pub(crate) fn panics(board: &mut Vec<Vec<char>>) {
     let row = black_box(9);
     board[row][0] = '1';
 }
 
 /// Spins forever without touching memory: TLE, and it must be killed.
 #[expect(clippy::ptr_arg, reason = "LeetCode's signature")]
-pub fn endless_loop(board: &mut Vec<Vec<char>>) {
+pub(crate) fn endless_loop(board: &mut Vec<Vec<char>>) {
     let mut n: u64 = 0;
     loop {
         n = black_box(n.wrapping_add(board.len() as u64));

@@ -6,7 +6,7 @@
 pub(crate) mod backtrack;
 pub(crate) mod bitmask;
 pub(crate) mod faulty;
-pub mod mrv;
+pub(crate) mod mrv;
 #[expect(unsafe_code, reason = "SIMD intrinsics for the bit masks")]
 pub(crate) mod propagate;
 pub mod reference;
@@ -16,4 +16,4 @@ pub(crate) mod singles;
 
 pub use registry::{default_solver, find, SolveFn, Solver, ALL};
 pub(crate) use shared::read_cells;
-pub use shared::Nodes;
+pub(crate) use shared::Nodes;

@@ -53,7 +53,7 @@ fn search(grid: &mut Masks, budget: &mut Budget) -> bool {
 
 /// The nodes (digits placed) this search needs to reach its first solution
 /// of `cells` (row-major, 0 = empty), stopping once it has placed `cap`.
-pub fn count_nodes(cells: &[u8; 81], cap: u64) -> Nodes {
+pub(crate) fn count_nodes(cells: &[u8; 81], cap: u64) -> Nodes {
     let Some(mut grid) = Masks::new(*cells) else {
         return Nodes::default();
     };
@@ -67,7 +67,7 @@ pub fn count_nodes(cells: &[u8; 81], cap: u64) -> Nodes {
 /// A board that is malformed, has conflicting givens or has no solution is
 /// left exactly as it was.
 #[expect(clippy::ptr_arg, reason = "LeetCode's signature")]
-pub fn solve_sudoku(board: &mut Vec<Vec<char>>) {
+pub(crate) fn solve_sudoku(board: &mut Vec<Vec<char>>) {
     // The search runs on a copy, so a failure needs no undo on the board.
     let Some(mut grid) = super::shared::read_cells(board).and_then(Masks::new) else {
         return;

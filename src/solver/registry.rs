@@ -10,7 +10,7 @@ pub type SolveFn = fn(&mut Vec<Vec<char>>);
 #[derive(Debug)]
 pub struct Solver {
     pub name: &'static str,
-    pub summary: &'static str,
+    pub(crate) summary: &'static str,
     pub solve: SolveFn,
     /// Broken on purpose; hidden from listings unless asked for.
     pub faulty: bool,

@@ -5,10 +5,10 @@
 /// How much work a textbook search did on a puzzle: the digits it placed
 /// before its first solution, or before it gave up at a cap.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Nodes {
-    pub count: u64,
+pub(crate) struct Nodes {
+    pub(crate) count: u64,
     /// The search stopped at its cap: the puzzle needs more than `count`.
-    pub capped: bool,
+    pub(crate) capped: bool,
 }
 
 impl std::fmt::Display for Nodes {

@@ -83,7 +83,7 @@ impl Solver {
 /// A board that is malformed, has conflicting givens or has no solution is
 /// left exactly as it was.
 #[expect(clippy::ptr_arg, reason = "LeetCode's signature")]
-pub fn solve_sudoku(board: &mut Vec<Vec<char>>) {
+pub(crate) fn solve_sudoku(board: &mut Vec<Vec<char>>) {
     // The search runs on a copy, so a failure needs no undo on the board.
     let Some(grid) = super::shared::read_cells(board).and_then(Masks::new) else {
         return;

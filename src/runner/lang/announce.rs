@@ -6,7 +6,7 @@ use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
 /// Says what a build is doing, to the user.
-pub type Announce = Arc<dyn Fn(&str) + Send + Sync>;
+pub(crate) type Announce = Arc<dyn Fn(&str) + Send + Sync>;
 
 /// How long a step of a build may be silent.
 const SILENT: Duration = Duration::from_secs(1);

@@ -25,7 +25,7 @@ use super::language::{BuildInfo, Built, Language, SourceName, UsedTool};
 use super::plan::{plan, Options, Planned};
 use super::{cache, caches, needs, tools};
 
-pub use crate::runner::places::cache_root;
+pub(crate) use crate::runner::places::cache_root;
 use crate::runner::places::ensure_own_cache;
 
 /// Makes the compiler's message about the build directory read as if the
@@ -55,12 +55,12 @@ fn normalize(message: &str, dir: &Path, source: &SourceName) -> String {
 /// interface, and builds it with the judges' flags, from the cache when it
 /// was built before. A compile error is not an `Err`: it comes back in
 /// [`BuildInfo::error`], and the judge gives every case CE.
-pub fn build(path: &Path, language: Option<Language>) -> anyhow::Result<Built> {
+pub(crate) fn build(path: &Path, language: Option<Language>) -> anyhow::Result<Built> {
     build_as(path, language, &Options::default())
 }
 
 /// [`build`], reading and building as `options` say.
-pub fn build_as(
+pub(crate) fn build_as(
     path: &Path,
     language: Option<Language>,
     options: &Options,

@@ -15,7 +15,7 @@ const LEETCODE_FILE: &str = "#include <assert.h>\n#include <ctype.h>\n#include <
 #if defined(__has_include)\n#if __has_include(<uthash.h>)\n#include <uthash.h>\n#endif\n#endif\n\
 #line 1 \"@NAME@\"\n@SOURCE@\n@DRIVER@";
 
-pub static SPEC: Spec = Spec {
+pub(crate) static SPEC: Spec = Spec {
     id: "c",
     aliases: &[],
     name: "C",

@@ -39,8 +39,8 @@ const DEFAULT_TOTAL: u64 = 2 << 30;
 const DEFAULT_BUILD: u64 = 256 << 20;
 
 /// The environment variables that set the caps, over the user's config.
-pub const TOTAL_VARIABLE: &str = "SUDOKU_JUDGE_CACHE_MAX";
-pub const BUILD_VARIABLE: &str = "SUDOKU_JUDGE_BUILD_MAX";
+pub(crate) const TOTAL_VARIABLE: &str = "SUDOKU_JUDGE_CACHE_MAX";
+pub(crate) const BUILD_VARIABLE: &str = "SUDOKU_JUDGE_BUILD_MAX";
 
 /// Each file and directory counts at least this much, as the inode and
 /// directory entry it takes: a compile that makes a million empty files
@@ -50,7 +50,7 @@ const ENTRY_BYTES: u64 = 512;
 /// `[cache]` in the user's `config.toml`.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct CacheConfig {
+pub(crate) struct CacheConfig {
     /// The whole cache's cap, e.g. `"2G"`.
     max: Option<String>,
     /// One build's cap, e.g. `"256M"`.
@@ -67,12 +67,12 @@ struct Config {
 /// How much the cache and one build may hold, and where each figure came
 /// from (for `sudoku-judge cache`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Limits {
-    pub total_bytes: u64,
-    pub total_from: String,
+pub(crate) struct Limits {
+    pub(crate) total_bytes: u64,
+    pub(crate) total_from: String,
     /// At most `total_bytes`.
-    pub build_bytes: u64,
-    pub build_from: String,
+    pub(crate) build_bytes: u64,
+    pub(crate) build_from: String,
 }
 
 /// A size as written in the environment or the config: `2G`, `500M`.
@@ -104,7 +104,7 @@ pub(super) fn key(hasher: Sha256, bytes: usize) -> String {
 /// The user's configuration file: `$XDG_CONFIG_HOME/sudoku-judge/config.toml`
 /// (`~/.config/sudoku-judge/config.toml`), which says the cache's caps
 /// (`[cache]`) and the toolchains to use.
-pub fn user_config_path() -> Option<PathBuf> {
+pub(crate) fn user_config_path() -> Option<PathBuf> {
     dirs::config_dir().map(|dir| dir.join("sudoku-judge").join("config.toml"))
 }
 
@@ -123,7 +123,7 @@ pub(super) fn user_config() -> anyhow::Result<Option<(PathBuf, String)>> {
 impl Limits {
     /// The caps: each from its environment variable, else the user's
     /// `config.toml` (`[cache]`), else the default.
-    pub fn current() -> anyhow::Result<Limits> {
+    pub(crate) fn current() -> anyhow::Result<Limits> {
         let config: Config = match user_config()? {
             Some((path, text)) => toml::from_str(&text)
                 .map_err(crate::case::settings::toml_error)
@@ -169,7 +169,7 @@ impl Limits {
 }
 
 /// A size in words, as the caps are written: `4 MB`, `2 GB`, `1.5 MB`.
-pub fn size_words(bytes: u64) -> String {
+pub(crate) fn size_words(bytes: u64) -> String {
     const MB: u64 = 1 << 20;
     const GB: u64 = 1 << 30;
     if bytes >= GB && bytes.is_multiple_of(GB) {
@@ -199,7 +199,7 @@ fn blocks_bytes(_meta: &std::fs::Metadata) -> u64 {
 /// not followed) at its size or its blocks, whichever is more (a sparse
 /// file counts at its size, which a copy would make real), and at least
 /// [`ENTRY_BYTES`]. Stops counting once past `stop_above`, if given.
-pub fn usage(path: &Path, stop_above: Option<u64>) -> u64 {
+pub(crate) fn usage(path: &Path, stop_above: Option<u64>) -> u64 {
     let mut total = 0u64;
     for entry in walkdir::WalkDir::new(path).into_iter().flatten() {
         let Ok(meta) = entry.metadata() else {
@@ -215,18 +215,18 @@ pub fn usage(path: &Path, stop_above: Option<u64>) -> u64 {
 
 /// What the cache root holds, one entry each.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Entry {
-    pub name: String,
-    pub kind: EntryKind,
-    pub bytes: u64,
+pub(crate) struct Entry {
+    pub(crate) name: String,
+    pub(crate) kind: EntryKind,
+    pub(crate) bytes: u64,
     /// When a build was last used.
-    pub used: Option<SystemTime>,
+    pub(crate) used: Option<SystemTime>,
     /// A judge running now holds it.
-    pub in_use: bool,
+    pub(crate) in_use: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum EntryKind {
+pub(crate) enum EntryKind {
     /// A finished build.
     Build,
     /// A compiler's own cache, filled once (`.compiler-caches`).
@@ -256,7 +256,7 @@ fn kind_of(name: &str, dir: &Path) -> EntryKind {
 }
 
 /// Everything under `root`, builds last used first.
-pub fn entries(root: &Path) -> Vec<Entry> {
+pub(crate) fn entries(root: &Path) -> Vec<Entry> {
     let mut entries: Vec<Entry> = std::fs::read_dir(root)
         .into_iter()
         .flatten()
@@ -295,7 +295,7 @@ pub fn entries(root: &Path) -> Vec<Entry> {
 /// Removes the builds used least recently until the cache under `root`
 /// is within `limits` again, and what killed judges left unfinished; a
 /// build in use is never removed. Returns the bytes removed.
-pub fn trim(root: &Path, limits: &Limits) -> u64 {
+pub(crate) fn trim(root: &Path, limits: &Limits) -> u64 {
     let entries = entries(root);
     let mut total: u64 = entries.iter().map(|e| e.bytes).sum();
     // A build left by a judge that was killed is held by no one; a
@@ -323,15 +323,15 @@ pub fn trim(root: &Path, limits: &Limits) -> u64 {
 
 /// What `sudoku-judge cache clear` did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Cleared {
-    pub entries: usize,
-    pub bytes: u64,
+pub(crate) struct Cleared {
+    pub(crate) entries: usize,
+    pub(crate) bytes: u64,
     /// Builds left because a judge running now uses them.
-    pub in_use: usize,
+    pub(crate) in_use: usize,
 }
 
 /// Removes everything under `root` but the builds judges running now use.
-pub fn clear(root: &Path) -> Cleared {
+pub(crate) fn clear(root: &Path) -> Cleared {
     let mut cleared = Cleared::default();
     for entry in entries(root) {
         let path = root.join(&entry.name);
@@ -351,7 +351,7 @@ pub fn clear(root: &Path) -> Cleared {
 }
 
 /// How long ago `time` was, in words: `3 min ago`.
-pub fn ago(time: SystemTime) -> String {
+pub(crate) fn ago(time: SystemTime) -> String {
     let elapsed = SystemTime::now()
         .duration_since(time)
         .unwrap_or(Duration::ZERO)
@@ -366,16 +366,16 @@ pub fn ago(time: SystemTime) -> String {
 
 /// The cache's place and what it holds, for `sudoku-judge cache`.
 #[derive(Clone, Debug)]
-pub struct Summary {
-    pub root: PathBuf,
+pub(crate) struct Summary {
+    pub(crate) root: PathBuf,
     /// Where the place came from: `SUDOKU_JUDGE_CACHE`, or the default.
-    pub root_from: &'static str,
-    pub limits: Limits,
-    pub entries: Vec<Entry>,
+    pub(crate) root_from: &'static str,
+    pub(crate) limits: Limits,
+    pub(crate) entries: Vec<Entry>,
 }
 
 /// The cache as it stands.
-pub fn summary() -> anyhow::Result<Summary> {
+pub(crate) fn summary() -> anyhow::Result<Summary> {
     let root = crate::runner::places::cache_root();
     Ok(Summary {
         root_from: if std::env::var_os("SUDOKU_JUDGE_CACHE").is_some() {

@@ -11,7 +11,7 @@ use super::language::{regex, Frame, Language, SourceName};
 const OUT_OF_MEMORY: [&str; 1] = ["Cannot allocate memory"];
 
 /// The line of `stderr` that says an allocation failed, if one does.
-pub fn out_of_memory(stderr: &str, language: Option<Language>) -> Option<String> {
+pub(crate) fn out_of_memory(stderr: &str, language: Option<Language>) -> Option<String> {
     let mut markers: Vec<&str> = OUT_OF_MEMORY.to_vec();
     for language in languages(language) {
         markers.extend(language.0.out_of_memory);
@@ -33,7 +33,7 @@ fn languages(language: Option<Language>) -> Vec<Language> {
 /// Why a run crashed, as its runtime said it, with the place in the user's
 /// file `source` when a stack frame names it: `panicked at sol.rs:6:14:
 /// index out of bounds`, `threw Error: no digit fits at sol.js:4:11`.
-pub fn crash_cause(
+pub(crate) fn crash_cause(
     stderr: &str,
     language: Option<Language>,
     source: Option<&SourceName>,

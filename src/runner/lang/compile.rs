@@ -339,9 +339,9 @@ fn limit_passed(kill: process::Kill, cpu: Duration, wall_factor: u32) -> Option<
 /// What a toolchain's program said when asked something.
 pub(super) struct Answer {
     /// It exited with 0, within the limits.
-    pub success: bool,
-    pub stdout: Vec<u8>,
-    pub stderr: Vec<u8>,
+    pub(crate) success: bool,
+    pub(crate) stdout: Vec<u8>,
+    pub(crate) stderr: Vec<u8>,
 }
 
 /// Asks one of a toolchain's programs something (its version, where it

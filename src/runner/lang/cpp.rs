@@ -113,7 +113,7 @@ const POJ_SIGNS: [Sign; 5] = [
     },
 ];
 
-pub static SPEC: Spec = Spec {
+pub(crate) static SPEC: Spec = Spec {
     id: "cpp",
     aliases: &["c++", "cxx"],
     name: "C++",

@@ -20,7 +20,7 @@ fn prepare(source: &str, _name: &str, interface: Interface) -> String {
     }
 }
 
-pub static SPEC: Spec = Spec {
+pub(crate) static SPEC: Spec = Spec {
     id: "csharp",
     aliases: &["c#", "cs"],
     name: "C#",

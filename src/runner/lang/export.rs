@@ -21,20 +21,20 @@ use crate::case::Limits;
 use crate::problem::{DEFAULT_MEMORY_LIMIT_KB, DEFAULT_TIME_LIMIT};
 
 /// What [`export`] wrote.
-pub struct Exported {
+pub(crate) struct Exported {
     /// Every file, the script last.
-    pub files: Vec<PathBuf>,
-    pub script: PathBuf,
+    pub(crate) files: Vec<PathBuf>,
+    pub(crate) script: PathBuf,
     /// The command that starts the program, as the script's last line runs
     /// it (without its environment), for a debugger's command line.
-    pub run: String,
-    pub interface: Interface,
+    pub(crate) run: String,
+    pub(crate) interface: Interface,
 }
 
 /// The script's name in `DIR`.
-pub const SCRIPT: &str = "run.sh";
+pub(crate) const SCRIPT: &str = "run.sh";
 /// The boards the script runs on by default.
-pub const BOARDS: &str = "board.txt";
+pub(crate) const BOARDS: &str = "board.txt";
 
 /// A command line as `sh` reads it. Each word is quoted, a name from
 /// outside (the user's file may be called `s<newline>touch X<newline>#.py`)
@@ -61,7 +61,7 @@ fn env_words(env: &[(OsString, OsString)]) -> Vec<String> {
 /// Writes the program judged for `path` into `out`, with `boards` (AcWing
 /// lines closed by `end`) as the case `run.sh` runs by default.
 /// A file that could be read either way is read as `reading` says.
-pub fn export(
+pub(crate) fn export(
     path: &Path,
     language: Option<Language>,
     reading: super::language::Reading,

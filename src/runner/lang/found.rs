@@ -9,15 +9,15 @@ use std::path::{Path, PathBuf};
 /// A tool of a language as chosen: the program, the name it is shown by,
 /// and why it was taken.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Chosen {
-    pub program: PathBuf,
+pub(crate) struct Chosen {
+    pub(crate) program: PathBuf,
     /// Arguments that come first in each of its commands: `c++` of
     /// `zig c++`.
-    pub args: Vec<String>,
+    pub(crate) args: Vec<String>,
     /// As a user would type it: `g++`, `clang++-19`.
-    pub name: String,
+    pub(crate) name: String,
     /// `the newest on PATH`, `CXX`, a file's path.
-    pub origin: String,
+    pub(crate) origin: String,
 }
 
 /// The newest `command` on `PATH`: `g++-14` over `g++-12` over `g++`,

@@ -49,7 +49,7 @@ fn prepare(source: &str, name: &str, interface: Interface) -> String {
     format!("{head}//line {name}:1:1\n{source}")
 }
 
-pub static SPEC: Spec = Spec {
+pub(crate) static SPEC: Spec = Spec {
     id: "go",
     aliases: &["golang"],
     name: "Go",

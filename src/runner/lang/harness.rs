@@ -23,15 +23,15 @@ const SECOND_MAIN_IS_CE: &[&str] = &["c", "cpp", "go", "java", "rust", "csharp"]
 
 /// The part of a LeetCode file that LeetCode is given, and what the report
 /// should say of what was left out.
-pub struct Submitted {
-    pub source: String,
-    pub notes: Vec<String>,
+pub(crate) struct Submitted {
+    pub(crate) source: String,
+    pub(crate) notes: Vec<String>,
 }
 
 /// `source`, a LeetCode-style file that may carry a local harness, as
 /// LeetCode would be given it: between the `@lc` marks when it has them,
 /// and without its own `main`. `name` is the file's name, for the notes.
-pub fn leetcode_part(language: Language, source: &str, name: &str) -> Submitted {
+pub(crate) fn leetcode_part(language: Language, source: &str, name: &str) -> Submitted {
     let mut notes = Vec::new();
     let mut text = source.as_bytes().to_vec();
     if let Some((first, last)) = marked(source) {

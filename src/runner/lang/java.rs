@@ -15,7 +15,7 @@ pub(super) fn main_class(source: &str, _name: &str) -> Option<String> {
         .map(|c| c[1].to_string())
 }
 
-pub static SPEC: Spec = Spec {
+pub(crate) static SPEC: Spec = Spec {
     id: "java",
     aliases: &[],
     name: "Java",

@@ -9,7 +9,7 @@ use crate::reason::Stdout;
 /// What a script does to read stdin: then it is a program.
 pub(super) const READS_STDIN: &str = r#"\bprocess\.stdin\b|readFileSync\(\s*(?:0|['"]/dev/stdin['"])|require\(\s*['"](?:node:)?readline['"]\s*\)"#;
 
-pub static SPEC: Spec = Spec {
+pub(crate) static SPEC: Spec = Spec {
     id: "javascript",
     aliases: &["js", "node"],
     name: "JavaScript",

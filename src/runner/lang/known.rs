@@ -30,7 +30,7 @@ pub(super) static ALL: [Language; 14] = [
 
 /// Languages LeetCode offers for problem 37 that are not judged here, with
 /// their extensions and why.
-pub const NOT_JUDGED: [(&str, &[&str], &str); 2] = [
+pub(crate) const NOT_JUDGED: [(&str, &[&str], &str); 2] = [
     (
         "Swift",
         &["swift"],
@@ -65,7 +65,7 @@ impl Language {
     }
 
     /// The language of `path`, from its extension.
-    pub fn from_path(path: &Path) -> Option<Language> {
+    pub(crate) fn from_path(path: &Path) -> Option<Language> {
         let extension = path.extension()?.to_str()?;
         ALL.iter()
             .copied()

@@ -30,7 +30,7 @@ fn file_class(source: &str, name: &str) -> Option<String> {
     Some(format!("{class}Kt"))
 }
 
-pub static SPEC: Spec = Spec {
+pub(crate) static SPEC: Spec = Spec {
     id: "kotlin",
     aliases: &["kt"],
     name: "Kotlin",

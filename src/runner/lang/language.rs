@@ -19,73 +19,74 @@ use crate::reason::Stdout;
 pub struct Spec {
     /// The name `--lang` takes, then other names it accepts.
     pub id: &'static str,
-    pub aliases: &'static [&'static str],
+    pub(crate) aliases: &'static [&'static str],
     /// As people write it: `C++`, `C#`.
     pub name: &'static str,
     /// File extensions, without the dot; the first is the usual one.
-    pub extensions: &'static [&'static str],
+    pub(crate) extensions: &'static [&'static str],
     /// The programs it needs, found on `PATH`.
     pub tools: &'static [Tool],
     /// The toolchain the fixtures were judged with, for the table of languages.
-    pub tested: &'static str,
+    pub(crate) tested: &'static str,
     /// Turns the tools found on `PATH` into what runs in the sandbox.
-    pub resolve: fn(Vec<PathBuf>) -> Toolchain,
+    pub(crate) resolve: fn(Vec<PathBuf>) -> Toolchain,
     /// The flags sources are built with, as the judges build them: `@FLAGS@`
     /// in a compile command.
     pub flags: &'static [&'static str],
-    /// Why these flags, for the table of languages.
-    pub flags_why: &'static str,
+    /// Why these flags, for the table of languages (made by a test).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub(crate) flags_why: &'static str,
     /// Judges that build programs in this language with other flags.
     pub profiles: &'static [Profile],
     /// What its compilers say of a feature past their standard, naming
     /// it: said with a remedy in a file that did not compile.
-    pub needs: &'static [needs::Need],
+    pub(crate) needs: &'static [needs::Need],
     /// What makes a file a program or a LeetCode-style file.
-    pub detect: Detect,
+    pub(crate) detect: Detect,
     /// How a program (AcWing style) is built and started.
-    pub program: Build,
+    pub(crate) program: Build,
     /// How a LeetCode-style file is built behind its driver and started.
-    pub function: Build,
+    pub(crate) function: Build,
     /// The entry class of a program (`@CLASS@`), from its source and file
     /// name, for languages that run a class.
-    pub entry: Option<fn(&str, &str) -> Option<String>>,
+    pub(crate) entry: Option<fn(&str, &str) -> Option<String>>,
     /// The source as it is built, before it goes into the build's files:
     /// a prelude that keeps its line numbers, an opening tag it lacks.
-    pub prepare: Option<fn(&str, &str, Interface) -> String>,
+    pub(crate) prepare: Option<fn(&str, &str, Interface) -> String>,
     /// The driver: `@DRIVER@` in a build's files.
-    pub driver: &'static str,
+    pub(crate) driver: &'static str,
     /// Extra environment for the compiler.
-    pub compile_env: &'static [(&'static str, &'static str)],
+    pub(crate) compile_env: &'static [(&'static str, &'static str)],
     /// Built to machine code that reserves no more address space than it
     /// uses, so it gets `RLIMIT_AS` as a backstop (Go's runtime, the JVM,
     /// V8 and Mono reserve far more than they use, and do not).
-    pub native: bool,
+    pub(crate) native: bool,
     /// Memory its runtime takes on its own before any of the solution's,
     /// allowed on top of the limit (the JVM's is worked out from the limit;
     /// see [`super::launch::JVM_OWN_KB`]).
-    pub runtime_kb: u64,
+    pub(crate) runtime_kb: u64,
     /// What its runtime says when the program dies of an error.
-    pub causes: &'static [Cause],
+    pub(crate) causes: &'static [Cause],
     /// A stack frame in its runtime's report: where in the user's file.
-    pub frame: Option<Frame>,
+    pub(crate) frame: Option<Frame>,
     /// What its runtime says when an allocation fails (an MLE, not an RE).
-    pub out_of_memory: &'static [&'static str],
+    pub(crate) out_of_memory: &'static [&'static str],
     /// How LeetCode offers problem 37 in this language.
     pub leetcode: LeetCode,
     /// What only this language's files look like (a regex, empty for
     /// none): in a file that did not compile as the language of its
     /// extension, and named as unknown by its compiler, it says which
     /// `--lang` judges it ([`needs::another_language`]).
-    pub marks: &'static str,
+    pub(crate) marks: &'static str,
     /// How its runtime writes a program's stdout into a pipe, as the judge
     /// gives it one: what a killed program printed last may be lost.
-    pub stdout: Stdout,
+    pub(crate) stdout: Stdout,
     /// A program that echoes its first input line, to prove the toolchain
     /// works: `sudoku-judge doctor` builds it as a submission is built and
     /// judges it in the sandbox on a solved board, which the echo answers.
-    pub self_test: &'static str,
+    pub(crate) self_test: &'static str,
     /// What `sudoku-judge new` writes to start from.
-    pub starter: starter::Files,
+    pub(crate) starter: starter::Files,
 }
 
 /// A judge whose build of a program differs from a language's usual flags,
@@ -98,23 +99,23 @@ pub struct Profile {
     pub interface: Interface,
     pub flags: &'static [&'static str],
     /// What the judge's compiler is, for the report.
-    pub why: &'static str,
+    pub(crate) why: &'static str,
     /// Files its flags name, written into the build beside the source.
-    pub files: &'static [(&'static str, &'static str)],
+    pub(crate) files: &'static [(&'static str, &'static str)],
     /// What a compiler says of a file written for this judge's compiler
     /// when it is built with the language's usual flags: a note then says
     /// which `--problem` builds it as this judge does.
-    pub signs: &'static [Sign],
+    pub(crate) signs: &'static [Sign],
 }
 
 /// A compiler message that shows a file written for another judge's
 /// compiler: what that compiler took and this build does not (a name, a
 /// construct).
-pub struct Sign {
+pub(crate) struct Sign {
     /// What the compiler says, with the name in `(?P<name>)`.
-    pub message: &'static str,
+    pub(crate) message: &'static str,
     /// What that shows, `$name` standing for the name.
-    pub says: &'static str,
+    pub(crate) says: &'static str,
 }
 
 /// A program a language needs, and where to get it.
@@ -124,20 +125,20 @@ pub struct Tool {
     /// The Debian package that provides it.
     pub package: &'static str,
     /// Arguments that make it print its version.
-    pub version_args: &'static [&'static str],
+    pub(crate) version_args: &'static [&'static str],
     /// Other programs that do its work, taken when it is not found
     /// (`clang++` for `g++`).
-    pub alternatives: &'static [&'static str],
+    pub(crate) alternatives: &'static [&'static str],
     /// Installed side by side under versioned names (`g++-14`, `g++-12`),
     /// of which the newest is taken. Interpreters are not: a version
     /// manager's shims (pyenv's `python3.13`) name versions it may not
     /// run.
-    pub versioned: bool,
+    pub(crate) versioned: bool,
 }
 
 impl Tool {
     /// A tool with no alternatives, installed under one name.
-    pub const fn new(
+    pub(crate) const fn new(
         command: &'static str,
         package: &'static str,
         version_args: &'static [&'static str],
@@ -154,19 +155,19 @@ impl Tool {
 
 /// How a file shows which kind of submission it is. Comments are removed
 /// first, so a comment saying "no main()" does not make a program.
-pub struct Detect {
-    pub comments: Comments,
+pub(crate) struct Detect {
+    pub(crate) comments: Comments,
     /// A program's entry point (or, for scripts, reading stdin).
-    pub program: &'static str,
+    pub(crate) program: &'static str,
     /// LeetCode's function or class.
-    pub function: &'static str,
+    pub(crate) function: &'static str,
     /// A script needs no entry point: a file with neither is a program.
-    pub script: bool,
+    pub(crate) script: bool,
 }
 
 /// The comment syntax of a language.
 #[derive(Clone, Copy)]
-pub enum Comments {
+pub(crate) enum Comments {
     /// `//` and `/* */`.
     CLike,
     /// `#`.
@@ -183,19 +184,19 @@ pub enum Comments {
 /// build directory, `@TOOL0@`... the tools, `@HOME0@`... the directory a
 /// tool is installed in (its program's grandparent), `@FLAGS@` (a whole
 /// argument) the flags.
-pub struct Build {
+pub(crate) struct Build {
     /// Written into the build directory: name, contents.
-    pub files: &'static [(&'static str, &'static str)],
+    pub(crate) files: &'static [(&'static str, &'static str)],
     /// The file holding the user's code, whose name in messages is the
     /// user's file's name.
-    pub source_as: &'static str,
+    pub(crate) source_as: &'static str,
     /// The compiler's command, run in the build directory; empty when
     /// there is nothing to build.
-    pub compile: &'static [&'static str],
+    pub(crate) compile: &'static [&'static str],
     /// Whether the compile step is shown as compiling: a syntax check of a
     /// script is not.
-    pub shown: bool,
-    pub run: Run,
+    pub(crate) shown: bool,
+    pub(crate) run: Run,
 }
 
 /// A program compiled from the user's file alone into `main` (C++, Rust).
@@ -208,7 +209,7 @@ pub(super) const NATIVE_PROGRAM: Build = Build {
 };
 
 /// How a build starts.
-pub enum Run {
+pub(crate) enum Run {
     /// A program and its arguments, `argv[0]` first (an absolute path).
     Exec(&'static [&'static str]),
     /// A class on the JVM, with a heap limit (see [`super::launch::Runtime::Java`]).
@@ -222,15 +223,16 @@ pub enum Run {
 /// LeetCode's problem 37 in a language.
 pub struct LeetCode {
     /// The method or function to define, as the template names it.
-    pub method: &'static str,
+    pub(crate) method: &'static str,
     /// The template, as LeetCode shows it.
-    pub template: &'static str,
+    pub(crate) template: &'static str,
     /// What the driver gives a LeetCode-style file, for the table of
-    /// languages.
-    pub gets: &'static str,
+    /// languages (made by a test).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub(crate) gets: &'static str,
     /// The version LeetCode runs, where it is known: what a file judged
     /// here may meet there (the toolchains tested here are Debian's).
-    pub version: Option<&'static str>,
+    pub(crate) version: Option<&'static str>,
 }
 
 impl LeetCode {
@@ -241,21 +243,21 @@ impl LeetCode {
 }
 
 /// A language's tools as they are run, and what a run must see of them.
-pub struct Toolchain {
+pub(crate) struct Toolchain {
     /// The tools, resolved to the programs that do the work (not a
     /// version manager's shims).
-    pub programs: Vec<PathBuf>,
+    pub(crate) programs: Vec<PathBuf>,
     /// Directories outside the system that the sandbox shows read-only.
-    pub read_only: Vec<PathBuf>,
+    pub(crate) read_only: Vec<PathBuf>,
     /// Directories to put first on `PATH`.
-    pub path_dirs: Vec<PathBuf>,
+    pub(crate) path_dirs: Vec<PathBuf>,
     /// The variables naming a cache the compiler keeps of its own (zig's
     /// libc++, built on first use, for minutes). The judge fills it once
     /// outside the sandbox, building its own self-test, and each compile
     /// gets a copy in its build directory: the cache is never written by
     /// a compile of a submission, so none can change what a later build
     /// links.
-    pub caches: &'static [&'static str],
+    pub(crate) caches: &'static [&'static str],
 }
 
 /// A language a `--submission` file may be written in.
@@ -289,31 +291,31 @@ impl Language {
 
     /// Whether it builds to a native binary, which gets the address-space
     /// backstop.
-    pub fn is_native(self) -> bool {
+    pub(crate) fn is_native(self) -> bool {
         self.0.native
     }
 
     /// Memory its runtime takes on its own, allowed on top of the limit
     /// (the JVM's is counted apart, from the limit).
-    pub fn runtime_kb(self) -> u64 {
+    pub(crate) fn runtime_kb(self) -> u64 {
         self.0.runtime_kb
     }
 }
 
 /// One way a runtime reports a fatal error: a pattern over the whole of
 /// stderr, and how to say what it matched (`$name` for its groups).
-pub struct Cause {
-    pub pattern: &'static str,
-    pub says: &'static str,
+pub(crate) struct Cause {
+    pub(crate) pattern: &'static str,
+    pub(crate) says: &'static str,
 }
 
 /// A stack frame in a runtime's report, with groups `file` and `line` (and
 /// `column`, if it says one).
 #[derive(Clone, Copy)]
-pub struct Frame {
-    pub pattern: &'static str,
+pub(crate) struct Frame {
+    pub(crate) pattern: &'static str,
     /// Whether the innermost call comes last (Python) rather than first.
-    pub innermost_last: bool,
+    pub(crate) innermost_last: bool,
 }
 
 /// A compiled pattern of a declaration, compiled once.
@@ -346,7 +348,7 @@ pub(super) fn without_comments(comments: Comments, source: &str) -> String {
 
 /// Whether `source` has an entry point of its own (a `main`, or for a
 /// script, reading stdin), and whether it has LeetCode's function.
-pub fn readings(language: Language, source: &str) -> (bool, bool) {
+pub(crate) fn readings(language: Language, source: &str) -> (bool, bool) {
     let detect = &language.0.detect;
     let source = &without_comments(detect.comments, source);
     (
@@ -357,7 +359,7 @@ pub fn readings(language: Language, source: &str) -> (bool, bool) {
 
 /// Whether `source` is a program with its own entry point (AcWing style)
 /// or a LeetCode-style file with the problem's function and none.
-pub fn interface_of(language: Language, source: &str) -> Option<Interface> {
+pub(crate) fn interface_of(language: Language, source: &str) -> Option<Interface> {
     match readings(language, source) {
         (true, _) => Some(Interface::Program),
         (false, true) => Some(Interface::Function),
@@ -369,7 +371,7 @@ pub fn interface_of(language: Language, source: &str) -> Option<Interface> {
 /// How to read a file that has both LeetCode's function and an entry
 /// point of its own (a local test harness beside the class).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Reading {
+pub(crate) enum Reading {
     /// As a program: the entry point wins.
     #[default]
     Detect,
@@ -382,51 +384,51 @@ pub enum Reading {
 
 /// What preparing a source file did, for the report.
 #[derive(Clone, Debug)]
-pub struct BuildInfo {
-    pub source: PathBuf,
-    pub language: Language,
-    pub interface: Interface,
+pub(crate) struct BuildInfo {
+    pub(crate) source: PathBuf,
+    pub(crate) language: Language,
+    pub(crate) interface: Interface,
     /// The compiler command, as a user would type it; empty when nothing is
     /// compiled (a script's syntax check is not shown).
-    pub command: String,
+    pub(crate) command: String,
     /// Found in the cache: nothing was compiled.
-    pub cached: bool,
-    pub time: Duration,
+    pub(crate) cached: bool,
+    pub(crate) time: Duration,
     /// The compiler's message when it failed, paths made relative.
-    pub error: Option<String>,
+    pub(crate) error: Option<String>,
     /// How the file was read, when worth saying: a local harness left
     /// out, or a file that could be read either way.
-    pub notes: Vec<String>,
+    pub(crate) notes: Vec<String>,
     /// The tools it was built and run with.
-    pub toolchain: Vec<UsedTool>,
+    pub(crate) toolchain: Vec<UsedTool>,
     /// What the compiler lacks of the standard the judge builds with, and
     /// what to do: `g++ 12.2 stops at C++20; LeetCode builds C++23: ...`.
-    pub short_of: Option<String>,
+    pub(crate) short_of: Option<String>,
 }
 
 /// A tool a build used, for the report's header.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UsedTool {
+pub(crate) struct UsedTool {
     /// As the user would type it: `g++`, `clang++-19`.
-    pub name: String,
+    pub(crate) name: String,
     /// The program that ran.
-    pub program: PathBuf,
+    pub(crate) program: PathBuf,
     /// The first line of what it says of its version.
-    pub version: String,
+    pub(crate) version: String,
     /// Why it was taken: `the newest on PATH`, `CXX`, a file's path.
-    pub origin: String,
+    pub(crate) origin: String,
 }
 
 /// A prepared submission: ready to launch, or rejected by the compiler.
-pub struct Built {
-    pub launch: Option<Launch>,
-    pub info: BuildInfo,
+pub(crate) struct Built {
+    pub(crate) launch: Option<Launch>,
+    pub(crate) info: BuildInfo,
 }
 
 /// The user's file as a run names it: in messages and stack traces,
 /// `built_as` (the build's copy) is the user's `name`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SourceName {
-    pub name: String,
-    pub built_as: String,
+pub(crate) struct SourceName {
+    pub(crate) name: String,
+    pub(crate) built_as: String,
 }

@@ -23,16 +23,16 @@ pub enum Interface {
     Function,
 }
 
-pub use crate::runner::process::ANSWERS_VAR;
+pub(crate) use crate::runner::process::ANSWERS_VAR;
 
 /// The answer channel's path on Unix: the pipe the process is given as
 /// fd 3, reopened through `/dev/fd` (which the sandbox's root links to
 /// `/proc/self/fd`).
-pub const ANSWERS_PATH: &str = "/dev/fd/3";
+pub(crate) const ANSWERS_PATH: &str = "/dev/fd/3";
 
 /// How to start the submission's process. Every path is absolute.
 #[derive(Clone, Debug)]
-pub enum Runtime {
+pub(crate) enum Runtime {
     /// A program and its arguments, `argv[0]` first.
     Exec {
         program: PathBuf,
@@ -49,16 +49,16 @@ pub enum Runtime {
 
 /// A submission ready to run on cases.
 #[derive(Clone, Debug)]
-pub struct Launch {
-    pub label: String,
-    pub interface: Interface,
-    pub runtime: Runtime,
+pub(crate) struct Launch {
+    pub(crate) label: String,
+    pub(crate) interface: Interface,
+    pub(crate) runtime: Runtime,
     /// Known for `--submission` files; `None` for `--cmd`.
-    pub language: Option<Language>,
+    pub(crate) language: Option<Language>,
     /// The user's file, as its runtime names it in a crash's report.
-    pub source: Option<SourceName>,
+    pub(crate) source: Option<SourceName>,
     /// What the run must see besides the system: its build, its toolchain.
-    pub read_only: Vec<PathBuf>,
+    pub(crate) read_only: Vec<PathBuf>,
 }
 
 /// What the JVM is allowed on top of the memory limit, which is its heap
@@ -68,10 +68,10 @@ pub struct Launch {
 /// recursion, measured at up to four times the stack. So recursion without
 /// end fills the stack and ends in `StackOverflowError` (RE), not in a
 /// memory verdict.
-pub const JVM_OWN_KB: u64 = 64 << 10;
+pub(crate) const JVM_OWN_KB: u64 = 64 << 10;
 
 /// The JVM's thread stack under a memory limit of `memory_kb`.
-pub fn jvm_stack_kb(memory_kb: u64) -> u64 {
+pub(crate) fn jvm_stack_kb(memory_kb: u64) -> u64 {
     (memory_kb / 4).clamp(8 << 10, 64 << 10)
 }
 
@@ -79,7 +79,7 @@ impl Launch {
     /// A program given as a command line, e.g. `./a.out` or `python3 sol.py`,
     /// run without a shell. Its program is found now (on `PATH`, or as a
     /// path), once, rather than failing on every case.
-    pub fn command(command_line: &str) -> anyhow::Result<Launch> {
+    pub(crate) fn command(command_line: &str) -> anyhow::Result<Launch> {
         let words = crate::quote::command_words(command_line)
             .with_context(|| format!("cannot split the command `{command_line}` into words"))?;
         let Some(first) = words.first() else {
@@ -156,7 +156,7 @@ impl Launch {
     /// How to run it under `limits`: what it sees, where it starts, and
     /// (for LeetCode-style files) with the process filter. The caller sets
     /// the watchdog's bounds.
-    pub fn spec(&self, limits: &Limits, no_fork: bool) -> process::Spec {
+    pub(crate) fn spec(&self, limits: &Limits, no_fork: bool) -> process::Spec {
         let (program, argv) = self.command_for(limits);
         let mut read_only = self.read_only.clone();
         read_only.push(program.clone());
@@ -169,7 +169,7 @@ impl Launch {
     }
 
     /// Memory the runtime takes on its own under `limits`, allowed on top.
-    pub fn memory_allowance_kb(&self, limits: &Limits) -> u64 {
+    pub(crate) fn memory_allowance_kb(&self, limits: &Limits) -> u64 {
         match self.runtime {
             Runtime::Java { .. } => JVM_OWN_KB + 4 * jvm_stack_kb(limits.memory_kb),
             Runtime::Exec { .. } => self.language.map_or(0, Language::runtime_kb),

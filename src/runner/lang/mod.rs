@@ -19,14 +19,14 @@
 mod announce;
 mod build;
 mod c;
-pub mod cache;
+pub(crate) mod cache;
 mod caches;
 mod cause;
 mod compile;
 mod copied;
 mod cpp;
 mod csharp;
-pub mod export;
+pub(crate) mod export;
 mod found;
 mod go;
 mod harness;
@@ -45,27 +45,25 @@ mod racket;
 mod ruby;
 mod rust;
 mod scala;
-pub mod starter;
-pub mod table;
+pub(crate) mod starter;
+#[cfg(test)]
+mod table;
 pub(crate) mod tools;
 mod typescript;
 
-pub use crate::reason::Stdout;
+pub(crate) use crate::reason::Stdout;
 pub(crate) use build::tool_version;
-pub use build::{build, build_as, cache_root};
-pub use cache::user_config_path;
-pub use cause::{crash_cause, out_of_memory};
+pub(crate) use build::{build, build_as};
+pub(crate) use cause::{crash_cause, out_of_memory};
 pub(crate) use copied::copy_of;
-pub use needs::another_language;
-pub use plan::Options;
-pub use tools::Choice;
-
-pub use known::NOT_JUDGED;
+pub(crate) use needs::another_language;
+pub(crate) use plan::Options;
+pub(crate) use tools::Choice;
 
 #[cfg(test)]
 mod tests;
 
-pub use language::{
-    interface_of, readings, Build, BuildInfo, Built, Comments, Detect, Language, LeetCode, Profile,
-    Reading, Run, Sign, SourceName, Spec, Tool, Toolchain, UsedTool,
-};
+#[cfg(test)]
+pub(crate) use language::interface_of;
+pub(crate) use language::{BuildInfo, Reading, Toolchain};
+pub use language::{Language, LeetCode, Profile, Spec, Tool};

@@ -21,21 +21,21 @@ use super::language::{regex, regex_of, Comments, Language, Spec, UsedTool};
 use super::launch::Interface;
 
 /// A feature past a compiler's standard, as the compiler names it.
-pub struct Need {
+pub(crate) struct Need {
     /// What the compiler says of it, with the feature's name in
     /// `(?P<feature>)`.
-    pub error: &'static str,
+    pub(crate) error: &'static str,
     /// The standard that brought it, as the compiler's words imply: `C#
     /// 7.1 or later`.
-    pub standard: &'static str,
+    pub(crate) standard: &'static str,
     /// The compilers that have it, and what else to do.
-    pub remedy: &'static str,
+    pub(crate) remedy: &'static str,
 }
 
 /// What to tell the user of a file that did not compile because the
 /// compiler lacks what the build asked for, by the compiler's own words:
 /// `None` when they say nothing of it.
-pub fn explain(spec: &Spec, message: &str, compiler: &UsedTool) -> Option<String> {
+pub(crate) fn explain(spec: &Spec, message: &str, compiler: &UsedTool) -> Option<String> {
     if let Some(flag) = regex(r"(?:unrecognized|invalid|unknown)[^\n]*?(-std=[\w+]+)")
         .captures(message)
         .and_then(|c| c.get(1))
@@ -75,7 +75,7 @@ pub fn explain(spec: &Spec, message: &str, compiler: &UsedTool) -> Option<String
 /// in that language's syntax (C++ saved as `.py`: Python's "SyntaxError"
 /// on line 1, a `//` comment). `None` when the compiler's words do not
 /// show it.
-pub fn another_language(
+pub(crate) fn another_language(
     language: Language,
     name: &str,
     source: &str,
@@ -156,7 +156,7 @@ fn unknown_names(message: &str) -> Vec<String> {
 /// judge's compiler (a POJ program, with `gets`, built with AcWing's
 /// C++17): which `--problem` builds it as that judge does. `None` when
 /// nothing shows it.
-pub fn written_for(
+pub(crate) fn written_for(
     spec: &Spec,
     interface: Interface,
     flags: &[&str],
@@ -182,7 +182,7 @@ pub fn written_for(
 
 /// A C++ standard as the year it is named by: `-std=c++23` and `C++23`
 /// are 2023, `-std=gnu++98` 1998; `None` for flags naming none.
-pub fn standard_year(text: &str) -> Option<u32> {
+pub(crate) fn standard_year(text: &str) -> Option<u32> {
     let found = regex(r"(?i)(?:c|gnu)\+\+(\d\d)\b").captures(text)?;
     let short: u32 = found[1].parse().ok()?;
     Some(if short >= 90 {
@@ -193,7 +193,7 @@ pub fn standard_year(text: &str) -> Option<u32> {
 }
 
 /// How people name a standard: `C++23`.
-pub fn standard_name(year: u32) -> String {
+pub(crate) fn standard_name(year: u32) -> String {
     format!("C++{:02}", year % 100)
 }
 
@@ -201,7 +201,7 @@ pub fn standard_name(year: u32) -> String {
 /// of its version, by compiler family and major version (their release
 /// notes' tables): how it is named (`g++ 12.2`) and the standard's year.
 /// `None` for a compiler this does not know.
-pub fn newest_cpp(version: &str) -> Option<(String, u32)> {
+pub(crate) fn newest_cpp(version: &str) -> Option<(String, u32)> {
     // Past this major version, the standard's year.
     const GCC: [(u32, u32); 5] = [(14, 2023), (11, 2020), (8, 2017), (5, 2014), (4, 2011)];
     const CLANG: [(u32, u32); 5] = [(18, 2023), (16, 2020), (5, 2017), (4, 2014), (3, 2011)];
@@ -228,7 +228,12 @@ pub fn newest_cpp(version: &str) -> Option<(String, u32)> {
 /// standard that `judge` builds with (`flags`): `g++ 12.2 stops at C++20;
 /// LeetCode builds C++23: ...`; and of Mono's mcs, which stops at C# 7
 /// (and lacks some of it), where LeetCode builds with .NET's latest.
-pub fn short_of(spec: &Spec, compiler: &UsedTool, flags: &[&str], judge: &str) -> Option<String> {
+pub(crate) fn short_of(
+    spec: &Spec,
+    compiler: &UsedTool,
+    flags: &[&str],
+    judge: &str,
+) -> Option<String> {
     match spec.id {
         "cpp" => {
             let wanted = flags.iter().find_map(|flag| standard_year(flag))?;
@@ -276,7 +281,7 @@ fn shown_config() -> String {
 
 /// What LeetCode's .NET has and Mono's mcs (6.8, Debian 12's) does not,
 /// where mcs names it itself.
-pub const CSHARP: [Need; 1] = [Need {
+pub(crate) const CSHARP: [Need; 1] = [Need {
     error: r"error CS1644: Feature `(?P<feature>[^']+)' cannot be used because it is not part of the C# [\d.]+ language specification",
     standard: "C# 7.1 or later",
     remedy: "Mono's mcs stops at C# 7; Roslyn's csc has it, as LeetCode's .NET does",

@@ -28,7 +28,7 @@ const RUN_OPTIONS: [&str; 6] = [
     "memory_limit=-1",
 ];
 
-pub static SPEC: Spec = Spec {
+pub(crate) static SPEC: Spec = Spec {
     id: "php",
     aliases: &[],
     name: "PHP",

@@ -20,17 +20,17 @@ use crate::problem::Problem;
 
 /// How `build_as` reads and builds a file.
 #[derive(Clone, Default)]
-pub struct Options {
+pub(crate) struct Options {
     /// How to read a file that could be a program or a LeetCode-style file.
-    pub reading: Reading,
+    pub(crate) reading: Reading,
     /// The problem every case is, when they all are one: a judge may build
     /// programs with flags of its own.
-    pub problem: Option<Problem>,
+    pub(crate) problem: Option<Problem>,
     /// The toolchains the suite's `judge.toml`s name, above all others.
-    pub toolchains: Vec<Choice>,
+    pub(crate) toolchains: Vec<Choice>,
     /// Told what takes a while (`compiling Sol.kt ...`) when it has taken
     /// about a second.
-    pub announce: Option<Announce>,
+    pub(crate) announce: Option<Announce>,
 }
 
 /// `template` with each placeholder of `vars` replaced, in one pass (so a

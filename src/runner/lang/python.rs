@@ -83,7 +83,7 @@ const CHECK: &[&str] = &[
 /// program's crash is placed in it by [`super::language::SourceName`].
 const SOURCE: &str = "solution.py";
 
-pub static SPEC: Spec = Spec {
+pub(crate) static SPEC: Spec = Spec {
     id: "python",
     aliases: &["python3", "py"],
     name: "Python 3",

@@ -23,7 +23,7 @@ fn prepare(source: &str, _name: &str, interface: Interface) -> String {
     }
 }
 
-pub static SPEC: Spec = Spec {
+pub(crate) static SPEC: Spec = Spec {
     id: "racket",
     aliases: &["rkt"],
     name: "Racket",

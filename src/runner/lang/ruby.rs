@@ -5,7 +5,7 @@ use super::language::{Cause, Frame};
 use super::starter::Files;
 use crate::reason::Stdout;
 
-pub static SPEC: Spec = Spec {
+pub(crate) static SPEC: Spec = Spec {
     id: "ruby",
     aliases: &["rb"],
     name: "Ruby",

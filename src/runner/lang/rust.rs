@@ -65,7 +65,7 @@ fn rustup(program: &Path) -> (Vec<PathBuf>, Vec<(&'static str, String)>) {
     (vec![home], env)
 }
 
-pub static SPEC: Spec = Spec {
+pub(crate) static SPEC: Spec = Spec {
     id: "rust",
     aliases: &["rs"],
     name: "Rust",

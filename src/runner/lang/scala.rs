@@ -23,7 +23,7 @@ fn main_object(source: &str, _name: &str) -> Option<String> {
         .map(|found| found[1].to_string())
 }
 
-pub static SPEC: Spec = Spec {
+pub(crate) static SPEC: Spec = Spec {
     id: "scala",
     aliases: &[],
     name: "Scala",

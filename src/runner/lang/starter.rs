@@ -12,31 +12,31 @@ use super::language::Language;
 use super::launch::Interface;
 
 /// What `new` writes for one language: a part of its [`super::language::Spec`].
-pub struct Files {
+pub(crate) struct Files {
     /// The file name a LeetCode-style file gets by default.
-    pub leetcode_file: &'static str,
+    pub(crate) leetcode_file: &'static str,
     /// The file name a program gets by default: the name its public class
     /// needs, where it has one.
-    pub program_file: &'static str,
+    pub(crate) program_file: &'static str,
     /// What is written instead of LeetCode's template, when the template
     /// as LeetCode shows it does not build or run here, and why.
-    pub leetcode_instead: Option<(&'static str, &'static str)>,
+    pub(crate) leetcode_instead: Option<(&'static str, &'static str)>,
     /// The program skeleton.
-    pub program: &'static str,
+    pub(crate) program: &'static str,
 }
 
 /// A file to start from.
-pub struct Starter {
+pub(crate) struct Starter {
     /// The name it gets when the user gives none.
-    pub file_name: &'static str,
-    pub text: String,
+    pub(crate) file_name: &'static str,
+    pub(crate) text: String,
     /// Why it is not LeetCode's template exactly, when it is not.
-    pub changed: Option<&'static str>,
+    pub(crate) changed: Option<&'static str>,
 }
 
 /// The file to start from in `language`: LeetCode's template for a
 /// LeetCode-style file, the skeleton for a program.
-pub fn starter(language: Language, interface: Interface) -> Starter {
+pub(crate) fn starter(language: Language, interface: Interface) -> Starter {
     let row = &language.spec().starter;
     match interface {
         Interface::Function => {

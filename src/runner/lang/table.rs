@@ -5,9 +5,9 @@ use super::known::NOT_JUDGED;
 use super::language::Language;
 
 /// Where the table starts and ends in `docs/languages.md`.
-pub const BEGIN: &str =
+pub(crate) const BEGIN: &str =
     "<!-- languages: made from src/runner/lang by `sudoku_judge::runner::lang::table::markdown` -->";
-pub const END: &str = "<!-- end of languages -->";
+pub(crate) const END: &str = "<!-- end of languages -->";
 
 /// `text` as a Markdown table cell.
 fn cell(text: &str) -> String {
@@ -15,7 +15,7 @@ fn cell(text: &str) -> String {
 }
 
 /// The table, one row per language, the ones not judged last.
-pub fn markdown() -> String {
+pub(crate) fn markdown() -> String {
     let mut out = String::from(
         "| language | extensions, `--lang` | toolchain (Debian package), as tested | built and run with | a LeetCode-style file gets |\n\
          |---|---|---|---|---|\n",

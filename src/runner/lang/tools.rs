@@ -32,10 +32,10 @@ use sha2::{Digest as _, Sha256};
 
 use super::cache::user_config;
 use super::found;
-pub use super::found::Chosen;
+pub(crate) use super::found::Chosen;
 use super::language::{Language, Toolchain};
 
-pub use crate::case::settings::Choice;
+pub(crate) use crate::case::settings::Choice;
 use crate::case::trust::{self, Consent};
 
 /// A `[toolchain]` table: language, program or directory.
@@ -70,7 +70,7 @@ fn user_choices() -> anyhow::Result<Vec<Choice>> {
 
 /// A `[toolchain]` entry of the file at `file`, in `dir`: a path in it is
 /// taken from `dir`, a bare name is found on `PATH`.
-pub fn choice(
+pub(crate) fn choice(
     language: String,
     value: String,
     dir: &Path,
@@ -283,7 +283,7 @@ fn chosen_program(
 
 /// What makes a program the same program: its real path, size and
 /// modification time. An upgrade changes it.
-pub fn identity(program: &Path) -> String {
+pub(crate) fn identity(program: &Path) -> String {
     let real = std::fs::canonicalize(program).unwrap_or_else(|_| program.to_path_buf());
     let (size, modified) = std::fs::metadata(&real).map_or((0, 0), |m| {
         let modified = m
@@ -301,7 +301,7 @@ pub fn identity(program: &Path) -> String {
 /// answer is kept in the build cache under the program's [`identity`]. An
 /// error when the question could not be put: the tool would not start, or
 /// the machine was too busy to let it answer (see `compile::ask`).
-pub fn version(tool: &Path, args: &[&str], toolchain: &Toolchain) -> anyhow::Result<String> {
+pub(crate) fn version(tool: &Path, args: &[&str], toolchain: &Toolchain) -> anyhow::Result<String> {
     let kept = version_file(tool, args);
     if let Ok(text) = std::fs::read_to_string(&kept) {
         return Ok(text);
@@ -319,7 +319,7 @@ pub fn version(tool: &Path, args: &[&str], toolchain: &Toolchain) -> anyhow::Res
 }
 
 /// Whether `tool`'s version is known without asking it.
-pub fn version_known(tool: &Path, args: &[&str]) -> bool {
+pub(crate) fn version_known(tool: &Path, args: &[&str]) -> bool {
     version_file(tool, args).is_file()
 }
 
@@ -358,7 +358,7 @@ fn ask_version(tool: &Path, args: &[&str], toolchain: &Toolchain) -> anyhow::Res
 
 /// Whether a line a tool printed names its version: it holds a version
 /// number and is not a warning.
-pub fn names_a_version(line: &str) -> bool {
+pub(crate) fn names_a_version(line: &str) -> bool {
     super::language::regex(r"\d+\.\d+").is_match(line) && !line.to_lowercase().contains("warning")
 }
 
@@ -448,7 +448,7 @@ pub(super) fn resolve_compiler(tools: Vec<PathBuf>) -> Toolchain {
 
 /// A toolchain of `programs`, seen by the sandbox with `read_only` and
 /// whatever else the programs need.
-pub fn toolchain(
+pub(crate) fn toolchain(
     programs: Vec<PathBuf>,
     mut read_only: Vec<PathBuf>,
     path_dirs: Vec<PathBuf>,

@@ -38,7 +38,7 @@ const COMPILE: &[&str] = &[
     "sudoku-judge-globals.d.ts",
 ];
 
-pub static SPEC: Spec = Spec {
+pub(crate) static SPEC: Spec = Spec {
     id: "typescript",
     aliases: &["ts"],
     name: "TypeScript",

@@ -26,7 +26,7 @@ pub(crate) type ExitFd = std::convert::Infallible;
 
 /// How the process ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Exit {
+pub(crate) enum Exit {
     Code(i32),
     /// A Unix signal ended it.
     Signal(i32),
@@ -38,13 +38,13 @@ pub enum Exit {
 /// kernel holds it to.
 pub(crate) struct Launch<'a> {
     /// An absolute path.
-    pub program: &'a Path,
+    pub(crate) program: &'a Path,
     /// Including `argv[0]`.
-    pub argv: &'a [OsString],
+    pub(crate) argv: &'a [OsString],
     /// The whole environment.
-    pub env: &'a [(OsString, OsString)],
-    pub plan: &'a Plan,
-    pub limits: Rlimits,
+    pub(crate) env: &'a [(OsString, OsString)],
+    pub(crate) plan: &'a Plan,
+    pub(crate) limits: Rlimits,
 }
 
 /// What a backend tells the meter of a run it started, beside the
@@ -58,13 +58,13 @@ pub(super) type RunMeters = ();
 /// material of the watchdog's report of a run.
 pub(crate) struct Reaped {
     /// As `wait4` returns it; on Windows, the exit code's bits.
-    pub status: i32,
-    pub cpu: Duration,
-    pub max_rss_kb: u64,
+    pub(crate) status: i32,
+    pub(crate) cpu: Duration,
+    pub(crate) max_rss_kb: u64,
     /// Memory its cgroup still held at the end, when a spawner read it.
-    pub held_kb: u64,
+    pub(crate) held_kb: u64,
     /// From the start to the exit, when a spawner timed it.
-    pub wall: Option<Duration>,
-    pub oom_kills: u64,
-    pub fork_refusals: u64,
+    pub(crate) wall: Option<Duration>,
+    pub(crate) oom_kills: u64,
+    pub(crate) fork_refusals: u64,
 }

@@ -22,7 +22,7 @@ use crate::runner::sys::{Shared, SharedCounter};
 
 /// Reads what the kernel says of a running process: the CPU clock of the
 /// submission's own process, and the CPU time and memory of its whole run.
-pub struct Meter {
+pub(crate) struct Meter {
     pid: i32,
     clock: Option<ClockId>,
     #[cfg(target_os = "linux")]
@@ -108,7 +108,7 @@ impl Meter {
     /// CPU time of the submission's own process, all its threads, from the
     /// kernel's clock for it: exact to the nanosecond even while it runs,
     /// and out of the submission's reach. `None` once it is gone.
-    pub fn process_cpu(&self) -> Option<Duration> {
+    pub(crate) fn process_cpu(&self) -> Option<Duration> {
         #[cfg(target_os = "macos")]
         if self.pid > 0 {
             return crate::runner::sys::process_usage(self.pid).map(|usage| usage.cpu);
@@ -124,7 +124,7 @@ impl Meter {
     /// would have its last moments of work, up to a tick (1 to 4 ms),
     /// counted to the next board. A driver stops as soon as it waits for
     /// its next board.
-    pub fn settled_cpu(&self) -> Option<Duration> {
+    pub(crate) fn settled_cpu(&self) -> Option<Duration> {
         let deadline = Instant::now() + Duration::from_millis(2);
         while main_thread_running(self.pid) && Instant::now() < deadline {
             std::thread::yield_now();
@@ -141,7 +141,7 @@ impl Meter {
     /// sampled, where it samples them, and of the submission's own process.
     /// Once the run is gone, what was last read of it. `None` where the
     /// kernel says none of this (macOS, which has no `/proc`).
-    pub fn cpu_wait(&mut self) -> Option<Duration> {
+    pub(crate) fn cpu_wait(&mut self) -> Option<Duration> {
         let now = self.read_wait();
         self.wait_read = Some(Instant::now());
         if let Some(now) = now {
@@ -153,7 +153,7 @@ impl Meter {
     /// Reads [`Meter::cpu_wait`] if it was not read for a while: the
     /// watchdog calls it every round, so that what a run waited is known
     /// after its processes are gone, to within that while.
-    pub fn note_wait(&mut self) {
+    pub(crate) fn note_wait(&mut self) {
         const EVERY: Duration = Duration::from_millis(20);
         if self.wait_read.is_none_or(|read| read.elapsed() >= EVERY) {
             self.cpu_wait();
@@ -162,13 +162,13 @@ impl Meter {
 
     /// Counts [`Meter::waited`] from now: from the start of an exchange, or
     /// of a driver's first board.
-    pub fn count_waits_from_now(&mut self) {
+    pub(crate) fn count_waits_from_now(&mut self) {
         self.wait_base = self.cpu_wait();
     }
 
     /// How long the run waited for a CPU since
     /// [`Meter::count_waits_from_now`] (see [`Meter::cpu_wait`]).
-    pub fn waited(&mut self) -> Option<Duration> {
+    pub(crate) fn waited(&mut self) -> Option<Duration> {
         let base = self.wait_base.unwrap_or_default();
         self.cpu_wait().map(|now| now.saturating_sub(base))
     }
@@ -190,7 +190,7 @@ impl Meter {
     /// Starts a new count of the peak memory: of the process's peak
     /// resident set (the kernel's `VmHWM`, reset through `clear_refs`) and
     /// of the samples, for a process that serves case after case.
-    pub fn reset_peak(&mut self) {
+    pub(crate) fn reset_peak(&mut self) {
         self.seen_kb = 0;
         let _ = std::fs::write(format!("/proc/{}/clear_refs", self.pid), "5");
         self.hwm_kb = peak_resident_kb(self.pid).unwrap_or(0);
@@ -207,7 +207,7 @@ impl Meter {
     /// files read before the run began, is resident in the process and
     /// charged elsewhere, so a Python run killed at its time limit would
     /// show half the memory of the same run finishing.
-    pub fn peak_kb(&self) -> u64 {
+    pub(crate) fn peak_kb(&self) -> u64 {
         peak_resident_kb(self.pid)
             .unwrap_or(0)
             .max(self.hwm_kb)
@@ -218,14 +218,14 @@ impl Meter {
     /// backstop the kernel enforces, for a process that serves case after
     /// case (whose CPU time adds up across them).
     #[cfg(target_os = "linux")]
-    pub fn limit_cpu_from_now(&self, more: Duration) {
+    pub(crate) fn limit_cpu_from_now(&self, more: Duration) {
         let now = self.process_cpu().unwrap_or_default();
         let seconds = (now + more).as_secs() + 1;
         crate::runner::sys::limit_cpu_of(self.pid, seconds);
     }
 
     #[cfg(not(target_os = "linux"))]
-    pub fn limit_cpu_from_now(&self, _more: Duration) {}
+    pub(crate) fn limit_cpu_from_now(&self, _more: Duration) {}
 
     /// CPU time and memory (KB) of the whole run now: its cgroup's, else
     /// its own process's as `/proc` says, and for the CPU time, what the

@@ -63,13 +63,13 @@ pub(crate) mod windows_plain;
 #[cfg(target_os = "macos")]
 pub(crate) use macos::protections;
 #[cfg(unix)]
-pub use meter::Meter;
+pub(crate) use meter::Meter;
 #[cfg(windows)]
 pub(crate) use windows::protections;
 #[cfg(windows)]
-pub use windows::Meter;
-pub use windows_plain::describe_exception;
+pub(crate) use windows::Meter;
+pub(crate) use windows_plain::describe_exception;
 
 pub(crate) use child::{exit_of, start, Child};
-pub use launch::Exit;
+pub(crate) use launch::Exit;
 pub(crate) use launch::{ExitFd, Launch, Reaped};

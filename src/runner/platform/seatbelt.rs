@@ -42,14 +42,14 @@ pub(crate) const SYSTEM_READABLE: [&str; 12] = [
 /// What a run may reach, as the profile is made from it.
 pub(crate) struct Access<'a> {
     /// The run's own scratch directory: readable and writable.
-    pub scratch: &'a Path,
+    pub(crate) scratch: &'a Path,
     /// Other directories it may write (a compiler's build directory).
-    pub writable: &'a [PathBuf],
+    pub(crate) writable: &'a [PathBuf],
     /// Files and directories it may read, beyond the system's.
-    pub readable: &'a [PathBuf],
+    pub(crate) readable: &'a [PathBuf],
     /// Whether it may not start other processes (LeetCode-style files:
     /// threads only, as seccomp holds them to on Linux).
-    pub no_fork: bool,
+    pub(crate) no_fork: bool,
 }
 
 /// The SBPL text of the profile for `access`. An error when a path is not

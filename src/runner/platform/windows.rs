@@ -158,7 +158,7 @@ impl Jobbed {
 /// its peak memory. Windows keeps no peak the judge could reset for a
 /// process that serves case after case: a case's peak is its process's
 /// peak so far, at least its own.
-pub struct Meter {
+pub(crate) struct Meter {
     job: Option<Arc<Job>>,
     /// The most memory seen by sampling.
     pub(crate) seen_kb: u64,
@@ -181,43 +181,43 @@ impl Meter {
     }
 
     /// CPU time of the run so far: every process of its job.
-    pub fn process_cpu(&self) -> Option<Duration> {
+    pub(crate) fn process_cpu(&self) -> Option<Duration> {
         self.figures().map(|(cpu, _)| cpu)
     }
 
     /// [`Meter::process_cpu`]: a job's totals include a running thread's
     /// time as it goes.
-    pub fn settled_cpu(&self) -> Option<Duration> {
+    pub(crate) fn settled_cpu(&self) -> Option<Duration> {
         self.process_cpu()
     }
 
     /// Windows does not say how long a process waited for a CPU.
-    pub fn cpu_wait(&mut self) -> Option<Duration> {
+    pub(crate) fn cpu_wait(&mut self) -> Option<Duration> {
         None
     }
 
     /// Nothing to note: see [`Meter::cpu_wait`].
-    pub fn note_wait(&mut self) {}
+    pub(crate) fn note_wait(&mut self) {}
 
     /// Nothing to count: see [`Meter::cpu_wait`].
-    pub fn count_waits_from_now(&mut self) {}
+    pub(crate) fn count_waits_from_now(&mut self) {}
 
     /// Windows does not say how long a process waited for a CPU.
-    pub fn waited(&mut self) -> Option<Duration> {
+    pub(crate) fn waited(&mut self) -> Option<Duration> {
         None
     }
 
     /// The job's peak cannot be reset: see [`Meter`].
-    pub fn reset_peak(&mut self) {}
+    pub(crate) fn reset_peak(&mut self) {}
 
     /// The peak memory of the run so far, in KB.
-    pub fn peak_kb(&self) -> u64 {
+    pub(crate) fn peak_kb(&self) -> u64 {
         self.figures().map_or(0, |(_, kb)| kb).max(self.seen_kb)
     }
 
     /// The job's own CPU limit is set at its start; a process serving case
     /// after case is held by the watchdog alone.
-    pub fn limit_cpu_from_now(&self, _more: Duration) {}
+    pub(crate) fn limit_cpu_from_now(&self, _more: Duration) {}
 
     /// CPU time and memory (KB, the job's peak: Windows keeps no current
     /// figure of a whole job before Windows 10) of the whole run now.

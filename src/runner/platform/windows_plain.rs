@@ -26,7 +26,7 @@ pub(crate) fn exit_of(code: u32) -> Exit {
 /// The exceptions a submission dies of, by name, with what they usually
 /// mean, e.g. `0xC0000005 (access violation: a bad pointer or index)`:
 /// as the Unix signals are said.
-pub fn describe_exception(code: u32) -> String {
+pub(crate) fn describe_exception(code: u32) -> String {
     let meaning = match code {
         0xC000_0005 => "access violation: a bad pointer or index",
         0xC000_00FD => "stack overflow",

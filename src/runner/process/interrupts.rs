@@ -10,7 +10,7 @@ static INTERRUPTED: AtomicI32 = AtomicI32::new(0);
 /// Asks every running and future [`super::watchdog::run`] to kill its process at once, the
 /// judge having received `signal`; for a signal handler. Safe to call from
 /// any thread.
-pub fn interrupt(signal: i32) {
+pub(crate) fn interrupt(signal: i32) {
     // A signal wins over a restart asked for before it.
     let _ = INTERRUPTED.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |now| {
         (now == 0 || now == RESTART).then_some(signal)
@@ -23,26 +23,26 @@ const RESTART: i32 = -1;
 
 /// Stops every running [`super::watchdog::run`] as [`interrupt`] does, to judge again;
 /// [`resume`] clears it. A signal's interruption is kept.
-pub fn restart() {
+pub(crate) fn restart() {
     let _ = INTERRUPTED.compare_exchange(0, RESTART, Ordering::SeqCst, Ordering::SeqCst);
 }
 
 /// Whether [`restart`] stopped the runs (and no signal since).
-pub fn restarting() -> bool {
+pub(crate) fn restarting() -> bool {
     INTERRUPTED.load(Ordering::SeqCst) == RESTART
 }
 
 /// Lets runs go on after a [`restart`]; a signal's interruption stays.
-pub fn resume() {
+pub(crate) fn resume() {
     let _ = INTERRUPTED.compare_exchange(RESTART, 0, Ordering::SeqCst, Ordering::SeqCst);
 }
 
 /// Whether [`interrupt`] (or [`restart`]) was called.
-pub fn interrupted() -> bool {
+pub(crate) fn interrupted() -> bool {
     INTERRUPTED.load(Ordering::SeqCst) != 0
 }
 
 /// The signal [`interrupt`] was called with, if it was.
-pub fn interrupting_signal() -> Option<i32> {
+pub(crate) fn interrupting_signal() -> Option<i32> {
     Some(INTERRUPTED.load(Ordering::SeqCst)).filter(|&s| s > 0)
 }

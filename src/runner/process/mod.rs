@@ -53,13 +53,14 @@ mod tests;
 mod threads;
 mod watchdog;
 
-pub use super::platform::{Exit, Meter};
-pub use interrupts::{interrupt, interrupted, interrupting_signal, restart, restarting, resume};
+pub(crate) use super::platform::{Exit, Meter};
+pub(crate) use interrupts::{
+    interrupt, interrupted, interrupting_signal, restart, restarting, resume,
+};
 
-pub use super::platform::describe_exception;
-pub use streams::STDERR_HEAD;
+pub(crate) use super::platform::describe_exception;
 
-pub use watchdog::{
+pub(crate) use watchdog::{
     describe_signal, read_input, run, run_captured, Conversation, Finished, Input, Kill, Process,
-    Served, Spec, Stream, ANSWERS_VAR,
+    Served, Spec, ANSWERS_VAR,
 };

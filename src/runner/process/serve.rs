@@ -42,7 +42,7 @@ impl Process {
     /// conversation is done ([`Served::Done`], the process lives on) or the
     /// process has ended ([`Served::Ended`]). Each exchange has its own
     /// output limit, and its own stderr in what the end reports.
-    pub fn serve(&mut self, conversation: &mut dyn Conversation) -> io::Result<Served> {
+    pub(crate) fn serve(&mut self, conversation: &mut dyn Conversation) -> io::Result<Served> {
         let mut exchange = self.open_exchange();
         loop {
             let now = Instant::now();

@@ -60,7 +60,7 @@ pub(super) fn give_back(buffer: Vec<u8>) {
 }
 
 /// How much of the start of stderr is kept.
-pub const STDERR_HEAD: usize = 2048;
+pub(crate) const STDERR_HEAD: usize = 2048;
 
 /// The start and the end of a stream, within bounds whatever its length.
 #[derive(Default)]
@@ -165,21 +165,21 @@ pub(super) fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
 
 /// The descriptors the harness keeps: its ends of the pipes.
 pub(super) struct Pipes {
-    pub stdin: Option<Outbound>,
-    pub stdout: Option<Inbound>,
-    pub stderr: Option<Inbound>,
-    pub answers: Option<Inbound>,
+    pub(crate) stdin: Option<Outbound>,
+    pub(crate) stdout: Option<Inbound>,
+    pub(crate) stderr: Option<Inbound>,
+    pub(crate) answers: Option<Inbound>,
     /// What the pipes' threads poke.
     #[cfg(windows)]
-    pub wake: super::threads::Wake,
+    pub(crate) wake: super::threads::Wake,
 }
 
 /// Which pipes (and the exit) are ready after [`Pipes::wait`].
 pub(super) struct Ready {
-    pub stdin: bool,
-    pub stdout: bool,
-    pub stderr: bool,
-    pub answers: bool,
+    pub(crate) stdin: bool,
+    pub(crate) stdout: bool,
+    pub(crate) stderr: bool,
+    pub(crate) answers: bool,
 }
 
 impl Pipes {

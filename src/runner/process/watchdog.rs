@@ -19,45 +19,45 @@ use super::streams::{Ends, Pipes};
 /// a path the driver opens for writing, on every OS the same way, so that
 /// no driver needs to know how the judge made it (`/dev/fd/3` on Unix, a
 /// named pipe made for the run on Windows).
-pub const ANSWERS_VAR: &str = "SUDOKU_JUDGE_ANSWERS";
+pub(crate) const ANSWERS_VAR: &str = "SUDOKU_JUDGE_ANSWERS";
 
 /// What to run and within which bounds.
-pub struct Spec {
+pub(crate) struct Spec {
     /// An absolute path: nothing is looked up on `PATH` inside the sandbox.
-    pub program: PathBuf,
+    pub(crate) program: PathBuf,
     /// `argv[0]`, then the arguments.
-    pub argv: Vec<OsString>,
+    pub(crate) argv: Vec<OsString>,
     /// The whole environment (see `sandbox::environment`).
-    pub env: Vec<(OsString, OsString)>,
+    pub(crate) env: Vec<(OsString, OsString)>,
     /// What it sees and may use, and where it starts.
-    pub plan: Plan,
+    pub(crate) plan: Plan,
     /// Wall-clock time after which it is killed.
-    pub kill_after: Duration,
+    pub(crate) kill_after: Duration,
     /// CPU time of its whole tree after which it is killed.
-    pub kill_after_cpu: Option<Duration>,
+    pub(crate) kill_after_cpu: Option<Duration>,
     /// Memory of its whole tree, in KB, past which it is killed.
-    pub kill_above_memory_kb: Option<u64>,
+    pub(crate) kill_above_memory_kb: Option<u64>,
     /// `RLIMIT_CPU`, rounded up to whole seconds.
-    pub cpu_limit: Option<Duration>,
+    pub(crate) cpu_limit: Option<Duration>,
     /// `RLIMIT_AS`, in bytes.
-    pub address_space_limit: Option<u64>,
+    pub(crate) address_space_limit: Option<u64>,
     /// `RLIMIT_FSIZE`, in bytes: the largest file it may write.
-    pub file_size_limit: Option<u64>,
+    pub(crate) file_size_limit: Option<u64>,
     /// Output past this many bytes, on stdout or on the answer channel,
     /// kills it (the output limit).
-    pub stdout_limit: usize,
+    pub(crate) stdout_limit: usize,
     /// How much of the end of stderr to keep (its first [`super::streams::STDERR_HEAD`]
     /// bytes are kept too).
-    pub stderr_tail: usize,
+    pub(crate) stderr_tail: usize,
     /// Whether it gets an answer channel (a LeetCode driver's): fd 3 on
     /// Unix; on Windows a named pipe, whose path replaces [`ANSWERS_VAR`]'s
     /// value in its environment.
-    pub answers: bool,
+    pub(crate) answers: bool,
 }
 
 impl Spec {
     /// `program` with `argv`, in `plan`, with generous bounds to narrow.
-    pub fn new(program: PathBuf, argv: Vec<OsString>, plan: Plan) -> Spec {
+    pub(crate) fn new(program: PathBuf, argv: Vec<OsString>, plan: Plan) -> Spec {
         let env = super::super::sandbox::environment(&plan.cwd, &[]);
         Spec {
             program,
@@ -78,7 +78,7 @@ impl Spec {
 }
 
 /// What a [`Conversation`] has for stdin now.
-pub enum Input {
+pub(crate) enum Input {
     /// This many bytes were put in the buffer.
     Data(usize),
     /// Nothing until the process answers.
@@ -89,7 +89,7 @@ pub enum Input {
 
 /// The judge's side of the exchange with a running process: what to feed
 /// it, what to do with what it prints, and when to stop it early.
-pub trait Conversation {
+pub(crate) trait Conversation {
     /// Fills `buf` with the next input, if there is any now.
     fn input(&mut self, buf: &mut [u8], meter: &mut Meter) -> io::Result<Input>;
     /// A chunk of stdout, in order.
@@ -109,13 +109,13 @@ pub trait Conversation {
 
 /// A plain exchange: all of `stdin` fed as fast as it is taken, stdout
 /// handed to a callback.
-pub struct Stream<'a> {
-    pub stdin: &'a mut dyn Read,
-    pub stdout: &'a mut dyn FnMut(&[u8]),
+pub(crate) struct Stream<'a> {
+    pub(crate) stdin: &'a mut dyn Read,
+    pub(crate) stdout: &'a mut dyn FnMut(&[u8]),
 }
 
 /// The next input read from `stdin` into `buf`: data, or its end.
-pub fn read_input(stdin: &mut dyn Read, buf: &mut [u8]) -> io::Result<Input> {
+pub(crate) fn read_input(stdin: &mut dyn Read, buf: &mut [u8]) -> io::Result<Input> {
     loop {
         match stdin.read(buf) {
             Ok(0) => return Ok(Input::End),
@@ -138,7 +138,7 @@ impl Conversation for Stream<'_> {
 
 /// Why the watchdog killed a process.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kill {
+pub(crate) enum Kill {
     /// It ran past [`Spec::kill_after`] of wall-clock time, or its
     /// conversation's own wall-clock bound.
     Wall,
@@ -157,34 +157,34 @@ pub enum Kill {
 
 /// A finished process and what the kernel measured of it.
 #[derive(Debug)]
-pub struct Finished {
-    pub exit: Exit,
-    pub wall: Duration,
+pub(crate) struct Finished {
+    pub(crate) exit: Exit,
+    pub(crate) wall: Duration,
     /// CPU time of the whole run: every process in its cgroup, else every
     /// process waited for.
-    pub cpu: Duration,
+    pub(crate) cpu: Duration,
     /// Peak memory of the whole run, in KB: the most its cgroup's
     /// processes held together (anonymous, tmpfs and shared memory,
     /// sampled as it ran), or the largest resident set among them, if more.
-    pub memory_kb: u64,
+    pub(crate) memory_kb: u64,
     /// The start and the end of what it wrote to stderr, with what was
     /// left out between them said in a line of its own.
-    pub stderr: Vec<u8>,
+    pub(crate) stderr: Vec<u8>,
     /// Why the harness killed it, if it did.
-    pub killed: Option<Kill>,
+    pub(crate) killed: Option<Kill>,
     /// Forks refused because the run reached its process limit.
-    pub fork_refusals: u64,
+    pub(crate) fork_refusals: u64,
     /// How long the run had been ready to run but waiting for a CPU
     /// during the exchange, as the kernel's scheduler counted it (see
     /// [`Meter::cpu_wait`]), however it ended; `None` where the kernel
     /// does not say. Long waits mean a busy machine, not a slow or
     /// sleeping submission.
-    pub cpu_wait: Option<Duration>,
+    pub(crate) cpu_wait: Option<Duration>,
 }
 
 /// [`run`] with the whole of stdin given and the whole of stdout (up to its
 /// limit) kept, for small runs such as a compiler's.
-pub fn run_captured(spec: Spec, stdin: &[u8]) -> io::Result<(Finished, Vec<u8>)> {
+pub(crate) fn run_captured(spec: Spec, stdin: &[u8]) -> io::Result<(Finished, Vec<u8>)> {
     let mut out = Vec::new();
     let finished = {
         let mut keep = |chunk: &[u8]| out.extend_from_slice(chunk);
@@ -203,7 +203,7 @@ pub fn run_captured(spec: Spec, stdin: &[u8]) -> io::Result<(Finished, Vec<u8>)>
 /// reports how it went. An `Err` means the harness could not run it at all
 /// (e.g. the program does not exist) or could not read the input it was to
 /// feed; the process is gone either way.
-pub fn run(spec: Spec, conversation: &mut dyn Conversation) -> io::Result<Finished> {
+pub(crate) fn run(spec: Spec, conversation: &mut dyn Conversation) -> io::Result<Finished> {
     let mut process = Process::begin(spec, false)?;
     loop {
         if let Served::Ended(finished) = process.serve(conversation)? {
@@ -213,7 +213,7 @@ pub fn run(spec: Spec, conversation: &mut dyn Conversation) -> io::Result<Finish
 }
 
 /// What came of one exchange with a [`Process`].
-pub enum Served {
+pub(crate) enum Served {
     /// The conversation is done and the process lives on, for the next.
     Done,
     /// The process ended (exited, crashed or was killed).
@@ -223,7 +223,7 @@ pub enum Served {
 /// A running process that may serve several exchanges in turn (a driver
 /// judging case after case, with the state its solution keeps), or one to
 /// its end ([`run`]). Dropped, it is killed, with everything it started.
-pub struct Process {
+pub(crate) struct Process {
     child: Option<Child>,
     pub(super) pipes: Pipes,
     pub(super) meter: Meter,
@@ -373,7 +373,7 @@ impl Drop for Process {
 
 impl Process {
     /// Starts `spec`.
-    pub fn start(spec: Spec) -> io::Result<Process> {
+    pub(crate) fn start(spec: Spec) -> io::Result<Process> {
         Process::begin(spec, true)
     }
 
@@ -407,7 +407,7 @@ impl Process {
     }
 
     /// What measures it.
-    pub fn meter(&mut self) -> &mut Meter {
+    pub(crate) fn meter(&mut self) -> &mut Meter {
         &mut self.meter
     }
 
@@ -458,13 +458,13 @@ impl Process {
     }
 
     /// The stderr of the exchange just served, for a process that lives on.
-    pub fn take_stderr(&mut self) -> Vec<u8> {
+    pub(crate) fn take_stderr(&mut self) -> Vec<u8> {
         std::mem::take(&mut self.errors).finish()
     }
 
     /// Ends a process that is done serving: closes its stdin, gives it a
     /// moment to exit, then kills it.
-    pub fn close(mut self) -> io::Result<Finished> {
+    pub(crate) fn close(mut self) -> io::Result<Finished> {
         self.pipes.stdin = None;
         let deadline = Instant::now() + Duration::from_secs(1);
         struct Closing(Instant);
@@ -488,7 +488,7 @@ impl Process {
 /// The conventional name of a signal, with what it usually means for a
 /// submission, e.g. `SIGSEGV (segmentation fault)`.
 #[cfg(unix)]
-pub fn describe_signal(signal: i32) -> String {
+pub(crate) fn describe_signal(signal: i32) -> String {
     let (name, meaning) = match signal {
         libc::SIGSEGV => (
             "SIGSEGV",
@@ -512,6 +512,6 @@ pub fn describe_signal(signal: i32) -> String {
 
 /// Windows has no signals that end a process: only a number to say.
 #[cfg(not(unix))]
-pub fn describe_signal(signal: i32) -> String {
+pub(crate) fn describe_signal(signal: i32) -> String {
     format!("signal {signal}")
 }

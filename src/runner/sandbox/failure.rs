@@ -24,10 +24,10 @@ pub(crate) enum Stage {
 /// Why a run did not start.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Failure {
-    pub stage: Stage,
+    pub(crate) stage: Stage,
     /// The `errno` behind it, or 0.
-    pub errno: i32,
-    pub message: String,
+    pub(crate) errno: i32,
+    pub(crate) message: String,
 }
 
 impl Failure {
@@ -51,7 +51,7 @@ impl Failure {
         Failure::new(stage, format!("{what}: {}", error.desc()), error as i32)
     }
 
-    pub fn into_io(self) -> io::Error {
+    pub(crate) fn into_io(self) -> io::Error {
         match self.stage {
             Stage::Program if self.errno > 0 => {
                 let refused = io::Error::from_raw_os_error(self.errno);

@@ -39,7 +39,7 @@
 //! submissions as plain child processes.
 
 #[cfg(target_os = "linux")]
-pub mod cgroup;
+pub(crate) mod cgroup;
 #[cfg(target_os = "linux")]
 #[expect(
     unsafe_code,
@@ -64,11 +64,11 @@ pub(crate) mod running;
 #[cfg(target_os = "linux")]
 mod sampler;
 #[cfg(target_os = "linux")]
-pub mod seccomp;
+pub(crate) mod seccomp;
 mod seen;
 
-pub use protections::*;
-pub use seen::{ensure_unseen, may_show_whole, program_paths};
+pub(crate) use protections::*;
+pub(crate) use seen::{ensure_unseen, may_show_whole, program_paths};
 
 pub(crate) mod bytes;
 
@@ -77,7 +77,7 @@ pub(crate) mod path;
 pub(crate) mod paths;
 mod plan;
 
-pub use plan::{
+pub(crate) use plan::{
     configure, environment, is_system_path, mode, run_cwd, ExitReport, Mode, Plan, ProgramRefused,
-    SpawnRequest, FALLBACK_CWD, SYSTEM_PATHS,
+    SpawnRequest, FALLBACK_CWD,
 };

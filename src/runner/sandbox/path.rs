@@ -4,10 +4,10 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserializer, Serializer};
 
-pub fn serialize<S: Serializer>(value: &Path, s: S) -> Result<S::Ok, S::Error> {
+pub(crate) fn serialize<S: Serializer>(value: &Path, s: S) -> Result<S::Ok, S::Error> {
     super::bytes::serialize(&value.as_os_str().to_owned(), s)
 }
 
-pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<PathBuf, D::Error> {
+pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<PathBuf, D::Error> {
     super::bytes::deserialize(d).map(PathBuf::from)
 }

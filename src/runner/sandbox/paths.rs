@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize as _, Deserializer, Serializer};
 
-pub fn serialize<S: Serializer>(value: &[PathBuf], s: S) -> Result<S::Ok, S::Error> {
+pub(crate) fn serialize<S: Serializer>(value: &[PathBuf], s: S) -> Result<S::Ok, S::Error> {
     let all: Vec<Vec<u8>> = value
         .iter()
         .map(|p| super::bytes::of(p.as_os_str()))
@@ -12,7 +12,7 @@ pub fn serialize<S: Serializer>(value: &[PathBuf], s: S) -> Result<S::Ok, S::Err
     s.collect_seq(all.iter().map(|b| serde_bytes(b)))
 }
 
-pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<PathBuf>, D::Error> {
+pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<PathBuf>, D::Error> {
     Ok(Vec::<Vec<u8>>::deserialize(d)?
         .into_iter()
         .map(|b| PathBuf::from(super::bytes::to_os(b)))

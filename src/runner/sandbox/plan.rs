@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 /// How much containment to insist on.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Mode {
+pub(crate) enum Mode {
     /// Every protection the kernel allows; say which are missing.
     #[default]
     Auto,
@@ -27,55 +27,57 @@ pub enum Mode {
 static MODE: OnceLock<Mode> = OnceLock::new();
 
 /// Sets the containment for the rest of the process; the first call wins.
-pub fn configure(mode: Mode) {
+pub(crate) fn configure(mode: Mode) {
     let _ = MODE.set(mode);
 }
 
 /// The containment asked for.
-pub fn mode() -> Mode {
+pub(crate) fn mode() -> Mode {
     MODE.get().copied().unwrap_or_default()
 }
 
 /// What one run may see and use, beyond the system directories.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Plan {
+pub(crate) struct Plan {
     /// Host files and directories it sees read-only, at the same paths.
     #[serde(with = "super::paths")]
-    pub read_only: Vec<PathBuf>,
+    pub(crate) read_only: Vec<PathBuf>,
     /// Host directories it may write (a compiler's build directory).
     #[serde(with = "super::paths")]
-    pub writable: Vec<PathBuf>,
+    pub(crate) writable: Vec<PathBuf>,
     /// Where it starts: a fresh scratch directory is mounted there, unless
     /// it is one of the writable directories.
     #[serde(with = "super::path")]
-    pub cwd: PathBuf,
+    pub(crate) cwd: PathBuf,
     /// Size of the scratch directory and of `/tmp`, each.
-    pub scratch_kb: u64,
+    pub(crate) scratch_kb: u64,
     /// Memory past which the kernel stops the run.
-    pub memory_cap_kb: u64,
+    pub(crate) memory_cap_kb: u64,
     /// Processes and threads at once.
-    pub tasks: u32,
+    pub(crate) tasks: u32,
     /// Threads only: no other processes (LeetCode-style files).
-    pub no_fork: bool,
+    pub(crate) no_fork: bool,
 }
 
 /// What a run is asked to be, as the harness sends it to the spawner: its
 /// command and what it may see.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct SpawnRequest {
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+pub(crate) struct SpawnRequest {
     /// An absolute path.
-    pub program: Vec<u8>,
+    pub(crate) program: Vec<u8>,
     /// Including `argv[0]`.
-    pub argv: Vec<Vec<u8>>,
+    pub(crate) argv: Vec<Vec<u8>>,
     /// The whole environment.
-    pub env: Vec<(Vec<u8>, Vec<u8>)>,
-    pub limits: crate::runner::sys::Rlimits,
-    pub plan: Plan,
+    pub(crate) env: Vec<(Vec<u8>, Vec<u8>)>,
+    pub(crate) limits: crate::runner::sys::Rlimits,
+    pub(crate) plan: Plan,
 }
 
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 impl SpawnRequest {
     /// The command of `spec`, as the wire carries it.
-    pub fn new(
+    pub(crate) fn new(
         program: &OsStr,
         argv: &[OsString],
         env: &[(OsString, OsString)],
@@ -95,22 +97,23 @@ impl SpawnRequest {
 
 /// How a run ended, all counted, as the spawner reports it.
 #[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
-pub struct ExitReport {
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+pub(crate) struct ExitReport {
     /// As `wait` reports it.
-    pub status: i32,
+    pub(crate) status: i32,
     /// CPU time of the tree: the cgroup's, else the rusage of every
     /// process waited for or, if more, what the run's init sampled of
     /// every process.
-    pub cpu_ns: u64,
+    pub(crate) cpu_ns: u64,
     /// The largest resident set among the processes waited for.
-    pub max_rss_kb: u64,
-    pub wall_ns: u64,
-    pub oom_kills: u64,
-    pub fork_refusals: u64,
+    pub(crate) max_rss_kb: u64,
+    pub(crate) wall_ns: u64,
+    pub(crate) oom_kills: u64,
+    pub(crate) fork_refusals: u64,
     /// Memory its cgroup still held when it was over (files left in its
     /// `/tmp` and `/dev/shm`), in KB.
     #[serde(default)]
-    pub held_kb: u64,
+    pub(crate) held_kb: u64,
 }
 
 /// The kernel refused to exec the submission's program (not a program
@@ -119,7 +122,7 @@ pub struct ExitReport {
 /// the judge's. Carried inside the `io::Error` a failed start becomes;
 /// it reads as the system's error.
 #[derive(Debug)]
-pub struct ProgramRefused(pub std::io::Error);
+pub(crate) struct ProgramRefused(pub(crate) std::io::Error);
 
 impl fmt::Display for ProgramRefused {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -131,7 +134,7 @@ impl std::error::Error for ProgramRefused {}
 
 impl ProgramRefused {
     /// Whether `error` carries such a refusal.
-    pub fn is_in(error: &std::io::Error) -> bool {
+    pub(crate) fn is_in(error: &std::io::Error) -> bool {
         error
             .get_ref()
             .is_some_and(|inner| inner.is::<ProgramRefused>())
@@ -140,23 +143,23 @@ impl ProgramRefused {
 
 /// Where the judge's working directory is mounted as the scratch directory
 /// when it cannot be used (it is `/`, or inside `/proc`, `/dev`, `/sys`).
-pub const FALLBACK_CWD: &str = "/box";
+pub(crate) const FALLBACK_CWD: &str = "/box";
 
 /// The host directories every run sees read-only: the system's programs,
 /// libraries and configuration. A symbolic link among them (`/lib` ->
 /// `usr/lib`) is recreated as one.
-pub const SYSTEM_PATHS: [&str; 8] = [
+pub(crate) const SYSTEM_PATHS: [&str; 8] = [
     "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc",
 ];
 
 /// Whether `path` lies in the system directories every run sees.
-pub fn is_system_path(path: &Path) -> bool {
+pub(crate) fn is_system_path(path: &Path) -> bool {
     SYSTEM_PATHS.iter().any(|dir| path.starts_with(dir))
 }
 
 /// The working directory a run gets for the judge's `cwd`: the same path,
 /// so that relative paths on a command line mean what they mean outside.
-pub fn run_cwd(cwd: &Path) -> PathBuf {
+pub(crate) fn run_cwd(cwd: &Path) -> PathBuf {
     let unusable = cwd == Path::new("/")
         || !cwd.is_absolute()
         || ["/proc", "/dev", "/sys"].iter().any(|d| cwd.starts_with(d));
@@ -169,7 +172,7 @@ pub fn run_cwd(cwd: &Path) -> PathBuf {
 
 /// The environment every run gets, whatever the judge's own: as on a
 /// judge, nothing of the user's shell leaks in.
-pub fn environment(cwd: &Path, path_dirs: &[PathBuf]) -> Vec<(OsString, OsString)> {
+pub(crate) fn environment(cwd: &Path, path_dirs: &[PathBuf]) -> Vec<(OsString, OsString)> {
     let mut path: OsString = OsString::new();
     for dir in path_dirs {
         path.push(dir.as_os_str());

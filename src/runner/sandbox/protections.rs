@@ -10,7 +10,7 @@ use super::plan::Mode;
 
 /// Whether one protection is in force.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Layer {
+pub(crate) enum Layer {
     On,
     /// The kernel refused it, and why.
     Missing(String),
@@ -19,7 +19,7 @@ pub enum Layer {
 }
 
 impl Layer {
-    pub fn is_on(&self) -> bool {
+    pub(crate) fn is_on(&self) -> bool {
         *self == Layer::On
     }
 
@@ -31,43 +31,43 @@ impl Layer {
 
 /// Which protections a spawner could set up.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Protections {
-    pub mode: Mode,
+pub(crate) struct Protections {
+    pub(crate) mode: Mode,
     /// A PID namespace per run.
-    pub processes: Layer,
+    pub(crate) processes: Layer,
     /// A mount namespace per run with its own root.
-    pub filesystem: Layer,
+    pub(crate) filesystem: Layer,
     /// A network namespace with loopback only.
-    pub network: Layer,
+    pub(crate) network: Layer,
     /// An IPC namespace per run.
-    pub ipc: Layer,
+    pub(crate) ipc: Layer,
     /// A cgroup per run, and which version.
-    pub accounting: Layer,
-    pub cgroup_version: Option<String>,
+    pub(crate) accounting: Layer,
+    pub(crate) cgroup_version: Option<String>,
     /// Threads only for LeetCode-style files.
-    pub no_fork: Layer,
+    pub(crate) no_fork: Layer,
     /// A limit on a run's tasks: its cgroup's, else `RLIMIT_NPROC` on a
     /// user that is the run's own.
     #[serde(default = "Layer::unknown")]
-    pub tasks: Layer,
+    pub(crate) tasks: Layer,
     /// No keyring of the judge's user within reach.
     #[serde(default = "Layer::unknown")]
-    pub keyrings: Layer,
+    pub(crate) keyrings: Layer,
     /// The namespaces were made in a user namespace (the judge is not root).
-    pub user_namespace: bool,
+    pub(crate) user_namespace: bool,
     /// On macOS, the Seatbelt profile every run starts under, in place of
     /// the layers above, which macOS does not have; `None` on Linux.
     #[serde(default)]
-    pub seatbelt: Option<Layer>,
+    pub(crate) seatbelt: Option<Layer>,
     /// On Windows, the Job Object every run starts in, in place of the
     /// layers above, which Windows does not have; `None` elsewhere.
     #[serde(default)]
-    pub job_object: Option<Layer>,
+    pub(crate) job_object: Option<Layer>,
 }
 
 impl Protections {
     /// Everything off, as `--sandbox off` asks.
-    pub fn off() -> Protections {
+    pub(crate) fn off() -> Protections {
         Protections {
             mode: Mode::Off,
             processes: Layer::Off,
@@ -89,7 +89,8 @@ impl Protections {
 
     /// What holds on macOS: a Seatbelt profile (`seatbelt`), and none of
     /// Linux's layers, which macOS lacks and the report names once.
-    pub fn macos(mode: Mode, seatbelt: Layer) -> Protections {
+    #[cfg(any(target_os = "macos", test))]
+    pub(crate) fn macos(mode: Mode, seatbelt: Layer) -> Protections {
         Protections {
             seatbelt: Some(seatbelt),
             ..Protections::without_linux_layers(mode, "macOS has none")
@@ -98,7 +99,8 @@ impl Protections {
 
     /// What holds on Windows: a Job Object per run, and none of Linux's
     /// layers, which Windows lacks and the report names once.
-    pub fn windows(mode: Mode) -> Protections {
+    #[cfg(any(windows, test))]
+    pub(crate) fn windows(mode: Mode) -> Protections {
         Protections {
             job_object: Some(Layer::On),
             ..Protections::without_linux_layers(mode, "Windows has none")
@@ -106,6 +108,7 @@ impl Protections {
     }
 
     /// Every one of Linux's layers missing, for `why`, and no other OS's.
+    #[cfg(any(target_os = "macos", windows, test))]
     fn without_linux_layers(mode: Mode, why: &str) -> Protections {
         let none = || Layer::Missing(why.into());
         Protections {
@@ -127,7 +130,7 @@ impl Protections {
 
     /// Every layer this system could have, named as the report names it:
     /// on macOS the Seatbelt profile alone.
-    pub fn layers(&self) -> Vec<(&'static str, &Layer)> {
+    pub(crate) fn layers(&self) -> Vec<(&'static str, &Layer)> {
         if let Some(seatbelt) = &self.seatbelt {
             return vec![("Seatbelt profile", seatbelt)];
         }
@@ -147,7 +150,7 @@ impl Protections {
     }
 
     /// The layers the kernel refused, with why.
-    pub fn missing(&self) -> Vec<(&'static str, &str)> {
+    pub(crate) fn missing(&self) -> Vec<(&'static str, &str)> {
         self.layers()
             .into_iter()
             .filter_map(|(name, layer)| match layer {
@@ -161,7 +164,7 @@ impl Protections {
     /// for this system's layers: Linux's need root or user namespaces;
     /// macOS's one needs `sandbox-exec`; a Job Object is refused only by
     /// a job the judge itself runs in that does not allow nested jobs.
-    pub fn remedy(&self) -> &'static str {
+    pub(crate) fn remedy(&self) -> &'static str {
         if self.seatbelt.is_some() {
             "check that /usr/bin/sandbox-exec runs (it is part of macOS)"
         } else if self.job_object.is_some() {
@@ -174,7 +177,7 @@ impl Protections {
     }
 
     /// How a run's CPU time and memory are measured, in a few words.
-    pub fn accounting_summary(&self) -> String {
+    pub(crate) fn accounting_summary(&self) -> String {
         if self.seatbelt.is_some() {
             return "rusage accounting of the processes waited for".into();
         }
@@ -196,33 +199,33 @@ impl Protections {
 }
 
 /// What a run's Seatbelt profile holds it to on macOS (`platform::seatbelt`).
-pub const MACOS_SEATBELT: &str =
+pub(crate) const MACOS_SEATBELT: &str =
     "Seatbelt: no network, writes only in the run's scratch directory (and a compiler's build \
      directory)";
 
 /// What macOS holds every run to beside its Seatbelt profile.
-pub const MACOS_HOLDS: &str =
+pub(crate) const MACOS_HOLDS: &str =
     "a process group per run, killed as a group; RLIMIT_CPU, RLIMIT_FSIZE and RLIMIT_NOFILE";
 
 /// What macOS lacks, said once: no namespaces, cgroups or seccomp, so no
 /// memory cap while a run runs (macOS refuses RLIMIT_AS), no task limit,
 /// and no hold on a process that leaves its group.
-pub const MACOS_LACKS: &str =
+pub(crate) const MACOS_LACKS: &str =
     "macOS has no namespaces, cgroups or seccomp: no memory limit while a run runs (macOS \
      refuses RLIMIT_AS; the peak is its rusage at the end), no task limit, no scratch size \
      limit, and a process that leaves its group outlives the run";
 
 /// What a run's Job Object holds it to on Windows (`platform::windows`).
-pub const WINDOWS_HOLDS: &str =
+pub(crate) const WINDOWS_HOLDS: &str =
     "a Job Object per run: its processes killed as one, at most 256 at once (one for a \
      LeetCode-style file), its memory capped by the job";
 
 /// How Windows measures a run: its job's accounting.
-pub const WINDOWS_ACCOUNTING: &str =
+pub(crate) const WINDOWS_ACCOUNTING: &str =
     "CPU time and peak memory from the job's accounting of every process";
 
 /// What Windows lacks, said once: a Job Object alone isolates nothing.
-pub const WINDOWS_LACKS: &str =
+pub(crate) const WINDOWS_LACKS: &str =
     "a Job Object isolates nothing: no network or filesystem isolation (runs can reach the \
      network and read and write wherever you can) and no system-call filter";
 

@@ -20,16 +20,16 @@ use crate::runner::sys::kill_group;
 /// A run under way, as the spawner tracks it.
 pub(crate) struct Running {
     /// The submission's process, as the spawner and the judge see it.
-    pub pid: i32,
+    pub(crate) pid: i32,
     /// The init of its namespace, when it has one.
     pub(super) init: Option<i32>,
     /// Readable at the exit of the init, or of the submission without one.
     pub(super) pidfd: Option<OwnedFd>,
     pub(super) from_init: Option<OwnedFd>,
-    pub cgroup: Option<Cgroup>,
+    pub(crate) cgroup: Option<Cgroup>,
     /// Without a cgroup: where its init keeps the CPU time it samples of
     /// the run, which the judge maps to read as the run goes.
-    pub sampled: Option<OwnedFd>,
+    pub(crate) sampled: Option<OwnedFd>,
     pub(super) started: Instant,
     pub(super) lent: Vec<(PathBuf, Uid, Gid)>,
     /// The report, once made; the run is cleaned up after it is sent.
@@ -79,7 +79,7 @@ pub(super) fn chown_tree(dir: &Path, uid: Uid, gid: Gid) {
 impl Running {
     /// Descriptors that become readable when the run moves on: its exit
     /// (pidfd) and the init's messages.
-    pub fn fds(&self) -> [RawFd; 2] {
+    pub(crate) fn fds(&self) -> [RawFd; 2] {
         [
             self.pidfd.as_ref().map_or(-1, |fd| fd.as_raw_fd()),
             self.from_init.as_ref().map_or(-1, |fd| fd.as_raw_fd()),
@@ -89,7 +89,7 @@ impl Running {
     /// Kills everything of the run: through its init, which reaps the
     /// run's processes and reports what they used (see
     /// [`STOP`]); without one, at once.
-    pub fn kill(&mut self) {
+    pub(crate) fn kill(&mut self) {
         match self.init {
             Some(init) => {
                 if self.stop_asked.is_none() {
@@ -110,7 +110,7 @@ impl Running {
 
     /// Takes in the init's messages; `Ok(Some)` once the run is over and
     /// everything it started is dead.
-    pub fn poll(&mut self) -> io::Result<Option<ExitReport>> {
+    pub(crate) fn poll(&mut self) -> io::Result<Option<ExitReport>> {
         if let Some(ended) = self.ended {
             return Ok(Some(ended));
         }

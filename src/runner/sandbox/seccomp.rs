@@ -45,12 +45,12 @@ const PROCESS_CALLS: &[i64] = &[libc::SYS_fork, libc::SYS_vfork];
 const PROCESS_CALLS: &[i64] = &[];
 
 /// The keyring filter, compiled once and applied just before exec.
-pub struct NoKeyrings {
+pub(crate) struct NoKeyrings {
     filter: BpfProgram,
 }
 
 impl NoKeyrings {
-    pub fn new() -> Result<NoKeyrings, String> {
+    pub(crate) fn new() -> Result<NoKeyrings, String> {
         let calls = [libc::SYS_add_key, libc::SYS_keyctl, libc::SYS_request_key];
         let filter = compile(
             calls.iter().map(|&call| (call, vec![])).collect(),
@@ -67,7 +67,7 @@ impl NoKeyrings {
 }
 
 /// The compiled filters, made before the fork and applied just before exec.
-pub struct NoFork {
+pub(crate) struct NoFork {
     filters: [BpfProgram; 2],
 }
 
@@ -135,7 +135,7 @@ fn refuse_x32(_: &mut BpfProgram) -> Result<(), String> {
 }
 
 impl NoFork {
-    pub fn new() -> Result<NoFork, String> {
+    pub(crate) fn new() -> Result<NoFork, String> {
         let new_process = SeccompRule::new(vec![SeccompCondition::new(
             0,
             SeccompCmpArgLen::Qword,

@@ -35,7 +35,7 @@ use crate::runner::places;
 /// Version managers whose directory in the home holds their shims, the
 /// toolchains the shims run, and nothing a run may not read: shown whole
 /// when a program is in it and is no installation of its own.
-pub const MANAGERS: [&str; 14] = [
+pub(crate) const MANAGERS: [&str; 14] = [
     ".pyenv", ".rbenv", ".nodenv", ".goenv", ".jenv", ".nvm", ".asdf", ".sdkman", ".volta",
     ".rustup", ".ghcup", ".juliaup", ".bun", ".deno",
 ];
@@ -45,7 +45,7 @@ pub const MANAGERS: [&str; 14] = [
 /// lead, and, under a hidden directory of the home, its installation (see
 /// the module's documentation). A `#!` script's interpreter is followed
 /// the same way.
-pub fn program_paths(program: &Path, home: Option<&Path>) -> Vec<PathBuf> {
+pub(crate) fn program_paths(program: &Path, home: Option<&Path>) -> Vec<PathBuf> {
     let mut paths = Vec::new();
     let add = |path: &Path, paths: &mut Vec<PathBuf>| {
         if is_system_path(path) || paths.iter().any(|p| path.starts_with(p)) {
@@ -98,7 +98,7 @@ fn hidden_dir(path: &Path, home: &Path) -> Option<PathBuf> {
 /// Whether a run may be shown `dir` whole as a toolchain's: not the home
 /// or above it, nor a hidden directory of the home other than a version
 /// manager's, nor one that holds the judge's own files.
-pub fn may_show_whole(dir: &Path, home: Option<&Path>) -> bool {
+pub(crate) fn may_show_whole(dir: &Path, home: Option<&Path>) -> bool {
     if let Some(home) = home {
         if home.starts_with(dir) {
             return false;
@@ -129,7 +129,7 @@ fn shebang(path: &Path) -> Option<PathBuf> {
 /// Refuses a `plan` that would show a run the judge's own files: a path
 /// it binds that holds one of the judge's directories, or lies in its
 /// data, configuration or records (see `runner::places`).
-pub fn ensure_unseen(plan: &Plan) -> std::io::Result<()> {
+pub(crate) fn ensure_unseen(plan: &Plan) -> std::io::Result<()> {
     let own = places::own_dirs();
     for path in plan.read_only.iter().chain(&plan.writable) {
         if let Some(dir) = places::holds_own_files(path, &own) {

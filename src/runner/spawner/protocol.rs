@@ -79,7 +79,7 @@ impl Reply {
 
 /// Reads `message` as the spawner reads a request and the judge a reply,
 /// for fuzzing: any bytes give a message or an error, never a panic.
-pub fn decode_any(message: &[u8]) {
+pub(crate) fn decode_any(message: &[u8]) {
     let _ = Request::decode(message);
     let _ = Reply::decode(message);
 }

@@ -18,7 +18,7 @@ fn reply(socket: &OwnedFd, reply: &Reply) -> io::Result<()> {
 
 /// The spawner's side, on the socket it got as stdin: sets up the sandbox,
 /// then serves runs one at a time until the harness goes away.
-pub fn serve() -> io::Result<()> {
+pub(crate) fn serve() -> io::Result<()> {
     // The socket the harness gave as our stdin.
     let socket = io::stdin().as_fd().try_clone_to_owned()?;
     let exe = std::env::current_exe()?;

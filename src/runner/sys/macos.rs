@@ -8,9 +8,9 @@ use std::time::Duration;
 /// What the kernel has counted of a running process so far.
 pub(crate) struct ProcessUsage {
     /// User and system time of all its threads.
-    pub cpu: Duration,
+    pub(crate) cpu: Duration,
     /// Its resident memory now, in KiB.
-    pub resident_kb: u64,
+    pub(crate) resident_kb: u64,
 }
 
 /// [`ProcessUsage`] of `pid`; `None` once it is gone, or when it is not

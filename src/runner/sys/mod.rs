@@ -32,7 +32,7 @@ pub(crate) use windows::*;
 
 #[cfg(all(unix, not(target_os = "linux")))]
 pub(crate) use posix::pidfd_open;
-pub use posix::Rlimits;
+pub(crate) use posix::Rlimits;
 #[cfg(target_os = "linux")]
 pub(crate) use posix::{exit_now, release_free_heap, wait4, Resource};
 #[cfg(unix)]

@@ -32,23 +32,23 @@ fn set_limit(resource: Resource, value: u64) -> io::Result<()> {
 /// Limits set in the child between fork and exec (on Windows, the CPU
 /// limit becomes its job's).
 #[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
-pub struct Rlimits {
+pub(crate) struct Rlimits {
     /// `RLIMIT_CPU`, whole seconds.
-    pub cpu_seconds: Option<u64>,
+    pub(crate) cpu_seconds: Option<u64>,
     /// `RLIMIT_AS`, bytes.
-    pub address_space: Option<u64>,
+    pub(crate) address_space: Option<u64>,
     /// `RLIMIT_NPROC`: tasks of the user the run is, where that user is
     /// the run's own (set by the sandbox, where no cgroup counts them).
     #[serde(default)]
-    pub tasks: Option<u64>,
+    pub(crate) tasks: Option<u64>,
     /// `RLIMIT_FSIZE`, bytes: the largest file it may write (a compile's,
     /// on the user's disk).
     #[serde(default)]
-    pub file_size: Option<u64>,
+    pub(crate) file_size: Option<u64>,
     /// `RLIMIT_NOFILE`: descriptors open at once (set where no sandbox
     /// bounds a run otherwise: macOS).
     #[serde(default)]
-    pub open_files: Option<u64>,
+    pub(crate) open_files: Option<u64>,
 }
 
 /// Sets the limits of a submission between fork and exec: no core dumps,

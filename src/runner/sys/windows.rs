@@ -157,19 +157,19 @@ pub(crate) struct Job(OwnedHandle);
 /// The limits a [`Job`] is given.
 pub(crate) struct JobLimits {
     /// Processes alive at once.
-    pub processes: u32,
+    pub(crate) processes: u32,
     /// Committed memory of all its processes together, in bytes.
-    pub memory_bytes: Option<usize>,
+    pub(crate) memory_bytes: Option<usize>,
     /// User time of all its processes, in 100 ns units.
-    pub cpu_100ns: Option<i64>,
+    pub(crate) cpu_100ns: Option<i64>,
 }
 
 /// What a job has accounted of its processes so far.
 pub(crate) struct JobAccounting {
-    pub user_100ns: i64,
-    pub kernel_100ns: i64,
-    pub peak_job_bytes: usize,
-    pub peak_process_bytes: usize,
+    pub(crate) user_100ns: i64,
+    pub(crate) kernel_100ns: i64,
+    pub(crate) peak_job_bytes: usize,
+    pub(crate) peak_process_bytes: usize,
 }
 
 impl Job {
@@ -251,21 +251,21 @@ impl Job {
 
 /// A process created suspended, and its main thread.
 pub(crate) struct Created {
-    pub process: OwnedHandle,
-    pub thread: OwnedHandle,
+    pub(crate) process: OwnedHandle,
+    pub(crate) thread: OwnedHandle,
 }
 
 /// What [`create_suspended`] starts.
 pub(crate) struct Creation<'a> {
-    pub program: &'a Path,
+    pub(crate) program: &'a Path,
     /// As `command_line` makes it.
-    pub command_line: &'a OsStr,
+    pub(crate) command_line: &'a OsStr,
     /// As `environment_block` makes it.
-    pub environment: &'a [u16],
-    pub cwd: Option<&'a Path>,
-    pub stdin: &'a OwnedHandle,
-    pub stdout: &'a OwnedHandle,
-    pub stderr: &'a OwnedHandle,
+    pub(crate) environment: &'a [u16],
+    pub(crate) cwd: Option<&'a Path>,
+    pub(crate) stdin: &'a OwnedHandle,
+    pub(crate) stdout: &'a OwnedHandle,
+    pub(crate) stderr: &'a OwnedHandle,
 }
 
 /// A process attribute list holding one handle list; freed when dropped.

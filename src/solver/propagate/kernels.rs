@@ -47,7 +47,7 @@ pub(super) mod scalar {
 
     /// See [`super::Kernels::clear`].
     #[inline(always)]
-    pub fn clear(masks: &mut [u32; 9], cells: u32) -> u32 {
+    pub(crate) fn clear(masks: &mut [u32; 9], cells: u32) -> u32 {
         let mut changed = 0;
         // Highest digit first, so each flag goes in with a shift by one;
         // `hit` is within the band, so `hit + BAND` carries into bit 27
@@ -62,7 +62,7 @@ pub(super) mod scalar {
 
     /// See [`super::Kernels::column`].
     #[inline(always)]
-    pub fn column(masks: &[u32; 9], i: u32) -> u32 {
+    pub(crate) fn column(masks: &[u32; 9], i: u32) -> u32 {
         let mut digits = 0;
         for &mask in masks.iter().rev() {
             digits = digits << 1 | (mask >> i & 1);
@@ -72,7 +72,7 @@ pub(super) mod scalar {
 
     /// See [`super::Kernels::triad_counts`].
     #[inline(always)]
-    pub fn triad_counts(masks: &[u32; 9]) -> [u32; 4] {
+    pub(crate) fn triad_counts(masks: &[u32; 9]) -> [u32; 4] {
         let (mut rows, mut cols) = ([0; 4], [0; 4]);
         for &mask in masks {
             count_in(&mut rows, minirow_word(mask));
@@ -83,7 +83,7 @@ pub(super) mod scalar {
 
     /// See [`super::Kernels::counts`].
     #[inline(always)]
-    pub fn counts(masks: &[u32; 9]) -> (u32, u32, u32) {
+    pub(crate) fn counts(masks: &[u32; 9]) -> (u32, u32, u32) {
         let (mut once, mut twice, mut thrice) = (0, 0, 0);
         for &mask in masks {
             thrice |= twice & mask;

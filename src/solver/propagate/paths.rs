@@ -48,7 +48,7 @@ impl CodePath {
 
     /// The copy `search` runs on this CPU: the fastest it can run.
     #[must_use]
-    pub fn detected() -> CodePath {
+    pub(crate) fn detected() -> CodePath {
         CodePath::ALL
             .into_iter()
             .find(|path| path.available())
@@ -113,7 +113,7 @@ mod v3 {
 
     /// Whether the CPU has the features of [`visit`]; the standard
     /// library caches the answer, so this is cheap per search.
-    pub fn detected() -> bool {
+    pub(crate) fn detected() -> bool {
         std::arch::is_x86_feature_detected!("avx2")
             && std::arch::is_x86_feature_detected!("bmi1")
             && std::arch::is_x86_feature_detected!("bmi2")
@@ -125,7 +125,7 @@ mod v3 {
     /// which hands it out only once [`detected`] said yes, or to
     /// `search_on_unchecked`, whose caller vouches for the CPU. (`run`,
     /// once per search, checks and calls [`visit`] itself.)
-    pub fn enter(search: &mut Search, grid: Grid) {
+    pub(crate) fn enter(search: &mut Search, grid: Grid) {
         // SAFETY: see above: reached only where the CPU has the features.
         unsafe { visit(search, grid) }
     }
@@ -133,7 +133,7 @@ mod v3 {
     /// # Safety
     /// The CPU must have the features [`detected`] checks.
     #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-    pub unsafe fn visit(search: &mut Search, grid: Grid) {
+    pub(crate) unsafe fn visit(search: &mut Search, grid: Grid) {
         // SAFETY: reached only from `enter` (see there), from `super::run`
         // after `detected()`, or from itself.
         search.visit::<Avx2>(grid, |search, grid| unsafe { visit(search, grid) });
@@ -147,7 +147,7 @@ mod v4 {
     use super::{Grid, Search};
 
     /// Whether the CPU has the features of [`visit`].
-    pub fn detected() -> bool {
+    pub(crate) fn detected() -> bool {
         super::v3::detected()
             && std::arch::is_x86_feature_detected!("avx512f")
             && std::arch::is_x86_feature_detected!("avx512bw")
@@ -157,7 +157,7 @@ mod v4 {
     }
 
     /// [`visit`] as a plain function pointer (see `super::v3::enter`).
-    pub fn enter(search: &mut Search, grid: Grid) {
+    pub(crate) fn enter(search: &mut Search, grid: Grid) {
         // SAFETY: reached only where the CPU has the features, as for
         // `super::v3::enter`.
         unsafe { visit(search, grid) }
@@ -168,7 +168,7 @@ mod v4 {
     #[target_feature(
         enable = "avx512f,avx512bw,avx512cd,avx512dq,avx512vl,avx2,bmi1,bmi2,lzcnt,popcnt"
     )]
-    pub unsafe fn visit(search: &mut Search, grid: Grid) {
+    pub(crate) unsafe fn visit(search: &mut Search, grid: Grid) {
         // SAFETY: reached only from `enter` (see there), from `super::run`
         // after `detected()`, or from itself.
         search.visit::<Avx512>(grid, |search, grid| unsafe { visit(search, grid) });

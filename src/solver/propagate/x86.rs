@@ -97,7 +97,7 @@ pub(super) mod avx2 {
     /// The CPU must have AVX2.
     #[target_feature(enable = "avx2")]
     #[inline]
-    pub unsafe fn clear(masks: &mut [u32; 9], cells: u32) -> u32 {
+    pub(crate) unsafe fn clear(masks: &mut [u32; 9], cells: u32) -> u32 {
         let eight = masks.as_mut_ptr().cast::<__m256i>();
         // SAFETY: the load and store cover masks[0..8], inside the array.
         let unchanged = unsafe {
@@ -118,7 +118,7 @@ pub(super) mod avx2 {
     /// The CPU must have AVX2.
     #[target_feature(enable = "avx2")]
     #[inline]
-    pub unsafe fn column(masks: &[u32; 9], i: u32) -> u32 {
+    pub(crate) unsafe fn column(masks: &[u32; 9], i: u32) -> u32 {
         // SAFETY: the load covers masks[0..8]. Shifting bit `i` to the sign
         // bit lets movemask gather it.
         let eight = unsafe {
@@ -137,7 +137,7 @@ pub(super) mod avx2 {
     /// The CPU must have AVX2.
     #[target_feature(enable = "avx2")]
     #[inline]
-    pub unsafe fn triad_counts(masks: &[u32; 9]) -> [u32; 4] {
+    pub(crate) unsafe fn triad_counts(masks: &[u32; 9]) -> [u32; 4] {
         // SAFETY: the load covers masks[0..8], inside the array; the
         // caller promises AVX2. Plain calls, not array maps: closures would
         // not inline here.
@@ -187,7 +187,7 @@ pub(super) mod avx2 {
     /// with ANDs and ORs. A 256-bit register gains nothing here, as its two
     /// halves must be merged anyway.
     #[inline(always)]
-    pub fn counts(masks: &[u32; 9]) -> (u32, u32, u32) {
+    pub(crate) fn counts(masks: &[u32; 9]) -> (u32, u32, u32) {
         #[inline(always)]
         fn merge(a: [__m128i; 3], b: [__m128i; 3]) -> [__m128i; 3] {
             // SAFETY: SSE2 is part of x86-64; no memory is touched.

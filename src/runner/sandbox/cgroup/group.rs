@@ -15,13 +15,13 @@ use serde::{Deserialize, Serialize};
 pub(super) const BASE: &str = "sudoku-judge";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Version {
+pub(crate) enum Version {
     V1,
     V2,
 }
 
 impl Version {
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Version::V1 => "cgroup v1",
             Version::V2 => "cgroup v2",
@@ -66,14 +66,14 @@ impl Version {
 /// Where the judge makes its cgroups: for v1 one directory per controller
 /// (memory, pids, cpuacct), for v2 the same directory three times.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Hierarchy {
-    pub version: Version,
+pub(crate) struct Hierarchy {
+    pub(crate) version: Version,
     pub(super) memory: PathBuf,
     pub(super) pids: PathBuf,
     pub(super) cpu: PathBuf,
     /// How the judge came by it.
     #[serde(default)]
-    pub origin: Origin,
+    pub(crate) origin: Origin,
     /// Under v2, a cgroup of the judge's own that it moves into before it
     /// makes any run's: a cgroup that hands controllers on to its children
     /// may hold no processes itself.
@@ -83,7 +83,7 @@ pub struct Hierarchy {
 
 /// Where the judge's cgroups come from.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Origin {
+pub(crate) enum Origin {
     /// Made where root may make them.
     #[default]
     Root,
@@ -96,17 +96,17 @@ pub enum Origin {
 
 /// The kernel-enforced limits of one run's cgroup.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CgroupLimits {
+pub(crate) struct CgroupLimits {
     /// Memory past which the kernel stops the run (its OOM killer).
-    pub memory_bytes: u64,
+    pub(crate) memory_bytes: u64,
     /// Tasks (processes and threads) at once.
-    pub pids: u32,
+    pub(crate) pids: u32,
 }
 
 /// One run's cgroup: its directories, for reading and for joining.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Cgroup {
-    pub version: Version,
+pub(crate) struct Cgroup {
+    pub(crate) version: Version,
     pub(super) memory: PathBuf,
     pub(super) pids: PathBuf,
     pub(super) cpu: PathBuf,
@@ -167,13 +167,13 @@ impl std::fmt::Debug for Held {
 
 /// What a cgroup counted over a run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Usage {
+pub(crate) struct Usage {
     /// CPU time of every task that was in it.
-    pub cpu: Duration,
+    pub(crate) cpu: Duration,
     /// Times the kernel's OOM killer killed a task in it.
-    pub oom_kills: u64,
+    pub(crate) oom_kills: u64,
     /// Forks refused at its process limit.
-    pub fork_refusals: u64,
+    pub(crate) fork_refusals: u64,
 }
 
 pub(super) fn write(path: &Path, value: &str) -> io::Result<()> {

@@ -15,7 +15,7 @@ use super::systemd;
 impl Hierarchy {
     /// The cgroup version and where its runs' cgroups go, in a few words,
     /// for the report's header.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         let version = self.version.name();
         match self.origin {
             Origin::Root => version.to_string(),
@@ -35,7 +35,7 @@ impl Hierarchy {
     /// asks the user's systemd for a delegated scope of its own, as
     /// rootless containers do, and moves there. This moves the calling
     /// process: call it once, from the judge itself, before any run.
-    pub fn detect() -> Result<Hierarchy, String> {
+    pub(crate) fn detect() -> Result<Hierarchy, String> {
         let tables = || -> Result<(String, String), String> {
             let mountinfo = fs::read_to_string("/proc/self/mountinfo")
                 .map_err(|e| format!("cannot read /proc/self/mountinfo: {e}"))?;
@@ -176,7 +176,7 @@ impl Hierarchy {
     }
 
     /// Creates the cgroup `name` under `limits`.
-    pub fn create(&self, name: &str, limits: CgroupLimits) -> io::Result<Cgroup> {
+    pub(crate) fn create(&self, name: &str, limits: CgroupLimits) -> io::Result<Cgroup> {
         let cgroup = Cgroup {
             version: self.version,
             memory: self.memory.join(name),
@@ -207,7 +207,7 @@ impl Hierarchy {
     /// Removes the cgroups of spawners that are gone: those named
     /// `PID-...` whose process no longer exists (a spawner killed before it
     /// could clean up).
-    pub fn sweep_stale(&self) {
+    pub(crate) fn sweep_stale(&self) {
         let Ok(entries) = fs::read_dir(&self.memory) else {
             return;
         };

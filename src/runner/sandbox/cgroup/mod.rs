@@ -47,6 +47,6 @@ mod systemd;
 #[cfg(test)]
 mod tests;
 
-pub use run::CgroupMeter;
+pub(crate) use run::CgroupMeter;
 
-pub use group::{Cgroup, CgroupLimits, Hierarchy, Origin, Usage, Version};
+pub(crate) use group::{Cgroup, CgroupLimits, Hierarchy};

@@ -51,7 +51,7 @@ impl Cgroup {
 
     /// Holds the two files a meter reads, sent by the spawner that holds
     /// them (see [`Cgroup::meter_files`]).
-    pub fn hold_meter_files(&mut self, cpu: OwnedFd, memory_stat: OwnedFd) {
+    pub(crate) fn hold_meter_files(&mut self, cpu: OwnedFd, memory_stat: OwnedFd) {
         self.held = Held(Some(Arc::new(Open {
             cpu: Some(File::from(cpu)),
             memory_stat: Some(File::from(memory_stat)),
@@ -62,7 +62,7 @@ impl Cgroup {
     /// The files a meter reads (CPU time, then `memory.stat`), where they
     /// are held: for the spawner to send with the run's start, so that the
     /// judge need not open them again.
-    pub fn meter_files(&self) -> Option<[&File; 2]> {
+    pub(crate) fn meter_files(&self) -> Option<[&File; 2]> {
         let open = self.held.0.as_deref()?;
         Some([open.cpu.as_ref()?, open.memory_stat.as_ref()?])
     }
@@ -70,7 +70,7 @@ impl Cgroup {
     /// The files a process writes `0` into to join the cgroup, open for
     /// writing and closed at exec: copies of the held ones, else opened
     /// now.
-    pub fn open_procs_files(&self) -> Result<Vec<OwnedFd>, (PathBuf, io::Error)> {
+    pub(crate) fn open_procs_files(&self) -> Result<Vec<OwnedFd>, (PathBuf, io::Error)> {
         if let Some(open) = self.held.0.as_deref().filter(|o| !o.join.is_empty()) {
             let copies = open.join.iter().map(OwnedFd::try_clone);
             if let Ok(copies) = copies.collect::<io::Result<Vec<_>>>() {
@@ -166,7 +166,7 @@ impl Cgroup {
     /// over every thread group, and the first to take it after a quiet
     /// spell waits out an RCU grace period, 10 to 20 ms, seen in one run in
     /// fifty. v2 has only `cgroup.procs`.
-    pub fn procs_files(&self) -> Vec<PathBuf> {
+    pub(crate) fn procs_files(&self) -> Vec<PathBuf> {
         let file = match self.version {
             Version::V1 => "tasks",
             Version::V2 => "cgroup.procs",
@@ -176,7 +176,7 @@ impl Cgroup {
 
     /// Open handles for reading the CPU time and memory as a run goes:
     /// copies of the held ones, else opened now.
-    pub fn meter(&self) -> io::Result<CgroupMeter> {
+    pub(crate) fn meter(&self) -> io::Result<CgroupMeter> {
         let cpu = self.cpu.join(self.version.cpu_file());
         let memory = self.memory.join("memory.stat");
         let held = self.meter_files();
@@ -202,7 +202,7 @@ impl Cgroup {
     }
 
     /// The memory [`CgroupMeter::memory_kb`] reads, read once.
-    pub fn memory_kb(&self) -> io::Result<u64> {
+    pub(crate) fn memory_kb(&self) -> io::Result<u64> {
         let stat = self.read_held(|o| o.memory_stat.as_ref(), &self.memory.join("memory.stat"))?;
         self.version.memory_kb(&stat)
     }
@@ -219,7 +219,7 @@ impl Cgroup {
     }
 
     /// What the cgroup counted over the run; read once the run is over.
-    pub fn usage(&self) -> io::Result<Usage> {
+    pub(crate) fn usage(&self) -> io::Result<Usage> {
         let counted = self.counters()?;
         Ok(Usage {
             cpu: counted.cpu.saturating_sub(self.base.cpu),
@@ -254,7 +254,7 @@ impl Cgroup {
     /// under `limits`: what it counts from now on is the new run's. `Err`
     /// (it still holds a process, or its files cannot be read) means it
     /// must not be used again.
-    pub fn reuse(mut self, limits: CgroupLimits) -> io::Result<Cgroup> {
+    pub(crate) fn reuse(mut self, limits: CgroupLimits) -> io::Result<Cgroup> {
         if self.holds_processes()? {
             return Err(io::Error::other("the cgroup still holds processes"));
         }
@@ -265,7 +265,7 @@ impl Cgroup {
 
     /// Kills every process in the cgroup: through `cgroup.kill` where the
     /// kernel has it (v2, Linux 5.14), else one by one until none is left.
-    pub fn kill_all(&self) {
+    pub(crate) fn kill_all(&self) {
         // Where the count is held open, an empty cgroup costs one read.
         if self
             .held
@@ -301,7 +301,7 @@ impl Cgroup {
     }
 
     /// Removes the cgroup's directories; it must hold no process.
-    pub fn remove(&self) -> io::Result<()> {
+    pub(crate) fn remove(&self) -> io::Result<()> {
         let mut result = Ok(());
         for dir in self.dirs() {
             // A task that was just killed may linger for a moment.
@@ -327,7 +327,7 @@ impl Cgroup {
 
 /// Reads a cgroup's CPU time and memory while its run goes on, from files
 /// held open (a read at offset 0 makes the kernel write them anew).
-pub struct CgroupMeter {
+pub(crate) struct CgroupMeter {
     version: Version,
     cpu: File,
     memory: File,
@@ -356,7 +356,7 @@ impl CgroupMeter {
     }
 
     /// CPU time of every task of the run so far.
-    pub fn cpu(&mut self) -> io::Result<Duration> {
+    pub(crate) fn cpu(&mut self) -> io::Result<Duration> {
         Self::read(&self.cpu, &mut self.buf)?;
         let counted = self.version.cpu(&String::from_utf8_lossy(&self.buf))?;
         Ok(counted.saturating_sub(self.cpu_base))
@@ -366,7 +366,7 @@ impl CgroupMeter {
     /// CPU, in all: `cpu.pressure`'s `some total`. `None` where the kernel
     /// keeps no pressure figures (cgroup v1, a kernel without PSI or booted
     /// with `psi=0`, whose file cannot be read).
-    pub fn cpu_wait(&mut self) -> Option<Duration> {
+    pub(crate) fn cpu_wait(&mut self) -> Option<Duration> {
         Self::read(self.pressure.as_ref()?, &mut self.buf).ok()?;
         let text = String::from_utf8_lossy(&self.buf);
         let some = text.lines().find(|line| line.starts_with("some "))?;
@@ -378,7 +378,7 @@ impl CgroupMeter {
 
     /// The tree's anonymous memory and tmpfs and shared memory now, in KB
     /// (see the module's docs for why not the whole charge).
-    pub fn memory_kb(&mut self) -> io::Result<u64> {
+    pub(crate) fn memory_kb(&mut self) -> io::Result<u64> {
         Self::read(&self.memory, &mut self.buf)?;
         self.version.memory_kb(&String::from_utf8_lossy(&self.buf))
     }

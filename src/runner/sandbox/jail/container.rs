@@ -38,7 +38,7 @@ const SETUP_DEADLINE: Duration = Duration::from_secs(10);
 
 /// The spawner's containment, set up once.
 pub(crate) struct Jail {
-    pub protections: Protections,
+    pub(crate) protections: Protections,
     /// Fresh namespaces per run: PID, mount and IPC.
     pub(super) per_run: bool,
     pub(super) filesystem: bool,
@@ -168,40 +168,13 @@ impl Prepared {
 impl Jail {
     /// Starts one run on `stdio` (stdin, stdout, stderr, and a driver's
     /// answers as fd 3 when there are four).
-    pub fn launch(
+    pub(crate) fn launch(
         &mut self,
         launch: &SpawnRequest,
         stdio: Vec<OwnedFd>,
     ) -> Result<Running, Failure> {
         if !self.per_run {
-            self.runs += 1;
-            let cgroup = self.cgroup(&launch.plan)?;
-            let lent = self.lend(&launch.plan.writable);
-            let exec = Exec::new(launch, self.confinement())?;
-            let started = Instant::now();
-            return match launch_plain(&exec, stdio, cgroup.as_ref()) {
-                Ok(pid) => Ok(Running {
-                    pid,
-                    init: None,
-                    pidfd: crate::runner::sys::pidfd_open(pid),
-                    from_init: None,
-                    cgroup,
-                    sampled: None,
-                    started,
-                    lent,
-                    ended: None,
-                    stop_asked: None,
-                    pooled: None,
-                }),
-                Err(failure) => {
-                    give_back(&lent);
-                    if let Some(cgroup) = cgroup {
-                        cgroup.kill_all();
-                        let _ = cgroup.remove();
-                    }
-                    Err(failure)
-                }
-            };
+            return self.launch_direct(launch, stdio);
         }
         let mut prepared = match self.ready.take() {
             Some(ready) if ready.plan == launch.plan => ready,
@@ -278,6 +251,43 @@ impl Jail {
         })
     }
 
+    /// Starts one run straight from the spawner, without an init of its
+    /// own (no namespaces a run at a time).
+    fn launch_direct(
+        &mut self,
+        launch: &SpawnRequest,
+        stdio: Vec<OwnedFd>,
+    ) -> Result<Running, Failure> {
+        self.runs += 1;
+        let cgroup = self.cgroup(&launch.plan)?;
+        let lent = self.lend(&launch.plan.writable);
+        let exec = Exec::new(launch, self.confinement())?;
+        let started = Instant::now();
+        match launch_plain(&exec, stdio, cgroup.as_ref()) {
+            Ok(pid) => Ok(Running {
+                pid,
+                init: None,
+                pidfd: crate::runner::sys::pidfd_open(pid),
+                from_init: None,
+                cgroup,
+                sampled: None,
+                started,
+                lent,
+                ended: None,
+                stop_asked: None,
+                pooled: None,
+            }),
+            Err(failure) => {
+                give_back(&lent);
+                if let Some(cgroup) = cgroup {
+                    cgroup.kill_all();
+                    let _ = cgroup.remove();
+                }
+                Err(failure)
+            }
+        }
+    }
+
     /// What every run's start gets of this containment.
     fn confinement(&self) -> Confinement<'_> {
         Confinement {
@@ -343,7 +353,7 @@ impl Jail {
 
     /// Lets go of a run whose report has been sent: its sandbox serves the
     /// next run where it can ([`Jail::pooled`]).
-    pub fn retire(&mut self, mut running: Running) {
+    pub(crate) fn retire(&mut self, mut running: Running) {
         let kept = self.keep_for_next(&mut running);
         // Dropped now, it has nothing left to stop.
         running.ended.get_or_insert_with(ExitReport::default);
@@ -369,7 +379,7 @@ impl Jail {
 
     /// Tends to the background: takes the word of a sandbox being made,
     /// and reaps what was let go.
-    pub fn tend(&mut self) {
+    pub(crate) fn tend(&mut self) {
         if let Some(mut ready) = self.ready.take() {
             match ready.ready(Duration::ZERO) {
                 Ok(()) => self.ready = Some(ready),
@@ -382,7 +392,7 @@ impl Jail {
     }
 
     /// Descriptors that become readable when the background moves on.
-    pub fn background_fds(&self) -> Vec<RawFd> {
+    pub(crate) fn background_fds(&self) -> Vec<RawFd> {
         let mut fds: Vec<RawFd> = self
             .retired
             .iter()

@@ -24,7 +24,12 @@ impl Jail {
     /// Sets up the spawner's containment for `mode`, as far as the kernel
     /// allows; `exe` (this program) is run once to prove the per-run
     /// layers; `cgroups` is where the judge found its runs' cgroups may go.
-    pub fn enter(mode: Mode, slot: u32, exe: &Path, cgroups: Result<Hierarchy, String>) -> Jail {
+    pub(crate) fn enter(
+        mode: Mode,
+        slot: u32,
+        exe: &Path,
+        cgroups: Result<Hierarchy, String>,
+    ) -> Jail {
         let mut jail = Jail {
             protections: Protections::off(),
             per_run: false,
