@@ -37,7 +37,7 @@
 //!   path that is not Unicode is shown lossily, with U+FFFD.)
 //! - [`Outside::html`]: as for a terminal, then `&`, `<`, `>` and both
 //!   quotes as entities, for text and attribute values alike.
-//! - [`Outside::shell`]: one word of a command, quoted for the OS's shell
+//! - [`OutsidePath::shell`]: one word of a command, quoted for the OS's shell
 //!   by `crate::quote`; on one line and free of control characters, so
 //!   it is safe in a script's comment too.
 //! - JSON: all three types serialise as their terminal form. serde_json

@@ -9,8 +9,8 @@
 //! `drivers/`; one that runs as another does (Kotlin as Java) takes what
 //! it does not say from that language's spec. Nothing else in the judge
 //! asks which language it runs; the book's table of languages
-//! (`docs/languages.md`) is made from the same declarations ([`table`]),
-//! and a test keeps the two in step.
+//! (`docs/languages.md`) is made from the same declarations (by `table`,
+//! in the test that keeps the two in step).
 //!
 //! How a file is built and cached is in [`build`](mod@build), the
 //! compiler's run in [`compile`], and which programs a language's tools
