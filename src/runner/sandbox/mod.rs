@@ -78,6 +78,8 @@ pub(crate) mod paths;
 mod plan;
 
 pub(crate) use plan::{
-    configure, environment, is_system_path, mode, run_cwd, ExitReport, Mode, Plan, ProgramRefused,
-    SpawnRequest, FALLBACK_CWD,
+    configure, environment, is_system_path, mode, run_cwd, Mode, Plan, ProgramRefused,
 };
+// What the spawner, Linux's, sends and answers.
+#[cfg(target_os = "linux")]
+pub(crate) use plan::{ExitReport, SpawnRequest, FALLBACK_CWD};
