@@ -145,12 +145,6 @@ impl Dir {
             .open(self.path.join(name))
     }
 
-    /// [`Self::create_new`]; the file gets the access list it inherits
-    /// from its directory.
-    pub(crate) fn create_private(&self, name: &str) -> io::Result<File> {
-        self.create_new(name)
-    }
-
     /// [`Self::create_new`]: a program is told by its name on Windows, and
     /// the file gets the access list it inherits from its directory.
     pub(crate) fn create_read_only(&self, name: &str, _executable: bool) -> io::Result<File> {

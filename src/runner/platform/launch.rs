@@ -29,6 +29,7 @@ pub(crate) type ExitFd = std::convert::Infallible;
 pub(crate) enum Exit {
     Code(i32),
     /// A Unix signal ended it.
+    #[cfg_attr(windows, allow(dead_code))]
     Signal(i32),
     /// An exception ended it (Windows): its `NTSTATUS`, e.g. 0xC0000005.
     Exception(u32),

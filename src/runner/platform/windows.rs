@@ -191,11 +191,6 @@ impl Meter {
         self.process_cpu()
     }
 
-    /// Windows does not say how long a process waited for a CPU.
-    pub(crate) fn cpu_wait(&mut self) -> Option<Duration> {
-        None
-    }
-
     /// Nothing to note: see [`Meter::cpu_wait`].
     pub(crate) fn note_wait(&mut self) {}
 
