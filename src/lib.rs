@@ -372,18 +372,11 @@ mod tests {
 
     /// Every source file below `src/`, sorted.
     fn all_files() -> Vec<PathBuf> {
-        let mut files = Vec::new();
-        let mut dirs = vec![src()];
-        while let Some(dir) = dirs.pop() {
-            for entry in std::fs::read_dir(&dir).unwrap() {
-                let path = entry.unwrap().path();
-                if path.is_dir() {
-                    dirs.push(path);
-                } else if path.extension().is_some_and(|e| e == "rs") {
-                    files.push(path);
-                }
-            }
-        }
+        let mut files: Vec<PathBuf> = walkdir::WalkDir::new(src())
+            .into_iter()
+            .map(|entry| entry.unwrap().into_path())
+            .filter(|path| path.extension().is_some_and(|e| e == "rs"))
+            .collect();
         files.sort();
         files
     }
@@ -610,19 +603,11 @@ mod tests {
     /// Every directory of modules, as paths of module names below the
     /// crate's root: `runner`, `runner::sandbox`, ...
     fn rooms() -> Vec<Vec<String>> {
-        let mut rooms = Vec::new();
-        let mut dirs = vec![src()];
-        while let Some(dir) = dirs.pop() {
-            for entry in std::fs::read_dir(&dir).unwrap() {
-                let path = entry.unwrap().path();
-                if path.is_dir() {
-                    dirs.push(path);
-                }
-            }
-            if dir != src() && dir.join("mod.rs").is_file() {
-                rooms.push(module_of(&dir.join("mod.rs")));
-            }
-        }
+        let mut rooms: Vec<Vec<String>> = all_files()
+            .iter()
+            .filter(|file| file.file_name().is_some_and(|n| n == "mod.rs"))
+            .map(|file| module_of(file))
+            .collect();
         rooms.sort();
         rooms
     }
