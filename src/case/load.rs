@@ -528,12 +528,7 @@ mod tests {
         // Not UTF-8: the kept bytes are the file's, not a lossy copy.
         let bytes = b"4.....8.5\xff\nend\n".to_vec();
         std::fs::write(&path, &bytes).unwrap();
-        let text = Text::of_file(
-            &Fence::new(dir.path(), file::OutsideLinks::Refused),
-            &path,
-            "case input",
-        )
-        .unwrap();
+        let text = Text::of_file(&fence(dir.path()), &path, "case input").unwrap();
         assert!(matches!(text, Text::Read { .. }), "{text:?}");
         assert_eq!(text.to_string(), path.display().to_string());
         // Gone from disk, still read whole: no pass opens it again.
@@ -546,20 +541,19 @@ mod tests {
 
         let big = dir.path().join("big.in");
         std::fs::write(&big, vec![b'.'; KEPT_BYTES + 1]).unwrap();
-        let text = Text::of_file(
-            &Fence::new(dir.path(), file::OutsideLinks::Refused),
-            &big,
-            "case input",
-        )
-        .unwrap();
+        let text = Text::of_file(&fence(dir.path()), &big, "case input").unwrap();
         assert!(matches!(text, Text::File(_)), "read afresh, not kept");
         let missing = Text::of_file(
-            &Fence::new(dir.path(), file::OutsideLinks::Refused),
+            &fence(dir.path()),
             &dir.path().join("none.in"),
             "case input",
         )
         .unwrap_err();
         assert!(format!("{missing:#}").contains("none.in"), "{missing:#}");
+    }
+
+    fn fence(dir: &Path) -> Fence {
+        Fence::new(dir, file::OutsideLinks::Refused)
     }
 
     fn case(dir: &Path, input: &str, expected: Option<&str>) -> Case {
