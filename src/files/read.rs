@@ -232,7 +232,8 @@ pub(crate) struct Opened {
 }
 
 impl Fence {
-    /// The fence of `root`, as it is now.
+    /// The fence of `root`, as it is now; links out of it are as `links`
+    /// says.
     pub(crate) fn new(root: &Path, links: OutsideLinks) -> Fence {
         Fence {
             root: root.to_path_buf(),
