@@ -10,6 +10,7 @@ use clap::Parser as _;
 
 use crate::cli::{Cli, ColorChoice, Command};
 use crate::commands::{self, HARNESS_ERROR};
+use crate::files::OutsideLinks;
 use crate::report::terminal;
 
 /// Stdout was closed before all was written: 128 + SIGPIPE, the status a
@@ -59,7 +60,10 @@ fn run() -> anyhow::Result<ExitCode> {
         }
     };
     crate::runner::sandbox::configure(cli.sandbox.mode());
-    crate::files::follow_outside_links(cli.follow_outside_links);
+    let links = match cli.follow_outside_links {
+        true => OutsideLinks::Followed,
+        false => OutsideLinks::Refused,
+    };
     // Submissions are started by a small process of their own, which holds
     // the sandbox and keeps the memory each one is charged its own
     // (runner/spawner.rs).
@@ -69,22 +73,24 @@ fn run() -> anyhow::Result<ExitCode> {
         }
     }
     match cli.command {
-        Command::Test(args) => commands::test(args, color),
+        Command::Test(args) => commands::test(args, color, links),
         Command::Solve { solver } => commands::solve(solver.as_deref()),
         Command::Gen(args) => commands::gen(args),
-        Command::Rate(args) => commands::rate(&args),
-        Command::Check { paths } => commands::check(&paths),
-        Command::Calibrate { suites, time_scale } => commands::calibrate(&suites, time_scale),
+        Command::Rate(args) => commands::rate(&args, links),
+        Command::Check { paths } => commands::check(&paths, links),
+        Command::Calibrate { suites, time_scale } => {
+            commands::calibrate(&suites, time_scale, links)
+        }
         Command::Stress(args) => commands::stress(args),
         Command::Hack(args) => commands::hack(args),
         Command::Bench(args) => commands::bench(args),
-        Command::Driver(args) => commands::driver(&args),
+        Command::Driver(args) => commands::driver(&args, links),
         Command::Cache { action } => commands::cache(action),
         Command::Solvers { all } => commands::solvers(all),
         Command::Cases { out } => commands::cases(out.as_deref()),
         Command::Doctor(args) => commands::doctor(&args),
-        Command::New(args) => commands::new(&args),
-        Command::Trust(args) => commands::trust(&args),
+        Command::New(args) => commands::new(&args, links),
+        Command::Trust(args) => commands::trust(&args, links),
         Command::Worker { solver } => commands::worker(&solver),
         Command::Spawner => {
             crate::runner::spawner::serve()?;

@@ -199,24 +199,26 @@ impl Reporter for Collect<'_> {
     }
 }
 
-/// Runs every reference of the suite in `dir` on its cases. `overrides`
+/// Runs every reference of the suite in `dir` (its files read as `links`
+/// allows) on its cases. `overrides`
 /// are the command line's settings (`--time-scale`), `sandbox` the
 /// protections the runs get; `progress` hears of each reference and case
 /// as it starts and ends.
 pub(crate) fn suite(
     dir: &Path,
+    links: crate::files::OutsideLinks,
     overrides: &Settings,
     sandbox: Option<&Protections>,
     progress: &mut dyn FnMut(&OutsideName),
 ) -> anyhow::Result<Suite> {
-    let references = settings::references(dir)?;
+    let references = settings::references(dir, links)?;
     anyhow::ensure!(
         !references.is_empty(),
         "{} lists no [[reference]]; nothing to calibrate (add `[[reference]]` entries with \
          `file` and `verdict = \"AC\"` or `\"TLE\"`)",
         dir.join(settings::SETTINGS_FILE).display()
     );
-    let cases = Arc::new(crate::case::Suite::read(&[dir.to_path_buf()])?);
+    let cases = Arc::new(crate::case::Suite::read(&[dir.to_path_buf()], links)?);
     let limits = cases
         .cases
         .iter()

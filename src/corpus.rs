@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use crate::case::{self, Case};
+use crate::files::OutsideLinks;
 use crate::outside::OutsideName;
 use crate::solver::reference::count_solutions;
 
@@ -47,8 +48,8 @@ fn problem(place: String, message: String) -> Finding {
 }
 
 /// Checks every case under `paths`; `Err` only when there are no cases.
-pub(crate) fn check(paths: &[PathBuf]) -> anyhow::Result<CorpusCheck> {
-    let found = case::find(paths)?;
+pub(crate) fn check(paths: &[PathBuf], links: OutsideLinks) -> anyhow::Result<CorpusCheck> {
+    let found = case::find(paths, links)?;
     let cases = found.cases;
     let mut report = CorpusCheck {
         cases: cases.len(),
@@ -162,7 +163,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         write(tmp.path(), "a.in", &format!("{SAMPLE}\nend\n"));
         write(tmp.path(), "a.out", &format!("{SAMPLE_ANSWER}\n"));
-        let report = check(&[tmp.path().to_path_buf()]).unwrap();
+        let report = check(&[tmp.path().to_path_buf()], OutsideLinks::Refused).unwrap();
         assert_eq!((report.cases, report.puzzles, report.problems()), (1, 1, 0));
     }
 
@@ -178,7 +179,7 @@ mod tests {
             "faults.in",
             &format!("{SAMPLE}\n{several}\n{stuck}\n{SAMPLE}\nend\n"),
         );
-        let report = check(&[tmp.path().to_path_buf()]).unwrap();
+        let report = check(&[tmp.path().to_path_buf()], OutsideLinks::Refused).unwrap();
         let found: Vec<(String, String)> = report
             .findings
             .iter()
@@ -224,7 +225,7 @@ mod tests {
             "a.out",
             &format!("{}\n{SAMPLE_ANSWER}\n", SAMPLE_ANSWER.replacen('4', "1", 1)),
         );
-        let report = check(&[tmp.path().to_path_buf()]).unwrap();
+        let report = check(&[tmp.path().to_path_buf()], OutsideLinks::Refused).unwrap();
         let messages: Vec<&str> = report.findings.iter().map(|f| f.message.as_raw()).collect();
         assert!(
             messages

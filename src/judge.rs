@@ -767,7 +767,9 @@ mod tests {
 
     fn config(dir: &Path, jobs: usize) -> JudgeConfig {
         JudgeConfig {
-            suite: Arc::new(Suite::read(&[dir.to_path_buf()]).unwrap()),
+            suite: Arc::new(
+                Suite::read(&[dir.to_path_buf()], crate::files::OutsideLinks::Refused).unwrap(),
+            ),
             submission: Submission::Builtin {
                 solver: crate::solver::default_solver(),
                 exe: PathBuf::from("/nonexistent/never-started"),
@@ -865,6 +867,7 @@ mod tests {
             case: case::Case {
                 id: id.to_string(),
                 root: PathBuf::from("cases"),
+                links: crate::files::OutsideLinks::Refused,
                 input: PathBuf::from(format!("cases/{id}.in")),
                 expected: None,
             },

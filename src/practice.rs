@@ -13,6 +13,7 @@ use anyhow::Context as _;
 
 use crate::baseline::Baseline;
 use crate::case::{absolute, Settings};
+use crate::files::OutsideLinks;
 use crate::judge::Selection;
 use crate::outside::shell_path;
 use crate::report::notices;
@@ -79,6 +80,8 @@ impl Reports {
 #[derive(Clone, Debug)]
 pub(crate) struct TestPlan {
     pub(crate) paths: Vec<PathBuf>,
+    /// Whether the suite's files may link out of it.
+    pub(crate) links: OutsideLinks,
     pub(crate) submitted: Submitted,
     /// Settings from the command line; they win over every `judge.toml`.
     pub(crate) overrides: Settings,

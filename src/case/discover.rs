@@ -9,6 +9,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context as _};
 use walkdir::WalkDir;
 
+use crate::files::OutsideLinks;
+
 /// One case found on disk, not yet read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Case {
@@ -17,8 +19,10 @@ pub struct Case {
     pub id: String,
     /// The directory given on the command line that the case was found
     /// under (the one holding it, for a case named by its file): its
-    /// files must not resolve outside it (see [`crate::files::ensure_inside`]).
+    /// files must not resolve outside it (see [`crate::files::Fence`]),
+    /// unless `links` says they may.
     pub(crate) root: PathBuf,
+    pub(crate) links: OutsideLinks,
     pub input: PathBuf,
     pub(crate) expected: Option<PathBuf>,
 }
@@ -142,14 +146,16 @@ pub struct Found {
 
 /// Finds the cases under each of `paths`, in natural order within each path,
 /// each case once. A path that does not exist, or that holds no case, is an
-/// error that says what a case looks like.
+/// error that says what a case looks like. Its files are not to link out
+/// of the path they were found under ([`find`] may let them).
 pub fn discover(paths: &[PathBuf]) -> anyhow::Result<Vec<Case>> {
-    Ok(find(paths)?.cases)
+    Ok(find(paths, OutsideLinks::Refused)?.cases)
 }
 
 /// [`discover`], with a warning for each expected output that has no input
-/// beside it (so it is never judged, which is likely a mistake).
-pub fn find(paths: &[PathBuf]) -> anyhow::Result<Found> {
+/// beside it (so it is never judged, which is likely a mistake); the
+/// cases' files may link out of their path as `links` says.
+pub(crate) fn find(paths: &[PathBuf], links: OutsideLinks) -> anyhow::Result<Found> {
     let mut cases = Vec::new();
     let mut warnings = Vec::new();
     let mut seen = HashSet::new();
@@ -163,9 +169,9 @@ pub fn find(paths: &[PathBuf]) -> anyhow::Result<Found> {
             )
         })?;
         if meta.is_file() {
-            cases.push(file_case(root)?);
+            cases.push(file_case(root, links)?);
         } else {
-            walk(root, &mut cases, &mut warnings)?;
+            walk(root, links, &mut cases, &mut warnings)?;
         }
         if cases.len() == before {
             bail!(
@@ -185,12 +191,13 @@ pub fn find(paths: &[PathBuf]) -> anyhow::Result<Found> {
 }
 
 /// A case named by one of its files: `x.in`, or `input.txt` in a case directory.
-fn file_case(path: &Path) -> anyhow::Result<Case> {
+fn file_case(path: &Path, links: OutsideLinks) -> anyhow::Result<Case> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         if let Some((input, expected)) = case_in_dir(dir).filter(|(input, _)| input == path) {
             return Ok(Case {
                 id: id_of(dir, dir),
                 root: crate::files::fence_of(path),
+                links,
                 input,
                 expected,
             });
@@ -200,6 +207,7 @@ fn file_case(path: &Path) -> anyhow::Result<Case> {
         Some("in") => Ok(Case {
             id: id_of(path, path),
             root: crate::files::fence_of(path),
+            links,
             input: path.to_path_buf(),
             expected: flat_expected(path),
         }),
@@ -214,6 +222,7 @@ fn file_case(path: &Path) -> anyhow::Result<Case> {
             // Any other single file is taken as an input without expected output.
             id: id_of(path, path),
             root: crate::files::fence_of(path),
+            links,
             input: path.to_path_buf(),
             expected: None,
         }),
@@ -223,7 +232,12 @@ fn file_case(path: &Path) -> anyhow::Result<Case> {
 /// Finds the cases under `root`, sorted. The walk itself is unsorted, which
 /// keeps it from holding a whole directory's entries at once (200,000 for a
 /// flat suite of 100,000 cases); the cases are sorted once found.
-fn walk(root: &Path, cases: &mut Vec<Case>, warnings: &mut Vec<String>) -> anyhow::Result<()> {
+fn walk(
+    root: &Path,
+    links: OutsideLinks,
+    cases: &mut Vec<Case>,
+    warnings: &mut Vec<String>,
+) -> anyhow::Result<()> {
     let first = cases.len();
     let mut entries = WalkDir::new(root)
         .into_iter()
@@ -237,6 +251,7 @@ fn walk(root: &Path, cases: &mut Vec<Case>, warnings: &mut Vec<String>) -> anyho
                 cases.push(Case {
                     id: id_of(root, path),
                     root: root.to_path_buf(),
+                    links,
                     input,
                     expected,
                 });
@@ -256,6 +271,7 @@ fn walk(root: &Path, cases: &mut Vec<Case>, warnings: &mut Vec<String>) -> anyho
             cases.push(Case {
                 id: id_of(root, path),
                 root: root.to_path_buf(),
+                links,
                 input: path.to_path_buf(),
                 expected: flat_expected(path),
             });
@@ -413,7 +429,7 @@ mod tests {
         ] {
             touch(root, f);
         }
-        let found = find(&[root.join("s")]).unwrap();
+        let found = find(&[root.join("s")], OutsideLinks::Refused).unwrap();
         assert_eq!(ids(&found.cases), ["a"]);
         let mut warnings = found.warnings;
         warnings.sort();

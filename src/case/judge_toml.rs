@@ -97,9 +97,12 @@ impl RealVerdict {
 /// Reads the `judge.toml` at `path`, with its text: a regular file of
 /// bounded size that does not link out of its own directory, nor is a hard
 /// link (see [`crate::files::read`]).
-pub(super) fn parse_text(path: &Path) -> anyhow::Result<(File, String)> {
+pub(super) fn parse_text(
+    path: &Path,
+    links: crate::files::OutsideLinks,
+) -> anyhow::Result<(File, String)> {
     let dir = path.parent().unwrap_or(Path::new("."));
-    let opened = crate::files::Fence::new(dir).open(path, "settings file")?;
+    let opened = crate::files::Fence::new(dir, links).open(path, "settings file")?;
     let bytes = crate::files::read_whole(opened.file, &path.display())?;
     let text = String::from_utf8(bytes)
         .with_context(|| format!("invalid {}: it is not UTF-8 text", path.display()))?;

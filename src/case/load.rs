@@ -353,7 +353,7 @@ pub fn load(case: &Case, need_boards: bool) -> anyhow::Result<CaseData> {
 /// its input (see [`Text::of_file`]); its expected output is checked, not
 /// read, and comes back open.
 fn open_input(case: &Case) -> anyhow::Result<(Text, Option<(SuiteFile, File)>)> {
-    let fence = Fence::new(&case.root);
+    let fence = Fence::new(&case.root, case.links);
     let input = Text::of_file(&fence, &case.input, "case input")?;
     let expected = case
         .expected
@@ -528,7 +528,7 @@ mod tests {
         // Not UTF-8: the kept bytes are the file's, not a lossy copy.
         let bytes = b"4.....8.5\xff\nend\n".to_vec();
         std::fs::write(&path, &bytes).unwrap();
-        let text = Text::of_file(&Fence::new(dir.path()), &path, "case input").unwrap();
+        let text = Text::of_file(&fence(dir.path()), &path, "case input").unwrap();
         assert!(matches!(text, Text::Read { .. }), "{text:?}");
         assert_eq!(text.to_string(), path.display().to_string());
         // Gone from disk, still read whole: no pass opens it again.
@@ -541,15 +541,19 @@ mod tests {
 
         let big = dir.path().join("big.in");
         std::fs::write(&big, vec![b'.'; KEPT_BYTES + 1]).unwrap();
-        let text = Text::of_file(&Fence::new(dir.path()), &big, "case input").unwrap();
+        let text = Text::of_file(&fence(dir.path()), &big, "case input").unwrap();
         assert!(matches!(text, Text::File(_)), "read afresh, not kept");
         let missing = Text::of_file(
-            &Fence::new(dir.path()),
+            &fence(dir.path()),
             &dir.path().join("none.in"),
             "case input",
         )
         .unwrap_err();
         assert!(format!("{missing:#}").contains("none.in"), "{missing:#}");
+    }
+
+    fn fence(dir: &Path) -> Fence {
+        Fence::new(dir, file::OutsideLinks::Refused)
     }
 
     fn case(dir: &Path, input: &str, expected: Option<&str>) -> Case {
@@ -563,6 +567,7 @@ mod tests {
         Case {
             id: "c".into(),
             root: dir.to_path_buf(),
+            links: file::OutsideLinks::Refused,
             input: input_path,
             expected,
         }
@@ -645,6 +650,7 @@ mod tests {
         let case = Case {
             id: "c".into(),
             root: tmp.path().to_path_buf(),
+            links: file::OutsideLinks::Refused,
             input: path,
             expected: None,
         };
@@ -660,6 +666,7 @@ mod tests {
         let missing = Case {
             id: "gone".into(),
             root: PathBuf::from("no/such"),
+            links: file::OutsideLinks::Refused,
             input: PathBuf::from("no/such/case.in"),
             expected: None,
         };

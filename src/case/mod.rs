@@ -21,4 +21,5 @@ pub use load::{load, open, Boards, CaseData, Expected, Malformed, Text};
 pub(crate) use settings::{CheckerKind, Limits, Settings, SettingsCache};
 pub(crate) use suite::{Listed, Suite};
 
-pub use discover::{absolute, case_in_dir, discover, find, flat_expected, write_new, Case, Found};
+pub(crate) use discover::find;
+pub use discover::{absolute, case_in_dir, discover, flat_expected, write_new, Case, Found};

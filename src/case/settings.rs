@@ -36,6 +36,7 @@ pub(crate) use super::judge_toml::{
 };
 use super::judge_toml::{named_in, parse_text, File};
 use super::trust::{self, Consent, Kind};
+use crate::files::{Fence, OutsideLinks};
 use crate::problem::{Problem, DEFAULT_MEMORY_LIMIT_KB, DEFAULT_TIME_LIMIT};
 
 pub(crate) const SETTINGS_FILE: &str = "judge.toml";
@@ -318,12 +319,13 @@ pub(crate) fn parse_memory_kb(text: &str) -> anyhow::Result<u64> {
 /// each checked to be a file of the suite, and all of them allowed to run
 /// (see [`super::trust`]): a file the user has not allowed is an error
 /// that says so.
-pub(crate) fn references(dir: &Path) -> anyhow::Result<Vec<Reference>> {
+pub(crate) fn references(dir: &Path, links: OutsideLinks) -> anyhow::Result<Vec<Reference>> {
     let path = dir.join(SETTINGS_FILE);
     if path.symlink_metadata().is_err() {
         return Ok(Vec::new());
     }
-    let (file, text) = parse_text(&path)?;
+    let (file, text) = parse_text(&path, links)?;
+    let fence = Fence::new(dir, links);
     let named = named_in(&file, &text);
     let references = file
         .reference
@@ -331,7 +333,8 @@ pub(crate) fn references(dir: &Path) -> anyhow::Result<Vec<Reference>> {
         .enumerate()
         .map(|(n, entry)| {
             let file = dir.join(entry.file.get_ref());
-            crate::files::ensure_inside(dir, &file, &format!("reference {}", n + 1))
+            fence
+                .ensure_inside(&file, &format!("reference {}", n + 1))
                 .with_context(|| format!("invalid {}", path.display()))?;
             anyhow::ensure!(
                 file.is_file(),
@@ -342,7 +345,7 @@ pub(crate) fn references(dir: &Path) -> anyhow::Result<Vec<Reference>> {
             );
             // Checked as a case file is: no hard link to someone else's
             // file (its compiler would quote it).
-            crate::files::Fence::new(dir)
+            fence
                 .open(&file, &format!("reference {}", n + 1))
                 .with_context(|| format!("invalid {}", path.display()))?;
             Ok(Reference {
@@ -395,8 +398,8 @@ pub(crate) fn files_under(path: &Path) -> anyhow::Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-fn read(path: &Path) -> anyhow::Result<Settings> {
-    let (mut file, text) = parse_text(path)?;
+fn read(path: &Path, links: OutsideLinks) -> anyhow::Result<Settings> {
+    let (mut file, text) = parse_text(path, links)?;
     // Whether the toolchains may run is settled once, with the file's
     // digest; the build refuses one that may not, where it would run.
     let (consent, held) = if file.toolchain.is_empty() {
@@ -482,9 +485,18 @@ fn settings_of(file: File) -> anyhow::Result<Settings> {
 #[derive(Debug, Default)]
 pub(crate) struct SettingsCache {
     by_dir: HashMap<(PathBuf, PathBuf), Settings>,
+    links: OutsideLinks,
 }
 
 impl SettingsCache {
+    /// A cache that reads `judge.toml`s as `links` allows.
+    pub(crate) fn new(links: OutsideLinks) -> SettingsCache {
+        SettingsCache {
+            by_dir: HashMap::new(),
+            links,
+        }
+    }
+
     /// The settings for `case`: every `judge.toml` from its directory up
     /// to the highest the search may read for it, nearest first.
     pub(crate) fn for_case(&mut self, case: &super::discover::Case) -> anyhow::Result<Settings> {
@@ -506,7 +518,7 @@ impl SettingsCache {
         }
         let here = dir.join(SETTINGS_FILE);
         let own = if here.symlink_metadata().is_ok() {
-            read(&here)?
+            read(&here, self.links)?
         } else {
             Settings::default()
         };
@@ -678,9 +690,11 @@ python = \"python3.13\"
         assert_eq!(settings.limits().time, Duration::from_millis(1500));
         // A reference resolves beside the file and is hashed with it; it
         // runs only once the user allows the file, which a test cannot.
-        let subject = trust::inspect(&root.join(SETTINGS_FILE)).unwrap().unwrap();
+        let subject = trust::inspect(&root.join(SETTINGS_FILE), OutsideLinks::Refused)
+            .unwrap()
+            .unwrap();
         assert_eq!(subject.hashed, ["a.cpp"]);
-        let refused = references(root).unwrap_err();
+        let refused = references(root, OutsideLinks::Refused).unwrap_err();
         let refused = refused.downcast_ref::<trust::Refused>().expect("a refusal");
         assert_eq!(refused.named.at, (5, 8));
         for (text, says) in [
@@ -701,7 +715,7 @@ python = \"python3.13\"
             std::fs::write(root.join(SETTINGS_FILE), text).unwrap();
             let error = SettingsCache::default()
                 .for_dir(root, root)
-                .and_then(|_| references(root))
+                .and_then(|_| references(root, OutsideLinks::Refused))
                 .unwrap_err();
             let message = format!("{error:#}");
             assert!(message.contains("judge.toml"), "{message}");

@@ -10,6 +10,7 @@ use super::discover::{find, Case};
 use super::settings::Choice;
 use super::settings::{Settings, SettingsCache};
 use super::trust;
+use crate::files::OutsideLinks;
 use crate::problem::Problem;
 
 /// The cases under the paths of a run, sorted, each with its settings.
@@ -37,9 +38,9 @@ impl Suite {
     /// refuses it, before anything is built or shown with its toolchains
     /// (every command that builds or runs with a suite's settings reads
     /// them here), rather than case by case after a build with others.
-    pub(crate) fn read(paths: &[PathBuf]) -> anyhow::Result<Suite> {
-        let found = find(paths)?;
-        let mut cache = SettingsCache::default();
+    pub(crate) fn read(paths: &[PathBuf], links: OutsideLinks) -> anyhow::Result<Suite> {
+        let found = find(paths, links)?;
+        let mut cache = SettingsCache::new(links);
         let mut cases = Vec::with_capacity(found.cases.len());
         for case in found.cases {
             let settings = match cache.for_case(&case) {
@@ -115,7 +116,7 @@ mod tests {
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(path, text).unwrap();
         }
-        let suite = Suite::read(&[dir.path().to_path_buf()]).unwrap();
+        let suite = Suite::read(&[dir.path().to_path_buf()], OutsideLinks::Refused).unwrap();
         (dir, suite)
     }
 
@@ -189,7 +190,7 @@ mod tests {
         std::fs::write(pack.join("x.in"), "").unwrap();
         std::fs::create_dir(pack.join("fine")).unwrap();
         std::fs::write(pack.join("fine/y.in"), "").unwrap();
-        let error = Suite::read(&[pack]).unwrap_err();
+        let error = Suite::read(&[pack], OutsideLinks::Refused).unwrap_err();
         let uncovered = error.downcast_ref::<trust::Uncovered>().expect("refused");
         assert_eq!(uncovered.why, trust::Outside::Up);
         assert_eq!(uncovered.named.at, (2, 1));

@@ -64,7 +64,7 @@ use sha2::{Digest as _, Sha256};
 
 use super::judge_toml;
 pub(crate) use super::judge_toml::{Kind, Named};
-use crate::files::Dir;
+use crate::files::{Dir, OutsideLinks};
 use crate::quote::{command_words, names_a_path};
 
 /// A `judge.toml` that names programs, as the user is asked to allow it.
@@ -479,9 +479,9 @@ impl Digest {
 
 /// The `judge.toml` at `path` as the user is asked to allow it: what it
 /// names, and the digest of it and of its suite's programs; `None` when it
-/// names no program.
-pub(crate) fn inspect(path: &Path) -> anyhow::Result<Option<Subject>> {
-    let (file, text) = judge_toml::parse_text(path)?;
+/// names no program. It is read as `links` allows.
+pub(crate) fn inspect(path: &Path, links: OutsideLinks) -> anyhow::Result<Option<Subject>> {
+    let (file, text) = judge_toml::parse_text(path, links)?;
     let named = judge_toml::named_in(&file, &text);
     if named.is_empty() {
         return Ok(None);
@@ -692,24 +692,24 @@ pub(crate) fn revoke(path: &Path) -> anyhow::Result<Vec<Record>> {
 }
 
 /// Every consent the user gave, oldest first, with how each stands now.
-pub(crate) fn records() -> anyhow::Result<Vec<(Record, Standing)>> {
+pub(crate) fn records(links: OutsideLinks) -> anyhow::Result<Vec<(Record, Standing)>> {
     let store = Store::user()?;
     Ok(store
         .records()?
         .into_iter()
         .map(|record| {
-            let standing = standing(&record);
+            let standing = standing(&record, links);
             (record, standing)
         })
         .collect())
 }
 
 /// How `record` stands against its file now.
-fn standing(record: &Record) -> Standing {
+fn standing(record: &Record, links: OutsideLinks) -> Standing {
     if record.file.symlink_metadata().is_err() {
         return Standing::Gone;
     }
-    match inspect(&record.file) {
+    match inspect(&record.file, links) {
         Ok(Some(now)) if now.digest == record.digest => Standing::Holds,
         Ok(_) => Standing::Changed,
         Err(_) => Standing::Unreadable,
@@ -929,7 +929,7 @@ mod tests {
     fn suite(dir: &Path, settings: &str) -> Subject {
         std::fs::create_dir_all(dir).unwrap();
         std::fs::write(dir.join("judge.toml"), settings).unwrap();
-        inspect(&dir.join("judge.toml"))
+        inspect(&dir.join("judge.toml"), OutsideLinks::Refused)
             .unwrap()
             .expect("it names programs")
     }
@@ -943,7 +943,7 @@ mod tests {
             if !settings.is_file() {
                 continue;
             }
-            if let Some(subject) = inspect(&settings).unwrap() {
+            if let Some(subject) = inspect(&settings, OutsideLinks::Refused).unwrap() {
                 assert!(
                     is_shipped(&subject),
                     "{} names programs and is not allowed as shipped",
@@ -972,7 +972,7 @@ mod tests {
             std::fs::copy(cases.join(name), copy.join(name)).unwrap();
         }
         let settings = copy.join("judge.toml");
-        let subject = inspect(&settings).unwrap().unwrap();
+        let subject = inspect(&settings, OutsideLinks::Refused).unwrap().unwrap();
         assert!(is_shipped(&subject));
         assert_eq!(
             subject.hashed,
@@ -981,7 +981,7 @@ mod tests {
         let mut reference = std::fs::read(copy.join("references/ac_textbook.py")).unwrap();
         reference.push(b'\n');
         std::fs::write(copy.join("references/ac_textbook.py"), reference).unwrap();
-        let subject = inspect(&settings).unwrap().unwrap();
+        let subject = inspect(&settings, OutsideLinks::Refused).unwrap().unwrap();
         assert!(!is_shipped(&subject));
     }
 
@@ -1126,7 +1126,7 @@ id
                 format!("problem = \"acwing166\"\n[toolchain]\ncpp = {value:?}\n"),
             )
             .unwrap();
-            let error = inspect(&dir.join("judge.toml")).unwrap_err();
+            let error = inspect(&dir.join("judge.toml"), OutsideLinks::Refused).unwrap_err();
             let uncovered = error
                 .downcast_ref::<Uncovered>()
                 .expect("refused as uncovered");
@@ -1148,14 +1148,16 @@ id
         assert_eq!(why("./tools").0, Outside::LinkInDirectory);
         // A name on PATH is the machine's, covered by its name.
         std::fs::write(dir.join("judge.toml"), "[toolchain]\ncpp = \"g++-14\"\n").unwrap();
-        assert!(inspect(&dir.join("judge.toml")).unwrap().is_some());
+        assert!(inspect(&dir.join("judge.toml"), OutsideLinks::Refused)
+            .unwrap()
+            .is_some());
         // A reference up out of the suite is refused too.
         std::fs::write(
             dir.join("judge.toml"),
             "[[reference]]\nfile = \"../tools/cc\"\nverdict = \"AC\"\n",
         )
         .unwrap();
-        let error = inspect(&dir.join("judge.toml")).unwrap_err();
+        let error = inspect(&dir.join("judge.toml"), OutsideLinks::Refused).unwrap_err();
         assert_eq!(error.downcast_ref::<Uncovered>().unwrap().why, Outside::Up);
     }
 

@@ -12,9 +12,10 @@ use crate::runner::lang;
 use crate::runner::lang::launch::Interface;
 
 use super::shared::problem_of_every_case;
+use crate::files::OutsideLinks;
 
 /// Writes the file to start a solution from; see `sudoku-judge new --help`.
-pub(crate) fn new(args: &NewArgs) -> anyhow::Result<ExitCode> {
+pub(crate) fn new(args: &NewArgs, links: OutsideLinks) -> anyhow::Result<ExitCode> {
     let ids: Vec<&str> = lang::Language::all().iter().map(|l| l.spec().id).collect();
     let from_name = args
         .file
@@ -39,10 +40,12 @@ pub(crate) fn new(args: &NewArgs) -> anyhow::Result<ExitCode> {
     let cases = PathBuf::from("cases");
     let (problem, problem_from) = match args.problem {
         Some(problem) => (problem.problem(), starter::ProblemFrom::Flag),
-        None if cases.is_dir() => match problem_of_every_case(std::slice::from_ref(&cases)) {
-            Some(problem) => (problem, starter::ProblemFrom::Cases),
-            None => (Problem::Leetcode37, starter::ProblemFrom::Default),
-        },
+        None if cases.is_dir() => {
+            match problem_of_every_case(std::slice::from_ref(&cases), links) {
+                Some(problem) => (problem, starter::ProblemFrom::Cases),
+                None => (Problem::Leetcode37, starter::ProblemFrom::Default),
+            }
+        }
         None => (Problem::Leetcode37, starter::ProblemFrom::Default),
     };
     let interface = match problem {
@@ -87,7 +90,7 @@ pub(crate) fn new(args: &NewArgs) -> anyhow::Result<ExitCode> {
         }
         Err(error) => return Err(error),
     }
-    let next = next_command(problem, problem_from, &path, &lang_flag, &cases);
+    let next = next_command(problem, problem_from, &path, &lang_flag, &cases, links);
     let written = starter::Written {
         path: &path,
         language,
@@ -125,6 +128,7 @@ fn next_command(
     path: &std::path::Path,
     lang_flag: &str,
     cases: &std::path::Path,
+    links: OutsideLinks,
 ) -> String {
     let submission = format!("--submission {}{lang_flag}", shell_path(path));
     if from == starter::ProblemFrom::Cases {
@@ -135,7 +139,7 @@ fn next_command(
         Problem::Poj3074 => (cases.join("acwing166"), " --problem poj3074"),
         _ => (cases.join(problem.name()), ""),
     };
-    if problem_of_every_case(std::slice::from_ref(&suite))
+    if problem_of_every_case(std::slice::from_ref(&suite), links)
         .is_some_and(|p| p == problem || problem == Problem::Poj3074)
     {
         format!(

@@ -12,6 +12,7 @@ use anyhow::Context as _;
 use crate::case::settings;
 use crate::case::{Settings, Suite};
 use crate::cli::{CheckerArg, InterfaceArg, LimitArgs, ProblemArg, SubmissionArgs};
+use crate::files::OutsideLinks;
 use crate::outside::{shell_path, shell_word};
 use crate::practice::Submitted;
 use crate::problem::Problem;
@@ -174,8 +175,8 @@ fn other_language_hint(
 
 /// The problem every case under `paths` is judged as by its `judge.toml`,
 /// if they all are one.
-pub(crate) fn problem_of_every_case(paths: &[PathBuf]) -> Option<Problem> {
-    Suite::read(paths).ok()?.problem()
+pub(crate) fn problem_of_every_case(paths: &[PathBuf], links: OutsideLinks) -> Option<Problem> {
+    Suite::read(paths, links).ok()?.problem()
 }
 
 /// The width of the terminal stdout is, or `None` when it is not one (a

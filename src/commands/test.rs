@@ -17,6 +17,7 @@ use super::shared::{
 use crate::baseline::{self, Baseline};
 use crate::case::{settings, Suite};
 use crate::cli::{TestArgs, TestFormat};
+use crate::files::OutsideLinks;
 use crate::judge::{self, JudgeConfig};
 use crate::practice::{self, OnStdout, Reports, RunRecord, TestPlan};
 use crate::report::html::{HtmlReporter, Machine};
@@ -30,8 +31,8 @@ use crate::results::Summary;
 use crate::runner::lang;
 use crate::runner::process;
 
-pub(crate) fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
-    let (plan, baseline) = match plan(args, color)? {
+pub(crate) fn test(args: TestArgs, color: bool, links: OutsideLinks) -> anyhow::Result<ExitCode> {
+    let (plan, baseline) = match plan(args, color, links)? {
         Some(planned) => planned,
         None => {
             notices::nothing_failed(&mut io::stdout().lock())?;
@@ -67,7 +68,11 @@ pub(crate) fn test(args: TestArgs, color: bool) -> anyhow::Result<ExitCode> {
 
 /// `test`'s arguments as the plan the library judges, with the run to
 /// compare with (`--baseline`); `None` for `--failed` when nothing failed.
-fn plan(args: TestArgs, color: bool) -> anyhow::Result<Option<(TestPlan, Option<Arc<Baseline>>)>> {
+fn plan(
+    args: TestArgs,
+    color: bool,
+    links: OutsideLinks,
+) -> anyhow::Result<Option<(TestPlan, Option<Arc<Baseline>>)>> {
     let mut overrides = flag_settings(&args.limits, args.checker)?;
     overrides.time_scale = args
         .time_scale
@@ -118,6 +123,7 @@ fn plan(args: TestArgs, color: bool) -> anyhow::Result<Option<(TestPlan, Option<
     let reports = reports(&args, color)?;
     let plan = TestPlan {
         paths,
+        links,
         submitted: submitted(&args.submission),
         judging_flags: judging_flags(&args),
         overrides,
@@ -207,7 +213,7 @@ fn judge_once(
     baseline: Option<Arc<Baseline>>,
 ) -> anyhow::Result<(Summary, Baseline)> {
     // Read once: the build and the judge both need it.
-    let suite = Arc::new(Suite::read(&plan.paths)?);
+    let suite = Arc::new(Suite::read(&plan.paths, plan.links)?);
     let (submission, build, rerun) = submission(&plan.submitted, || {
         Ok((
             plan.overrides.problem.or_else(|| suite.problem()),
@@ -296,7 +302,7 @@ fn reporters(
     }
     let kept = match &reports.keep {
         Some(dir) => {
-            let (keep, kept) = KeepReporter::new(dir)?;
+            let (keep, kept) = KeepReporter::new(dir, plan.links)?;
             reporters.push(Box::new(keep));
             Some((dir.as_path(), kept))
         }

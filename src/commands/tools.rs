@@ -19,7 +19,7 @@ use crate::cli::{
     TrustArgs,
 };
 use crate::corpus;
-use crate::files::{self as file, LineCapped};
+use crate::files::{self as file, LineCapped, OutsideLinks};
 use crate::generate;
 use crate::outside::{OutsideName, OutsidePath};
 use crate::report::progress;
@@ -93,7 +93,7 @@ pub(crate) fn solve(name: Option<&str>) -> anyhow::Result<ExitCode> {
 /// LeetCode's example board, the default of `driver`'s board.txt.
 const EXAMPLE_BOARD: &str = crate::board::EXAMPLE;
 
-pub(crate) fn driver(args: &DriverArgs) -> anyhow::Result<ExitCode> {
+pub(crate) fn driver(args: &DriverArgs, links: OutsideLinks) -> anyhow::Result<ExitCode> {
     // The case's boards, and the toolchains of its suite, to build it as
     // `test` would.
     let (boards, toolchains) = match &args.case {
@@ -106,7 +106,7 @@ pub(crate) fn driver(args: &DriverArgs) -> anyhow::Result<ExitCode> {
                     path.display()
                 );
             }
-            let found = Suite::read(std::slice::from_ref(path))?;
+            let found = Suite::read(std::slice::from_ref(path), links)?;
             let [listed] = found.cases.as_slice() else {
                 anyhow::bail!(
                     "--case {} holds {} cases; name one case file or case directory",
@@ -248,7 +248,7 @@ pub(crate) fn gen(args: GenArgs) -> anyhow::Result<ExitCode> {
 
 /// The puzzle files `rate` reads: each file named, every case input under
 /// a directory named, or stdin.
-fn rate_sources(files: &[PathBuf]) -> anyhow::Result<Vec<(String, String)>> {
+fn rate_sources(files: &[PathBuf], links: OutsideLinks) -> anyhow::Result<Vec<(String, String)>> {
     if files.is_empty() || files == [PathBuf::from("-")] {
         let text = file::read_whole(LineCapped::new(io::stdin().lock()), &"stdin")?;
         return Ok(vec![(
@@ -259,7 +259,7 @@ fn rate_sources(files: &[PathBuf]) -> anyhow::Result<Vec<(String, String)>> {
     let mut paths = Vec::new();
     for file in files {
         if file.is_dir() {
-            let cases = crate::case::discover(std::slice::from_ref(file))?;
+            let cases = crate::case::find(std::slice::from_ref(file), links)?.cases;
             if cases.is_empty() {
                 anyhow::bail!("{} holds no cases to rate", file.display());
             }
@@ -277,8 +277,8 @@ fn rate_sources(files: &[PathBuf]) -> anyhow::Result<Vec<(String, String)>> {
         .collect()
 }
 
-pub(crate) fn rate(args: &RateArgs) -> anyhow::Result<ExitCode> {
-    let sources = rate_sources(&args.files)?;
+pub(crate) fn rate(args: &RateArgs, links: OutsideLinks) -> anyhow::Result<ExitCode> {
+    let sources = rate_sources(&args.files, links)?;
     let parsed = sources
         .iter()
         .map(|(name, text)| Ok((name, bench::parse_puzzle_file(name, text)?)))
@@ -312,7 +312,11 @@ pub(crate) fn rate(args: &RateArgs) -> anyhow::Result<ExitCode> {
     Ok(failed_if(rated.iter().any(|r| r.rating.grade.is_none())))
 }
 
-pub(crate) fn calibrate(suites: &[PathBuf], time_scale: Option<f64>) -> anyhow::Result<ExitCode> {
+pub(crate) fn calibrate(
+    suites: &[PathBuf],
+    time_scale: Option<f64>,
+    links: OutsideLinks,
+) -> anyhow::Result<ExitCode> {
     let suites = if suites.is_empty() {
         let root = PathBuf::from("cases");
         let mut found: Vec<PathBuf> = std::fs::read_dir(&root)
@@ -328,7 +332,7 @@ pub(crate) fn calibrate(suites: &[PathBuf], time_scale: Option<f64>) -> anyhow::
         found.sort();
         let mut with_references = Vec::new();
         for dir in found {
-            if !settings::references(&dir)?.is_empty() {
+            if !settings::references(&dir, links)?.is_empty() {
                 with_references.push(dir);
             }
         }
@@ -355,9 +359,10 @@ pub(crate) fn calibrate(suites: &[PathBuf], time_scale: Option<f64>) -> anyhow::
     let mut all_hold = true;
     for (n, dir) in suites.iter().enumerate() {
         anyhow::ensure!(dir.is_dir(), "{} is not a suite directory", dir.display());
-        let suite = crate::calibrate::suite(dir, &overrides, protections.as_ref(), &mut |what| {
-            bar.set_message(what.terminal().to_string())
-        })?;
+        let suite =
+            crate::calibrate::suite(dir, links, &overrides, protections.as_ref(), &mut |what| {
+                bar.set_message(what.terminal().to_string())
+            })?;
         if process::interrupted() {
             return Ok(interrupted_code());
         }
@@ -375,11 +380,11 @@ pub(crate) fn calibrate(suites: &[PathBuf], time_scale: Option<f64>) -> anyhow::
 
 /// `sudoku-judge trust`: allows what the judge.toml files under each path
 /// name, or lists or takes back what was allowed.
-pub(crate) fn trust(args: &TrustArgs) -> anyhow::Result<ExitCode> {
+pub(crate) fn trust(args: &TrustArgs, links: OutsideLinks) -> anyhow::Result<ExitCode> {
     use crate::case::trust;
     let mut out = io::stdout().lock();
     if args.list {
-        let records = trust::records()?;
+        let records = trust::records(links)?;
         report::trust::list(&mut out, &records, &trust::records_dir()?)?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -390,7 +395,7 @@ pub(crate) fn trust(args: &TrustArgs) -> anyhow::Result<ExitCode> {
             continue;
         }
         for file in settings::files_under(path)? {
-            match trust::inspect(&file)? {
+            match trust::inspect(&file, links)? {
                 Some(subject) => {
                     let allowed = trust::allow(&subject)?;
                     report::trust::allowed(&mut out, &subject, &allowed)?;
@@ -402,8 +407,8 @@ pub(crate) fn trust(args: &TrustArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-pub(crate) fn check(paths: &[PathBuf]) -> anyhow::Result<ExitCode> {
-    let report = corpus::check(paths)?;
+pub(crate) fn check(paths: &[PathBuf], links: OutsideLinks) -> anyhow::Result<ExitCode> {
+    let report = corpus::check(paths, links)?;
     report::corpus::findings(&mut io::stdout().lock(), &report)?;
     let problems = report.problems();
     Ok(failed_if(problems > 0))

@@ -23,8 +23,8 @@ mod os;
 
 pub(crate) use os::{Dir, Pending};
 pub(crate) use read::{
-    ensure_inside, fence_of, follow_outside_links, open_regular, read_lines, read_text, read_whole,
-    Fence, LineCapped, MAX_WHOLE_BYTES,
+    fence_of, open_regular, read_lines, read_text, read_whole, Fence, LineCapped, OutsideLinks,
+    MAX_WHOLE_BYTES,
 };
 pub(crate) use write::{replace, write_new, Kind};
 

@@ -41,7 +41,6 @@
 use std::fs::File;
 use std::io::{self, BufRead, Read};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{bail, Context as _};
 
@@ -54,13 +53,14 @@ pub(crate) const MAX_LINE_BYTES: usize = 1 << 20;
 /// `judge.toml`): some ten thousand boards.
 pub(crate) const MAX_WHOLE_BYTES: u64 = 4 << 20;
 
-/// Whether links out of a suite are followed (`--follow-outside-links`).
-static FOLLOW_OUTSIDE_LINKS: AtomicBool = AtomicBool::new(false);
-
-/// Lets files of a suite resolve outside it, for suites that share files
-/// by links on purpose.
-pub(crate) fn follow_outside_links(follow: bool) {
-    FOLLOW_OUTSIDE_LINKS.store(follow, Ordering::SeqCst);
+/// Whether a suite's files may resolve outside it: `Followed` with
+/// `--follow-outside-links`, for suites that share files by links on
+/// purpose.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum OutsideLinks {
+    #[default]
+    Refused,
+    Followed,
 }
 
 /// Refuses `path` unless it is a regular file: `what` names its role
@@ -199,24 +199,6 @@ fn bytes_in_words(bytes: u64) -> String {
     }
 }
 
-/// Refuses `path` when its real path lies outside `root`'s (the directory
-/// given on the command line), unless links out are allowed. The error
-/// names the link, never what it points to.
-pub(crate) fn ensure_inside(root: &Path, path: &Path, what: &str) -> anyhow::Result<()> {
-    if FOLLOW_OUTSIDE_LINKS.load(Ordering::SeqCst) {
-        return Ok(());
-    }
-    let Ok(real) = std::fs::canonicalize(path) else {
-        // A missing file is for the open to report.
-        return Ok(());
-    };
-    let real_root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
-    if !real.starts_with(&real_root) {
-        return Err(outside(what, path, root));
-    }
-    Ok(())
-}
-
 /// The error for `path`, which links out of `root`: naming the link,
 /// never what it points to.
 fn outside(what: &str, path: &Path, root: &Path) -> anyhow::Error {
@@ -236,6 +218,7 @@ pub(crate) struct Fence {
     root: PathBuf,
     /// `root` with its links resolved, once.
     real_root: PathBuf,
+    links: OutsideLinks,
 }
 
 /// A suite's file, opened: read from `file`, and quote it only when `own`.
@@ -249,11 +232,28 @@ pub(crate) struct Opened {
 }
 
 impl Fence {
-    /// The fence of `root`, as it is now.
-    pub(crate) fn new(root: &Path) -> Fence {
+    /// The fence of `root`, as it is now; links out of it are as `links`
+    /// says.
+    pub(crate) fn new(root: &Path, links: OutsideLinks) -> Fence {
         Fence {
             root: root.to_path_buf(),
             real_root: std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf()),
+            links,
+        }
+    }
+
+    /// Refuses `path` when its real path lies outside the fence, unless
+    /// links out are followed. The error names the link, never what it
+    /// points to.
+    pub(crate) fn ensure_inside(&self, path: &Path, what: &str) -> anyhow::Result<()> {
+        match std::fs::canonicalize(path) {
+            // A missing file is for the open to report.
+            Ok(real)
+                if self.links == OutsideLinks::Refused && !real.starts_with(&self.real_root) =>
+            {
+                Err(outside(what, path, &self.root))
+            }
+            _ => Ok(()),
         }
     }
 
@@ -263,7 +263,7 @@ impl Fence {
     /// (unless links out are allowed), and one with other hard links (see
     /// [`open_regular`]). Nothing is read before these checks.
     pub(crate) fn open(&self, path: &Path, what: &str) -> anyhow::Result<Opened> {
-        let follow = FOLLOW_OUTSIDE_LINKS.load(Ordering::SeqCst);
+        let follow = self.links == OutsideLinks::Followed;
         // Where the path leads, before anything is opened; a missing file
         // is for the open to report.
         let real = match std::fs::canonicalize(path) {
@@ -478,7 +478,7 @@ mod tests {
         std::fs::hard_link(tmp.path().join("secret"), suite.join("a.out")).unwrap();
         std::fs::write(suite.join("b.out"), "mine").unwrap();
         // Ours (root's, when the tests run as root): refused all the same.
-        let err = Fence::new(&suite)
+        let err = Fence::new(&suite, OutsideLinks::Refused)
             .open(&suite.join("a.out"), "expected output")
             .unwrap_err()
             .to_string();
@@ -498,7 +498,7 @@ mod tests {
             assert!(err.to_string().contains("is a hard link"), "{err}");
         }
         // A file with one link is read, and it is ours to quote.
-        let opened = Fence::new(&suite)
+        let opened = Fence::new(&suite, OutsideLinks::Refused)
             .open(&suite.join("b.out"), "expected output")
             .unwrap();
         assert!(opened.own);
@@ -554,11 +554,27 @@ mod tests {
         std::fs::write(suite.join("inside"), "x").unwrap();
         std::os::unix::fs::symlink("../secret", suite.join("a.out")).unwrap();
         std::os::unix::fs::symlink("inside", suite.join("b.out")).unwrap();
-        let err = ensure_inside(&suite, &suite.join("a.out"), "expected output")
+        let fence = Fence::new(&suite, OutsideLinks::Refused);
+        let err = fence
+            .ensure_inside(&suite.join("a.out"), "expected output")
             .unwrap_err()
             .to_string();
         assert!(err.contains("a.out links outside"), "{err}");
         assert!(!err.contains("secret") && !err.contains("root"), "{err}");
-        ensure_inside(&suite, &suite.join("b.out"), "expected output").unwrap();
+        fence
+            .ensure_inside(&suite.join("b.out"), "expected output")
+            .unwrap();
+        // With --follow-outside-links, the link out is read.
+        let followed = Fence::new(&suite, OutsideLinks::Followed);
+        let mut text = String::new();
+        std::io::Read::read_to_string(
+            &mut followed
+                .open(&suite.join("a.out"), "expected output")
+                .unwrap()
+                .file,
+            &mut text,
+        )
+        .unwrap();
+        assert_eq!(text, "root:x:0:0\n");
     }
 }

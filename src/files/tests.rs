@@ -11,7 +11,7 @@ use super::write::{replace, write_new, Kind};
 #[cfg(unix)]
 use super::{
     name,
-    read::{read_capped, read_lines, Fence, LineCapped, MAX_WHOLE_BYTES},
+    read::{read_capped, read_lines, Fence, LineCapped, OutsideLinks, MAX_WHOLE_BYTES},
 };
 
 /// A link at `at` to the file `target`.
@@ -346,7 +346,10 @@ fn special_files_are_refused_by_every_reader_without_blocking() {
         (tmp.path().to_path_buf(), "a directory"),
         (PathBuf::from("/dev/zero"), "a device"),
     ] {
-        let fence = Fence::new(path.parent().unwrap_or(Path::new("/")));
+        let fence = Fence::new(
+            path.parent().unwrap_or(Path::new("/")),
+            OutsideLinks::Refused,
+        );
         let errors = [
             fence.open(&path, "case input").map(drop).unwrap_err(),
             read_lines(&path, "case input", 1 << 20)
@@ -455,7 +458,7 @@ fn hostile_trees_neither_leak_nor_get_written_through() {
         // Reading: every file of the pack, through the fence and the
         // bounded line reader. What is read is within the caps and holds
         // nothing of the secret; every refusal names its file.
-        let fence = Fence::new(&pack);
+        let fence = Fence::new(&pack, OutsideLinks::Refused);
         for path in &made {
             let shown = path.display().to_string();
             match fence.open(path, "case input") {

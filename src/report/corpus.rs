@@ -47,7 +47,7 @@ mod tests {
         std::fs::write(suite.join("a.in"), format!("{example}\nend\n")).unwrap();
         std::fs::write(suite.join("b.in"), format!("{example}\nend\n")).unwrap();
         std::fs::write(suite.join("c.in"), format!("{broken}\nend\n")).unwrap();
-        let report = crate::corpus::check(&[suite]).unwrap();
+        let report = crate::corpus::check(&[suite], crate::files::OutsideLinks::Refused).unwrap();
         let mut out = Vec::new();
         findings(&mut out, &report).unwrap();
         let text = String::from_utf8(out)

@@ -22,7 +22,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use crate::files::{name, Dir, Fence, Kind};
+use crate::files::{name, Dir, Fence, Kind, OutsideLinks};
 use crate::results::{CaseOutcome, CaseResult};
 use crate::results::{Event, Reporter};
 use crate::verdict::Verdict;
@@ -32,6 +32,8 @@ pub(crate) const MARKER: &str = ".sudoku-judge-keep";
 
 pub(crate) struct KeepReporter {
     dir: Dir,
+    /// Whether a case's files may link out of its suite, as when judged.
+    links: OutsideLinks,
     /// Cases kept so far, for the caller to tell.
     kept: Arc<AtomicUsize>,
 }
@@ -39,7 +41,10 @@ pub(crate) struct KeepReporter {
 impl KeepReporter {
     /// Prepares `dir`: made if missing, emptied if an earlier `--keep`
     /// made it, refused if it holds anything else.
-    pub(crate) fn new(dir: &Path) -> anyhow::Result<(KeepReporter, Arc<AtomicUsize>)> {
+    pub(crate) fn new(
+        dir: &Path,
+        links: OutsideLinks,
+    ) -> anyhow::Result<(KeepReporter, Arc<AtomicUsize>)> {
         let opened = Dir::open_given(dir)
             .map_err(|e| anyhow::anyhow!("failed to open --keep {}: {e:#}", dir.display()))?;
         let names = opened.names();
@@ -76,6 +81,7 @@ impl KeepReporter {
         Ok((
             KeepReporter {
                 dir: opened,
+                links,
                 kept: Arc::clone(&kept),
             },
             kept,
@@ -135,7 +141,7 @@ impl KeepReporter {
         // The case's files, read as the judge read them: never a hard
         // link to someone else's file, nor a link out of its suite. One
         // that may not be read is left out, and verdict.txt says why.
-        let fence = Fence::new(result.suite.as_raw());
+        let fence = Fence::new(result.suite.as_raw(), self.links);
         let mut left_out = String::new();
         let mut copy = |from: &Path| -> io::Result<()> {
             let Some(name) = from.file_name().and_then(|n| n.to_str()) else {
@@ -217,7 +223,7 @@ mod tests {
             result.expected = None;
         }
         let dir = root.path().join("kept");
-        let (mut keep, kept) = KeepReporter::new(&dir).unwrap();
+        let (mut keep, kept) = KeepReporter::new(&dir, OutsideLinks::Refused).unwrap();
         report_run(&mut keep, &results);
         // WA, PE, TLE, MLE, OLE, RE: not AC, CE or the unjudged case.
         assert_eq!(kept.load(Ordering::SeqCst), 6);
@@ -237,13 +243,13 @@ mod tests {
 
         // Its own directory is replaced on the next run...
         std::fs::create_dir_all(dir.join("suite__old")).unwrap();
-        KeepReporter::new(&dir).unwrap();
+        KeepReporter::new(&dir, OutsideLinks::Refused).unwrap();
         assert!(!dir.join("suite__old").exists());
         // ...links planted in it are removed, never followed...
         let victim = root.path().join("victim");
         std::fs::write(&victim, "mine\n").unwrap();
         link(&victim, &dir.join("suite__wa"));
-        let (mut keep, _) = KeepReporter::new(&dir).unwrap();
+        let (mut keep, _) = KeepReporter::new(&dir, OutsideLinks::Refused).unwrap();
         report_run(&mut keep, &results);
         assert_eq!(std::fs::read_to_string(&victim).unwrap(), "mine\n");
         assert!(dir.join("suite__wa/verdict.txt").is_file());
@@ -252,14 +258,20 @@ mod tests {
         std::fs::create_dir(&planted).unwrap();
         link(&victim, &planted.join(MARKER));
         link(&victim, &planted.join("suite__wa"));
-        let error = KeepReporter::new(&planted).err().unwrap().to_string();
+        let error = KeepReporter::new(&planted, OutsideLinks::Refused)
+            .err()
+            .unwrap()
+            .to_string();
         assert!(error.contains("never overwritten"), "{error}");
         assert_eq!(std::fs::read_to_string(&victim).unwrap(), "mine\n");
         // ...and a directory of the user's is refused.
         let mine = root.path().join("mine");
         std::fs::create_dir_all(&mine).unwrap();
         std::fs::write(mine.join("notes.txt"), "mine").unwrap();
-        let error = KeepReporter::new(&mine).err().unwrap().to_string();
+        let error = KeepReporter::new(&mine, OutsideLinks::Refused)
+            .err()
+            .unwrap()
+            .to_string();
         assert!(error.contains("never overwritten"), "{error}");
         assert_eq!(
             std::fs::read_to_string(mine.join("notes.txt")).unwrap(),

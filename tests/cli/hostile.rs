@@ -210,6 +210,33 @@ fn a_reference_or_judge_toml_linked_out_of_the_suite_is_refused() {
     assert!(!all.contains("root") && !all.contains("secret"), "{all}");
 }
 
+#[test]
+fn follow_outside_links_reaches_every_command_that_reads_the_suite() {
+    let tmp = tempfile::tempdir().unwrap();
+    let shared = tmp.path().join("shared");
+    write(&shared, "a.txt", ANSWER);
+    write(&shared, "judge.toml", "time_limit = \"5s\"\n");
+    let suite = tmp.path().join("suite");
+    write(&suite, "a.in", PUZZLE);
+    symlink(shared.join("a.txt"), suite.join("a.out")).unwrap();
+    symlink(shared.join("judge.toml"), suite.join("judge.toml")).unwrap();
+    let suite = suite.to_str().unwrap();
+    for command in ["check", "test"] {
+        let refused = run_in(&manifest_dir(), &[command, suite], "");
+        let all = format!("{}{}", refused.stdout, refused.stderr);
+        assert_ne!(refused.code, 0, "{command}: {all}");
+        assert!(all.contains("links outside"), "{command}: {all}");
+        let followed = run_in(
+            &manifest_dir(),
+            &[command, suite, "--follow-outside-links"],
+            "",
+        );
+        let all = format!("{}{}", followed.stdout, followed.stderr);
+        assert_eq!(followed.code, 0, "{command}: {all}");
+        assert!(!all.contains("links outside"), "{command}: {all}");
+    }
+}
+
 /// Escape sequences a case name, a program's stderr and a LeetCode-style
 /// file's prints carry: clear the screen, set the title, write the
 /// clipboard, draw a green AC; one C1 control too.

@@ -183,7 +183,9 @@ mod tests {
             .unwrap();
         std::os::unix::fs::symlink("cc", dir.join("bin/c++")).unwrap();
         std::fs::write(dir.join("judge.toml"), "[toolchain]\ncpp = \"bin/c++\"\n").unwrap();
-        trust::inspect(&dir.join("judge.toml")).unwrap().unwrap()
+        trust::inspect(&dir.join("judge.toml"), crate::files::OutsideLinks::Refused)
+            .unwrap()
+            .unwrap()
     }
 
     #[test]
@@ -235,7 +237,8 @@ mod tests {
         ] {
             std::fs::copy(shipped.join(name), suite.join(name)).unwrap();
         }
-        let references = crate::case::settings::references(&suite).unwrap();
+        let references =
+            crate::case::settings::references(&suite, crate::files::OutsideLinks::Refused).unwrap();
         let reference = &references[0];
         let original = std::fs::read(&reference.file).unwrap();
         // ...then the file is changed before it is built.
