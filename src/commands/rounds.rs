@@ -13,6 +13,7 @@ use crate::case::settings;
 use crate::cli::{GradeArg, HackArgs, LimitArgs, ProblemArg, StressArgs, SubmissionArgs};
 use crate::generate::Target;
 use crate::hack;
+use crate::judge;
 use crate::report::progress;
 use crate::report::{self, notices};
 use crate::runner::lang;
@@ -24,7 +25,7 @@ use crate::verdict::Verdict;
 use super::shared::HARNESS_ERROR;
 
 use super::shared::{
-    flag_settings, flags, interrupted_code, limit_flags, on_ctrl_c, sandbox, submission, submitted,
+    flag_settings, flags, interrupted_code, limit_flags, on_ctrl_c, sandbox, submitted,
 };
 
 struct StressProgress {
@@ -101,12 +102,9 @@ fn compiled(
     limits: &LimitArgs,
     save: &Path,
 ) -> anyhow::Result<Option<(Submission, String)>> {
-    let (submission, build, rerun) = submission(&submitted(args), || {
-        Ok((
-            limits.problem.map(ProblemArg::problem),
-            toolchains_of_dir(save)?,
-        ))
-    })?;
+    let problem = limits.problem.map(ProblemArg::problem);
+    let (submission, build, rerun) =
+        judge::build(&submitted(args), problem, || toolchains_of_dir(save))?;
     if let Some(build) = &build {
         if let Some(error) = &build.error {
             let source = build.source.display().to_string();
