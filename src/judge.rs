@@ -1,8 +1,8 @@
-//! Orchestration: for each case of a suite found once ([`Suite`]), read
-//! it, run the submission, decide the verdict and tell the reporter. A
-//! submission's failure is a verdict; a case that cannot be judged is an
-//! [`Unjudged`] for that case alone, saying whose fault it is, and the run
-//! goes on with the others.
+//! Orchestration: build the submission ([`build`]); for each case of a
+//! suite found once ([`Suite`]), read it, run the submission, decide the
+//! verdict and tell the reporter. A submission's failure is a verdict; a
+//! case that cannot be judged is an [`Unjudged`] for that case alone,
+//! saying whose fault it is, and the run goes on with the others.
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::PathBuf;
@@ -492,10 +492,8 @@ fn run_through<E: Execute>(
     Ok(summary)
 }
 
-/// How long the judge waits for a case to finish before it tells the
-/// answers checked so far (`Event::Answered`, told too as each case
-/// finishes, when it grew): a display redrawn ten times a second needs
-/// them no oftener, though a case may check a million.
+/// How often `Event::Answered` is told inside a long case: a display
+/// redraws no oftener, and a case may check a million answers.
 const ANSWERED_EVERY: Duration = Duration::from_millis(100);
 
 /// What a job sent next, telling the reporter the count of `answered` as
@@ -1218,15 +1216,14 @@ mod tests {
     #[test]
     fn the_answers_checked_reach_the_reporter_as_a_growing_count_of_them_all() {
         let dir = cases(&[("a", 1), ("b", 3), ("c", 2)]);
-        let calls = Mutex::new(Vec::new());
-        let mut events = Events::default();
+        let (calls, mut events) = (Mutex::new(Vec::new()), Events::default());
         let script = |_: &str, _| (Answers::Right, End::Normal);
-        run_through(&config(dir.path(), 1), &mut events, || Fake {
+        let fake = || Fake {
             script: &script,
             calls: &calls,
             ran: 0,
-        })
-        .expect("a run");
+        };
+        run_through(&config(dir.path(), 1), &mut events, fake).expect("a run");
         let told = events.2;
         assert!(told.is_sorted() && !told.is_empty(), "{told:?}");
         assert_eq!(told.last(), Some(&6), "every answer of every case");

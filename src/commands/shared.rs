@@ -1,6 +1,5 @@
-//! What the commands share: the submission they were given, the solver
-//! asked for, the sandbox, Ctrl-C, a closed stdout, and the flags they
-//! echo back.
+//! What the commands share: the submission they were given, the sandbox,
+//! Ctrl-C, a closed stdout, and the flags they echo back.
 
 use std::io;
 use std::path::PathBuf;

@@ -224,12 +224,10 @@ mod tests {
         let mut keep = KeepReporter::new(&dir, Vec::new()).unwrap();
         report_run(&mut keep, &results);
         // WA, PE, TLE, MLE, OLE, RE: not AC, CE or the unjudged case.
-        assert_eq!(
-            String::from_utf8(keep.notices).unwrap(),
-            format!(
-                "kept what 6 cases not accepted were given and gave back in {}/\n",
-                dir.display()
-            )
+        let notice = String::from_utf8(keep.notices).unwrap();
+        assert!(
+            notice.starts_with("kept what 6 cases not accepted were"),
+            "{notice}"
         );
         let wa = dir.join("suite__wa");
         assert_eq!(
