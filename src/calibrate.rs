@@ -244,21 +244,22 @@ pub(crate) fn suite(
         let config = judge::JudgeConfig {
             suite: Arc::clone(&cases),
             submission,
-            overrides: Settings {
-                time_limit: Some(longest.mul_f64(MEASURE)),
-                time_scale: None,
-                ..overrides.clone()
-            },
-            repeat: 1,
             build: None,
-            selection: judge::Selection::default(),
-            jobs: 1,
-            answered: None,
-            sandbox: sandbox.cloned(),
-            // As the judge runs it: a LeetCode-style reference keeps one
-            // process for its cases.
-            fresh_process: false,
-            fail_fast: false,
+            judging: judge::Judging {
+                overrides: Settings {
+                    time_limit: Some(longest.mul_f64(MEASURE)),
+                    time_scale: None,
+                    ..overrides.clone()
+                },
+                selection: judge::Selection::default(),
+                sandbox: sandbox.cloned(),
+                repeat: 1,
+                jobs: 1,
+                // As the judge runs it: a LeetCode-style reference keeps one
+                // process for its cases.
+                fresh_process: false,
+                fail_fast: false,
+            },
         };
         progress(&format!("judging {}", label.as_raw()).into());
         let mut collect = Collect {

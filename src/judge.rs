@@ -1,8 +1,8 @@
-//! Orchestration: for each case of a suite found once ([`Suite`]), read
-//! it, run the submission, decide the verdict and tell the reporter. A
-//! submission's failure is a verdict; a case that cannot be judged is an
-//! [`Unjudged`] for that case alone, saying whose fault it is, and the run
-//! goes on with the others.
+//! Orchestration: build the submission ([`build`]); for each case of a
+//! suite found once ([`Suite`]), read it, run the submission, decide the
+//! verdict and tell the reporter. A submission's failure is a verdict; a
+//! case that cannot be judged is an [`Unjudged`] for that case alone,
+//! saying whose fault it is, and the run goes on with the others.
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::PathBuf;
@@ -16,13 +16,14 @@ use crate::case::CheckerKind;
 use crate::case::{self, Case, CaseData, Limits, Listed, Settings, Suite};
 use crate::check::{Checked, Checker};
 use crate::decide::decide;
+use crate::outside::{shell_path, shell_word};
 use crate::outside::{Outside, OutsidePath};
 use crate::problem::Problem;
 use crate::results::{
     CaseOutcome, CaseResult, Event, Judgement, NotRun, Reporter, Slowest, Summary, Unjudged,
 };
-use crate::runner::lang::launch::Interface;
-use crate::runner::lang::BuildInfo;
+use crate::runner::lang::launch::{Interface, Launch};
+use crate::runner::lang::{self, BuildInfo, Language};
 use crate::runner::{process, Execute, Runner, Submission};
 use crate::solver::reference::count_solutions;
 use crate::stats::Spread;
@@ -34,20 +35,24 @@ pub(crate) struct JudgeConfig {
     /// The cases, read once by the caller (its build read them too).
     pub(crate) suite: Arc<Suite>,
     pub(crate) submission: Submission,
-    /// Settings from the command line; they win over every `judge.toml`.
-    pub(crate) overrides: Settings,
-    /// Runs per case; timings are reported as min/median/max.
-    pub(crate) repeat: usize,
     /// How the submission's source was built, for the report.
     pub(crate) build: Option<BuildInfo>,
+    pub(crate) judging: Judging,
+}
+
+/// How cases are judged, decided once from the command line; every run
+/// of a `test` plan shares it.
+#[derive(Clone, Debug)]
+pub(crate) struct Judging {
+    /// Settings from the command line; they win over every `judge.toml`.
+    pub(crate) overrides: Settings,
     pub(crate) selection: Selection,
-    /// Cases judged at once; 1 keeps timings faithful.
-    pub(crate) jobs: usize,
-    /// Counts every answer as it is checked, for a progress display that
-    /// moves inside a long case too.
-    pub(crate) answered: Option<Arc<AtomicUsize>>,
     /// The protections runs get, for the report's header.
     pub(crate) sandbox: Option<crate::runner::sandbox::Protections>,
+    /// Runs per case; timings are reported as min/median/max.
+    pub(crate) repeat: usize,
+    /// Cases judged at once; 1 keeps timings faithful.
+    pub(crate) jobs: usize,
     /// A process per case for functions too, as before LeetCode's model
     /// (`--fresh-process`).
     pub(crate) fresh_process: bool,
@@ -200,13 +205,122 @@ pub(crate) fn parse_partition(text: &str) -> anyhow::Result<(usize, usize)> {
     }
 }
 
+/// What is judged: the submission as the command line names it.
+#[derive(Clone, Debug)]
+pub(crate) enum Submitted {
+    /// A command line (`--cmd`).
+    Command(String),
+    /// A source file (`--submission`), in the language `--lang` names and
+    /// read as `--interface` says, when they are given.
+    File {
+        path: PathBuf,
+        language: Option<Language>,
+        interface: Option<Interface>,
+    },
+    /// A built-in solver (`--solver`), the default one without a name.
+    Solver(Option<String>),
+}
+
+/// The submission ready to judge, how it was built, and how to say it
+/// again in a rerun hint. `problem` is the one every case is, if one is
+/// (a file that could be read either way is read as that judge reads it,
+/// and built as it builds); a source file is built with the `toolchains`
+/// its cases' settings name.
+pub(crate) fn build(
+    submitted: &Submitted,
+    problem: Option<Problem>,
+    toolchains: impl FnOnce() -> anyhow::Result<Vec<lang::Choice>>,
+) -> anyhow::Result<(Submission, Option<BuildInfo>, String)> {
+    let (path, language, interface) = match submitted {
+        Submitted::Command(command) => {
+            let launch = Launch::command(command)?;
+            let again = format!("--cmd {}", shell_word(command.as_ref()));
+            return Ok((Submission::External(launch), None, again));
+        }
+        Submitted::Solver(name) => {
+            let solver = crate::solver::pick(name.as_deref())?;
+            let exe = std::env::current_exe()
+                .context("cannot find this program's own binary to run solvers in")?;
+            let again = format!("--solver {}", solver.name);
+            return Ok((Submission::Builtin { solver, exe }, None, again));
+        }
+        Submitted::File {
+            path,
+            language,
+            interface,
+        } => (path, *language, *interface),
+    };
+    let mut rerun = format!("--submission {}", shell_path(path));
+    if let Some(language) = language {
+        rerun.push_str(&format!(" --lang {}", language.spec().id));
+    }
+    let reading = match interface {
+        Some(Interface::Function) => {
+            rerun.push_str(" --interface leetcode");
+            lang::Reading::Forced(Interface::Function)
+        }
+        Some(Interface::Program) => {
+            rerun.push_str(" --interface program");
+            lang::Reading::Forced(Interface::Program)
+        }
+        None if problem == Some(Problem::Leetcode37) => lang::Reading::LeetCodeFirst,
+        None => lang::Reading::Detect,
+    };
+    let options = lang::Options {
+        reading,
+        problem,
+        toolchains: toolchains()?,
+        announce: Some(Arc::new(|message: &str| {
+            // It names the file being built, which may be a pack's.
+            eprintln!("{}", crate::outside::Outside::new(message).terminal())
+        })),
+    };
+    let mut built = lang::build_as(path, language, &options)?;
+    if language.is_none() {
+        if let Some(error) = built.info.error.as_mut() {
+            if let Some(hint) = other_language_hint(path, built.info.language, error) {
+                error.push_str(&format!("\n{hint}"));
+            }
+        }
+    }
+    let submission = match built.launch {
+        Some(launch) => Submission::External(launch),
+        None => Submission::NotCompiled {
+            label: path.display().to_string(),
+        },
+    };
+    Ok((submission, Some(built.info), rerun))
+}
+
+/// A hint for a file that did not compile as the language its extension
+/// names, when the compiler's `message` names as unknown what only another
+/// language has (Java's `boolean` in a file saved as `.cs`): which
+/// `--lang` judges it as that one ([`lang::another_language`]).
+fn other_language_hint(
+    path: &std::path::Path,
+    language: lang::Language,
+    message: &str,
+) -> Option<String> {
+    let source =
+        crate::files::read_text(path, "source file", crate::files::MAX_WHOLE_BYTES).ok()?;
+    let name = path.file_name()?.to_string_lossy();
+    let other = lang::another_language(language, &name, &source, message)?;
+    let id = other.spec().id;
+    Some(format!(
+        "hint: {} looks like {other}, not {language}; if it is, judge it with --lang {id}, or \
+         give it the extension .{}",
+        path.display(),
+        other.spec().extensions[0]
+    ))
+}
+
 /// Judges every case of `config.suite`, reporting as it goes, in case
 /// order whatever order parallel jobs finish in. `Err` only when nothing
 /// can be judged (no cases) or a reporter fails.
 pub(crate) fn run(config: &JudgeConfig, reporter: &mut dyn Reporter) -> anyhow::Result<Summary> {
     // One runner a job: its process serves the job's cases.
     run_through(config, reporter, || {
-        Runner::new(&config.submission, config.fresh_process)
+        Runner::new(&config.submission, config.judging.fresh_process)
     })
 }
 
@@ -244,7 +358,7 @@ fn report_start(
         submission: &config.submission.label(),
         build: config.build.as_ref(),
         jobs,
-        sandbox: config.sandbox.as_ref(),
+        sandbox: config.judging.sandbox.as_ref(),
         warnings: &warnings,
         problems: &problems,
         interface: match &config.submission {
@@ -269,14 +383,14 @@ fn run_through<E: Execute>(
     start: impl Fn() -> E + Sync,
 ) -> anyhow::Result<Summary> {
     let started = Instant::now();
-    let listed = config.selection.apply(&config.suite.cases)?;
+    let listed = config.judging.selection.apply(&config.suite.cases)?;
     let cases: Vec<&Case> = listed.iter().map(|l| &l.case).collect();
-    let jobs = config.jobs.clamp(1, cases.len().max(1));
+    let jobs = config.judging.jobs.clamp(1, cases.len().max(1));
     // The command line's settings win over every `judge.toml`.
     let settings: Vec<Result<Settings, Unjudged>> = listed
         .iter()
         .map(|l| match &l.settings {
-            Ok(settings) => Ok(config.overrides.clone().or(settings)),
+            Ok(settings) => Ok(config.judging.overrides.clone().or(settings)),
             Err(error) => Err(Unjudged::Unreadable(error.as_str().into())),
         })
         .collect();
@@ -291,6 +405,8 @@ fn run_through<E: Execute>(
     // another case, and what finishes after it in case order is dropped.
     let stop = std::sync::atomic::AtomicBool::new(false);
     let next = AtomicUsize::new(0);
+    // Every answer checked, in every job; told as `Event::Answered`.
+    let (answered, mut told) = (&AtomicUsize::new(0), 0);
     let (done_tx, done_rx) = mpsc::channel::<(usize, Option<CaseOutcome>)>();
     std::thread::scope(|scope| -> anyhow::Result<()> {
         for _ in 0..jobs {
@@ -306,17 +422,20 @@ fn run_through<E: Execute>(
                     if i >= cases.len() || process::interrupted() || stop.load(Ordering::SeqCst) {
                         return;
                     }
-                    let judged = match &settings[i] {
-                        Err(error) => Err(error.clone()),
-                        Ok(settings) => {
-                            judge_case(config, &mut runner, settings, cases[i], &mut history)
-                        }
-                    };
-                    let outcome = match judged {
-                        Ok(Some(judgement)) => Some(CaseOutcome::Judged(Box::new(judgement))),
-                        Ok(None) => None,
-                        Err(error) => Some(CaseOutcome::Error(error)),
-                    };
+                    let judged = settings[i].clone().and_then(|settings| {
+                        judge_case(
+                            config,
+                            &mut runner,
+                            answered,
+                            &settings,
+                            cases[i],
+                            &mut history,
+                        )
+                    });
+                    let outcome = judged.transpose().map(|judged| match judged {
+                        Ok(judgement) => CaseOutcome::Judged(Box::new(judgement)),
+                        Err(error) => CaseOutcome::Error(error),
+                    });
                     if done.send((i, outcome)).is_err() {
                         return;
                     }
@@ -326,7 +445,7 @@ fn run_through<E: Execute>(
         drop(done_tx);
         // Results wait here until every case before them is reported.
         let mut waiting: BTreeMap<usize, Option<CaseOutcome>> = BTreeMap::new();
-        for (i, outcome) in done_rx {
+        while let Some((i, outcome)) = next_done(&done_rx, reporter, answered, &mut told)? {
             waiting.insert(i, outcome);
             while let Some(outcome) = waiting.remove(&reported) {
                 let Some(outcome) = outcome.filter(|_| !interrupted) else {
@@ -345,7 +464,7 @@ fn run_through<E: Execute>(
                 reporter.report(Event::CaseFinished(&result))?;
                 summary.add(&result);
                 reported += 1;
-                if config.fail_fast && !result.passed() {
+                if config.judging.fail_fast && !result.passed() {
                     stop.store(true, Ordering::SeqCst);
                     break;
                 }
@@ -371,6 +490,33 @@ fn run_through<E: Execute>(
     summary.interrupted = interrupted;
     reporter.report(Event::Finished { summary: &summary })?;
     Ok(summary)
+}
+
+/// How often `Event::Answered` is told inside a long case: a display
+/// redraws no oftener, and a case may check a million answers.
+const ANSWERED_EVERY: Duration = Duration::from_millis(100);
+
+/// What a job sent next, telling the reporter the count of `answered` as
+/// it grows past `told` while it is awaited; `None` once every job ended.
+fn next_done<T>(
+    done: &mpsc::Receiver<T>,
+    reporter: &mut dyn Reporter,
+    answered: &AtomicUsize,
+    told: &mut usize,
+) -> std::io::Result<Option<T>> {
+    loop {
+        let received = done.recv_timeout(ANSWERED_EVERY);
+        let count = answered.load(Ordering::Relaxed);
+        if count != *told {
+            reporter.report(Event::Answered(count))?;
+            *told = count;
+        }
+        match received {
+            Ok(sent) => return Ok(Some(sent)),
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(None),
+        }
+    }
 }
 
 /// At most this many puzzles of a case are named in warnings of one kind.
@@ -458,6 +604,7 @@ struct Decided {
 fn judge_case(
     config: &JudgeConfig,
     runner: &mut impl Execute,
+    answered: &AtomicUsize,
     settings: &Settings,
     case: &Case,
     history: &mut Vec<PathBuf>,
@@ -469,9 +616,9 @@ fn judge_case(
             .map(|c| c.answered_by(config.submission.answerer()))
             .map_err(unreadable)
     };
-    let mut runs = Vec::with_capacity(config.repeat);
+    let mut runs = Vec::with_capacity(config.judging.repeat);
     let mut decided: Option<Decided> = None;
-    for n in 0..config.repeat.max(1) {
+    for n in 0..config.judging.repeat.max(1) {
         // A run the machine starved of CPU is judged again; still
         // starved, its time cannot be judged here, and the case says so
         // rather than blame the submission with a TLE. A case that cannot
@@ -481,7 +628,7 @@ fn judge_case(
             let mut answers = new_checker()
                 .inspect_err(|e| unchecked = Some(e.clone()))
                 .map_err(|_| anyhow::anyhow!("the case cannot be checked"))?
-                .counting(config.answered.as_deref());
+                .counting(Some(answered));
             Ok((runner.run(&data, patient, &mut answers)?, answers))
         });
         let (run, answers, patient) = match (ran, unchecked) {
@@ -523,12 +670,12 @@ fn judge_case(
                 kept_state = Some((run.earlier, after));
             }
         }
-        if decided.is_none() && (verdict != Verdict::AC || n + 1 == config.repeat.max(1)) {
+        if decided.is_none() && (verdict != Verdict::AC || n + 1 == config.judging.repeat.max(1)) {
             let (kept_state_after, reproduce_after) = kept_state.unzip();
             decided = Some(Decided {
                 checked,
                 kept_state_after,
-                failed_run: (verdict != Verdict::AC && config.repeat > 1).then_some(n + 1),
+                failed_run: (verdict != Verdict::AC && config.judging.repeat > 1).then_some(n + 1),
                 reproduce_after: reproduce_after.unwrap_or_default(),
             });
         }
@@ -582,7 +729,7 @@ fn judgement(
         verdict,
         reason,
         kept_state_after: decided.kept_state_after,
-        failed_run: decided.failed_run.map(|n| (n, config.repeat)),
+        failed_run: decided.failed_run.map(|n| (n, config.judging.repeat)),
         details: details.into(),
         format: data.format,
         checker,
@@ -709,13 +856,18 @@ mod tests {
     /// Keeps each event as a line: `started N`, `ID VERDICT: REASON` or
     /// `ID error: MESSAGE`, `finished PASSED/TOTAL`.
     /// The second list: `ID after A B` for a case whose failure the
-    /// cases A and B, judged first, reproduce.
+    /// cases A and B, judged first, reproduce. The third: the counts of
+    /// answers checked, as told.
     #[derive(Default)]
-    struct Events(Vec<String>, Vec<String>);
+    struct Events(Vec<String>, Vec<String>, Vec<usize>);
 
     impl Reporter for Events {
         fn report(&mut self, event: Event<'_>) -> std::io::Result<()> {
             self.0.push(match event {
+                Event::Answered(count) => {
+                    self.2.push(count);
+                    return Ok(());
+                }
                 Event::Started { cases, .. } => format!("started {cases}"),
                 Event::CaseFinished(result) => match &result.outcome {
                     CaseOutcome::Judged(j) => {
@@ -774,15 +926,16 @@ mod tests {
                 solver: crate::solver::default_solver(),
                 exe: PathBuf::from("/nonexistent/never-started"),
             },
-            overrides: Settings::default(),
-            repeat: 1,
             build: None,
-            selection: Selection::default(),
-            jobs,
-            answered: None,
-            sandbox: None,
-            fresh_process: false,
-            fail_fast: false,
+            judging: Judging {
+                overrides: Settings::default(),
+                selection: Selection::default(),
+                sandbox: None,
+                repeat: 1,
+                jobs,
+                fresh_process: false,
+                fail_fast: false,
+            },
         }
     }
 
@@ -1061,6 +1214,22 @@ mod tests {
             (2, 1, 1, 3)
         );
         assert_eq!(summary.verdicts, [(Verdict::AC, 2)]);
+    }
+
+    #[test]
+    fn the_answers_checked_reach_the_reporter_as_a_growing_count_of_them_all() {
+        let dir = cases(&[("a", 1), ("b", 3), ("c", 2)]);
+        let (calls, mut events) = (Mutex::new(Vec::new()), Events::default());
+        let script = |_: &str, _| (Answers::Right, End::Normal);
+        let fake = || Fake {
+            script: &script,
+            calls: &calls,
+            ran: 0,
+        };
+        run_through(&config(dir.path(), 1), &mut events, fake).expect("a run");
+        let told = events.2;
+        assert!(told.is_sorted() && !told.is_empty(), "{told:?}");
+        assert_eq!(told.last(), Some(&6), "every answer of every case");
     }
 
     #[test]

@@ -12,33 +12,14 @@ use std::time::Duration;
 use anyhow::Context as _;
 
 use crate::baseline::Baseline;
-use crate::case::{absolute, Settings};
+use crate::case::absolute;
 use crate::files::OutsideLinks;
-use crate::judge::Selection;
+use crate::judge::{Judging, Submitted};
 use crate::outside::shell_path;
 use crate::report::notices;
 use crate::results::Summary;
-use crate::runner::lang::launch::Interface;
-use crate::runner::lang::Language;
 use crate::runner::process;
-use crate::runner::sandbox::Protections;
 use crate::state;
-
-/// What `test` judges: the submission as the command line names it.
-#[derive(Clone, Debug)]
-pub(crate) enum Submitted {
-    /// A command line (`--cmd`).
-    Command(String),
-    /// A source file (`--submission`), in the language `--lang` names and
-    /// read as `--interface` says, when they are given.
-    File {
-        path: PathBuf,
-        language: Option<Language>,
-        interface: Option<Interface>,
-    },
-    /// A built-in solver (`--solver`), the default one without a name.
-    Solver(Option<String>),
-}
 
 /// Which report `test` writes on stdout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,14 +64,7 @@ pub(crate) struct TestPlan {
     /// Whether the suite's files may link out of it.
     pub(crate) links: OutsideLinks,
     pub(crate) submitted: Submitted,
-    /// Settings from the command line; they win over every `judge.toml`.
-    pub(crate) overrides: Settings,
-    pub(crate) selection: Selection,
-    pub(crate) protections: Option<Protections>,
-    pub(crate) repeat: usize,
-    pub(crate) jobs: usize,
-    pub(crate) fresh_process: bool,
-    pub(crate) fail_fast: bool,
+    pub(crate) judging: Judging,
     pub(crate) reports: Reports,
     pub(crate) save_baseline: Option<String>,
     /// Judged again at each change (`--watch`, see [`watch`]).

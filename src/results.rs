@@ -275,6 +275,9 @@ pub(crate) enum Event<'a> {
     /// Nothing of a case is kept by the judge after this: a reporter that
     /// needs it at the end keeps its own copy.
     CaseFinished(&'a CaseResult),
+    /// The answers checked so far in the run, as they stream in: told as
+    /// it grows, a case at a time or every 100 ms inside a long one.
+    Answered(usize),
     Finished {
         summary: &'a Summary,
     },

@@ -13,6 +13,7 @@ use crate::case::settings;
 use crate::cli::{GradeArg, HackArgs, LimitArgs, ProblemArg, StressArgs, SubmissionArgs};
 use crate::generate::Target;
 use crate::hack;
+use crate::judge;
 use crate::report::progress;
 use crate::report::{self, notices};
 use crate::runner::lang;
@@ -24,7 +25,7 @@ use crate::verdict::Verdict;
 use super::shared::HARNESS_ERROR;
 
 use super::shared::{
-    flag_settings, flags, interrupted_code, limit_flags, on_ctrl_c, sandbox, submission, submitted,
+    flag_settings, flags, interrupted_code, limit_flags, on_ctrl_c, sandbox, submitted,
 };
 
 struct StressProgress {
@@ -85,28 +86,22 @@ impl stress::Progress for StressProgress {
     }
 }
 
-/// The toolchains the `judge.toml` in `dir` names (`[toolchain]`), as a
-/// case there would be built with when `dir` is named on the command line.
-fn toolchains_of_dir(dir: &Path) -> anyhow::Result<Vec<lang::Choice>> {
-    Ok(settings::SettingsCache::default()
-        .for_dir(dir, dir)?
-        .toolchain)
-}
-
 /// The submission of `stress` or `hack`, built with the toolchains of the
-/// suite it saves its cases into (`save`), and how to name it again;
-/// `None` (after printing the compiler's message) when it did not compile.
+/// suite it saves its cases into (`save`; its `judge.toml` names them, as
+/// for a case there), and how to name it again; `None` (after printing the
+/// compiler's message) when it did not compile.
 fn compiled(
     args: &SubmissionArgs,
     limits: &LimitArgs,
     save: &Path,
 ) -> anyhow::Result<Option<(Submission, String)>> {
-    let (submission, build, rerun) = submission(&submitted(args), || {
-        Ok((
-            limits.problem.map(ProblemArg::problem),
-            toolchains_of_dir(save)?,
-        ))
-    })?;
+    let problem = limits.problem.map(ProblemArg::problem);
+    let toolchains = || {
+        Ok(settings::SettingsCache::default()
+            .for_dir(save, save)?
+            .toolchain)
+    };
+    let (submission, build, rerun) = judge::build(&submitted(args), problem, toolchains)?;
     if let Some(build) = &build {
         if let Some(error) = &build.error {
             let source = build.source.display().to_string();

@@ -1,11 +1,9 @@
-//! What the commands share: the submission they were given, the solver
-//! asked for, the sandbox, Ctrl-C, a closed stdout, and the flags they
-//! echo back.
+//! What the commands share: the submission they were given, the sandbox,
+//! Ctrl-C, a closed stdout, and the flags they echo back.
 
 use std::io;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 
 use anyhow::Context as _;
 
@@ -13,14 +11,12 @@ use crate::case::settings;
 use crate::case::{Settings, Suite};
 use crate::cli::{CheckerArg, InterfaceArg, LimitArgs, ProblemArg, SubmissionArgs};
 use crate::files::OutsideLinks;
-use crate::outside::{shell_path, shell_word};
-use crate::practice::Submitted;
+use crate::judge::Submitted;
+use crate::outside::shell_word;
 use crate::problem::Problem;
-use crate::runner::lang::launch::{Interface, Launch};
-use crate::runner::lang::{self, BuildInfo};
+use crate::runner::lang::launch::Interface;
 use crate::runner::sandbox::{self, Protections};
-use crate::runner::{process, spawner, Submission};
-use crate::solver::{self, Solver};
+use crate::runner::{process, spawner};
 
 /// What a closed stdout interrupts the judging with, as a signal's number
 /// would: SIGPIPE's on Linux and macOS, so the exit code is 141, as a shell
@@ -59,10 +55,6 @@ pub(crate) fn failed_if(failed: bool) -> ExitCode {
     }
 }
 
-pub(crate) fn pick_solver(name: Option<&str>) -> anyhow::Result<&'static Solver> {
-    name.map_or_else(|| Ok(solver::default_solver()), solver::find)
-}
-
 /// The submission the command line names.
 pub(crate) fn submitted(args: &SubmissionArgs) -> Submitted {
     if let Some(command) = &args.cmd {
@@ -79,98 +71,6 @@ pub(crate) fn submitted(args: &SubmissionArgs) -> Submitted {
         },
         None => Submitted::Solver(args.solver.clone()),
     }
-}
-
-/// The submission ready to judge, how it was built, and how to say it
-/// again in a rerun hint. `suite` says which problem every case is, if
-/// one is (a file that could be read either way is read as that judge
-/// reads it, and built as it builds), and the toolchains the suite names.
-pub(crate) fn submission(
-    submitted: &Submitted,
-    suite: impl FnOnce() -> anyhow::Result<(Option<Problem>, Vec<lang::Choice>)>,
-) -> anyhow::Result<(Submission, Option<BuildInfo>, String)> {
-    let (path, language, interface) = match submitted {
-        Submitted::Command(command) => {
-            let launch = Launch::command(command)?;
-            let again = format!("--cmd {}", shell_word(command.as_ref()));
-            return Ok((Submission::External(launch), None, again));
-        }
-        Submitted::Solver(name) => {
-            let solver = pick_solver(name.as_deref())?;
-            let exe = std::env::current_exe()
-                .context("cannot find this program's own binary to run solvers in")?;
-            let again = format!("--solver {}", solver.name);
-            return Ok((Submission::Builtin { solver, exe }, None, again));
-        }
-        Submitted::File {
-            path,
-            language,
-            interface,
-        } => (path, *language, *interface),
-    };
-    let mut rerun = format!("--submission {}", shell_path(path));
-    if let Some(language) = language {
-        rerun.push_str(&format!(" --lang {}", language.spec().id));
-    }
-    let (problem, toolchains) = suite()?;
-    let reading = match interface {
-        Some(Interface::Function) => {
-            rerun.push_str(" --interface leetcode");
-            lang::Reading::Forced(Interface::Function)
-        }
-        Some(Interface::Program) => {
-            rerun.push_str(" --interface program");
-            lang::Reading::Forced(Interface::Program)
-        }
-        None if problem == Some(Problem::Leetcode37) => lang::Reading::LeetCodeFirst,
-        None => lang::Reading::Detect,
-    };
-    let options = lang::Options {
-        reading,
-        problem,
-        toolchains,
-        announce: Some(Arc::new(|message: &str| {
-            // It names the file being built, which may be a pack's.
-            eprintln!("{}", crate::outside::Outside::new(message).terminal())
-        })),
-    };
-    let mut built = lang::build_as(path, language, &options)?;
-    if language.is_none() {
-        if let Some(error) = built.info.error.as_mut() {
-            if let Some(hint) = other_language_hint(path, built.info.language, error) {
-                error.push_str(&format!("\n{hint}"));
-            }
-        }
-    }
-    let submission = match built.launch {
-        Some(launch) => Submission::External(launch),
-        None => Submission::NotCompiled {
-            label: path.display().to_string(),
-        },
-    };
-    Ok((submission, Some(built.info), rerun))
-}
-
-/// A hint for a file that did not compile as the language its extension
-/// names, when the compiler's `message` names as unknown what only another
-/// language has (Java's `boolean` in a file saved as `.cs`): which
-/// `--lang` judges it as that one ([`lang::another_language`]).
-fn other_language_hint(
-    path: &std::path::Path,
-    language: lang::Language,
-    message: &str,
-) -> Option<String> {
-    let source =
-        crate::files::read_text(path, "source file", crate::files::MAX_WHOLE_BYTES).ok()?;
-    let name = path.file_name()?.to_string_lossy();
-    let other = lang::another_language(language, &name, &source, message)?;
-    let id = other.spec().id;
-    Some(format!(
-        "hint: {} looks like {other}, not {language}; if it is, judge it with --lang {id}, or \
-         give it the extension .{}",
-        path.display(),
-        other.spec().extensions[0]
-    ))
 }
 
 /// The problem every case under `paths` is judged as by its `judge.toml`,

@@ -5,20 +5,19 @@
 use std::io::{self, IsTerminal as _};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, Mutex};
 
 use anyhow::Context as _;
 
 use super::shared::{
     closed_pipe, flag_settings, flags, interrupted_code, limit_flags, on_ctrl_c, sandbox,
-    stdout_width, submission, submitted, CLOSED_STDOUT, HARNESS_ERROR,
+    stdout_width, submitted, CLOSED_STDOUT, HARNESS_ERROR,
 };
 use crate::baseline::{self, Baseline};
 use crate::case::{settings, Suite};
 use crate::cli::{TestArgs, TestFormat};
 use crate::files::OutsideLinks;
-use crate::judge::{self, JudgeConfig};
+use crate::judge::{self, JudgeConfig, Judging};
 use crate::practice::{self, OnStdout, Reports, RunRecord, TestPlan};
 use crate::report::html::{HtmlReporter, Machine};
 use crate::report::human::HumanReporter;
@@ -126,13 +125,15 @@ fn plan(
         links,
         submitted: submitted(&args.submission),
         judging_flags: judging_flags(&args),
-        overrides,
-        selection,
-        protections: sandbox()?,
-        repeat: args.repeat as usize,
-        jobs: usize::from(args.jobs),
-        fresh_process: args.fresh_process,
-        fail_fast: args.fail_fast,
+        judging: Judging {
+            overrides,
+            selection,
+            sandbox: sandbox()?,
+            repeat: args.repeat as usize,
+            jobs: usize::from(args.jobs),
+            fresh_process: args.fresh_process,
+            fail_fast: args.fail_fast,
+        },
         reports,
         save_baseline: args.save_baseline,
         watch: args.watch,
@@ -201,8 +202,6 @@ struct Records<'p> {
     saved: Option<(&'p str, RunRecord)>,
     last: Option<RunRecord>,
     this_run: Arc<Mutex<Baseline>>,
-    /// How many outputs `--keep` kept, and where.
-    kept: Option<(&'p Path, Arc<AtomicUsize>)>,
 }
 
 /// Builds the submission (a cached build when its source is unchanged),
@@ -214,11 +213,9 @@ fn judge_once(
 ) -> anyhow::Result<(Summary, Baseline)> {
     // Read once: the build and the judge both need it.
     let suite = Arc::new(Suite::read(&plan.paths, plan.links)?);
-    let (submission, build, rerun) = submission(&plan.submitted, || {
-        Ok((
-            plan.overrides.problem.or_else(|| suite.problem()),
-            suite.toolchains(lang::Language::find)?,
-        ))
+    let problem = plan.judging.overrides.problem.or_else(|| suite.problem());
+    let (submission, build, rerun) = judge::build(&plan.submitted, problem, || {
+        suite.toolchains(lang::Language::find)
     })?;
     // The rerun hint reproduces the run: every option that changed how
     // a case was built or judged, besides the submission's own.
@@ -227,15 +224,8 @@ fn judge_once(
     let config = JudgeConfig {
         suite,
         submission,
-        overrides: plan.overrides.clone(),
-        repeat: plan.repeat,
         build,
-        selection: plan.selection.clone(),
-        jobs: plan.jobs,
-        answered: Some(progress.answered()),
-        sandbox: plan.protections.clone(),
-        fresh_process: plan.fresh_process,
-        fail_fast: plan.fail_fast,
+        judging: plan.judging.clone(),
     };
     let (reporters, records) = reporters(plan, rerun, baseline)?;
     let mut reporter = Tee::new(reporters);
@@ -300,14 +290,9 @@ fn reporters(
             .with_output_shown(reports.show_output);
         reporters.push(on_pipe(path, Box::new(html)));
     }
-    let kept = match &reports.keep {
-        Some(dir) => {
-            let (keep, kept) = KeepReporter::new(dir, plan.links)?;
-            reporters.push(Box::new(keep));
-            Some((dir.as_path(), kept))
-        }
-        None => None,
-    };
+    if let Some(dir) = &reports.keep {
+        reporters.push(Box::new(KeepReporter::new(dir, plan.links, io::stderr())?));
+    }
     // Kept under its name only when the run is whole: an error here is
     // one to stop for, since the user asked for it.
     let saved = match &plan.save_baseline {
@@ -336,22 +321,17 @@ fn reporters(
         saved,
         last,
         this_run,
-        kept,
     };
     Ok((reporters, records))
 }
 
-/// Says where outputs and the HTML report went, and keeps the records of
-/// a run for the next one; returns the run, to compare the next one with.
+/// Says where the HTML report went, and keeps the records of a run for
+/// the next one; returns the run, to compare the next one with.
 fn keep_records(
     plan: &TestPlan,
     summary: &Summary,
     records: Records<'_>,
 ) -> anyhow::Result<Baseline> {
-    if let Some((dir, kept)) = records.kept {
-        let n = kept.load(std::sync::atomic::Ordering::SeqCst);
-        notices::kept(&mut io::stderr(), n, dir)?;
-    }
     if let Some(path) = plan.reports.html.as_ref().filter(|p| !to_stdout(Some(p))) {
         notices::html_written(&mut io::stderr(), path)?;
     }

@@ -30,7 +30,7 @@ use crate::runner::sandbox::Protections;
 use crate::runner::{builtin, process, spawner};
 use crate::solver::{self, Solver};
 
-use super::shared::{failed_if, interrupted_code, on_ctrl_c, pick_solver, sandbox, stdout_width};
+use super::shared::{failed_if, interrupted_code, on_ctrl_c, sandbox, stdout_width};
 
 pub(crate) fn cases(out: Option<&std::path::Path>) -> anyhow::Result<ExitCode> {
     let mut stdout = io::stdout().lock();
@@ -45,7 +45,7 @@ pub(crate) fn cases(out: Option<&std::path::Path>) -> anyhow::Result<ExitCode> {
 }
 
 pub(crate) fn solve(name: Option<&str>) -> anyhow::Result<ExitCode> {
-    let solver = pick_solver(name)?;
+    let solver = crate::solver::pick(name)?;
     // No line longer than a board can be is held (src/files/read.rs).
     let mut stdin = LineCapped::new(io::stdin().lock());
     // The format shows in the first line with cells; read up to it.

@@ -778,6 +778,7 @@ impl<W: Write> Reporter for HtmlReporter<W> {
                     comparison,
                 });
             }
+            Event::Answered(_) => {}
             Event::Finished { summary } => {
                 let page = self.page(summary);
                 if let Some(mut out) = self.out.take() {

@@ -950,6 +950,7 @@ impl<W: Write> Reporter for HumanReporter<W> {
                     }
                 }
             }
+            Event::Answered(_) => {}
             Event::Finished { summary } => self.finished(summary)?,
         }
         Ok(())

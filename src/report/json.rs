@@ -318,6 +318,7 @@ impl<W: Write> Reporter for JsonReporter<W> {
                 write!(self.out, "{separator}\n    {}", nested(&json, 4)?)?;
                 self.cases += 1;
             }
+            Event::Answered(_) => {}
             Event::Finished { summary } => {
                 let totals = TotalsJson {
                     interrupted: summary.interrupted,

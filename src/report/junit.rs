@@ -152,6 +152,7 @@ impl<W: io::Write> Reporter for JunitReporter<W> {
                 let (suite, case) = test_case(result);
                 self.add(suite, case);
             }
+            Event::Answered(_) => {}
             Event::Finished { summary } => {
                 let stopped_at = self.last_failed.take();
                 for case in &summary.not_run {

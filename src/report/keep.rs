@@ -15,12 +15,11 @@
 //! as its suite may be read: all through [`crate::files`]. A case's
 //! directory is named after its id made safe ([`crate::files::name::safe`]:
 //! no control character, and a long id cut with a hash), and its
-//! `verdict.txt` names the case whole.
+//! `verdict.txt` names the case whole. When the run is finished, it says
+//! how many cases it kept, and where.
 
 use std::io;
-use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::path::{Path, PathBuf};
 
 use crate::files::{name, Dir, Fence, Kind, OutsideLinks};
 use crate::results::{CaseOutcome, CaseResult};
@@ -30,21 +29,22 @@ use crate::verdict::Verdict;
 /// The file that marks a directory as made by `--keep`.
 pub(crate) const MARKER: &str = ".sudoku-judge-keep";
 
-pub(crate) struct KeepReporter {
+pub(crate) struct KeepReporter<W> {
     dir: Dir,
     /// Whether a case's files may link out of its suite, as when judged.
     links: OutsideLinks,
-    /// Cases kept so far, for the caller to tell.
-    kept: Arc<AtomicUsize>,
+    /// The directory as the user named it, for the notice.
+    named: PathBuf,
+    /// Cases kept so far.
+    kept: usize,
+    /// Where the notice of what was kept goes.
+    notices: W,
 }
 
-impl KeepReporter {
+impl<W: io::Write> KeepReporter<W> {
     /// Prepares `dir`: made if missing, emptied if an earlier `--keep`
     /// made it, refused if it holds anything else.
-    pub(crate) fn new(
-        dir: &Path,
-        links: OutsideLinks,
-    ) -> anyhow::Result<(KeepReporter, Arc<AtomicUsize>)> {
+    pub(crate) fn new(dir: &Path, links: OutsideLinks, notices: W) -> anyhow::Result<Self> {
         let opened = Dir::open_given(dir)
             .map_err(|e| anyhow::anyhow!("failed to open --keep {}: {e:#}", dir.display()))?;
         let names = opened.names();
@@ -77,15 +77,13 @@ impl KeepReporter {
                 })
                 .map_err(|e| anyhow::anyhow!("failed to write in --keep {}: {e}", dir.display()))?;
         }
-        let kept = Arc::new(AtomicUsize::new(0));
-        Ok((
-            KeepReporter {
-                dir: opened,
-                links,
-                kept: Arc::clone(&kept),
-            },
-            kept,
-        ))
+        Ok(KeepReporter {
+            dir: opened,
+            links,
+            named: dir.to_path_buf(),
+            kept: 0,
+            notices,
+        })
     }
 
     /// Makes the directory a case is kept in, named after its id: a name
@@ -113,7 +111,7 @@ impl KeepReporter {
     }
 
     /// Keeps `result`'s files; an error names the case.
-    fn keep(&self, result: &CaseResult) -> io::Result<()> {
+    fn keep(&mut self, result: &CaseResult) -> io::Result<()> {
         self.keep_case(result).map_err(|e| {
             io::Error::new(
                 e.kind(),
@@ -126,7 +124,7 @@ impl KeepReporter {
         })
     }
 
-    fn keep_case(&self, result: &CaseResult) -> io::Result<()> {
+    fn keep_case(&mut self, result: &CaseResult) -> io::Result<()> {
         use std::io::Write as _;
         let CaseOutcome::Judged(j) = &result.outcome else {
             return Ok(());
@@ -178,17 +176,20 @@ impl KeepReporter {
             )
             .as_bytes(),
         )?;
-        self.kept.fetch_add(1, Ordering::SeqCst);
+        self.kept += 1;
         Ok(())
     }
 }
 
-impl Reporter for KeepReporter {
+impl<W: io::Write> Reporter for KeepReporter<W> {
     fn report(&mut self, event: Event<'_>) -> io::Result<()> {
-        if let Event::CaseFinished(result) = event {
-            self.keep(result)?;
+        match event {
+            Event::CaseFinished(result) => self.keep(result),
+            Event::Finished { .. } => {
+                super::notices::kept(&mut self.notices, self.kept, &self.named)
+            }
+            _ => Ok(()),
         }
-        Ok(())
     }
 }
 
@@ -223,10 +224,14 @@ mod tests {
             result.expected = None;
         }
         let dir = root.path().join("kept");
-        let (mut keep, kept) = KeepReporter::new(&dir, OutsideLinks::Refused).unwrap();
+        let mut keep = KeepReporter::new(&dir, OutsideLinks::Refused, Vec::new()).unwrap();
         report_run(&mut keep, &results);
         // WA, PE, TLE, MLE, OLE, RE: not AC, CE or the unjudged case.
-        assert_eq!(kept.load(Ordering::SeqCst), 6);
+        let notice = String::from_utf8(keep.notices).unwrap();
+        assert!(
+            notice.starts_with("kept what 6 cases not accepted were"),
+            "{notice}"
+        );
         let wa = dir.join("suite__wa");
         assert_eq!(
             std::fs::read_to_string(wa.join("wa.in")).unwrap(),
@@ -243,13 +248,13 @@ mod tests {
 
         // Its own directory is replaced on the next run...
         std::fs::create_dir_all(dir.join("suite__old")).unwrap();
-        KeepReporter::new(&dir, OutsideLinks::Refused).unwrap();
+        KeepReporter::new(&dir, OutsideLinks::Refused, io::sink()).unwrap();
         assert!(!dir.join("suite__old").exists());
         // ...links planted in it are removed, never followed...
         let victim = root.path().join("victim");
         std::fs::write(&victim, "mine\n").unwrap();
         link(&victim, &dir.join("suite__wa"));
-        let (mut keep, _) = KeepReporter::new(&dir, OutsideLinks::Refused).unwrap();
+        let mut keep = KeepReporter::new(&dir, OutsideLinks::Refused, io::sink()).unwrap();
         report_run(&mut keep, &results);
         assert_eq!(std::fs::read_to_string(&victim).unwrap(), "mine\n");
         assert!(dir.join("suite__wa/verdict.txt").is_file());
@@ -258,7 +263,7 @@ mod tests {
         std::fs::create_dir(&planted).unwrap();
         link(&victim, &planted.join(MARKER));
         link(&victim, &planted.join("suite__wa"));
-        let error = KeepReporter::new(&planted, OutsideLinks::Refused)
+        let error = KeepReporter::new(&planted, OutsideLinks::Refused, io::sink())
             .err()
             .unwrap()
             .to_string();
@@ -268,7 +273,7 @@ mod tests {
         let mine = root.path().join("mine");
         std::fs::create_dir_all(&mine).unwrap();
         std::fs::write(mine.join("notes.txt"), "mine").unwrap();
-        let error = KeepReporter::new(&mine, OutsideLinks::Refused)
+        let error = KeepReporter::new(&mine, OutsideLinks::Refused, io::sink())
             .err()
             .unwrap()
             .to_string();

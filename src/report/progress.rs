@@ -312,12 +312,12 @@ impl TermLike for Stderr {
     }
 }
 
-/// The progress line of a `test` run. Make it before the run, hand
-/// [`TestProgress::answered`] to the judge, and report through
+/// The progress line of a `test` run: report through
 /// [`TestProgress::wrap`].
 pub(crate) struct TestProgress {
     /// Whether the line is drawn (see [`drawn`]); when not, nothing is.
     shown: bool,
+    /// The answers checked, as the judge last told (`Event::Answered`).
     answered: Arc<AtomicUsize>,
     failed: Arc<AtomicUsize>,
     bar: Option<ProgressBar>,
@@ -331,11 +331,6 @@ impl TestProgress {
             failed: Arc::new(AtomicUsize::new(0)),
             bar: None,
         }
-    }
-
-    /// The count of answers checked, which the judge moves.
-    pub(crate) fn answered(&self) -> Arc<AtomicUsize> {
-        Arc::clone(&self.answered)
     }
 
     pub(crate) fn wrap<'a>(&'a mut self, inner: &'a mut dyn Reporter) -> ProgressReporter<'a> {
@@ -407,6 +402,10 @@ impl Reporter for ProgressReporter<'_> {
                     }
                     None => self.inner.report(event),
                 }
+            }
+            Event::Answered(count) => {
+                self.progress.answered.store(count, Ordering::Relaxed);
+                self.inner.report(event)
             }
             Event::Finished { .. } => {
                 if let Some(bar) = self.progress.bar.take() {

@@ -14,6 +14,7 @@ mod registry;
 mod shared;
 pub(crate) mod singles;
 
+pub(crate) use registry::pick;
 pub use registry::{default_solver, find, SolveFn, Solver, ALL};
 pub(crate) use shared::read_cells;
 pub(crate) use shared::Nodes;

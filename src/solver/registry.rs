@@ -93,6 +93,11 @@ pub fn default_solver() -> &'static Solver {
     &ALL[0]
 }
 
+/// The solver `name`d, or the default one.
+pub(crate) fn pick(name: Option<&str>) -> anyhow::Result<&'static Solver> {
+    name.map_or_else(|| Ok(default_solver()), find)
+}
+
 /// Looks a solver up by name; the error lists the names there are.
 pub fn find(name: &str) -> anyhow::Result<&'static Solver> {
     ALL.iter().find(|s| s.name == name).ok_or_else(|| {
