@@ -225,11 +225,12 @@ pub(crate) enum Submitted {
 /// again in a rerun hint. `problem` is the one every case is, if one is
 /// (a file that could be read either way is read as that judge reads it,
 /// and built as it builds); a source file is built with the `toolchains`
-/// its cases' settings name.
+/// its cases' settings name, saying what it does through `announce`.
 pub(crate) fn build(
     submitted: &Submitted,
     problem: Option<Problem>,
     toolchains: impl FnOnce() -> anyhow::Result<Vec<lang::Choice>>,
+    announce: lang::Announce,
 ) -> anyhow::Result<(Submission, Option<BuildInfo>, String)> {
     let (path, language, interface) = match submitted {
         Submitted::Command(command) => {
@@ -270,10 +271,7 @@ pub(crate) fn build(
         reading,
         problem,
         toolchains: toolchains()?,
-        announce: Some(Arc::new(|message: &str| {
-            // It names the file being built, which may be a pack's.
-            eprintln!("{}", crate::outside::Outside::new(message).terminal())
-        })),
+        announce: Some(announce),
     };
     let mut built = lang::build_as(path, language, &options)?;
     if language.is_none() {

@@ -25,7 +25,7 @@ use crate::verdict::Verdict;
 use super::shared::HARNESS_ERROR;
 
 use super::shared::{
-    flag_settings, flags, interrupted_code, limit_flags, on_ctrl_c, sandbox, submitted,
+    announce, flag_settings, flags, interrupted_code, limit_flags, on_ctrl_c, sandbox, submitted,
 };
 
 struct StressProgress {
@@ -101,7 +101,8 @@ fn compiled(
             .for_dir(save, save)?
             .toolchain)
     };
-    let (submission, build, rerun) = judge::build(&submitted(args), problem, toolchains)?;
+    let (submission, build, rerun) =
+        judge::build(&submitted(args), problem, toolchains, announce())?;
     if let Some(build) = &build {
         if let Some(error) = &build.error {
             let source = build.source.display().to_string();

@@ -4,6 +4,7 @@
 use std::io;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use anyhow::Context as _;
 
@@ -14,7 +15,7 @@ use crate::files::OutsideLinks;
 use crate::judge::Submitted;
 use crate::outside::shell_word;
 use crate::problem::Problem;
-use crate::runner::lang::launch::Interface;
+use crate::runner::lang::{self, launch::Interface};
 use crate::runner::sandbox::{self, Protections};
 use crate::runner::{process, spawner};
 
@@ -71,6 +72,12 @@ pub(crate) fn submitted(args: &SubmissionArgs) -> Submitted {
         },
         None => Submitted::Solver(args.solver.clone()),
     }
+}
+
+/// Says on stderr what a build is doing, escaped: it names the file being
+/// built, which may be a pack's.
+pub(crate) fn announce() -> lang::Announce {
+    Arc::new(|message: &str| eprintln!("{}", crate::outside::Outside::new(message).terminal()))
 }
 
 /// The problem every case under `paths` is judged as by its `judge.toml`,

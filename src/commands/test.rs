@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use anyhow::Context as _;
 
 use super::shared::{
-    closed_pipe, flag_settings, flags, interrupted_code, limit_flags, on_ctrl_c, sandbox,
+    announce, closed_pipe, flag_settings, flags, interrupted_code, limit_flags, on_ctrl_c, sandbox,
     stdout_width, submitted, CLOSED_STDOUT, HARNESS_ERROR,
 };
 use crate::baseline::{self, Baseline};
@@ -214,9 +214,9 @@ fn judge_once(
     // Read once: the build and the judge both need it.
     let suite = Arc::new(Suite::read(&plan.paths, plan.links)?);
     let problem = plan.judging.overrides.problem.or_else(|| suite.problem());
-    let (submission, build, rerun) = judge::build(&plan.submitted, problem, || {
-        suite.toolchains(lang::Language::find)
-    })?;
+    let toolchains = || suite.toolchains(lang::Language::find);
+    let (submission, build, rerun) =
+        judge::build(&plan.submitted, problem, toolchains, announce())?;
     // The rerun hint reproduces the run: every option that changed how
     // a case was built or judged, besides the submission's own.
     let rerun = format!("{rerun}{}", plan.judging_flags);

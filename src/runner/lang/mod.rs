@@ -52,6 +52,7 @@ pub(crate) mod tools;
 mod typescript;
 
 pub(crate) use crate::reason::Stdout;
+pub(crate) use announce::Announce;
 pub(crate) use build::tool_version;
 pub(crate) use build::{build, build_as};
 pub(crate) use cause::{crash_cause, out_of_memory};
