@@ -17,7 +17,7 @@ use anstyle::{AnsiColor, Style};
 use super::judges::JudgeSays;
 use super::layout::{self, Cells, Columns};
 use super::reason;
-use crate::baseline::{Baseline, Tally};
+use crate::baseline::{Baseline, ChangeTally};
 use crate::check::diff::{self, CellKind, RowPart};
 use crate::outside::{Outside, OutsideName, OutsidePath};
 use crate::problem::Problem;
@@ -46,7 +46,7 @@ pub(crate) struct HumanReporter<W> {
     judges: JudgeSays,
     /// An earlier run each case is compared with (`--baseline`).
     baseline: Option<Arc<Baseline>>,
-    tally: Tally,
+    tally: ChangeTally,
     /// A compile error, shown at the end of the report: after a table of
     /// CE rows and the summary, the last thing on the screen.
     compile_error: Option<String>,
@@ -94,7 +94,7 @@ impl<W: Write> HumanReporter<W> {
             more_failures: 0,
             judges: JudgeSays::default(),
             baseline: None,
-            tally: Tally::default(),
+            tally: ChangeTally::default(),
             compile_error: None,
             quiet: false,
             held_header: None,

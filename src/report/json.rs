@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::baseline::{Baseline, Comparison, Tally, Trend};
+use crate::baseline::{Baseline, Comparison, ChangeTally, Trend};
 use crate::outside::{Outside, OutsideName, OutsidePath};
 use crate::results::{CaseOutcome, CaseResult};
 use crate::results::{Event, Reporter};
@@ -22,7 +22,7 @@ pub(crate) struct JsonReporter<W> {
     cases: usize,
     /// An earlier run each case is compared with (`--baseline`).
     baseline: Option<Arc<Baseline>>,
-    tally: Tally,
+    tally: ChangeTally,
 }
 
 impl<W: Write> JsonReporter<W> {
@@ -31,7 +31,7 @@ impl<W: Write> JsonReporter<W> {
             out,
             cases: 0,
             baseline: None,
-            tally: Tally::default(),
+            tally: ChangeTally::default(),
         }
     }
 
@@ -75,7 +75,7 @@ impl BaselineCaseJson {
 struct ChangesJson<'a> {
     source: &'a str,
     #[serde(flatten)]
-    tally: Tally,
+    tally: ChangeTally,
 }
 
 /// `value` pretty-printed, its lines after the first indented by `indent`
