@@ -35,7 +35,7 @@ pub(crate) use super::judge_toml::{
     line_column, toml_error, CheckerKind, RealVerdict, ToolchainTable,
 };
 use super::judge_toml::{named_in, parse_text, File};
-use super::trust::{self, Consent, Kind};
+use super::trust::{self, Consent, ProgramKind};
 use crate::problem::{Problem, DEFAULT_MEMORY_LIMIT_KB, DEFAULT_TIME_LIMIT};
 
 pub(crate) const SETTINGS_FILE: &str = "judge.toml";
@@ -354,7 +354,7 @@ pub(crate) fn references(dir: &Path) -> anyhow::Result<Vec<Reference>> {
         .collect::<anyhow::Result<Vec<_>>>()?;
     let Some(first) = named
         .iter()
-        .find(|n| matches!(n.kind, Kind::Reference { .. }))
+        .find(|n| matches!(n.kind, ProgramKind::Reference { .. }))
     else {
         return Ok(references);
     };

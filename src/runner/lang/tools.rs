@@ -227,7 +227,7 @@ fn refused(choice: &Choice) -> trust::Refused {
     trust::Refused {
         file: PathBuf::from(&choice.origin),
         named: trust::Named {
-            kind: trust::Kind::Toolchain {
+            kind: trust::ProgramKind::Toolchain {
                 language: choice.language.clone(),
                 value: choice.value.clone(),
             },
