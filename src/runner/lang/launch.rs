@@ -156,7 +156,7 @@ impl Launch {
     /// How to run it under `limits`: what it sees, where it starts, and
     /// (for LeetCode-style files) with the process filter. The caller sets
     /// the watchdog's bounds.
-    pub(crate) fn spec(&self, limits: &Limits, no_fork: bool) -> process::Spec {
+    pub(crate) fn spec(&self, limits: &Limits, no_fork: bool) -> process::ProcessSpec {
         let (program, argv) = self.command_for(limits);
         let mut read_only = self.read_only.clone();
         read_only.push(program.clone());
@@ -165,7 +165,7 @@ impl Launch {
             limits.memory_kb + self.memory_allowance_kb(limits),
             no_fork,
         );
-        process::Spec::new(program, argv, plan)
+        process::ProcessSpec::new(program, argv, plan)
     }
 
     /// Memory the runtime takes on its own under `limits`, allowed on top.
