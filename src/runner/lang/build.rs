@@ -7,7 +7,7 @@
 //! again starts at once. A build happens in a fresh directory that is
 //! renamed into place only when it succeeded, so an interrupted or failed
 //! build is never mistaken for a good one; one that failed, or wrote more
-//! than a build may ([`cache::Limits`]), is removed at once. Each new build
+//! than a build may ([`cache::CacheLimits`]), is removed at once. Each new build
 //! then makes room in the cache, removing the builds used least recently
 //! ([`cache::trim`]).
 
@@ -112,7 +112,7 @@ pub(crate) fn build_as(
         });
     }
 
-    let limits = cache::Limits::current()?;
+    let limits = cache::CacheLimits::current()?;
     std::fs::create_dir_all(&root)
         .with_context(|| format!("failed to create the build cache {}", root.display()))?;
     ensure_own_cache(&root)?;
@@ -200,7 +200,7 @@ fn compile_in(
     planned: &Planned,
     argv: &[String],
     dir: &Path,
-    limits: &cache::Limits,
+    limits: &cache::CacheLimits,
     announce: Option<&Announce>,
     info: &mut BuildInfo,
 ) -> anyhow::Result<bool> {

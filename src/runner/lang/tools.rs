@@ -44,7 +44,7 @@ use crate::case::trust::{self, Consent};
 struct UserConfig {
     #[serde(default)]
     toolchain: crate::case::settings::ToolchainTable,
-    /// `[cache]`, the build cache's caps: read by `cache::Limits`.
+    /// `[cache]`, the build cache's caps: read by `cache::CacheLimits`.
     #[serde(default, rename = "cache")]
     _cache: super::cache::CacheConfig,
 }
