@@ -9,7 +9,7 @@ use std::io::{self, Read};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use super::super::platform::{self, Child, Launch, Reaped};
+use super::super::platform::{self, Child, Spawn, Reaped};
 use super::super::platform::{Exit, Meter};
 use super::super::sandbox::Plan;
 use super::super::sys::Rlimits;
@@ -282,7 +282,7 @@ fn start_child(spec: &ProcessSpec, confirm: bool) -> io::Result<(Child, Pipes, M
         let _ = nix::sys::stat::fchmod(write, nix::sys::stat::Mode::from_bits_truncate(0o622));
         stdio.push(write);
     }
-    let launch = Launch {
+    let launch = Spawn {
         program: &spec.program,
         argv: &spec.argv,
         env: &spec.env,
@@ -332,7 +332,7 @@ fn start_child(spec: &ProcessSpec, _confirm: bool) -> io::Result<(Child, Pipes, 
     } else {
         None
     };
-    let launch = Launch {
+    let launch = Spawn {
         program: &spec.program,
         argv: &spec.argv,
         env: &env,
