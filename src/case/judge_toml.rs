@@ -199,7 +199,9 @@ pub(crate) enum ProgramKind {
 impl fmt::Display for Named {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
-            ProgramKind::Toolchain { language, value } => write!(f, "[toolchain] {language} = {value:?}"),
+            ProgramKind::Toolchain { language, value } => {
+                write!(f, "[toolchain] {language} = {value:?}")
+            }
             ProgramKind::Reference { file } => write!(f, "[[reference]] file = {file:?}"),
         }
     }

@@ -63,7 +63,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest as _, Sha256};
 
 use super::judge_toml;
-pub(crate) use super::judge_toml::{ProgramKind, Named};
+pub(crate) use super::judge_toml::{Named, ProgramKind};
 use crate::files::Dir;
 use crate::quote::{command_words, names_a_path};
 

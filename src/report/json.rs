@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::baseline::{Baseline, Comparison, ChangeTally, Trend};
+use crate::baseline::{Baseline, ChangeTally, Comparison, Trend};
 use crate::outside::{Outside, OutsideName, OutsidePath};
 use crate::results::{CaseOutcome, CaseResult};
 use crate::results::{Event, Reporter};

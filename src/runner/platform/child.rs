@@ -4,7 +4,7 @@
 
 use std::io;
 
-use super::launch::{Exit, ExitFd, Spawn, Reaped, StdioEnd};
+use super::launch::{Exit, ExitFd, Reaped, Spawn, StdioEnd};
 #[cfg(unix)]
 use super::meter::Meter;
 #[cfg(windows)]

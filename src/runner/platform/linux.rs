@@ -7,7 +7,7 @@ use std::io;
 use std::os::fd::{OwnedFd, RawFd};
 use std::time::{Duration, Instant};
 
-use super::launch::{Spawn, Reaped, RunMeters};
+use super::launch::{Reaped, RunMeters, Spawn};
 use super::meter::Meter;
 use crate::runner::sandbox::SpawnRequest;
 use crate::runner::spawner::{self, Spawner};

@@ -18,7 +18,7 @@ use std::io;
 use std::os::fd::{OwnedFd, RawFd};
 use std::path::{Path, PathBuf};
 
-use super::launch::{Spawn, Reaped};
+use super::launch::{Reaped, Spawn};
 use super::posix::Direct;
 use super::seatbelt::{self, Access};
 use crate::runner::sandbox::{self, Layer, Mode, Plan, Protections};

@@ -72,4 +72,4 @@ pub(crate) use windows_plain::describe_exception;
 
 pub(crate) use child::{exit_of, start, Child};
 pub(crate) use launch::Exit;
-pub(crate) use launch::{ExitFd, Spawn, Reaped};
+pub(crate) use launch::{ExitFd, Reaped, Spawn};

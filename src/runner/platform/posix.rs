@@ -10,7 +10,7 @@ use std::os::unix::process::CommandExt as _;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use super::launch::{Spawn, Reaped};
+use super::launch::{Reaped, Spawn};
 use crate::runner::sys::{kill_group, limit_between_fork_and_exec, pidfd_open, try_wait4};
 
 /// A process forked by the judge itself.

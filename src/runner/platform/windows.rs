@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::launch::{Spawn, Reaped};
+use super::launch::{Reaped, Spawn};
 use super::windows_plain::{
     command_line, cpu_of, environment_block, job_memory_bytes, job_time_100ns, peak_kb,
 };

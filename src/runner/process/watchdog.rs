@@ -9,7 +9,7 @@ use std::io::{self, Read};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use super::super::platform::{self, Child, Spawn, Reaped};
+use super::super::platform::{self, Child, Reaped, Spawn};
 use super::super::platform::{Exit, Meter};
 use super::super::sandbox::Plan;
 use super::super::sys::Rlimits;
