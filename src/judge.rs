@@ -21,8 +21,8 @@ use crate::problem::Problem;
 use crate::results::{
     CaseOutcome, CaseResult, Event, Judgement, NotRun, Reporter, Slowest, Summary, Unjudged,
 };
-use crate::runner::lang::launch::Interface;
 use crate::runner::lang::BuildInfo;
+use crate::runner::lang::Interface;
 use crate::runner::{process, Execute, Runner, Submission};
 use crate::solver::reference::count_solutions;
 use crate::stats::Spread;

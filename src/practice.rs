@@ -17,7 +17,7 @@ use crate::judge::Selection;
 use crate::outside::shell_path;
 use crate::report::notices;
 use crate::results::Summary;
-use crate::runner::lang::launch::Interface;
+use crate::runner::lang::Interface;
 use crate::runner::lang::Language;
 use crate::runner::process;
 use crate::runner::sandbox::Protections;

@@ -13,8 +13,8 @@ use crate::case::{CheckerKind, Limits};
 use crate::outside::{Outside, OutsideName, OutsidePath};
 use crate::problem::Problem;
 use crate::reason::Reason;
-use crate::runner::lang::launch::Interface;
 use crate::runner::lang::BuildInfo;
+use crate::runner::lang::Interface;
 use crate::stats::Spread;
 use crate::verdict::Verdict;
 

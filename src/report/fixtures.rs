@@ -9,7 +9,7 @@ use crate::outside::Outside;
 use crate::problem::Problem;
 use crate::reason::Reason;
 use crate::results::{CaseOutcome, CaseResult, Judgement};
-use crate::runner::lang::launch::Interface;
+use crate::runner::lang::Interface;
 use crate::stats::Spread;
 use crate::verdict::Verdict;
 

@@ -11,8 +11,8 @@ use crate::baseline::{Baseline, ChangeTally, Comparison, Trend};
 use crate::outside::{Outside, OutsideName, OutsidePath};
 use crate::results::{CaseOutcome, CaseResult};
 use crate::results::{Event, Reporter};
-use crate::runner::lang::launch::Interface;
 use crate::runner::lang::BuildInfo;
+use crate::runner::lang::Interface;
 use crate::stats::Spread;
 use crate::verdict::Verdict;
 

@@ -15,7 +15,7 @@
 use crate::outside::OutsideName;
 use crate::problem::Problem;
 use crate::results::CaseResult;
-use crate::runner::lang::launch::Interface;
+use crate::runner::lang::Interface;
 use crate::verdict::Verdict;
 use crate::words::plural;
 

@@ -32,7 +32,8 @@ use std::path::Path;
 
 use anyhow::Context as _;
 
-use super::lang::launch::{self, Interface, Launch, Runtime};
+use super::lang::launch::{self, Launch, Runtime};
+use super::lang::Interface;
 use super::run::{End, Run};
 use crate::solver::Solver;
 

@@ -21,12 +21,19 @@ use super::announce::Announce;
 use super::announce::{announce_after, announced};
 use super::cache::key as cache_key;
 use super::compile::{compile_cpu, run_compiler, SizeCap};
-use super::language::{BuildInfo, Built, Language, SourceName, UsedTool};
+use super::language::{BuildInfo, Language, SourceName, UsedTool};
+use super::launch::Launch;
 use super::plan::{plan, Options, Planned};
 use super::{cache, caches, needs, tools};
 
 pub(crate) use crate::runner::places::cache_root;
 use crate::runner::places::ensure_own_cache;
+
+/// A prepared submission: ready to launch, or rejected by the compiler.
+pub(crate) struct Built {
+    pub(crate) launch: Option<Launch>,
+    pub(crate) info: BuildInfo,
+}
 
 /// Makes the compiler's message about the build directory read as if the
 /// user's file had been compiled where it is.

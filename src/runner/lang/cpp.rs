@@ -2,9 +2,9 @@
 //! `solveSudoku(vector<vector<char>>& board)`).
 
 use super::language::Cause;
+use super::language::Interface;
+use super::language::StarterFiles;
 use super::language::{Build, Comments, Detect, LeetCode, Profile, Run, Sign, Spec, Tool};
-use super::launch::Interface;
-use super::starter::Files;
 use crate::problem::Problem;
 use crate::reason::Stdout;
 
@@ -217,7 +217,7 @@ pub(crate) static SPEC: Spec = Spec {
         flush: "endl, or fflush(stdout) after printf",
     },
     self_test: "#include <iostream>\n#include <string>\nint main() { std::string line; std::getline(std::cin, line); std::cout << line << '\\n'; }\n",
-    starter: Files {
+    starter: StarterFiles {
         leetcode_file: "solution.cpp",
         program_file: "main.cpp",
         leetcode_instead: None,

@@ -14,8 +14,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context as _};
 
+use super::language::Interface;
 use super::language::Language;
-use super::launch::{Interface, Launch, ANSWERS_PATH, ANSWERS_VAR};
+use super::launch::{Launch, ANSWERS_PATH, ANSWERS_VAR};
 use super::plan::{plan, Planned};
 use crate::case::Limits;
 use crate::problem::{DEFAULT_MEMORY_LIMIT_KB, DEFAULT_TIME_LIMIT};

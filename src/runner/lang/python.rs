@@ -3,9 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
+use super::language::StarterFiles;
 use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, Tool, Toolchain};
 use super::language::{Cause, Frame};
-use super::starter::Files;
 use crate::reason::Stdout;
 
 /// pyenv's `python3` is a shim: run the interpreter it picks, and show the
@@ -150,7 +150,7 @@ pub(crate) static SPEC: Spec = Spec {
         flush: "print(..., flush=True)",
     },
     self_test: "print(input())\n",
-    starter: Files {
+    starter: StarterFiles {
         leetcode_file: "solution.py",
         program_file: "main.py",
         leetcode_instead: None,

@@ -1,10 +1,10 @@
 //! Racket: LeetCode's `(define/contract (solve-sudoku board) ...)`, and
 //! programs reading stdin.
 
+use super::language::Interface;
+use super::language::StarterFiles;
 use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
 use super::language::{Cause, Frame};
-use super::launch::Interface;
-use super::starter::Files;
 use crate::reason::Stdout;
 
 /// LeetCode's Racket has no `#lang` line: it gets `#lang racket` with the
@@ -94,7 +94,7 @@ pub(crate) static SPEC: Spec = Spec {
         flush: "(flush-output)",
     },
     self_test: "#lang racket\n(displayln (read-line))\n",
-    starter: Files {
+    starter: StarterFiles {
         leetcode_file: "solution.rkt",
         program_file: "main.rkt",
         leetcode_instead: Some((

@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use super::language::Cause;
+use super::language::StarterFiles;
 use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, Tool, Toolchain};
-use super::starter::Files;
 use crate::reason::Stdout;
 
 /// rustup's `rustc` is a proxy: run the toolchain's own compiler. The
@@ -116,7 +116,7 @@ pub(crate) static SPEC: Spec = Spec {
         own_buffer: "a BufWriter",
     },
     self_test: "fn main() { let mut line = String::new(); std::io::stdin().read_line(&mut line).unwrap(); print!(\"{line}\"); }\n",
-    starter: Files {
+    starter: StarterFiles {
         leetcode_file: "solution.rs",
         program_file: "main.rs",
         leetcode_instead: None,
