@@ -15,7 +15,6 @@ use anyhow::Context as _;
 use crate::case::CheckerKind;
 use crate::case::{self, Case, CaseData, Limits, Listed, Settings, Suite};
 use crate::check::{Checked, Checker};
-use crate::decide::decide;
 use crate::outside::{Outside, OutsidePath};
 use crate::problem::Problem;
 use crate::results::{
@@ -27,6 +26,7 @@ use crate::runner::{process, Execute, Runner, Submission};
 use crate::solver::reference::count_solutions;
 use crate::stats::Spread;
 use crate::verdict::Verdict;
+use crate::verdict_rules::decide;
 
 /// Everything a judging run needs, built by the CLI.
 #[derive(Clone, Debug)]

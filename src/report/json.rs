@@ -171,14 +171,14 @@ impl<'a> CaseJson<'a> {
         };
         match &result.outcome {
             CaseOutcome::Error(error) => {
-                let message = super::reason::unjudged(error);
+                let message = super::reason_words::unjudged(error);
                 json.message = message.clone();
                 json.error = Some(message);
             }
             CaseOutcome::Judged(j) => {
                 json.verdict = Some(j.verdict);
-                json.message = super::reason::sentence(j);
-                json.short_message = super::reason::short(j);
+                json.message = super::reason_words::sentence(j);
+                json.short_message = super::reason_words::short(j);
                 // Its fields hold what the run said: escaped as the
                 // other texts are.
                 let mut reason = j.reason.clone();

@@ -168,7 +168,7 @@ impl KeepReporter {
                 "{} {}\n{}\n{left_out}",
                 j.verdict.code(),
                 result.id.terminal(),
-                super::reason::sentence(j).terminal()
+                super::reason_words::sentence(j).terminal()
             )
             .as_bytes(),
         )?;
