@@ -15,9 +15,8 @@ use crate::cli::{CheckerArg, InterfaceArg, LimitArgs, ProblemArg, SubmissionArgs
 use crate::outside::{shell_path, shell_word};
 use crate::practice::Submitted;
 use crate::problem::Problem;
-use crate::runner::lang::launch::Launch;
-use crate::runner::lang::Interface;
 use crate::runner::lang::{self, BuildInfo};
+use crate::runner::lang::{launch::Launch, Interface};
 use crate::runner::sandbox::{self, Protections};
 use crate::runner::{process, spawner, Submission};
 use crate::solver::{self, Solver};

@@ -1,9 +1,7 @@
 //! C: AcWing's and POJ's C, and LeetCode's `void solveSudoku(char** board,
 //! int boardSize, int* boardColSize)`.
 
-use super::language::Cause;
-use super::language::StarterFiles;
-use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
+use super::language::{Build, Cause, Comments, Detect, LeetCode, Run, Spec, StarterFiles, Tool};
 use crate::reason::Stdout;
 
 /// The headers LeetCode includes for C ("most standard library headers"),

@@ -1,10 +1,8 @@
 //! C++: AcWing, POJ and LeetCode's C++ (`class Solution` with
 //! `solveSudoku(vector<vector<char>>& board)`).
 
-use super::language::Cause;
-use super::language::Interface;
-use super::language::StarterFiles;
-use super::language::{Build, Comments, Detect, LeetCode, Profile, Run, Sign, Spec, Tool};
+use super::language::{Build, Cause, Comments, Detect, Interface, LeetCode, Profile, Run, Sign};
+use super::language::{Spec, StarterFiles, Tool};
 use crate::problem::Problem;
 use crate::reason::Stdout;
 

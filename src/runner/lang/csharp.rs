@@ -1,10 +1,8 @@
 //! C# on Mono: LeetCode's `public class Solution` with `public void
 //! SolveSudoku(char[][] board)`, and programs with `static void Main`.
 
-use super::language::Interface;
-use super::language::StarterFiles;
-use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
-use super::language::{Cause, Frame};
+use super::language::{Build, Cause, Comments, Detect, Frame, Interface, LeetCode, Run, Spec};
+use super::language::{StarterFiles, Tool};
 use crate::reason::Stdout;
 
 /// LeetCode's C# files use the common namespaces without `using` them:

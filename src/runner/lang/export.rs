@@ -14,8 +14,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context as _};
 
-use super::language::Interface;
-use super::language::Language;
+use super::language::{Interface, Language};
 use super::launch::{Launch, ANSWERS_PATH, ANSWERS_VAR};
 use super::plan::{plan, Planned};
 use crate::case::Limits;

@@ -1,9 +1,7 @@
 //! Go: LeetCode's `func solveSudoku(board [][]byte)`, and programs.
 
-use super::language::Interface;
-use super::language::StarterFiles;
-use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
-use super::language::{Cause, Frame};
+use super::language::{Build, Cause, Comments, Detect, Frame, Interface, LeetCode, Run, Spec};
+use super::language::{StarterFiles, Tool};
 use crate::reason::Stdout;
 
 /// Standard packages LeetCode's Go files use without importing them, with

@@ -1,9 +1,8 @@
 //! Java: LeetCode's `class Solution` with `solveSudoku(char[][] board)`,
 //! and programs whose public class has `main`.
 
-use super::language::StarterFiles;
-use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
-use super::language::{Cause, Frame};
+use super::language::Tool;
+use super::language::{Build, Cause, Comments, Detect, Frame, LeetCode, Run, Spec, StarterFiles};
 use crate::reason::Stdout;
 
 /// The class a program's file declares public (its entry point), else the

@@ -1,9 +1,8 @@
 //! JavaScript on Node.js: LeetCode's `var solveSudoku = function(board)`,
 //! and programs reading stdin.
 
-use super::language::StarterFiles;
-use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
-use super::language::{Cause, Frame};
+use super::language::Tool;
+use super::language::{Build, Cause, Comments, Detect, Frame, LeetCode, Run, Spec, StarterFiles};
 use crate::reason::Stdout;
 
 /// What a script does to read stdin: then it is a program.

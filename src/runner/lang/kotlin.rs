@@ -2,8 +2,7 @@
 //! solveSudoku(board: Array<CharArray>): Unit`, and programs with `fun main`.
 
 use super::java;
-use super::language::StarterFiles;
-use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
+use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, StarterFiles, Tool};
 
 /// The class of a file's top-level functions: `@file:JvmName`, else the
 /// file's name as Kotlin makes it (`ac_program.kt` holds `Ac_programKt`).

@@ -17,8 +17,7 @@
 
 use std::path::Path;
 
-use super::language::Interface;
-use super::language::{regex, regex_of, Comments, Language, Need, Spec, UsedTool};
+use super::language::{regex, regex_of, Comments, Interface, Language, Need, Spec, UsedTool};
 
 /// What to tell the user of a file that did not compile because the
 /// compiler lacks what the build asked for, by the compiler's own words:

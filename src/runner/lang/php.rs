@@ -1,10 +1,8 @@
 //! PHP: LeetCode's `class Solution` with `function solveSudoku(&$board)`,
 //! and scripts.
 
-use super::language::Interface;
-use super::language::StarterFiles;
-use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
-use super::language::{Cause, Frame};
+use super::language::{Build, Cause, Comments, Detect, Frame, Interface, LeetCode, Run, Spec};
+use super::language::{StarterFiles, Tool};
 use crate::reason::Stdout;
 
 /// LeetCode's PHP has no opening tag: it gets one on its first line, so

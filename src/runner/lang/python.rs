@@ -3,9 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::language::StarterFiles;
-use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, Tool, Toolchain};
-use super::language::{Cause, Frame};
+use super::language::{Build, Cause, Comments, Detect, Frame, LeetCode, Run, Spec, StarterFiles};
+use super::language::{Tool, Toolchain};
 use crate::reason::Stdout;
 
 /// pyenv's `python3` is a shim: run the interpreter it picks, and show the

@@ -1,10 +1,8 @@
 //! Racket: LeetCode's `(define/contract (solve-sudoku board) ...)`, and
 //! programs reading stdin.
 
-use super::language::Interface;
-use super::language::StarterFiles;
-use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
-use super::language::{Cause, Frame};
+use super::language::{Build, Cause, Comments, Detect, Frame, Interface, LeetCode, Run, Spec};
+use super::language::{StarterFiles, Tool};
 use crate::reason::Stdout;
 
 /// LeetCode's Racket has no `#lang` line: it gets `#lang racket` with the

@@ -1,8 +1,7 @@
 //! Ruby: LeetCode's `def solve_sudoku(board)`, and scripts.
 
-use super::language::StarterFiles;
-use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
-use super::language::{Cause, Frame};
+use super::language::Tool;
+use super::language::{Build, Cause, Comments, Detect, Frame, LeetCode, Run, Spec, StarterFiles};
 use crate::reason::Stdout;
 
 pub(crate) static SPEC: Spec = Spec {

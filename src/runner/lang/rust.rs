@@ -3,9 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::language::Cause;
-use super::language::StarterFiles;
-use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, Tool, Toolchain};
+use super::language::Toolchain;
+use super::language::{Build, Cause, Comments, Detect, LeetCode, Run, Spec, StarterFiles, Tool};
 use crate::reason::Stdout;
 
 /// rustup's `rustc` is a proxy: run the toolchain's own compiler. The

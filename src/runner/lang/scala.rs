@@ -2,8 +2,7 @@
 //! solveSudoku(board: Array[Array[Char]]): Unit`, and programs.
 
 use super::java;
-use super::language::StarterFiles;
-use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
+use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, StarterFiles, Tool};
 
 /// The object a program starts from: the one that `extends App`, else the
 /// last one opened before the first `def main`.

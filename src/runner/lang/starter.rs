@@ -8,8 +8,7 @@
 //!
 //! The C++ program stays within C++98, which POJ 3074 builds with.
 
-use super::language::Interface;
-use super::language::Language;
+use super::language::{Interface, Language};
 
 /// A file to start from.
 pub(crate) struct Starter {

@@ -4,8 +4,9 @@
 use std::path::PathBuf;
 
 use super::javascript;
-use super::language::StarterFiles;
-use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, Tool, Toolchain};
+use super::language::{
+    Build, Comments, Detect, LeetCode, Run, Spec, StarterFiles, Tool, Toolchain,
+};
 
 /// Node's globals, which a program reading stdin needs and which the
 /// compiler does not know without Node's type declarations; and lodash's
