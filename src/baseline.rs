@@ -259,7 +259,7 @@ impl Baseline {
 
 /// The changes of a whole run, for its summary.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub(crate) struct Tally {
+pub(crate) struct ChangeTally {
     pub(crate) fixed: usize,
     pub(crate) broken: usize,
     pub(crate) faster: usize,
@@ -270,7 +270,7 @@ pub(crate) struct Tally {
     pub(crate) new: usize,
 }
 
-impl Tally {
+impl ChangeTally {
     pub(crate) fn add(&mut self, comparison: Option<&Comparison>) {
         let Some(c) = comparison else {
             self.new += 1;
@@ -401,7 +401,7 @@ mod tests {
             instant.describe(),
             "0.000 ms → 5.00 ms, more than 100x slower"
         );
-        let mut tally = Tally::default();
+        let mut tally = ChangeTally::default();
         tally.add(Some(&comparison));
         tally.add(None);
         assert_eq!(

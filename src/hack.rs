@@ -94,24 +94,24 @@ pub(crate) enum HackOutcome {
 /// milliseconds), and the most it is pushed to (past which a fresh puzzle
 /// takes the generator longer than judging it does).
 #[derive(Clone, Copy, Debug)]
-struct Kind {
+struct SearchKind {
     measure: Measure,
     start: u64,
     most: u64,
 }
 
-const KINDS: [Kind; 3] = [
-    Kind {
+const KINDS: [SearchKind; 3] = [
+    SearchKind {
         measure: Measure::Propagate,
         start: FIENDISH_GOAL / 2,
         most: 400,
     },
-    Kind {
+    SearchKind {
         measure: Measure::Mrv,
         start: 3_000,
         most: 2_000_000,
     },
-    Kind {
+    SearchKind {
         measure: Measure::Backtrack,
         start: 500_000,
         most: 200_000_000,

@@ -15,19 +15,19 @@ use anyhow::Context as _;
 use crate::case::CheckerKind;
 use crate::case::{self, Case, CaseData, Limits, Listed, Settings, Suite};
 use crate::check::{Checked, Checker};
-use crate::decide::decide;
 use crate::outside::{shell_path, shell_word};
 use crate::outside::{Outside, OutsidePath};
 use crate::problem::Problem;
 use crate::results::{
     CaseOutcome, CaseResult, Event, Judgement, NotRun, Reporter, Slowest, Summary, Unjudged,
 };
-use crate::runner::lang::launch::{Interface, Launch};
-use crate::runner::lang::{self, BuildInfo, Language};
+use crate::runner::lang::launch::Launch;
+use crate::runner::lang::{self, BuildInfo, Interface, Language};
 use crate::runner::{process, Execute, Runner, Submission};
 use crate::solver::reference::count_solutions;
 use crate::stats::Spread;
 use crate::verdict::Verdict;
+use crate::verdict_rules::decide;
 
 /// Everything a judging run needs, built by the CLI.
 #[derive(Clone, Debug)]

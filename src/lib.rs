@@ -5,7 +5,7 @@
 //! `cli`) and hands it to a command's handler (`commands`), which builds a
 //! [`judge::JudgeConfig`], [`case`]
 //! discovers sorted cases and reads their settings, [`runner`] runs the
-//! submission on each, [`check`] judges its answers, [`decide`] turns the
+//! submission on each, [`check`] judges its answers, [`verdict_rules`] turns the
 //! run and the answers into a [`verdict::Verdict`], the [`judge`] gathers
 //! [`results`], and [`report`] renders the events. Only [`app`], the
 //! command handlers and [`report`] write to the terminal. `tests/layout.rs`
@@ -23,7 +23,6 @@ pub(crate) mod check;
 pub(crate) mod cli;
 pub(crate) mod commands;
 pub(crate) mod corpus;
-pub(crate) mod decide;
 pub(crate) mod doctor;
 pub(crate) mod files;
 pub mod fuzz;
@@ -44,5 +43,6 @@ pub(crate) mod state;
 pub(crate) mod stats;
 pub(crate) mod stress;
 pub(crate) mod verdict;
+pub(crate) mod verdict_rules;
 pub(crate) mod watch;
 pub mod words;

@@ -1,9 +1,8 @@
-//! Why a case got its verdict, as data: which limit a run met and how far
-//! it got, or what is wrong with its answers. The checker and
-//! [`crate::decide`] fill these in; only the reporters put them into words
-//! (`report::reason`), in a sentence for the failure block and the JSON
-//! report, and in a short form that fits a table row. The JSON report also
-//! carries the fields, for tools.
+//! Decides nothing: why a case got its verdict, as data (which limit a run
+//! met and how far it got, or what is wrong with its answers). [`crate::check`]
+//! and [`crate::verdict_rules`] fill these in; only `report::reason_words`
+//! puts them into words, a sentence and a short form for a table row (the
+//! JSON report also carries the fields, for tools).
 
 use std::time::Duration;
 

@@ -1,4 +1,4 @@
-//! What judging produced: each case's result, the judgement of one that
+//! Decides nothing: what judging produced, each case's result, the judgement of one that
 //! ran, the totals of a run, and the [`Event`]s that carry them to a
 //! [`Reporter`]. The judge makes them, reporters and exporters read them,
 //! and anything that listens to a run (the baseline's recorder, calibrate)
@@ -13,8 +13,8 @@ use crate::case::{CheckerKind, Limits};
 use crate::outside::{Outside, OutsideName, OutsidePath};
 use crate::problem::Problem;
 use crate::reason::Reason;
-use crate::runner::lang::launch::Interface;
 use crate::runner::lang::BuildInfo;
+use crate::runner::lang::Interface;
 use crate::stats::Spread;
 use crate::verdict::Verdict;
 
@@ -98,7 +98,7 @@ pub(crate) enum CaseOutcome {
 
 /// Why a case could not be judged: whose fault it is, and what. The
 /// strings are what a file, the kernel or the runner said; the reporters
-/// put the words around them (`report::reason::unjudged`).
+/// put the words around them (`report::reason_words::unjudged`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Unjudged {
     /// A file of the case, or its `judge.toml`, could not be read: the

@@ -171,7 +171,7 @@ fn brute_answers(
         reason,
         output,
         ..
-    }) = crate::decide::decide(&case, &run, limits, checker.finish()?)
+    }) = crate::verdict_rules::decide(&case, &run, limits, checker.finish()?)
     else {
         return Ok(None);
     };
@@ -310,10 +310,12 @@ pub(crate) fn judge_input(
     })?;
     let (run, checker, patient) = ran.map_err(anyhow::Error::msg)?;
     Ok(
-        crate::decide::decide(&case, &run, &patient, checker.finish()?).map(|checked| Judged {
-            verdict: checked.verdict,
-            reason: checked.reason,
-            time: run.time,
+        crate::verdict_rules::decide(&case, &run, &patient, checker.finish()?).map(|checked| {
+            Judged {
+                verdict: checked.verdict,
+                reason: checked.reason,
+                time: run.time,
+            }
         }),
     )
 }

@@ -158,14 +158,14 @@ pub(super) fn named_in(file: &File, text: &str) -> Vec<Named> {
         .toolchain
         .iter()
         .map(|(language, value)| Named {
-            kind: Kind::Toolchain {
+            kind: ProgramKind::Toolchain {
                 language: language.get_ref().clone(),
                 value: value.clone(),
             },
             at: line_column(text, language.span().start),
         })
         .chain(file.reference.iter().map(|entry| Named {
-            kind: Kind::Reference {
+            kind: ProgramKind::Reference {
                 file: entry.file.get_ref().clone(),
             },
             at: line_column(text, entry.file.span().start),
@@ -184,14 +184,14 @@ pub(super) fn named_in_text(text: &str) -> anyhow::Result<Vec<Named>> {
 /// A program a `judge.toml` names, and where.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Named {
-    pub(crate) kind: Kind,
+    pub(crate) kind: ProgramKind,
     /// Line and column in the file, counted from 1.
     pub(crate) at: (usize, usize),
 }
 
 /// What kind of program a `judge.toml` names.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub(crate) enum Kind {
+pub(crate) enum ProgramKind {
     /// `[toolchain]`: a language, and the program, path or directory as
     /// written.
     Toolchain { language: String, value: String },
@@ -202,8 +202,10 @@ pub(crate) enum Kind {
 impl fmt::Display for Named {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
-            Kind::Toolchain { language, value } => write!(f, "[toolchain] {language} = {value:?}"),
-            Kind::Reference { file } => write!(f, "[[reference]] file = {file:?}"),
+            ProgramKind::Toolchain { language, value } => {
+                write!(f, "[toolchain] {language} = {value:?}")
+            }
+            ProgramKind::Reference { file } => write!(f, "[[reference]] file = {file:?}"),
         }
     }
 }

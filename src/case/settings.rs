@@ -35,7 +35,7 @@ pub(crate) use super::judge_toml::{
     line_column, toml_error, CheckerKind, RealVerdict, ToolchainTable,
 };
 use super::judge_toml::{named_in, parse_text, File};
-use super::trust::{self, Consent, Kind};
+use super::trust::{self, Consent, ProgramKind};
 use crate::files::{Fence, OutsideLinks};
 use crate::problem::{Problem, DEFAULT_MEMORY_LIMIT_KB, DEFAULT_TIME_LIMIT};
 
@@ -357,7 +357,7 @@ pub(crate) fn references(dir: &Path, links: OutsideLinks) -> anyhow::Result<Vec<
         .collect::<anyhow::Result<Vec<_>>>()?;
     let Some(first) = named
         .iter()
-        .find(|n| matches!(n.kind, Kind::Reference { .. }))
+        .find(|n| matches!(n.kind, ProgramKind::Reference { .. }))
     else {
         return Ok(references);
     };

@@ -63,7 +63,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest as _, Sha256};
 
 use super::judge_toml;
-pub(crate) use super::judge_toml::{Kind, Named};
+pub(crate) use super::judge_toml::{Named, ProgramKind};
 use crate::files::{Dir, OutsideLinks};
 use crate::quote::{command_words, names_a_path};
 
@@ -239,12 +239,12 @@ impl fmt::Display for Uncovered {
             }
         };
         let what = match self.named.kind {
-            Kind::Toolchain { .. } => {
+            ProgramKind::Toolchain { .. } => {
                 "name a program on PATH by its name alone (as `g++-14`), set your own in the \
                  [toolchain] of your config.toml or in CXX, CC, RUSTC, JAVA_HOME or GOROOT, or \
                  copy the program into the suite's directory"
             }
-            Kind::Reference { .. } => "copy the file into the suite's directory",
+            ProgramKind::Reference { .. } => "copy the file into the suite's directory",
         };
         write!(
             f,
@@ -273,11 +273,11 @@ fn ensure_covered(file: &Path, dir: &Path, named: &[Named]) -> Result<(), Uncove
             why,
         };
         let path = match &n.kind {
-            Kind::Toolchain { value, .. } => match toolchain_path(dir, value) {
+            ProgramKind::Toolchain { value, .. } => match toolchain_path(dir, value) {
                 Some(path) => path,
                 None => continue,
             },
-            Kind::Reference { file } => dir.join(file),
+            ProgramKind::Reference { file } => dir.join(file),
         };
         let Ok(own) = path.strip_prefix(dir) else {
             return Err(refuse(Outside::Absolute));
@@ -375,8 +375,8 @@ fn suite_parts(dir: &Path, named: &[Named]) -> Parts {
     };
     for n in named {
         let path = match &n.kind {
-            Kind::Toolchain { value, .. } => toolchain_path(dir, value),
-            Kind::Reference { file } => Some(dir.join(file)),
+            ProgramKind::Toolchain { value, .. } => toolchain_path(dir, value),
+            ProgramKind::Reference { file } => Some(dir.join(file)),
         };
         let Some(path) = path else { continue };
         // A missing file is for its use to report: nothing runs it.
@@ -595,9 +595,9 @@ fn shipped_digest(suite: &str, settings: &[u8]) -> Result<String, String> {
     let mut files = Vec::new();
     for n in &named {
         let name = match &n.kind {
-            Kind::Reference { file } => slashed(Path::new(file)),
-            Kind::Toolchain { value, .. } if !names_a_path(value) => continue,
-            Kind::Toolchain { value, .. } => slashed(Path::new(value)),
+            ProgramKind::Reference { file } => slashed(Path::new(file)),
+            ProgramKind::Toolchain { value, .. } if !names_a_path(value) => continue,
+            ProgramKind::Toolchain { value, .. } => slashed(Path::new(value)),
         };
         let wanted = format!("{suite}/{name}");
         let (_, bytes) = shipped_files()
@@ -1000,7 +1000,7 @@ mod tests {
         assert_eq!(
             subject.named[1],
             Named {
-                kind: Kind::Toolchain {
+                kind: ProgramKind::Toolchain {
                     language: "cpp".into(),
                     value: "g++".into()
                 },
@@ -1205,7 +1205,7 @@ id
         let refused = Refused {
             file: PathBuf::from("/packs/my pack/judge.toml"),
             named: Named {
-                kind: Kind::Toolchain {
+                kind: ProgramKind::Toolchain {
                     language: "cpp".into(),
                     value: "sh -c 'id'".into(),
                 },

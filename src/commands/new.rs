@@ -9,7 +9,7 @@ use crate::outside::shell_path;
 use crate::problem::Problem;
 use crate::report::starter;
 use crate::runner::lang;
-use crate::runner::lang::launch::Interface;
+use crate::runner::lang::Interface;
 
 use super::shared::problem_of_every_case;
 use crate::files::OutsideLinks;

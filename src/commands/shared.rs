@@ -15,7 +15,7 @@ use crate::files::OutsideLinks;
 use crate::judge::Submitted;
 use crate::outside::shell_word;
 use crate::problem::Problem;
-use crate::runner::lang::{self, launch::Interface};
+use crate::runner::lang::{self, Interface};
 use crate::runner::sandbox::{self, Protections};
 use crate::runner::{process, spawner};
 

@@ -25,7 +25,7 @@ use crate::outside::{OutsideName, OutsidePath};
 use crate::report::progress;
 use crate::report::{self, notices};
 use crate::runner::lang;
-use crate::runner::lang::launch::{Interface, Launch};
+use crate::runner::lang::{launch::Launch, Interface};
 use crate::runner::sandbox::Protections;
 use crate::runner::{builtin, process, spawner};
 use crate::solver::{self, Solver};

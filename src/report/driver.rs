@@ -8,7 +8,7 @@ use std::path::Path;
 
 use crate::outside::{Outside, OutsidePath};
 use crate::runner::lang::export::Exported;
-use crate::runner::lang::launch::Interface;
+use crate::runner::lang::Interface;
 
 /// `dir` is where the files went, absolute; paths are shown relative to
 /// `here` (the current directory) when they are under it.

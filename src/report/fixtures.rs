@@ -9,7 +9,7 @@ use crate::outside::Outside;
 use crate::problem::Problem;
 use crate::reason::Reason;
 use crate::results::{CaseOutcome, CaseResult, Judgement};
-use crate::runner::lang::launch::Interface;
+use crate::runner::lang::Interface;
 use crate::stats::Spread;
 use crate::verdict::Verdict;
 
@@ -118,7 +118,7 @@ pub(crate) fn report_run(reporter: &mut dyn crate::results::Reporter, results: &
 }
 
 /// The reason the judge gives a run that gets `verdict`, from the real
-/// checker and [`crate::decide::decide`] on a run of the fixtures'
+/// checker and [`crate::verdict_rules::decide`] on a run of the fixtures'
 /// case (two puzzles, 1 s, 64 MB), and the time it was charged: the
 /// snapshot shows the judge's own words.
 fn real_reason(verdict: Verdict) -> (Reason, u64) {
@@ -175,8 +175,8 @@ fn real_reason(verdict: Verdict) -> (Reason, u64) {
         memory_kb: 65536,
         wall_factor: 2,
     };
-    let decided =
-        crate::decide::decide(&case, &run, &limits, checker.finish().unwrap()).expect("a verdict");
+    let decided = crate::verdict_rules::decide(&case, &run, &limits, checker.finish().unwrap())
+        .expect("a verdict");
     assert_eq!(decided.verdict, verdict, "{}", decided.reason.sentence());
     (decided.reason, ms)
 }

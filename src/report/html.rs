@@ -573,10 +573,10 @@ impl<W: Write> HtmlReporter<W> {
             );
             match &r.outcome {
                 CaseOutcome::Error(e) => {
-                    let _ = writeln!(s, "<p>{}</p>", super::reason::unjudged(e).html());
+                    let _ = writeln!(s, "<p>{}</p>", super::reason_words::unjudged(e).html());
                 }
                 CaseOutcome::Judged(j) => {
-                    let _ = writeln!(s, "<p>{}</p>", super::reason::sentence(j).html());
+                    let _ = writeln!(s, "<p>{}</p>", super::reason_words::sentence(j).html());
                     s.push_str(&details(&j.details.terminal().to_string()));
                     if !j.stderr.is_empty() {
                         let _ = writeln!(

@@ -16,15 +16,15 @@ use anstyle::{AnsiColor, Style};
 
 use super::judges::JudgeSays;
 use super::layout::{self, Cells, Columns};
-use super::reason;
-use crate::baseline::{Baseline, Tally};
+use super::reason_words;
+use crate::baseline::{Baseline, ChangeTally};
 use crate::check::diff::{self, CellKind, RowPart};
 use crate::outside::{Outside, OutsideName, OutsidePath};
 use crate::problem::Problem;
 use crate::results::{CaseOutcome, CaseResult, Fault, Judgement, Summary};
 use crate::results::{Event, Reporter};
-use crate::runner::lang::launch::Interface;
 use crate::runner::lang::BuildInfo;
+use crate::runner::lang::Interface;
 use crate::runner::sandbox::{self, Layer, Mode as SandboxMode, Protections};
 use crate::stats::Spread;
 use crate::verdict::Verdict;
@@ -46,7 +46,7 @@ pub(crate) struct HumanReporter<W> {
     judges: JudgeSays,
     /// An earlier run each case is compared with (`--baseline`).
     baseline: Option<Arc<Baseline>>,
-    tally: Tally,
+    tally: ChangeTally,
     /// A compile error, shown at the end of the report: after a table of
     /// CE rows and the summary, the last thing on the screen.
     compile_error: Option<String>,
@@ -94,7 +94,7 @@ impl<W: Write> HumanReporter<W> {
             more_failures: 0,
             judges: JudgeSays::default(),
             baseline: None,
-            tally: Tally::default(),
+            tally: ChangeTally::default(),
             compile_error: None,
             quiet: false,
             held_header: None,
@@ -189,7 +189,7 @@ impl<W: Write> HumanReporter<W> {
         let (cells, note) = match &result.outcome {
             CaseOutcome::Error(_) => (dashes, String::new()),
             CaseOutcome::Judged(j) if j.verdict == Verdict::CE => {
-                (dashes, reason::sentence(j).terminal().to_string())
+                (dashes, reason_words::sentence(j).terminal().to_string())
             }
             CaseOutcome::Judged(j) => {
                 time = format_ms(j.time);
@@ -202,8 +202,10 @@ impl<W: Write> HumanReporter<W> {
                 let note = match (j.verdict == Verdict::AC, runs_note(j)) {
                     (true, None) => accepted_note(j),
                     (true, Some(runs)) => joined(&runs, &accepted_note(j)),
-                    (false, None) => reason::short(j).terminal().to_string(),
-                    (false, Some(runs)) => joined(&reason::short(j).terminal().to_string(), &runs),
+                    (false, None) => reason_words::short(j).terminal().to_string(),
+                    (false, Some(runs)) => {
+                        joined(&reason_words::short(j).terminal().to_string(), &runs)
+                    }
                 };
                 let cells = Cells {
                     time: &time,
@@ -253,7 +255,7 @@ impl<W: Write> HumanReporter<W> {
         }
         match &result.outcome {
             CaseOutcome::Error(error) => {
-                let message = super::reason::unjudged(error).terminal().to_string();
+                let message = super::reason_words::unjudged(error).terminal().to_string();
                 let first = message.lines().next().unwrap_or_default().to_string();
                 self.wrapped(&" ".repeat(INDENT), &first, INDENT)?;
             }
@@ -284,7 +286,7 @@ impl<W: Write> HumanReporter<W> {
         }
         match &result.outcome {
             CaseOutcome::Error(error) => {
-                let error_text = super::reason::unjudged(error).terminal().to_string();
+                let error_text = super::reason_words::unjudged(error).terminal().to_string();
                 self.wrapped("  error:    ", &error_text, 12)?;
                 let what = match error.fault() {
                     Fault::Case => "fix the case files",
@@ -303,7 +305,7 @@ impl<W: Write> HumanReporter<W> {
             }
             CaseOutcome::Judged(j) => {
                 writeln!(self.out, "  verdict:  {}", j.verdict.name())?;
-                let why = reason::sentence(j).terminal().to_string();
+                let why = reason_words::sentence(j).terminal().to_string();
                 self.wrapped("  why:      ", &why, 12)?;
                 writeln!(
                     self.out,
@@ -372,9 +374,9 @@ impl<W: Write> HumanReporter<W> {
             verdict.map_or("ERROR", Verdict::code),
         );
         let why = match &result.outcome {
-            CaseOutcome::Judged(j) => reason::short(j).terminal().to_string(),
+            CaseOutcome::Judged(j) => reason_words::short(j).terminal().to_string(),
             CaseOutcome::Error(error) => {
-                let message = super::reason::unjudged(error).terminal().to_string();
+                let message = super::reason_words::unjudged(error).terminal().to_string();
                 message.lines().next().unwrap_or_default().to_string()
             }
         };
@@ -516,13 +518,13 @@ impl<W: Write> HumanReporter<W> {
         let cut = j.stdout_last_line.is_some();
         if total <= SHOWN && !cut {
             for line in &kept {
-                writeln!(self.out, "{indent}{}", reason::cut(line, 200))?;
+                writeln!(self.out, "{indent}{}", reason_words::cut(line, 200))?;
             }
             return Ok(());
         }
         let shown = kept.len().min(SHOWN - 1);
         for line in &kept[..shown] {
-            writeln!(self.out, "{indent}{}", reason::cut(line, 200))?;
+            writeln!(self.out, "{indent}{}", reason_words::cut(line, 200))?;
         }
         let mut more = format!(
             "{indent}... {}",
@@ -540,7 +542,7 @@ impl<W: Write> HumanReporter<W> {
             None => kept.last().map(|line| line.to_string()),
         };
         if let Some(last) = last {
-            writeln!(self.out, "{indent}{}", reason::cut(&last, 200))?;
+            writeln!(self.out, "{indent}{}", reason_words::cut(&last, 200))?;
         }
         Ok(())
     }
@@ -570,7 +572,7 @@ impl<W: Write> HumanReporter<W> {
         const SHOWN: usize = 20;
         let lines: Vec<&str> = text.lines().collect();
         for line in lines.iter().take(SHOWN) {
-            writeln!(self.out, "{indent}{}", reason::cut(line, 200))?;
+            writeln!(self.out, "{indent}{}", reason_words::cut(line, 200))?;
         }
         if lines.len() > SHOWN {
             writeln!(self.out, "{indent}... {} more lines", lines.len() - SHOWN)?;
@@ -1250,7 +1252,7 @@ mod tests {
         let CaseOutcome::Judged(j) = &results[0].outcome else {
             panic!("judged")
         };
-        let short = reason::short(j).terminal().to_string();
+        let short = reason_words::short(j).terminal().to_string();
         let lines: Vec<&str> = text
             .lines()
             .filter(|l| l.starts_with("WA c") && l.ends_with(&format!(": {short}")))

@@ -7,12 +7,12 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::baseline::{Baseline, Comparison, Tally, Trend};
+use crate::baseline::{Baseline, ChangeTally, Comparison, Trend};
 use crate::outside::{Outside, OutsideName, OutsidePath};
 use crate::results::{CaseOutcome, CaseResult};
 use crate::results::{Event, Reporter};
-use crate::runner::lang::launch::Interface;
 use crate::runner::lang::BuildInfo;
+use crate::runner::lang::Interface;
 use crate::stats::Spread;
 use crate::verdict::Verdict;
 
@@ -22,7 +22,7 @@ pub(crate) struct JsonReporter<W> {
     cases: usize,
     /// An earlier run each case is compared with (`--baseline`).
     baseline: Option<Arc<Baseline>>,
-    tally: Tally,
+    tally: ChangeTally,
 }
 
 impl<W: Write> JsonReporter<W> {
@@ -31,7 +31,7 @@ impl<W: Write> JsonReporter<W> {
             out,
             cases: 0,
             baseline: None,
-            tally: Tally::default(),
+            tally: ChangeTally::default(),
         }
     }
 
@@ -75,7 +75,7 @@ impl BaselineCaseJson {
 struct ChangesJson<'a> {
     source: &'a str,
     #[serde(flatten)]
-    tally: Tally,
+    tally: ChangeTally,
 }
 
 /// `value` pretty-printed, its lines after the first indented by `indent`
@@ -171,14 +171,14 @@ impl<'a> CaseJson<'a> {
         };
         match &result.outcome {
             CaseOutcome::Error(error) => {
-                let message = super::reason::unjudged(error);
+                let message = super::reason_words::unjudged(error);
                 json.message = message.clone();
                 json.error = Some(message);
             }
             CaseOutcome::Judged(j) => {
                 json.verdict = Some(j.verdict);
-                json.message = super::reason::sentence(j);
-                json.short_message = super::reason::short(j);
+                json.message = super::reason_words::sentence(j);
+                json.short_message = super::reason_words::short(j);
                 // Its fields hold what the run said: escaped as the
                 // other texts are.
                 let mut reason = j.reason.clone();

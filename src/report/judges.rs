@@ -15,13 +15,13 @@
 use crate::outside::OutsideName;
 use crate::problem::Problem;
 use crate::results::CaseResult;
-use crate::runner::lang::launch::Interface;
+use crate::runner::lang::Interface;
 use crate::verdict::Verdict;
 use crate::words::plural;
 
 /// The first case of one problem that was not accepted, as far as known.
 #[derive(Debug)]
-struct Tally {
+struct ProblemTally {
     problem: Problem,
     /// The problem's cases in this run.
     tests: usize,
@@ -90,7 +90,7 @@ struct Unclaimed {
 /// Follows a run case by case and says what each problem's judge would.
 #[derive(Debug, Default)]
 pub(crate) struct JudgeSays {
-    tallies: Vec<Tally>,
+    tallies: Vec<ProblemTally>,
     unclaimed: Unclaimed,
 }
 
@@ -102,7 +102,7 @@ impl JudgeSays {
         JudgeSays {
             tallies: problems
                 .iter()
-                .map(|&(problem, tests)| Tally {
+                .map(|&(problem, tests)| ProblemTally {
                     problem,
                     tests,
                     judged: 0,
@@ -136,7 +136,7 @@ impl JudgeSays {
     /// One line per problem, in the order the problems were met, then one
     /// for the cases of none, when some judge spoke.
     pub(crate) fn lines(&self) -> Vec<String> {
-        let mut lines: Vec<String> = self.tallies.iter().map(Tally::line).collect();
+        let mut lines: Vec<String> = self.tallies.iter().map(ProblemTally::line).collect();
         let Unclaimed {
             cases,
             passed,
@@ -197,7 +197,7 @@ fn verdict_name(problem: Problem, verdict: Verdict) -> &'static str {
     }
 }
 
-impl Tally {
+impl ProblemTally {
     fn line(&self) -> String {
         // The judge, and the suites it speaks of: `LeetCode (leetcode37)`.
         let judge = match self.suites.named() {

@@ -75,7 +75,7 @@ fn test_case(result: &CaseResult) -> (String, TestCase) {
         CaseOutcome::Judged(j) if j.verdict == Verdict::AC => TestCaseStatus::success(),
         CaseOutcome::Judged(j) => {
             let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
-            let sentence = super::reason::sentence(j);
+            let sentence = super::reason_words::sentence(j);
             status.set_type(j.verdict.code()).set_message(format!(
                 "{}: {}",
                 j.verdict.code(),
@@ -92,7 +92,7 @@ fn test_case(result: &CaseResult) -> (String, TestCase) {
             let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
             status
                 .set_type("ERROR")
-                .set_message(super::reason::unjudged(error).xml().to_string());
+                .set_message(super::reason_words::unjudged(error).xml().to_string());
             status
         }
     };

@@ -172,7 +172,7 @@ impl<W: io::Write> KeepReporter<W> {
                 "{} {}\n{}\n{left_out}",
                 j.verdict.code(),
                 result.id.terminal(),
-                super::reason::sentence(j).terminal()
+                super::reason_words::sentence(j).terminal()
             )
             .as_bytes(),
         )?;

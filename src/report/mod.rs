@@ -27,7 +27,7 @@ pub(crate) mod layout;
 pub(crate) mod notices;
 pub(crate) mod progress;
 pub(crate) mod rate;
-pub(crate) mod reason;
+pub(crate) mod reason_words;
 pub(crate) mod solvers;
 pub(crate) mod starter;
 pub(crate) mod stress;

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use crate::outside::OutsidePath;
 use crate::problem::Problem;
-use crate::runner::lang::launch::Interface;
+use crate::runner::lang::Interface;
 use crate::runner::lang::Language;
 
 /// Where the problem of a new file came from.

@@ -5,7 +5,7 @@
 use std::io::{self, Write};
 use std::path::Path;
 
-use crate::case::trust::{Allowed, Kind, Named, Record, Standing, Subject};
+use crate::case::trust::{Allowed, Named, ProgramKind, Record, Standing, Subject};
 use crate::outside::{Outside, OutsideName, OutsidePath};
 use crate::words::plural;
 
@@ -15,11 +15,13 @@ fn named_line(out: &mut dyn Write, named: &Named, dir: &Path) -> io::Result<()> 
     let what = match &named.kind {
         // A path that leaves the suite is refused before anything is
         // allowed (`trust::Uncovered`): every path here is the suite's.
-        Kind::Toolchain { value, .. } => match crate::case::trust::toolchain_path(dir, value) {
-            Some(_) => "a program of the suite, hashed with this file and run from a copy",
-            None => "the machine's program of that name on PATH, run with any words after it",
-        },
-        Kind::Reference { .. } => "a submission `calibrate` builds and runs",
+        ProgramKind::Toolchain { value, .. } => {
+            match crate::case::trust::toolchain_path(dir, value) {
+                Some(_) => "a program of the suite, hashed with this file and run from a copy",
+                None => "the machine's program of that name on PATH, run with any words after it",
+            }
+        }
+        ProgramKind::Reference { .. } => "a submission `calibrate` builds and runs",
     };
     writeln!(
         out,

@@ -32,7 +32,10 @@ use std::path::Path;
 
 use anyhow::Context as _;
 
-use super::lang::launch::{self, Interface, Launch, Runtime};
+use super::lang::{
+    launch::{self, Launch, Runtime},
+    Interface,
+};
 use super::run::{End, Run};
 use crate::solver::Solver;
 

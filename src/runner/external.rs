@@ -152,7 +152,7 @@ pub(super) fn bounded_spec(
     case: &CaseData,
     limits: &Limits,
     function: bool,
-) -> process::Spec {
+) -> process::ProcessSpec {
     let mut spec = launch.spec(limits, function);
     spec.kill_above_memory_kb = Some(limits.memory_kb + launch.memory_allowance_kb(limits));
     // The JVM reserves far more address space than it uses, and a program

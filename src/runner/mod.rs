@@ -1,7 +1,7 @@
 //! How a submission runs on one case. Every kind of submission ends in the
 //! same [`Run`]: its answers as text in the case's format, how it ended, and
 //! what it cost. Turning that into a verdict is the judge's job
-//! ([`crate::judge`], with [`crate::decide`]).
+//! ([`crate::judge`], with [`crate::verdict_rules`]).
 
 pub(crate) mod builtin;
 pub(crate) mod external;

@@ -11,7 +11,7 @@ use crate::case::CaseData;
 use crate::check::{Answerer, Checker};
 use crate::solver::Solver;
 
-use super::lang::launch::Interface;
+use super::lang::Interface;
 use super::run::{End, Run};
 use super::session::Session;
 use crate::case::Limits;

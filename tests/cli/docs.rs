@@ -237,7 +237,7 @@ fn anchors_are_made_as_github_makes_them() {
 #[test]
 fn the_cxx_flags_the_book_gives_each_judge_are_the_ones_it_builds_with() {
     use sudoku_judge::problem::Problem;
-    use sudoku_judge::runner::lang::launch::Interface;
+    use sudoku_judge::runner::lang::Interface;
     use sudoku_judge::runner::lang::Language;
 
     let page = std::fs::read_to_string(manifest_dir().join("docs/languages.md")).unwrap();

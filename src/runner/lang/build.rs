@@ -7,7 +7,7 @@
 //! again starts at once. A build happens in a fresh directory that is
 //! renamed into place only when it succeeded, so an interrupted or failed
 //! build is never mistaken for a good one; one that failed, or wrote more
-//! than a build may ([`cache::Limits`]), is removed at once. Each new build
+//! than a build may ([`cache::CacheLimits`]), is removed at once. Each new build
 //! then makes room in the cache, removing the builds used least recently
 //! ([`cache::trim`]).
 
@@ -21,12 +21,19 @@ use super::announce::Announce;
 use super::announce::{announce_after, announced};
 use super::cache::key as cache_key;
 use super::compile::{compile_cpu, run_compiler, SizeCap};
-use super::language::{BuildInfo, Built, Language, SourceName, UsedTool};
+use super::language::{BuildInfo, Language, SourceName, UsedTool};
+use super::launch::Launch;
 use super::plan::{plan, Options, Planned};
 use super::{cache, caches, needs, tools};
 
 pub(crate) use crate::runner::places::cache_root;
 use crate::runner::places::ensure_own_cache;
+
+/// A prepared submission: ready to launch, or rejected by the compiler.
+pub(crate) struct Built {
+    pub(crate) launch: Option<Launch>,
+    pub(crate) info: BuildInfo,
+}
 
 /// Makes the compiler's message about the build directory read as if the
 /// user's file had been compiled where it is.
@@ -112,7 +119,7 @@ pub(crate) fn build_as(
         });
     }
 
-    let limits = cache::Limits::current()?;
+    let limits = cache::CacheLimits::current()?;
     std::fs::create_dir_all(&root)
         .with_context(|| format!("failed to create the build cache {}", root.display()))?;
     ensure_own_cache(&root)?;
@@ -200,7 +207,7 @@ fn compile_in(
     planned: &Planned,
     argv: &[String],
     dir: &Path,
-    limits: &cache::Limits,
+    limits: &cache::CacheLimits,
     announce: Option<&Announce>,
     info: &mut BuildInfo,
 ) -> anyhow::Result<bool> {

@@ -1,9 +1,7 @@
 //! C: AcWing's and POJ's C, and LeetCode's `void solveSudoku(char** board,
 //! int boardSize, int* boardColSize)`.
 
-use super::language::Cause;
-use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
-use super::starter::Files;
+use super::language::{Build, Cause, Comments, Detect, LeetCode, Run, Spec, StarterFiles, Tool};
 use crate::reason::Stdout;
 
 /// The headers LeetCode includes for C ("most standard library headers"),
@@ -75,7 +73,7 @@ pub(crate) static SPEC: Spec = Spec {
     // C's stdio holds what is written into a pipe until its buffer fills.
     stdout: Stdout::Buffered { flush: "fflush(stdout)" },
     self_test: "#include <stdio.h>\nint main(void) { char line[128]; if (fgets(line, sizeof line, stdin)) fputs(line, stdout); return 0; }\n",
-    starter: Files {
+    starter: StarterFiles {
         leetcode_file: "solution.c",
         program_file: "main.c",
         leetcode_instead: None,

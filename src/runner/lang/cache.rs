@@ -8,8 +8,8 @@
 //! size: `RLIMIT_FSIZE` on each file the compile writes, and the
 //! directory itself watched while it compiles and measured once it is
 //! done; one that passes the cap is a compile error and is removed
-//! ([`Limits::build_bytes`]). The cache as a whole is held to a cap too
-//! ([`Limits::total_bytes`]): past it, the builds used least recently are
+//! ([`CacheLimits::build_bytes`]). The cache as a whole is held to a cap too
+//! ([`CacheLimits::total_bytes`]): past it, the builds used least recently are
 //! removed after each new build ([`trim`]).
 //!
 //! A build in use is never removed: a judge that uses one holds a shared
@@ -67,7 +67,7 @@ struct Config {
 /// How much the cache and one build may hold, and where each figure came
 /// from (for `sudoku-judge cache`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Limits {
+pub(crate) struct CacheLimits {
     pub(crate) total_bytes: u64,
     pub(crate) total_from: String,
     /// At most `total_bytes`.
@@ -120,10 +120,10 @@ pub(super) fn user_config() -> anyhow::Result<Option<(PathBuf, String)>> {
     }
 }
 
-impl Limits {
+impl CacheLimits {
     /// The caps: each from its environment variable, else the user's
     /// `config.toml` (`[cache]`), else the default.
-    pub(crate) fn current() -> anyhow::Result<Limits> {
+    pub(crate) fn current() -> anyhow::Result<CacheLimits> {
         let config: Config = match user_config()? {
             Some((path, text)) => toml::from_str(&text)
                 .map_err(crate::case::settings::toml_error)
@@ -159,7 +159,7 @@ impl Limits {
         } else {
             (build_bytes, build_from)
         };
-        Ok(Limits {
+        Ok(CacheLimits {
             total_bytes,
             total_from,
             build_bytes,
@@ -295,7 +295,7 @@ pub(crate) fn entries(root: &Path) -> Vec<Entry> {
 /// Removes the builds used least recently until the cache under `root`
 /// is within `limits` again, and what killed judges left unfinished; a
 /// build in use is never removed. Returns the bytes removed.
-pub(crate) fn trim(root: &Path, limits: &Limits) -> u64 {
+pub(crate) fn trim(root: &Path, limits: &CacheLimits) -> u64 {
     let entries = entries(root);
     let mut total: u64 = entries.iter().map(|e| e.bytes).sum();
     // A build left by a judge that was killed is held by no one; a
@@ -370,7 +370,7 @@ pub(crate) struct Summary {
     pub(crate) root: PathBuf,
     /// Where the place came from: `SUDOKU_JUDGE_CACHE`, or the default.
     pub(crate) root_from: &'static str,
-    pub(crate) limits: Limits,
+    pub(crate) limits: CacheLimits,
     pub(crate) entries: Vec<Entry>,
 }
 
@@ -384,7 +384,7 @@ pub(crate) fn summary() -> anyhow::Result<Summary> {
             "the default"
         },
         entries: entries(&root),
-        limits: Limits::current()?,
+        limits: CacheLimits::current()?,
         root,
     })
 }
@@ -406,8 +406,8 @@ mod tests {
         dir
     }
 
-    fn limits(total: u64) -> Limits {
-        Limits {
+    fn limits(total: u64) -> CacheLimits {
+        CacheLimits {
             total_bytes: total,
             total_from: "test".into(),
             build_bytes: total,

@@ -127,7 +127,7 @@ fn fill(
     );
     let cap = super::compile::SizeCap {
         before: 0,
-        bytes: super::cache::Limits::current()?.total_bytes,
+        bytes: super::cache::CacheLimits::current()?.total_bytes,
     };
     let built = super::compile::run_compiler(
         &argv,

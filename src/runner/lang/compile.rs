@@ -202,7 +202,7 @@ fn contained(
     env: &[(&str, &str)],
     native: bool,
     cpu: Duration,
-) -> (process::Spec, bool) {
+) -> (process::ProcessSpec, bool) {
     let tool = PathBuf::from(&argv[0]);
     let mut args: Vec<OsString> = vec![tool.file_name().unwrap_or_default().into()];
     args.extend(argv[1..].iter().map(OsString::from));
@@ -215,7 +215,7 @@ fn contained(
         tasks: TASKS,
         no_fork: false,
     };
-    let mut spec = process::Spec::new(tool, args, plan);
+    let mut spec = process::ProcessSpec::new(tool, args, plan);
     spec.env = sandbox::environment(cwd, &toolchain.path_dirs);
     spec.env.extend(
         env.iter()

@@ -1,10 +1,8 @@
 //! C++: AcWing, POJ and LeetCode's C++ (`class Solution` with
 //! `solveSudoku(vector<vector<char>>& board)`).
 
-use super::language::Cause;
-use super::language::{Build, Comments, Detect, LeetCode, Profile, Run, Sign, Spec, Tool};
-use super::launch::Interface;
-use super::starter::Files;
+use super::language::{Build, Cause, Comments, Detect, Interface, LeetCode, Profile, Run, Sign};
+use super::language::{Spec, StarterFiles, Tool};
 use crate::problem::Problem;
 use crate::reason::Stdout;
 
@@ -217,7 +215,7 @@ pub(crate) static SPEC: Spec = Spec {
         flush: "endl, or fflush(stdout) after printf",
     },
     self_test: "#include <iostream>\n#include <string>\nint main() { std::string line; std::getline(std::cin, line); std::cout << line << '\\n'; }\n",
-    starter: Files {
+    starter: StarterFiles {
         leetcode_file: "solution.cpp",
         program_file: "main.cpp",
         leetcode_instead: None,

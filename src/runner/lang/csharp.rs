@@ -1,10 +1,8 @@
 //! C# on Mono: LeetCode's `public class Solution` with `public void
 //! SolveSudoku(char[][] board)`, and programs with `static void Main`.
 
-use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
-use super::language::{Cause, Frame};
-use super::launch::Interface;
-use super::starter::Files;
+use super::language::{Build, Cause, Comments, Detect, Frame, Interface, LeetCode, Run, Spec};
+use super::language::{StarterFiles, Tool};
 use crate::reason::Stdout;
 
 /// LeetCode's C# files use the common namespaces without `using` them:
@@ -94,7 +92,7 @@ pub(crate) static SPEC: Spec = Spec {
         own_buffer: "a StreamWriter or a StringBuilder printed at the end",
     },
     self_test: "public class Program { public static void Main() { System.Console.WriteLine(System.Console.ReadLine()); } }\n",
-    starter: Files {
+    starter: StarterFiles {
         leetcode_file: "Solution.cs",
         program_file: "Program.cs",
         leetcode_instead: None,

@@ -14,8 +14,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context as _};
 
-use super::language::Language;
-use super::launch::{Interface, Launch, ANSWERS_PATH, ANSWERS_VAR};
+use super::language::{Interface, Language};
+use super::launch::{Launch, ANSWERS_PATH, ANSWERS_VAR};
 use super::plan::{plan, Planned};
 use crate::case::Limits;
 use crate::problem::{DEFAULT_MEMORY_LIMIT_KB, DEFAULT_TIME_LIMIT};

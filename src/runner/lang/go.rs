@@ -1,9 +1,7 @@
 //! Go: LeetCode's `func solveSudoku(board [][]byte)`, and programs.
 
-use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
-use super::language::{Cause, Frame};
-use super::launch::Interface;
-use super::starter::Files;
+use super::language::{Build, Cause, Comments, Detect, Frame, Interface, LeetCode, Run, Spec};
+use super::language::{StarterFiles, Tool};
 use crate::reason::Stdout;
 
 /// Standard packages LeetCode's Go files use without importing them, with
@@ -131,7 +129,7 @@ pub(crate) static SPEC: Spec = Spec {
         own_buffer: "a bufio.Writer",
     },
     self_test: "package main\n\nimport (\n\t\"bufio\"\n\t\"fmt\"\n\t\"os\"\n)\n\nfunc main() {\n\tline, _ := bufio.NewReader(os.Stdin).ReadString('\\n')\n\tfmt.Print(line)\n}\n",
-    starter: Files {
+    starter: StarterFiles {
         leetcode_file: "solution.go",
         program_file: "main.go",
         leetcode_instead: None,

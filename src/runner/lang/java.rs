@@ -1,9 +1,8 @@
 //! Java: LeetCode's `class Solution` with `solveSudoku(char[][] board)`,
 //! and programs whose public class has `main`.
 
-use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
-use super::language::{Cause, Frame};
-use super::starter::Files;
+use super::language::Tool;
+use super::language::{Build, Cause, Comments, Detect, Frame, LeetCode, Run, Spec, StarterFiles};
 use crate::reason::Stdout;
 
 /// The class a program's file declares public (its entry point), else the
@@ -103,7 +102,7 @@ pub(crate) static SPEC: Spec = Spec {
         own_buffer: "a PrintWriter, a BufferedWriter or a StringBuilder printed at the end",
     },
     self_test: "import java.util.Scanner;\npublic class Main { public static void main(String[] a) { System.out.println(new Scanner(System.in).nextLine()); } }\n",
-    starter: Files {
+    starter: StarterFiles {
         leetcode_file: "Solution.java",
         program_file: "Main.java",
         leetcode_instead: None,

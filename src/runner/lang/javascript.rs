@@ -1,9 +1,8 @@
 //! JavaScript on Node.js: LeetCode's `var solveSudoku = function(board)`,
 //! and programs reading stdin.
 
-use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
-use super::language::{Cause, Frame};
-use super::starter::Files;
+use super::language::Tool;
+use super::language::{Build, Cause, Comments, Detect, Frame, LeetCode, Run, Spec, StarterFiles};
 use crate::reason::Stdout;
 
 /// What a script does to read stdin: then it is a program.
@@ -82,7 +81,7 @@ pub(crate) static SPEC: Spec = Spec {
         own_buffer: "answers joined and printed at the end",
     },
     self_test: "const line = require('fs').readFileSync(0, 'utf8').split('\\n')[0];\nconsole.log(line);\n",
-    starter: Files {
+    starter: StarterFiles {
         leetcode_file: "solution.js",
         program_file: "main.js",
         leetcode_instead: None,

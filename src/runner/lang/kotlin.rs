@@ -2,8 +2,7 @@
 //! solveSudoku(board: Array<CharArray>): Unit`, and programs with `fun main`.
 
 use super::java;
-use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
-use super::starter::Files;
+use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, StarterFiles, Tool};
 
 /// The class of a file's top-level functions: `@file:JvmName`, else the
 /// file's name as Kotlin makes it (`ac_program.kt` holds `Ac_programKt`).
@@ -84,7 +83,7 @@ pub(crate) static SPEC: Spec = Spec {
     },
     marks: "",
     self_test: "fun main() {\n    println(readLine())\n}\n",
-    starter: Files {
+    starter: StarterFiles {
         leetcode_file: "Solution.kt",
         program_file: "Main.kt",
         leetcode_instead: None,

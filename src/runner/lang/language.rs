@@ -1,7 +1,6 @@
-//! A language as a declaration: its [`Spec`] and the [`Language`] handle
-//! over it; the table of them is [`super::known`].
-
-use super::{needs, starter};
+//! A language as a declaration: its [`Spec`], the types its fields use
+//! (how a file talks to the judge, [`Interface`], among them) and the
+//! [`Language`] handle over it; the table of them is [`super::known`].
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -11,9 +10,18 @@ use std::time::Duration;
 
 use regex::Regex;
 
-use super::launch::{Interface, Launch};
 use crate::problem::Problem;
 use crate::reason::Stdout;
+
+/// How a submission talks to the judge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Interface {
+    /// A program: puzzles on stdin in AcWing 166's format, answers on stdout.
+    Program,
+    /// LeetCode's `solveSudoku(board)`, called by a driver once per board,
+    /// whose answers go on the channel [`ANSWERS_VAR`](crate::runner::process::ANSWERS_VAR) names.
+    Function,
+}
 
 /// Everything the judge knows about one language.
 pub struct Spec {
@@ -40,7 +48,7 @@ pub struct Spec {
     pub profiles: &'static [Profile],
     /// What its compilers say of a feature past their standard, naming
     /// it: said with a remedy in a file that did not compile.
-    pub(crate) needs: &'static [needs::Need],
+    pub(crate) needs: &'static [Need],
     /// What makes a file a program or a LeetCode-style file.
     pub(crate) detect: Detect,
     /// How a program (AcWing style) is built and started.
@@ -76,7 +84,7 @@ pub struct Spec {
     /// What only this language's files look like (a regex, empty for
     /// none): in a file that did not compile as the language of its
     /// extension, and named as unknown by its compiler, it says which
-    /// `--lang` judges it ([`needs::another_language`]).
+    /// `--lang` judges it ([`super::another_language`]).
     pub(crate) marks: &'static str,
     /// How its runtime writes a program's stdout into a pipe, as the judge
     /// gives it one: what a killed program printed last may be lost.
@@ -86,7 +94,33 @@ pub struct Spec {
     /// judges it in the sandbox on a solved board, which the echo answers.
     pub(crate) self_test: &'static str,
     /// What `sudoku-judge new` writes to start from.
-    pub(crate) starter: starter::Files,
+    pub(crate) starter: StarterFiles,
+}
+
+/// A feature past a compiler's standard, as the compiler names it.
+pub(crate) struct Need {
+    /// What the compiler says of it, with the feature's name in
+    /// `(?P<feature>)`.
+    pub(crate) error: &'static str,
+    /// The standard that brought it, as the compiler's words imply: `C#
+    /// 7.1 or later`.
+    pub(crate) standard: &'static str,
+    /// The compilers that have it, and what else to do.
+    pub(crate) remedy: &'static str,
+}
+
+/// What `new` writes for one language: a part of its [`Spec`].
+pub(crate) struct StarterFiles {
+    /// The file name a LeetCode-style file gets by default.
+    pub(crate) leetcode_file: &'static str,
+    /// The file name a program gets by default: the name its public class
+    /// needs, where it has one.
+    pub(crate) program_file: &'static str,
+    /// What is written instead of LeetCode's template, when the template
+    /// as LeetCode shows it does not build or run here, and why.
+    pub(crate) leetcode_instead: Option<(&'static str, &'static str)>,
+    /// The program skeleton.
+    pub(crate) program: &'static str,
 }
 
 /// A judge whose build of a program differs from a language's usual flags,
@@ -417,12 +451,6 @@ pub(crate) struct UsedTool {
     pub(crate) version: String,
     /// Why it was taken: `the newest on PATH`, `CXX`, a file's path.
     pub(crate) origin: String,
-}
-
-/// A prepared submission: ready to launch, or rejected by the compiler.
-pub(crate) struct Built {
-    pub(crate) launch: Option<Launch>,
-    pub(crate) info: BuildInfo,
 }
 
 /// The user's file as a run names it: in messages and stack traces,

@@ -1,6 +1,5 @@
-//! What building a submission gives: how to start it ([`Runtime`]), how
-//! it talks to the judge ([`Interface`]), and what its runs must see
-//! ([`Launch`]). The languages make launches, `--cmd` makes one from a
+//! What building a submission gives: how to start it ([`Runtime`]) and
+//! what its runs must see ([`Launch`]). The languages make launches, `--cmd` makes one from a
 //! command line, and the runner starts them; kept apart from both so that
 //! neither imports the other.
 
@@ -9,19 +8,9 @@ use std::path::PathBuf;
 
 use anyhow::Context as _;
 
-use super::language::{Language, SourceName};
+use super::language::{Interface, Language, SourceName};
 use crate::case::Limits;
 use crate::runner::{plan, process, sandbox};
-
-/// How a submission talks to the judge.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Interface {
-    /// A program: puzzles on stdin in AcWing 166's format, answers on stdout.
-    Program,
-    /// LeetCode's `solveSudoku(board)`, called by a driver once per board,
-    /// whose answers go on the channel [`ANSWERS_VAR`] names.
-    Function,
-}
 
 pub(crate) use crate::runner::process::ANSWERS_VAR;
 
@@ -156,7 +145,7 @@ impl Launch {
     /// How to run it under `limits`: what it sees, where it starts, and
     /// (for LeetCode-style files) with the process filter. The caller sets
     /// the watchdog's bounds.
-    pub(crate) fn spec(&self, limits: &Limits, no_fork: bool) -> process::Spec {
+    pub(crate) fn spec(&self, limits: &Limits, no_fork: bool) -> process::ProcessSpec {
         let (program, argv) = self.command_for(limits);
         let mut read_only = self.read_only.clone();
         read_only.push(program.clone());
@@ -165,7 +154,7 @@ impl Launch {
             limits.memory_kb + self.memory_allowance_kb(limits),
             no_fork,
         );
-        process::Spec::new(program, argv, plan)
+        process::ProcessSpec::new(program, argv, plan)
     }
 
     /// Memory the runtime takes on its own under `limits`, allowed on top.

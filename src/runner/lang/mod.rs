@@ -67,4 +67,4 @@ mod tests;
 #[cfg(test)]
 pub(crate) use language::interface_of;
 pub(crate) use language::{BuildInfo, Reading, Toolchain};
-pub use language::{Language, LeetCode, Profile, Spec, Tool};
+pub use language::{Interface, Language, LeetCode, Profile, Spec, Tool};

@@ -17,20 +17,7 @@
 
 use std::path::Path;
 
-use super::language::{regex, regex_of, Comments, Language, Spec, UsedTool};
-use super::launch::Interface;
-
-/// A feature past a compiler's standard, as the compiler names it.
-pub(crate) struct Need {
-    /// What the compiler says of it, with the feature's name in
-    /// `(?P<feature>)`.
-    pub(crate) error: &'static str,
-    /// The standard that brought it, as the compiler's words imply: `C#
-    /// 7.1 or later`.
-    pub(crate) standard: &'static str,
-    /// The compilers that have it, and what else to do.
-    pub(crate) remedy: &'static str,
-}
+use super::language::{regex, regex_of, Comments, Interface, Language, Need, Spec, UsedTool};
 
 /// What to tell the user of a file that did not compile because the
 /// compiler lacks what the build asked for, by the compiler's own words:

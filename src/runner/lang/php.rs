@@ -1,10 +1,8 @@
 //! PHP: LeetCode's `class Solution` with `function solveSudoku(&$board)`,
 //! and scripts.
 
-use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
-use super::language::{Cause, Frame};
-use super::launch::Interface;
-use super::starter::Files;
+use super::language::{Build, Cause, Comments, Detect, Frame, Interface, LeetCode, Run, Spec};
+use super::language::{StarterFiles, Tool};
 use crate::reason::Stdout;
 
 /// LeetCode's PHP has no opening tag: it gets one on its first line, so
@@ -87,7 +85,7 @@ pub(crate) static SPEC: Spec = Spec {
         own_buffer: "an output buffer (ob_start)",
     },
     self_test: "<?php\necho fgets(STDIN);\n",
-    starter: Files {
+    starter: StarterFiles {
         leetcode_file: "solution.php",
         program_file: "main.php",
         leetcode_instead: None,

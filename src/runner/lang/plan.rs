@@ -10,10 +10,11 @@ use anyhow::{bail, Context as _};
 
 use super::announce::Announce;
 use super::known::{ALL, NOT_JUDGED};
+use super::language::Interface;
 use super::language::{
     interface_of, readings, Build, Language, Reading, Run, SourceName, Spec, Toolchain,
 };
-use super::launch::{Interface, Launch, Runtime};
+use super::launch::{Launch, Runtime};
 use super::tools::Choice;
 use super::{harness, tools};
 use crate::problem::Problem;

@@ -3,9 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, Tool, Toolchain};
-use super::language::{Cause, Frame};
-use super::starter::Files;
+use super::language::{Build, Cause, Comments, Detect, Frame, LeetCode, Run, Spec, StarterFiles};
+use super::language::{Tool, Toolchain};
 use crate::reason::Stdout;
 
 /// pyenv's `python3` is a shim: run the interpreter it picks, and show the
@@ -150,7 +149,7 @@ pub(crate) static SPEC: Spec = Spec {
         flush: "print(..., flush=True)",
     },
     self_test: "print(input())\n",
-    starter: Files {
+    starter: StarterFiles {
         leetcode_file: "solution.py",
         program_file: "main.py",
         leetcode_instead: None,

@@ -1,10 +1,8 @@
 //! Racket: LeetCode's `(define/contract (solve-sudoku board) ...)`, and
 //! programs reading stdin.
 
-use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
-use super::language::{Cause, Frame};
-use super::launch::Interface;
-use super::starter::Files;
+use super::language::{Build, Cause, Comments, Detect, Frame, Interface, LeetCode, Run, Spec};
+use super::language::{StarterFiles, Tool};
 use crate::reason::Stdout;
 
 /// LeetCode's Racket has no `#lang` line: it gets `#lang racket` with the
@@ -94,7 +92,7 @@ pub(crate) static SPEC: Spec = Spec {
         flush: "(flush-output)",
     },
     self_test: "#lang racket\n(displayln (read-line))\n",
-    starter: Files {
+    starter: StarterFiles {
         leetcode_file: "solution.rkt",
         program_file: "main.rkt",
         leetcode_instead: Some((

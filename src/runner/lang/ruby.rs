@@ -1,8 +1,7 @@
 //! Ruby: LeetCode's `def solve_sudoku(board)`, and scripts.
 
-use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
-use super::language::{Cause, Frame};
-use super::starter::Files;
+use super::language::Tool;
+use super::language::{Build, Cause, Comments, Detect, Frame, LeetCode, Run, Spec, StarterFiles};
 use crate::reason::Stdout;
 
 pub(crate) static SPEC: Spec = Spec {
@@ -64,7 +63,7 @@ pub(crate) static SPEC: Spec = Spec {
         flush: "$stdout.flush, or $stdout.sync = true at the start",
     },
     self_test: "puts gets\n",
-    starter: Files {
+    starter: StarterFiles {
         leetcode_file: "solution.rb",
         program_file: "main.rb",
         leetcode_instead: None,

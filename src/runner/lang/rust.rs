@@ -3,9 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::language::Cause;
-use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, Tool, Toolchain};
-use super::starter::Files;
+use super::language::Toolchain;
+use super::language::{Build, Cause, Comments, Detect, LeetCode, Run, Spec, StarterFiles, Tool};
 use crate::reason::Stdout;
 
 /// rustup's `rustc` is a proxy: run the toolchain's own compiler. The
@@ -116,7 +115,7 @@ pub(crate) static SPEC: Spec = Spec {
         own_buffer: "a BufWriter",
     },
     self_test: "fn main() { let mut line = String::new(); std::io::stdin().read_line(&mut line).unwrap(); print!(\"{line}\"); }\n",
-    starter: Files {
+    starter: StarterFiles {
         leetcode_file: "solution.rs",
         program_file: "main.rs",
         leetcode_instead: None,

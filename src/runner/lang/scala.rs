@@ -2,8 +2,7 @@
 //! solveSudoku(board: Array[Array[Char]]): Unit`, and programs.
 
 use super::java;
-use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, Tool};
-use super::starter::Files;
+use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, StarterFiles, Tool};
 
 /// The object a program starts from: the one that `extends App`, else the
 /// last one opened before the first `def main`.
@@ -77,7 +76,7 @@ pub(crate) static SPEC: Spec = Spec {
     },
     marks: "",
     self_test: "object Main {\n  def main(args: Array[String]): Unit = println(scala.io.StdIn.readLine())\n}\n",
-    starter: Files {
+    starter: StarterFiles {
         leetcode_file: "Solution.scala",
         program_file: "Main.scala",
         leetcode_instead: None,

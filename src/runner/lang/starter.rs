@@ -8,22 +8,7 @@
 //!
 //! The C++ program stays within C++98, which POJ 3074 builds with.
 
-use super::language::Language;
-use super::launch::Interface;
-
-/// What `new` writes for one language: a part of its [`super::language::Spec`].
-pub(crate) struct Files {
-    /// The file name a LeetCode-style file gets by default.
-    pub(crate) leetcode_file: &'static str,
-    /// The file name a program gets by default: the name its public class
-    /// needs, where it has one.
-    pub(crate) program_file: &'static str,
-    /// What is written instead of LeetCode's template, when the template
-    /// as LeetCode shows it does not build or run here, and why.
-    pub(crate) leetcode_instead: Option<(&'static str, &'static str)>,
-    /// The program skeleton.
-    pub(crate) program: &'static str,
-}
+use super::language::{Interface, Language};
 
 /// A file to start from.
 pub(crate) struct Starter {

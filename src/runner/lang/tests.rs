@@ -3,8 +3,8 @@ use std::path::Path;
 
 use super::cause::{crash_cause, out_of_memory};
 use super::known::NOT_JUDGED;
+use super::language::Interface;
 use super::language::*;
-use super::launch::Interface;
 use super::{java, table};
 
 fn lang(id: &str) -> Language {

@@ -44,7 +44,7 @@ use crate::case::trust::{self, Consent};
 struct UserConfig {
     #[serde(default)]
     toolchain: crate::case::settings::ToolchainTable,
-    /// `[cache]`, the build cache's caps: read by `cache::Limits`.
+    /// `[cache]`, the build cache's caps: read by `cache::CacheLimits`.
     #[serde(default, rename = "cache")]
     _cache: super::cache::CacheConfig,
 }
@@ -227,7 +227,7 @@ fn refused(choice: &Choice) -> trust::Refused {
     trust::Refused {
         file: PathBuf::from(&choice.origin),
         named: trust::Named {
-            kind: trust::Kind::Toolchain {
+            kind: trust::ProgramKind::Toolchain {
                 language: choice.language.clone(),
                 value: choice.value.clone(),
             },

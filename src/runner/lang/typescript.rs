@@ -4,8 +4,9 @@
 use std::path::PathBuf;
 
 use super::javascript;
-use super::language::{Build, Comments, Detect, LeetCode, Run, Spec, Tool, Toolchain};
-use super::starter::Files;
+use super::language::{
+    Build, Comments, Detect, LeetCode, Run, Spec, StarterFiles, Tool, Toolchain,
+};
 
 /// Node's globals, which a program reading stdin needs and which the
 /// compiler does not know without Node's type declarations; and lodash's
@@ -103,7 +104,7 @@ pub(crate) static SPEC: Spec = Spec {
     },
     marks: "",
     self_test: "const line: string = require('fs').readFileSync(0, 'utf8').split('\\n')[0];\nconsole.log(line);\n",
-    starter: Files {
+    starter: StarterFiles {
         leetcode_file: "solution.ts",
         program_file: "main.ts",
         leetcode_instead: None,

@@ -1,10 +1,10 @@
-//! A started run behind the seam: [`start`] a [`Launch`] on this system's
+//! A started run behind the seam: [`start`] a [`Spawn`] on this system's
 //! backend, then wait on and kill the [`Child`] it gives; [`exit_of`] reads
 //! how it ended.
 
 use std::io;
 
-use super::launch::{Exit, ExitFd, Launch, Reaped, StdioEnd};
+use super::launch::{Exit, ExitFd, Reaped, Spawn, StdioEnd};
 #[cfg(unix)]
 use super::meter::Meter;
 #[cfg(windows)]
@@ -152,7 +152,7 @@ impl Child {
 /// holding the judge's own files (the shipped answers, the records of
 /// consent, the build cache whole) is refused, whatever made it.
 pub(crate) fn start(
-    launch: &Launch<'_>,
+    launch: &Spawn<'_>,
     stdio: &[&StdioEnd],
     confirm: bool,
 ) -> io::Result<(Child, Meter)> {
@@ -169,7 +169,7 @@ pub(crate) fn start(
 
 #[cfg(unix)]
 fn start_unix(
-    launch: &Launch<'_>,
+    launch: &Spawn<'_>,
     stdio: &[&StdioEnd],
     confirm: bool,
 ) -> io::Result<(Child, Meter)> {

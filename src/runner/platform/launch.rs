@@ -1,4 +1,4 @@
-//! What a backend is handed and hands back: the [`Launch`] of a run, the
+//! What a backend is handed and hands back: the [`Spawn`] of a run, the
 //! pipe ends it is given ([`StdioEnd`]), and the [`Reaped`] process with
 //! how it ended ([`Exit`]).
 
@@ -37,7 +37,7 @@ pub(crate) enum Exit {
 
 /// What to start: the command, what it may see, and the limits the
 /// kernel holds it to.
-pub(crate) struct Launch<'a> {
+pub(crate) struct Spawn<'a> {
     /// An absolute path.
     pub(crate) program: &'a Path,
     /// Including `argv[0]`.

@@ -7,7 +7,7 @@ use std::io;
 use std::os::fd::{OwnedFd, RawFd};
 use std::time::{Duration, Instant};
 
-use super::launch::{Launch, Reaped, RunMeters};
+use super::launch::{Reaped, RunMeters, Spawn};
 use super::meter::Meter;
 use crate::runner::sandbox::SpawnRequest;
 use crate::runner::spawner::{self, Spawner};
@@ -41,7 +41,7 @@ enum Start {
 /// enabled. Unless `confirm`, only asks for it: the meter is armed when
 /// the start is confirmed.
 pub(super) fn start(
-    launch: &Launch<'_>,
+    launch: &Spawn<'_>,
     stdio: &[&OwnedFd],
     confirm: bool,
 ) -> Option<io::Result<(Spawned, Meter)>> {

@@ -18,7 +18,7 @@ use std::io;
 use std::os::fd::{OwnedFd, RawFd};
 use std::path::{Path, PathBuf};
 
-use super::launch::{Launch, Reaped};
+use super::launch::{Reaped, Spawn};
 use super::posix::Direct;
 use super::seatbelt::{self, Access};
 use crate::runner::sandbox::{self, Layer, Mode, Plan, Protections};
@@ -55,14 +55,14 @@ pub(crate) struct Seatbelted {
 /// Starts `launch` under a Seatbelt profile, or `None` where there is to
 /// be none (`--sandbox off`, or no `sandbox-exec`, which the header says):
 /// the run then starts as on any Unix.
-pub(super) fn start(launch: &Launch<'_>, stdio: &[&OwnedFd]) -> Option<io::Result<Seatbelted>> {
+pub(super) fn start(launch: &Spawn<'_>, stdio: &[&OwnedFd]) -> Option<io::Result<Seatbelted>> {
     if !protections().seatbelt.as_ref().is_some_and(Layer::is_on) {
         return None;
     }
     Some(start_seatbelted(launch, stdio))
 }
 
-fn start_seatbelted(launch: &Launch<'_>, stdio: &[&OwnedFd]) -> io::Result<Seatbelted> {
+fn start_seatbelted(launch: &Spawn<'_>, stdio: &[&OwnedFd]) -> io::Result<Seatbelted> {
     let scratch = tempfile::Builder::new()
         .prefix("sudoku-judge-run-")
         .tempdir()?;
@@ -117,7 +117,7 @@ fn start_seatbelted(launch: &Launch<'_>, stdio: &[&OwnedFd]) -> io::Result<Seatb
         ..launch.plan.clone()
     };
     let direct = Direct::spawn(
-        &Launch {
+        &Spawn {
             program: Path::new(SANDBOX_EXEC),
             argv: &argv,
             env: &env,

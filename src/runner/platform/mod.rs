@@ -1,7 +1,7 @@
 //! The platform seam: how a run is started, watched, accounted and killed
 //! on this operating system. The watchdog ([`super::process`]) and
 //! everything above it start, end, kill and measure a run only through
-//! here: [`start`] a [`Launch`], then ask its [`Child`] for its end, kill
+//! here: [`start`] a [`Spawn`], then ask its [`Child`] for its end, kill
 //! it, and read its [`Meter`].
 //!
 //! The pipes a run talks through are not behind this seam: the watchdog
@@ -72,4 +72,4 @@ pub(crate) use windows_plain::describe_exception;
 
 pub(crate) use child::{exit_of, start, Child};
 pub(crate) use launch::Exit;
-pub(crate) use launch::{ExitFd, Launch, Reaped};
+pub(crate) use launch::{ExitFd, Reaped, Spawn};

@@ -10,7 +10,7 @@ use std::os::unix::process::CommandExt as _;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use super::launch::{Launch, Reaped};
+use super::launch::{Reaped, Spawn};
 use crate::runner::sys::{kill_group, limit_between_fork_and_exec, pidfd_open, try_wait4};
 
 /// A process forked by the judge itself.
@@ -23,7 +23,7 @@ pub(crate) struct Direct {
 impl Direct {
     /// Forks and execs `launch`'s program with `stdio` (stdin, stdout,
     /// stderr, and a driver's answers as fd 3 when there are four).
-    pub(super) fn spawn(launch: &Launch<'_>, stdio: &[&OwnedFd]) -> io::Result<Direct> {
+    pub(super) fn spawn(launch: &Spawn<'_>, stdio: &[&OwnedFd]) -> io::Result<Direct> {
         let [stdin, stdout, stderr, rest @ ..] = stdio else {
             return Err(io::Error::from_raw_os_error(libc::EINVAL));
         };
@@ -121,7 +121,7 @@ mod tests {
             cwd: dir.to_path_buf(),
             ..Plan::default()
         };
-        let launch = Launch {
+        let launch = Spawn {
             program: Path::new("/bin/sh"),
             argv: &argv,
             env: &[],

@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::launch::{Launch, Reaped};
+use super::launch::{Reaped, Spawn};
 use super::windows_plain::{
     command_line, cpu_of, environment_block, job_memory_bytes, job_time_100ns, peak_kb,
 };
@@ -46,7 +46,7 @@ pub(crate) struct Jobbed {
 
 /// Starts `launch` on `stdio` (stdin, stdout, stderr: the child's ends,
 /// not inheritable until now) in a fresh job.
-pub(crate) fn start(launch: &Launch<'_>, stdio: &[&OwnedHandle]) -> io::Result<(Jobbed, Meter)> {
+pub(crate) fn start(launch: &Spawn<'_>, stdio: &[&OwnedHandle]) -> io::Result<(Jobbed, Meter)> {
     let [stdin, stdout, stderr, ..] = stdio else {
         return Err(io::Error::from(io::ErrorKind::InvalidInput));
     };

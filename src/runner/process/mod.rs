@@ -62,5 +62,5 @@ pub(crate) use super::platform::describe_exception;
 
 pub(crate) use watchdog::{
     describe_signal, read_input, run, run_captured, Conversation, Finished, Input, Kill, Process,
-    Served, Spec, ANSWERS_VAR,
+    ProcessSpec, Served, ANSWERS_VAR,
 };

@@ -8,8 +8,8 @@ use super::watchdog::*;
 use crate::runner::platform::{Exit, Meter};
 use crate::runner::sandbox::Plan;
 
-fn sh(script: &str) -> Spec {
-    let mut spec = Spec::new(
+fn sh(script: &str) -> ProcessSpec {
+    let mut spec = ProcessSpec::new(
         "/bin/sh".into(),
         vec!["sh".into(), "-c".into(), script.into()],
         Plan {

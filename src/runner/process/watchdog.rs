@@ -1,4 +1,4 @@
-//! The watchdog's surface: a process's [`Spec`], the [`Conversation`]
+//! The watchdog's surface: a process's [`ProcessSpec`], the [`Conversation`]
 //! it has with the judge, the [`Process`] it supervises, and how it ended
 //! ([`Finished`], [`Kill`]).
 
@@ -9,7 +9,7 @@ use std::io::{self, Read};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use super::super::platform::{self, Child, Launch, Reaped};
+use super::super::platform::{self, Child, Reaped, Spawn};
 use super::super::platform::{Exit, Meter};
 use super::super::sandbox::Plan;
 use super::super::sys::Rlimits;
@@ -22,7 +22,7 @@ use super::streams::{Ends, Pipes};
 pub(crate) const ANSWERS_VAR: &str = "SUDOKU_JUDGE_ANSWERS";
 
 /// What to run and within which bounds.
-pub(crate) struct Spec {
+pub(crate) struct ProcessSpec {
     /// An absolute path: nothing is looked up on `PATH` inside the sandbox.
     pub(crate) program: PathBuf,
     /// `argv[0]`, then the arguments.
@@ -55,11 +55,11 @@ pub(crate) struct Spec {
     pub(crate) answers: bool,
 }
 
-impl Spec {
+impl ProcessSpec {
     /// `program` with `argv`, in `plan`, with generous bounds to narrow.
-    pub(crate) fn new(program: PathBuf, argv: Vec<OsString>, plan: Plan) -> Spec {
+    pub(crate) fn new(program: PathBuf, argv: Vec<OsString>, plan: Plan) -> ProcessSpec {
         let env = super::super::sandbox::environment(&plan.cwd, &[]);
-        Spec {
+        ProcessSpec {
             program,
             argv,
             env,
@@ -139,14 +139,14 @@ impl Conversation for Stream<'_> {
 /// Why the watchdog killed a process.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Kill {
-    /// It ran past [`Spec::kill_after`] of wall-clock time, or its
+    /// It ran past [`ProcessSpec::kill_after`] of wall-clock time, or its
     /// conversation's own wall-clock bound.
     Wall,
     /// It used more CPU time than its bound.
     Cpu,
     /// Its memory passed its bound, or the kernel's cap stopped it.
     Memory,
-    /// Its output passed [`Spec::stdout_limit`].
+    /// Its output passed [`ProcessSpec::stdout_limit`].
     Output,
     /// It did not get to its first board in time (a LeetCode driver
     /// starting its runtime and loading the solution).
@@ -184,7 +184,7 @@ pub(crate) struct Finished {
 
 /// [`run`] with the whole of stdin given and the whole of stdout (up to its
 /// limit) kept, for small runs such as a compiler's.
-pub(crate) fn run_captured(spec: Spec, stdin: &[u8]) -> io::Result<(Finished, Vec<u8>)> {
+pub(crate) fn run_captured(spec: ProcessSpec, stdin: &[u8]) -> io::Result<(Finished, Vec<u8>)> {
     let mut out = Vec::new();
     let finished = {
         let mut keep = |chunk: &[u8]| out.extend_from_slice(chunk);
@@ -203,7 +203,7 @@ pub(crate) fn run_captured(spec: Spec, stdin: &[u8]) -> io::Result<(Finished, Ve
 /// reports how it went. An `Err` means the harness could not run it at all
 /// (e.g. the program does not exist) or could not read the input it was to
 /// feed; the process is gone either way.
-pub(crate) fn run(spec: Spec, conversation: &mut dyn Conversation) -> io::Result<Finished> {
+pub(crate) fn run(spec: ProcessSpec, conversation: &mut dyn Conversation) -> io::Result<Finished> {
     let mut process = Process::begin(spec, false)?;
     loop {
         if let Served::Ended(finished) = process.serve(conversation)? {
@@ -243,7 +243,7 @@ pub(crate) struct Process {
     cpu_wait: Option<Duration>,
 }
 
-/// The bounds of a [`Spec`] that outlive its start.
+/// The bounds of a [`ProcessSpec`] that outlive its start.
 pub(super) struct Bounds {
     pub(super) kill_after: Duration,
     pub(super) kill_after_cpu: Option<Duration>,
@@ -253,7 +253,7 @@ pub(super) struct Bounds {
 }
 
 /// The limits the kernel holds `spec`'s process to.
-fn rlimits(spec: &Spec) -> Rlimits {
+fn rlimits(spec: &ProcessSpec) -> Rlimits {
     Rlimits {
         cpu_seconds: spec
             .cpu_limit
@@ -268,7 +268,7 @@ fn rlimits(spec: &Spec) -> Rlimits {
 /// Starts `spec` on pipes of its own: the process, the harness's ends of
 /// the pipes, and what measures it.
 #[cfg(unix)]
-fn start_child(spec: &Spec, confirm: bool) -> io::Result<(Child, Pipes, Meter)> {
+fn start_child(spec: &ProcessSpec, confirm: bool) -> io::Result<(Child, Pipes, Meter)> {
     use super::streams::{pipe, set_nonblocking};
     let (child_stdin, stdin) = pipe()?;
     let (stdout, child_stdout) = pipe()?;
@@ -282,7 +282,7 @@ fn start_child(spec: &Spec, confirm: bool) -> io::Result<(Child, Pipes, Meter)> 
         let _ = nix::sys::stat::fchmod(write, nix::sys::stat::Mode::from_bits_truncate(0o622));
         stdio.push(write);
     }
-    let launch = Launch {
+    let launch = Spawn {
         program: &spec.program,
         argv: &spec.argv,
         env: &spec.env,
@@ -316,7 +316,7 @@ fn start_child(spec: &Spec, confirm: bool) -> io::Result<(Child, Pipes, Meter)> 
 ///
 /// [`ANSWERS_VAR`]: crate::runner::lang::launch::ANSWERS_VAR
 #[cfg(windows)]
-fn start_child(spec: &Spec, _confirm: bool) -> io::Result<(Child, Pipes, Meter)> {
+fn start_child(spec: &ProcessSpec, _confirm: bool) -> io::Result<(Child, Pipes, Meter)> {
     use super::threads::{answer_pipe_name, Inbound, Outbound, Wake};
     use crate::runner::sys::{answer_pipe, pipe};
     let (child_stdin, stdin) = pipe()?;
@@ -332,7 +332,7 @@ fn start_child(spec: &Spec, _confirm: bool) -> io::Result<(Child, Pipes, Meter)>
     } else {
         None
     };
-    let launch = Launch {
+    let launch = Spawn {
         program: &spec.program,
         argv: &spec.argv,
         env: &env,
@@ -373,14 +373,14 @@ impl Drop for Process {
 
 impl Process {
     /// Starts `spec`.
-    pub(crate) fn start(spec: Spec) -> io::Result<Process> {
+    pub(crate) fn start(spec: ProcessSpec) -> io::Result<Process> {
         Process::begin(spec, true)
     }
 
     /// Starts `spec`, or with a spawner and not `confirm`, asks for it to
     /// be started: whether it did is then heard by [`Process::serve`],
     /// which meanwhile feeds it.
-    fn begin(spec: Spec, confirm: bool) -> io::Result<Process> {
+    fn begin(spec: ProcessSpec, confirm: bool) -> io::Result<Process> {
         let started = Instant::now();
         let (child, pipes, meter) = start_child(&spec, confirm)?;
         Ok(Process {

@@ -138,7 +138,7 @@ struct Ended {
 /// every process ([`Sampler::charge`]). `None` when the submission was
 /// never seen to end.
 fn reap_run(submission: i32, sampler: Option<&mut Sampler>) -> Option<Ended> {
-    let mut tally = Tally {
+    let mut tally = UsageTally {
         cpu_ns: 0,
         max_rss_kb: 0,
         sampler,
@@ -160,13 +160,13 @@ fn reap_run(submission: i32, sampler: Option<&mut Sampler>) -> Option<Ended> {
 }
 
 /// What the processes of a run reaped so far used.
-struct Tally<'a> {
+struct UsageTally<'a> {
     cpu_ns: u64,
     max_rss_kb: u64,
     sampler: Option<&'a mut Sampler>,
 }
 
-impl Tally<'_> {
+impl UsageTally<'_> {
     fn count(&mut self, usage: &libc::rusage) {
         let micros = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
         let cpu_ns = (micros(usage.ru_utime) + micros(usage.ru_stime)) * 1000;
@@ -194,7 +194,7 @@ impl Tally<'_> {
         }
     }
 
-    /// [`Tally::wait_for`] with a sampler: between the ends, the samples
+    /// [`UsageTally::wait_for`] with a sampler: between the ends, the samples
     /// are taken when due. The init sleeps until the submission ends (its
     /// pidfd is readable) or the next sample is due; other processes that
     /// end meanwhile (orphans, the init's now) are reaped at the next

@@ -1,4 +1,4 @@
-//! A `Reason` in words, in two lengths: the sentence of a failure's
+//! Decides nothing: a `Reason` in words, in two lengths: the sentence of a failure's
 //! block, the JSON report and JUnit (what happened, with the figures and
 //! what to do), and the short form of a table row, which fits in a line
 //! beside the case's name (`changed 3 given cells (r2c6 3→1, …)`,

@@ -1,7 +1,7 @@
-//! The verdict rules: how one run of a submission, and what the checker
-//! made of its answers, become a verdict with its reason, as judges decide
-//! it. The judge, `stress` and `hack` all decide through [`decide`], and
-//! the report's snapshot renders its real words.
+//! Decides a case's verdict and its reason: how one run of a submission,
+//! and what the checker made of its answers, become a verdict, as judges
+//! decide it. The judge, `stress` and `hack` all decide through
+//! [`decide`], and the report's snapshot renders its real words.
 
 use crate::case::CaseData;
 use crate::case::Limits;
