@@ -4,7 +4,7 @@
 //! tiny program every declaration in `runner/lang` carries) is built with
 //! the judges' flags and judged, contained, on one built-in case; the
 //! protections the kernel grants the sandbox are those the report's header
-//! names. The findings are data: `report::doctor` renders them for people
+//! names. The findings are data: [`crate::report::doctor`] renders them for people
 //! and as JSON.
 
 use std::path::{Path, PathBuf};

@@ -490,7 +490,7 @@ fn run_through<E: Execute>(
     Ok(summary)
 }
 
-/// How often `Event::Answered` is told inside a long case: a display
+/// How often [`Event::Answered`] is told inside a long case: a display
 /// redraws no oftener, and a case may check a million answers.
 const ANSWERED_EVERY: Duration = Duration::from_millis(100);
 

@@ -17,7 +17,7 @@
 //!
 //! In every medium and both kinds, the bidirectional formatting
 //! characters (U+202A-U+202E, U+2066-U+2069, and the marks U+200E, U+200F,
-//! U+061C: see `crate::quote::is_bidi_control`) are escaped, so no text
+//! U+061C: see [`crate::quote::is_bidi_control`]) are escaped, so no text
 //! reorders how the judge's line reads ("Trojan Source").
 //!
 //! Neither type has a `Display` or derefs to `str`: a renderer must say
@@ -38,7 +38,7 @@
 //! - [`Outside::html`]: as for a terminal, then `&`, `<`, `>` and both
 //!   quotes as entities, for text and attribute values alike.
 //! - [`OutsidePath::shell`]: one word of a command, quoted for the OS's shell
-//!   by `crate::quote`; on one line and free of control characters, so
+//!   by [`crate::quote`]; on one line and free of control characters, so
 //!   it is safe in a script's comment too.
 //! - JSON: all three types serialise as their terminal form. serde_json
 //!   escapes the C0 controls but writes DEL and the C1 controls as they
@@ -56,7 +56,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use crate::quote::is_control;
-/// Quoting for the shell, for the binary's commands: see `crate::quote`.
+/// Quoting for the shell, for the binary's commands: see [`crate::quote`].
 pub(crate) use crate::quote::{shell_path, shell_word};
 
 /// A string from a pack or a submission. See the module's doc for the
@@ -222,7 +222,7 @@ impl OutsidePath {
         Escaped::of_path(&self.0, Medium::Xml)
     }
 
-    /// One word of a shell command: see `crate::quote::shell_path`.
+    /// One word of a shell command: see [`crate::quote::shell_path`].
     pub(crate) fn shell(&self) -> String {
         crate::quote::shell_path(&self.0)
     }

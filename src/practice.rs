@@ -1,7 +1,7 @@
 //! The practice loop of `test`: what a run judges and how it reports,
 //! decided once from the command line ([`TestPlan`]); the records it keeps
 //! where the user works for the next run (`--failed`, `--baseline last`,
-//! `--save-baseline`, in the judge's own directory, see `crate::state`);
+//! `--save-baseline`, in the judge's own directory, see [`crate::state`]);
 //! and `--watch`, which judges the plan again at each change.
 
 use std::io::{self, Write};
@@ -86,7 +86,7 @@ fn baseline_file(name: &str) -> String {
 }
 
 /// The judge's own directory here, or the one of baselines in it, made if
-/// `create` and missing (see `crate::state`).
+/// `create` and missing (see [`crate::state`]).
 fn records(baselines: bool, create: bool) -> anyhow::Result<Option<crate::files::Dir>> {
     let Some(dir) = state::state_dir(create)? else {
         return Ok(None);
@@ -196,7 +196,7 @@ const LAST: &str = "last.json";
 /// to become (the last run, or a saved baseline) and put in its place only
 /// once the run is over: an interrupted run, or one that compares with the
 /// record, never leaves half a report there. Written in the judge's own
-/// directory, never through a link (see `crate::state`).
+/// directory, never through a link (see [`crate::state`]).
 pub(crate) struct RunRecord(crate::files::Pending);
 
 impl RunRecord {

@@ -1,6 +1,6 @@
 //! Decides nothing: why a case got its verdict, as data (which limit a run
 //! met and how far it got, or what is wrong with its answers). [`crate::check`]
-//! and [`crate::verdict_rules`] fill these in; only `report::reason_words`
+//! and [`crate::verdict_rules`] fill these in; only [`crate::report::reason_words`]
 //! puts them into words, a sentence and a short form for a table row (the
 //! JSON report also carries the fields, for tools).
 

@@ -98,7 +98,7 @@ pub(crate) enum CaseOutcome {
 
 /// Why a case could not be judged: whose fault it is, and what. The
 /// strings are what a file, the kernel or the runner said; the reporters
-/// put the words around them (`report::reason_words::unjudged`).
+/// put the words around them ([`crate::report::reason_words::unjudged`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Unjudged {
     /// A file of the case, or its `judge.toml`, could not be read: the

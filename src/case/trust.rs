@@ -330,7 +330,7 @@ pub(crate) fn check(subject: &Subject, named: &Named) -> anyhow::Result<Consent>
 }
 
 /// The program a `[toolchain]` value names by path, as the judge takes
-/// it (`runner::lang::tools`), by the same rules: a value with a
+/// it ([`crate::runner::lang::tools`]), by the same rules: a value with a
 /// directory in it ([`names_a_path`]: on Windows a `\` too) is a path from
 /// the file's directory `dir`, and one that is no file there is a program
 /// with words after it (`bin/zig c++`), split as the OS splits a command

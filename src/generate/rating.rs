@@ -58,7 +58,7 @@ pub(crate) struct Rating {
     pub(crate) solutions: usize,
     /// Guesses the graded search (`reference::graded_search`) needed to
     /// find every solution up to the limit (for a unique puzzle: to solve
-    /// it and prove nothing else fits); see `solver::propagate` for how
+    /// it and prove nothing else fits); see [`crate::solver::propagate`] for how
     /// they are counted.
     pub(crate) guesses: u64,
     /// `None` unless the puzzle has exactly one solution.

@@ -7,7 +7,7 @@
 //! (changed cases first) and each wrong answer as two 9×9 grids.
 //!
 //! The grids are read back from the judge's own text drawing with
-//! `diff::grid_row_parts`, as the terminal's colouring does, so the page
+//! [`diff::grid_row_parts`], as the terminal's colouring does, so the page
 //! cannot disagree with the table. Everything a case or a submission wrote
 //! is [`Outside`] text, shown with [`Outside::html`]: a case named
 //! `<script>` is shown, never run. Written when the run finishes, an

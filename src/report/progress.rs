@@ -317,7 +317,7 @@ impl TermLike for Stderr {
 pub(crate) struct TestProgress {
     /// Whether the line is drawn (see [`drawn`]); when not, nothing is.
     shown: bool,
-    /// The answers checked, as the judge last told (`Event::Answered`).
+    /// The answers checked, as the judge last told ([`Event::Answered`]).
     answered: Arc<AtomicUsize>,
     failed: Arc<AtomicUsize>,
     bar: Option<ProgressBar>,

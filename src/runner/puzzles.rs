@@ -259,7 +259,7 @@ impl Read for PuzzleLines<'_> {
 }
 
 /// What a function submission printed itself: the first
-/// `crate::check::KEEP` bytes, how many lines in all, and its last line.
+/// [`crate::check::KEEP`] bytes, how many lines in all, and its last line.
 #[derive(Default)]
 pub(crate) struct OwnOutput {
     head: Head,
@@ -278,7 +278,7 @@ const LAST_LINE_BYTES: usize = 1024;
 
 /// What [`OwnOutput`] kept.
 pub(crate) struct OwnText {
-    /// The first `crate::check::KEEP` bytes.
+    /// The first [`crate::check::KEEP`] bytes.
     pub(crate) head: String,
     /// How many lines in all (a last one without a newline counts).
     pub(crate) lines: usize,

@@ -102,7 +102,7 @@ pub(crate) struct Run {
     pub(crate) time: Duration,
     pub(crate) wall: Duration,
     pub(crate) cpu: Duration,
-    /// Peak memory of everything it ran (see `process::Finished`).
+    /// Peak memory of everything it ran (see [`process::Finished`]).
     pub(crate) memory_kb: u64,
     /// Memory its runtime takes on its own, allowed on top of the limit
     /// (the JVM's; see [`lang::launch::JVM_OWN_KB`]).
@@ -114,7 +114,7 @@ pub(crate) struct Run {
     pub(crate) puzzle_times: Option<Timed>,
     pub(crate) end: End,
     /// What a function submission printed itself (debug output), kept apart
-    /// from its answers as LeetCode does: its first `crate::check::KEEP`
+    /// from its answers as LeetCode does: its first [`crate::check::KEEP`]
     /// bytes. Empty for programs.
     pub(crate) stdout: String,
     /// How many lines it printed in all.

@@ -1,6 +1,6 @@
 //! Where there is no spawner (it needs Linux: `SOCK_SEQPACKET` with
 //! `SCM_RIGHTS`, namespaces, cgroups), runs start through the platform's
-//! own backend (`super::platform`); this is the spawner's public face,
+//! own backend ([`super::platform`]); this is the spawner's public face,
 //! which has nothing to do. See `spawner.rs` for what a spawner is for.
 
 use std::io;

@@ -1,5 +1,5 @@
 //! A suite's programs run from a private copy, made of the very bytes
-//! that were hashed when the user's consent was checked (`case::trust`),
+//! that were hashed when the user's consent was checked ([`crate::case::trust`]),
 //! never from the suite's own files: whoever owns the suite could rename
 //! another program over one between the hash and its use.
 //!

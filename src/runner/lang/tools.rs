@@ -10,7 +10,7 @@
 //! `g++-12` over `g++`).
 //!
 //! A suite's choice runs only with the user's consent (see
-//! `case::trust`): a `[toolchain]` of a `judge.toml` the user has not
+//! [`crate::case::trust`]): a `[toolchain]` of a `judge.toml` the user has not
 //! allowed is refused here, where it would be used, naming the file, the
 //! line and the command that allows it.
 //!

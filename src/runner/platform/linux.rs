@@ -1,7 +1,7 @@
 //! The Linux backend: a run started in the sandbox by a spawner
-//! (`runner::spawner`), which stops it when asked and reports its end
+//! ([`crate::runner::spawner`]), which stops it when asked and reports its end
 //! with what its cgroup or its init counted. Where spawners are not
-//! enabled (tests), runs are forked as on any Unix (`super::posix`).
+//! enabled (tests), runs are forked as on any Unix ([`super::posix`]).
 
 use std::io;
 use std::os::fd::{OwnedFd, RawFd};

@@ -1,7 +1,7 @@
-//! The macOS backend: a run forked as on any Unix (`super::posix`: its own
+//! The macOS backend: a run forked as on any Unix ([`super::posix`]: its own
 //! process group, killed as a group; `wait4`'s rusage; `RLIMIT_CPU`,
 //! `RLIMIT_FSIZE`), with `RLIMIT_NOFILE` too, in a scratch directory of its
-//! own, under a Seatbelt profile (`super::seatbelt`) applied by
+//! own, under a Seatbelt profile ([`super::seatbelt`]) applied by
 //! `/usr/bin/sandbox-exec`: no network, no write outside its scratch and
 //! its plan's writable directories, reads of the system, Homebrew and its
 //! plan only.
@@ -11,7 +11,7 @@
 //! set; the peak is `wait4`'s, at the end), nothing bounds its scratch
 //! directory or its processes, and a process that leaves its group
 //! (`setsid`) outlives the run. The report's header says so
-//! (`sandbox::Protections::macos`).
+//! ([`sandbox::Protections::macos`]).
 
 use std::ffi::OsString;
 use std::io;

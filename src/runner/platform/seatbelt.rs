@@ -1,7 +1,7 @@
 //! The Seatbelt profile a run starts under on macOS, as text: a function
 //! of the run's scratch directory, the directories it may write and the
 //! paths it may read. Kept apart from the backend that uses it
-//! (`super::macos`) so that it is built and tested on every Unix: the text
+//! ([`super::macos`]) so that it is built and tested on every Unix: the text
 //! is the whole of the protection, and a path that could break out of its
 //! string would undo it.
 //!

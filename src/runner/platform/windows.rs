@@ -10,10 +10,10 @@
 //! Its accounting gives the CPU time (user and kernel) and the peak
 //! memory of the whole run. What a job does not do (no network or
 //! filesystem isolation, no system-call filter) the header says once
-//! (`sandbox::Protections::windows`).
+//! ([`sandbox::Protections::windows`]).
 //!
 //! The figures are made in `windows_plain`, tested on every OS; the calls
-//! are in `sys::windows`.
+//! are in [`sys::windows`].
 
 use std::io;
 use std::os::windows::io::OwnedHandle;

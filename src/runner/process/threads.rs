@@ -2,7 +2,7 @@
 //! made non-blocking: a thread per pipe does the blocking reads and
 //! writes, and the watchdog sees each pipe as Unix's non-blocking
 //! descriptors look to it, ready or not, so that one loop
-//! (`super::serve`) serves the same [`super::watchdog::Conversation`] on every OS.
+//! ([`super::serve`]) serves the same [`super::watchdog::Conversation`] on every OS.
 //!
 //! - A reader thread per output pipe (stdout, stderr, the driver's
 //!   answers) hands each chunk over a channel of its own; an empty chunk

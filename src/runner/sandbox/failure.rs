@@ -68,7 +68,7 @@ impl Failure {
 /// The step at which the submission's process, between its clone and its
 /// exec, failed: what it reports, with the errno, to the parent that
 /// started it, which turns the two into a [`Failure`] in words
-/// (`super::child::Exec::failure`). A number, not a message: nothing
+/// ([`super::child::Exec::failure`]). A number, not a message: nothing
 /// there may allocate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u32)]

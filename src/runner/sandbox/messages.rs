@@ -1,7 +1,7 @@
 //! What a run's init and the spawner say to each other: the init's
 //! messages on its socket, and the signal by which the spawner asks it to
-//! stop a run. Below both, so that the spawner's side (`super::jail`,
-//! `super::running`) and the init's (`super::init`) share the words
+//! stop a run. Below both, so that the spawner's side ([`super::jail`],
+//! [`super::running`]) and the init's ([`super::init`]) share the words
 //! without importing each other.
 
 use std::io;

@@ -1,7 +1,7 @@
 //! Containment: what a submission (or a compiler) can reach while it runs,
 //! and how all of its work is accounted.
 //!
-//! The layers, each set up by the spawner (`runner::spawner`) and each
+//! The layers, each set up by the spawner ([`crate::runner::spawner`]) and each
 //! checked when the spawner starts, as isolate's `isolate-check-environment`
 //! does:
 //!

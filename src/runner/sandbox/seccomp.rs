@@ -60,7 +60,7 @@ impl NoKeyrings {
     }
 
     /// The program, for the submission's process to install just before
-    /// its exec (`super::child`). Needs `no_new_privs`.
+    /// its exec ([`super::child`]). Needs `no_new_privs`.
     pub(super) fn programs(&self) -> &[BpfProgram] {
         std::slice::from_ref(&self.filter)
     }
@@ -157,7 +157,7 @@ impl NoFork {
     }
 
     /// The programs, in the order the submission's process installs them
-    /// just before its exec (`super::child`): from there on, and across
+    /// just before its exec ([`super::child`]): from there on, and across
     /// exec, it can start threads only. Needs `no_new_privs`.
     pub(super) fn programs(&self) -> &[BpfProgram] {
         &self.filters

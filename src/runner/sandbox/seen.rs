@@ -19,7 +19,7 @@
 //!   holds registry tokens).
 //!
 //! Whatever a plan holds, a path that would show the judge's own files
-//! (`runner::places`) is refused where every run starts
+//! ([`crate::runner::places`]) is refused where every run starts
 //! ([`ensure_unseen`]): the judge never shows a run its answers, its
 //! records or its whole cache, even through a toolchain installed beside
 //! them. Refused rather than masked: masking would need a mount over each
@@ -128,7 +128,7 @@ fn shebang(path: &Path) -> Option<PathBuf> {
 
 /// Refuses a `plan` that would show a run the judge's own files: a path
 /// it binds that holds one of the judge's directories, or lies in its
-/// data, configuration or records (see `runner::places`).
+/// data, configuration or records (see [`crate::runner::places`]).
 pub(crate) fn ensure_unseen(plan: &Plan) -> std::io::Result<()> {
     let own = places::own_dirs();
     for path in plan.read_only.iter().chain(&plan.writable) {

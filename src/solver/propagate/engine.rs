@@ -1,12 +1,12 @@
 //! The rules of the search's AVX-512 copy but triads, over all 27 masks
 //! at once. The other copies run the band rule one mask at a time, on the
-//! masks changed since it last ran (`Grid::band_rules`), then naked singles
+//! masks changed since it last ran ([`Grid::band_rules`]), then naked singles
 //! and the column pass band by band or digit by digit; here the 27 masks
 //! sit in two 512-bit registers, and each round runs the band rule on all of
 //! them, looks for naked singles, places what both found, and repeats until
 //! a round places nothing; then the stack rule and hidden singles in
 //! columns run, and what they find goes back to the band rule. Only the
-//! triad rule is left to the search (`Grid::propagate`). Every rule removes
+//! triad rule is left to the search ([`Grid::propagate`]). Every rule removes
 //! only what the others would, so the fixpoint, and every guess, is the
 //! same as in the other copies; the tests compare them puzzle by puzzle.
 //! What it gains on an Intel Xeon with AVX-512 over the AVX2 copy:
@@ -116,7 +116,7 @@ fn next_box(x: V) -> V {
 }
 
 /// The band rule's filter on 16 masks: the masks without the mini-rows on
-/// no permutation (see `Grid::band_rule`), and the mini-rows kept, as flags
+/// no permutation (see [`Grid::band_rule`]), and the mini-rows kept, as flags
 /// at bits `3m + 2`: none in a lane means its digit cannot fit the band.
 #[target_feature(enable = "avx512f")]
 #[inline]

@@ -236,7 +236,7 @@ impl Grid {
     }
 
     /// The band rule to a fixpoint from the masks in `dirty`, one mask at a
-    /// time (the `Kernels::band_rules` of every copy but AVX-512's): the
+    /// time (the [`Kernels::band_rules`] of every copy but AVX-512's): the
     /// masks it ran on, or `None` on a contradiction.
     #[inline(always)]
     pub(super) fn band_rules<K: Kernels>(&mut self, mut dirty: u64) -> Option<u64> {

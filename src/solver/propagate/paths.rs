@@ -156,7 +156,7 @@ mod v4 {
             && std::arch::is_x86_feature_detected!("avx512vl")
     }
 
-    /// [`visit`] as a plain function pointer (see `super::v3::enter`).
+    /// [`visit`] as a plain function pointer (see [`super::v3::enter`]).
     pub(crate) fn enter(search: &mut Search, grid: Grid) {
         // SAFETY: reached only where the CPU has the features, as for
         // `super::v3::enter`.

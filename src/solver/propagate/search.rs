@@ -17,8 +17,8 @@ pub(super) struct Search {
 
 impl Search {
     /// Visits `grid` and everything below it, depth first: propagate, then
-    /// (unless solved or dead) branch on `Grid::branch_cell` (or
-    /// `Grid::band_branch` without a bivalue cell), trying its digits in
+    /// (unless solved or dead) branch on [`Grid::branch_cell`] (or
+    /// [`Grid::band_branch`] without a bivalue cell), trying its digits in
     /// the order it gives, each but the last on a copy. `recurse` is the
     /// caller's own entry point: the body is compiled once per instruction
     /// set (see `paths`), and each copy recurses into itself.

@@ -49,7 +49,7 @@ pub fn search(cells: &[u8; 81], limit: usize) -> SearchOutcome {
 /// solutions `gen` builds puzzles from (so a seed keeps making the same
 /// files). The rules are the same; only the choice of bivalue cell, and
 /// of which digit goes first, is the one the search made before it chose
-/// for speed (see `Grid::branch_cell`). A test regenerates the shipped
+/// for speed (see [`Grid::branch_cell`]). A test regenerates the shipped
 /// generated cases with it, so a change that moves them is seen.
 #[must_use]
 pub fn graded_search(cells: &[u8; 81], limit: usize) -> SearchOutcome {
