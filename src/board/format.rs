@@ -109,7 +109,7 @@ pub(crate) struct ParseError {
     /// cell`), escaped and short.
     pub(crate) message: String,
     /// The same without a byte of the text, for a file the user running
-    /// the judge does not own (see `files::Opened::own`); `None` when
+    /// the judge does not own (see [`crate::case::Text::own`]); `None` when
     /// the message quotes nothing.
     pub(crate) unquoted: Option<String>,
 }

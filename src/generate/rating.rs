@@ -8,7 +8,7 @@ use crate::board::Board;
 use crate::solver::reference::graded_search;
 
 /// How hard a puzzle is for a solver, from the reference search with its
-/// branch choice pinned (`reference::graded_search`), so that a faster
+/// branch choice pinned ([`crate::solver::reference::graded_search`]), so that a faster
 /// search never moves a grade.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub(crate) enum Grade {
@@ -56,7 +56,7 @@ pub(crate) struct Rating {
     pub(crate) givens: usize,
     /// Solutions found, counting no further than [`Rating::COUNT_LIMIT`].
     pub(crate) solutions: usize,
-    /// Guesses the graded search (`reference::graded_search`) needed to
+    /// Guesses the graded search ([`crate::solver::reference::graded_search`]) needed to
     /// find every solution up to the limit (for a unique puzzle: to solve
     /// it and prove nothing else fits); see [`crate::solver::propagate`] for how
     /// they are counted.
