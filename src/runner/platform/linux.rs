@@ -45,7 +45,7 @@ pub(super) fn start(
     stdio: &[&OwnedFd],
     confirm: bool,
 ) -> Option<io::Result<(Spawned, Meter)>> {
-    let spawner = spawner::take()?;
+    let spawner = spawner::take(launch.containment)?;
     Some(spawner.and_then(|mut spawner| {
         let request = SpawnRequest::new(
             launch.program.as_os_str(),
