@@ -29,7 +29,9 @@
 //! does.) The spawner sits in a process group of its own, so Ctrl-C at the
 //! terminal reaches the harness, which then stops the run in order.
 //!
-//! Linux only (`SOCK_SEQPACKET`, namespaces); elsewhere the harness forks
+//! The binary and the mode come with each run (`sandbox::Containment`);
+//! the pool of idle spawners is the process's, keyed by mode. Linux only
+//! (`SOCK_SEQPACKET`, namespaces); elsewhere the harness forks
 //! submissions itself.
 
 mod protocol;
@@ -85,11 +87,13 @@ static PROTECTIONS: Mutex<Vec<Protections>> = Mutex::new(Vec::new());
 /// `None` when it names no spawner: the harness forks runs itself.
 pub(crate) fn take(containment: &Containment) -> Option<io::Result<Spawner>> {
     let exe = containment.spawner.as_ref()?;
-    let mut idle = IDLE.lock().unwrap_or_else(|e| e.into_inner());
-    let same = idle
-        .iter()
-        .rposition(|s| s.protections.mode == containment.mode);
-    let idle = same.map(|at| idle.swap_remove(at));
+    let idle = {
+        let mut idle = IDLE.lock().unwrap_or_else(|e| e.into_inner());
+        let same = idle
+            .iter()
+            .rposition(|s| s.protections.mode == containment.mode);
+        same.map(|at| idle.swap_remove(at))
+    };
     Some(idle.map_or_else(|| Spawner::start(exe, containment.mode), Ok))
 }
 

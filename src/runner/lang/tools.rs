@@ -376,12 +376,7 @@ pub(super) fn ask(
     env: &[(&str, &str)],
     containment: &Containment,
 ) -> Option<String> {
-    let view = toolchain(
-        vec![program.to_path_buf()],
-        read_only,
-        Vec::new(),
-        containment,
-    );
+    let view = toolchain(vec![program.into()], read_only, Vec::new(), containment);
     let answer = super::compile::ask(program, args, &view, env).ok()?;
     answer
         .success
@@ -506,7 +501,7 @@ mod tests {
         let kotlinc = "echo 'OpenJDK 64-Bit Server VM warning: -Xverify:none was deprecated in \
                        JDK 13' >&2; echo 'info: kotlinc-jvm 1.3.31 (JRE 17.0.15)' >&2";
         let sh = toolchain(
-            vec![PathBuf::from("/bin/sh")],
+            vec!["/bin/sh".into()],
             Vec::new(),
             Vec::new(),
             &Default::default(),
