@@ -12,6 +12,7 @@ use crate::cli::{Cli, ColorChoice, Command};
 use crate::commands::{self, HARNESS_ERROR};
 use crate::files::OutsideLinks;
 use crate::report::terminal;
+use crate::runner::sandbox::Containment;
 
 /// Stdout was closed before all was written: 128 + SIGPIPE, the status a
 /// shell gives a program a broken pipe killed.
@@ -59,36 +60,37 @@ fn run() -> anyhow::Result<ExitCode> {
                 && terminal::stdout_draws_escapes()
         }
     };
-    crate::runner::sandbox::configure(cli.sandbox.mode());
     let links = match cli.follow_outside_links {
         true => OutsideLinks::Followed,
         false => OutsideLinks::Refused,
     };
     // Submissions are started by a small process of their own, which holds
     // the sandbox and keeps the memory each one is charged its own
-    // (runner/spawner.rs).
-    if !matches!(cli.command, Command::Worker { .. } | Command::Spawner) {
-        if let Ok(exe) = std::env::current_exe() {
-            crate::runner::spawner::enable(exe);
-        }
-    }
+    // (runner/spawner.rs). Every run is handed this.
+    let containment = Containment {
+        mode: cli.sandbox.mode(),
+        spawner: match cli.command {
+            Command::Worker { .. } | Command::Spawner => None,
+            _ => std::env::current_exe().ok(),
+        },
+    };
     match cli.command {
-        Command::Test(args) => commands::test(args, color, links),
+        Command::Test(args) => commands::test(args, color, links, containment),
         Command::Solve { solver } => commands::solve(solver.as_deref()),
         Command::Gen(args) => commands::gen(args),
         Command::Rate(args) => commands::rate(&args, links),
         Command::Check { paths } => commands::check(&paths, links),
         Command::Calibrate { suites, time_scale } => {
-            commands::calibrate(&suites, time_scale, links)
+            commands::calibrate(&suites, time_scale, links, &containment)
         }
-        Command::Stress(args) => commands::stress(args),
-        Command::Hack(args) => commands::hack(args),
-        Command::Bench(args) => commands::bench(args),
-        Command::Driver(args) => commands::driver(&args, links),
+        Command::Stress(args) => commands::stress(args, &containment),
+        Command::Hack(args) => commands::hack(args, &containment),
+        Command::Bench(args) => commands::bench(args, &containment),
+        Command::Driver(args) => commands::driver(&args, links, &containment),
         Command::Cache { action } => commands::cache(action),
         Command::Solvers { all } => commands::solvers(all),
         Command::Cases { out } => commands::cases(out.as_deref()),
-        Command::Doctor(args) => commands::doctor(&args),
+        Command::Doctor(args) => commands::doctor(&args, &containment),
         Command::New(args) => commands::new(&args, links),
         Command::Trust(args) => commands::trust(&args, links),
         Command::Worker { solver } => commands::worker(&solver),

@@ -29,7 +29,7 @@ use crate::outside::{OutsideName, OutsidePath};
 use crate::problem::Problem;
 use crate::results::{CaseOutcome, CaseResult, Event, Reporter};
 use crate::runner::lang;
-use crate::runner::sandbox::Protections;
+use crate::runner::sandbox::{Containment, Protections};
 use crate::runner::Submission;
 use crate::verdict::Verdict;
 
@@ -209,6 +209,7 @@ pub(crate) fn suite(
     links: crate::files::OutsideLinks,
     overrides: &Settings,
     sandbox: Option<&Protections>,
+    containment: &Containment,
     progress: &mut dyn FnMut(&OutsideName),
 ) -> anyhow::Result<Suite> {
     let references = settings::references(dir, links)?;
@@ -234,7 +235,7 @@ pub(crate) fn suite(
     let mut runs = Vec::with_capacity(references.len());
     for reference in references {
         progress(&format!("building {}", reference.file.display()).into());
-        let submission = Submission::External(build(&reference)?);
+        let submission = Submission::External(build(&reference, containment)?);
         let label = reference
             .file
             .file_name()
@@ -259,6 +260,7 @@ pub(crate) fn suite(
                 // process for its cases.
                 fresh_process: false,
                 fail_fast: false,
+                containment: containment.clone(),
             },
         };
         progress(&format!("judging {}", label.as_raw()).into());
@@ -309,7 +311,7 @@ pub(crate) fn suite(
 /// Builds `reference` from the judge's copy of the bytes hashed with the
 /// suite's judge.toml, not from the file read again: its owner may have
 /// changed it since.
-fn build(reference: &Reference) -> anyhow::Result<lang::launch::Launch> {
+fn build(reference: &Reference, containment: &Containment) -> anyhow::Result<lang::launch::Launch> {
     let source = reference
         .file
         .strip_prefix(&reference.held.programs().dir)
@@ -318,7 +320,11 @@ fn build(reference: &Reference) -> anyhow::Result<lang::launch::Launch> {
         .map(|name| lang::copy_of(&reference.held).map(|copy| copy.join(name)))
         .transpose()?
         .unwrap_or_else(|| reference.file.clone());
-    let built = lang::build(&source, None)
+    let options = lang::Options {
+        containment: containment.clone(),
+        ..Default::default()
+    };
+    let built = lang::build_as(&source, None, &options)
         .with_context(|| format!("failed to build {}", reference.file.display()))?;
     built.launch.with_context(|| {
         format!(

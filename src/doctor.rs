@@ -18,7 +18,7 @@ use crate::board::{Board, Format, EXAMPLE_ANSWER};
 use crate::case::Limits;
 use crate::problem::Problem;
 use crate::runner::lang::{self, Language, Toolchain};
-use crate::runner::sandbox::{self, Layer, Protections};
+use crate::runner::sandbox::{self, Containment, Layer, Protections};
 use crate::runner::Submission;
 use crate::verdict::Verdict;
 
@@ -170,17 +170,19 @@ impl SandboxCheck {
 }
 
 /// Checks each of `languages` in turn, telling `progress` which one it is
-/// at; the sandbox's protections are checked by whoever started it.
+/// at, contained as `containment` says; the sandbox's protections are
+/// checked by whoever started it.
 pub(crate) fn check(
     languages: &[Language],
     protections: Protections,
+    containment: &Containment,
     progress: &mut dyn FnMut(Language),
 ) -> Checkup {
     let languages = languages
         .iter()
         .map(|&language| {
             progress(language);
-            check_language(language)
+            check_language(language, containment)
         })
         .collect();
     Checkup {
@@ -211,7 +213,7 @@ fn judges(language: Language) -> Vec<JudgeVersion> {
     judges
 }
 
-fn check_language(language: Language) -> LanguageCheck {
+fn check_language(language: Language, containment: &Containment) -> LanguageCheck {
     let spec = language.spec();
     let paths: Vec<Option<PathBuf>> = spec
         .tools
@@ -224,7 +226,7 @@ fn check_language(language: Language) -> LanguageCheck {
         .iter()
         .cloned()
         .collect::<Option<Vec<PathBuf>>>()
-        .map(|found| (spec.resolve)(found));
+        .map(|found| (spec.resolve)(found, containment));
     // Asked of the programs that do the work, as a build asks them: a
     // version manager's proxy (rustup's `rustc`) may not answer in the
     // sandbox, and the report's header shows the build's answer.
@@ -259,7 +261,7 @@ fn check_language(language: Language) -> LanguageCheck {
             tool.runs_as = Some(program);
         }
     }
-    check.self_test = self_test(language);
+    check.self_test = self_test(language, containment);
     check
 }
 
@@ -275,7 +277,7 @@ fn version_of(tool: &lang::Tool, i: usize, toolchain: &Toolchain) -> Option<Stri
 
 /// Builds the language's self-test program in a scratch directory, as a
 /// submission is built, and judges it on one solved board, contained.
-fn self_test(language: Language) -> SelfTest {
+fn self_test(language: Language, containment: &Containment) -> SelfTest {
     let failed = |stage, verdict, message: String| SelfTest::Failed {
         stage,
         verdict,
@@ -298,7 +300,11 @@ fn self_test(language: Language) -> SelfTest {
         Ok(path) => path,
         Err(error) => return failed("build", None, format!("{error:#}")),
     };
-    let built = match lang::build(&source, Some(language)) {
+    let options = lang::Options {
+        containment: containment.clone(),
+        ..Default::default()
+    };
+    let built = match lang::build_as(&source, Some(language), &options) {
         Ok(built) => built,
         Err(error) => return failed("build", None, format!("{error:#}")),
     };

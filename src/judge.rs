@@ -23,6 +23,7 @@ use crate::results::{
 };
 use crate::runner::lang::launch::Launch;
 use crate::runner::lang::{self, BuildInfo, Interface, Language};
+use crate::runner::sandbox::Containment;
 use crate::runner::{process, Execute, Runner, Submission};
 use crate::solver::reference::count_solutions;
 use crate::stats::Spread;
@@ -59,6 +60,8 @@ pub(crate) struct Judging {
     /// Stop at the first case not accepted, as the judges do
     /// (`--fail-fast`); the cases after it are not run.
     pub(crate) fail_fast: bool,
+    /// How the submission is built and run (`--sandbox`).
+    pub(crate) containment: Containment,
 }
 
 /// A case that cannot be read, or whose files turn out malformed as
@@ -225,16 +228,18 @@ pub(crate) enum Submitted {
 /// again in a rerun hint. `problem` is the one every case is, if one is
 /// (a file that could be read either way is read as that judge reads it,
 /// and built as it builds); a source file is built with the `toolchains`
-/// its cases' settings name, saying what it does through `announce`.
+/// its cases' settings name, saying what it does through `announce`, and
+/// contained as `containment` says.
 pub(crate) fn build(
     submitted: &Submitted,
     problem: Option<Problem>,
     toolchains: impl FnOnce() -> anyhow::Result<Vec<lang::Choice>>,
     announce: lang::Announce,
+    containment: &Containment,
 ) -> anyhow::Result<(Submission, Option<BuildInfo>, String)> {
     let (path, language, interface) = match submitted {
         Submitted::Command(command) => {
-            let launch = Launch::command(command)?;
+            let launch = Launch::command(command, containment)?;
             let again = format!("--cmd {}", shell_word(command.as_ref()));
             return Ok((Submission::External(launch), None, again));
         }
@@ -243,7 +248,8 @@ pub(crate) fn build(
             let exe = std::env::current_exe()
                 .context("cannot find this program's own binary to run solvers in")?;
             let again = format!("--solver {}", solver.name);
-            return Ok((Submission::Builtin { solver, exe }, None, again));
+            let worker = crate::runner::builtin::launch(&exe, solver, containment);
+            return Ok((Submission::Builtin { solver, worker }, None, again));
         }
         Submitted::File {
             path,
@@ -272,6 +278,7 @@ pub(crate) fn build(
         problem,
         toolchains: toolchains()?,
         announce: Some(announce),
+        containment: containment.clone(),
     };
     let mut built = lang::build_as(path, language, &options)?;
     if language.is_none() {
@@ -922,7 +929,11 @@ mod tests {
             ),
             submission: Submission::Builtin {
                 solver: crate::solver::default_solver(),
-                exe: PathBuf::from("/nonexistent/never-started"),
+                worker: crate::runner::builtin::launch(
+                    Path::new("/nonexistent/never-started"),
+                    crate::solver::default_solver(),
+                    &Default::default(),
+                ),
             },
             build: None,
             judging: Judging {
@@ -933,6 +944,7 @@ mod tests {
                 jobs,
                 fresh_process: false,
                 fail_fast: false,
+                containment: Containment::default(),
             },
         }
     }

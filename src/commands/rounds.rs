@@ -18,6 +18,7 @@ use crate::report::progress;
 use crate::report::{self, notices};
 use crate::runner::lang;
 use crate::runner::lang::launch::Launch;
+use crate::runner::sandbox::Containment;
 use crate::runner::Submission;
 use crate::stress;
 use crate::verdict::Verdict;
@@ -94,6 +95,7 @@ fn compiled(
     args: &SubmissionArgs,
     limits: &LimitArgs,
     save: &Path,
+    containment: &Containment,
 ) -> anyhow::Result<Option<(Submission, String)>> {
     let problem = limits.problem.map(ProblemArg::problem);
     let toolchains = || {
@@ -101,8 +103,13 @@ fn compiled(
             .for_dir(save, save)?
             .toolchain)
     };
-    let (submission, build, rerun) =
-        judge::build(&submitted(args), problem, toolchains, announce())?;
+    let (submission, build, rerun) = judge::build(
+        &submitted(args),
+        problem,
+        toolchains,
+        announce(),
+        containment,
+    )?;
     if let Some(build) = &build {
         if let Some(error) = &build.error {
             let source = build.source.display().to_string();
@@ -116,9 +123,10 @@ fn compiled(
 /// The rounds of `stress` when neither `--rounds` nor `--time` is given.
 const DEFAULT_ROUNDS: u64 = 1000;
 
-pub(crate) fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
-    sandbox()?;
-    let Some((submission, rerun)) = compiled(&args.submission, &args.limits, &args.save)? else {
+pub(crate) fn stress(args: StressArgs, containment: &Containment) -> anyhow::Result<ExitCode> {
+    sandbox(containment)?;
+    let compiled = compiled(&args.submission, &args.limits, &args.save, containment)?;
+    let Some((submission, rerun)) = compiled else {
         return Ok(ExitCode::from(1));
     };
     let limits = flag_settings(&args.limits, None)?.limits();
@@ -129,6 +137,7 @@ pub(crate) fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
                     // It names the file being built, which may be a pack's.
                     eprintln!("{}", crate::outside::Outside::new(message).terminal())
                 })),
+                containment: containment.clone(),
                 ..lang::Options::default()
             };
             let built = lang::build_as(path, None, &options)?;
@@ -144,7 +153,7 @@ pub(crate) fn stress(args: StressArgs) -> anyhow::Result<ExitCode> {
     let generator = args
         .gen
         .as_deref()
-        .map(Launch::command)
+        .map(|command| Launch::command(command, containment))
         .transpose()
         .context("invalid --gen")?;
     let time = args
@@ -240,9 +249,10 @@ impl hack::Progress for HackProgress {
     }
 }
 
-pub(crate) fn hack(args: HackArgs) -> anyhow::Result<ExitCode> {
-    sandbox()?;
-    let Some((submission, rerun)) = compiled(&args.submission, &args.limits, &args.save)? else {
+pub(crate) fn hack(args: HackArgs, containment: &Containment) -> anyhow::Result<ExitCode> {
+    sandbox(containment)?;
+    let compiled = compiled(&args.submission, &args.limits, &args.save, containment)?;
+    let Some((submission, rerun)) = compiled else {
         return Ok(ExitCode::from(1));
     };
     let budget = hack::parse_budget(&args.budget).context("invalid --budget")?;

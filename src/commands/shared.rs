@@ -16,7 +16,7 @@ use crate::judge::Submitted;
 use crate::outside::shell_word;
 use crate::problem::Problem;
 use crate::runner::lang::{self, Interface};
-use crate::runner::sandbox::{self, Protections};
+use crate::runner::sandbox::{Containment, Mode, Protections};
 use crate::runner::{process, spawner};
 
 /// What a closed stdout interrupts the judging with, as a signal's number
@@ -135,13 +135,13 @@ pub(crate) fn on_ctrl_c() -> anyhow::Result<()> {
 }
 
 /// The sandbox's protections, checked against `--sandbox require`.
-pub(crate) fn sandbox() -> anyhow::Result<Option<Protections>> {
-    let Some(protections) = spawner::protections() else {
+pub(crate) fn sandbox(containment: &Containment) -> anyhow::Result<Option<Protections>> {
+    let Some(protections) = spawner::protections(containment) else {
         return Ok(None);
     };
     let protections = protections.context("failed to start the sandbox's spawner")?;
     let missing = protections.missing();
-    if sandbox::mode() == sandbox::Mode::Require && !missing.is_empty() {
+    if containment.mode == Mode::Require && !missing.is_empty() {
         let list: Vec<String> = missing
             .iter()
             .map(|(name, why)| format!("{name}: {why}"))

@@ -29,9 +29,15 @@ use crate::report::{self, notices, Reporter, Tee};
 use crate::results::Summary;
 use crate::runner::lang;
 use crate::runner::process;
+use crate::runner::sandbox::{Containment, Mode};
 
-pub(crate) fn test(args: TestArgs, color: bool, links: OutsideLinks) -> anyhow::Result<ExitCode> {
-    let (plan, baseline) = match plan(args, color, links)? {
+pub(crate) fn test(
+    args: TestArgs,
+    color: bool,
+    links: OutsideLinks,
+    containment: Containment,
+) -> anyhow::Result<ExitCode> {
+    let (plan, baseline) = match plan(args, color, links, containment)? {
         Some(planned) => planned,
         None => {
             notices::nothing_failed(&mut io::stdout().lock())?;
@@ -71,6 +77,7 @@ fn plan(
     args: TestArgs,
     color: bool,
     links: OutsideLinks,
+    containment: Containment,
 ) -> anyhow::Result<Option<(TestPlan, Option<Arc<Baseline>>)>> {
     let mut overrides = flag_settings(&args.limits, args.checker)?;
     overrides.time_scale = args
@@ -124,15 +131,16 @@ fn plan(
         paths,
         links,
         submitted: submitted(&args.submission),
-        judging_flags: judging_flags(&args),
+        judging_flags: judging_flags(&args, containment.mode),
         judging: Judging {
             overrides,
             selection,
-            sandbox: sandbox()?,
+            sandbox: sandbox(&containment)?,
             repeat: args.repeat as usize,
             jobs: usize::from(args.jobs),
             fresh_process: args.fresh_process,
             fail_fast: args.fail_fast,
+            containment,
         },
         reports,
         save_baseline: args.save_baseline,
@@ -215,8 +223,14 @@ fn judge_once(
     let suite = Arc::new(Suite::read(&plan.paths, plan.links)?);
     let problem = plan.judging.overrides.problem.or_else(|| suite.problem());
     let toolchains = || suite.toolchains(lang::Language::find);
-    let (submission, build, rerun) =
-        judge::build(&plan.submitted, problem, toolchains, announce())?;
+    let containment = &plan.judging.containment;
+    let (submission, build, rerun) = judge::build(
+        &plan.submitted,
+        problem,
+        toolchains,
+        announce(),
+        containment,
+    )?;
     // The rerun hint reproduces the run: every option that changed how
     // a case was built or judged, besides the submission's own.
     let rerun = format!("{rerun}{}", plan.judging_flags);
@@ -395,7 +409,7 @@ fn default_cases(filters: &[String]) -> anyhow::Result<PathBuf> {
 /// The options of `test` that change how a case is built or judged, as a
 /// command that judges it again must give them: `--problem` picks the
 /// build and the checker, the limits and `--checker` the verdict.
-fn judging_flags(args: &TestArgs) -> String {
+fn judging_flags(args: &TestArgs, mode: Mode) -> String {
     let mut again = limit_flags(&args.limits)
         + &flags(&[
             (
@@ -407,10 +421,10 @@ fn judging_flags(args: &TestArgs) -> String {
     if args.fresh_process {
         again.push_str(" --fresh-process");
     }
-    match crate::runner::sandbox::mode() {
-        crate::runner::sandbox::Mode::Auto => {}
-        crate::runner::sandbox::Mode::Require => again.push_str(" --sandbox require"),
-        crate::runner::sandbox::Mode::Off => again.push_str(" --sandbox off"),
+    match mode {
+        Mode::Auto => {}
+        Mode::Require => again.push_str(" --sandbox require"),
+        Mode::Off => again.push_str(" --sandbox off"),
     }
     again
 }

@@ -26,7 +26,7 @@ use crate::report::progress;
 use crate::report::{self, notices};
 use crate::runner::lang;
 use crate::runner::lang::{launch::Launch, Interface};
-use crate::runner::sandbox::Protections;
+use crate::runner::sandbox::{Containment, Protections};
 use crate::runner::{builtin, process, spawner};
 use crate::solver::{self, Solver};
 
@@ -93,7 +93,11 @@ pub(crate) fn solve(name: Option<&str>) -> anyhow::Result<ExitCode> {
 /// LeetCode's example board, the default of `driver`'s board.txt.
 const EXAMPLE_BOARD: &str = crate::board::EXAMPLE;
 
-pub(crate) fn driver(args: &DriverArgs, links: OutsideLinks) -> anyhow::Result<ExitCode> {
+pub(crate) fn driver(
+    args: &DriverArgs,
+    links: OutsideLinks,
+    containment: &Containment,
+) -> anyhow::Result<ExitCode> {
     // The case's boards, and the toolchains of its suite, to build it as
     // `test` would.
     let (boards, toolchains) = match &args.case {
@@ -136,6 +140,7 @@ pub(crate) fn driver(args: &DriverArgs, links: OutsideLinks) -> anyhow::Result<E
         toolchains,
         &args.out,
         &boards,
+        containment,
     )?;
     let here = std::env::current_dir().unwrap_or_default();
     let dir = std::path::absolute(&args.out).unwrap_or_else(|_| args.out.clone());
@@ -145,8 +150,8 @@ pub(crate) fn driver(args: &DriverArgs, links: OutsideLinks) -> anyhow::Result<E
 
 /// Checks every language's toolchain and self-test, and the sandbox; see
 /// `sudoku-judge doctor --help` for the exit codes.
-pub(crate) fn doctor(args: &DoctorArgs) -> anyhow::Result<ExitCode> {
-    let protections = match spawner::protections() {
+pub(crate) fn doctor(args: &DoctorArgs, containment: &Containment) -> anyhow::Result<ExitCode> {
+    let protections = match spawner::protections(containment) {
         Some(protections) => protections.context("failed to start the sandbox's spawner")?,
         None => Protections::off(),
     };
@@ -156,7 +161,7 @@ pub(crate) fn doctor(args: &DoctorArgs) -> anyhow::Result<ExitCode> {
         args.lang.iter().map(|l| l.0).collect()
     };
     on_ctrl_c()?;
-    let checkup = crate::doctor::check(&languages, protections, &mut |language| {
+    let checkup = crate::doctor::check(&languages, protections, containment, &mut |language| {
         let _ = report::doctor::checking(&mut io::stderr(), &language.to_string());
     });
     if process::interrupted() {
@@ -316,6 +321,7 @@ pub(crate) fn calibrate(
     suites: &[PathBuf],
     time_scale: Option<f64>,
     links: OutsideLinks,
+    containment: &Containment,
 ) -> anyhow::Result<ExitCode> {
     let suites = if suites.is_empty() {
         let root = PathBuf::from("cases");
@@ -352,17 +358,21 @@ pub(crate) fn calibrate(
             .context("invalid --time-scale")?,
         ..Settings::default()
     };
-    let protections = sandbox()?;
+    let protections = sandbox(containment)?;
     on_ctrl_c()?;
     let bar = progress::spinner("calibrate");
     let mut out = io::stdout().lock();
     let mut all_hold = true;
     for (n, dir) in suites.iter().enumerate() {
         anyhow::ensure!(dir.is_dir(), "{} is not a suite directory", dir.display());
-        let suite =
-            crate::calibrate::suite(dir, links, &overrides, protections.as_ref(), &mut |what| {
-                bar.set_message(what.terminal().to_string())
-            })?;
+        let suite = crate::calibrate::suite(
+            dir,
+            links,
+            &overrides,
+            protections.as_ref(),
+            containment,
+            &mut |what| bar.set_message(what.terminal().to_string()),
+        )?;
         if process::interrupted() {
             return Ok(interrupted_code());
         }
@@ -414,7 +424,7 @@ pub(crate) fn check(paths: &[PathBuf], links: OutsideLinks) -> anyhow::Result<Ex
     Ok(failed_if(problems > 0))
 }
 
-pub(crate) fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
+pub(crate) fn bench(args: BenchArgs, containment: &Containment) -> anyhow::Result<ExitCode> {
     let solvers: Vec<&'static Solver> = if args.solver.is_empty() {
         vec![solver::default_solver()]
     } else if args.solver.iter().any(|s| s == "all") {
@@ -431,7 +441,10 @@ pub(crate) fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
             faulty.name
         );
     }
-    let command = args.cmd.as_deref().map(Launch::command).transpose()?;
+    let command = args.cmd.as_deref();
+    let command = command
+        .map(|c| Launch::command(c, containment))
+        .transpose()?;
     let rounds = bench::Rounds {
         warmup: args.warmup as usize,
         measured: args.rounds.max(1),

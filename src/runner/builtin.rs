@@ -37,6 +37,7 @@ use super::lang::{
     Interface,
 };
 use super::run::{End, Run};
+use super::sandbox::Containment;
 use crate::solver::Solver;
 
 /// The exit code of a worker whose solver panicked, as Rust uses for panics.
@@ -47,8 +48,8 @@ const PANICKED: &str = "panicked at ";
 
 /// How to start a worker for `solver` from `exe` (this program's own
 /// binary): a launch like a LeetCode-style file's, with nothing to see
-/// but the binary.
-pub(crate) fn launch(exe: &Path, solver: &Solver) -> Launch {
+/// but the binary; contained as `containment` says.
+pub(crate) fn launch(exe: &Path, solver: &Solver, containment: &Containment) -> Launch {
     let argv = ["sudoku-judge", "worker", "--solver", solver.name];
     Launch {
         label: format!("solver {}", solver.name),
@@ -60,6 +61,7 @@ pub(crate) fn launch(exe: &Path, solver: &Solver) -> Launch {
         language: None,
         source: None,
         read_only: Vec::new(),
+        containment: containment.clone(),
     }
 }
 

@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use super::process::Kill;
 use super::puzzles::Timed;
+use super::sandbox::Containment;
 use crate::case::Limits;
 
 /// Processes and threads a run may have at once: enough for a JVM's or a
@@ -18,12 +19,17 @@ pub(crate) const TASKS: u32 = 256;
 /// What a run of a submission may see and use: the system, `read_only`,
 /// and a scratch working directory; `memory_kb` of memory (the kernel
 /// stops it a little past that, the watchdog at it); `no_fork` for
-/// LeetCode-style files.
-pub(crate) fn plan(read_only: Vec<PathBuf>, memory_kb: u64, no_fork: bool) -> sandbox::Plan {
+/// LeetCode-style files; contained as `containment` says.
+pub(crate) fn plan(
+    read_only: Vec<PathBuf>,
+    memory_kb: u64,
+    no_fork: bool,
+    containment: &Containment,
+) -> sandbox::Plan {
     sandbox::Plan {
         read_only,
         writable: Vec::new(),
-        cwd: working_dir(),
+        cwd: working_dir(containment),
         scratch_kb: memory_kb.clamp(16 << 10, 1 << 20),
         memory_cap_kb: memory_kb + memory_kb / 4 + (16 << 10),
         tasks: TASKS,
@@ -35,9 +41,9 @@ pub(crate) fn plan(read_only: Vec<PathBuf>, memory_kb: u64, no_fork: bool) -> sa
 /// directory of the same path when the sandbox has a filesystem of its own
 /// (so relative paths on a command line mean the same); else the judge's
 /// directory itself.
-pub(crate) fn working_dir() -> PathBuf {
+pub(crate) fn working_dir(containment: &Containment) -> PathBuf {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
-    match spawner::protections() {
+    match spawner::protections(containment) {
         Some(Ok(protections)) if protections.filesystem.is_on() => sandbox::run_cwd(&cwd),
         _ => cwd,
     }

@@ -29,7 +29,9 @@
 //! does.) The spawner sits in a process group of its own, so Ctrl-C at the
 //! terminal reaches the harness, which then stops the run in order.
 //!
-//! Linux only (`SOCK_SEQPACKET`, namespaces); elsewhere the harness forks
+//! The binary and the mode come with each run (`sandbox::Containment`);
+//! the pool of idle spawners is the process's, keyed by mode. Linux only
+//! (`SOCK_SEQPACKET`, namespaces); elsewhere the harness forks
 //! submissions itself.
 
 mod protocol;
@@ -38,14 +40,14 @@ mod serve;
 use std::io;
 use std::os::fd::{AsRawFd as _, OwnedFd, RawFd};
 use std::os::unix::process::CommandExt as _;
-use std::path::PathBuf;
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 use super::sandbox::cgroup::{Cgroup, Hierarchy};
-use super::sandbox::{self, ExitReport, Mode, Protections, SpawnRequest};
+use super::sandbox::{Containment, ExitReport, Mode, Protections, SpawnRequest};
 use super::sys::{readable, receive_within, send, socket_pair, SharedCounter};
 pub(crate) use protocol::decode_any;
 use protocol::{Reply, Request, MAX_MESSAGE};
@@ -76,23 +78,23 @@ pub(crate) struct Spawner {
     pub(crate) protections: Protections,
 }
 
-static EXE: OnceLock<PathBuf> = OnceLock::new();
 static IDLE: Mutex<Vec<Spawner>> = Mutex::new(Vec::new());
 static SLOTS: AtomicU32 = AtomicU32::new(0);
-static PROTECTIONS: OnceLock<Protections> = OnceLock::new();
+/// What the first spawner of each mode could set up.
+static PROTECTIONS: Mutex<Vec<Protections>> = Mutex::new(Vec::new());
 
-/// Starts submissions through spawners run from `exe` (this program's own
-/// binary) from now on. Without this, the harness forks them itself.
-pub(crate) fn enable(exe: PathBuf) {
-    let _ = EXE.set(exe);
-}
-
-/// A spawner for one run: an idle one, or a new one. `None` when spawners
-/// are not enabled.
-pub(crate) fn take() -> Option<io::Result<Spawner>> {
-    let exe = EXE.get()?;
-    let idle = IDLE.lock().unwrap_or_else(|e| e.into_inner()).pop();
-    Some(idle.map_or_else(|| Spawner::start(exe), Ok))
+/// A spawner for one run of `containment`: an idle one, or a new one.
+/// `None` when it names no spawner: the harness forks runs itself.
+pub(crate) fn take(containment: &Containment) -> Option<io::Result<Spawner>> {
+    let exe = containment.spawner.as_ref()?;
+    let idle = {
+        let mut idle = IDLE.lock().unwrap_or_else(|e| e.into_inner());
+        let same = idle
+            .iter()
+            .rposition(|s| s.protections.mode == containment.mode);
+        same.map(|at| idle.swap_remove(at))
+    };
+    Some(idle.map_or_else(|| Spawner::start(exe, containment.mode), Ok))
 }
 
 /// Lets every idle spawner go, with the sandbox each keeps for its next
@@ -113,22 +115,24 @@ pub(crate) fn give_back(spawner: Spawner) {
 
 /// Where runs' cgroups go, found once for the whole judge (see
 /// [`Hierarchy::detect`]), or why they cannot.
-fn cgroups() -> &'static Result<Hierarchy, String> {
+fn cgroups(mode: Mode) -> Result<Hierarchy, String> {
     static FOUND: OnceLock<Result<Hierarchy, String>> = OnceLock::new();
-    FOUND.get_or_init(|| match sandbox::mode() {
+    match mode {
         Mode::Off => Err("--sandbox off".into()),
-        _ => Hierarchy::detect(),
-    })
+        _ => FOUND.get_or_init(Hierarchy::detect).clone(),
+    }
 }
 
-/// The protections runs get: what the first spawner could set up (they
-/// all can the same). Starts one if none has run yet. `None` when spawners
-/// are not enabled.
-pub(crate) fn protections() -> Option<io::Result<Protections>> {
-    if let Some(known) = PROTECTIONS.get() {
+/// The protections runs of `containment` get: what the first spawner
+/// could set up (they all can the same). Starts one if none has run yet.
+/// `None` when it names no spawner.
+pub(crate) fn protections(containment: &Containment) -> Option<io::Result<Protections>> {
+    let known = PROTECTIONS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(known) = known.iter().find(|p| p.mode == containment.mode) {
         return Some(Ok(known.clone()));
     }
-    let spawner = match take()? {
+    drop(known);
+    let spawner = match take(containment)? {
         Ok(spawner) => spawner,
         Err(error) => return Some(Err(error)),
     };
@@ -146,11 +150,11 @@ impl Drop for Spawner {
 }
 
 impl Spawner {
-    fn start(exe: &PathBuf) -> io::Result<Spawner> {
+    fn start(exe: &Path, mode: Mode) -> io::Result<Spawner> {
         // Before the first spawner starts: finding the runs' cgroups may
         // move the judge into a cgroup of its own, which its spawners,
         // started after, share.
-        let cgroups = cgroups().clone();
+        let cgroups = cgroups(mode);
         let (ours, theirs) = socket_pair()?;
         let server = Command::new(exe)
             .arg("spawner")
@@ -166,7 +170,7 @@ impl Spawner {
         };
         spawner.send(
             &Request::Hello {
-                mode: sandbox::mode(),
+                mode,
                 slot: SLOTS.fetch_add(1, Ordering::Relaxed),
                 cgroups: Box::new(cgroups),
             },
@@ -174,7 +178,10 @@ impl Spawner {
         )?;
         match spawner.receive(READY_DEADLINE)? {
             Reply::Ready(protections) => {
-                let _ = PROTECTIONS.set(protections.clone());
+                let mut known = PROTECTIONS.lock().unwrap_or_else(|e| e.into_inner());
+                if !known.iter().any(|p| p.mode == protections.mode) {
+                    known.push(protections.clone());
+                }
                 spawner.protections = protections;
                 spawner.healthy = true;
                 Ok(spawner)

@@ -4,19 +4,16 @@
 //! which has nothing to do. See `spawner.rs` for what a spawner is for.
 
 use std::io;
-use std::path::PathBuf;
 
-use super::sandbox::Protections;
-
-pub(crate) fn enable(_exe: PathBuf) {}
+use super::sandbox::{Containment, Protections};
 
 pub(crate) fn let_idle_go() {}
 
 /// Which protections hold: on macOS and Windows, the platform's (Seatbelt,
 /// a Job Object); else no spawner says, `None`.
-pub(crate) fn protections() -> Option<io::Result<Protections>> {
+pub(crate) fn protections(containment: &Containment) -> Option<io::Result<Protections>> {
     #[cfg(any(target_os = "macos", windows))]
-    return Some(Ok(super::platform::protections()));
+    return Some(Ok(super::platform::protections(containment.mode)));
     #[cfg(not(any(target_os = "macos", windows)))]
     None
 }

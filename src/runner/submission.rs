@@ -4,8 +4,6 @@
 
 use super::{builtin, external, function, lang};
 
-use std::path::PathBuf;
-
 use crate::board::Format;
 use crate::case::CaseData;
 use crate::check::{Answerer, Checker};
@@ -19,11 +17,11 @@ use crate::case::Limits;
 /// What is being judged.
 #[derive(Clone, Debug)]
 pub(crate) enum Submission {
-    /// A built-in solver, called in a worker process started from `exe`
-    /// (this program's own binary).
+    /// A built-in solver, called in a worker process (see
+    /// [`builtin::launch`]).
     Builtin {
         solver: &'static Solver,
-        exe: PathBuf,
+        worker: lang::launch::Launch,
     },
     /// A program or a LeetCode-style file behind its driver, ready to run.
     External(lang::launch::Launch),
@@ -130,9 +128,8 @@ impl<'s> Runner<'s> {
         }
         let earlier = self.session.as_ref().map_or(0, |s| s.cases);
         let result = match self.submission {
-            Submission::Builtin { solver, exe } => {
-                let launch = builtin::launch(exe, solver);
-                function::run_function(&launch, &mut self.session, case, limits, checker)
+            Submission::Builtin { worker, .. } => {
+                function::run_function(worker, &mut self.session, case, limits, checker)
                     .map(builtin::panic_of)
             }
             Submission::External(launch) if launch.interface == Interface::Function => {

@@ -61,12 +61,8 @@ fn normalize(message: &str, dir: &Path, source: &SourceName) -> String {
 /// Prepares `path` for judging: detects its language (unless given) and
 /// interface, and builds it with the judges' flags, from the cache when it
 /// was built before. A compile error is not an `Err`: it comes back in
-/// [`BuildInfo::error`], and the judge gives every case CE.
-pub(crate) fn build(path: &Path, language: Option<Language>) -> anyhow::Result<Built> {
-    build_as(path, language, &Options::default())
-}
-
-/// [`build`], reading and building as `options` say.
+/// [`BuildInfo::error`], and the judge gives every case CE. Read and built
+/// as `options` say.
 pub(crate) fn build_as(
     path: &Path,
     language: Option<Language>,

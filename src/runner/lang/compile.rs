@@ -215,7 +215,7 @@ fn contained(
         tasks: TASKS,
         no_fork: false,
     };
-    let mut spec = process::ProcessSpec::new(tool, args, plan);
+    let mut spec = process::ProcessSpec::new(tool, args, plan, toolchain.containment.clone());
     spec.env = sandbox::environment(cwd, &toolchain.path_dirs);
     spec.env.extend(
         env.iter()
@@ -225,7 +225,7 @@ fn contained(
     spec.kill_after_cpu = Some(cpu);
     spec.kill_above_memory_kb = Some(COMPILE_MEMORY_KB);
     let accounted = matches!(
-        spawner::protections(),
+        spawner::protections(&toolchain.containment),
         Some(Ok(protections)) if protections.accounting.is_on()
     );
     if !accounted {
@@ -363,7 +363,7 @@ pub(super) fn ask(
     let argv: Vec<String> = std::iter::once(program.display().to_string())
         .chain(args.iter().map(|a| a.to_string()))
         .collect();
-    let cwd = crate::runner::working_dir();
+    let cwd = crate::runner::working_dir(&toolchain.containment);
     let cpu = compile_cpu()?;
     let what = format!("ask `{}`", argv.join(" "));
     let doing = Doing {
@@ -498,6 +498,7 @@ mod tests {
             read_only: Vec::new(),
             path_dirs: Vec::new(),
             caches: &[],
+            containment: Default::default(),
         };
         let argv: Vec<String> = ["/bin/sh", "-c", "echo started >>tries; sleep 60"]
             .map(String::from)

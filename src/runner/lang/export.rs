@@ -19,6 +19,7 @@ use super::launch::{Launch, ANSWERS_PATH, ANSWERS_VAR};
 use super::plan::{plan, Planned};
 use crate::case::Limits;
 use crate::problem::{DEFAULT_MEMORY_LIMIT_KB, DEFAULT_TIME_LIMIT};
+use crate::runner::sandbox::Containment;
 
 /// What [`export`] wrote.
 pub(crate) struct Exported {
@@ -68,10 +69,12 @@ pub(crate) fn export(
     toolchains: Vec<super::tools::Choice>,
     out: &Path,
     boards: &str,
+    containment: &Containment,
 ) -> anyhow::Result<Exported> {
     let options = super::plan::Options {
         reading,
         toolchains,
+        containment: containment.clone(),
         ..Default::default()
     };
     let planned = plan(path, language, &options)?;
@@ -83,6 +86,7 @@ pub(crate) fn export(
         language: Some(planned.language),
         source: None,
         read_only: Vec::new(),
+        containment: planned.toolchain.containment.clone(),
     };
     // The JVM's heap and stack are set from the limits: the defaults'.
     let limits = Limits {

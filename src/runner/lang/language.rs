@@ -12,6 +12,7 @@ use regex::Regex;
 
 use crate::problem::Problem;
 use crate::reason::Stdout;
+use crate::runner::sandbox::Containment;
 
 /// How a submission talks to the judge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,7 +38,7 @@ pub struct Spec {
     /// The toolchain the fixtures were judged with, for the table of languages.
     pub(crate) tested: &'static str,
     /// Turns the tools found on `PATH` into what runs in the sandbox.
-    pub(crate) resolve: fn(Vec<PathBuf>) -> Toolchain,
+    pub(crate) resolve: fn(Vec<PathBuf>, &Containment) -> Toolchain,
     /// The flags sources are built with, as the judges build them: `@FLAGS@`
     /// in a compile command.
     pub flags: &'static [&'static str],
@@ -292,6 +293,8 @@ pub(crate) struct Toolchain {
     /// a compile of a submission, so none can change what a later build
     /// links.
     pub(crate) caches: &'static [&'static str],
+    /// How its compilers and questions are contained.
+    pub(crate) containment: Containment,
 }
 
 /// A language a `--submission` file may be written in.

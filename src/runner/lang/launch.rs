@@ -10,7 +10,8 @@ use anyhow::Context as _;
 
 use super::language::{Interface, Language, SourceName};
 use crate::case::Limits;
-use crate::runner::{plan, process, sandbox};
+use crate::runner::sandbox::{self, Containment};
+use crate::runner::{plan, process};
 
 pub(crate) use crate::runner::process::ANSWERS_VAR;
 
@@ -48,6 +49,7 @@ pub(crate) struct Launch {
     pub(crate) source: Option<SourceName>,
     /// What the run must see besides the system: its build, its toolchain.
     pub(crate) read_only: Vec<PathBuf>,
+    pub(crate) containment: Containment,
 }
 
 /// What the JVM is allowed on top of the memory limit, which is its heap
@@ -68,7 +70,7 @@ impl Launch {
     /// A program given as a command line, e.g. `./a.out` or `python3 sol.py`,
     /// run without a shell. Its program is found now (on `PATH`, or as a
     /// path), once, rather than failing on every case.
-    pub(crate) fn command(command_line: &str) -> anyhow::Result<Launch> {
+    pub(crate) fn command(command_line: &str, containment: &Containment) -> anyhow::Result<Launch> {
         let words = crate::quote::command_words(command_line)
             .with_context(|| format!("cannot split the command `{command_line}` into words"))?;
         let Some(first) = words.first() else {
@@ -115,6 +117,7 @@ impl Launch {
             language: None,
             source: None,
             read_only,
+            containment: containment.clone(),
         })
     }
 
@@ -153,8 +156,9 @@ impl Launch {
             read_only,
             limits.memory_kb + self.memory_allowance_kb(limits),
             no_fork,
+            &self.containment,
         );
-        process::ProcessSpec::new(program, argv, plan)
+        process::ProcessSpec::new(program, argv, plan, self.containment.clone())
     }
 
     /// Memory the runtime takes on its own under `limits`, allowed on top.
@@ -173,22 +177,23 @@ mod tests {
 
     #[test]
     fn a_command_line_is_split_like_a_shell_does_and_found_once() {
-        let launch = Launch::command("sh -c 'echo \"hi there\"'").unwrap();
+        let plain = Containment::default();
+        let launch = Launch::command("sh -c 'echo \"hi there\"'", &plain).unwrap();
         let Runtime::Exec { program, argv } = &launch.runtime else {
             panic!("{launch:?}")
         };
         assert!(program.is_absolute(), "{program:?}");
         assert_eq!(argv, &["sh", "-c", "echo \"hi there\""]);
-        let missing = Launch::command("no-such-program-here x").unwrap_err();
+        let missing = Launch::command("no-such-program-here x", &plain).unwrap_err();
         assert!(missing.to_string().contains("not on PATH"), "{missing}");
-        let script = Launch::command("sh -c 'sleep 1; exec /bin/true'").unwrap();
+        let script = Launch::command("sh -c 'sleep 1; exec /bin/true'", &plain).unwrap();
         assert!(
             script.read_only.contains(&PathBuf::from("/bin/true")),
             "{:?}",
             script.read_only
         );
-        let missing = Launch::command("./no-such-program").unwrap_err();
+        let missing = Launch::command("./no-such-program", &plain).unwrap_err();
         assert!(missing.to_string().contains("does not exist"), "{missing}");
-        assert!(Launch::command("  ").is_err());
+        assert!(Launch::command("  ", &plain).is_err());
     }
 }

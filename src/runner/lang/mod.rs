@@ -53,8 +53,8 @@ mod typescript;
 
 pub(crate) use crate::reason::Stdout;
 pub(crate) use announce::Announce;
+pub(crate) use build::build_as;
 pub(crate) use build::tool_version;
-pub(crate) use build::{build, build_as};
 pub(crate) use cause::{crash_cause, out_of_memory};
 pub(crate) use copied::copy_of;
 pub(crate) use needs::another_language;

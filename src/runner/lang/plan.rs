@@ -18,6 +18,7 @@ use super::launch::{Launch, Runtime};
 use super::tools::Choice;
 use super::{harness, tools};
 use crate::problem::Problem;
+use crate::runner::sandbox::Containment;
 
 /// How `build_as` reads and builds a file.
 #[derive(Clone, Default)]
@@ -32,6 +33,8 @@ pub(crate) struct Options {
     /// Told what takes a while (`compiling Sol.kt ...`) when it has taken
     /// about a second.
     pub(crate) announce: Option<Announce>,
+    /// How its compilers and runs are contained.
+    pub(crate) containment: Containment,
 }
 
 /// `template` with each placeholder of `vars` replaced, in one pass (so a
@@ -143,6 +146,7 @@ impl Planned {
             read_only: std::iter::once(dir.to_path_buf())
                 .chain(self.toolchain.read_only.iter().cloned())
                 .collect(),
+            containment: self.toolchain.containment.clone(),
         }
     }
 }
@@ -173,7 +177,8 @@ pub(super) fn plan(
         Interface::Function => &spec.function,
     };
     let (user_name, name) = names(path, spec, recipe);
-    let toolchain = (spec.resolve)(chosen.iter().map(|c| c.program.clone()).collect());
+    let programs = chosen.iter().map(|c| c.program.clone()).collect();
+    let toolchain = (spec.resolve)(programs, &options.containment);
     let class = match (interface, spec.entry) {
         (Interface::Program, Some(entry)) => entry(&source, &name).with_context(|| {
             format!(

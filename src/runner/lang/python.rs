@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use super::language::{Build, Cause, Comments, Detect, Frame, LeetCode, Run, Spec, StarterFiles};
 use super::language::{Tool, Toolchain};
 use crate::reason::Stdout;
+use crate::runner::sandbox::Containment;
 
 /// pyenv's `python3` is a shim: run the interpreter it picks, and show the
 /// sandbox its installation. The interpreter is asked in the sandbox (see
@@ -13,7 +14,7 @@ use crate::reason::Stdout;
 /// run does, and not the project's pin: the shim is told the version
 /// pinned (`PYENV_VERSION`, else the nearest `.python-version`), as pyenv
 /// would read it.
-fn resolve(tools: Vec<PathBuf>) -> Toolchain {
+fn resolve(tools: Vec<PathBuf>, containment: &Containment) -> Toolchain {
     let pinned = std::env::var("PYENV_VERSION").ok().or_else(|| {
         let pin = super::tools::nearest_pin(".python-version")?;
         let text = std::fs::read_to_string(pin).ok()?;
@@ -37,6 +38,7 @@ fn resolve(tools: Vec<PathBuf>) -> Toolchain {
         ],
         super::tools::installation(&tools[0]).into_iter().collect(),
         &env,
+        containment,
     );
     let mut lines = found.as_deref().unwrap_or_default().lines();
     match (lines.next(), lines.next()) {
@@ -45,9 +47,10 @@ fn resolve(tools: Vec<PathBuf>) -> Toolchain {
                 vec![PathBuf::from(executable)],
                 vec![PathBuf::from(prefix)],
                 Vec::new(),
+                containment,
             )
         }
-        _ => super::tools::toolchain(tools, Vec::new(), Vec::new()),
+        _ => super::tools::toolchain(tools, Vec::new(), Vec::new(), containment),
     }
 }
 

@@ -6,24 +6,32 @@ use std::path::{Path, PathBuf};
 use super::language::Toolchain;
 use super::language::{Build, Cause, Comments, Detect, LeetCode, Run, Spec, StarterFiles, Tool};
 use crate::reason::Stdout;
+use crate::runner::sandbox::Containment;
 
 /// rustup's `rustc` is a proxy: run the toolchain's own compiler. The
 /// proxy is asked its sysroot in the sandbox (see `tools::ask`), shown
 /// rustup's home and told where it is, and told the toolchain the
 /// project pins (`RUSTUP_TOOLCHAIN`, else the nearest `rust-toolchain`
 /// file's channel), which the sandbox does not show it.
-fn resolve(tools: Vec<PathBuf>) -> Toolchain {
+fn resolve(tools: Vec<PathBuf>, containment: &Containment) -> Toolchain {
     let (read_only, env) = rustup(&tools[0]);
     let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let sysroot =
-        super::tools::ask(&tools[0], &["--print", "sysroot"], read_only, &env).map(PathBuf::from);
+    let sysroot = super::tools::ask(
+        &tools[0],
+        &["--print", "sysroot"],
+        read_only,
+        &env,
+        containment,
+    )
+    .map(PathBuf::from);
     match sysroot {
         Some(sysroot) if sysroot.join("bin/rustc").is_file() => super::tools::toolchain(
             vec![sysroot.join("bin/rustc")],
             vec![sysroot.clone()],
             vec![sysroot.join("bin")],
+            containment,
         ),
-        _ => super::tools::toolchain(tools, Vec::new(), Vec::new()),
+        _ => super::tools::toolchain(tools, Vec::new(), Vec::new(), containment),
     }
 }
 

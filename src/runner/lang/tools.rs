@@ -37,6 +37,7 @@ use super::language::{Language, Toolchain};
 
 pub(crate) use crate::case::settings::Choice;
 use crate::case::trust::{self, Consent};
+use crate::runner::sandbox::Containment;
 
 /// A `[toolchain]` table: language, program or directory.
 #[derive(Debug, Default, Deserialize)]
@@ -373,8 +374,9 @@ pub(super) fn ask(
     args: &[&str],
     read_only: Vec<PathBuf>,
     env: &[(&str, &str)],
+    containment: &Containment,
 ) -> Option<String> {
-    let view = toolchain(vec![program.to_path_buf()], read_only, Vec::new());
+    let view = toolchain(vec![program.into()], read_only, Vec::new(), containment);
     let answer = super::compile::ask(program, args, &view, env).ok()?;
     answer
         .success
@@ -414,12 +416,12 @@ pub(super) fn nearest_pin(name: &str) -> Option<PathBuf> {
 
 /// The usual resolution: each tool's real path (past symbolic links),
 /// seen by the sandbox with what it needs (see `sandbox::program_paths`).
-pub(super) fn resolve_links(tools: Vec<PathBuf>) -> Toolchain {
+pub(super) fn resolve_links(tools: Vec<PathBuf>, containment: &Containment) -> Toolchain {
     let programs = tools
         .into_iter()
         .map(|tool| std::fs::canonicalize(&tool).unwrap_or(tool))
         .collect();
-    toolchain(programs, Vec::new(), Vec::new())
+    toolchain(programs, Vec::new(), Vec::new(), containment)
 }
 
 /// The variables that name zig's caches, global and local.
@@ -429,8 +431,8 @@ const ZIG_CACHES: &[&str] = &["ZIG_GLOBAL_CACHE_DIR", "ZIG_LOCAL_CACHE_DIR"];
 /// `ziglang` wheel on PyPI installs it) with its library beside it and
 /// the cache where it keeps the libc++ it builds once (see
 /// [`Toolchain::caches`]).
-pub(super) fn resolve_compiler(tools: Vec<PathBuf>) -> Toolchain {
-    let mut toolchain = resolve_links(tools);
+pub(super) fn resolve_compiler(tools: Vec<PathBuf>, containment: &Containment) -> Toolchain {
+    let mut toolchain = resolve_links(tools, containment);
     let zig = toolchain
         .programs
         .first()
@@ -452,6 +454,7 @@ pub(crate) fn toolchain(
     programs: Vec<PathBuf>,
     mut read_only: Vec<PathBuf>,
     path_dirs: Vec<PathBuf>,
+    containment: &Containment,
 ) -> Toolchain {
     let home = dirs::home_dir();
     for program in &programs {
@@ -466,6 +469,7 @@ pub(crate) fn toolchain(
         read_only,
         path_dirs,
         caches: &[],
+        containment: containment.clone(),
     }
 }
 
@@ -496,7 +500,12 @@ mod tests {
         // As kotlinc says it: the JVM's warning first, on stderr.
         let kotlinc = "echo 'OpenJDK 64-Bit Server VM warning: -Xverify:none was deprecated in \
                        JDK 13' >&2; echo 'info: kotlinc-jvm 1.3.31 (JRE 17.0.15)' >&2";
-        let sh = toolchain(vec![PathBuf::from("/bin/sh")], Vec::new(), Vec::new());
+        let sh = toolchain(
+            vec!["/bin/sh".into()],
+            Vec::new(),
+            Vec::new(),
+            &Default::default(),
+        );
         assert_eq!(
             ask_version(Path::new("/bin/sh"), &["-c", kotlinc], &sh).unwrap(),
             "info: kotlinc-jvm 1.3.31 (JRE 17.0.15)"

@@ -7,6 +7,7 @@ use super::javascript;
 use super::language::{
     Build, Comments, Detect, LeetCode, Run, Spec, StarterFiles, Tool, Toolchain,
 };
+use crate::runner::sandbox::Containment;
 
 /// Node's globals, which a program reading stdin needs and which the
 /// compiler does not know without Node's type declarations; and lodash's
@@ -15,7 +16,7 @@ const GLOBALS: &str = "declare var require: any;\ndeclare var process: any;\ndec
 
 /// `tsc` as installed by npm: the sandbox sees its whole package
 /// (`bin/tsc` loads `../lib/tsc.js`), wherever it is installed.
-fn resolve(tools: Vec<PathBuf>) -> Toolchain {
+fn resolve(tools: Vec<PathBuf>, containment: &Containment) -> Toolchain {
     let programs: Vec<PathBuf> = tools
         .into_iter()
         .map(|tool| std::fs::canonicalize(&tool).unwrap_or(tool))
@@ -25,7 +26,12 @@ fn resolve(tools: Vec<PathBuf>) -> Toolchain {
         .and_then(|bin| bin.parent())
         .filter(|package| package.join("package.json").is_file())
         .map(|package| package.to_path_buf());
-    super::tools::toolchain(programs, package.into_iter().collect(), Vec::new())
+    super::tools::toolchain(
+        programs,
+        package.into_iter().collect(),
+        Vec::new(),
+        containment,
+    )
 }
 
 /// With a source map, so a crash names the line of the `.ts` file.

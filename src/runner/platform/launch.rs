@@ -8,7 +8,7 @@ use std::os::fd::{OwnedFd, RawFd};
 use std::path::Path;
 use std::time::Duration;
 
-use super::super::sandbox::Plan;
+use super::super::sandbox::{Containment, Plan};
 use super::super::sys::Rlimits;
 
 /// The child's end of one of its pipes, as this system hands it over.
@@ -46,6 +46,7 @@ pub(crate) struct Spawn<'a> {
     pub(crate) env: &'a [(OsString, OsString)],
     pub(crate) plan: &'a Plan,
     pub(crate) limits: Rlimits,
+    pub(crate) containment: &'a Containment,
 }
 
 /// What a backend tells the meter of a run it started, beside the

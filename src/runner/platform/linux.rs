@@ -1,7 +1,7 @@
 //! The Linux backend: a run started in the sandbox by a spawner
 //! ([`crate::runner::spawner`]), which stops it when asked and reports its end
-//! with what its cgroup or its init counted. Where spawners are not
-//! enabled (tests), runs are forked as on any Unix ([`super::posix`]).
+//! with what its cgroup or its init counted. Where a run's containment
+//! names no spawner (tests), it is forked as on any Unix ([`super::posix`]).
 
 use std::io;
 use std::os::fd::{OwnedFd, RawFd};
@@ -37,15 +37,15 @@ enum Start {
     Refused,
 }
 
-/// Starts `launch` through a spawner; `None` when spawners are not
-/// enabled. Unless `confirm`, only asks for it: the meter is armed when
+/// Starts `launch` through a spawner; `None` when its containment names
+/// none. Unless `confirm`, only asks for it: the meter is armed when
 /// the start is confirmed.
 pub(super) fn start(
     launch: &Spawn<'_>,
     stdio: &[&OwnedFd],
     confirm: bool,
 ) -> Option<io::Result<(Spawned, Meter)>> {
-    let spawner = spawner::take()?;
+    let spawner = spawner::take(launch.containment)?;
     Some(spawner.and_then(|mut spawner| {
         let request = SpawnRequest::new(
             launch.program.as_os_str(),

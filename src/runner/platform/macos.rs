@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use super::launch::{Reaped, Spawn};
 use super::posix::Direct;
 use super::seatbelt::{self, Access};
-use crate::runner::sandbox::{self, Layer, Mode, Plan, Protections};
+use crate::runner::sandbox::{Layer, Mode, Plan, Protections};
 use crate::runner::sys::Rlimits;
 
 /// The program that applies a Seatbelt profile and execs the run.
@@ -32,8 +32,7 @@ pub(crate) const SANDBOX_EXEC: &str = "/usr/bin/sandbox-exec";
 const OPEN_FILES: u64 = 256;
 
 /// What holds on this Mac, for the report's header.
-pub(crate) fn protections() -> Protections {
-    let mode = sandbox::mode();
+pub(crate) fn protections(mode: Mode) -> Protections {
     if mode == Mode::Off {
         return Protections::off();
     }
@@ -56,7 +55,11 @@ pub(crate) struct Seatbelted {
 /// be none (`--sandbox off`, or no `sandbox-exec`, which the header says):
 /// the run then starts as on any Unix.
 pub(super) fn start(launch: &Spawn<'_>, stdio: &[&OwnedFd]) -> Option<io::Result<Seatbelted>> {
-    if !protections().seatbelt.as_ref().is_some_and(Layer::is_on) {
+    if !protections(launch.containment.mode)
+        .seatbelt
+        .as_ref()
+        .is_some_and(Layer::is_on)
+    {
         return None;
     }
     Some(start_seatbelted(launch, stdio))
@@ -123,6 +126,7 @@ fn start_seatbelted(launch: &Spawn<'_>, stdio: &[&OwnedFd]) -> io::Result<Seatbe
             env: &env,
             plan: &plan,
             limits: limits(launch.limits),
+            containment: launch.containment,
         },
         stdio,
     )?;

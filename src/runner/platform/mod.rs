@@ -16,8 +16,8 @@
 //! - [`posix`]: what every Unix has. A process group per run, killed as a
 //!   group; CPU time and peak memory from `wait4`'s rusage;
 //!   `RLIMIT_CPU`, `RLIMIT_AS` and `RLIMIT_FSIZE` set between fork and
-//!   exec. The fallback on Linux where no spawner is enabled (tests), and
-//!   what a macOS backend builds on.
+//!   exec. The fallback on Linux where a run's containment names no
+//!   spawner (tests), and what a macOS backend builds on.
 //! - `linux`: a spawner ([`crate::runner::spawner`]) that starts the run
 //!   in the sandbox ([`crate::runner::sandbox`]): namespaces, cgroups,
 //!   seccomp, `/proc`, the spawner's socket protocol. Everything

@@ -127,6 +127,7 @@ mod tests {
             env: &[],
             plan: &plan,
             limits,
+            containment: &Default::default(),
         };
         let (read, write) = nix::unistd::pipe().unwrap();
         let null = OwnedFd::from(std::fs::File::open("/dev/null").unwrap());

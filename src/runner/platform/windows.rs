@@ -25,14 +25,14 @@ use super::launch::{Reaped, Spawn};
 use super::windows_plain::{
     command_line, cpu_of, environment_block, job_memory_bytes, job_time_100ns, peak_kb,
 };
-use crate::runner::sandbox::{self, Mode, Protections};
+use crate::runner::sandbox::{Mode, Protections};
 use crate::runner::sys::{self, Job, JobLimits};
 
 /// What holds every run here: a Job Object, whatever `--sandbox` says
 /// (it is how a run is killed whole and accounted); with `--sandbox off`
 /// the header says the runs are unconfined.
-pub(crate) fn protections() -> Protections {
-    match sandbox::mode() {
+pub(crate) fn protections(mode: Mode) -> Protections {
+    match mode {
         Mode::Off => Protections::off(),
         mode => Protections::windows(mode),
     }

@@ -16,6 +16,7 @@ fn sh(script: &str) -> ProcessSpec {
             cwd: std::env::temp_dir(),
             ..Plan::default()
         },
+        Default::default(),
     );
     spec.kill_after = Duration::from_secs(10);
     spec.stdout_limit = 1 << 20;

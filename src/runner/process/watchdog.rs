@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use super::super::platform::{self, Child, Reaped, Spawn};
 use super::super::platform::{Exit, Meter};
-use super::super::sandbox::Plan;
+use super::super::sandbox::{Containment, Plan};
 use super::super::sys::Rlimits;
 use super::streams::{Ends, Pipes};
 
@@ -53,11 +53,17 @@ pub(crate) struct ProcessSpec {
     /// Unix; on Windows a named pipe, whose path replaces [`ANSWERS_VAR`]'s
     /// value in its environment.
     pub(crate) answers: bool,
+    pub(crate) containment: Containment,
 }
 
 impl ProcessSpec {
     /// `program` with `argv`, in `plan`, with generous bounds to narrow.
-    pub(crate) fn new(program: PathBuf, argv: Vec<OsString>, plan: Plan) -> ProcessSpec {
+    pub(crate) fn new(
+        program: PathBuf,
+        argv: Vec<OsString>,
+        plan: Plan,
+        containment: Containment,
+    ) -> ProcessSpec {
         let env = super::super::sandbox::environment(&plan.cwd, &[]);
         ProcessSpec {
             program,
@@ -73,6 +79,7 @@ impl ProcessSpec {
             stdout_limit: 64 << 20,
             stderr_tail: 8 << 10,
             answers: false,
+            containment,
         }
     }
 }
@@ -288,6 +295,7 @@ fn start_child(spec: &ProcessSpec, confirm: bool) -> io::Result<(Child, Pipes, M
         env: &spec.env,
         plan: &spec.plan,
         limits: rlimits(spec),
+        containment: &spec.containment,
     };
     let (child, meter) = platform::start(&launch, &stdio, confirm)?;
     let pipes = Pipes {
@@ -338,6 +346,7 @@ fn start_child(spec: &ProcessSpec, _confirm: bool) -> io::Result<(Child, Pipes, 
         env: &env,
         plan: &spec.plan,
         limits: rlimits(spec),
+        containment: &spec.containment,
     };
     let wake = Wake::new();
     let answers = answers

@@ -78,7 +78,7 @@ pub(crate) mod paths;
 mod plan;
 
 pub(crate) use plan::{
-    configure, environment, is_system_path, mode, run_cwd, Mode, Plan, ProgramRefused,
+    environment, is_system_path, run_cwd, Containment, Mode, Plan, ProgramRefused,
 };
 // What the spawner, Linux's, sends and answers.
 #[cfg(target_os = "linux")]

@@ -8,7 +8,6 @@ use super::bytes;
 use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
@@ -24,16 +23,14 @@ pub(crate) enum Mode {
     Off,
 }
 
-static MODE: OnceLock<Mode> = OnceLock::new();
-
-/// Sets the containment for the rest of the process; the first call wins.
-pub(crate) fn configure(mode: Mode) {
-    let _ = MODE.set(mode);
-}
-
-/// The containment asked for.
-pub(crate) fn mode() -> Mode {
-    MODE.get().copied().unwrap_or_default()
+/// How runs are contained: decided once from the command line and handed
+/// down with every run. The default (tests) forks runs plainly, mode Auto.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Containment {
+    pub(crate) mode: Mode,
+    /// This program's binary, started as `sudoku-judge spawner` to start
+    /// runs (Linux); `None`: the harness forks them itself.
+    pub(crate) spawner: Option<PathBuf>,
 }
 
 /// What one run may see and use, beyond the system directories.
