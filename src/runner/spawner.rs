@@ -7,7 +7,7 @@
 //! harness's memory, which grows with the corpus. So the harness forks
 //! nothing. Each job has a spawner: this program started once more as
 //! `sudoku-judge spawner`, single-threaded and a few hundred kilobytes of
-//! heap. It sets up its containment once ([`sandbox::jail`]), says which
+//! heap. It sets up its containment once ([`super::sandbox::jail`]), says which
 //! protections are in force, then takes requests over a socket: it starts
 //! each run on the pipes the harness made (passed with `SCM_RIGHTS`),
 //! reports its pid and cgroup, and when it ends, its status, CPU time and

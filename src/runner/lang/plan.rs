@@ -90,7 +90,7 @@ fn tool_vars(programs: &[PathBuf]) -> Vec<(String, String)> {
 }
 
 /// A source file's build, worked out but not done: what
-/// [`build`](super::build()) builds in the cache and
+/// [`build_as`](super::build_as()) builds in the cache and
 /// [`export`](super::export::export()) writes out for a debugger.
 pub(super) struct Planned {
     pub(super) language: Language,
