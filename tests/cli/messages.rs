@@ -118,24 +118,29 @@ fn a_built_in_solver_killed_on_time_names_the_cpu_it_used_and_no_flushing() {
     let message = case["message"].as_str().unwrap();
     assert!(!message.contains("flush"), "{message}");
     // A built-in solver is charged as a function is: the CPU time its
-    // process spent on the boards, which the message names, whichever
-    // cap stopped it (on a busy machine its CPU time can reach the limit
-    // at the moment the wall-time cap does).
-    let said: f64 = message
-        .split_once(", with ")
-        .and_then(|(_, rest)| rest.split_once(" ms of CPU time charged"))
-        .or_else(|| {
-            message
-                .split_once(" of wall time (CPU ")
-                .and_then(|(_, rest)| rest.split_once(" ms), over the 1000 ms limit"))
-        })
-        .and_then(|(ms, _)| ms.parse().ok())
-        .unwrap_or_else(|| panic!("the CPU time it was charged: {message}"));
+    // process spent on the boards. Killed by the CPU cap, the message names
+    // that charged time; killed by the wall-time cap (on a busy machine its
+    // CPU time can reach the limit as the wall cap fires), it names the
+    // process's whole CPU time, which covers the charged time and its start.
     let charged = case["time_ms"].as_f64().unwrap();
-    assert!(
-        (said - charged).abs() <= 1.0,
-        "{message} vs charged {charged}"
-    );
+    let figure = |text: &str| -> f64 {
+        text.parse()
+            .unwrap_or_else(|_| panic!("a figure in {message}"))
+    };
+    if let Some((_, rest)) = message.split_once(", with ") {
+        let said = figure(rest.split_once(" ms of CPU time charged").unwrap().0);
+        assert!(
+            (said - charged).abs() <= 1.0,
+            "{message} vs charged {charged}"
+        );
+    } else {
+        let said = message
+            .split_once(" of wall time (CPU ")
+            .and_then(|(_, rest)| rest.split_once(" ms), over the 1000 ms limit"))
+            .map(|(ms, _)| figure(ms))
+            .unwrap_or_else(|| panic!("the CPU time it was charged: {message}"));
+        assert!(said >= charged - 1.0, "{message} vs charged {charged}");
+    }
 }
 
 #[test]
