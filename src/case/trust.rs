@@ -934,6 +934,13 @@ mod tests {
             .expect("it names programs")
     }
 
+    /// A store of records in `tmp`, not the user's.
+    fn store(tmp: &Path) -> Store {
+        Store {
+            dir: tmp.join("records"),
+        }
+    }
+
     #[test]
     fn every_shipped_suite_that_names_programs_is_allowed_as_shipped() {
         let cases = Path::new(env!("CARGO_MANIFEST_DIR")).join("cases");
@@ -988,9 +995,7 @@ mod tests {
     #[test]
     fn consent_holds_for_the_content_allowed_and_no_other() {
         let tmp = tempfile::tempdir().unwrap();
-        let store = Store {
-            dir: tmp.path().join("records"),
-        };
+        let store = store(tmp.path());
         let dir = tmp.path().join("pack");
         std::fs::create_dir_all(dir.join("bin")).unwrap();
         std::fs::write(dir.join("bin/python3"), "#!/bin/sh\nexec python3 \"$@\"\n").unwrap();
@@ -1075,24 +1080,11 @@ mod tests {
     #[test]
     fn a_link_of_the_pack_led_elsewhere_voids_the_consent() {
         let tmp = tempfile::tempdir().unwrap();
-        let store = Store {
-            dir: tmp.path().join("records"),
-        };
+        let store = store(tmp.path());
         let dir = tmp.path().join("pack");
         std::fs::create_dir_all(dir.join("bin")).unwrap();
-        std::fs::write(
-            dir.join("bin/good"),
-            "#!/bin/sh
-",
-        )
-        .unwrap();
-        std::fs::write(
-            dir.join("bin/other"),
-            "#!/bin/sh
-id
-",
-        )
-        .unwrap();
+        std::fs::write(dir.join("bin/good"), "#!/bin/sh\n").unwrap();
+        std::fs::write(dir.join("bin/other"), "#!/bin/sh\nid\n").unwrap();
         std::os::unix::fs::symlink("good", dir.join("bin/python3")).unwrap();
         let text = "[toolchain]\npython = \"bin/python3\"\n";
         let subject = suite(&dir, text);
@@ -1168,9 +1160,7 @@ id
     #[test]
     fn a_link_or_a_stranger_at_a_records_name_is_never_followed() {
         let tmp = tempfile::tempdir().unwrap();
-        let store = Store {
-            dir: tmp.path().join("records"),
-        };
+        let store = store(tmp.path());
         let dir = tmp.path().join("pack");
         let subject = suite(&dir, "[toolchain]\ncpp = \"g++\"\n");
         std::fs::create_dir_all(&store.dir).unwrap();
