@@ -5,13 +5,10 @@ use super::answers::Checker;
 use super::checked::*;
 use super::diff;
 use crate::board::format::{self, Mode};
-use crate::board::Format;
+use crate::board::{Format, EXAMPLE as PUZZLE, EXAMPLE_ANSWER as ANSWER};
 use crate::case::{CaseData, CheckerKind, Expected, Text};
 use crate::reason::Answerer;
 use crate::verdict::Verdict;
-
-const PUZZLE: &str = crate::board::EXAMPLE;
-const ANSWER: &str = crate::board::EXAMPLE_ANSWER;
 
 fn case(format: Format, expected: Option<&str>) -> CaseData {
     let input = match format {

@@ -114,10 +114,7 @@ mod tests {
     //! The contract every sound solver keeps, checked for each one in [`ALL`].
 
     use super::*;
-    use crate::board::{format, Board, Format};
-
-    const EXAMPLE: &str = crate::board::EXAMPLE;
-    const ANSWER: &str = crate::board::EXAMPLE_ANSWER;
+    use crate::board::{format, Board, Format, EXAMPLE, EXAMPLE_ANSWER as ANSWER};
 
     fn rows(line: &str) -> Vec<Vec<char>> {
         let chars: Vec<char> = line.chars().collect();
