@@ -925,6 +925,7 @@ fn read_record(dir: &Dir, name: &str) -> anyhow::Result<Record> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::files::tests::{link_dir, link_file};
 
     fn suite(dir: &Path, settings: &str) -> Subject {
         std::fs::create_dir_all(dir).unwrap();
@@ -1168,10 +1169,7 @@ mod tests {
         let planted = store.record_path(&real, &subject.digest);
         let target = tmp.path().join("target");
         std::fs::write(&target, "kept").unwrap();
-        #[cfg(unix)]
-        std::os::unix::fs::symlink(&target, &planted).unwrap();
-        #[cfg(windows)]
-        std::os::windows::fs::symlink_file(&target, &planted).unwrap();
+        link_file(&target, &planted);
         // A link is no record: not allowed, and allowing writes nothing
         // through it.
         assert_eq!(store.consent(&subject), Consent::Refused);
@@ -1182,10 +1180,7 @@ mod tests {
         let linked = Store {
             dir: tmp.path().join("linked"),
         };
-        #[cfg(unix)]
-        std::os::unix::fs::symlink(&store.dir, &linked.dir).unwrap();
-        #[cfg(windows)]
-        std::os::windows::fs::symlink_dir(&store.dir, &linked.dir).unwrap();
+        link_dir(&store.dir, &linked.dir);
         let error = format!("{:#}", linked.allow(&subject).unwrap_err());
         assert!(error.contains("linked is a symbolic link"), "{error}");
     }
