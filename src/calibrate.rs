@@ -335,7 +335,8 @@ fn build(reference: &Reference, containment: &Containment) -> anyhow::Result<lan
     })
 }
 
-/// Suites for tests of calibration and of its report.
+/// Suites for the tests of calibration and of its report (in
+/// [`crate::report::calibrate`], which assert both).
 #[cfg(test)]
 pub(crate) mod examples {
     use super::*;
@@ -376,54 +377,5 @@ pub(crate) mod examples {
             problem: Some(Problem::Acwing166),
             runs,
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::examples::{run, suite};
-    use super::*;
-
-    #[test]
-    fn a_limit_with_room_on_both_sides_holds_with_margin() {
-        let s = suite(vec![
-            run(RealVerdict::AC, &[10, 300], false),
-            run(RealVerdict::TLE, &[600, 2600], true),
-        ]);
-        assert!(s.holds_with_margin());
-        assert!(s.runs.iter().all(Run::with_margin));
-    }
-
-    #[test]
-    fn a_tight_limit_gets_a_range_and_a_time_scale() {
-        // AC at 700 ms needs a limit of 1.4 s with margin; TLE at 4 s allows
-        // up to 2 s: scale between 1.4 and 2, the middle about 1.7.
-        let s = suite(vec![
-            run(RealVerdict::AC, &[700, 100], false),
-            run(RealVerdict::TLE, &[4000, 100], false),
-        ]);
-        assert!(s.holds() && !s.holds_with_margin());
-        let window = s.window(true).unwrap();
-        assert!((window.low - 1.4).abs() < 1e-9 && (window.high.unwrap() - 2.0).abs() < 1e-9);
-        assert_eq!(s.suggested_scale(), Some(1.7));
-    }
-
-    #[test]
-    fn a_verdict_no_limit_can_give_is_said_so() {
-        let s = suite(vec![
-            run(RealVerdict::AC, &[900, 100], false),
-            run(RealVerdict::TLE, &[800, 100], false),
-        ]);
-        assert!(!s.holds());
-        assert!(!s.runs[1].reproduced());
-        assert_eq!(s.window(false), None);
-    }
-
-    #[test]
-    fn without_a_tle_reference_the_range_has_no_top() {
-        let s = suite(vec![run(RealVerdict::AC, &[800, 100], false)]);
-        assert!(s.holds() && !s.holds_with_margin());
-        assert_eq!(s.window(true).unwrap().high, None);
-        assert_eq!(s.suggested_scale(), Some(2.0));
     }
 }

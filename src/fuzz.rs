@@ -34,12 +34,7 @@ pub fn case_parsers(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let _ = Format::detect(&text);
     for mode in [Mode::Puzzles, Mode::Answers] {
-        for format in [
-            Format::AcWing,
-            Format::LeetCode,
-            Format::Grid { spaced: false },
-            Format::Grid { spaced: true },
-        ] {
+        for format in Format::ALL {
             if let Ok(parsed) = format::parse(&text, format, mode) {
                 for board in &parsed.boards {
                     let _ = format::render_boards(format, std::slice::from_ref(&board.board));

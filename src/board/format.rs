@@ -34,6 +34,14 @@ pub enum Format {
 }
 
 impl Format {
+    /// Every format, each way a grid may be written.
+    pub const ALL: [Format; 4] = [
+        Format::LeetCode,
+        Format::AcWing,
+        Format::Grid { spaced: false },
+        Format::Grid { spaced: true },
+    ];
+
     /// Short lowercase name, as used on the command line and in reports.
     pub fn name(self) -> &'static str {
         match self {
@@ -1217,12 +1225,7 @@ mod tests {
             .chunks(9)
             .map(|row| row.iter().map(|&b| char::from(b)).collect())
             .collect();
-        for format in [
-            Format::LeetCode,
-            Format::AcWing,
-            Format::Grid { spaced: false },
-            Format::Grid { spaced: true },
-        ] {
+        for format in Format::ALL {
             let text = render(format, std::slice::from_ref(&rows));
             // As a file may have it too: a byte order mark, trailing space.
             let untidy = format!("\u{feff}{}", text.replacen('\n', "  \r\n", 1));
@@ -1355,12 +1358,7 @@ mod tests {
     #[test]
     fn render_round_trips_every_format() {
         let parsed = puzzles(SAMPLE).unwrap().into_boards();
-        for format in [
-            Format::LeetCode,
-            Format::AcWing,
-            Format::Grid { spaced: false },
-            Format::Grid { spaced: true },
-        ] {
+        for format in Format::ALL {
             let text = render_boards(format, &parsed);
             assert_eq!(Format::detect(&text), format, "{text}");
             let again = parse(&text, format, Mode::Answers).unwrap();

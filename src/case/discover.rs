@@ -316,10 +316,15 @@ mod tests {
     use super::*;
     use std::fs;
 
-    fn touch(root: &Path, path: &str) {
-        let path = root.join(path);
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(path, "").unwrap();
+    /// A temporary directory holding each of `files`, empty.
+    fn tree(files: &[&str]) -> tempfile::TempDir {
+        let tmp = tempfile::tempdir().unwrap();
+        for file in files {
+            let path = tmp.path().join(file);
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(path, "").unwrap();
+        }
+        tmp
     }
 
     fn ids(cases: &[Case]) -> Vec<&str> {
@@ -328,9 +333,7 @@ mod tests {
 
     #[test]
     fn finds_both_layouts_in_natural_order_skipping_hidden_and_backups() {
-        let tmp = tempfile::tempdir().unwrap();
-        let root = tmp.path();
-        for f in [
+        let tmp = tree(&[
             "acwing/case10.in",
             "acwing/case10.out",
             "acwing/case2.in",
@@ -345,9 +348,8 @@ mod tests {
             "leetcode/example1/extra.in",
             "leetcode/bare/in",
             "leetcode/bare/out",
-        ] {
-            touch(root, f);
-        }
+        ]);
+        let root = tmp.path();
         let cases = discover(&[root.to_path_buf()]).unwrap();
         assert_eq!(
             ids(&cases),
@@ -371,11 +373,8 @@ mod tests {
 
     #[test]
     fn a_path_may_name_one_case_and_duplicates_are_dropped() {
-        let tmp = tempfile::tempdir().unwrap();
+        let tmp = tree(&["s/a.in", "s/a.out", "s/dir/input.txt"]);
         let root = tmp.path();
-        touch(root, "s/a.in");
-        touch(root, "s/a.out");
-        touch(root, "s/dir/input.txt");
         let cases = discover(&[
             root.join("s/a.in"),
             root.join("s/dir"),
@@ -394,11 +393,8 @@ mod tests {
 
     #[test]
     fn settings_are_read_up_to_the_named_directory_or_a_named_cases_suite() {
-        let tmp = tempfile::tempdir().unwrap();
+        let tmp = tree(&["s/a.in", "s/d/input.txt", "s/sub/b.in"]);
         let s = tmp.path().join("s");
-        for f in ["s/a.in", "s/d/input.txt", "s/sub/b.in"] {
-            touch(tmp.path(), f);
-        }
         let tops = |path: &Path| -> Vec<PathBuf> {
             discover(&[path.to_path_buf()])
                 .unwrap()
@@ -418,17 +414,14 @@ mod tests {
 
     #[test]
     fn an_expected_output_without_its_input_is_named() {
-        let tmp = tempfile::tempdir().unwrap();
-        let root = tmp.path();
-        for f in [
+        let tmp = tree(&[
             "s/a.in",
             "s/a.out",
             "s/lost.out",
             "s/lost.ans",
             "s/d/expected.txt",
-        ] {
-            touch(root, f);
-        }
+        ]);
+        let root = tmp.path();
         let found = find(&[root.join("s")], OutsideLinks::Refused).unwrap();
         assert_eq!(ids(&found.cases), ["a"]);
         let mut warnings = found.warnings;

@@ -556,7 +556,7 @@ mod tests {
         Fence::new(dir, file::OutsideLinks::Refused)
     }
 
-    fn case(dir: &Path, input: &str, expected: Option<&str>) -> Case {
+    fn case(dir: &Path, input: impl AsRef<[u8]>, expected: Option<&str>) -> Case {
         let input_path = dir.join("c.in");
         std::fs::write(&input_path, input).unwrap();
         let expected = expected.map(|text| {
@@ -602,22 +602,20 @@ mod tests {
     #[test]
     fn faults_name_the_file_line_and_column() {
         let tmp = tempfile::tempdir().unwrap();
-        let bad_input = SAMPLE.replacen("4.....", "4..x..", 1);
-        let err = load(&case(tmp.path(), &bad_input, None), true)
-            .unwrap_err()
-            .to_string();
+        let fault = |input: &str, expected: Option<&str>| {
+            load(&case(tmp.path(), input, expected), true)
+                .unwrap_err()
+                .to_string()
+        };
+        let err = fault(&SAMPLE.replacen("4.....", "4..x..", 1), None);
         assert!(err.ends_with("c.in:1:4: 'x' is not a cell: use 1-9 for a digit, '.' or '0' for a blank (read as acwing format)"), "{err}");
 
         let one_answer = ANSWERS.lines().next().unwrap();
-        let err = load(&case(tmp.path(), SAMPLE, Some(one_answer)), true)
-            .unwrap_err()
-            .to_string();
+        let err = fault(SAMPLE, Some(one_answer));
         assert!(err.ends_with("c.out has 1 answer for 2 puzzles"), "{err}");
 
         let wrong = ANSWERS.replacen("417", "117", 1);
-        let err = load(&case(tmp.path(), SAMPLE, Some(&wrong)), true)
-            .unwrap_err()
-            .to_string();
+        let err = fault(SAMPLE, Some(&wrong));
         assert!(
             err.contains(
                 "c.out:1: answer 1 does not solve puzzle 1: r1c1 was given as 4, the answer has 1"
@@ -625,9 +623,7 @@ mod tests {
             "{err}"
         );
 
-        let err = load(&case(tmp.path(), SAMPLE, Some("417\n")), true)
-            .unwrap_err()
-            .to_string();
+        let err = fault(SAMPLE, Some("417\n"));
         assert!(err.contains("c.out:1:4: the line has 3 cells"), "{err}");
         // The exact checker compares text, so unreadable boards are only a warning.
         let data = load(&case(tmp.path(), SAMPLE, Some("417\n")), false).unwrap();
@@ -645,16 +641,9 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let mut input = SAMPLE.as_bytes().to_vec();
         input[82 + 3] = 0xFF;
-        let path = tmp.path().join("c.in");
-        std::fs::write(&path, &input).unwrap();
-        let case = Case {
-            id: "c".into(),
-            root: tmp.path().to_path_buf(),
-            links: file::OutsideLinks::Refused,
-            input: path,
-            expected: None,
-        };
-        let err = load(&case, true).unwrap_err().to_string();
+        let err = load(&case(tmp.path(), input, None), true)
+            .unwrap_err()
+            .to_string();
         assert!(
             err.ends_with("c.in:2:4: this byte is not UTF-8 text; case files must be UTF-8 (read as acwing format)"),
             "{err}"

@@ -539,19 +539,18 @@ mod tests {
 
     #[test]
     fn limits_read_as_judges_write_them() {
+        let time_error = |text| parse_duration(text).unwrap_err().to_string();
+        let memory_error = |text| parse_memory_kb(text).unwrap_err().to_string();
         assert_eq!(parse_duration("1s").unwrap(), Duration::from_secs(1));
         assert_eq!(
             parse_duration("1500ms").unwrap(),
             Duration::from_millis(1500)
         );
         assert_eq!(parse_duration("2.5s").unwrap(), Duration::from_millis(2500));
-        assert!(parse_duration("fast")
-            .unwrap_err()
-            .to_string()
-            .contains("like `1s`"));
+        assert!(time_error("fast").contains("like `1s`"));
         assert!(parse_duration("0s").is_err());
         for absurd in ["18446744073709551616s", "1e300s", "2h", "inf s"] {
-            let error = parse_duration(absurd).unwrap_err().to_string();
+            let error = time_error(absurd);
             assert!(
                 error.contains("longer than any time limit")
                     || error.contains("is not a time limit"),
@@ -559,34 +558,19 @@ mod tests {
             );
         }
         assert_eq!(parse_duration("1h").unwrap(), MAX_TIME_LIMIT);
-        assert!(parse_memory_kb("2T")
-            .unwrap_err()
-            .to_string()
-            .contains("more memory than any judge gives"));
+        assert!(memory_error("2T").contains("more memory than any judge gives"));
         assert_eq!(parse_memory_kb("64M").unwrap(), 65536);
         assert_eq!(parse_memory_kb("65536K").unwrap(), 65536);
         assert_eq!(parse_memory_kb("256MB").unwrap(), 262144);
-        assert!(parse_memory_kb("lots")
-            .unwrap_err()
-            .to_string()
-            .contains("like `64M`"));
+        assert!(memory_error("lots").contains("like `64M`"));
         // A bare number gets the unit it most likely lacks, once.
+        assert_eq!(time_error("1"), "`1` has no unit; give one, e.g. `1s`");
+        assert!(time_error("1500").contains("`1500ms`"));
         assert_eq!(
-            parse_duration("1").unwrap_err().to_string(),
-            "`1` has no unit; give one, e.g. `1s`"
-        );
-        assert!(parse_duration("1500")
-            .unwrap_err()
-            .to_string()
-            .contains("`1500ms`"));
-        assert_eq!(
-            parse_memory_kb("64").unwrap_err().to_string(),
+            memory_error("64"),
             "`64` has no unit, so it would mean bytes; give one, e.g. `64M`"
         );
-        assert!(parse_memory_kb("65536")
-            .unwrap_err()
-            .to_string()
-            .contains("`65536K`"));
+        assert!(memory_error("65536").contains("`65536K`"));
     }
 
     #[test]
@@ -655,10 +639,7 @@ mod tests {
         std::fs::create_dir_all(&suite).unwrap();
         std::fs::write(
             suite.join(SETTINGS_FILE),
-            "[toolchain]
-cpp = \"bin/g++\"
-python = \"python3.13\"
-",
+            "[toolchain]\ncpp = \"bin/g++\"\npython = \"python3.13\"\n",
         )
         .unwrap();
         let settings = SettingsCache::default().for_dir(&suite, &suite).unwrap();
@@ -727,29 +708,25 @@ python = \"python3.13\"
     fn a_bad_file_names_itself_and_the_problem() {
         let tmp = tempfile::tempdir().unwrap();
         std::fs::create_dir(tmp.path().join(".git")).unwrap();
-        std::fs::write(tmp.path().join(SETTINGS_FILE), "time_limt = \"1s\"\n").unwrap();
-        let err = SettingsCache::default()
-            .for_dir(tmp.path(), tmp.path())
-            .unwrap_err();
-        let message = format!("{err:#}");
+        let error_of = |text: &str| {
+            std::fs::write(tmp.path().join(SETTINGS_FILE), text).unwrap();
+            let err = SettingsCache::default()
+                .for_dir(tmp.path(), tmp.path())
+                .unwrap_err();
+            format!("{err:#}")
+        };
+        let message = error_of("time_limt = \"1s\"\n");
         assert!(message.contains("judge.toml"), "{message}");
         assert!(message.contains("unknown field `time_limt`"), "{message}");
         // What is wrong comes first, on the line a table row shows.
-        std::fs::write(tmp.path().join(SETTINGS_FILE), "problem = \n").unwrap();
-        let err = SettingsCache::default()
-            .for_dir(tmp.path(), tmp.path())
-            .unwrap_err();
-        let first = format!("{err:#}").lines().next().unwrap().to_string();
+        let message = error_of("problem = \n");
+        let first = message.lines().next().unwrap();
         assert!(
             first.ends_with(
                 "string values must be quoted, expected literal string (line 1, column 11)"
             ),
             "{first}"
         );
-        std::fs::write(tmp.path().join(SETTINGS_FILE), "time_limit = \"soon\"\n").unwrap();
-        let err = SettingsCache::default()
-            .for_dir(tmp.path(), tmp.path())
-            .unwrap_err();
-        assert!(format!("{err:#}").contains("`soon` is not a time limit"));
+        assert!(error_of("time_limit = \"soon\"\n").contains("`soon` is not a time limit"));
     }
 }

@@ -925,6 +925,7 @@ fn read_record(dir: &Dir, name: &str) -> anyhow::Result<Record> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::files::tests::{link_dir, link_file};
 
     fn suite(dir: &Path, settings: &str) -> Subject {
         std::fs::create_dir_all(dir).unwrap();
@@ -932,6 +933,13 @@ mod tests {
         inspect(&dir.join("judge.toml"), OutsideLinks::Refused)
             .unwrap()
             .expect("it names programs")
+    }
+
+    /// A store of records in `tmp`, not the user's.
+    fn store(tmp: &Path) -> Store {
+        Store {
+            dir: tmp.join("records"),
+        }
     }
 
     #[test]
@@ -988,9 +996,7 @@ mod tests {
     #[test]
     fn consent_holds_for_the_content_allowed_and_no_other() {
         let tmp = tempfile::tempdir().unwrap();
-        let store = Store {
-            dir: tmp.path().join("records"),
-        };
+        let store = store(tmp.path());
         let dir = tmp.path().join("pack");
         std::fs::create_dir_all(dir.join("bin")).unwrap();
         std::fs::write(dir.join("bin/python3"), "#!/bin/sh\nexec python3 \"$@\"\n").unwrap();
@@ -1075,24 +1081,11 @@ mod tests {
     #[test]
     fn a_link_of_the_pack_led_elsewhere_voids_the_consent() {
         let tmp = tempfile::tempdir().unwrap();
-        let store = Store {
-            dir: tmp.path().join("records"),
-        };
+        let store = store(tmp.path());
         let dir = tmp.path().join("pack");
         std::fs::create_dir_all(dir.join("bin")).unwrap();
-        std::fs::write(
-            dir.join("bin/good"),
-            "#!/bin/sh
-",
-        )
-        .unwrap();
-        std::fs::write(
-            dir.join("bin/other"),
-            "#!/bin/sh
-id
-",
-        )
-        .unwrap();
+        std::fs::write(dir.join("bin/good"), "#!/bin/sh\n").unwrap();
+        std::fs::write(dir.join("bin/other"), "#!/bin/sh\nid\n").unwrap();
         std::os::unix::fs::symlink("good", dir.join("bin/python3")).unwrap();
         let text = "[toolchain]\npython = \"bin/python3\"\n";
         let subject = suite(&dir, text);
@@ -1168,9 +1161,7 @@ id
     #[test]
     fn a_link_or_a_stranger_at_a_records_name_is_never_followed() {
         let tmp = tempfile::tempdir().unwrap();
-        let store = Store {
-            dir: tmp.path().join("records"),
-        };
+        let store = store(tmp.path());
         let dir = tmp.path().join("pack");
         let subject = suite(&dir, "[toolchain]\ncpp = \"g++\"\n");
         std::fs::create_dir_all(&store.dir).unwrap();
@@ -1178,10 +1169,7 @@ id
         let planted = store.record_path(&real, &subject.digest);
         let target = tmp.path().join("target");
         std::fs::write(&target, "kept").unwrap();
-        #[cfg(unix)]
-        std::os::unix::fs::symlink(&target, &planted).unwrap();
-        #[cfg(windows)]
-        std::os::windows::fs::symlink_file(&target, &planted).unwrap();
+        link_file(&target, &planted);
         // A link is no record: not allowed, and allowing writes nothing
         // through it.
         assert_eq!(store.consent(&subject), Consent::Refused);
@@ -1192,10 +1180,7 @@ id
         let linked = Store {
             dir: tmp.path().join("linked"),
         };
-        #[cfg(unix)]
-        std::os::unix::fs::symlink(&store.dir, &linked.dir).unwrap();
-        #[cfg(windows)]
-        std::os::windows::fs::symlink_dir(&store.dir, &linked.dir).unwrap();
+        link_dir(&store.dir, &linked.dir);
         let error = format!("{:#}", linked.allow(&subject).unwrap_err());
         assert!(error.contains("linked is a symbolic link"), "{error}");
     }

@@ -369,17 +369,20 @@ mod tests {
         let (puzzle, mut answer, mut marked) = example_boards();
         answer.set(Cell::new(0, 0), None);
         marked[0] = true;
+        let drawn = |printed: &[u8; 81]| {
+            grids_as_printed(
+                "expected",
+                &puzzle,
+                "your answer",
+                &answer,
+                printed,
+                &puzzle,
+                &marked,
+            )
+        };
         let mut printed = [b'.'; 81];
         printed[0] = b'0';
-        let text = grids_as_printed(
-            "expected",
-            &puzzle,
-            "your answer",
-            &answer,
-            &printed,
-            &puzzle,
-            &marked,
-        );
+        let text = drawn(&printed);
         let row = text.lines().nth(2).unwrap();
         assert!(
             row.ends_with("|   |[0] . [5]| .  .  . | .  .  . |"),
@@ -392,15 +395,7 @@ mod tests {
         assert_eq!(text.matches(ZERO_NOTE).count(), 1);
         // Printed with a `.`, the same grids say nothing more.
         printed[0] = b'.';
-        let dot = grids_as_printed(
-            "expected",
-            &puzzle,
-            "your answer",
-            &answer,
-            &printed,
-            &puzzle,
-            &marked,
-        );
+        let dot = drawn(&printed);
         assert_eq!(dot, text.replacen(ZERO_NOTE, "", 1).replace("[0]", "[.]"));
         assert_eq!(
             dot,

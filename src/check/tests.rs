@@ -5,13 +5,10 @@ use super::answers::Checker;
 use super::checked::*;
 use super::diff;
 use crate::board::format::{self, Mode};
-use crate::board::Format;
+use crate::board::{Format, EXAMPLE as PUZZLE, EXAMPLE_ANSWER as ANSWER};
 use crate::case::{CaseData, CheckerKind, Expected, Text};
 use crate::reason::Answerer;
 use crate::verdict::Verdict;
-
-const PUZZLE: &str = crate::board::EXAMPLE;
-const ANSWER: &str = crate::board::EXAMPLE_ANSWER;
 
 fn case(format: Format, expected: Option<&str>) -> CaseData {
     let input = match format {
@@ -206,12 +203,7 @@ fn a_0_printed_in_an_answer_is_shown_as_printed() {
 #[test]
 fn a_0_printed_is_shown_as_printed_in_every_format() {
     let answer = format::puzzle(ANSWER);
-    for format in [
-        Format::AcWing,
-        Format::LeetCode,
-        Format::Grid { spaced: false },
-        Format::Grid { spaced: true },
-    ] {
+    for format in Format::ALL {
         let expected = match format {
             Format::AcWing => format!("{ANSWER}\n"),
             _ => format::render_boards(format, &[answer]),
@@ -474,12 +466,7 @@ fn a_functions_boards_are_judged_as_the_text_they_print() {
     zero[0][2] = '0';
     let blank = rows(PUZZLE);
     let puzzles = [format::puzzle(PUZZLE); 2];
-    for format in [
-        Format::LeetCode,
-        Format::Grid { spaced: false },
-        Format::Grid { spaced: true },
-        Format::AcWing,
-    ] {
+    for format in Format::ALL {
         let input = match format {
             Format::AcWing => format!("{PUZZLE}\n{PUZZLE}\nend\n"),
             _ => format::render_boards(format, &puzzles),

@@ -9,7 +9,6 @@ use crate::outside::shell_path;
 use crate::problem::Problem;
 use crate::report::starter;
 use crate::runner::lang;
-use crate::runner::lang::Interface;
 
 use super::shared::problem_of_every_case;
 use crate::files::OutsideLinks;
@@ -48,10 +47,7 @@ pub(crate) fn new(args: &NewArgs, links: OutsideLinks) -> anyhow::Result<ExitCod
         }
         None => (Problem::Leetcode37, starter::ProblemFrom::Default),
     };
-    let interface = match problem {
-        Problem::Leetcode37 => Interface::Function,
-        Problem::Acwing166 | Problem::Poj3074 => Interface::Program,
-    };
+    let interface = problem.interface();
     let start = lang::starter::starter(language, interface);
     let path = match &args.file {
         None => PathBuf::from(start.file_name),

@@ -23,10 +23,9 @@ use crate::runner::Submission;
 use crate::stress;
 use crate::verdict::Verdict;
 
-use super::shared::HARNESS_ERROR;
-
 use super::shared::{
     announce, flag_settings, flags, interrupted_code, limit_flags, on_ctrl_c, sandbox, submitted,
+    HARNESS_ERROR,
 };
 
 struct StressProgress {

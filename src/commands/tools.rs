@@ -90,9 +90,6 @@ pub(crate) fn solve(name: Option<&str>) -> anyhow::Result<ExitCode> {
     Ok(failed_if(unsolved > 0))
 }
 
-/// LeetCode's example board, the default of `driver`'s board.txt.
-const EXAMPLE_BOARD: &str = crate::board::EXAMPLE;
-
 pub(crate) fn driver(
     args: &DriverArgs,
     links: OutsideLinks,
@@ -101,7 +98,8 @@ pub(crate) fn driver(
     // The case's boards, and the toolchains of its suite, to build it as
     // `test` would.
     let (boards, toolchains) = match &args.case {
-        None => (format!("{EXAMPLE_BOARD}\nend\n"), Vec::new()),
+        // LeetCode's example board, the default of board.txt.
+        None => (format!("{}\nend\n", crate::board::EXAMPLE), Vec::new()),
         Some(path) => {
             if let Err(error) = path.symlink_metadata() {
                 anyhow::bail!(

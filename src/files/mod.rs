@@ -29,4 +29,4 @@ pub(crate) use read::{
 pub(crate) use write::{replace, write_new, Kind};
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -38,7 +38,7 @@
 //! instead of its inode (see `windows.rs`; docs/security.md says so). The
 //! rest holds as on Unix.
 
-use std::fs::File;
+use std::fs::{File, Metadata};
 use std::io::{self, BufRead, Read};
 use std::path::{Path, PathBuf};
 
@@ -63,11 +63,11 @@ pub(crate) enum OutsideLinks {
     Followed,
 }
 
-/// Refuses `path` unless it is a regular file: `what` names its role
-/// (`case input`, `expected output`).
-fn ensure_regular(path: &Path, what: &str) -> anyhow::Result<()> {
-    let meta = std::fs::metadata(path)
-        .with_context(|| format!("failed to read {what} {}", path.display()))?;
+/// The metadata `meta` read of `path`, unless it failed or is not a
+/// regular file's: `what` names the file's role (`case input`, `expected
+/// output`).
+fn regular(meta: io::Result<Metadata>, path: &Path, what: &str) -> anyhow::Result<Metadata> {
+    let meta = meta.with_context(|| format!("failed to read {what} {}", path.display()))?;
     if !meta.is_file() {
         bail!(
             "{what} {} is {}, not a regular file; only regular files are read",
@@ -75,28 +75,19 @@ fn ensure_regular(path: &Path, what: &str) -> anyhow::Result<()> {
             os::kind_words(meta.file_type())
         );
     }
-    Ok(())
+    Ok(meta)
 }
 
 /// Opens the regular file `path` for reading, without blocking on what
 /// is not one; a file with other names (hard links) is refused before a
 /// byte of it is read. `what` names its role in errors.
 pub(crate) fn open_regular(path: &Path, what: &str) -> anyhow::Result<File> {
-    ensure_regular(path, what)?;
+    regular(std::fs::metadata(path), path, what)?;
     // Opening a FIFO swapped in after the check must not wait for a
     // writer.
     let file = os::open_nonblocking(path)
         .with_context(|| format!("failed to read {what} {}", path.display()))?;
-    let meta = file
-        .metadata()
-        .with_context(|| format!("failed to read {what} {}", path.display()))?;
-    if !meta.is_file() {
-        bail!(
-            "{what} {} is {}, not a regular file; only regular files are read",
-            path.display(),
-            os::kind_words(meta.file_type())
-        );
-    }
+    let meta = regular(file.metadata(), path, what)?;
     let links = os::links(&meta);
     if links > 1 {
         bail!(

@@ -14,8 +14,9 @@ use super::{
     read::{read_capped, read_lines, Fence, LineCapped, OutsideLinks, MAX_WHOLE_BYTES},
 };
 
-/// A link at `at` to the file `target`.
-fn link_file(target: &Path, at: &Path) {
+/// A link at `at` to the file `target`: for the tests of every module
+/// that refuses links.
+pub(crate) fn link_file(target: &Path, at: &Path) {
     #[cfg(unix)]
     std::os::unix::fs::symlink(target, at).unwrap();
     #[cfg(windows)]
@@ -23,7 +24,7 @@ fn link_file(target: &Path, at: &Path) {
 }
 
 /// A link at `at` to the directory `target`.
-fn link_dir(target: &Path, at: &Path) {
+pub(crate) fn link_dir(target: &Path, at: &Path) {
     #[cfg(unix)]
     std::os::unix::fs::symlink(target, at).unwrap();
     #[cfg(windows)]

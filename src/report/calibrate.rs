@@ -161,7 +161,10 @@ fn conclusion(out: &mut dyn Write, suite: &Suite) -> io::Result<()> {
 mod tests {
     use super::*;
     use crate::calibrate::examples::{run, suite};
+    use crate::calibrate::Run;
 
+    /// The calibration of `suite` as printed: each test below asserts the
+    /// model's answer for its suite, then what the user is told of it.
     fn rendered(suite: &Suite) -> String {
         let mut out = Vec::new();
         calibration(&mut out, suite).unwrap();
@@ -174,6 +177,8 @@ mod tests {
             run(RealVerdict::AC, &[10, 300], false),
             run(RealVerdict::TLE, &[600, 2600], true),
         ]);
+        assert!(s.holds_with_margin());
+        assert!(s.runs.iter().all(Run::with_margin));
         let text = rendered(&s);
         assert!(text.contains("AcWing says TLE, this suite TLE"), "{text}");
         assert!(text.contains("with a factor of 2 to spare"), "{text}");
@@ -183,10 +188,16 @@ mod tests {
     #[cfg_attr(windows, ignore = "the snapshot holds the paths as Unix shows them")]
     #[test]
     fn a_tight_limit_gets_a_range_and_a_time_scale() {
+        // AC at 700 ms needs a limit of 1.4 s with margin; TLE at 4 s allows
+        // up to 2 s: scale between 1.4 and 2, the middle about 1.7.
         let s = suite(vec![
             run(RealVerdict::AC, &[700, 100], false),
             run(RealVerdict::TLE, &[4000, 100], false),
         ]);
+        assert!(s.holds() && !s.holds_with_margin());
+        let window = s.window(true).unwrap();
+        assert!((window.low - 1.4).abs() < 1e-9 && (window.high.unwrap() - 2.0).abs() < 1e-9);
+        assert_eq!(s.suggested_scale(), Some(1.7));
         let text = rendered(&s);
         assert!(
             text.contains("limits from 1400 ms to 2000 ms would (with the margin)"),
@@ -202,6 +213,9 @@ mod tests {
             run(RealVerdict::AC, &[900, 100], false),
             run(RealVerdict::TLE, &[800, 100], false),
         ]);
+        assert!(!s.holds());
+        assert!(!s.runs[1].reproduced());
+        assert_eq!(s.window(false), None);
         let text = rendered(&s);
         assert!(text.contains("NOT reproduced"), "{text}");
         assert!(
@@ -215,6 +229,9 @@ mod tests {
     #[test]
     fn without_a_tle_reference_the_range_has_no_top() {
         let s = suite(vec![run(RealVerdict::AC, &[800, 100], false)]);
+        assert!(s.holds() && !s.holds_with_margin());
+        assert_eq!(s.window(true).unwrap().high, None);
+        assert_eq!(s.suggested_scale(), Some(2.0));
         let text = rendered(&s);
         assert!(text.contains("limits of 1600 ms or more would"), "{text}");
         insta::assert_snapshot!(text);

@@ -171,13 +171,14 @@ impl<W: Write> HumanReporter<W> {
         Style::new().fg_color(Some(color.into())).bold()
     }
 
-    fn code(&self, verdict: Option<Verdict>) -> String {
+    /// The verdict's code in its colour, padded to `width` columns.
+    fn code(&self, verdict: Option<Verdict>, width: usize) -> String {
         let code = verdict.map_or("ERROR", Verdict::code);
-        self.paint(Self::verdict_style(verdict), &format!("{code:<5}"))
+        self.paint(Self::verdict_style(verdict), &format!("{code:<width$}"))
     }
 
     fn case_line(&mut self, result: &CaseResult) -> io::Result<()> {
-        let code = self.code(result.verdict());
+        let code = self.code(result.verdict(), 5);
         let dashes = Cells {
             time: "-",
             percent: "-",
@@ -274,11 +275,7 @@ impl<W: Write> HumanReporter<W> {
 
     /// A failure's block, with the commands to paste.
     fn failure(&mut self, result: &CaseResult) -> io::Result<()> {
-        let verdict = result.verdict();
-        let code = self.paint(
-            Self::verdict_style(verdict),
-            verdict.map_or("ERROR", Verdict::code),
-        );
+        let code = self.code(result.verdict(), 0);
         writeln!(self.out, "{code} {}", result.id.terminal())?;
         writeln!(self.out, "  input:    {}", result.input.terminal())?;
         if let Some(expected) = &result.expected {
@@ -368,11 +365,7 @@ impl<W: Write> HumanReporter<W> {
     /// A failure in one line, after those described in full: its verdict,
     /// its id and its reason in a few words.
     fn failure_line(&mut self, result: &CaseResult) -> io::Result<()> {
-        let verdict = result.verdict();
-        let code = self.paint(
-            Self::verdict_style(verdict),
-            verdict.map_or("ERROR", Verdict::code),
-        );
+        let code = self.code(result.verdict(), 0);
         let why = match &result.outcome {
             CaseOutcome::Judged(j) => reason_words::short(j).terminal().to_string(),
             CaseOutcome::Error(error) => {

@@ -196,15 +196,8 @@ impl<W: io::Write> Reporter for KeepReporter<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::files::tests::link_file;
     use crate::report::fixtures::{every_verdict, report_run};
-
-    /// A link at `at` to the file `target`.
-    fn link(target: &Path, at: &Path) {
-        #[cfg(unix)]
-        std::os::unix::fs::symlink(target, at).unwrap();
-        #[cfg(windows)]
-        std::os::windows::fs::symlink_file(target, at).unwrap();
-    }
 
     #[cfg_attr(
         windows,
@@ -253,7 +246,7 @@ mod tests {
         // ...links planted in it are removed, never followed...
         let victim = root.path().join("victim");
         std::fs::write(&victim, "mine\n").unwrap();
-        link(&victim, &dir.join("suite__wa"));
+        link_file(&victim, &dir.join("suite__wa"));
         let mut keep = KeepReporter::new(&dir, OutsideLinks::Refused, io::sink()).unwrap();
         report_run(&mut keep, &results);
         assert_eq!(std::fs::read_to_string(&victim).unwrap(), "mine\n");
@@ -261,8 +254,8 @@ mod tests {
         // ...a marker that is a link does not make a directory the judge's...
         let planted = root.path().join("planted");
         std::fs::create_dir(&planted).unwrap();
-        link(&victim, &planted.join(MARKER));
-        link(&victim, &planted.join("suite__wa"));
+        link_file(&victim, &planted.join(MARKER));
+        link_file(&victim, &planted.join("suite__wa"));
         let error = KeepReporter::new(&planted, OutsideLinks::Refused, io::sink())
             .err()
             .unwrap()

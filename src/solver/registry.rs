@@ -114,15 +114,8 @@ mod tests {
     //! The contract every sound solver keeps, checked for each one in [`ALL`].
 
     use super::*;
-    use crate::board::{format, Board, Format};
-
-    const EXAMPLE: &str = crate::board::EXAMPLE;
-    const ANSWER: &str = crate::board::EXAMPLE_ANSWER;
-
-    fn rows(line: &str) -> Vec<Vec<char>> {
-        let chars: Vec<char> = line.chars().collect();
-        chars.chunks(9).map(<[char]>::to_vec).collect()
-    }
+    use crate::board::{Board, EXAMPLE, EXAMPLE_ANSWER as ANSWER};
+    use crate::solver::propagate::tests::rows;
 
     fn sound() -> impl Iterator<Item = &'static Solver> {
         ALL.iter().filter(|s| !s.faulty)
@@ -132,14 +125,6 @@ mod tests {
         let mut board = rows(line);
         (solver.solve)(&mut board);
         board
-    }
-
-    fn as_board(rows: &[Vec<char>]) -> Board {
-        let text = format::render(Format::AcWing, &[rows.to_vec()]);
-        format::parse(&text, Format::AcWing, format::Mode::Answers)
-            .unwrap()
-            .boards[0]
-            .board
     }
 
     #[test]
@@ -162,7 +147,7 @@ mod tests {
     #[test]
     fn every_solver_fills_an_empty_board_with_a_valid_grid() {
         for solver in sound() {
-            let board = as_board(&solve(solver, &".".repeat(81)));
+            let board = Board::from_rows(&solve(solver, &".".repeat(81))).unwrap();
             assert!(board.solves(&Board::EMPTY), "{}", solver.name);
         }
     }
@@ -207,11 +192,12 @@ mod tests {
 
     #[test]
     fn faulty_solvers_fail_the_way_their_names_say() {
-        let wrong = as_board(&solve(find("faulty-wrong-digit").unwrap(), EXAMPLE));
+        let solved = |name| Board::from_rows(&solve(find(name).unwrap(), EXAMPLE)).unwrap();
+        let wrong = solved("faulty-wrong-digit");
         assert!(!wrong.conflicts().is_empty());
-        let given = as_board(&solve(find("faulty-changes-given").unwrap(), EXAMPLE));
+        let given = solved("faulty-changes-given");
         assert_eq!(given.to_line().as_bytes()[0], b'1');
-        let blank = as_board(&solve(find("faulty-leaves-blank").unwrap(), EXAMPLE));
+        let blank = solved("faulty-leaves-blank");
         assert_eq!(blank.filled(), 80);
         let panicked = std::panic::catch_unwind(|| solve(find("faulty-panic").unwrap(), EXAMPLE));
         assert!(panicked.is_err());

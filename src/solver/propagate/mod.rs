@@ -39,7 +39,7 @@ mod search;
 mod solve;
 mod tables;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 

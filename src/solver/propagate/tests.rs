@@ -46,7 +46,9 @@ fn cells(s: &str) -> [u8; 81] {
     out
 }
 
-fn rows(s: &str) -> Vec<Vec<char>> {
+/// The board of the line `s`, as LeetCode passes it: for every solver's
+/// tests.
+pub(crate) fn rows(s: &str) -> Vec<Vec<char>> {
     let chars: Vec<char> = s.chars().collect();
     chars.chunks(9).map(<[char]>::to_vec).collect()
 }
