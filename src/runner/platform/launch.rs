@@ -46,6 +46,8 @@ pub(crate) struct Spawn<'a> {
     pub(crate) env: &'a [(OsString, OsString)],
     pub(crate) plan: &'a Plan,
     pub(crate) limits: Rlimits,
+    /// Windows holds every run in a Job Object, whatever it says.
+    #[cfg_attr(windows, allow(dead_code))]
     pub(crate) containment: &'a Containment,
 }
 
