@@ -5,8 +5,6 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use crate::runner::lang::Interface;
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Problem {
@@ -39,15 +37,6 @@ impl Problem {
             Problem::Leetcode37 => "LeetCode",
             Problem::Acwing166 => "AcWing",
             Problem::Poj3074 => "POJ",
-        }
-    }
-
-    /// How the problem's judge runs a submission: LeetCode calls a class
-    /// Solution's method, AcWing and POJ run a program on stdin.
-    pub(crate) fn interface(self) -> Interface {
-        match self {
-            Problem::Leetcode37 => Interface::Function,
-            Problem::Acwing166 | Problem::Poj3074 => Interface::Program,
         }
     }
 

@@ -9,6 +9,7 @@ use crate::outside::shell_path;
 use crate::problem::Problem;
 use crate::report::starter;
 use crate::runner::lang;
+use crate::runner::lang::Interface;
 
 use super::shared::problem_of_every_case;
 use crate::files::OutsideLinks;
@@ -47,7 +48,10 @@ pub(crate) fn new(args: &NewArgs, links: OutsideLinks) -> anyhow::Result<ExitCod
         }
         None => (Problem::Leetcode37, starter::ProblemFrom::Default),
     };
-    let interface = problem.interface();
+    let interface = match problem {
+        Problem::Leetcode37 => Interface::Function,
+        Problem::Acwing166 | Problem::Poj3074 => Interface::Program,
+    };
     let start = lang::starter::starter(language, interface);
     let path = match &args.file {
         None => PathBuf::from(start.file_name),

@@ -107,7 +107,7 @@ impl JudgeSays {
                     tests,
                     judged: 0,
                     first: None,
-                    wrong_kind: submitted.filter(|&i| i != problem.interface()),
+                    wrong_kind: submitted.filter(|&i| i != interface_of(problem)),
                     suites: Suites::default(),
                 })
                 .collect(),
@@ -158,6 +158,15 @@ impl JudgeSays {
             ));
         }
         lines
+    }
+}
+
+/// How a problem's judge runs a submission: LeetCode calls a class
+/// Solution's method, AcWing and POJ run a program on stdin.
+fn interface_of(problem: Problem) -> Interface {
+    match problem {
+        Problem::Leetcode37 => Interface::Function,
+        Problem::Acwing166 | Problem::Poj3074 => Interface::Program,
     }
 }
 
